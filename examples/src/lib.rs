@@ -1,0 +1,1 @@
+//! Ports of classic CUDA samples.

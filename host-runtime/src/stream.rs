@@ -1,0 +1,7 @@
+//! Streams.
+
+/// An ordered queue of device work.
+#[derive(Debug)]
+pub struct Stream {
+    _private: (),
+}
