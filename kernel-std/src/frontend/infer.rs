@@ -930,12 +930,14 @@ impl<'a> Infer<'a> {
             "shared_array" | "dynamic_shared" => {
                 let t = match generic_args.first() {
                     Some(GenericArg::Type(t)) => self.conv(t, sp)?,
-                    _ => return Err(self.err(
-                        sp,
-                        format!(
+                    _ => {
+                        return Err(self.err(
+                            sp,
+                            format!(
                             "`{name}` needs its element type written explicitly: `{name}::<T>()`"
                         ),
-                    )),
+                        ))
+                    }
                 };
                 self.intrinsic_args.insert(key(e), vec![t.clone()]);
                 Ok(if name == "shared_array" {

@@ -76,7 +76,7 @@ impl Lower {
             _ => {
                 let v = self.expr(e)?;
                 let t = self.ty(e);
-                Ok((self.to_loc(v, &t, e.span)?, t))
+                Ok((self.materialize(v, &t, e.span)?, t))
             }
         }
     }

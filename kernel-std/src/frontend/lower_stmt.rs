@@ -409,10 +409,8 @@ impl Lower {
                     }
                 }
             }
-            Pat::Or(ps) => {
-                if ps.iter().any(|p| pat_binds(p)) {
-                    return Err(self.err(sp, "or-patterns that bind names are not supported"));
-                }
+            Pat::Or(ps) if ps.iter().any(pat_binds) => {
+                return Err(self.err(sp, "or-patterns that bind names are not supported"));
             }
             _ => {}
         }

@@ -151,7 +151,7 @@ impl Lower {
                 }
             }
             "trailing_zeros" => {
-                let u = self.to_unsigned(x);
+                let u = self.unsigned_of(x);
                 let ut = self.op_ty(u);
                 let not = self.un(UnOp::Not, u, ut);
                 let dec = self.bin(BinOp::Sub, u, c_int(ut, 1));
@@ -250,7 +250,7 @@ impl Lower {
     }
 
     /// The same bits as an unsigned integer of the same width.
-    fn to_unsigned(&mut self, x: Operand) -> Operand {
+    fn unsigned_of(&mut self, x: Operand) -> Operand {
         let ut = match self.op_ty(x) {
             ir::Ty::I8 => ir::Ty::U8,
             ir::Ty::I16 => ir::Ty::U16,
@@ -263,7 +263,7 @@ impl Lower {
 
     /// Zero-extends to at least 32 bits (bit counting works on 32/64-bit registers).
     fn zext32(&mut self, x: Operand) -> Operand {
-        let u = self.to_unsigned(x);
+        let u = self.unsigned_of(x);
         if self.op_ty(u).bits() < 32 {
             self.cast(u, ir::Ty::U32)
         } else {

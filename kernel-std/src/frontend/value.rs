@@ -316,7 +316,7 @@ impl Lower {
                         array: arrays[0],
                         idx: *index,
                     });
-                    Val::Scalar(self.from_mem(Operand::Var(dst), st))
+                    Val::Scalar(self.mem_to_reg(Operand::Var(dst), st))
                 } else {
                     let tys = self.agg_tys(t, span)?;
                     let mut vs = Vec::new();
@@ -340,7 +340,7 @@ impl Lower {
                         addr: *addr,
                         readonly: *readonly,
                     });
-                    Val::Scalar(self.from_mem(Operand::Var(dst), st))
+                    Val::Scalar(self.mem_to_reg(Operand::Var(dst), st))
                 } else {
                     let tys = self.agg_tys(t, span)?;
                     let mut vs = Vec::new();
@@ -355,7 +355,7 @@ impl Lower {
     }
 
     /// Converts a loaded memory scalar to its register form (`u8` -> `bool`).
-    fn from_mem(&mut self, o: Operand, t: ir::Ty) -> Operand {
+    fn mem_to_reg(&mut self, o: Operand, t: ir::Ty) -> Operand {
         if t == ir::Ty::Bool {
             self.bin(BinOp::Ne, o, c_int(ir::Ty::U8, 0))
         } else {
@@ -363,7 +363,7 @@ impl Lower {
         }
     }
 
-    fn to_mem(&mut self, o: Operand) -> Operand {
+    fn reg_to_mem(&mut self, o: Operand) -> Operand {
         if self.op_ty(o) == ir::Ty::Bool {
             self.cast(o, ir::Ty::U8)
         } else {
@@ -428,7 +428,7 @@ impl Lower {
                 self.copy_array(loc, src, t, span)
             }
             (Loc::Local { arrays, index }, Val::Scalar(o)) => {
-                let o = self.to_mem(*o);
+                let o = self.reg_to_mem(*o);
                 self.emit(Inst::ArrayStore {
                     array: arrays[0],
                     idx: *index,
@@ -447,7 +447,7 @@ impl Lower {
                 if *readonly {
                     return Err(self.err(span, "cannot write through a shared reference (`&[T]`)"));
                 }
-                let o = self.to_mem(*o);
+                let o = self.reg_to_mem(*o);
                 self.emit(Inst::Store {
                     space: *space,
                     addr: *addr,
@@ -618,7 +618,7 @@ impl Lower {
     }
 
     /// Materialises a value into storage so that it can be indexed or borrowed.
-    pub fn to_loc(&mut self, v: Val, t: &Ty, span: Span) -> R<Loc> {
+    pub fn materialize(&mut self, v: Val, t: &Ty, span: Span) -> R<Loc> {
         Ok(match v {
             Val::Array { loc, .. } => loc,
             Val::Ref(_) | Val::Slice(_) => Loc::Fixed(Box::new(v)),

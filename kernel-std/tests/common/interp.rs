@@ -392,7 +392,7 @@ fn unary(op: UnOp, t: Ty, x: u64) -> u64 {
         UnOp::Not if t == Ty::Bool => (x == 0) as u64,
         UnOp::Not => mask(t, !x),
         UnOp::Neg => mask(t, sext(t, x).wrapping_neg() as u64),
-        UnOp::Abs => mask(t, sext(t, x).abs() as u64),
+        UnOp::Abs => mask(t, sext(t, x).unsigned_abs() as u64),
         UnOp::Popc => x.count_ones() as u64,
         UnOp::Clz => (x.leading_zeros() - (64 - t.bits())) as u64,
         _ => panic!("{op:?} on {t:?}"),
