@@ -42,15 +42,23 @@ fn is_file(p: &Path) -> bool {
 }
 
 fn from_python() -> Option<PathBuf> {
-    let script = "import os,site,sys\n\
-        roots=[]\n\
-        try:\n import nvidia; roots+=list(nvidia.__path__)\n\
-        except Exception: pass\n\
-        for d in site.getsitepackages()+[site.getusersitepackages()]: roots.append(os.path.join(d,'nvidia'))\n\
-        for r in roots:\n\
-         for sub in ('cu13/bin/ptxas','cuda_nvcc/bin/ptxas','cu12/bin/ptxas'):\n\
-          p=os.path.join(r,sub)\n\
-          if os.path.isfile(p): print(p); sys.exit(0)\n";
+    let script = r#"
+import os, site, sys
+roots = []
+try:
+    import nvidia
+    roots += list(nvidia.__path__)
+except Exception:
+    pass
+for d in site.getsitepackages() + [site.getusersitepackages()]:
+    roots.append(os.path.join(d, "nvidia"))
+for r in roots:
+    for sub in ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas", "cu12/bin/ptxas"):
+        p = os.path.join(r, sub)
+        if os.path.isfile(p):
+            print(p)
+            sys.exit(0)
+"#;
     let out = Command::new("python3")
         .arg("-c")
         .arg(script)
