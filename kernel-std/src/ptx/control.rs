@@ -134,3 +134,88 @@ impl Emitter<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The emitted counted loop's arithmetic on `w`-bit registers (values as the register holds
+    /// them, compares as emitted): entry test, first value, then latch `distance vs step`.
+    fn emitted_trace(
+        lo: i64,
+        hi: i64,
+        step: i64,
+        inclusive: bool,
+        reverse: bool,
+        w: u32,
+    ) -> Vec<i64> {
+        let mask = (1u128 << w) - 1;
+        let u = |x: i64| (x as i128 as u128) & mask;
+        let mut out = vec![];
+        if !(if inclusive { lo <= hi } else { lo < hi }) {
+            return out;
+        }
+        let mut iv = match (reverse, inclusive) {
+            (false, _) => lo,
+            (true, true) => hi,
+            (true, false) => hi - 1,
+        };
+        loop {
+            out.push(iv);
+            let diff = if reverse { u(iv - lo) } else { u(hi - iv) };
+            let stop = if !reverse && !inclusive {
+                diff <= u(step)
+            } else {
+                diff < u(step)
+            };
+            if stop {
+                return out;
+            }
+            iv = if reverse { iv - step } else { iv + step };
+        }
+    }
+
+    fn rust_trace(lo: i64, hi: i64, step: i64, inclusive: bool, reverse: bool) -> Vec<i64> {
+        let s = step as usize;
+        match (inclusive, reverse) {
+            (false, false) => (lo..hi).step_by(s).collect(),
+            (true, false) => (lo..=hi).step_by(s).collect(),
+            (false, true) => (lo..hi).rev().step_by(s).collect(),
+            (true, true) => (lo..=hi).rev().step_by(s).collect(),
+        }
+    }
+
+    #[test]
+    fn latch_matches_rust_ranges_exhaustively_for_8_bit() {
+        // i8 and u8 live normalized in 16-bit registers.
+        for (min, max) in [(-128i64, 127i64), (0, 255)] {
+            for lo in (min..=max).step_by(3).chain([max]) {
+                for hi in (min..=max).step_by(5).chain([max, min]) {
+                    for step in [1, 2, 3, 7, 100, max] {
+                        for inclusive in [false, true] {
+                            for reverse in [false, true] {
+                                assert_eq!(
+                                    emitted_trace(lo, hi, step, inclusive, reverse, 16),
+                                    rust_trace(lo, hi, step, inclusive, reverse),
+                                    "{lo} {hi} {step} {inclusive} {reverse}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn latch_terminates_at_u32_max() {
+        let max = u32::MAX as i64;
+        for step in [1, 2, 5] {
+            let t = emitted_trace(max - 10, max, step, true, false, 32);
+            assert_eq!(t, rust_trace(max - 10, max, step, true, false));
+            let t = emitted_trace(i32::MIN as i64, i32::MIN as i64 + 3, step, true, true, 32);
+            assert_eq!(
+                t,
+                rust_trace(i32::MIN as i64, i32::MIN as i64 + 3, step, true, true)
+            );
+        }
+    }
+}

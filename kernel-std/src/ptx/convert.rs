@@ -253,3 +253,119 @@ impl Emitter<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use half::bf16;
+
+    /// The integer sequence `f32_to_bf16_soft` emits.
+    fn soft_bf16(f: f32) -> u16 {
+        let r = f.to_bits();
+        if f.is_nan() {
+            return ((r >> 16) | 0x40) as u16;
+        }
+        (((r >> 16) & 1) + 0x7FFF).wrapping_add(r).wrapping_shr(16) as u16
+    }
+
+    /// The round-to-odd path `f64_to_bf16` emits below sm_90.
+    fn odd_bf16(d: f64) -> u16 {
+        let t = trunc_f32(d);
+        let inexact = (t as f64) != d;
+        let bits = if inexact {
+            t.to_bits() | 1
+        } else {
+            t.to_bits()
+        };
+        soft_bf16(f32::from_bits(bits))
+    }
+
+    /// f64 -> f32 rounding toward zero (`cvt.rz.f32.f64`).
+    fn trunc_f32(d: f64) -> f32 {
+        let n = d as f32;
+        if d.is_nan() || n.is_infinite() && d.is_infinite() {
+            return n;
+        }
+        if (n as f64).abs() > d.abs() {
+            f32::from_bits(n.to_bits() - 1)
+        } else {
+            n
+        }
+    }
+
+    /// Correctly rounded f64 -> bf16 for finite values in bf16's normal range: the two bf16
+    /// neighbours of `d` are within a factor of two of it, so both distances are exact in f64.
+    /// (`half::bf16::from_f64` is not a reference: it can round twice.)
+    fn exact_bf16(d: f64) -> Option<u16> {
+        if !d.is_finite()
+            || d.abs() < f64::from(f32::MIN_POSITIVE)
+            || d.abs() >= f64::from(f32::MAX)
+        {
+            return None;
+        }
+        let lo = (trunc_f32(d).to_bits() >> 16) as u16;
+        let hi = lo + 1;
+        // Past the largest finite bf16 the next "neighbour" is 2^128 (rounds to infinity).
+        let val = |b: u16| match b & 0x7FFF {
+            0x7F80 => 2f64.powi(128).copysign(d),
+            _ => f64::from(f32::from_bits((b as u32) << 16)),
+        };
+        let (dl, dh) = ((d - val(lo)).abs(), (val(hi) - d).abs());
+        Some(if dl < dh || (dl == dh && lo & 1 == 0) {
+            lo
+        } else {
+            hi
+        })
+    }
+
+    fn samples() -> Vec<f32> {
+        let mut v: Vec<f32> = vec![
+            0.0,
+            -0.0,
+            1.0,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-40,
+            f32::INFINITY,
+        ];
+        let mut x = 0x1234_5678u32;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            v.push(f32::from_bits(x));
+        }
+        v
+    }
+
+    #[test]
+    fn soft_bf16_rounds_like_half() {
+        for f in samples() {
+            let want = bf16::from_f32(f);
+            let got = soft_bf16(f);
+            if f.is_nan() {
+                assert!(bf16::from_bits(got).is_nan());
+            } else {
+                assert_eq!(got, want.to_bits(), "{f:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn round_to_odd_then_bf16_is_a_single_rounding() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let d = if i % 2 == 0 {
+                f64::from_bits(x)
+            } else {
+                // Values near bf16 midpoints, where double rounding would go wrong.
+                let b = (x as u16 & 0x7F7F) as u32;
+                f64::from(f32::from_bits((b << 16) | 0x8000)) * (1.0 + (x >> 40) as f64 * 1e-15)
+            };
+            let Some(want) = exact_bf16(d) else { continue };
+            assert_eq!(odd_bf16(d), want, "{d:e}");
+        }
+    }
+}

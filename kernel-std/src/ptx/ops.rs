@@ -316,3 +316,46 @@ impl Emitter<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The emitted `round` sequence: truncate, exact fraction, step away from zero at >= 0.5.
+    fn emitted_round(x: f32) -> f32 {
+        let t = x.trunc();
+        if (x - t).abs() >= 0.5 {
+            t + 1f32.copysign(x)
+        } else {
+            t
+        }
+    }
+
+    #[test]
+    fn round_is_half_away_from_zero() {
+        let mut v = vec![
+            0.5f32,
+            -0.5,
+            1.5,
+            2.5,
+            -2.5,
+            0.49999997,
+            -0.3,
+            8388607.5,
+            1e30,
+            f32::INFINITY,
+        ];
+        let mut x = 0x2545_F491u32;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            v.push(f32::from_bits(x));
+        }
+        for f in v {
+            let (a, b) = (emitted_round(f), f.round());
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{f:e}: {a} vs {b}"
+            );
+        }
+    }
+}
