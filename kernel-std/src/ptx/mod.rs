@@ -50,6 +50,12 @@ pub fn ptx_version(sm: u32) -> Option<&'static str> {
     }
 }
 
+/// The `.entry` name for a kernel (`Kernel::name` made a PTX identifier): what the runtime passes
+/// to `cuModuleGetFunction`.
+pub fn entry_name(kernel_name: &str) -> String {
+    sanitize(kernel_name)
+}
+
 /// The PTX name of user parameter `i`.
 pub fn param_name(i: usize, name: &str) -> String {
     format!("p{i}_{}", sanitize(name))
@@ -83,7 +89,7 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
     if e.uses_dyn_shared || kernel.uses_dyn_shared {
         let _ = writeln!(out, ".extern .shared .align 16 .b8 {DYN_SHARED_SYMBOL}[];");
     }
-    let _ = writeln!(out, "\n.visible .entry {}(", sanitize(&kernel.name));
+    let _ = writeln!(out, "\n.visible .entry {}(", entry_name(&kernel.name));
     let _ = writeln!(out, "{}\n)", params.join(",\n"));
     let a = &kernel.attrs;
     if let Some(n) = a.max_threads {
