@@ -37,6 +37,34 @@ impl PtxasReport {
     }
 }
 
+impl std::fmt::Display for EntryReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} registers, {} B stack, {} B spill stores, {} B spill loads, {} B smem, {} barriers",
+            self.name,
+            self.registers,
+            self.stack_frame,
+            self.spill_stores,
+            self.spill_loads,
+            self.shared_bytes,
+            self.barriers
+        )
+    }
+}
+
+impl std::fmt::Display for PtxasReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, e) in self.entries.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
 fn is_file(p: &Path) -> bool {
     p.is_file()
 }
@@ -78,7 +106,7 @@ fn from_path() -> Option<PathBuf> {
 }
 
 /// The `ptxas` to use, if any (looked up once per process).
-pub fn find_ptxas() -> Option<PathBuf> {
+pub fn find() -> Option<PathBuf> {
     static CACHE: OnceLock<Option<PathBuf>> = OnceLock::new();
     CACHE
         .get_or_init(|| {
@@ -95,7 +123,7 @@ pub fn find_ptxas() -> Option<PathBuf> {
 /// For tests: the `ptxas` path, or `None` (the caller skips with a note) when there is none. Under
 /// `CI=true` a missing `ptxas` is a failure, so CI cannot silently skip the PTX checks.
 pub fn require_ptxas() -> Option<PathBuf> {
-    let found = find_ptxas();
+    let found = find();
     if found.is_none() {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!(
@@ -124,7 +152,7 @@ fn temp_path(ext: &str) -> PathBuf {
 /// Assembles `ptx` for `sm_<sm>` with `ptxas -v` and returns its per-entry resource report.
 /// `Err` carries ptxas's diagnostics (or why it could not run).
 pub fn assemble(ptx: &str, sm: u32) -> Result<PtxasReport, String> {
-    let exe = find_ptxas().ok_or("ptxas not found (set PTXAS)")?;
+    let exe = find().ok_or("ptxas not found (set PTXAS)")?;
     let src = temp_path("ptx");
     let bin = temp_path("cubin");
     std::fs::write(&src, ptx).map_err(|e| format!("writing {}: {e}", src.display()))?;
@@ -197,6 +225,10 @@ mod tests {
             \x20   16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
             ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem, 377 bytes cmem[0]\n";
         let r = parse_report(log);
+        assert_eq!(
+            r[0].to_string(),
+            "k: 12 registers, 16 B stack, 8 B spill stores, 4 B spill loads, 1024 B smem, 1 barriers"
+        );
         assert_eq!(
             r,
             vec![EntryReport {
