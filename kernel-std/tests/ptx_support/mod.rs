@@ -282,8 +282,8 @@ pub fn arch_for(sm: u32) -> u32 {
     }
 }
 
-/// Emits `k` for every target in `sms`, assembles each with ptxas (when present) and returns the
-/// PTX and the report per target.
+/// Emits `k` for every target in `sms`, assembles each with ptxas (when present; errors and
+/// warnings both fail) and returns the PTX and the report per target.
 pub fn check_on(k: &Kernel, sms: &[u32]) -> Vec<(u32, String, Option<ptxas::PtxasReport>)> {
     let have = ptxas::require_ptxas().is_some();
     sms.iter()
@@ -294,6 +294,13 @@ pub fn check_on(k: &Kernel, sms: &[u32]) -> Vec<(u32, String, Option<ptxas::Ptxa
                     panic!("ptxas rejected PTX for sm_{sm}:\n{e}\n--- PTX ---\n{text}")
                 })
             });
+            if let Some(r) = &report {
+                assert!(
+                    !r.log.contains("warning"),
+                    "ptxas warned for sm_{sm}:\n{}\n--- PTX ---\n{text}",
+                    r.log
+                );
+            }
             (sm, text, report)
         })
         .collect()
