@@ -18,7 +18,7 @@ const I32: IntTy = IntTy::I32;
 const I64: IntTy = IntTy::I64;
 
 fn lower(def: &'static FnDef) -> ir::Kernel {
-    lower_kernel(def, &[]).unwrap_or_else(|e| panic!("{e}"))
+    lower_checked(def, &[])
 }
 
 fn pair_def() -> &'static StructDef {
@@ -544,7 +544,7 @@ fn generic_kernels_are_monomorphized_and_mangled() {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$'));
     let o = interp::run(&k, &[interp::f32s(&[0.0; 4])], 0);
     assert_eq!(interp::as_f32(&o.bufs[0]), vec![2.0, 2.0, 2.0, 0.0]);
-    let k2 = lower_kernel(def, &[GenericValue::Type(ti(I32)), GenericValue::Const(1)]).unwrap();
+    let k2 = lower_checked(def, &[GenericValue::Type(ti(I32)), GenericValue::Const(1)]);
     assert_eq!(k2.name, "tests$fill$i32$1");
     let o = interp::run(&k2, &[interp::i32s(&[0; 2])], 0);
     assert_eq!(interp::as_i32(&o.bufs[0]), vec![2, 0]);

@@ -5,7 +5,6 @@ mod common;
 use common::interp::{self, Arg};
 use common::*;
 use kernel_std::ast::{BinOp, FloatTy, IntTy, Type};
-use kernel_std::frontend::lower_kernel;
 use kernel_std::ir::PanicKind;
 
 const I32: IntTy = IntTy::I32;
@@ -13,7 +12,7 @@ const I64: IntTy = IntTy::I64;
 
 /// Lowers `fn k(out: &mut [i64]) { stmts }` and returns `out` (n elements, initially zero).
 fn run_i64(n: usize, stmts: Vec<kernel_std::ast::Stmt>) -> Vec<i64> {
-    let k = lower_kernel(out_kernel(ti(I64), stmts), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let k = lower_checked(out_kernel(ti(I64), stmts), &[]);
     let o = interp::run(&k, &[interp::i64s(&vec![0; n])], 0);
     assert!(o.panic.is_none(), "unexpected panic {:?}\n{k:#?}", o.panic);
     interp::as_i64(&o.bufs[0])
@@ -98,7 +97,7 @@ fn div_kernel(op: BinOp) -> kernel_std::ir::Kernel {
         ],
         blk(vec![put(0, bin(op, var("a"), var("d")))], None),
     );
-    lower_kernel(def, &[]).unwrap()
+    lower_checked(def, &[])
 }
 
 #[test]
@@ -348,7 +347,7 @@ fn out_of_bounds_index_panics_with_index_and_len() {
         ],
         blk(vec![st(assign(index(var("out"), var("i")), int(1)))], None),
     );
-    let k = lower_kernel(def, &[]).unwrap();
+    let k = lower_checked(def, &[]);
     let o = interp::run(&k, &[interp::i32s(&[0; 4]), Arg::Bits(5)], 0);
     let (site, a, b) = o.panic.expect("must panic");
     assert_eq!((a, b), (5, 4));

@@ -14,8 +14,16 @@ impl Lower {
     pub fn call_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> R<Val> {
         let sp = e.span;
         let mut vals = Vec::new();
-        for a in args {
-            vals.push(self.scalar(a)?);
+        for (i, a) in args.iter().enumerate() {
+            let want =
+                intrinsics::lookup(name).and_then(|id| intrinsics::get(id).args.get(i).copied());
+            let by_address = matches!(self.ty(a), Ty::Ref(..))
+                && matches!(want, Some(ir::Ty::U64) | Some(ir::Ty::U32));
+            if by_address {
+                vals.push(self.address_arg(a, name, want.unwrap_or(ir::Ty::U64))?);
+            } else {
+                vals.push(self.scalar(a)?);
+            }
         }
         match name {
             "thread_idx" | "block_idx" | "block_dim" | "grid_dim" => {
@@ -78,6 +86,30 @@ impl Lower {
                     many => Val::Agg(many.iter().map(|v| Val::Scalar(Operand::Var(*v))).collect()),
                 })
             }
+        }
+    }
+
+    /// The address of the memory a reference argument points at, in the width the intrinsic
+    /// takes (U64: global, U32: shared).
+    fn address_arg(&mut self, a: &Expr, name: &str, want: ir::Ty) -> R<Operand> {
+        match self.expr(a)? {
+            Val::Ref(Loc::Mem { space, addr, .. }) => {
+                let ok = matches!(
+                    (space, want),
+                    (Space::Global, ir::Ty::U64) | (Space::Shared, ir::Ty::U32)
+                );
+                if !ok {
+                    return Err(self.err(
+                        a.span,
+                        format!("`{name}` does not take a reference into {space:?} memory"),
+                    ));
+                }
+                Ok(addr)
+            }
+            _ => Err(self.err(
+                a.span,
+                format!("`{name}` needs a reference into global or shared memory (a slice element or shared array element)"),
+            )),
         }
     }
 

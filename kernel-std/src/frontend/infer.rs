@@ -961,6 +961,12 @@ impl<'a> Infer<'a> {
                     ));
                 }
                 for ((t, a), want) in arg_tys.iter().zip(args).zip(def.args) {
+                    // A reference argument passes the address of memory (atomics and the like).
+                    if matches!(self.shallow(t), Ty::Ref(..))
+                        && matches!(want, crate::ir::Ty::U64 | crate::ir::Ty::U32)
+                    {
+                        continue;
+                    }
                     let t = self.deref(t);
                     self.unify(&t, &from_ir(*want), a.span)?;
                 }

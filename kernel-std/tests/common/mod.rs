@@ -322,3 +322,32 @@ pub fn out_kernel(elem: Type, stmts: Vec<Stmt>) -> &'static FnDef {
 pub fn put(i: usize, e: Expr) -> Stmt {
     st(assign(index(var("out"), int(i as i128)), e))
 }
+
+/// Lowers a kernel and checks that the PTX emitter accepts the IR and `ptxas` assembles it
+/// (sm_80; skipped with a note when ptxas is missing).
+pub fn lower_checked(
+    def: &'static FnDef,
+    generics: &[kernel_std::GenericValue],
+) -> kernel_std::ir::Kernel {
+    let k = kernel_std::frontend::lower_kernel(def, generics).unwrap_or_else(|e| panic!("{e}"));
+    assemble(&k);
+    k
+}
+
+pub fn assemble(k: &kernel_std::ir::Kernel) {
+    let opts = kernel_std::CompileOptions {
+        sm: 80,
+        ..Default::default()
+    };
+    let text = kernel_std::ptx::emit(k, &opts)
+        .unwrap_or_else(|e| panic!("PTX emission failed: {e}\n{k:#?}"));
+    if kernel_std::ptxas::require_ptxas().is_some() {
+        let r = kernel_std::ptxas::assemble(&text, 80)
+            .unwrap_or_else(|e| panic!("ptxas rejected the PTX:\n{e}\n--- PTX ---\n{text}"));
+        assert!(
+            !r.log.contains("warning"),
+            "ptxas warned:\n{}\n--- PTX ---\n{text}",
+            r.log
+        );
+    }
+}
