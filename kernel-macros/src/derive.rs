@@ -133,23 +133,15 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
     let p = paths::private();
     let ident = &input.ident;
     let name = ident.to_string();
-    let checks = named.iter().map(|(_, ty)| {
-        let span = ty.span();
-        quote_spanned!(span=> __fc_device_type::<#ty>();)
-    });
     let field_defs = named.iter().map(|(n, ty)| {
         let span = ty.span();
         let t = quote_spanned!(span=> <#ty as #p::DeviceType>::ast_type());
         quote!((::std::string::String::from(#n), #t))
     });
     Ok(quote! {
+        // `<F as DeviceType>::ast_type()` below, spanned at each field type, is also the
+        // compile-time check that every field type can live on the device.
         const _: () = {
-            fn __fc_device_type<T: #p::DeviceType>() {}
-            #[allow(dead_code)]
-            fn __fc_fields_are_device_types() {
-                #(#checks)*
-            }
-
             unsafe impl #p::DeviceType for #ident {
                 fn ast_type() -> #a::Type {
                     #a::Type::Struct(#a::StructRef {

@@ -43,6 +43,25 @@ fn classify(ty: &Type) -> syn::Result<ParamClass> {
     }
 }
 
+/// Whether rustc must still be asked that a parameter (or slice element) type is a `DeviceType`:
+/// named structs are already required to be `DeviceCopy` by the AST builder (one error is enough),
+/// primitives and bounded generics always are; arrays and tuples of other things are checked.
+fn needs_device_type_check(ty: &Type, generics: &syn::Generics) -> bool {
+    match ty {
+        Type::Paren(p) => needs_device_type_check(&p.elem, generics),
+        Type::Group(g) => needs_device_type_check(&g.elem, generics),
+        Type::Array(a) => needs_device_type_check(&a.elem, generics),
+        Type::Path(p) if p.qself.is_none() => {
+            let is_param = p
+                .path
+                .get_ident()
+                .is_some_and(|id| generics.type_params().any(|t| t.ident == *id));
+            !(is_param || crate::lower::is_named_type(&p.path))
+        }
+        _ => true,
+    }
+}
+
 /// The launcher lives one module below the kernel: `self::X` / `super::X` in the user's types
 /// must go one level further up.
 struct Reroot;
@@ -126,10 +145,14 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 prep.push(quote!(let mut #var = #rt::KernelSliceMut::kernel_arg_mut(#name);));
             }
             ParamClass::Value => {
-                uses_value = true;
                 inputs.push(quote!(#name: #ty));
-                let check = quote_spanned!(span=> __fc_value::<#ty>);
-                prep.push(quote!(let mut #var = #check(#name);));
+                if needs_device_type_check(&ty, &sig.generics) {
+                    uses_value = true;
+                    let check = quote_spanned!(span=> __fc_value::<#ty>);
+                    prep.push(quote!(let mut #var = #check(#name);));
+                } else {
+                    prep.push(quote!(let mut #var = #name;));
+                }
             }
         }
         ptrs.push(quote!(&mut #var as *mut _ as *mut ::core::ffi::c_void));

@@ -19,7 +19,7 @@ use proc_macro2::Span;
 use crate::scope::Scopes;
 
 pub(crate) use func::{lower_fn, FnKind};
-pub(crate) use types::reject_unsupported_type;
+pub(crate) use types::{is_named_type, reject_unsupported_type};
 
 /// State while lowering one function.
 pub(crate) struct Lower {

@@ -55,6 +55,11 @@ pub(crate) fn primitive(path: &syn::Path) -> Option<TokenStream> {
     })
 }
 
+/// A path that is neither a primitive nor `Self`: lowered to a struct reference.
+pub(crate) fn is_named_type(path: &syn::Path) -> bool {
+    primitive(path).is_none() && !path.is_ident("Self")
+}
+
 /// Rejects the type forms no device code may use, with a message naming the alternative.
 /// Shared by functions and `#[derive(DeviceCopy)]`.
 pub(crate) fn reject_unsupported_type(ty: &Type) -> syn::Result<()> {
