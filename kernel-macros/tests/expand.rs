@@ -136,6 +136,61 @@ pub fn particles(ps: &mut [Particle], pairs: &[Pair], p0: Particle) {
     ps[i] = p;
 }
 
+pub type Real = f32;
+
+#[kernel]
+pub fn with_alias(v: &mut [Real], s: Real) {
+    let pair: [Real; 2] = [s, s];
+    v[0] = pair[1];
+}
+
+#[test]
+fn type_aliases_resolve_through_rustc() {
+    let def = with_alias::ast();
+    assert!(
+        matches!(&def.params[0].ty, Type::Slice(e, Mutability::Mut) if matches!(**e, Type::Float(FloatTy::F32)))
+    );
+    assert!(matches!(def.params[1].ty, Type::Float(FloatTy::F32)));
+    let Stmt::Let {
+        ty: Type::Array(e, _),
+        ..
+    } = &def.body.stmts[0]
+    else {
+        panic!()
+    };
+    assert!(matches!(**e, Type::Float(FloatTy::F32)));
+}
+
+pub mod nested {
+    use ferrocuda::prelude::*;
+
+    #[derive(Clone, Copy, DeviceCopy)]
+    #[repr(C)]
+    pub struct Local {
+        pub v: [u16; 2],
+    }
+
+    /// Relative paths in parameter types must still resolve from the generated launcher module.
+    #[kernel]
+    pub fn relative(a: &mut [super::Real], b: &[self::Local], c: crate::Real) {
+        a[0] = b[0].v[1] as super::Real + c;
+    }
+}
+
+#[test]
+fn relative_paths_in_signatures() {
+    let def = nested::relative::ast();
+    assert!(
+        matches!(&def.params[1].ty, Type::Slice(e, _) if matches!(&**e, Type::Struct(s) if s.name == "Local"))
+    );
+    assert!(matches!(def.params[2].ty, Type::Float(FloatTy::F32)));
+}
+
+#[allow(dead_code)]
+fn relative_launcher_type_checks(stream: &Stream, x: &FakeBuf, y: &mut FakeBuf) {
+    let _ = nested::relative::launch(stream, LaunchConfig::for_elements(1, 1), y, x, 1.0);
+}
+
 fn find_local<'a>(block: &'a ast::Block, name: &str) -> Option<&'a ast::Expr> {
     block.stmts.iter().find_map(|s| match s {
         Stmt::Let {

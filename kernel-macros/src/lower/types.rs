@@ -181,7 +181,7 @@ impl Lower {
                         );
                     }
                 }
-                self.struct_type(&p.path)
+                self.named_type(&p.path)
             }
             _ => err_spanned(ty, "unsupported type in device code"),
         }
@@ -210,10 +210,21 @@ impl Lower {
         Ok(quote!(#a::StructRef { name: #name, def: #def }))
     }
 
-    fn struct_type(&self, path: &syn::Path) -> syn::Result<TokenStream> {
-        let a = paths::ast();
-        let r = self.struct_ref(path)?;
-        Ok(quote!(#a::Type::Struct(#r)))
+    /// A named type other than a primitive or generic parameter: a `#[derive(DeviceCopy)]` struct
+    /// or an alias (`type Real = f32;`). rustc resolves it and its `DeviceType` impl describes it,
+    /// reporting a missing impl at the user's path.
+    fn named_type(&self, path: &syn::Path) -> syn::Result<TokenStream> {
+        let p = paths::private();
+        for seg in &path.segments {
+            if !seg.arguments.is_none() {
+                return err_spanned(
+                    path,
+                    "generic types are not supported in device code; #[derive(DeviceCopy)] structs have no generic parameters",
+                );
+            }
+        }
+        let span = path.span();
+        Ok(quote_spanned!(span=> <#path as #p::DeviceType>::ast_type()))
     }
 }
 
