@@ -84,11 +84,11 @@ impl Context {
         let _guard = self.reset_lock.lock().unwrap_or_else(|e| e.into_inner());
         unsafe { cu!(cuDevicePrimaryCtxReset_v2(self.dev))? };
         self.generation.fetch_add(1, Ordering::AcqRel);
-        // The reset keeps our retain count; retaining again yields the (re-created) handle. The
-        // extra reference is released together with the first in `Drop`.
+        // Retaining again yields the (re-created) handle and guarantees the context is active
+        // whatever the reset did to the reference count. Should the reset have kept our earlier
+        // reference, one reference leaks, which only keeps the primary context alive until exit.
         let mut raw: CUcontext = std::ptr::null_mut();
         unsafe { cu!(cuDevicePrimaryCtxRetain(&mut raw, self.dev))? };
-        unsafe { cu!(cuDevicePrimaryCtxRelease_v2(self.dev))? };
         self.raw.store(raw, Ordering::Release);
         Context::unbind_cache();
         Ok(())

@@ -82,7 +82,8 @@ impl Event {
         })
     }
 
-    pub(crate) fn raw(&self) -> CUevent {
+    /// The raw driver handle, for interop with code calling the driver directly.
+    pub fn raw(&self) -> CUevent {
         self.raw
     }
 

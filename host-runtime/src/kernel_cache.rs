@@ -23,12 +23,39 @@ use crate::launch_api::{GenericsFn, InstanceKey};
 use crate::module::{jit_load, link_ptx, load_cubin_raw};
 use crate::{Device, Error, Function, Module, Result};
 
-/// One loaded instantiation.
-pub(crate) struct Entry {
+/// What identifies a loaded instantiation: the device, its context generation and the generic
+/// arguments.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct EntryKey {
     device_uid: u64,
     generation: u64,
     types: Box<[TypeId]>,
     consts: Box<[i128]>,
+}
+
+impl EntryKey {
+    fn new(device_uid: u64, generation: u64, key: &InstanceKey<'_>) -> Self {
+        EntryKey {
+            device_uid,
+            generation,
+            types: key.types.into(),
+            consts: key.consts.into(),
+        }
+    }
+
+    /// Allocation-free comparison with a launch's key.
+    #[inline]
+    fn matches(&self, uid: u64, generation: u64, key: &InstanceKey<'_>) -> bool {
+        self.device_uid == uid
+            && self.generation == generation
+            && *self.types == *key.types
+            && *self.consts == *key.consts
+    }
+}
+
+/// One loaded instantiation.
+pub(crate) struct Entry {
+    key: EntryKey,
     pub(crate) function: Function,
     pub(crate) compiled: Arc<Compiled>,
 }
@@ -36,10 +63,7 @@ pub(crate) struct Entry {
 impl Entry {
     #[inline]
     fn matches(&self, uid: u64, generation: u64, key: &InstanceKey<'_>) -> bool {
-        self.device_uid == uid
-            && self.generation == generation
-            && *self.types == *key.types
-            && *self.consts == *key.consts
+        self.key.matches(uid, generation, key)
     }
 }
 
@@ -112,10 +136,7 @@ impl KernelCache {
         let module = load_compiled(device, cuda, &compiled)?;
         let function = module.function(&compiled.kernel.name)?;
         let entry: &'static Entry = Box::leak(Box::new(Entry {
-            device_uid: uid,
-            generation,
-            types: key.types.into(),
-            consts: key.consts.into(),
+            key: EntryKey::new(uid, generation, key),
             function,
             compiled: Arc::new(compiled),
         }));
@@ -153,4 +174,37 @@ pub(crate) fn load_compiled(device: &Device, cuda: &CudaDevice, c: &Compiled) ->
     disk_cache::store(&dir, &key, &cubin);
     let raw = load_cubin_raw(device, &cubin)?;
     Module::adopt(device, raw, name, sites)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_keys_match_exactly_their_instantiation() {
+        let types = [TypeId::of::<f32>()];
+        let k = EntryKey::new(1, 0, &InstanceKey::new(&types, &[32]));
+        assert!(k.matches(1, 0, &InstanceKey::new(&[TypeId::of::<f32>()], &[32])));
+        assert!(
+            !k.matches(2, 0, &InstanceKey::new(&types, &[32])),
+            "other device"
+        );
+        assert!(
+            !k.matches(1, 1, &InstanceKey::new(&types, &[32])),
+            "context was reset"
+        );
+        assert!(!k.matches(1, 0, &InstanceKey::new(&[TypeId::of::<f64>()], &[32])));
+        assert!(!k.matches(1, 0, &InstanceKey::new(&types, &[64])));
+        assert!(!k.matches(1, 0, &InstanceKey::new(&types, &[])));
+        assert!(!k.matches(1, 0, &InstanceKey::EMPTY));
+        let plain = EntryKey::new(1, 0, &InstanceKey::EMPTY);
+        assert!(plain.matches(1, 0, &InstanceKey::EMPTY));
+    }
+
+    #[test]
+    fn empty_cache_is_const_constructible() {
+        static C: KernelCache = KernelCache::new();
+        assert!(C.last.load(Ordering::Relaxed).is_null());
+        assert!(C.entries.lock().unwrap().is_empty());
+    }
 }

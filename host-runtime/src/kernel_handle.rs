@@ -117,3 +117,80 @@ pub unsafe fn param_bytes<'a>(
         .map(|(p, &a)| unsafe { std::slice::from_raw_parts(a as *const u8, p.size as usize) })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernel_std::ir::{Block, Kernel, KernelAttrs, Param, ParamKind};
+
+    fn kernel(params: &[(u32, ParamKind)]) -> Kernel {
+        Kernel {
+            name: "k".into(),
+            display_name: "m::k".into(),
+            params: params
+                .iter()
+                .enumerate()
+                .map(|(i, &(size, kind))| Param {
+                    name: format!("p{i}"),
+                    size,
+                    align: size.min(8),
+                    kind,
+                    pieces: vec![],
+                })
+                .collect(),
+            vars: vec![],
+            var_names: vec![],
+            arrays: vec![],
+            shared: vec![],
+            uses_dyn_shared: false,
+            panic_sites: vec![],
+            body: Block::default(),
+            attrs: KernelAttrs::default(),
+            next_loop: 0,
+        }
+    }
+
+    #[test]
+    fn param_bytes_are_sized_by_the_ir() {
+        let k = kernel(&[
+            (4, ParamKind::Scalar),
+            (
+                16,
+                ParamKind::Slice {
+                    readonly: true,
+                    elem_bytes: 4,
+                },
+            ),
+        ]);
+        let mut a = 2.5f32;
+        let mut s = crate::SliceArg {
+            ptr: 0x1000,
+            len: 7,
+        };
+        let args = [
+            &mut a as *mut f32 as *mut c_void,
+            &mut s as *mut crate::SliceArg as *mut c_void,
+        ];
+        let bytes = unsafe { param_bytes(&k, &args) }.unwrap();
+        assert_eq!(bytes[0], &2.5f32.to_ne_bytes());
+        assert_eq!(bytes[1].len(), 16);
+        assert_eq!(&bytes[1][..8], &0x1000u64.to_ne_bytes());
+        assert_eq!(&bytes[1][8..], &7u64.to_ne_bytes());
+        assert!(matches!(
+            unsafe { param_bytes(&k, &args[..1]) },
+            Err(Error::InvalidLaunch(LaunchError::ArgCount {
+                expected: 2,
+                got: 1
+            }))
+        ));
+    }
+
+    #[test]
+    fn handles_are_const() {
+        fn def() -> &'static FnDef {
+            unreachable!("never called by this test")
+        }
+        static H: KernelHandle = KernelHandle::new(def);
+        assert!(std::ptr::fn_addr_eq(H.def, def as fn() -> &'static FnDef));
+    }
+}

@@ -193,6 +193,9 @@ pub(crate) unsafe fn launch_cuda(
 ) -> Result<()> {
     validate(cfg, &cuda.limits, &f.limits)?;
     cuda.enter(f.generation)?;
+    if stream.generation() != f.generation {
+        return Err(crate::Error::ContextLost);
+    }
     if cfg.shared_mem_bytes > f.dyn_shared_limit.load(Ordering::Relaxed) {
         raise_dynamic_shared(cuda, f, cfg.shared_mem_bytes)?;
     }

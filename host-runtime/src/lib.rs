@@ -7,6 +7,8 @@
 //! [`PitchedBuffer`], [`MemPool`]), modules and functions, launches, occupancy and kernel panics.
 //! Generated `#[kernel]` launchers call [`launch_kernel`] (see [`launch_api`]).
 
+#![warn(missing_docs)]
+
 pub mod context;
 pub mod device;
 pub mod disk_cache;

@@ -224,6 +224,11 @@ impl Function {
         &self.inner.name
     }
 
+    /// The raw driver handle, for interop with code calling the driver directly.
+    pub fn raw(&self) -> CUfunction {
+        self.inner.raw
+    }
+
     /// The device the function is loaded on.
     pub fn device(&self) -> &Device {
         &self.inner.module.device

@@ -99,7 +99,13 @@ impl Stream {
     }
 
     #[inline]
-    pub(crate) fn raw(&self) -> CUstream {
+    pub(crate) fn generation(&self) -> u64 {
+        self.inner.generation
+    }
+
+    /// The raw driver handle, for interop with code calling the driver directly.
+    #[inline]
+    pub fn raw(&self) -> CUstream {
         self.inner.raw
     }
 
