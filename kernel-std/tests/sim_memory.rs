@@ -21,15 +21,27 @@ fn allocations_are_aligned_distinct_and_separated() {
     m.read(a, &mut buf).unwrap();
     assert_eq!(buf, [1; 10]);
     // One byte past the end is unmapped.
-    assert_eq!(m.read(a + 10, &mut [0u8; 1]).unwrap_err().kind, SimErrorKind::OutOfBounds);
-    assert_eq!(m.write(a + 5, &[0; 6]).unwrap_err().kind, SimErrorKind::OutOfBounds);
+    assert_eq!(
+        m.read(a + 10, &mut [0u8; 1]).unwrap_err().kind,
+        SimErrorKind::OutOfBounds
+    );
+    assert_eq!(
+        m.write(a + 5, &[0; 6]).unwrap_err().kind,
+        SimErrorKind::OutOfBounds
+    );
     m.fill(c + 10, 20, 7).unwrap();
     let mut d = [0u8; 32];
     m.read(c, &mut d).unwrap();
-    assert_eq!(&d[9..31], &[0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0][..]);
+    assert_eq!(
+        &d[9..31],
+        &[0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0][..]
+    );
     assert_eq!(m.free(a + 1).unwrap_err().kind, SimErrorKind::InvalidFree);
     m.free(a).unwrap();
-    assert_eq!(m.read(a, &mut buf).unwrap_err().kind, SimErrorKind::OutOfBounds);
+    assert_eq!(
+        m.read(a, &mut buf).unwrap_err().kind,
+        SimErrorKind::OutOfBounds
+    );
     assert_eq!(m.free(a).unwrap_err().kind, SimErrorKind::InvalidFree);
     assert!(m.alloc(10) > c);
 }
@@ -44,15 +56,24 @@ pub fn saxpy() -> kernel_std::ir::Kernel {
     let i64v = kb.cast(i, Ty::U64);
     let inb = kb.bin(BinOp::Lt, i64v, ly);
     let site = kb.site(PanicKind::Bounds, 10);
-    kb.if_(inb, |kb| {
-        let xa = kb.elem_addr(px, lx, i, Ty::F32, Some(site));
-        let ya = kb.elem_addr(py, ly, i, Ty::F32, None);
-        let x = kb.load(Space::Global, Ty::F32, xa);
-        let y = kb.load(Space::Global, Ty::F32, ya);
-        let r = kb.var(Ty::F32);
-        kb.push(Inst::Fma { dst: r, a: a.into(), b: x.into(), c: y.into() });
-        kb.store(Space::Global, ya, r);
-    }, |_| {});
+    kb.if_(
+        inb,
+        |kb| {
+            let xa = kb.elem_addr(px, lx, i, Ty::F32, Some(site));
+            let ya = kb.elem_addr(py, ly, i, Ty::F32, None);
+            let x = kb.load(Space::Global, Ty::F32, xa);
+            let y = kb.load(Space::Global, Ty::F32, ya);
+            let r = kb.var(Ty::F32);
+            kb.push(Inst::Fma {
+                dst: r,
+                a: a.into(),
+                b: x.into(),
+                c: y.into(),
+            });
+            kb.store(Space::Global, ya, r);
+        },
+        |_| {},
+    );
     kb.finish()
 }
 
@@ -66,9 +87,17 @@ fn saxpy_matches_fused_multiply_add_on_the_host() {
     let xd = dev.upload(&x);
     let yd = dev.upload(&y);
     let stats = dev
-        .launch(&k, SimLaunch::linear(4, 256), &[1.5f32.to_le_bytes().to_vec(), sp(xd), sp(yd)])
+        .launch(
+            &k,
+            SimLaunch::linear(4, 256),
+            &[1.5f32.to_le_bytes().to_vec(), sp(xd), sp(yd)],
+        )
         .unwrap();
-    let want: Vec<f32> = x.iter().zip(&y).map(|(x, y)| 1.5f32.mul_add(*x, *y)).collect();
+    let want: Vec<f32> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| 1.5f32.mul_add(*x, *y))
+        .collect();
     assert_eq!(dev.download::<f32>(yd), want);
     assert_eq!(stats.threads, 1024);
     assert_eq!(stats.blocks, 4);
@@ -102,13 +131,23 @@ fn shared_reverse(n: u32) -> kernel_std::ir::Kernel {
 fn block_reverse_through_shared_memory_with_a_barrier() {
     let k = shared_reverse(128);
     let x: Vec<u32> = (0..512).map(|i| i * 3 + 1).collect();
-    for order in [BlockOrder::Sequential, BlockOrder::Shuffled(7), BlockOrder::Shuffled(99)] {
+    for order in [
+        BlockOrder::Sequential,
+        BlockOrder::Shuffled(7),
+        BlockOrder::Shuffled(99),
+    ] {
         let mut dev = Dev::new();
         let xd = dev.upload(&x);
         let yd = dev.zeroed::<u32>(512);
-        let cfg = SimLaunch { block_order: order, ..SimLaunch::linear(4, 128) };
+        let cfg = SimLaunch {
+            block_order: order,
+            ..SimLaunch::linear(4, 128)
+        };
         let stats = dev.launch(&k, cfg, &[sp(xd), sp(yd)]).unwrap();
-        let want: Vec<u32> = x.chunks(128).flat_map(|c| c.iter().rev().copied().collect::<Vec<_>>()).collect();
+        let want: Vec<u32> = x
+            .chunks(128)
+            .flat_map(|c| c.iter().rev().copied().collect::<Vec<_>>())
+            .collect();
         assert_eq!(dev.download::<u32>(yd), want);
         assert_eq!(stats.barriers, 4);
     }
@@ -139,12 +178,21 @@ fn dynamic_shared_memory_follows_static_and_reports_its_size() {
     let k = kb.finish();
     let mut dev = Dev::new();
     let out = dev.zeroed::<u32>(8);
-    let cfg = SimLaunch { dyn_shared_bytes: 32, ..SimLaunch::linear(1, 8) };
+    let cfg = SimLaunch {
+        dyn_shared_bytes: 32,
+        ..SimLaunch::linear(1, 8)
+    };
     dev.launch(&k, cfg, &[sp(out)]).unwrap();
     // Dynamic memory starts at 16 (12 static bytes, 16-aligned).
-    assert_eq!(dev.download::<u32>(out), (0..8).map(|t| (t ^ 1) + 32 + 16).collect::<Vec<_>>());
+    assert_eq!(
+        dev.download::<u32>(out),
+        (0..8).map(|t| (t ^ 1) + 32 + 16).collect::<Vec<_>>()
+    );
     // Too small a dynamic region: thread 7 writes past the end.
-    let cfg = SimLaunch { dyn_shared_bytes: 28, ..SimLaunch::linear(1, 8) };
+    let cfg = SimLaunch {
+        dyn_shared_bytes: 28,
+        ..SimLaunch::linear(1, 8)
+    };
     let e = dev.launch(&k, cfg, &[sp(out)]).unwrap_err();
     assert_eq!(e.kind, SimErrorKind::OutOfBounds);
     assert_eq!(e.thread, [7, 0, 0]);
@@ -168,7 +216,9 @@ fn out_of_bounds_global_access_is_caught_with_ids() {
     let x: Vec<u32> = (1..=64).collect();
     let xd = dev.upload(&x);
     let yd = dev.zeroed::<u32>(64);
-    let e = dev.launch(&k, SimLaunch::linear(2, 32), &[sp(xd), sp(yd)]).unwrap_err();
+    let e = dev
+        .launch(&k, SimLaunch::linear(2, 32), &[sp(xd), sp(yd)])
+        .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::OutOfBounds);
     assert_eq!((e.block, e.thread), ([1, 0, 0], [31, 0, 0]));
     assert_eq!((e.file.as_str(), e.line), (FILE, 42));
@@ -189,11 +239,24 @@ fn misaligned_and_null_accesses_fault() {
     let k = kb.finish();
     let mut dev = Dev::new();
     let (base, _) = dev.zeroed::<u32>(4);
-    let e = dev.launch(&k, SimLaunch::linear(1, 1), &[(base + 2).to_le_bytes().to_vec()]).unwrap_err();
+    let e = dev
+        .launch(
+            &k,
+            SimLaunch::linear(1, 1),
+            &[(base + 2).to_le_bytes().to_vec()],
+        )
+        .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::Misaligned);
-    let e = dev.launch(&k, SimLaunch::linear(1, 1), &[0u64.to_le_bytes().to_vec()]).unwrap_err();
+    let e = dev
+        .launch(&k, SimLaunch::linear(1, 1), &[0u64.to_le_bytes().to_vec()])
+        .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::OutOfBounds);
-    dev.launch(&k, SimLaunch::linear(1, 1), &[(base + 12).to_le_bytes().to_vec()]).unwrap();
+    dev.launch(
+        &k,
+        SimLaunch::linear(1, 1),
+        &[(base + 12).to_le_bytes().to_vec()],
+    )
+    .unwrap();
 }
 
 #[test]
@@ -201,20 +264,43 @@ fn parameters_and_launch_shapes_are_validated() {
     let k = saxpy();
     let mut dev = Dev::new();
     let xd = dev.upload(&[0f32; 4]);
-    let e = dev.launch(&k, SimLaunch::linear(1, 4), &[sp(xd), sp(xd)]).unwrap_err();
+    let e = dev
+        .launch(&k, SimLaunch::linear(1, 4), &[sp(xd), sp(xd)])
+        .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::InvalidParams);
-    let e = dev.launch(&k, SimLaunch::linear(1, 4), &[vec![0; 8], sp(xd), sp(xd)]).unwrap_err();
+    let e = dev
+        .launch(&k, SimLaunch::linear(1, 4), &[vec![0; 8], sp(xd), sp(xd)])
+        .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::InvalidParams);
     let a = 1f32.to_le_bytes().to_vec();
-    for cfg in [SimLaunch::linear(1, 2048), SimLaunch::linear(0, 32), SimLaunch { block: [32, 32, 2], ..SimLaunch::linear(1, 1) }] {
-        let e = dev.launch(&k, cfg, &[a.clone(), sp(xd), sp(xd)]).unwrap_err();
+    for cfg in [
+        SimLaunch::linear(1, 2048),
+        SimLaunch::linear(0, 32),
+        SimLaunch {
+            block: [32, 32, 2],
+            ..SimLaunch::linear(1, 1)
+        },
+    ] {
+        let e = dev
+            .launch(&k, cfg, &[a.clone(), sp(xd), sp(xd)])
+            .unwrap_err();
         assert_eq!(e.kind, SimErrorKind::InvalidLaunch);
     }
-    let big = SimLaunch { dyn_shared_bytes: 300 * 1024, ..SimLaunch::linear(1, 1) };
-    assert_eq!(dev.launch(&k, big, &[a.clone(), sp(xd), sp(xd)]).unwrap_err().kind, SimErrorKind::InvalidLaunch);
+    let big = SimLaunch {
+        dyn_shared_bytes: 300 * 1024,
+        ..SimLaunch::linear(1, 1)
+    };
+    assert_eq!(
+        dev.launch(&k, big, &[a.clone(), sp(xd), sp(xd)])
+            .unwrap_err()
+            .kind,
+        SimErrorKind::InvalidLaunch
+    );
     let mut bounded = k.clone();
     bounded.attrs.max_threads = Some(128);
-    let e = dev.launch(&bounded, SimLaunch::linear(1, 256), &[a, sp(xd), sp(xd)]).unwrap_err();
+    let e = dev
+        .launch(&bounded, SimLaunch::linear(1, 256), &[a, sp(xd), sp(xd)])
+        .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::InvalidLaunch);
 }
 
@@ -235,7 +321,12 @@ fn shuffled_block_order_is_a_seeded_permutation() {
     let run = |order| {
         let mut dev = Dev::new();
         let out = dev.zeroed::<u64>(64);
-        let cfg = SimLaunch { grid: [8, 8, 1], block: [1, 1, 1], dyn_shared_bytes: 0, block_order: order };
+        let cfg = SimLaunch {
+            grid: [8, 8, 1],
+            block: [1, 1, 1],
+            dyn_shared_bytes: 0,
+            block_order: order,
+        };
         dev.launch(&k, cfg, &[sp(out)]).unwrap();
         let t = dev.download::<u64>(out);
         let mut idx: Vec<usize> = (0..64).collect();
@@ -274,7 +365,10 @@ fn multidimensional_blocks_have_x_fastest_thread_ids() {
     let k = kb.finish();
     let mut dev = Dev::new();
     let out = dev.zeroed::<u32>(60);
-    let cfg = SimLaunch { block: [5, 4, 3], ..SimLaunch::linear(1, 1) };
+    let cfg = SimLaunch {
+        block: [5, 4, 3],
+        ..SimLaunch::linear(1, 1)
+    };
     dev.launch(&k, cfg, &[sp(out)]).unwrap();
     let got = dev.download::<u32>(out);
     for (i, g) in got.iter().enumerate() {

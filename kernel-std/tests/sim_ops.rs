@@ -5,6 +5,9 @@ use half::{bf16, f16};
 use kernel_std::ir::{BinOp, Ty, UnOp};
 use sim_common::*;
 
+type I32Op = fn(i32, i32) -> i32;
+type F32Op = fn(f32, f32) -> f32;
+
 const I32S: [i32; 10] = [
     0,
     1,
@@ -38,7 +41,7 @@ fn pairs<T: Copy>(vals: &[T]) -> (Vec<T>, Vec<T>) {
 #[test]
 fn i32_arithmetic_wraps_like_rust() {
     let (a, b) = pairs(&I32S);
-    let cases: [(BinOp, fn(i32, i32) -> i32); 8] = [
+    let cases: [(BinOp, I32Op); 8] = [
         (BinOp::Add, i32::wrapping_add),
         (BinOp::Sub, i32::wrapping_sub),
         (BinOp::Mul, i32::wrapping_mul),
@@ -177,7 +180,7 @@ const F32S: [f32; 12] = [
     -0.0,
     1.0,
     -1.5,
-    3.1415927,
+    std::f32::consts::PI,
     1e-40,
     -1e30,
     f32::INFINITY,
@@ -199,7 +202,7 @@ fn f32_arithmetic_rounds_to_nearest_in_f32() {
             x.to_bits() as u64
         }
     };
-    let cases: [(BinOp, fn(f32, f32) -> f32); 5] = [
+    let cases: [(BinOp, F32Op); 5] = [
         (BinOp::Add, |x, y| x + y),
         (BinOp::Sub, |x, y| x - y),
         (BinOp::Mul, |x, y| x * y),

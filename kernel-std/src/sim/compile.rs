@@ -71,6 +71,11 @@ pub(crate) enum Op {
         i: Slot,
         v: Slot,
     },
+    /// A built-in register read (`tid.x`...: `Sreg` index), inlined instead of a `sim` call.
+    Sreg {
+        d: Slot,
+        reg: u8,
+    },
     /// A `Pure` or `Memory` intrinsic; `call` indexes `Program::calls`.
     Call {
         call: u32,
@@ -233,6 +238,28 @@ pub(crate) fn lower(
         }
     }
     Ok(l.p)
+}
+
+/// Built-in registers the interpreter reads directly; same order as `exec::sreg_value`.
+const SREGS: [&str; 14] = [
+    "tid.x",
+    "tid.y",
+    "tid.z",
+    "ctaid.x",
+    "ctaid.y",
+    "ctaid.z",
+    "ntid.x",
+    "ntid.y",
+    "ntid.z",
+    "nctaid.x",
+    "nctaid.y",
+    "nctaid.z",
+    "warp_size",
+    "lane_id",
+];
+
+fn sreg(name: &str) -> Option<u8> {
+    SREGS.iter().position(|s| *s == name).map(|i| i as u8)
 }
 
 fn malformed(k: &Kernel, message: String) -> SimError {
@@ -450,6 +477,10 @@ impl Lower<'_> {
                         def.args.len(),
                         def.rets.len()
                     ));
+                }
+                if let (Some(reg), [d]) = (sreg(def.name), &dsts[..]) {
+                    self.emit(Op::Sreg { d: d.0, reg });
+                    return;
                 }
                 let args = args.iter().map(|a| self.opnd(*a)).collect();
                 let dsts = dsts.iter().map(|d| d.0).collect();

@@ -75,7 +75,7 @@ enum Access {
 
 impl Machine<'_> {
     fn check_align(space: Space, addr: u64, bytes: usize) -> Result<(), MemErr> {
-        if addr % bytes as u64 != 0 {
+        if !addr.is_multiple_of(bytes as u64) {
             return Err(mem_err(
                 SimErrorKind::Misaligned,
                 format!(
@@ -314,6 +314,20 @@ pub(crate) fn call_intrinsic(
     Ok(())
 }
 
+/// The built-in register `reg` (see `compile::SREGS`) of thread `t`; must agree with the
+/// intrinsic table's `sim` functions, which `sregs_agree_with_the_table` checks.
+#[inline]
+fn sreg_value(m: &Machine, t: u32, tid: [u32; 3], reg: u8) -> u64 {
+    (match reg {
+        0..=2 => tid[reg as usize],
+        3..=5 => m.block_idx[reg as usize - 3],
+        6..=8 => m.block_dim[reg as usize - 6],
+        9..=11 => m.grid_dim[reg as usize - 9],
+        12 => 32,
+        _ => t % 32,
+    }) as u64
+}
+
 /// Runs thread `t` (linear id; `tid` its `threadIdx`) from `*pc`.
 pub(crate) fn run(
     m: &mut Machine,
@@ -403,6 +417,7 @@ pub(crate) fn run(
                 }
                 regs[base as usize + i as usize] = regs[v as usize];
             }
+            Op::Sreg { d, reg } => regs[d as usize] = sreg_value(m, t, tid, reg),
             Op::Call { call } => {
                 m.icount += count;
                 count = 0;

@@ -9,6 +9,10 @@
 //! shared-memory races between barriers, reads of never-written shared memory, divergent barriers
 //! and warp collectives whose mask names lanes that are not there ([`SimErrorKind`]).
 
+// `SimError` is a plain struct with public fields that callers match on; it only travels on the
+// cold path, so boxing it would cost clarity for nothing.
+#![allow(clippy::result_large_err)]
+
 mod collectives;
 mod compile;
 mod detect;

@@ -1,6 +1,6 @@
 //! Compact builders for hand-made IR kernels and a tiny device-memory harness for the simulator
 //! tests.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::result_large_err)]
 
 use kernel_std::intrinsics;
 use kernel_std::ir::*;
