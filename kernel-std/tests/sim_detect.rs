@@ -290,3 +290,48 @@ fn shared_out_of_bounds_and_local_array_index_are_caught() {
         .unwrap_err();
     assert_eq!((e.kind, e.thread), (SimErrorKind::OutOfBounds, [4, 0, 0]));
 }
+
+#[test]
+fn malformed_ir_is_an_error_not_a_host_panic() {
+    let mut kb = KB::new("bad_var");
+    let v = kb.var(Ty::U32);
+    kb.mov(v, kernel_std::ir::Var(999));
+    let e = Dev::new()
+        .launch(&kb.finish(), SimLaunch::linear(1, 1), &[])
+        .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::MalformedIr);
+    let mut kb = KB::new("bad_site");
+    kb.push(Inst::Panic {
+        site: kernel_std::ir::SiteId(3),
+        a: c32(0).into(),
+        b: c32(0).into(),
+    });
+    let e = Dev::new()
+        .launch(&kb.finish(), SimLaunch::linear(1, 1), &[])
+        .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::MalformedIr);
+    // An ill-typed op only fails when it runs.
+    let mut kb = KB::new("float_xor");
+    let f = kb.var(Ty::F32);
+    let t = kb.intr("tid.x");
+    let big = kb.bin(BinOp::Gt, t, c32(5));
+    kb.if_(
+        big,
+        |kb| {
+            let d = kb.var(Ty::F32);
+            kb.push(Inst::Binary {
+                dst: d,
+                op: BinOp::Xor,
+                a: f.into(),
+                b: f.into(),
+            });
+        },
+        |_| {},
+    );
+    let k = kb.finish();
+    Dev::new().launch(&k, SimLaunch::linear(1, 4), &[]).unwrap();
+    let e = Dev::new()
+        .launch(&k, SimLaunch::linear(1, 8), &[])
+        .unwrap_err();
+    assert_eq!((e.kind, e.thread), (SimErrorKind::MalformedIr, [6, 0, 0]));
+}

@@ -543,3 +543,85 @@ fn bitcast_select_and_mov() {
     );
     assert_eq!(r, bits_i32(&[3, -4]));
 }
+
+fn fma_bits(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    sim_common::eval2(ty, ty, &[a], &[b], ty, |kb, x, y| {
+        let d = kb.var(ty);
+        kb.push(kernel_std::ir::Inst::Fma {
+            dst: d,
+            a: x.into(),
+            b: y.into(),
+            c: kernel_std::ir::Const { ty, bits: c }.into(),
+        });
+        d
+    })[0]
+}
+
+#[test]
+fn f32_and_half_fma_round_once() {
+    let f = |x: f32| x.to_bits() as u64;
+    for (a, b, c) in [
+        (0.1f32, 0.2, 0.3),
+        (1.0 + f32::EPSILON, 1.0 - f32::EPSILON, -1.0),
+        (3e38, 10.0, -3e38),
+    ] {
+        assert_eq!(fma_bits(Ty::F32, f(a), f(b), f(c)), f(a.mul_add(b, c)));
+    }
+    // a*b + c = 1 + 2^-11 + 2^-31 exactly: just above the f16 tie between 1 and 1 + 2^-10. Rounding
+    // through f32 first would land on the tie and round to even (1.0).
+    let h = |x: f32| f16::from_f32(x).to_bits() as u64;
+    let a = h(-(2f32.powi(-11)) * (1.0 + 2f32.powi(-10)));
+    let b = h(1.0 - 2f32.powi(-10));
+    let c = h(1.0 + 2f32.powi(-10));
+    assert_eq!(fma_bits(Ty::F16, a, b, c), h(1.0 + 2f32.powi(-10)));
+    let naive = f16::from_f32(f16::from_bits(a as u16).to_f32().mul_add(
+        f16::from_bits(b as u16).to_f32(),
+        f16::from_bits(c as u16).to_f32(),
+    ));
+    assert_eq!(naive.to_bits() as u64, h(1.0));
+    let bh = |x: f32| bf16::from_f32(x).to_bits() as u64;
+    assert_eq!(fma_bits(Ty::BF16, bh(1.5), bh(2.0), bh(0.25)), bh(3.25));
+}
+
+#[test]
+fn sixty_four_bit_and_unsigned_integer_ops() {
+    let a: Vec<u64> = vec![u64::MAX, 1 << 63, 12345, 0];
+    let b: Vec<u64> = vec![2, 3, 7, 5];
+    assert_eq!(
+        eval_bin(BinOp::Add, Ty::U64, &a, &b),
+        vec![1, (1 << 63) + 3, 12352, 5]
+    );
+    assert_eq!(
+        eval_bin(BinOp::Rem, Ty::U64, &a, &b),
+        vec![1, (1u64 << 63) % 3, 12345 % 7, 0]
+    );
+    assert_eq!(
+        eval_bin(BinOp::Div, Ty::I64, &a, &b),
+        vec![0, (i64::MIN / 3) as u64, 12345 / 7, 0]
+    );
+    assert_eq!(
+        eval_bin(BinOp::Rem, Ty::I64, &a, &b),
+        vec![-1i64 as u64, (i64::MIN % 3) as u64, 12345 % 7, 0]
+    );
+    assert_eq!(
+        eval_bin(BinOp::MulHi, Ty::I64, &a, &b),
+        vec![u64::MAX, ((i64::MIN as i128 * 3) >> 64) as u64, 0, 0]
+    );
+    assert_eq!(eval_bin(BinOp::Max, Ty::I64, &a, &b), vec![2, 3, 12345, 5]);
+    assert_eq!(
+        eval_bin(BinOp::Max, Ty::U64, &a, &b),
+        vec![u64::MAX, 1 << 63, 12345, 5]
+    );
+    assert_eq!(
+        eval_bin(BinOp::Shr, Ty::I64, &a, &[4, 62, 1, 0]),
+        vec![u64::MAX, (i64::MIN >> 62) as u64, 6172, 0]
+    );
+    assert_eq!(
+        eval_bin(BinOp::MulHi, Ty::U16, &[0xffff, 0x100], &[0xffff, 0x100]),
+        vec![0xfffe, 1]
+    );
+    assert_eq!(
+        eval_bin(BinOp::Rem, Ty::U8, &[250, 7], &[7, 250]),
+        vec![5, 7]
+    );
+}

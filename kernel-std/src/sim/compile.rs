@@ -229,6 +229,7 @@ pub(crate) fn lower(
     }
     l.block(&k.body);
     l.emit(Op::Exit);
+    check_slots(&l.p).map_err(|m| malformed(k, m))?;
     // Ops before the first panic site take the next one in program order.
     let mut next = None;
     for loc in l.p.locs.iter_mut().rev() {
@@ -238,6 +239,49 @@ pub(crate) fn lower(
         }
     }
     Ok(l.p)
+}
+
+/// Every register operand must name a slot of the thread's register file (variables out of
+/// `Kernel::vars` would otherwise index past it).
+fn check_slots(p: &Program) -> Result<(), String> {
+    let n = p.nslots as u64;
+    let bad = |s: &Slot| *s as u64 >= n;
+    for op in &p.ops {
+        let slots: &[Slot] = match op {
+            Op::Mov { d, a } | Op::Un { d, a, .. } | Op::Cast { d, a, .. } => &[*d, *a],
+            Op::Bin { d, a, b, .. } => &[*d, *a, *b],
+            Op::Fma { d, a, b, c, .. } | Op::Select { d, c, a, b } => &[*d, *a, *b, *c],
+            Op::Load { d, addr, .. } => &[*d, *addr],
+            Op::Store { addr, v, .. } => &[*addr, *v],
+            Op::ArrLoad { d, i, .. } => &[*d, *i],
+            Op::ArrStore { i, v, .. } => &[*i, *v],
+            Op::Sreg { d, .. } => &[*d],
+            Op::Bounds { i, l, .. } => &[*i, *l],
+            Op::Panic { a, b, .. } => &[*a, *b],
+            Op::Jz { c, .. } => &[*c],
+            _ => &[],
+        };
+        if let Some(s) = slots.iter().find(|s| bad(s)) {
+            return Err(format!(
+                "variable v{s} is not declared in the kernel's `vars`"
+            ));
+        }
+    }
+    for c in &p.calls {
+        if let Some(s) = c.args.iter().chain(&c.dsts).find(|s| bad(s)) {
+            return Err(format!(
+                "variable v{s} is not declared in the kernel's `vars`"
+            ));
+        }
+    }
+    for f in &p.fors {
+        if let Some(s) = [f.iv, f.start, f.end, f.step].iter().find(|s| bad(s)) {
+            return Err(format!(
+                "variable v{s} is not declared in the kernel's `vars`"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Built-in registers the interpreter reads directly; same order as `exec::sreg_value`.

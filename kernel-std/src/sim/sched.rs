@@ -54,10 +54,7 @@ pub(crate) fn launch(
 
     let [gx, gy, gz] = cfg.grid;
     let nblocks = gx as u64 * gy as u64 * gz as u64;
-    let mut order: Vec<u64> = (0..nblocks).collect();
-    if let BlockOrder::Shuffled(seed) = cfg.block_order {
-        shuffle(&mut order, seed);
-    }
+    let order = BlockSequence::new(nblocks, cfg.block_order);
     let [bx, by, bz] = cfg.block;
     let nthreads = (bx * by * bz) as usize;
     let tid_of = |t: usize| {
@@ -65,7 +62,17 @@ pub(crate) fn launch(
         [t % bx, (t / bx) % by, t / (bx * by)]
     };
 
-    let mut regs = vec![0u64; nthreads * prog.nslots];
+    let reg_words = nthreads as u64 * prog.nslots as u64;
+    if reg_words > MAX_REGISTER_WORDS {
+        return Err(err(
+            SimErrorKind::InvalidLaunch,
+            format!(
+                "{} registers and local array elements per thread are too many for {nthreads} threads",
+                prog.nslots
+            ),
+        ));
+    }
+    let mut regs = vec![0u64; reg_words as usize];
     let mut pcs = vec![0usize; nthreads];
     let mut status = vec![Status::Run; nthreads];
     let mut shared = vec![0u8; shared_bytes as usize];
@@ -74,7 +81,7 @@ pub(crate) fn launch(
     let mut hint = 0usize;
     let n = prog.nslots;
 
-    for &b in &order {
+    for b in order {
         let block_idx = [
             (b % gx as u64) as u32,
             ((b / gx as u64) % gy as u64) as u32,
@@ -293,6 +300,13 @@ fn locate(
             SimErrorKind::Panic(ps.kind.clone()),
             panic_message(&ps.kind, f.a, f.b),
         ),
+        (SimErrorKind::Panic(_), None) => (
+            SimErrorKind::MalformedIr,
+            format!(
+                "panic site {:?} is not in the kernel's `panic_sites`",
+                f.site.map(|s| s.0)
+            ),
+        ),
         _ => (f.kind.clone(), f.message.clone()),
     };
     let fmt = |t: [u32; 3]| format!("({},{},{})", t[0], t[1], t[2]);
@@ -408,18 +422,97 @@ fn bind_params(kernel: &Kernel, params: &[&[u8]], prog: &mut Program) -> Result<
     Ok(())
 }
 
-/// Fisher-Yates with splitmix64: the same seed always gives the same order.
-fn shuffle(v: &mut [u64], seed: u64) {
-    let mut s = seed;
-    let mut next = || {
-        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    for i in (1..v.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        v.swap(i, j);
+/// splitmix64: a tiny deterministic generator for the block shuffle.
+fn splitmix(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Grids up to this many blocks are shuffled with Fisher-Yates over a materialised order.
+const MAX_MATERIALISED_BLOCKS: u64 = 1 << 24;
+/// Cap on one block's register file (u64 words), far above any real kernel's local memory.
+const MAX_REGISTER_WORDS: u64 = 1 << 28;
+
+/// The linear block ids in launch order, without materialising huge grids: those get a seeded
+/// affine permutation `i -> (a * i + c) mod n` with `a` coprime to `n`.
+enum BlockSequence {
+    Range(std::ops::Range<u64>),
+    List(std::vec::IntoIter<u64>),
+    Affine { n: u64, a: u64, c: u64, i: u64 },
+}
+
+impl BlockSequence {
+    fn new(n: u64, order: BlockOrder) -> Self {
+        let BlockOrder::Shuffled(seed) = order else {
+            return BlockSequence::Range(0..n);
+        };
+        let mut s = seed;
+        if n <= MAX_MATERIALISED_BLOCKS {
+            let mut v: Vec<u64> = (0..n).collect();
+            for i in (1..v.len()).rev() {
+                let j = (splitmix(&mut s) % (i as u64 + 1)) as usize;
+                v.swap(i, j);
+            }
+            return BlockSequence::List(v.into_iter());
+        }
+        let mut a = splitmix(&mut s) % n;
+        while gcd(a, n) != 1 {
+            a = (a + 1) % n;
+        }
+        let c = splitmix(&mut s) % n;
+        BlockSequence::Affine { n, a, c, i: 0 }
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Iterator for BlockSequence {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        match self {
+            BlockSequence::Range(r) => r.next(),
+            BlockSequence::List(l) => l.next(),
+            BlockSequence::Affine { n, a, c, i } => {
+                if *i == *n {
+                    return None;
+                }
+                let v = ((*a as u128 * *i as u128 + *c as u128) % *n as u128) as u64;
+                *i += 1;
+                Some(v)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affine_block_orders_are_permutations() {
+        for n in [1u64, 2, 12, 97, 1000] {
+            let mut s = n;
+            let mut a = splitmix(&mut s) % n;
+            while gcd(a, n) != 1 {
+                a = (a + 1) % n;
+            }
+            let seq = BlockSequence::Affine {
+                n,
+                a,
+                c: splitmix(&mut s) % n,
+                i: 0,
+            };
+            let mut v: Vec<u64> = seq.collect();
+            v.sort_unstable();
+            assert_eq!(v, (0..n).collect::<Vec<_>>());
+        }
     }
 }
