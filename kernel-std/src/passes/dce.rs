@@ -1,0 +1,176 @@
+//! Dead code removal.
+//!
+//! [`remove_dead_values`] deletes removable instructions (see `util::is_removable`: pure values,
+//! loads, pure intrinsics) none of whose results is read anywhere, stores to local arrays that are
+//! never loaded, `if`s with two empty branches and counted `for` loops with an empty body (a `for`
+//! always terminates). An empty `loop {}` is an infinite loop and stays. Panics, bounds checks,
+//! global/shared stores, barriers, warp and memory intrinsics are never removed.
+//!
+//! [`dce`] additionally renumbers what is left: local arrays nobody touches are dropped (so the
+//! PTX has no `.local` frame for arrays that became registers) and variables that no instruction
+//! or parameter mentions are dropped from the variable table.
+
+use std::collections::HashSet;
+
+use super::util::{
+    for_each_def, for_each_use, for_each_use_mut, is_removable, use_counts, walk, walk_mut,
+};
+use crate::ir::{ArrayId, Block, Inst, Kernel, Operand, Var};
+
+/// Deletes unused values, dead array stores and empty control flow, to a fixed point. Returns
+/// whether anything changed.
+pub fn remove_dead_values(k: &mut Kernel) -> bool {
+    let mut any = false;
+    loop {
+        let uses = use_counts(k);
+        let mut loaded: HashSet<ArrayId> = HashSet::new();
+        walk(&k.body, &mut |i| {
+            if let Inst::ArrayLoad { array, .. } = i {
+                loaded.insert(*array);
+            }
+        });
+        let mut changed = false;
+        sweep(&mut k.body, &uses, &loaded, &mut changed);
+        if !changed {
+            return any;
+        }
+        any = true;
+    }
+}
+
+fn dead(inst: &Inst, uses: &[u32], loaded: &HashSet<ArrayId>) -> bool {
+    match inst {
+        Inst::ArrayStore { array, .. } => !loaded.contains(array),
+        Inst::If { then, els, .. } => then.0.is_empty() && els.0.is_empty(),
+        Inst::For { body, .. } => body.0.is_empty(),
+        Inst::Loop { id, body } => matches!(body.0.as_slice(), [Inst::Break(l)] if l == id),
+        _ if is_removable(inst) => {
+            let mut all_unused = true;
+            for_each_def(inst, |v| all_unused &= uses[v.0 as usize] == 0);
+            all_unused
+        }
+        _ => false,
+    }
+}
+
+fn sweep(b: &mut Block, uses: &[u32], loaded: &HashSet<ArrayId>, changed: &mut bool) {
+    for inst in &mut b.0 {
+        match inst {
+            Inst::If { then, els, .. } => {
+                sweep(then, uses, loaded, changed);
+                sweep(els, uses, loaded, changed);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => sweep(body, uses, loaded, changed),
+            _ => {}
+        }
+    }
+    let before = b.0.len();
+    b.0.retain(|i| !dead(i, uses, loaded));
+    *changed |= b.0.len() != before;
+}
+
+/// Final cleanup: [`remove_dead_values`], then drop unused local arrays and variables and renumber
+/// the rest (parameter pieces and debug names follow their variables).
+pub fn dce(k: &mut Kernel) -> bool {
+    let mut changed = remove_dead_values(k);
+    changed |= compact_arrays(k);
+    changed |= compact_vars(k);
+    changed
+}
+
+fn compact_arrays(k: &mut Kernel) -> bool {
+    let mut used = vec![false; k.arrays.len()];
+    walk(&k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
+            used[array.0 as usize] = true;
+        }
+    });
+    if used.iter().all(|u| *u) {
+        return false;
+    }
+    let mut map = vec![0u32; k.arrays.len()];
+    let mut kept = Vec::new();
+    for (i, arr) in std::mem::take(&mut k.arrays).into_iter().enumerate() {
+        if used[i] {
+            map[i] = kept.len() as u32;
+            kept.push(arr);
+        }
+    }
+    k.arrays = kept;
+    walk_mut(&mut k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
+            *array = ArrayId(map[array.0 as usize]);
+        }
+    });
+    true
+}
+
+fn compact_vars(k: &mut Kernel) -> bool {
+    let mut used = vec![false; k.vars.len()];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            used[v.0 as usize] = true;
+        }
+    }
+    walk(&k.body, &mut |i| {
+        for_each_def(i, |v| used[v.0 as usize] = true);
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                used[v.0 as usize] = true;
+            }
+        });
+    });
+    if used.iter().all(|u| *u) {
+        return false;
+    }
+    let mut map = vec![Var(u32::MAX); k.vars.len()];
+    let mut vars = Vec::new();
+    let mut names = Vec::new();
+    let had_names = !k.var_names.is_empty();
+    for (i, t) in k.vars.iter().enumerate() {
+        if used[i] {
+            map[i] = Var(vars.len() as u32);
+            vars.push(*t);
+            if had_names {
+                names.push(k.var_names.get(i).cloned().unwrap_or_default());
+            }
+        }
+    }
+    k.vars = vars;
+    k.var_names = names;
+    let m = |v: &mut Var| *v = map[v.0 as usize];
+    for p in &mut k.params {
+        for (_, v) in &mut p.pieces {
+            m(v);
+        }
+    }
+    walk_mut(&mut k.body, &mut |i| {
+        for_each_use_mut(i, |o| {
+            if let Operand::Var(v) = o {
+                m(v);
+            }
+        });
+        rename_defs(i, &m);
+    });
+    true
+}
+
+fn rename_defs(inst: &mut Inst, m: &impl Fn(&mut Var)) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Load { dst, .. }
+        | Inst::SharedAddr { dst, .. }
+        | Inst::DynSharedAddr { dst }
+        | Inst::DynSharedBytes { dst }
+        | Inst::ArrayLoad { dst, .. } => m(dst),
+        Inst::Intrinsic { dsts, .. } => dsts.iter_mut().for_each(m),
+        Inst::For { iv, .. } => m(iv),
+        _ => {}
+    }
+}
