@@ -142,6 +142,12 @@ impl Folder<'_> {
                     self.changed = true;
                     return;
                 }
+                if then == els {
+                    // Both branches do the same thing: the condition does not matter.
+                    self.changed = true;
+                    out.extend(then.0);
+                    return;
+                }
                 out.push(Inst::If { cond, then, els });
             }
             Inst::For {
@@ -341,6 +347,280 @@ impl Folder<'_> {
             BinOp::Add if is(ca, -0.0) => mov(b),
             BinOp::Sub if is(cb, 0.0) => mov(a),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{UnOp, Unroll};
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn folds_chains_in_u32() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (a, b, c) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        k.body.0 = vec![
+            mov(a, u32c(3)),
+            bin(b, BinOp::Add, a, u32c(u32::MAX)),
+            bin(c, BinOp::Shl, b, u32c(33)),
+            store(p, c),
+        ];
+        assert!(const_fold(&mut k));
+        assert_body(&k, "store.global.u32 [v0], 4u32");
+    }
+
+    #[test]
+    fn var_written_in_loop_is_not_constant() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let n = param(&mut k, "n", Ty::U32);
+        let (x, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let body = vec![store(p, x), bin(x, BinOp::Add, x, u32c(1))];
+        let l = for_(&mut k, i, u32c(0), n, Unroll::Never, body);
+        k.body.0 = vec![mov(x, u32c(7)), l, store(p, x)];
+        let before = text(&k);
+        const_fold(&mut k);
+        assert_eq!(text(&k), before);
+    }
+
+    #[test]
+    fn copies_die_when_source_is_rewritten() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        let y = k.new_var(Ty::U32);
+        k.body.0 = vec![
+            mov(y, x),
+            store(p, y),
+            bin(x, BinOp::Add, x, u32c(1)),
+            store(p, y),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v2 = mov v1
+            store.global.u32 [v0], v1
+            v1 = add.u32 v1, 1u32
+            store.global.u32 [v0], v2
+            ",
+        );
+    }
+
+    #[test]
+    fn branch_folding_and_merge() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let q = param(&mut k, "q", Ty::Bool);
+        let (c, x, y) = (k.new_var(Ty::Bool), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        k.body.0 = vec![
+            bin(c, BinOp::Lt, i32c(-1), i32c(2)),
+            if_(c, vec![mov(x, u32c(1))], vec![mov(x, u32c(2))]),
+            if_(q, vec![mov(y, x)], vec![mov(y, u32c(1))]),
+            store(p, y),
+            if_(q, vec![mov(y, u32c(5))], vec![mov(y, u32c(6))]),
+            store(p, y),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v4 = mov 1u32
+            store.global.u32 [v0], 1u32
+            if v1 {
+              v4 = mov 5u32
+            } else {
+              v4 = mov 6u32
+            }
+            store.global.u32 [v0], v4
+            ",
+        );
+    }
+
+    #[test]
+    fn float_identities_keep_nan_and_signed_zero_semantics() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::F32);
+        let v: Vec<Var> = (0..5).map(|_| k.new_var(Ty::F32)).collect();
+        k.body.0 = vec![
+            bin(v[0], BinOp::Mul, x, f32c(1.0)),
+            bin(v[1], BinOp::Add, v[0], f32c(0.0)),
+            bin(v[2], BinOp::Add, v[1], f32c(-0.0)),
+            bin(v[3], BinOp::Mul, v[2], f32c(0.0)),
+            bin(v[4], BinOp::Sub, v[3], f32c(0.0)),
+            store(p, v[4]),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v3 = add.f32 v1, 0.0f32
+            v5 = mul.f32 v3, 0.0f32
+            store.global.f32 [v0], v5
+            ",
+        );
+    }
+
+    #[test]
+    fn int_identities() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::I32);
+        let v: Vec<Var> = (0..6).map(|_| k.new_var(Ty::I32)).collect();
+        let c = k.new_var(Ty::Bool);
+        k.body.0 = vec![
+            bin(v[0], BinOp::Mul, x, i32c(1)),
+            bin(v[1], BinOp::Or, v[0], i32c(0)),
+            bin(v[2], BinOp::Shr, v[1], u32c(32)),
+            store(p, v[2]),
+            bin(v[3], BinOp::Mul, x, i32c(0)),
+            store(p, v[3]),
+            bin(v[4], BinOp::Sub, x, x),
+            bin(v[5], BinOp::And, v[4], i32c(-1)),
+            store(p, v[5]),
+            bin(c, BinOp::Le, x, x),
+            store(p, c),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.i32 [v0], v1
+            store.global.i32 [v0], 0i32
+            store.global.i32 [v0], 0i32
+            store.global.bool [v0], true
+            ",
+        );
+    }
+
+    #[test]
+    fn bounds_checks_and_unreachable_code() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        k.body.0 = vec![
+            check(u32c(3), u32c(4)),
+            store(p, u32c(1)),
+            check(u32c(4), u32c(4)),
+            store(p, u32c(2)),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.u32 [v0], 1u32
+            panic @site0 4u32, 4u32
+            ",
+        );
+    }
+
+    #[test]
+    fn dead_values_go_effects_stay() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (a, b, t) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let n = k.new_var(Ty::U32);
+        k.body.0 = vec![
+            load(a, p),
+            un(b, UnOp::Not, a),
+            intr("tid.x", vec![t], vec![]),
+            intr("clock", vec![n], vec![]),
+            intr("sync_threads", vec![], vec![]),
+            store(p, u32c(0)),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v4 = call clock()
+            call sync_threads()
+            store.global.u32 [v0], 0u32
+            ",
+        );
+    }
+
+    /// Random straight-line and branchy integer code: folding must not change what is stored.
+    #[test]
+    fn random_programs_keep_their_stores() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rnd = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::Min,
+            BinOp::Max,
+            BinOp::MulHi,
+        ];
+        for round in 0..200 {
+            let ty = [Ty::U32, Ty::I32, Ty::U8, Ty::I64][round % 4];
+            let mut k = kernel();
+            let p = param(&mut k, "p", Ty::U64);
+            let x = param(&mut k, "x", ty);
+            let mut vals = vec![x];
+            let mut body = vec![];
+            for _ in 0..12 {
+                let pick = |r: u64, vals: &[Var]| -> Operand {
+                    if r % 3 == 0 {
+                        let c = [0i128, 1, -1, 2, 31, 7][(r / 3 % 6) as usize];
+                        Operand::Const(super::super::eval::int_const(ty, c))
+                    } else {
+                        Operand::Var(vals[(r as usize / 3) % vals.len()])
+                    }
+                };
+                let d = if rnd(4) == 0 {
+                    vals[rnd(vals.len() as u64) as usize]
+                } else {
+                    k.new_var(ty)
+                };
+                let op = ops[rnd(ops.len() as u64) as usize];
+                let a = pick(rnd(1000), &vals);
+                let b = if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    u32c(rnd(40) as u32)
+                } else {
+                    pick(rnd(1000), &vals)
+                };
+                let inst = bin(d, op, a, b);
+                if rnd(5) == 0 {
+                    let c = k.new_var(Ty::Bool);
+                    body.push(bin(c, BinOp::Lt, x, a));
+                    body.push(if_(c, vec![inst], vec![mov(d, a)]));
+                } else {
+                    body.push(inst);
+                }
+                if !vals.contains(&d) {
+                    vals.push(d);
+                }
+                body.push(store(p, d));
+            }
+            k.body.0 = body;
+            let orig = k.clone();
+            const_fold(&mut k);
+            for xv in [0i128, 1, -1, 77, 1 << 20] {
+                let args = [
+                    (p, Const::u64(64)),
+                    (x, super::super::eval::int_const(ty, xv)),
+                ];
+                assert_eq!(
+                    run(&orig, &args),
+                    run(&k, &args),
+                    "round {round}\n{}",
+                    text(&orig)
+                );
+            }
         }
     }
 }

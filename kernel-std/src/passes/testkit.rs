@@ -194,3 +194,202 @@ pub fn assert_body(k: &Kernel, want: &str) {
     let got = text(k);
     assert_eq!(got, want, "\n--- got ---\n{got}--- want ---\n{want}");
 }
+
+/// What running a kernel body did, for comparing a kernel before and after a pass.
+#[derive(Debug, PartialEq)]
+pub struct Trace {
+    /// Global/shared stores in order: (address, value bits).
+    pub stores: Vec<(u64, u64)>,
+    /// Panic site and detail values, if the thread panicked.
+    pub panic: Option<(u32, u64, u64)>,
+}
+
+enum Flow {
+    Normal,
+    Break(LoopId),
+    Continue(LoopId),
+    Stop,
+}
+
+/// A small reference interpreter for one thread (test only): loads return a fixed function of
+/// the address, intrinsics read `tid.x = 5`, `ctaid.x = 3`, `ntid.x = 128`, the rest 0.
+pub fn run(k: &Kernel, params: &[(Var, Const)]) -> Trace {
+    let mut it = Interp {
+        k,
+        vars: vec![None; k.vars.len()],
+        arrays: k
+            .arrays
+            .iter()
+            .map(|a| vec![None; a.len as usize])
+            .collect(),
+        trace: Trace {
+            stores: vec![],
+            panic: None,
+        },
+        steps: 0,
+    };
+    for (v, c) in params {
+        it.vars[v.0 as usize] = Some(*c);
+    }
+    it.block(&k.body);
+    it.trace
+}
+
+struct Interp<'a> {
+    k: &'a Kernel,
+    vars: Vec<Option<Const>>,
+    arrays: Vec<Vec<Option<Const>>>,
+    trace: Trace,
+    steps: u64,
+}
+
+impl Interp<'_> {
+    fn get(&self, o: Operand) -> Const {
+        match o {
+            Operand::Const(c) => c,
+            Operand::Var(v) => {
+                self.vars[v.0 as usize].unwrap_or_else(|| panic!("read of unset {v}"))
+            }
+        }
+    }
+    fn set(&mut self, v: Var, bits: u64) {
+        let ty = self.k.ty(v);
+        self.vars[v.0 as usize] = Some(Const { ty, bits });
+    }
+    fn block(&mut self, b: &Block) -> Flow {
+        for i in &b.0 {
+            self.steps += 1;
+            assert!(self.steps < 10_000_000, "runaway");
+            match self.inst(i) {
+                Flow::Normal => {}
+                f => return f,
+            }
+        }
+        Flow::Normal
+    }
+    fn inst(&mut self, i: &Inst) -> Flow {
+        use super::eval::*;
+        match i {
+            Inst::Mov { dst, src } => self.set(*dst, self.get(*src).bits),
+            Inst::Unary { dst, op, a } => {
+                let r = eval_unary(*op, self.get(*a), self.k.ty(*dst)).expect("unary");
+                self.set(*dst, r.bits)
+            }
+            Inst::Binary { dst, op, a, b } => {
+                let r = eval_binary(*op, self.get(*a), self.get(*b)).expect("binary");
+                self.set(*dst, r.bits)
+            }
+            Inst::Fma { dst, a, b, c } => {
+                let r = eval_fma(self.get(*a), self.get(*b), self.get(*c)).expect("fma");
+                self.set(*dst, r.bits)
+            }
+            Inst::Cast { dst, a } => {
+                let r = eval_cast(self.get(*a), self.k.ty(*dst)).expect("cast");
+                self.set(*dst, r.bits)
+            }
+            Inst::Bitcast { dst, a } => self.set(*dst, self.get(*a).bits),
+            Inst::Select { dst, cond, a, b } => {
+                let v = if self.get(*cond).bits != 0 { *a } else { *b };
+                self.set(*dst, self.get(v).bits)
+            }
+            Inst::Load { dst, addr, .. } => {
+                let a = self.get(*addr).bits;
+                let bits = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                let t = self.k.ty(*dst);
+                let bits = if t == Ty::F32 {
+                    ((bits % 1000) as f32 / 8.0).to_bits() as u64
+                } else {
+                    int_const(t, bits as i128).bits
+                };
+                self.set(*dst, bits)
+            }
+            Inst::Store { addr, val, .. } => {
+                let e = (self.get(*addr).bits, self.get(*val).bits);
+                self.trace.stores.push(e)
+            }
+            Inst::ArrayLoad { dst, array, idx } => {
+                let c = self.arrays[array.0 as usize][self.get(*idx).bits as usize]
+                    .expect("array element set");
+                self.set(*dst, c.bits)
+            }
+            Inst::ArrayStore { array, idx, val } => {
+                let i = self.get(*idx).bits as usize;
+                self.arrays[array.0 as usize][i] = Some(self.get(*val))
+            }
+            Inst::Intrinsic { id, dsts, .. } => {
+                let v = match crate::intrinsics::get(*id).name {
+                    "tid.x" => 5,
+                    "ctaid.x" => 3,
+                    "ntid.x" => 128,
+                    _ => 0,
+                };
+                for d in dsts {
+                    self.set(*d, v)
+                }
+            }
+            Inst::BoundsCheck { idx, len, site } => {
+                let (a, b) = (self.get(*idx).bits, self.get(*len).bits);
+                if a >= b {
+                    self.trace.panic = Some((site.0, a, b));
+                    return Flow::Stop;
+                }
+            }
+            Inst::Panic { site, a, b } => {
+                self.trace.panic = Some((site.0, self.get(*a).bits, self.get(*b).bits));
+                return Flow::Stop;
+            }
+            Inst::If { cond, then, els } => {
+                return if self.get(*cond).bits != 0 {
+                    self.block(then)
+                } else {
+                    self.block(els)
+                }
+            }
+            Inst::For {
+                id,
+                iv,
+                start,
+                end,
+                inclusive,
+                step,
+                reverse,
+                body,
+                ..
+            } => {
+                let vals = super::unroll::iteration_values(
+                    self.get(*start).into(),
+                    self.get(*end).into(),
+                    self.get(*step).into(),
+                    *inclusive,
+                    *reverse,
+                    1 << 20,
+                )
+                .expect("finite loop");
+                for v in vals {
+                    self.set(*iv, int_const(self.k.ty(*iv), v).bits);
+                    match self.block(body) {
+                        Flow::Break(l) if l == *id => break,
+                        Flow::Continue(l) if l == *id => continue,
+                        Flow::Normal => {}
+                        f => return f,
+                    }
+                }
+            }
+            Inst::Loop { id, body } => loop {
+                match self.block(body) {
+                    Flow::Break(l) if l == *id => break,
+                    Flow::Continue(l) if l == *id => continue,
+                    Flow::Normal => {}
+                    f => return f,
+                }
+            },
+            Inst::Break(l) => return Flow::Break(*l),
+            Inst::Continue(l) => return Flow::Continue(*l),
+            Inst::Return => return Flow::Stop,
+            Inst::SharedAddr { dst, .. }
+            | Inst::DynSharedAddr { dst }
+            | Inst::DynSharedBytes { dst } => self.set(*dst, 0),
+        }
+        Flow::Normal
+    }
+}
