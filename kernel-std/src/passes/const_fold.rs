@@ -397,6 +397,7 @@ mod tests {
             store(p, y),
             bin(x, BinOp::Add, x, u32c(1)),
             store(p, y),
+            store(p, x),
         ];
         const_fold(&mut k);
         assert_body(
@@ -406,6 +407,7 @@ mod tests {
             store.global.u32 [v0], v1
             v1 = add.u32 v1, 1u32
             store.global.u32 [v0], v2
+            store.global.u32 [v0], v1
             ",
         );
     }
@@ -428,7 +430,6 @@ mod tests {
         assert_body(
             &k,
             "
-            v4 = mov 1u32
             store.global.u32 [v0], 1u32
             if v1 {
               v4 = mov 5u32

@@ -10,12 +10,12 @@
 //! PTX has no `.local` frame for arrays that became registers) and variables that no instruction
 //! or parameter mentions are dropped from the variable table.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::util::{
     for_each_def, for_each_use, for_each_use_mut, is_removable, use_counts, walk, walk_mut,
 };
-use crate::ir::{ArrayId, Block, Inst, Kernel, Operand, Var};
+use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 
 /// Deletes unused values, dead array stores and empty control flow, to a fixed point. Returns
 /// whether anything changed.
@@ -31,6 +31,7 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
         });
         let mut changed = false;
         sweep(&mut k.body, &uses, &loaded, &mut changed);
+        changed |= remove_dead_assignments(k);
         if !changed {
             return any;
         }
@@ -67,6 +68,127 @@ fn sweep(b: &mut Block, uses: &[u32], loaded: &HashSet<ArrayId>, changed: &mut b
     let before = b.0.len();
     b.0.retain(|i| !dead(i, uses, loaded));
     *changed |= b.0.len() != before;
+}
+
+/// Deletes removable instructions whose results are overwritten before any read (the IR is not
+/// SSA, so a variable can be read elsewhere and still be dead here). Backward liveness over the
+/// structured tree; loops iterate to a fixed point, `break`/`continue` take the liveness after the
+/// loop / at its head.
+pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
+    let mut lv = Liveness {
+        loops: HashMap::new(),
+        removed: false,
+    };
+    let mut body = std::mem::take(&mut k.body);
+    lv.block(&mut body, HashSet::new(), true);
+    k.body = body;
+    lv.removed
+}
+
+type Live = HashSet<Var>;
+
+struct Liveness {
+    /// For each enclosing loop: (live after it, live at its head).
+    loops: HashMap<LoopId, (Live, Live)>,
+    removed: bool,
+}
+
+impl Liveness {
+    /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
+    fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
+        let mut keep = vec![true; b.0.len()];
+        for (n, inst) in b.0.iter_mut().enumerate().rev() {
+            match inst {
+                Inst::Break(l) => live = self.loops.get(l).map(|x| x.0.clone()).unwrap_or_default(),
+                Inst::Continue(l) => {
+                    live = self.loops.get(l).map(|x| x.1.clone()).unwrap_or_default()
+                }
+                Inst::Return => live = Live::new(),
+                Inst::If { cond, then, els } => {
+                    let t = self.block(then, live.clone(), remove);
+                    let e = self.block(els, live, remove);
+                    live = t.union(&e).copied().collect();
+                    add_use(&mut live, *cond);
+                }
+                Inst::For {
+                    id,
+                    iv,
+                    start,
+                    end,
+                    step,
+                    body,
+                    ..
+                } => {
+                    let after = live.clone();
+                    let mut head = after.clone();
+                    for _ in 0..64 {
+                        self.loops.insert(*id, (after.clone(), head.clone()));
+                        let mut out = head.clone();
+                        out.extend(after.iter().copied());
+                        let mut body_in = self.block(body, out, false);
+                        body_in.remove(iv);
+                        let next: Live = head.union(&body_in).copied().collect();
+                        if next == head {
+                            break;
+                        }
+                        head = next;
+                    }
+                    self.loops.insert(*id, (after.clone(), head.clone()));
+                    let mut out = head.clone();
+                    out.extend(after.iter().copied());
+                    self.block(body, out, remove);
+                    live = head;
+                    live.remove(iv);
+                    for o in [*start, *end, *step] {
+                        add_use(&mut live, o);
+                    }
+                }
+                Inst::Loop { id, body } => {
+                    let after = live.clone();
+                    let mut head = Live::new();
+                    for _ in 0..64 {
+                        self.loops.insert(*id, (after.clone(), head.clone()));
+                        let next = self.block(body, head.clone(), false);
+                        if next == head {
+                            break;
+                        }
+                        head = next.union(&head).copied().collect();
+                    }
+                    self.loops.insert(*id, (after, head.clone()));
+                    self.block(body, head.clone(), remove);
+                    live = head;
+                }
+                _ => {
+                    if is_removable(inst) {
+                        let mut dead = true;
+                        for_each_def(inst, |v| dead &= !live.contains(&v));
+                        if dead {
+                            if remove {
+                                keep[n] = false;
+                            }
+                            continue;
+                        }
+                    }
+                    for_each_def(inst, |v| {
+                        live.remove(&v);
+                    });
+                    for_each_use(inst, |o| add_use(&mut live, o));
+                }
+            }
+        }
+        if keep.iter().any(|k| !k) {
+            self.removed = true;
+            let mut it = keep.into_iter();
+            b.0.retain(|_| it.next().unwrap_or(true));
+        }
+        live
+    }
+}
+
+fn add_use(live: &mut Live, o: Operand) {
+    if let Operand::Var(v) = o {
+        live.insert(v);
+    }
 }
 
 /// Final cleanup: [`remove_dead_values`], then drop unused local arrays and variables and renumber

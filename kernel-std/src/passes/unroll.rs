@@ -12,8 +12,8 @@
 //!   continues the loop itself are left alone under `By`.
 //! - `Never`, or bounds that are not constants: left alone.
 //!
-//! Full unrolling emits, per iteration, `iv = <constant>` followed by a copy of the body (inner
-//! loops get fresh ids); `const_fold` then propagates the constant. The body's variables are
+//! Full unrolling emits, per iteration, a copy of the body with the induction variable replaced
+//! by its constant value (inner loops get fresh ids); `const_fold` then folds what that enables. The body's variables are
 //! reused by every copy, which is fine because the IR is not SSA. A `continue` of the unrolled
 //! loop becomes a `break` out of a one-shot `loop` wrapped around that copy, and a `break` a `break`
 //! out of a one-shot `loop` around all copies, so early exits keep their meaning.
@@ -145,7 +145,7 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
             if big_step.as_i128() != wide || size * n > FULL_MAX_INSTS {
                 return None;
             }
-            let (first, last) = (vals[0], vals[q * n - 1]);
+            let (first, last) = (vals[0], vals[(q - 1) * n]);
             let c = |v: i128| Operand::Const(int_const(ty, v));
             let mut main = Vec::new();
             for j in 0..n {
@@ -160,7 +160,7 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
                         a: Operand::Var(*iv),
                         b: off.into(),
                     });
-                    substitute_var(&mut copy, *iv, ivj);
+                    substitute(&mut copy, *iv, Operand::Var(ivj));
                 }
                 main.extend(copy.0);
             }
@@ -181,12 +181,13 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
     }
 }
 
-/// Replaces every read of `from` in `b` by `to`.
-fn substitute_var(b: &mut Block, from: Var, to: Var) {
+/// Replaces every read of `from` in `b` by `to` (exact for an induction variable, which the body
+/// never writes).
+fn substitute(b: &mut Block, from: Var, to: Operand) {
     walk_mut(b, &mut |i| {
         super::util::for_each_use_mut(i, |o| {
             if *o == Operand::Var(from) {
-                *o = Operand::Var(to);
+                *o = to;
             }
         })
     });
@@ -226,15 +227,8 @@ fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]
         refresh_loop_ids(k, &mut copy);
         let inner = has_continue.then(|| k.new_loop());
         retarget(&mut copy, id, outer, inner);
-        let mut one = vec![Inst::Mov {
-            dst: iv,
-            src: Const {
-                ty,
-                bits: int_const(ty, v).bits,
-            }
-            .into(),
-        }];
-        one.extend(copy.0);
+        substitute(&mut copy, iv, Operand::Const(int_const(ty, v)));
+        let mut one = copy.0;
         if let Some(c) = inner {
             one.push(Inst::Break(c));
             one = vec![Inst::Loop {
@@ -252,4 +246,230 @@ fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]
         }];
     }
     seq
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::const_fold;
+    use crate::passes::testkit::*;
+
+    fn count_loops(k: &Kernel) -> usize {
+        let mut n = 0;
+        crate::passes::util::walk(&k.body, &mut |i| {
+            n += matches!(i, Inst::For { .. } | Inst::Loop { .. }) as usize
+        });
+        n
+    }
+
+    fn unroll_fold(k: &mut Kernel) {
+        for _ in 0..8 {
+            let a = unroll(k);
+            let b = const_fold(k);
+            if !a && !b {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn full_unroll_substitutes_constants() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (i, w, a) = (k.new_var(Ty::U32), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let body = vec![cast(w, i), bin(a, BinOp::Add, p, w), store(a, i)];
+        let l = for_(&mut k, i, u32c(0), u32c(3), Unroll::Full, body);
+        k.body.0 = vec![l];
+        unroll_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.u32 [v0], 0u32
+            v3 = add.u64 v0, 1u64
+            store.global.u32 [v3], 1u32
+            v3 = add.u64 v0, 2u64
+            store.global.u32 [v3], 2u32
+            ",
+        );
+    }
+
+    #[test]
+    fn auto_unrolls_only_small_loops() {
+        for (trip, unrolled) in [(4u32, true), (16, true), (17, false)] {
+            let mut k = kernel();
+            let p = param(&mut k, "p", Ty::U64);
+            let i = k.new_var(Ty::U32);
+            let l = for_(
+                &mut k,
+                i,
+                u32c(0),
+                u32c(trip),
+                Unroll::Auto,
+                vec![store(p, i)],
+            );
+            k.body.0 = vec![l];
+            unroll(&mut k);
+            assert_eq!(count_loops(&k) == 0, unrolled, "trip {trip}");
+        }
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = k.new_var(Ty::U32);
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            u32c(5000),
+            Unroll::Full,
+            vec![store(p, i)],
+        );
+        k.body.0 = vec![l];
+        assert!(!unroll(&mut k), "beyond the cap the loop stays");
+    }
+
+    fn stepped(
+        k: &mut Kernel,
+        iv: Var,
+        s: i32,
+        e: i32,
+        step: i32,
+        incl: bool,
+        rev: bool,
+        u: Unroll,
+        body: Vec<Inst>,
+    ) -> Inst {
+        Inst::For {
+            id: k.new_loop(),
+            iv,
+            start: i32c(s),
+            end: i32c(e),
+            inclusive: incl,
+            step: i32c(step),
+            reverse: rev,
+            body: Block(body),
+            unroll: u,
+        }
+    }
+
+    /// Every unroll mode over many shapes of `for` must store exactly what the loop did.
+    #[test]
+    fn unrolled_loops_store_the_same() {
+        for u in [
+            Unroll::Full,
+            Unroll::Auto,
+            Unroll::By(2),
+            Unroll::By(3),
+            Unroll::By(8),
+        ] {
+            for (s, e, step) in [(0, 5, 1), (-3, 7, 2), (2, 2, 1), (0, 9, 3), (5, 6, 4)] {
+                for incl in [false, true] {
+                    for rev in [false, true] {
+                        let mut k = kernel();
+                        let p = param(&mut k, "p", Ty::U64);
+                        let i = k.new_var(Ty::I32);
+                        let j = k.new_var(Ty::I32);
+                        let x = k.new_var(Ty::I32);
+                        let inner_body = vec![bin(x, BinOp::Mul, i, j), store(p, x)];
+                        let inner =
+                            stepped(&mut k, j, 0, 2, 1, false, false, Unroll::Never, inner_body);
+                        let body = vec![store(p, i), inner];
+                        let l = stepped(&mut k, i, s, e, step, incl, rev, u, body);
+                        k.body.0 = vec![l];
+                        let orig = k.clone();
+                        unroll_fold(&mut k);
+                        let args = [(p, Const::u64(8))];
+                        assert_eq!(
+                            run(&orig, &args),
+                            run(&k, &args),
+                            "{u:?} {s}..{e} step {step} incl {incl} rev {rev}\n{}",
+                            text(&k)
+                        );
+                        let mut ids = std::collections::HashSet::new();
+                        crate::passes::util::walk(&k.body, &mut |i| {
+                            if let Inst::For { id, .. } | Inst::Loop { id, .. } = i {
+                                assert!(ids.insert(*id), "loop id reused");
+                            }
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn by_n_keeps_a_loop_and_a_remainder() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = k.new_var(Ty::U32);
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            u32c(5),
+            Unroll::By(2),
+            vec![store(p, i)],
+        );
+        k.body.0 = vec![l];
+        unroll(&mut k);
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            for L0 v1 in 0u32..=2u32 step 2u32 unroll(never) {
+              store.global.u32 [v0], v1
+              v2 = add.u32 v1, 1u32
+              store.global.u32 [v0], v2
+            }
+            store.global.u32 [v0], 4u32
+            ",
+        );
+    }
+
+    #[test]
+    fn break_and_continue_of_the_unrolled_loop() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        let i = k.new_var(Ty::U32);
+        let (c1, c2) = (k.new_var(Ty::Bool), k.new_var(Ty::Bool));
+        let id = LoopId(k.next_loop);
+        let body = vec![
+            bin(c1, BinOp::Eq, i, x),
+            if_(c1, vec![Inst::Continue(id)], vec![]),
+            bin(c2, BinOp::Gt, i, u32c(4)),
+            if_(c2, vec![Inst::Break(id)], vec![]),
+            store(p, i),
+        ];
+        let l = for_(&mut k, i, u32c(0), u32c(8), Unroll::Full, body);
+        k.body.0 = vec![l];
+        let orig = k.clone();
+        unroll_fold(&mut k);
+        println!("{}", text(&k));
+        assert!(!text(&k).contains("for "), "{}", text(&k));
+        for xv in [0u32, 2, 6, 100] {
+            let args = [(p, Const::u64(0)), (x, Const::u32(xv))];
+            assert_eq!(run(&orig, &args), run(&k, &args));
+        }
+    }
+
+    #[test]
+    fn triangular_nest_unrolls_completely() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (i, j, t) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let inner = for_(
+            &mut k,
+            j,
+            u32c(0),
+            i,
+            Unroll::Full,
+            vec![bin(t, BinOp::Add, i, j), store(p, t)],
+        );
+        let outer = for_(&mut k, i, u32c(0), u32c(4), Unroll::Full, vec![inner]);
+        k.body.0 = vec![outer];
+        let orig = k.clone();
+        unroll_fold(&mut k);
+        assert_eq!(count_loops(&k), 0, "{}", text(&k));
+        let args = [(p, Const::u64(0))];
+        assert_eq!(run(&orig, &args), run(&k, &args));
+    }
 }
