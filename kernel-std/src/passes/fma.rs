@@ -18,28 +18,28 @@ pub fn fma(k: &mut Kernel) -> bool {
     let uses = use_counts(k);
     let defs = def_counts(k);
     let mut body = std::mem::take(&mut k.body);
-    let changed = block(k, &mut body, &uses, &defs);
+    let changed = block(k, &mut body, &uses, &defs, true);
     k.body = body;
     changed
 }
 
-fn block(k: &mut Kernel, b: &mut Block, uses: &[u32], defs: &[u32]) -> bool {
+fn block(k: &mut Kernel, b: &mut Block, uses: &[u32], defs: &[u32], top: bool) -> bool {
     let mut changed = false;
     for inst in &mut b.0 {
         match inst {
             Inst::If { then, els, .. } => {
-                changed |= block(k, then, uses, defs);
-                changed |= block(k, els, uses, defs);
+                changed |= block(k, then, uses, defs, false);
+                changed |= block(k, els, uses, defs, false);
             }
             Inst::For { body, .. } | Inst::Loop { body, .. } => {
-                changed |= block(k, body, uses, defs)
+                changed |= block(k, body, uses, defs, false)
             }
             _ => {}
         }
     }
     let mut i = 0;
     while i < b.0.len() {
-        if let Some(j) = candidate(k, &b.0, i, uses, defs) {
+        if let Some(j) = candidate(k, &b.0, i, uses, defs, top) {
             contract(k, b, i, j);
             changed = true;
             // The multiply at `i` is gone; `i` now names the next instruction.
@@ -55,7 +55,14 @@ fn is_contractible(t: Ty) -> bool {
 }
 
 /// The position of the add/sub that consumes the multiply at `i`, if contraction is legal.
-fn candidate(k: &Kernel, insts: &[Inst], i: usize, uses: &[u32], defs: &[u32]) -> Option<usize> {
+fn candidate(
+    k: &Kernel,
+    insts: &[Inst],
+    i: usize,
+    uses: &[u32],
+    defs: &[u32],
+    top: bool,
+) -> Option<usize> {
     let Inst::Binary {
         dst: m,
         op: BinOp::Mul,
@@ -65,9 +72,10 @@ fn candidate(k: &Kernel, insts: &[Inst], i: usize, uses: &[u32], defs: &[u32]) -
     else {
         return None;
     };
-    if !is_contractible(k.ty(m)) || uses[m.0 as usize] != 1 || defs[m.0 as usize] != 1 {
+    if !is_contractible(k.ty(m)) {
         return None;
     }
+    let single = uses[m.0 as usize] == 1 && defs[m.0 as usize] == 1;
     if a == Operand::Var(m) || b == Operand::Var(m) {
         return None;
     }
@@ -82,17 +90,26 @@ fn candidate(k: &Kernel, insts: &[Inst], i: usize, uses: &[u32], defs: &[u32]) -
         let mut reads_m = false;
         for_each_use(inst, |o| reads_m |= o == Operand::Var(m));
         if reads_m {
-            return matches!(
-                inst,
-                Inst::Binary {
-                    op: BinOp::Add | BinOp::Sub,
-                    ..
-                }
-            )
-            .then_some(j);
+            let Inst::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                a: x,
+                b: y,
+                ..
+            } = inst
+            else {
+                return None;
+            };
+            let once = (*x == Operand::Var(m)) != (*y == Operand::Var(m));
+            return (once && (single || dead_after(&insts[j + 1..], m, top))).then_some(j);
         }
-        let written = assigned_vars(&Block(vec![inst.clone()]));
-        if factors.iter().any(|f| written.contains(f)) {
+        let mut written = std::collections::HashSet::new();
+        super::util::for_each_def(inst, |v| {
+            written.insert(v);
+        });
+        for c in super::util::child_blocks(inst) {
+            written.extend(assigned_vars(c));
+        }
+        if written.contains(&m) || factors.iter().any(|f| written.contains(f)) {
             return None;
         }
         if !inst_is_simple(inst) && nested_reads(inst, m) {
@@ -102,15 +119,36 @@ fn candidate(k: &Kernel, insts: &[Inst], i: usize, uses: &[u32], defs: &[u32]) -
     None
 }
 
+/// Whether the product `m` is never read again after the add: the rest of the block overwrites it
+/// before reading it, or it is the kernel's top-level block and never reads it. (Unrolled copies
+/// reuse one variable for every copy's product, so counting uses alone would miss them.)
+fn dead_after(rest: &[Inst], m: Var, top: bool) -> bool {
+    for inst in rest {
+        if nested_reads(inst, m) {
+            return false;
+        }
+        let mut defines = false;
+        super::util::for_each_def(inst, |v| defines |= v == m);
+        if defines {
+            return true;
+        }
+    }
+    top
+}
+
 fn inst_is_simple(inst: &Inst) -> bool {
     !matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
 }
 
+/// Whether `inst` or anything nested in it reads `m`.
 fn nested_reads(inst: &Inst, m: Var) -> bool {
     let mut found = false;
-    super::util::walk(&Block(vec![inst.clone()]), &mut |i| {
-        for_each_use(i, |o| found |= o == Operand::Var(m))
-    });
+    for_each_use(inst, |o| found |= o == Operand::Var(m));
+    for c in super::util::child_blocks(inst) {
+        super::util::walk(c, &mut |i| {
+            for_each_use(i, |o| found |= o == Operand::Var(m))
+        });
+    }
     found
 }
 

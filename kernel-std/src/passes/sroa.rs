@@ -59,3 +59,64 @@ pub fn sroa(k: &mut Kernel) -> bool {
     k.body = body;
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{LocalArray, Ty};
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn constant_indices_become_registers() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = param(&mut k, "i", Ty::U32);
+        k.arrays.push(LocalArray {
+            elem: Ty::F32,
+            len: 4,
+        });
+        k.arrays.push(LocalArray {
+            elem: Ty::F32,
+            len: 4,
+        });
+        let (x, y) = (k.new_var(Ty::F32), k.new_var(Ty::F32));
+        k.body.0 = vec![
+            astore(0, u32c(1), f32c(2.0)),
+            aload(x, 0, u32c(1)),
+            store(p, x),
+            astore(1, u32c(0), f32c(1.0)),
+            aload(y, 1, i),
+            store(p, y),
+        ];
+        assert!(sroa(&mut k));
+        assert_body(
+            &k,
+            "
+            v4 = mov 2.0f32
+            v2 = mov v4
+            store.global.f32 [v0], v2
+            array_store a1[0u32], 1.0f32
+            v3 = array_load a1[v1]
+            store.global.f32 [v0], v3
+            ",
+        );
+        assert!(!sroa(&mut k), "nothing left to replace");
+    }
+
+    #[test]
+    fn out_of_range_constant_keeps_the_array() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 2,
+        });
+        let x = k.new_var(Ty::U32);
+        k.body.0 = vec![
+            astore(0, u32c(2), u32c(1)),
+            aload(x, 0, u32c(0)),
+            store(p, x),
+        ];
+        assert!(!sroa(&mut k));
+    }
+}
