@@ -216,3 +216,111 @@ fn contract(k: &mut Kernel, b: &mut Block, i: usize, j: usize) {
     }
     b.0.remove(i);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testkit::*;
+
+    fn setup() -> (Kernel, Var, Var, Var, Var) {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let a = param(&mut k, "a", Ty::F32);
+        let b = param(&mut k, "b", Ty::F32);
+        let c = param(&mut k, "c", Ty::F32);
+        (k, p, a, b, c)
+    }
+
+    #[test]
+    fn contracts_add_and_both_subtractions() {
+        let (mut k, p, a, b, c) = setup();
+        let v: Vec<Var> = (0..6).map(|_| k.new_var(Ty::F32)).collect();
+        k.body.0 = vec![
+            bin(v[0], BinOp::Mul, a, b),
+            bin(v[1], BinOp::Add, c, v[0]),
+            store(p, v[1]),
+            bin(v[2], BinOp::Mul, a, b),
+            bin(v[3], BinOp::Sub, v[2], c),
+            store(p, v[3]),
+            bin(v[4], BinOp::Mul, a, f32c(2.0)),
+            bin(v[5], BinOp::Sub, c, v[4]),
+            store(p, v[5]),
+        ];
+        assert!(fma(&mut k));
+        assert_body(
+            &k,
+            "
+            v5 = fma.f32 v1, v2, v3
+            store.global.f32 [v0], v5
+            v10 = neg.f32 v3
+            v7 = fma.f32 v1, v2, v10
+            store.global.f32 [v0], v7
+            v11 = neg.f32 v1
+            v9 = fma.f32 v11, 2.0f32, v3
+            store.global.f32 [v0], v9
+            ",
+        );
+    }
+
+    #[test]
+    fn leaves_shared_products_and_clobbered_factors() {
+        let (mut k, p, a, b, c) = setup();
+        let v: Vec<Var> = (0..5).map(|_| k.new_var(Ty::F32)).collect();
+        let x = k.new_var(Ty::U32);
+        let (y, z) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        k.body.0 = vec![
+            // Product read twice.
+            bin(v[0], BinOp::Mul, a, b),
+            bin(v[1], BinOp::Add, v[0], c),
+            store(p, v[0]),
+            store(p, v[1]),
+            // A factor is written between multiply and add.
+            bin(v[2], BinOp::Mul, a, b),
+            mov(a, c),
+            bin(v[3], BinOp::Add, v[2], c),
+            store(p, v[3]),
+            // The add sits in another block.
+            bin(v[4], BinOp::Mul, a, b),
+            if_(
+                crate::ir::Operand::Const(crate::ir::Const::bool(true)),
+                vec![bin(v[4], BinOp::Add, v[4], c)],
+                vec![],
+            ),
+            store(p, v[4]),
+            // Integers are not contracted.
+            bin(y, BinOp::Mul, x, x),
+            bin(z, BinOp::Add, y, x),
+            store(p, z),
+        ];
+        let before = text(&k);
+        assert!(!fma(&mut k));
+        assert_eq!(text(&k), before);
+    }
+
+    #[test]
+    fn reused_product_variable_in_straight_line_code() {
+        let (mut k, p, a, b, c) = setup();
+        let (m, s) = (k.new_var(Ty::F32), k.new_var(Ty::F32));
+        k.body.0 = vec![
+            bin(m, BinOp::Mul, a, b),
+            bin(s, BinOp::Add, m, c),
+            store(p, s),
+            bin(m, BinOp::Mul, a, c),
+            bin(s, BinOp::Add, m, c),
+            store(p, s),
+            store(p, m),
+        ];
+        fma(&mut k);
+        assert_body(
+            &k,
+            "
+            v5 = fma.f32 v1, v2, v3
+            store.global.f32 [v0], v5
+            v4 = mul.f32 v1, v3
+            v5 = add.f32 v4, v3
+            store.global.f32 [v0], v5
+            store.global.f32 [v0], v4
+            ",
+        );
+    }
+}

@@ -320,3 +320,123 @@ impl Narrow {
         Some((t, na, nb))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Unroll;
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn thread_index_offset_is_computed_in_32_bits() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let t = k.new_var(Ty::U32);
+        let u = k.new_var(Ty::U32);
+        let (w, s, off, addr) = (
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+        );
+        let wu = k.new_var(Ty::U64);
+        k.body.0 = vec![
+            intr("tid.x", vec![t], vec![]),
+            intr("tid.y", vec![u], vec![]),
+            cast(w, t),
+            cast(wu, u),
+            bin(s, BinOp::Add, w, wu),
+            check(s, n),
+            bin(off, BinOp::Shl, s, u32c(2)),
+            bin(addr, BinOp::Add, p, off),
+            store(addr, t),
+        ];
+        let orig = k.clone();
+        assert!(narrow_index(&mut k));
+        assert_body(
+            &k,
+            "
+            v2 = call tid.x()
+            v3 = call tid.y()
+            v4 = cast.u64.u32 v2
+            v8 = cast.u64.u32 v3
+            v9 = add.u32 v2, v3
+            v5 = cast.u64.u32 v9
+            bounds_check.u64 v5, v1 @site0
+            v10 = shl.u32 v9, 2u32
+            v6 = cast.u64.u32 v10
+            v7 = add.u64 v0, v6
+            store.global.u32 [v7], v2
+            ",
+        );
+        let args = [(p, Const::u64(4096)), (n, Const::u64(100))];
+        assert_eq!(run(&orig, &args), run(&k, &args));
+    }
+
+    #[test]
+    fn global_index_that_may_wrap_stays_64_bit() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (b, d, t, g) = (
+            k.new_var(Ty::U32),
+            k.new_var(Ty::U32),
+            k.new_var(Ty::U32),
+            k.new_var(Ty::U32),
+        );
+        let (h, w, off) = (k.new_var(Ty::U32), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        k.body.0 = vec![
+            intr("ctaid.x", vec![b], vec![]),
+            intr("ntid.x", vec![d], vec![]),
+            intr("tid.x", vec![t], vec![]),
+            bin(g, BinOp::Mul, b, d),
+            bin(h, BinOp::Add, g, t),
+            cast(w, h),
+            bin(off, BinOp::Mul, w, u64c(4)),
+            store(off, t),
+        ];
+        assert!(!narrow_index(&mut k), "{}", text(&k));
+    }
+
+    #[test]
+    fn loop_counter_and_bounds_check_narrow() {
+        let mut k = kernel();
+        let (p, _) = slice(&mut k, "x", 4);
+        let n32 = param(&mut k, "n", Ty::U32);
+        let i = k.new_var(Ty::U32);
+        let (w, l, off) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let body = vec![
+            cast(w, i),
+            cast(l, n32),
+            check(w, l),
+            bin(off, BinOp::Mul, w, u64c(8)),
+            store(off, i),
+        ];
+        let lp = for_(&mut k, i, u32c(0), u32c(1000), Unroll::Never, body);
+        k.body.0 = vec![lp];
+        let orig = k.clone();
+        assert!(narrow_index(&mut k));
+        let got = text(&k);
+        assert!(got.contains("bounds_check.u32 v3, v2 @site0"), "{got}");
+        assert!(got.contains("= mul.u32 v3, 8u32"), "{got}");
+        for nv in [5u32, 5000] {
+            let args = [(p, Const::u64(0)), (n32, Const::u32(nv))];
+            assert_eq!(run(&orig, &args), run(&k, &args));
+        }
+    }
+
+    #[test]
+    fn reassigned_values_are_not_narrowed() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let t = k.new_var(Ty::U32);
+        let (w, off) = (k.new_var(Ty::U64), k.new_var(Ty::U64));
+        k.body.0 = vec![
+            intr("tid.x", vec![t], vec![]),
+            bin(t, BinOp::Mul, t, u32c(1 << 30)),
+            cast(w, t),
+            bin(off, BinOp::Mul, w, u64c(4)),
+            store(p, off),
+        ];
+        assert!(!narrow_index(&mut k));
+    }
+}
