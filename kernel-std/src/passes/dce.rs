@@ -296,3 +296,127 @@ fn rename_defs(inst: &mut Inst, m: &impl Fn(&mut Var)) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, Const, LocalArray, Ty, Unroll};
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn loop_carried_values_stay_overwritten_ones_go() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let n = param(&mut k, "n", Ty::U32);
+        let (x, y, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            n,
+            Unroll::Never,
+            vec![
+                mov(y, u32c(5)),
+                store(p, x),
+                mov(y, i),
+                bin(x, BinOp::Add, x, y),
+            ],
+        );
+        k.body.0 = vec![mov(x, u32c(1)), mov(y, u32c(9)), l];
+        let orig = k.clone();
+        assert!(remove_dead_values(&mut k));
+        assert_body(
+            &k,
+            "
+            v2 = mov 1u32
+            for L0 v4 in 0u32..v1 step 1u32 unroll(never) {
+              store.global.u32 [v0], v2
+              v3 = mov v4
+              v2 = add.u32 v2, v3
+            }
+            ",
+        );
+        let args = [(p, Const::u64(0)), (n, Const::u32(4))];
+        assert_eq!(run(&orig, &args), run(&k, &args));
+    }
+
+    #[test]
+    fn continue_sees_liveness_at_the_loop_head() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (x, c) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
+        let id = crate::ir::LoopId(0);
+        k.next_loop = 1;
+        k.body.0 = vec![
+            mov(x, u32c(0)),
+            Inst::Loop {
+                id,
+                body: Block(vec![
+                    store(p, x),
+                    bin(x, BinOp::Add, x, u32c(1)),
+                    bin(c, BinOp::Lt, x, u32c(3)),
+                    if_(c, vec![Inst::Continue(id)], vec![]),
+                    Inst::Break(id),
+                ]),
+            },
+        ];
+        let before = text(&k);
+        remove_dead_values(&mut k);
+        assert_eq!(text(&k), before);
+        assert_eq!(run(&k, &[(p, Const::u64(0))]).stores.len(), 3);
+    }
+
+    #[test]
+    fn renumbers_arrays_and_variables() {
+        let mut k = kernel();
+        let _unused = k.new_var(Ty::F64);
+        let p = param(&mut k, "p", Ty::U64);
+        k.var_names = vec!["dead".into(), "p".into()];
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 4,
+        });
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 4,
+        });
+        let (x, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let empty = for_(&mut k, i, u32c(0), u32c(9), Unroll::Never, vec![]);
+        k.body.0 = vec![
+            astore(0, u32c(0), u32c(1)),
+            astore(1, p, u32c(2)),
+            aload(x, 1, u32c(0)),
+            store(p, x),
+            empty,
+        ];
+        assert!(dce(&mut k));
+        assert_eq!(k.arrays.len(), 1);
+        assert_eq!(k.vars, vec![Ty::U64, Ty::U32]);
+        assert_eq!(k.params[0].pieces, vec![(0, Var(0))]);
+        assert_eq!(k.var_names, vec!["p".to_string(), String::new()]);
+        assert_body(
+            &k,
+            "
+            array_store a0[v0], 2u32
+            v1 = array_load a0[0u32]
+            store.global.u32 [v0], v1
+            ",
+        );
+    }
+
+    #[test]
+    fn infinite_loops_and_effects_are_kept() {
+        let mut k = kernel();
+        k.next_loop = 1;
+        k.body.0 = vec![
+            intr("sync_threads", vec![], vec![]),
+            Inst::Loop {
+                id: crate::ir::LoopId(0),
+                body: Block(vec![]),
+            },
+        ];
+        let before = text(&k);
+        dce(&mut k);
+        assert_eq!(text(&k), before);
+    }
+}
