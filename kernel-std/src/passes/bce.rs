@@ -484,4 +484,50 @@ mod tests {
         );
         assert_eq!(checks(&off), 0);
     }
+
+    /// Each comparison against the facts it may and may not give, checked on both branches by
+    /// running the kernel with `i == n`, `i < n` and `i > n`.
+    #[test]
+    fn every_comparison_gives_only_true_facts() {
+        for op in [
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+        ] {
+            for swap in [false, true] {
+                let mut k = kernel();
+                let p = param(&mut k, "p", Ty::U64);
+                let i = param(&mut k, "i", Ty::U32);
+                let n = param(&mut k, "n", Ty::U32);
+                let c = k.new_var(Ty::Bool);
+                let (a, b) = if swap { (n, i) } else { (i, n) };
+                k.body.0 = vec![
+                    bin(c, op, a, b),
+                    if_(
+                        c,
+                        vec![check(i, n), store(p, u32c(1))],
+                        vec![check(i, n), store(p, u32c(2))],
+                    ),
+                ];
+                let orig = k.clone();
+                bce(&mut k, &on());
+                let proves = matches!(
+                    (op, swap),
+                    (BinOp::Lt | BinOp::Ge, false) | (BinOp::Gt | BinOp::Le, true)
+                );
+                assert_eq!(checks(&k), 2 - proves as usize, "{op:?} swap={swap}");
+                for (iv, nv) in [(3u32, 3u32), (2, 3), (4, 3)] {
+                    let args = [(p, Const::u64(0)), (i, Const::u32(iv)), (n, Const::u32(nv))];
+                    assert_eq!(
+                        run(&orig, &args),
+                        run(&k, &args),
+                        "{op:?} swap={swap} i={iv} n={nv}"
+                    );
+                }
+            }
+        }
+    }
 }
