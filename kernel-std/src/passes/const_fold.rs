@@ -575,7 +575,7 @@ mod tests {
             let mut body = vec![];
             for _ in 0..12 {
                 let pick = |r: u64, vals: &[Var]| -> Operand {
-                    if r % 3 == 0 {
+                    if r.is_multiple_of(3) {
                         let c = [0i128, 1, -1, 2, 31, 7][(r / 3 % 6) as usize];
                         Operand::Const(super::super::eval::int_const(ty, c))
                     } else {

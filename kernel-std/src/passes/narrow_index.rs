@@ -392,6 +392,7 @@ mod tests {
             bin(h, BinOp::Add, g, t),
             cast(w, h),
             bin(off, BinOp::Mul, w, u64c(4)),
+            bin(off, BinOp::Add, p, off),
             store(off, t),
         ];
         assert!(!narrow_index(&mut k), "{}", text(&k));

@@ -68,10 +68,6 @@ pub fn f32c(v: f32) -> Operand {
     Const::f32(v).into()
 }
 
-pub fn op(v: impl Into<Operand>) -> Operand {
-    v.into()
-}
-
 pub fn mov(dst: Var, src: impl Into<Operand>) -> Inst {
     Inst::Mov {
         dst,

@@ -22,7 +22,7 @@
 
 use super::eval::int_const;
 use super::util::{inst_count, jumps_to, refresh_loop_ids, walk_mut};
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Ty, Unroll, Var};
+use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, Ty, Unroll, Var};
 
 pub const FULL_MAX_TRIP: u128 = 4096;
 pub const FULL_MAX_INSTS: usize = 1 << 17;
@@ -251,6 +251,7 @@ fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Const;
     use crate::passes::const_fold;
     use crate::passes::testkit::*;
 
@@ -326,17 +327,11 @@ mod tests {
         assert!(!unroll(&mut k), "beyond the cap the loop stays");
     }
 
-    fn stepped(
-        k: &mut Kernel,
-        iv: Var,
-        s: i32,
-        e: i32,
-        step: i32,
-        incl: bool,
-        rev: bool,
-        u: Unroll,
-        body: Vec<Inst>,
-    ) -> Inst {
+    /// `(start, end, step, inclusive, reverse)` of an `i32` loop.
+    type Shape = (i32, i32, i32, bool, bool);
+
+    fn stepped(k: &mut Kernel, iv: Var, shape: Shape, u: Unroll, body: Vec<Inst>) -> Inst {
+        let (s, e, step, incl, rev) = shape;
         Inst::For {
             id: k.new_loop(),
             iv,
@@ -369,10 +364,15 @@ mod tests {
                         let j = k.new_var(Ty::I32);
                         let x = k.new_var(Ty::I32);
                         let inner_body = vec![bin(x, BinOp::Mul, i, j), store(p, x)];
-                        let inner =
-                            stepped(&mut k, j, 0, 2, 1, false, false, Unroll::Never, inner_body);
+                        let inner = stepped(
+                            &mut k,
+                            j,
+                            (0, 2, 1, false, false),
+                            Unroll::Never,
+                            inner_body,
+                        );
                         let body = vec![store(p, i), inner];
-                        let l = stepped(&mut k, i, s, e, step, incl, rev, u, body);
+                        let l = stepped(&mut k, i, (s, e, step, incl, rev), u, body);
                         k.body.0 = vec![l];
                         let orig = k.clone();
                         unroll_fold(&mut k);
