@@ -14,6 +14,7 @@ pub mod error;
 pub mod frontend;
 pub mod intrinsics;
 pub mod ir;
+pub mod ir_print;
 pub mod panic_record;
 pub mod passes;
 pub mod ptx;

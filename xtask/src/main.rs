@@ -5,6 +5,7 @@
 //!   machine without Rust.
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
 
+mod bench;
 mod bundle;
 mod ptx_dump;
 
@@ -15,6 +16,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ptx") => ptx_dump::run(&args[1..]),
         Some("gpu-bundle") => bundle::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
         Some("list") => {
             for k in ferrocuda_examples::registry::KERNELS {
                 println!("{}", k.name);
