@@ -526,7 +526,27 @@ impl<'a> Infer<'a> {
             } => self.call(e, callee, generic_args, args)?,
             ExprKind::AssocCall { ty, method, args } => {
                 let t = self.conv(ty, sp)?;
-                if method == "from_bits" {
+                if matches!(method.as_str(), "from_f32" | "from_f64") {
+                    // `f16::from_f32(x)` and friends (the `half` crate's conversions).
+                    let [a] = args.as_slice() else {
+                        return Err(self.err(sp, format!("`{method}` takes one argument")));
+                    };
+                    let ta = self.expr(a)?;
+                    let from = if method == "from_f32" {
+                        FloatTy::F32
+                    } else {
+                        FloatTy::F64
+                    };
+                    let ta = self.deref(&ta);
+                    self.unify(&ta, &Ty::Float(from), a.span)?;
+                    if !matches!(self.shallow(&t), Ty::Float(FloatTy::F16 | FloatTy::BF16)) {
+                        return Err(self.err(
+                            sp,
+                            format!("`{method}` is only supported on `f16` / `bf16`"),
+                        ));
+                    }
+                    t
+                } else if method == "from_bits" {
                     let [a] = args.as_slice() else {
                         return Err(self.err(sp, "`from_bits` takes one argument"));
                     };
@@ -1082,6 +1102,18 @@ impl<'a> Infer<'a> {
             "is_nan" | "is_finite" | "is_infinite" | "is_sign_negative" | "is_sign_positive"
                 if is_float =>
             {
+                want_args(0, self)?;
+                Ok(Ty::Bool)
+            }
+            "to_f32" | "to_f64" if matches!(r, Ty::Float(FloatTy::F16 | FloatTy::BF16)) => {
+                want_args(0, self)?;
+                Ok(Ty::Float(if name == "to_f32" {
+                    FloatTy::F32
+                } else {
+                    FloatTy::F64
+                }))
+            }
+            "is_power_of_two" if is_int => {
                 want_args(0, self)?;
                 Ok(Ty::Bool)
             }

@@ -54,6 +54,10 @@ impl Lower {
         let sp = e.span;
         let env = self.cx().env.clone();
         let t = convert_type(ty, &env, &mut || Ty::Unit).map_err(|m| self.err(sp, m))?;
+        if matches!(name, "from_f32" | "from_f64") {
+            let a = self.scalar(&args[0])?;
+            return Ok(Val::Scalar(self.cast(a, scalar_ir(&t))));
+        }
         if name == "from_bits" {
             let a = self.scalar(&args[0])?;
             return Ok(Val::Scalar(self.bitcast(a, scalar_ir(&t))));
@@ -224,6 +228,14 @@ impl Lower {
                 let s = self.select(neg, m1, p1);
                 let nan = self.float_op(BinOp::Ne, x, x);
                 self.select(nan, x, s)
+            }
+            "to_f32" => self.cast(x, ir::Ty::F32),
+            "to_f64" => self.cast(x, ir::Ty::F64),
+            "is_power_of_two" => {
+                // count_ones() == 1, as Rust (false for 0).
+                let u = self.zext32(x);
+                let c = self.un(UnOp::Popc, u, ir::Ty::U32);
+                self.bin(BinOp::Eq, c, c_u32(1))
             }
             "to_bits" => {
                 let ut = match t.bits() {
