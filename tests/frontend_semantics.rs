@@ -532,3 +532,34 @@ fn float_methods_match_the_host() {
         assert_eq!(g.to_bits(), w.to_bits(), "{got:?} vs {want:?}");
     }
 }
+
+#[kernel]
+pub fn int_methods(out: &mut [u32], x: &[i32]) {
+    out[0] = (x[0] as u32).div_ceil(x[1] as u32);
+    out[1] = x[0].abs_diff(x[2]);
+    out[2] = (x[1] as u32).is_power_of_two() as u32 + (x[0] as u32).is_power_of_two() as u32;
+    out[3] = (x[2] as u8).leading_zeros() + (x[2] as i16).trailing_zeros() * 100;
+    out[4] = x[2].count_ones() + x[0].pow(2) as u32 + x[1].pow(x[1] as u32) as u32;
+    out[5] = x[2].signum() as u32 + x[0].clamp(-3, 3) as u32 + x[2].min(x[1]).max(-100) as u32;
+}
+
+#[test]
+fn integer_methods_match_the_host() {
+    let x = [7i32, 4, -12];
+    let mut args = [sl(&[0u32; 6]), sl(&x)];
+    launch(int_methods::ast(), &[], one(), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    let want = vec![
+        (x[0] as u32).div_ceil(x[1] as u32),
+        x[0].abs_diff(x[2]),
+        (x[1] as u32).is_power_of_two() as u32 + (x[0] as u32).is_power_of_two() as u32,
+        (x[2] as u8).leading_zeros() + (x[2] as i16).trailing_zeros() * 100,
+        x[2].count_ones() + x[0].pow(2) as u32 + x[1].pow(x[1] as u32) as u32,
+        (x[2].signum() as u32)
+            .wrapping_add(x[0].clamp(-3, 3) as u32)
+            .wrapping_add(x[2].min(x[1]).max(-100) as u32),
+    ];
+    assert_eq!(back::<u32>(out), want);
+}

@@ -100,7 +100,7 @@ pub fn eval_const(e: &ast::Expr, env: &Env) -> Result<(i128, Option<IntTy>), Str
         },
         ExprKind::Unary(ast::UnOp::Neg, a) => {
             let (v, t) = eval_const(a, env)?;
-            (-v, t)
+            (v.wrapping_neg(), t)
         }
         ExprKind::Cast(a, Type::Int(t)) => {
             let (v, _) = eval_const(a, env)?;

@@ -1113,6 +1113,14 @@ impl<'a> Infer<'a> {
                     FloatTy::F64
                 }))
             }
+            "div_ceil" if is_int => same(self, 1),
+            "abs_diff" if is_int => {
+                same(self, 1)?;
+                match r {
+                    Ty::Int(i) => Ok(Ty::Int(unsigned(i))),
+                    _ => Err(self.err(sp, "type annotations needed for `abs_diff`")),
+                }
+            }
             "is_power_of_two" if is_int => {
                 want_args(0, self)?;
                 Ok(Ty::Bool)
@@ -1153,5 +1161,17 @@ fn bind_consts(pt: &ast::Type, at: &Ty, env: &mut Env, unbound: &[(String, IntTy
             }
         }
         _ => {}
+    }
+}
+
+/// The unsigned integer type of the same width.
+pub fn unsigned(i: IntTy) -> IntTy {
+    match i {
+        IntTy::I8 => IntTy::U8,
+        IntTy::I16 => IntTy::U16,
+        IntTy::I32 => IntTy::U32,
+        IntTy::I64 => IntTy::U64,
+        IntTy::Isize => IntTy::Usize,
+        u => u,
     }
 }

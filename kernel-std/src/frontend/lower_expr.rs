@@ -36,10 +36,7 @@ impl Lower {
                     (Ty::Int(_) | Ty::Float(_), "BITS") => Const::u32(scalar_ir(&t).bits()),
                     (Ty::Int(i), _) => {
                         let v = int_assoc(*i, name).map_err(|m| self.err(sp, m))?;
-                        match c_int(scalar_ir(&t), v) {
-                            Operand::Const(c) => c,
-                            Operand::Var(_) => unreachable!(),
-                        }
+                        return Ok(Val::Scalar(c_int(scalar_ir(&t), v)));
                     }
                     (Ty::Float(f), _) => {
                         let v = float_assoc(*f, name).map_err(|m| self.err(sp, m))?;

@@ -229,6 +229,20 @@ impl Lower {
                 let nan = self.float_op(BinOp::Ne, x, x);
                 self.select(nan, x, s)
             }
+            "div_ceil" => {
+                // Rust: q + (r > 0) with the usual division-by-zero panic (unsigned only).
+                let q = self.arith(ast::BinOp::Div, x, a[0], sp)?;
+                let r = self.bin(BinOp::Rem, x, a[0]);
+                let up = self.bin(BinOp::Ne, r, c_int(t, 0));
+                let up = self.cast(up, t);
+                self.bin(BinOp::Add, q, up)
+            }
+            "abs_diff" => {
+                let gt = self.bin(BinOp::Gt, x, a[0]);
+                let (d1, d2) = (self.bin(BinOp::Sub, x, a[0]), self.bin(BinOp::Sub, a[0], x));
+                let d = self.select(gt, d1, d2);
+                self.unsigned_of(d)
+            }
             "to_f32" => self.cast(x, ir::Ty::F32),
             "to_f64" => self.cast(x, ir::Ty::F64),
             "is_power_of_two" => {
