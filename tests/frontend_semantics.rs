@@ -563,3 +563,89 @@ fn integer_methods_match_the_host() {
     ];
     assert_eq!(back::<u32>(out), want);
 }
+
+const TABLE: [f32; 4] = [0.5, 1.5, 2.5, 3.5];
+
+#[kernel]
+pub fn bools_consts_dyn_shared(out: &mut [f32], ps: &mut [Particle], flag: bool, n: usize) {
+    let mut flags = [false; 4];
+    for i in 0..n {
+        flags[i] = flag && i % 2 == 0;
+    }
+    let mut count = 0.0;
+    for i in 0..4 {
+        if flags[i] {
+            count += TABLE[i];
+        }
+    }
+    out[0] = count;
+    let d = dynamic_shared::<f32>();
+    d[d.len() - 1] = 4.0;
+    out[1] = d[d.len() - 1] + d.len() as f32;
+    ps[1].mass += 1.5;
+    ps[1].pos[2] = ps[1].mass * 2.0;
+    let p = &mut ps[0];
+    p.id = 42;
+}
+
+#[test]
+fn bools_host_const_tables_dynamic_shared_and_field_places() {
+    let mut ps = particle([0.0; 3], 1.0, 1);
+    ps.extend(particle([0.0; 3], 2.0, 2));
+    let mut args = [sl(&[0.0f32; 2]), A::Slice(ps), A::Val(vec![1]), val(4u64)];
+    let cfg = SimLaunch {
+        dyn_shared_bytes: 32,
+        ..one()
+    };
+    launch(bools_consts_dyn_shared::ast(), &[], cfg, &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    assert_eq!(back::<f32>(out), vec![0.5 + 2.5, 12.0]);
+    let A::Slice(ps) = &args[1] else {
+        unreachable!()
+    };
+    assert_eq!(&ps[..20], &particle([0.0; 3], 1.0, 42)[..]);
+    assert_eq!(&ps[20..], &particle([0.0, 0.0, 7.0], 3.5, 2)[..]);
+}
+
+#[device]
+fn ping(x: u32) -> u32 {
+    if x == 0 {
+        0
+    } else {
+        pong(x - 1)
+    }
+}
+
+#[device]
+fn pong(x: u32) -> u32 {
+    ping(x)
+}
+
+#[kernel]
+pub fn recursive(out: &mut [u32]) {
+    out[0] = ping(3);
+}
+
+#[kernel]
+pub fn float_rem(out: &mut [f32]) {
+    out[0] = out[1] % 2.0;
+}
+
+#[test]
+fn unsupported_code_is_a_compile_error_at_the_source_line() {
+    let e = compile(recursive::ast(), &[], &CompileOptions::default()).unwrap_err();
+    assert!(e.message.contains("recursive"), "{e}");
+    assert!(e.file.ends_with("frontend_semantics.rs"));
+    let ferrocuda::__private::ast::Callable::Device(dev) = ping::__fc_callable() else {
+        panic!("`ping` is a device function")
+    };
+    assert!(
+        e.line > dev.span.line && e.line < recursive::ast().span.line,
+        "{e}"
+    );
+    let e = compile(float_rem::ast(), &[], &CompileOptions::default()).unwrap_err();
+    assert!(e.message.contains('%'), "{e}");
+    assert_eq!(e.line, float_rem::ast().span.line + 1, "{e}");
+}
