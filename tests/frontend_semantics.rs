@@ -649,3 +649,50 @@ fn unsupported_code_is_a_compile_error_at_the_source_line() {
     assert!(e.message.contains('%'), "{e}");
     assert_eq!(e.line, float_rem::ast().span.line + 1, "{e}");
 }
+
+#[device]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut s = 0.0;
+    for i in 0..a.len() {
+        s += a[i] * b[i];
+    }
+    s
+}
+
+#[device]
+fn fill(a: &mut [f32], v: f32) {
+    for i in 0..a.len() {
+        a[i] = v + i as f32;
+    }
+}
+
+#[kernel]
+pub fn local_slices(out: &mut [f32], g: &[f32]) {
+    let mut x = [1.0f32, 2.0, 3.0, 4.0];
+    let y = [[0.5f32; 4]; 2];
+    out[0] = dot(&x, &y[1]);
+    fill(&mut x[1..3], 10.0);
+    out[1] = x[0] + x[1] * 10.0 + x[2] * 100.0 + x[3] * 1000.0;
+    out[2] = dot(&x[2..], &g[..2]);
+    let mut s: &[f32] = &x;
+    s = &s[3..];
+    out[3] = s[0] + s.len() as f32;
+}
+
+#[test]
+fn slices_of_thread_local_arrays() {
+    let mut args = [sl(&[0.0f32; 4]), sl(&[2.0f32, 3.0])];
+    launch(local_slices::ast(), &[], one(), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    assert_eq!(
+        back::<f32>(out),
+        vec![
+            5.0,
+            1.0 + 100.0 + 1100.0 + 4000.0,
+            11.0 * 2.0 + 4.0 * 3.0,
+            5.0
+        ]
+    );
+}

@@ -76,6 +76,7 @@ impl Lower {
                     len,
                     space: Space::Shared,
                     readonly: false,
+                    local: None,
                 }))
             }
             _ => {

@@ -563,21 +563,9 @@ impl Lower {
                 let Ty::Array(_, n) = &**inner else {
                     return Ok(v);
                 };
-                match loc {
-                    Loc::Mem {
-                        space,
-                        addr,
-                        readonly,
-                    } => Ok(Val::Slice(super::value::SliceVal {
-                        ptr: *addr,
-                        len: c_u64(*n),
-                        space: *space,
-                        readonly: *readonly,
-                    })),
-                    _ => Err(self.err(
-                        sp,
-                        "a thread-local array cannot be used as a slice; pass `&[T; N]` (or the array by value) instead",
-                    )),
+                match self.array_as_slice(loc, *n) {
+                    Some(s) => Ok(Val::Slice(s)),
+                    None => Err(self.err(sp, "this array cannot be used as a slice")),
                 }
             }
             _ => Ok(v),

@@ -1,10 +1,10 @@
 //! Places: locals, fields, indexing (with bounds checks), dereferences and sub-slices.
 
 use crate::ast::{Expr, ExprKind, Span};
-use crate::ir::{self, BinOp, Inst, Operand, PanicKind};
+use crate::ir::{self, BinOp, Inst, Operand, PanicKind, Space};
 
-use super::types::{layout, Ty};
-use super::value::{c_u64, Loc, SliceVal, Val};
+use super::types::{array_flat, layout, Ty};
+use super::value::{c_u32, c_u64, Loc, SliceVal, Val};
 use super::{Lower, R};
 
 impl Lower {
@@ -105,6 +105,14 @@ impl Lower {
 
     /// The element at `idx` (U64, already checked) of a slice.
     pub fn slice_elem(&mut self, s: &SliceVal, et: &Ty, idx: Operand, sp: Span) -> R<Loc> {
+        if let Some(arrays) = &s.local {
+            let i = self.cast(idx, ir::Ty::U32);
+            let off = self.bin(BinOp::Mul, i, c_u32(array_flat(et).1 as u32));
+            return Ok(Loc::Local {
+                arrays: arrays.clone(),
+                index: self.bin(BinOp::Add, s.ptr, off),
+            });
+        }
         let (size, _) = layout(et).map_err(|m| self.err(sp, m))?;
         Ok(Loc::Mem {
             space: s.space,
@@ -132,24 +140,9 @@ impl Lower {
         let (l, t) = self.auto_deref(l, t, sp)?;
         let (s, et) = match &t {
             Ty::Slice(et, _) => (self.slice_of(&l, &t, sp)?, (**et).clone()),
-            Ty::Array(et, n) => match &l {
-                Loc::Mem {
-                    space,
-                    addr,
-                    readonly,
-                } => (
-                    SliceVal {
-                        ptr: *addr,
-                        len: c_u64(*n),
-                        space: *space,
-                        readonly: *readonly,
-                    },
-                    (**et).clone(),
-                ),
-                _ => return Err(self.err(
-                    sp,
-                    "thread-local arrays cannot be sliced (only slices and shared-memory arrays)",
-                )),
+            Ty::Array(et, n) => match self.array_as_slice(&l, *n) {
+                Some(s) => (s, (**et).clone()),
+                None => return Err(self.err(sp, "this array cannot be sliced")),
             },
             _ => return Err(self.err(sp, format!("cannot slice a value of type `{t}`"))),
         };
@@ -189,14 +182,49 @@ impl Lower {
             let hi1 = self.bin(BinOp::Add, hi, c_u64(1));
             self.bounds_check(lo, hi1, range.span);
         }
-        let (size, _) = layout(&et).map_err(|m| self.err(sp, m))?;
-        let ptr = self.scaled_addr(s.space, s.ptr, lo, size);
+        let ptr = match &s.local {
+            Some(_) => {
+                let lo = self.cast(lo, ir::Ty::U32);
+                let off = self.bin(BinOp::Mul, lo, c_u32(array_flat(&et).1 as u32));
+                self.bin(BinOp::Add, s.ptr, off)
+            }
+            None => {
+                let (size, _) = layout(&et).map_err(|m| self.err(sp, m))?;
+                self.scaled_addr(s.space, s.ptr, lo, size)
+            }
+        };
         let len = self.bin(BinOp::Sub, hi, lo);
         Ok(SliceVal {
             ptr,
             len,
             space: s.space,
             readonly: s.readonly,
+            local: s.local,
         })
+    }
+
+    /// The whole of an array stored at `loc` as a slice (memory or thread-local storage).
+    pub fn array_as_slice(&self, loc: &Loc, n: u64) -> Option<SliceVal> {
+        match loc {
+            Loc::Mem {
+                space,
+                addr,
+                readonly,
+            } => Some(SliceVal {
+                ptr: *addr,
+                len: c_u64(n),
+                space: *space,
+                readonly: *readonly,
+                local: None,
+            }),
+            Loc::Local { arrays, index } => Some(SliceVal {
+                ptr: *index,
+                len: c_u64(n),
+                space: Space::Global,
+                readonly: false,
+                local: Some(arrays.clone()),
+            }),
+            _ => None,
+        }
     }
 }

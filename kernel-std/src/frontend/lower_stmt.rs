@@ -70,6 +70,7 @@ impl Lower {
                         len: Operand::Var(len),
                         space: ir::Space::Global,
                         readonly: !*m,
+                        local: None,
                     }),
                 )
             }

@@ -10,13 +10,15 @@ use crate::ir::{self, ArrayId, BinOp, Const, Inst, Operand, Space, Var};
 use super::types::{array_flat, layout, leaves, mem_ir, struct_fields, struct_layout, Ty};
 use super::{Lower, R};
 
-/// A slice value: a pointer (U64 global address or U32 shared offset) and a U64 length.
+/// A slice value: a pointer (U64 global address or U32 shared offset) and a U64 length. A slice
+/// of a thread-local array (`local`: its arrays) has the U32 flat element index as `ptr`.
 #[derive(Clone, Debug)]
 pub struct SliceVal {
     pub ptr: Operand,
     pub len: Operand,
     pub space: Space,
     pub readonly: bool,
+    pub local: Option<Vec<ArrayId>>,
 }
 
 #[derive(Clone, Debug)]
@@ -60,6 +62,7 @@ pub enum Loc {
         len: Var,
         space: Space,
         readonly: bool,
+        local: Option<Vec<ArrayId>>,
     },
     /// An immutable binding of a reference or slice: cannot be assigned.
     Fixed(Box<Val>),
@@ -246,6 +249,7 @@ impl Lower {
                         len,
                         space: s.space,
                         readonly: s.readonly,
+                        local: s.local.clone(),
                     }
                 }
                 Some(v @ Val::Slice(_)) => Loc::Fixed(Box::new(v.clone())),
@@ -289,11 +293,13 @@ impl Lower {
                 len,
                 space,
                 readonly,
+                local,
             } => Val::Slice(SliceVal {
                 ptr: self.snapshot(Operand::Var(*ptr)),
                 len: self.snapshot(Operand::Var(*len)),
                 space: *space,
                 readonly: *readonly,
+                local: local.clone(),
             }),
             Loc::Agg(ls) => {
                 let tys = self.agg_tys(t, span)?;
@@ -404,14 +410,18 @@ impl Lower {
             }
             (
                 Loc::SliceVars {
-                    ptr, len, space, ..
+                    ptr,
+                    len,
+                    space,
+                    local,
+                    ..
                 },
                 Val::Slice(s),
             ) => {
-                if *space != s.space {
+                if *space != s.space || *local != s.local {
                     return Err(self.err(
                         span,
-                        "a slice variable cannot switch between global and shared memory",
+                        "a slice variable cannot switch between global, shared and thread-local memory",
                     ));
                 }
                 self.emit(Inst::Mov {
