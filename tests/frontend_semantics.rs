@@ -696,3 +696,43 @@ fn slices_of_thread_local_arrays() {
         ]
     );
 }
+
+#[kernel]
+pub fn iterate(out: &mut [f32], g: &[f32]) {
+    let arr = [1.0f32, 2.0, 3.0];
+    let mut s = 0.0;
+    for x in arr {
+        s += x;
+    }
+    for x in g.iter() {
+        s += *x * 10.0;
+    }
+    for (i, x) in g.iter().enumerate() {
+        s += x * 100.0 * i as f32;
+    }
+    out[0] = s;
+    let mut local = [0.0f32; 4];
+    for (i, x) in local.iter_mut().enumerate() {
+        *x = i as f32 + 0.5;
+    }
+    for x in out[1..].iter_mut() {
+        *x = 7.0;
+    }
+    for x in &local {
+        out[3] += x;
+    }
+}
+
+#[test]
+fn for_loops_over_arrays_and_slices() {
+    let g = [1.0f32, 2.0];
+    let mut args = [sl(&[0.0f32; 4]), sl(&g)];
+    launch(iterate::ast(), &[], one(), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    assert_eq!(
+        back::<f32>(out),
+        vec![6.0 + 30.0 + 200.0, 7.0, 7.0, 7.0 + 8.0]
+    );
+}

@@ -171,6 +171,7 @@ impl<'a> Infer<'a> {
             Ty::Slice(e, m) => Ty::Slice(Box::new(self.deep(&e)), m),
             Ty::Ref(e, m) => Ty::Ref(Box::new(self.deep(&e)), m),
             Ty::Range(e) => Ty::Range(Box::new(self.deep(&e))),
+            Ty::Iter(e) => Ty::Iter(Box::new(self.deep(&e))),
             t => t,
         }
     }
@@ -238,7 +239,7 @@ impl<'a> Infer<'a> {
             (Ty::Slice(x, m1), Ty::Slice(y, m2)) | (Ty::Ref(x, m1), Ty::Ref(y, m2)) => {
                 m1 == m2 && self.unify_inner(x, y)
             }
-            (Ty::Range(x), Ty::Range(y)) => self.unify_inner(x, y),
+            (Ty::Range(x), Ty::Range(y)) | (Ty::Iter(x), Ty::Iter(y)) => self.unify_inner(x, y),
             _ => a == b,
         }
     }
@@ -675,19 +676,22 @@ impl<'a> Infer<'a> {
             } => {
                 let ti = self.expr(iter)?;
                 let elem = match self.shallow(&ti) {
-                    Ty::Range(t) => *t,
-                    t => {
-                        return Err(self.err(
-                            iter.span,
-                            format!("`for` loops must iterate over an integer range (`a..b`, `a..=b`, optionally with `.rev()` / `.step_by(n)`), found `{}`", self.show(&t)),
-                        ))
+                    Ty::Range(t) => {
+                        if !matches!(self.kind(&t), Some(Kind::Int) | Some(Kind::Any))
+                            && !matches!(self.shallow(&t), Ty::Int(_))
+                        {
+                            return Err(self.err(iter.span, "`for` ranges must be of an integer type"));
+                        }
+                        *t
                     }
+                    t => match iter_item(&t, &|x| self.shallow(x)) {
+                        Some(item) => item,
+                        None => return Err(self.err(
+                            iter.span,
+                            format!("`for` loops iterate over integer ranges (`a..b`, `a..=b`, with `.rev()` / `.step_by(n)`), arrays and slices (`.iter()`, `.iter_mut()`, `.enumerate()`); found `{}`", self.show(&t)),
+                        )),
+                    },
                 };
-                if !matches!(self.kind(&elem), Some(Kind::Int) | Some(Kind::Any))
-                    && !matches!(self.shallow(&elem), Ty::Int(_))
-                {
-                    return Err(self.err(iter.span, "`for` ranges must be of an integer type"));
-                }
                 self.scopes.push(HashMap::new());
                 self.pat(pat, &elem, iter.span)?;
                 self.loop_body(label, None, body)?;
@@ -1030,6 +1034,17 @@ impl<'a> Infer<'a> {
                 want_args(0, self)?;
                 return Ok(Ty::USIZE);
             }
+            (Ty::Slice(e, _) | Ty::Array(e, _), "iter" | "iter_mut") => {
+                want_args(0, self)?;
+                return Ok(Ty::Iter(Box::new(Ty::Ref(e.clone(), name == "iter_mut"))));
+            }
+            (Ty::Iter(item), "enumerate") => {
+                want_args(0, self)?;
+                return Ok(Ty::Iter(Box::new(Ty::Tuple(vec![
+                    Ty::USIZE,
+                    (**item).clone(),
+                ]))));
+            }
             (Ty::Slice(..) | Ty::Array(..), "is_empty") => {
                 want_args(0, self)?;
                 return Ok(Ty::Bool);
@@ -1174,4 +1189,19 @@ pub fn unsigned(i: IntTy) -> IntTy {
         IntTy::Isize => IntTy::Usize,
         u => u,
     }
+}
+
+/// The item type of iterating over a value of type `t` with `for` (other than ranges): arrays
+/// by value, slices and references to arrays by reference, and explicit iterators.
+pub fn iter_item(t: &Ty, shallow: &dyn Fn(&Ty) -> Ty) -> Option<Ty> {
+    Some(match shallow(t) {
+        Ty::Iter(item) => *item,
+        Ty::Array(e, _) => *e,
+        Ty::Slice(e, m) => Ty::Ref(e, m),
+        Ty::Ref(inner, m) => match shallow(&inner) {
+            Ty::Array(e, _) | Ty::Slice(e, _) => Ty::Ref(e, m),
+            _ => return None,
+        },
+        _ => return None,
+    })
 }

@@ -567,6 +567,9 @@ impl Lower {
         unroll: ast::Unroll,
     ) -> R<Val> {
         let sp = iter.span;
+        if !matches!(self.ty(iter), Ty::Range(_)) {
+            return self.for_each(label, pat, iter, body, unroll);
+        }
         // Peel `.rev()` / `.step_by(n)` off the range.
         let mut cur = iter;
         let mut reverse = false;
@@ -685,12 +688,93 @@ impl Lower {
             step,
             reverse,
             body: b,
-            unroll: match unroll {
-                ast::Unroll::Auto => ir::Unroll::Auto,
-                ast::Unroll::Full => ir::Unroll::Full,
-                ast::Unroll::By(n) => ir::Unroll::By(n),
-                ast::Unroll::Never => ir::Unroll::Never,
-            },
+            unroll: ir_unroll(unroll),
+        });
+        Ok(Val::Unit)
+    }
+
+    /// `for x in array`, `for x in slice` / `.iter()` / `.iter_mut()`, optionally `.enumerate()`:
+    /// a counted loop over the element indices (in range by construction, so unchecked).
+    fn for_each(
+        &mut self,
+        label: &Option<String>,
+        pat: &Pat,
+        iter: &Expr,
+        body: &Block,
+        unroll: ast::Unroll,
+    ) -> R<Val> {
+        let sp = iter.span;
+        let item_ty = super::infer::iter_item(&self.ty(iter), &|t| t.clone())
+            .ok_or_else(|| self.err(sp, "internal: iterator type"))?;
+        let mut cur = iter;
+        let mut enumerate = false;
+        if let ExprKind::MethodCall {
+            receiver, method, ..
+        } = &cur.kind
+        {
+            if method == "enumerate" {
+                enumerate = true;
+                cur = receiver;
+            }
+        }
+        let mut by_ref = true;
+        match &cur.kind {
+            ExprKind::MethodCall {
+                receiver, method, ..
+            } if method == "iter" || method == "iter_mut" => cur = receiver,
+            _ => by_ref = !matches!(self.ty(cur), Ty::Array(..)),
+        }
+        let (l, t) = self.place_or_temp(cur)?;
+        let (l, t) = self.auto_deref(l, t, sp)?;
+        let (len, slice, et) = match &t {
+            Ty::Array(et, n) => (c_u64(*n), None, (**et).clone()),
+            Ty::Slice(et, _) => {
+                let s = self.slice_of(&l, &t, sp)?;
+                (s.len, Some(s), (**et).clone())
+            }
+            _ => return Err(self.err(sp, format!("cannot iterate over `{t}`"))),
+        };
+        let id = self.k.new_loop();
+        let iv = self.named_var(ir::Ty::U64, "idx");
+        self.cx_mut().loops.push(LoopCtx {
+            label: label.clone(),
+            id,
+            result: None,
+        });
+        self.cx_mut().scopes.push(HashMap::new());
+        self.open();
+        let r = (|| {
+            let el = match &slice {
+                Some(s) => self.slice_elem(s, &et, Operand::Var(iv), sp)?,
+                None => self.array_elem_loc(&l, &t, Operand::Var(iv), sp)?,
+            };
+            let item = if by_ref {
+                Val::Ref(el)
+            } else {
+                self.read(&el, &et, sp)?
+            };
+            let item = if enumerate {
+                Val::Agg(vec![Val::Scalar(Operand::Var(iv)), item])
+            } else {
+                item
+            };
+            self.bind_pat(pat, &item_ty, item, sp)?;
+            self.block(body)
+        })();
+        let b = self.close();
+        self.cx_mut().scopes.pop();
+        self.cx_mut().loops.pop();
+        r?;
+        self.emit(Inst::For {
+            id,
+            iv,
+            start: c_u64(0),
+            end: len,
+            inclusive: false,
+            step: c_u64(1),
+            reverse: false,
+            body: b,
+            unroll: ir_unroll(unroll),
         });
         Ok(Val::Unit)
     }
@@ -739,5 +823,14 @@ fn pat_binds(p: &Pat) -> bool {
         Pat::Ident { .. } => true,
         Pat::Tuple(ps) | Pat::Array(ps) | Pat::Or(ps) => ps.iter().any(pat_binds),
         _ => false,
+    }
+}
+
+fn ir_unroll(u: ast::Unroll) -> ir::Unroll {
+    match u {
+        ast::Unroll::Auto => ir::Unroll::Auto,
+        ast::Unroll::Full => ir::Unroll::Full,
+        ast::Unroll::By(n) => ir::Unroll::By(n),
+        ast::Unroll::Never => ir::Unroll::Never,
     }
 }

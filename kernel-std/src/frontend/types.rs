@@ -40,6 +40,9 @@ pub enum Ty {
     Ref(Box<Ty>, bool),
     /// A range `a..b` (only as a `for` iterator or a slicing index).
     Range(Box<Ty>),
+    /// An iterator over a slice or array yielding this item (`.iter()`, `.iter_mut()`,
+    /// `.enumerate()`), only as a `for` iterator.
+    Iter(Box<Ty>),
     /// An inference variable.
     Var(u32),
 }
@@ -172,6 +175,7 @@ impl fmt::Display for Ty {
             Ty::Slice(t, m) => write!(f, "&{}[{t}]", if *m { "mut " } else { "" }),
             Ty::Ref(t, m) => write!(f, "&{}{t}", if *m { "mut " } else { "" }),
             Ty::Range(t) => write!(f, "Range<{t}>"),
+            Ty::Iter(t) => write!(f, "Iter<{t}>"),
             Ty::Var(_) => f.write_str("_"),
         }
     }

@@ -272,7 +272,7 @@ impl Lower {
                     ))
                 }
             },
-            Ty::Range(_) | Ty::Var(_) => {
+            Ty::Range(_) | Ty::Iter(_) | Ty::Var(_) => {
                 return Err(self.err(span, format!("a variable of type `{t}` is not supported")))
             }
         })
