@@ -3,14 +3,25 @@
 //! [`lower_kernel`] infers the types of the kernel body ([`infer`]), then walks it once, emitting
 //! IR into a stack of open blocks. Each device-function call is inferred for its own generic
 //! substitution and lowered in place (inlined) inside an `Inst::Loop`, so `return` is an
-//! assignment plus `Break`. Values are flattened as they are produced ([`value`]): scalars are
+//! assignment plus `Break`. Values are flattened as they are produced (module `value`): scalars are
 //! operands, structs/tuples lists of values, arrays live in local arrays or memory, slices are
 //! (pointer, length) pairs.
 //!
 //! `f16` / `bf16` arithmetic is done by converting the operands to `f32`, computing in `f32`
 //! and rounding back to nearest-even, which is what the `half` crate does on the host for
 //! `+ - * /` (single operations are then correctly rounded, since f32 has more than twice the
-//! precision of either format).
+//! precision of either format). `mul_add` on them rounds twice (f32, then the half type).
+//!
+//! Supported beyond plain Rust expressions: `for` over ranges (`.rev()`, `.step_by(n)`), arrays
+//! and slices (`.iter()`, `.iter_mut()`, `.enumerate()`); `match` on integers, bools, tuples,
+//! ranges, constants and or-patterns with guards; references to places (`&mut a[i]`) as aliases;
+//! slices of global, shared and thread-local arrays; scalar methods (see `methods`).
+//!
+//! Not supported (each is a compile error at the user's span): recursion, closures and
+//! iterator adaptors other than the above, `if let` / enums, references returned from device
+//! functions, `mut` reference variables, float `%`, tuples in device memory, arrays inside
+//! elements of local arrays of structs, transcendental float methods (`exp`, `sin`, ...) until
+//! the intrinsic table has them.
 
 mod builtins;
 pub mod consts;

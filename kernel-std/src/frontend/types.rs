@@ -16,9 +16,11 @@ impl PartialEq for SDef {
         std::ptr::eq(self.0, o.0)
     }
 }
+/// Includes the definition's address: substitution cache keys are built from `Debug` output,
+/// and two structs may share a name in different modules.
 impl fmt::Debug for SDef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.name)
+        write!(f, "{}@{:p}", self.0.name, self.0)
     }
 }
 
