@@ -75,6 +75,23 @@ fn uses_items(x: f32) -> f32 {
 #[kernel]
 pub fn no_params() {}
 
+/// Parameters named like the launcher's own: the launcher renames its `stream`/`cfg`.
+#[kernel]
+pub fn named_like_launcher(stream: u32, cfg: &mut [u32]) {
+    cfg[0] = stream;
+}
+
+fn launcher_with_clashing_names(s: &Stream, out: &mut Vec<u32>) {
+    struct Buf;
+    impl ferrocuda::runtime::KernelSliceMut<u32> for Buf {
+        fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
+            ferrocuda::runtime::SliceArg { ptr: 0, len: 0 }
+        }
+    }
+    let _ = named_like_launcher::launch(s, LaunchConfig::for_elements(1, 1), 3, &mut Buf);
+    out.clear();
+}
+
 #[kernel]
 pub fn unused_param(_: u32, _y: &[u8]) {}
 

@@ -249,3 +249,26 @@ impl Lower {
         Ok(quote!(#a::ExprKind::Panic { message: ::std::string::String::from(#msg) }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::pretty;
+
+    fn p(s: &str) -> String {
+        pretty(&s.parse().expect("tokens"))
+    }
+
+    #[test]
+    fn pretty_reads_like_source() {
+        assert_eq!(p("i < y.len()"), "i < y.len()");
+        assert_eq!(p("a[i] >= -1.0"), "a[i] >= -1.0");
+        assert_eq!(
+            p("!done && x == core::f32::MAX"),
+            "!done && x == core::f32::MAX"
+        );
+        assert_eq!(p("f(a, b) != (c + d) * 2"), "f(a, b) != (c + d) * 2");
+        assert_eq!(p("(0..n).contains(&k)"), "(0..n).contains(&k)");
+        assert_eq!(p("x.min(y) <= T::ONE"), "x.min(y) <= T::ONE");
+        assert_eq!(p("a - -b"), "a - -b");
+    }
+}
