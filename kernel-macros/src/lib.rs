@@ -1,12 +1,21 @@
 //! `#[kernel]`, `#[device]` and `#[derive(DeviceCopy)]`.
 //!
 //! Each macro keeps the user's function for rustc to type-check (so type errors carry the user's
-//! spans) and adds code that builds the function's [`FnDef`] at run time. Names that rustc can
-//! resolve (callees, structs, host constants) are emitted as Rust paths inside that code, so `use`,
-//! modules and re-exports behave exactly as in ordinary Rust; everything else becomes plain data.
-//! Unsupported syntax is reported as a `compile_error!` at the user's span; nothing here panics.
+//! spans) and adds code that builds the function's `kernel_std::ast::FnDef` at run time. Names that
+//! rustc can resolve (callees, named types, host constants) are emitted as Rust paths inside that
+//! code, so `use`, modules and re-exports behave exactly as in ordinary Rust; everything else
+//! becomes plain data. Unsupported syntax is a `compile_error!` at the user's span; nothing here
+//! panics.
 //!
-//! [`FnDef`]: https://docs.rs/ferrocuda (kernel_std::ast::FnDef)
+//! Generated items, for `#[device] fn foo` and `#[kernel] fn saxpy`:
+//! - `fn foo` unchanged (minus `#[unroll]`-style loop attributes), `fn __fc_build_foo() -> FnDef`,
+//!   and `mod foo { pub fn __fc_callable() -> Callable }` with the fn's visibility: a call `foo(x)`
+//!   in device code becomes `Callee { path: "foo", resolve: foo::__fc_callable }`.
+//! - `fn __fc_host_saxpy` (the body, for rustc only), `fn __fc_build_saxpy() -> FnDef`, and
+//!   `mod saxpy { pub fn ast(); pub fn __fc_def(); static KERNEL; pub fn launch(stream, cfg, args..) }`.
+//!
+//! Kernels and device functions must be declared at module level (the generated modules reach
+//! their builders through `super::`).
 
 use proc_macro::TokenStream;
 
