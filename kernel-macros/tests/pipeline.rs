@@ -100,3 +100,68 @@ fn generic_kernel_with_device_calls_runs_on_the_simulator() {
     let want: Vec<f32> = v.iter().map(|x| (x * 2.0).clamp(0.0, 1.0)).collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn device_fns_match_their_host_copies_on_the_simulator() {
+    use kernels::{classify, control_flow, loops};
+    let c = compile(control_flow::ast(), &[], &CompileOptions::default()).expect("compiles");
+    let xs: Vec<i32> = vec![
+        -5,
+        -1,
+        0,
+        1,
+        2,
+        3,
+        5,
+        7,
+        50,
+        51,
+        99,
+        100,
+        101,
+        i32::MIN,
+        i32::MAX,
+        4,
+        6,
+        8,
+        9,
+        10,
+        11,
+        12,
+        13,
+        14,
+        15,
+        16,
+        17,
+        18,
+        19,
+        20,
+        21,
+        22,
+    ];
+    let mut mem = GlobalMemory::new();
+    let xs_bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let xp = mem.alloc(xs_bytes.len());
+    mem.write(xp, &xs_bytes).expect("write");
+    let op = mem.alloc(xs.len() * 4);
+    let slice = |ptr: u64, len: usize| {
+        let mut a = [0u8; 16];
+        a[..8].copy_from_slice(&ptr.to_le_bytes());
+        a[8..].copy_from_slice(&(len as u64).to_le_bytes());
+        a
+    };
+    let (xa, oa) = (slice(xp, xs.len()), slice(op, xs.len()));
+    sim::launch(&c.kernel, &SimLaunch::linear(1, 32), &[&xa, &oa], &mut mem).expect("runs");
+    let mut out = vec![0u8; xs.len() * 4];
+    mem.read(op, &mut out).expect("read");
+    let got: Vec<u32> = out
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let want: Vec<u32> = xs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| classify(*x) * 10_000 + loops(i as u32))
+        .collect();
+    assert_eq!(got, want);
+}

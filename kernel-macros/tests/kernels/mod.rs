@@ -158,3 +158,12 @@ pub mod nested {
         a[0] = b[0].v[1] as super::Real + c;
     }
 }
+
+/// Runs the control-flow device functions per thread; their host copies are the oracle.
+#[kernel]
+pub fn control_flow(xs: &[i32], out: &mut [u32]) {
+    let i = thread_idx().x as usize;
+    if i < xs.len() {
+        out[i] = classify(xs[i]) * 10_000 + loops(i as u32);
+    }
+}
