@@ -62,6 +62,11 @@ fn messages(x: u32) -> u32 {
 }
 
 #[device]
+fn uses_matches(x: u32, y: i32) -> bool {
+    matches!(x, 1 | 3..=5) && !matches!(y, -3..=-1 if x > 2)
+}
+
+#[device]
 fn uses_items(x: f32) -> f32 {
     use helpers::deep::LIMIT as L;
     const EXTRA: u32 = 3;
@@ -253,6 +258,27 @@ fn items_inside_bodies_and_renamed_imports() {
 }
 
 #[test]
+fn matches_macro_is_a_match() {
+    let def = device_def(uses_matches::__fc_callable());
+    let ExprKind::Binary(ast::BinOp::And, l, r) = &def.body.tail.as_deref().unwrap().kind else {
+        panic!()
+    };
+    let ExprKind::Match { arms, .. } = &l.kind else {
+        panic!("{:?}", l.kind)
+    };
+    assert!(matches!(&arms[0].pat, Pat::Or(v) if v.len() == 2));
+    assert!(matches!(arms[0].body.kind, ExprKind::Lit(Lit::Bool(true))));
+    assert!(matches!(arms[1].pat, Pat::Wild));
+    let ExprKind::Unary(ast::UnOp::Not, m) = &r.kind else {
+        panic!()
+    };
+    let ExprKind::Match { arms, .. } = &m.kind else {
+        panic!()
+    };
+    assert!(arms[0].guard.is_some());
+}
+
+#[test]
 fn trivial_kernels() {
     let def = no_params::ast();
     assert!(def.params.is_empty());
@@ -261,4 +287,36 @@ fn trivial_kernels() {
     assert_eq!(def.params[0].name, "_");
     assert_eq!(def.params[1].name, "_y");
     assert!(std::ptr::eq(unused_param::ast(), unused_param::__fc_def()));
+}
+
+/// Crates that deny `unsafe_code` or require docs can still use the macros.
+#[deny(unsafe_code, missing_docs)]
+pub mod strict {
+    use ferrocuda::prelude::*;
+
+    /// A documented device struct.
+    #[derive(Clone, Copy, DeviceCopy)]
+    #[repr(C)]
+    pub struct S {
+        /// A field.
+        pub x: f32,
+    }
+
+    /// A documented kernel.
+    #[kernel]
+    pub fn k(s: S, out: &mut [f32]) {
+        out[0] = s.x;
+    }
+
+    /// A documented device function.
+    #[device]
+    pub fn d(s: S) -> f32 {
+        s.x
+    }
+}
+
+#[test]
+fn strict_module_items_exist() {
+    assert_eq!(strict::k::ast().params.len(), 2);
+    assert_eq!(device_def(strict::d::__fc_callable()).name, "d");
 }

@@ -103,7 +103,7 @@ fn generic_kernel_with_device_calls_runs_on_the_simulator() {
 
 #[test]
 fn device_fns_match_their_host_copies_on_the_simulator() {
-    use kernels::{classify, control_flow, loops};
+    use kernels::{classify, control_flow, in_set, loops};
     let c = compile(control_flow::ast(), &[], &CompileOptions::default()).expect("compiles");
     let xs: Vec<i32> = vec![
         -5,
@@ -161,7 +161,7 @@ fn device_fns_match_their_host_copies_on_the_simulator() {
     let want: Vec<u32> = xs
         .iter()
         .enumerate()
-        .map(|(i, x)| classify(*x) * 10_000 + loops(i as u32))
+        .map(|(i, x)| classify(*x) * 10_000 + loops(i as u32) + in_set(*x))
         .collect();
     assert_eq!(got, want);
 }

@@ -159,11 +159,20 @@ pub mod nested {
     }
 }
 
+#[device]
+pub fn in_set(x: i32) -> u32 {
+    if matches!(x, 1 | 3..=5 | 100) {
+        7
+    } else {
+        0
+    }
+}
+
 /// Runs the control-flow device functions per thread; their host copies are the oracle.
 #[kernel]
 pub fn control_flow(xs: &[i32], out: &mut [u32]) {
     let i = thread_idx().x as usize;
     if i < xs.len() {
-        out[i] = classify(xs[i]) * 10_000 + loops(i as u32);
+        out[i] = classify(xs[i]) * 10_000 + loops(i as u32) + in_set(xs[i]);
     }
 }
