@@ -16,6 +16,24 @@
 //!
 //! Kernels and device functions must be declared at module level (the generated modules reach
 //! their builders through `super::`).
+//!
+//! Conventions of the AST this crate builds (what the front end can rely on):
+//! - Spans are the first token of a node (1-based line and column, from
+//!   `proc_macro::Span::{line, column}`), except: method calls point at the method name (like
+//!   rustc's caller locations), `let` at the `let` keyword, `for` at `for` (or its label), blocks at
+//!   `{`, match arms at their pattern, the function at its name.
+//! - `for` keeps its iterator as written: `Range`, or `MethodCall`s `rev` / `step_by(n)` on one.
+//! - `x.len()`, `x.get_unchecked(i)`, `x.get_unchecked_mut(i)` are `MethodCall`s. `unsafe` blocks
+//!   become plain `Block`s; they are only accepted around `get_unchecked(_mut)` without calls.
+//! - Labels keep their apostrophe (`"'outer"`). Negative integer literals in patterns are stored as
+//!   the 128-bit two's complement (`v as i128` recovers them). Float literals are exact (`f64`
+//!   bits); an integer literal with a float suffix (`2f32`) is a `Lit::Float`.
+//! - `T::NAME` / `<T as Tr>::NAME` with `T` a generic parameter is `AssocConst`; `T::f(..)`,
+//!   `<T as Tr>::f(..)` and `f32::f(..)` are `AssocCall`; any other path value is a `HostConst`.
+//!   A bare `SCREAMING_CASE` name is a constant in match patterns and in turbofish arguments.
+//! - Named types (structs, aliases) are `<P as DeviceType>::ast_type()`, evaluated by the builder.
+//! - `debug_assert*!` is an `Assert` only when the user's crate has debug assertions, otherwise
+//!   `Tuple([])`; `matches!(e, p if g)` is a two-arm `Match` yielding `bool` literals.
 
 use proc_macro::TokenStream;
 
