@@ -62,6 +62,14 @@ fn messages(x: u32) -> u32 {
 }
 
 #[device]
+fn unroll_in_tail(out: &mut [u32]) {
+    #[unroll(2)]
+    for i in 0..4 {
+        out[i] = i as u32;
+    }
+}
+
+#[device]
 fn uses_matches(x: u32, y: i32) -> bool {
     matches!(x, 1 | 3..=5) && !matches!(y, -3..=-1 if x > 2)
 }
@@ -276,6 +284,13 @@ fn matches_macro_is_a_match() {
         panic!()
     };
     assert!(arms[0].guard.is_some());
+}
+
+#[test]
+fn loop_attribute_on_a_tail_loop() {
+    let def = device_def(unroll_in_tail::__fc_callable());
+    let tail = def.body.tail.as_deref().expect("the loop is the tail");
+    assert!(matches!(tail.kind, ExprKind::For { unroll: ast::Unroll::By(2), .. }));
 }
 
 #[test]
