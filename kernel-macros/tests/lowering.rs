@@ -290,7 +290,13 @@ fn matches_macro_is_a_match() {
 fn loop_attribute_on_a_tail_loop() {
     let def = device_def(unroll_in_tail::__fc_callable());
     let tail = def.body.tail.as_deref().expect("the loop is the tail");
-    assert!(matches!(tail.kind, ExprKind::For { unroll: ast::Unroll::By(2), .. }));
+    assert!(matches!(
+        tail.kind,
+        ExprKind::For {
+            unroll: ast::Unroll::By(2),
+            ..
+        }
+    ));
 }
 
 #[test]
