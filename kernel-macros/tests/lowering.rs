@@ -64,8 +64,8 @@ fn messages(x: u32) -> u32 {
 #[device]
 fn unroll_in_tail(out: &mut [u32]) {
     #[unroll(2)]
-    for i in 0..4 {
-        out[i] = i as u32;
+    for i in 0..4u32 {
+        out[0] += i;
     }
 }
 
