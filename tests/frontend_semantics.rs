@@ -736,3 +736,34 @@ fn for_loops_over_arrays_and_slices() {
         vec![6.0 + 30.0 + 200.0, 7.0, 7.0, 7.0 + 8.0]
     );
 }
+
+#[kernel]
+pub fn guarded(out: &mut [f32], n: usize) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < n && i < out.len() {
+        out[i] = 1.0;
+    }
+    if i >= out.len() || i == 0 {
+        return;
+    }
+    out[i - 1] += 1.0;
+}
+
+#[test]
+fn guards_with_and_or_remove_bounds_checks() {
+    let c = compile(guarded::ast(), &[], &CompileOptions::default()).unwrap();
+    let checks = format!("{:?}", c.kernel.body)
+        .matches("BoundsCheck")
+        .count();
+    assert_eq!(
+        checks, 1,
+        "only `out[i - 1]` keeps its check: {:#?}",
+        c.kernel.body
+    );
+    let mut args = [sl(&[0.0f32; 5]), val(3u64)];
+    launch(guarded::ast(), &[], SimLaunch::linear(2, 4), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    assert_eq!(back::<f32>(out), vec![2.0, 2.0, 2.0, 1.0, 0.0]);
+}

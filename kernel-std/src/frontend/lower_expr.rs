@@ -372,6 +372,15 @@ impl Lower {
 
     fn binary(&mut self, op: ast::BinOp, a: &Expr, b: &Expr, sp: Span) -> R<Val> {
         use ast::BinOp as B;
+        if matches!(op, B::And | B::Or) && is_pure(b) {
+            // Evaluating a side-effect-free, non-panicking right side unconditionally is
+            // indistinguishable from short-circuiting, and a plain `and`/`or` lets the passes
+            // use `i < n && j < m` as facts (bounds-check elimination under the guard).
+            let x = self.scalar(a)?;
+            let y = self.scalar(b)?;
+            let op = if op == B::And { BinOp::And } else { BinOp::Or };
+            return Ok(Val::Scalar(self.bin(op, x, y)));
+        }
         if matches!(op, B::And | B::Or) {
             let x = self.scalar(a)?;
             let r = self.var(ir::Ty::Bool);
@@ -583,5 +592,32 @@ impl Lower {
             ty: t,
             bits: float_bits(v, f),
         })
+    }
+}
+
+/// Whether evaluating `e` has no side effects and cannot panic: locals, constants, slice
+/// lengths and arithmetic on them other than division.
+fn is_pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(_)
+        | ExprKind::Local(_)
+        | ExprKind::HostConst(_)
+        | ExprKind::AssocConst { .. } => true,
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => is_pure(a),
+        ExprKind::Binary(op, a, b) => {
+            !matches!(op, ast::BinOp::Div | ast::BinOp::Rem) && is_pure(a) && is_pure(b)
+        }
+        ExprKind::Field(a, _) => {
+            matches!(a.kind, ExprKind::Local(_))
+                || matches!(&a.kind, ExprKind::Field(..) if is_pure(a))
+        }
+        // `.len()` of a slice or array variable reads a register or is a constant.
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } => method == "len" && args.is_empty() && matches!(receiver.kind, ExprKind::Local(_)),
+        _ => false,
     }
 }
