@@ -683,3 +683,74 @@ fn short_circuit_operators_skip_the_right_side() {
     assert!(o.panic.is_none());
     assert_eq!(interp::as_i64(&o.bufs[0]), vec![0, 1]);
 }
+
+#[test]
+fn malformed_or_unsupported_code_is_an_error_not_a_panic() {
+    let bodies: Vec<Vec<ast::Stmt>> = vec![
+        vec![st(field(int(1), "x"))],
+        vec![st(index(int(1), int(0)))],
+        vec![st(brk(None, None))],
+        vec![st(cont(Some("nope")))],
+        vec![st(call("sum", sum_fn, vec![], vec![]))],
+        vec![st(call("add", add_fn, vec![], vec![int(1), f32l(1.0)]))],
+        vec![st(deref(int(3)))],
+        vec![st(assign(int(3), int(4)))],
+        vec![st(mcall(var("out"), "frob", vec![]))],
+        vec![st(bin(BinOp::Rem, f32l(1.0), f32l(2.0)))],
+        vec![st(for_(None, "i", int(3), blk(vec![], None)))],
+        vec![st(range(int(0), int(3), false))],
+        vec![let_("t", false, Type::Tuple(vec![ti(I32)]), int(1))],
+        vec![st(mcall(int_t(1, I32), "pow", vec![]))],
+        vec![st(call(
+            "nope",
+            || Callable::Intrinsic("no_such_intrinsic"),
+            vec![],
+            vec![],
+        ))],
+        vec![st(call(
+            "shared_array",
+            || Callable::Intrinsic("shared_array"),
+            vec![],
+            vec![],
+        ))],
+        vec![st(mcall(
+            mcall(range(int(0), int(4), false), "step_by", vec![int(2)]),
+            "rev",
+            vec![],
+        ))],
+        vec![st(for_(
+            None,
+            "i",
+            mcall(
+                mcall(range(int(0), int(4), false), "step_by", vec![int(2)]),
+                "rev",
+                vec![],
+            ),
+            blk(vec![], None),
+        ))],
+        vec![st(for_(
+            None,
+            "i",
+            mcall(range(int(0), int(4), false), "step_by", vec![int(0)]),
+            blk(vec![], None),
+        ))],
+        vec![let_(
+            "x",
+            false,
+            Type::Infer,
+            ex(ExprKind::AssocConst {
+                ty: ti(I32),
+                name: "NOPE".into(),
+            }),
+        )],
+    ];
+    for (i, b) in bodies.into_iter().enumerate() {
+        let def = out_kernel(ti(I64), b);
+        let r = std::panic::catch_unwind(|| lower_kernel(def, &[]));
+        match r {
+            Ok(Err(e)) => assert!(!e.message.is_empty() && e.line > 0, "case {i}: {e:?}"),
+            Ok(Ok(k)) => panic!("case {i} lowered: {k:#?}"),
+            Err(_) => panic!("case {i} panicked"),
+        }
+    }
+}
