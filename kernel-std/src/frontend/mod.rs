@@ -28,6 +28,8 @@ pub mod consts;
 pub mod infer;
 mod inline;
 mod lower_expr;
+mod lower_loop;
+mod lower_match;
 mod lower_place;
 mod lower_stmt;
 mod methods;
