@@ -25,6 +25,7 @@
 
 mod builtins;
 pub mod consts;
+mod emit;
 pub mod infer;
 mod inline;
 mod lower_expr;
