@@ -581,7 +581,8 @@ impl Lower {
         }
     }
 
-    pub fn f32_const(&self, v: f64, t: ir::Ty) -> Operand {
+    /// The float constant `v` (rounded to nearest) in float type `t`.
+    pub fn float_const(&self, v: f64, t: ir::Ty) -> Operand {
         let f = match t {
             ir::Ty::F16 => FloatTy::F16,
             ir::Ty::BF16 => FloatTy::BF16,

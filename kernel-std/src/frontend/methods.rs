@@ -174,7 +174,7 @@ impl Lower {
                 self.float_op(BinOp::Sub, x, tr)
             }
             "recip" => {
-                let one = self.f32_const(1.0, t);
+                let one = self.float_const(1.0, t);
                 self.float_op(BinOp::Div, one, x)
             }
             "mul_add" => {
@@ -194,7 +194,7 @@ impl Lower {
             "is_nan" => self.float_op(BinOp::Ne, x, x),
             "is_finite" | "is_infinite" => {
                 let ax = self.float_un(UnOp::Abs, x);
-                let inf = self.f32_const(f64::INFINITY, t);
+                let inf = self.float_const(f64::INFINITY, t);
                 let op = if name == "is_finite" {
                     BinOp::Lt
                 } else {
@@ -224,7 +224,7 @@ impl Lower {
                 };
                 let b = self.bitcast(x, st);
                 let neg = self.bin(BinOp::Lt, b, c_int(st, 0));
-                let (m1, p1) = (self.f32_const(-1.0, t), self.f32_const(1.0, t));
+                let (m1, p1) = (self.float_const(-1.0, t), self.float_const(1.0, t));
                 let s = self.select(neg, m1, p1);
                 let nan = self.float_op(BinOp::Ne, x, x);
                 self.select(nan, x, s)
@@ -363,7 +363,7 @@ impl Lower {
         if let Operand::Const(c) = n {
             let n0 = c.as_i128() as i32;
             let mut b = n0;
-            let mut r = self.f32_const(1.0, t);
+            let mut r = self.float_const(1.0, t);
             let mut a = x;
             loop {
                 if b & 1 != 0 {
@@ -376,7 +376,7 @@ impl Lower {
                 a = self.float_op(BinOp::Mul, a, a);
             }
             if n0 < 0 {
-                let one = self.f32_const(1.0, t);
+                let one = self.float_const(1.0, t);
                 r = self.float_op(BinOp::Div, one, r);
             }
             return r;
@@ -384,7 +384,7 @@ impl Lower {
         let r = self.var(t);
         let a = self.var(t);
         let b = self.var(ir::Ty::I32);
-        let one = self.f32_const(1.0, t);
+        let one = self.float_const(1.0, t);
         self.emit(Inst::Mov { dst: r, src: one });
         self.emit(Inst::Mov { dst: a, src: x });
         self.emit(Inst::Mov { dst: b, src: n });
@@ -426,7 +426,7 @@ impl Lower {
         let body = self.close();
         self.emit(Inst::Loop { id, body });
         let neg = self.bin(BinOp::Lt, n, Operand::Const(Const::i32(0)));
-        let one = self.f32_const(1.0, t);
+        let one = self.float_const(1.0, t);
         let inv = self.float_op(BinOp::Div, one, Operand::Var(r));
         self.select(neg, inv, Operand::Var(r))
     }
