@@ -767,3 +767,35 @@ fn guards_with_and_or_remove_bounds_checks() {
     };
     assert_eq!(back::<f32>(out), vec![2.0, 2.0, 2.0, 1.0, 0.0]);
 }
+
+#[kernel]
+pub fn slice_branches(out: &mut [f32], a: &[f32], b: &[f32], c: u32) {
+    let s = if c > 0 { &a[..2] } else { &b[1..] };
+    out[0] = s[0] + s.len() as f32 * 10.0;
+    let t = match c {
+        0 => &b[..1],
+        1 => &a[1..],
+        _ => a,
+    };
+    out[1] = t[t.len() - 1] + t.len() as f32 * 10.0;
+}
+
+#[test]
+fn if_and_match_can_produce_slices() {
+    let run = |c: u32| {
+        let mut args = [
+            sl(&[0.0f32; 2]),
+            sl(&[1.0f32, 2.0, 3.0]),
+            sl(&[4.0f32, 5.0, 6.0, 7.0]),
+            val(c),
+        ];
+        launch(slice_branches::ast(), &[], one(), &mut args).unwrap();
+        let A::Slice(out) = &args[0] else {
+            unreachable!()
+        };
+        back::<f32>(out)
+    };
+    assert_eq!(run(0), vec![5.0 + 30.0, 4.0 + 10.0]);
+    assert_eq!(run(1), vec![1.0 + 20.0, 3.0 + 20.0]);
+    assert_eq!(run(2), vec![1.0 + 20.0, 3.0 + 30.0]);
+}

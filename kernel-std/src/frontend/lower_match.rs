@@ -25,7 +25,7 @@ impl Lower {
             }
             (v, _) => (v, st.clone()),
         };
-        let result = self.alloc_uninit(&t, "match", e.span)?;
+        let mut result = None;
         if arms.iter().any(|a| a.guard.is_some()) {
             // Guards: a "matched" flag keeps the lowering linear in the number of arms.
             let done = self.var(ir::Ty::Bool);
@@ -49,7 +49,7 @@ impl Lower {
                     src: Operand::Const(Const::bool(true)),
                 });
                 let bv = self.expr(&arm.body)?;
-                self.write(&result, &t, &bv, arm.body.span)?;
+                self.branch_result(&mut result, &t, &bv, arm.body.span)?;
                 let body = self.close();
                 self.cx_mut().scopes.pop();
                 match g {
@@ -78,14 +78,24 @@ impl Lower {
                 });
             }
         } else {
-            self.arm_chain(arms, &st, &v, &result, &t)?;
+            self.arm_chain(arms, &st, &v, &mut result, &t)?;
         }
-        self.read(&result, &t, e.span)
+        match result {
+            Some(l) => self.read(&l, &t, e.span),
+            None => Ok(Val::Never),
+        }
     }
 
     /// `if p0 { b0 } else if p1 { b1 } ... else { last }` (rustc checked exhaustiveness, so
     /// the last arm needs no test).
-    fn arm_chain(&mut self, arms: &[Arm], st: &Ty, v: &Val, result: &Loc, t: &Ty) -> R<()> {
+    fn arm_chain(
+        &mut self,
+        arms: &[Arm],
+        st: &Ty,
+        v: &Val,
+        result: &mut Option<Loc>,
+        t: &Ty,
+    ) -> R<()> {
         let Some((arm, rest)) = arms.split_first() else {
             return Ok(());
         };
@@ -98,7 +108,7 @@ impl Lower {
         self.cx_mut().scopes.push(HashMap::new());
         self.bind_arm(&arm.pat, st, v, arm.span)?;
         let bv = self.expr(&arm.body)?;
-        self.write(result, t, &bv, arm.body.span)?;
+        self.branch_result(result, t, &bv, arm.body.span)?;
         self.cx_mut().scopes.pop();
         let body = self.close();
         match test {

@@ -266,19 +266,17 @@ impl Lower {
     pub fn if_expr(&mut self, e: &Expr, cond: &Expr, then: &Block, els: Option<&Expr>) -> R<Val> {
         let t = self.ty(e);
         let c = self.scalar(cond)?;
-        let result = if els.is_some() {
-            self.alloc_uninit(&t, "if", e.span)?
-        } else {
-            Loc::Unit
-        };
+        let mut result = None;
         self.open();
         let tv = self.block(then)?;
-        self.write(&result, &t, &tv, then.span)?;
+        if els.is_some() {
+            self.branch_result(&mut result, &t, &tv, then.span)?;
+        }
         let then_b = self.close();
         self.open();
         if let Some(x) = els {
             let ev = self.expr(x)?;
-            self.write(&result, &t, &ev, x.span)?;
+            self.branch_result(&mut result, &t, &ev, x.span)?;
         }
         let els_b = self.close();
         self.emit(Inst::If {
@@ -286,6 +284,33 @@ impl Lower {
             then: then_b,
             els: els_b,
         });
-        self.read(&result, &t, e.span)
+        match (result, els) {
+            (Some(l), _) => self.read(&l, &t, e.span),
+            (None, None) => Ok(Val::Unit),
+            (None, Some(_)) => Ok(Val::Never),
+        }
+    }
+
+    /// Stores one branch's value into the shared result of an `if` / `match`, allocating it from
+    /// the first value that arrives (so slice results get the right memory space).
+    pub fn branch_result(&mut self, slot: &mut Option<Loc>, t: &Ty, v: &Val, sp: Span) -> R<()> {
+        if matches!(v, Val::Never) {
+            return Ok(());
+        }
+        let loc = match slot {
+            Some(l) => l.clone(),
+            None => {
+                if super::types::has_ref(t) {
+                    return Err(self.err(
+                        sp,
+                        "an `if` or `match` producing a reference is not supported; produce an index (or a slice) instead",
+                    ));
+                }
+                let l = self.alloc(t, Some(v), true, "branch", sp)?;
+                *slot = Some(l.clone());
+                l
+            }
+        };
+        self.write(&loc, t, v, sp)
     }
 }

@@ -8,7 +8,7 @@ use crate::ast::Span;
 use crate::ir::{self, ArrayId, BinOp, Inst, Operand, Space, Var};
 
 pub use super::emit::{c_int, c_u32, c_u64};
-use super::types::{array_flat, layout, leaves, mem_ir, struct_fields, struct_layout, Ty};
+use super::types::{self, array_flat, layout, leaves, mem_ir, struct_fields, struct_layout, Ty};
 use super::{Lower, R};
 
 /// A slice value: a pointer (U64 global address or U32 shared offset) and a U64 length. A slice
@@ -536,6 +536,10 @@ impl Lower {
             return Ok(loc.clone());
         }
         if matches!(v, Val::Never) {
+            // Unreachable binding: storage only matters for its type.
+            if types::has_view(t) {
+                return Ok(Loc::Unit);
+            }
             return self.alloc_uninit(t, name, span);
         }
         let loc = self.alloc(t, Some(&v), mutable, name, span)?;
@@ -545,12 +549,16 @@ impl Lower {
         Ok(loc)
     }
 
-    /// Storage for `let x;` (or a binding in unreachable code).
+    /// Storage for a value assigned later (`let x;`, `loop` and device-function results): its
+    /// shape must follow from the type alone, so no slices or references.
     pub fn alloc_uninit(&mut self, t: &Ty, name: &str, span: Span) -> R<Loc> {
-        match t {
-            Ty::Slice(..) | Ty::Ref(..) => Ok(Loc::Unit),
-            _ => self.alloc(t, None, true, name, span),
+        if types::has_view(t) {
+            return Err(self.err(
+                span,
+                format!("`{name}` of type `{t}` must be given its value where it is declared (slices and references are fixed to the memory they view)"),
+            ));
         }
+        self.alloc(t, None, true, name, span)
     }
 }
 
