@@ -52,6 +52,9 @@ impl Lower {
             }
             Ty::Slice(et, m) => {
                 let (elem_bytes, _) = layout(et).map_err(|m| self.err(sp, m))?;
+                if elem_bytes == 0 {
+                    return Err(self.err(sp, format!("kernel parameter `{name}`: slices of zero-sized elements are not supported")));
+                }
                 let ptr = self.named_var(ir::Ty::U64, &format!("{name}.ptr"));
                 let len = self.named_var(ir::Ty::U64, &format!("{name}.len"));
                 (
