@@ -14,9 +14,11 @@ pub mod error;
 pub mod frontend;
 pub mod intrinsics;
 pub mod ir;
+pub mod ir_print;
 pub mod panic_record;
 pub mod passes;
 pub mod ptx;
+pub mod ptxas;
 pub mod sim;
 
 pub use compile::{compile, CompileOptions, Compiled, GenericValue};

@@ -1,0 +1,533 @@
+//! Bounds-check elimination.
+//!
+//! Walks the structured tree keeping facts `x < y` (unsigned, on values) that hold at the current
+//! point, and drops a `BoundsCheck { idx, len }` that the facts prove. Facts come from:
+//! - the condition of an enclosing `if`: in `then`, `a < b` for a condition `lt(a, b)` or
+//!   `gt(b, a)`; in `else`, for `ge(a, b)` / `le(b, a)`; through `and` (then), `or` (else) and `not`;
+//!   and after an `if` one of whose branches cannot fall through (`if i >= n { return }`), the
+//!   other branch's facts continue;
+//! - an enclosing `for iv in start..end` (exclusive, any step, either direction): `iv < end` when
+//!   `end` is a constant or a variable the body does not write; `..=c` gives `iv < c + 1`;
+//! - an earlier check on the path: after `BoundsCheck { idx, len }` the thread only continues if
+//!   `idx < len`.
+//!
+//! Values are compared through copies and zero extensions: `idx = x as u64` with `x: u32` and
+//! `len = n as u64` are checked against facts about `x` and `n`, since widening an unsigned value
+//! preserves its order. Only comparisons of unsigned operands produce facts. Constant sides compare
+//! by value (`i < 8` proves `i < 16`; any fact `_ < len` proves `0 < len`).
+//!
+//! A fact or definition is forgotten as soon as a variable in it is written again; entering a loop
+//! forgets everything about variables the loop writes.
+//!
+//! With `CompileOptions::bounds_checks` off, every check is removed (the benchmark's unchecked
+//! configuration).
+
+use std::collections::HashMap;
+
+use super::util::{assigned_vars, falls_through, for_each_def};
+use crate::compile::CompileOptions;
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
+
+/// Returns whether any check was removed.
+pub fn bce(k: &mut Kernel, opts: &CompileOptions) -> bool {
+    let mut body = std::mem::take(&mut k.body);
+    let mut cx = Cx {
+        vars: &k.vars,
+        removed: false,
+        drop_all: !opts.bounds_checks,
+    };
+    cx.block(&mut body, &mut State::default());
+    k.body = body;
+    cx.removed
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Def {
+    /// Same value (a `mov`, or a zero extension of an unsigned value).
+    Same(Operand),
+    Cmp(BinOp, Operand, Operand),
+    And(Operand, Operand),
+    Or(Operand, Operand),
+    Not(Operand),
+}
+
+impl Def {
+    fn mentions(&self, v: Var) -> bool {
+        let m = |o: &Operand| *o == Operand::Var(v);
+        match self {
+            Def::Same(a) | Def::Not(a) => m(a),
+            Def::Cmp(_, a, b) | Def::And(a, b) | Def::Or(a, b) => m(a) || m(b),
+        }
+    }
+}
+
+#[derive(Clone, Default)]
+struct State {
+    defs: HashMap<Var, Def>,
+    /// `(a, b)`: `a < b` holds, on canonical operands.
+    facts: Vec<(Operand, Operand)>,
+}
+
+impl State {
+    fn kill(&mut self, v: Var) {
+        self.defs.remove(&v);
+        self.defs.retain(|_, d| !d.mentions(v));
+        let o = Operand::Var(v);
+        self.facts.retain(|(a, b)| *a != o && *b != o);
+    }
+
+    fn canon(&self, mut o: Operand) -> Operand {
+        for _ in 0..64 {
+            match o {
+                Operand::Var(v) => match self.defs.get(&v) {
+                    Some(Def::Same(x)) => o = *x,
+                    _ => return o,
+                },
+                Operand::Const(_) => return o,
+            }
+        }
+        o
+    }
+
+    fn cond_facts(
+        &self,
+        cond: Operand,
+        truth: bool,
+        out: &mut Vec<(Operand, Operand)>,
+        depth: u32,
+    ) {
+        let Operand::Var(c) = cond else { return };
+        if depth > 16 {
+            return;
+        }
+        let mut push = |a: Operand, b: Operand| out.push((self.canon(a), self.canon(b)));
+        match self.defs.get(&c) {
+            Some(Def::Cmp(op, a, b)) => match (op, truth) {
+                (BinOp::Lt, true) | (BinOp::Ge, false) => push(*a, *b),
+                (BinOp::Gt, true) | (BinOp::Le, false) => push(*b, *a),
+                _ => {}
+            },
+            Some(Def::And(a, b)) if truth => {
+                self.cond_facts(*a, true, out, depth + 1);
+                self.cond_facts(*b, true, out, depth + 1);
+            }
+            Some(Def::Or(a, b)) if !truth => {
+                self.cond_facts(*a, false, out, depth + 1);
+                self.cond_facts(*b, false, out, depth + 1);
+            }
+            Some(Def::Not(a)) => self.cond_facts(*a, !truth, out, depth + 1),
+            Some(Def::Same(a)) => self.cond_facts(*a, truth, out, depth + 1),
+            _ => {}
+        }
+    }
+
+    fn proves(&self, idx: Operand, len: Operand) -> bool {
+        let (i, l) = (self.canon(idx), self.canon(len));
+        let val = |o: Operand| match o {
+            Operand::Const(c) => Some(c.bits),
+            Operand::Var(_) => None,
+        };
+        if let (Some(a), Some(b)) = (val(i), val(l)) {
+            return a < b;
+        }
+        let same = |x: Operand, y: Operand| match (val(x), val(y)) {
+            (Some(a), Some(b)) => a == b,
+            _ => x == y,
+        };
+        self.facts.iter().any(|&(a, b)| {
+            let lhs_ok = same(a, i)
+                || matches!((val(a), val(i)), (Some(x), Some(y)) if y <= x)
+                || val(i) == Some(0);
+            let rhs_ok = same(b, l) || matches!((val(b), val(l)), (Some(x), Some(y)) if x <= y);
+            lhs_ok && rhs_ok
+        })
+    }
+}
+
+struct Cx<'a> {
+    vars: &'a [Ty],
+    removed: bool,
+    drop_all: bool,
+}
+
+impl Cx<'_> {
+    fn ty(&self, o: Operand) -> Ty {
+        match o {
+            Operand::Var(v) => self.vars[v.0 as usize],
+            Operand::Const(c) => c.ty,
+        }
+    }
+
+    fn is_unsigned(&self, o: Operand) -> bool {
+        let t = self.ty(o);
+        t.is_int() && !t.is_signed()
+    }
+
+    fn block(&mut self, b: &mut Block, st: &mut State) {
+        let old = std::mem::take(&mut b.0);
+        for inst in old {
+            if let Some(i) = self.inst(inst, st) {
+                b.0.push(i);
+            }
+        }
+    }
+
+    fn inst(&mut self, inst: Inst, st: &mut State) -> Option<Inst> {
+        match inst {
+            Inst::BoundsCheck { idx, len, site } => {
+                if self.drop_all || st.proves(idx, len) {
+                    self.removed = true;
+                    return None;
+                }
+                let fact = (st.canon(idx), st.canon(len));
+                st.facts.push(fact);
+                Some(Inst::BoundsCheck { idx, len, site })
+            }
+            Inst::If {
+                cond,
+                mut then,
+                mut els,
+            } => {
+                let mut st_t = st.clone();
+                st.cond_facts(cond, true, &mut st_t.facts, 0);
+                let mut st_e = st.clone();
+                st.cond_facts(cond, false, &mut st_e.facts, 0);
+                self.block(&mut then, &mut st_t);
+                self.block(&mut els, &mut st_e);
+                match (falls_through(&then), falls_through(&els)) {
+                    (false, true) => *st = st_e,
+                    (true, false) => *st = st_t,
+                    _ => {
+                        for v in assigned_vars(&then).into_iter().chain(assigned_vars(&els)) {
+                            st.kill(v);
+                        }
+                    }
+                }
+                Some(Inst::If { cond, then, els })
+            }
+            Inst::For {
+                id,
+                iv,
+                start,
+                end,
+                inclusive,
+                step,
+                reverse,
+                mut body,
+                unroll,
+            } => {
+                let written = assigned_vars(&body);
+                let end_c = st.canon(end);
+                for v in &written {
+                    st.kill(*v);
+                }
+                st.kill(iv);
+                let mut inner = st.clone();
+                let end_stable = match end {
+                    Operand::Var(v) => !written.contains(&v),
+                    Operand::Const(_) => true,
+                };
+                if end_stable && self.is_unsigned(end) {
+                    let end_c = if matches!(end_c, Operand::Var(v) if written.contains(&v)) {
+                        end
+                    } else {
+                        end_c
+                    };
+                    if !inclusive {
+                        inner.facts.push((Operand::Var(iv), end_c));
+                    } else if let Operand::Const(c) = end {
+                        if c.bits < u64::MAX >> (64 - c.ty.bits()) {
+                            let next = Const {
+                                ty: c.ty,
+                                bits: c.bits + 1,
+                            };
+                            inner.facts.push((Operand::Var(iv), next.into()));
+                        }
+                    }
+                }
+                self.block(&mut body, &mut inner);
+                Some(Inst::For {
+                    id,
+                    iv,
+                    start,
+                    end,
+                    inclusive,
+                    step,
+                    reverse,
+                    body,
+                    unroll,
+                })
+            }
+            Inst::Loop { id, mut body } => {
+                for v in assigned_vars(&body) {
+                    st.kill(v);
+                }
+                let mut inner = st.clone();
+                self.block(&mut body, &mut inner);
+                Some(Inst::Loop { id, body })
+            }
+            other => {
+                for_each_def(&other, |v| st.kill(v));
+                if let Some((dst, def)) = self.def_of(&other) {
+                    if !def.mentions(dst) {
+                        st.defs.insert(dst, def);
+                    }
+                }
+                Some(other)
+            }
+        }
+    }
+
+    fn def_of(&self, inst: &Inst) -> Option<(Var, Def)> {
+        Some(match *inst {
+            Inst::Mov { dst, src } => (dst, Def::Same(src)),
+            Inst::Cast { dst, a } => {
+                let (from, to) = (self.ty(a), self.vars[dst.0 as usize]);
+                let widening = from.is_int()
+                    && !from.is_signed()
+                    && to.is_int()
+                    && (to.bits() > from.bits() || to == from);
+                if !widening {
+                    return None;
+                }
+                (dst, Def::Same(a))
+            }
+            Inst::Binary { dst, op, a, b } if op.is_compare() && self.is_unsigned(a) => {
+                (dst, Def::Cmp(op, a, b))
+            }
+            Inst::Binary {
+                dst,
+                op: BinOp::And,
+                a,
+                b,
+            } if self.ty(a) == Ty::Bool => (dst, Def::And(a, b)),
+            Inst::Binary {
+                dst,
+                op: BinOp::Or,
+                a,
+                b,
+            } if self.ty(a) == Ty::Bool => (dst, Def::Or(a, b)),
+            Inst::Unary {
+                dst,
+                op: UnOp::Not,
+                a,
+            } if self.ty(a) == Ty::Bool => (dst, Def::Not(a)),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Inst, Unroll};
+    use crate::passes::testkit::*;
+
+    fn checks(k: &Kernel) -> usize {
+        let mut n = 0;
+        crate::passes::util::walk(&k.body, &mut |i| {
+            n += matches!(i, Inst::BoundsCheck { .. }) as usize
+        });
+        n
+    }
+
+    fn on() -> CompileOptions {
+        CompileOptions::default()
+    }
+
+    #[test]
+    fn guard_proves_then_branch_only() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let i = param(&mut k, "i", Ty::U64);
+        let c = k.new_var(Ty::Bool);
+        k.body.0 = vec![
+            bin(c, BinOp::Lt, i, n),
+            if_(c, vec![check(i, n), store(p, i)], vec![check(i, n)]),
+        ];
+        assert!(bce(&mut k, &on()));
+        assert_body(
+            &k,
+            "
+            v3 = lt.u64 v2, v1
+            if v3 {
+              store.global.u64 [v0], v2
+            } else {
+              bounds_check.u64 v2, v1 @site0
+            }
+            ",
+        );
+    }
+
+    #[test]
+    fn early_return_guard_and_and_conditions() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let (_, m) = slice(&mut k, "y", 4);
+        let i = param(&mut k, "i", Ty::U64);
+        let j = param(&mut k, "j", Ty::U64);
+        let (c, c1, c2, c3) = (
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+        );
+        k.body.0 = vec![
+            bin(c, BinOp::Ge, i, n),
+            if_(c, vec![Inst::Return], vec![]),
+            check(i, n),
+            bin(c1, BinOp::Gt, m, j),
+            bin(c2, BinOp::Lt, i, m),
+            bin(c3, BinOp::And, c1, c2),
+            if_(
+                c3,
+                vec![check(j, m), check(i, m), check(i, n)],
+                vec![check(j, m)],
+            ),
+        ];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 1, "{}", text(&k));
+    }
+
+    #[test]
+    fn loop_range_and_widened_u32() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let n32 = param(&mut k, "n32", Ty::U32);
+        let i = k.new_var(Ty::U64);
+        let j = k.new_var(Ty::U32);
+        let (w, l) = (k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let li = for_(
+            &mut k,
+            i,
+            u64c(0),
+            n,
+            Unroll::Never,
+            vec![check(i, n), store(p, i)],
+        );
+        let lj = for_(
+            &mut k,
+            j,
+            u32c(0),
+            n32,
+            Unroll::Never,
+            vec![
+                cast(w, j),
+                cast(l, n32),
+                check(w, l),
+                check(u32c(0), l),
+                check(j, u32c(7)),
+            ],
+        );
+        k.body.0 = vec![li, lj];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 1, "{}", text(&k));
+        assert!(text(&k).contains("bounds_check.u32 v4, 7u32"));
+    }
+
+    #[test]
+    fn writes_invalidate_facts() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let i = k.new_var(Ty::U64);
+        let w = k.new_var(Ty::U64);
+        // The loop writes its own bound and the index: nothing may be dropped.
+        let li = for_(
+            &mut k,
+            i,
+            u64c(0),
+            n,
+            Unroll::Never,
+            vec![
+                check(i, n),
+                bin(n, BinOp::Sub, n, u64c(1)),
+                check(i, n),
+                mov(w, i),
+                check(w, n),
+                bin(w, BinOp::Add, w, u64c(1)),
+                check(w, n),
+            ],
+        );
+        k.body.0 = vec![li, store(p, n)];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 3, "{}", text(&k));
+    }
+
+    #[test]
+    fn repeated_and_constant_checks() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i = param(&mut k, "i", Ty::U64);
+        let s = param(&mut k, "s", Ty::I32);
+        let c = k.new_var(Ty::Bool);
+        let w = k.new_var(Ty::U64);
+        k.body.0 = vec![
+            check(i, n),
+            check(i, n),
+            check(u64c(5), n),
+            check(u64c(3), n),
+            check(u64c(6), n),
+            // A signed comparison proves nothing about unsigned indices.
+            bin(c, BinOp::Lt, s, i32c(4)),
+            cast(w, s),
+            if_(c, vec![check(w, u64c(4))], vec![]),
+        ];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 4, "{}", text(&k));
+        let mut off = k.clone();
+        bce(
+            &mut off,
+            &CompileOptions {
+                bounds_checks: false,
+                ..on()
+            },
+        );
+        assert_eq!(checks(&off), 0);
+    }
+
+    /// Each comparison against the facts it may and may not give, checked on both branches by
+    /// running the kernel with `i == n`, `i < n` and `i > n`.
+    #[test]
+    fn every_comparison_gives_only_true_facts() {
+        for op in [
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+        ] {
+            for swap in [false, true] {
+                let mut k = kernel();
+                let p = param(&mut k, "p", Ty::U64);
+                let i = param(&mut k, "i", Ty::U32);
+                let n = param(&mut k, "n", Ty::U32);
+                let c = k.new_var(Ty::Bool);
+                let (a, b) = if swap { (n, i) } else { (i, n) };
+                k.body.0 = vec![
+                    bin(c, op, a, b),
+                    if_(
+                        c,
+                        vec![check(i, n), store(p, u32c(1))],
+                        vec![check(i, n), store(p, u32c(2))],
+                    ),
+                ];
+                let orig = k.clone();
+                bce(&mut k, &on());
+                let proves = matches!(
+                    (op, swap),
+                    (BinOp::Lt | BinOp::Ge, false) | (BinOp::Gt | BinOp::Le, true)
+                );
+                assert_eq!(checks(&k), 2 - proves as usize, "{op:?} swap={swap}");
+                for (iv, nv) in [(3u32, 3u32), (2, 3), (4, 3)] {
+                    let args = [(p, Const::u64(0)), (i, Const::u32(iv)), (n, Const::u32(nv))];
+                    assert_eq!(
+                        run(&orig, &args),
+                        run(&k, &args),
+                        "{op:?} swap={swap} i={iv} n={nv}"
+                    );
+                }
+            }
+        }
+    }
+}

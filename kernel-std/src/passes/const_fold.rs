@@ -1,0 +1,627 @@
+//! Constant folding, constant/copy propagation, exact algebraic identities, branch folding and
+//! removal of unreachable code and unused pure values.
+//!
+//! Propagation is flow sensitive over the structured tree, so it also works after unrolling, where
+//! one variable is assigned once per unrolled copy: walking a block in order, a `Mov` of a constant
+//! or of another variable records a fact `v = value` that is dropped as soon as `v` (or the copied
+//! variable) is written again. Facts from before an `if` flow into both branches; after it only
+//! facts that both branches agree on survive (a branch that cannot fall through contributes none).
+//! Before a loop body every variable written anywhere in the loop (its induction variable
+//! included) loses its facts, since its value at the top of a later iteration is unknown.
+//!
+//! Identities are applied only where they are exact for every input: for integers `x+0`, `x-0`,
+//! `x*1`, `x*0`, `x/1`, `x%1`, `x&0`, `x&!0`, `x|0`, `x|!0`, `x^0`, `x-x`, `x^x`, `x<<0`, `x>>0`
+//! and comparisons of a value with itself; for floats only `x*1.0`, `x/1.0`, `x+(-0.0)` and
+//! `x-0.0`, which keep NaNs NaN and the sign of zero.
+
+use std::collections::HashMap;
+
+use super::dce::remove_dead_values;
+use super::eval::{
+    eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
+    is_int_zero,
+};
+use super::util::{
+    assigned_vars, diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts,
+};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
+
+/// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
+pub fn const_fold(k: &mut Kernel) -> bool {
+    let mut any = false;
+    for _ in 0..16 {
+        let mut f = Folder {
+            vars: &k.vars,
+            changed: false,
+        };
+        let mut body = std::mem::take(&mut k.body);
+        f.block(&mut body, &mut Env::default());
+        let changed = f.changed;
+        k.body = body;
+        let removed = remove_dead_values(k);
+        if !changed && !removed {
+            break;
+        }
+        any = true;
+    }
+    any
+}
+
+/// Known values of variables at a program point.
+#[derive(Clone, Default)]
+struct Env {
+    known: HashMap<Var, Operand>,
+}
+
+impl Env {
+    fn kill(&mut self, v: Var) {
+        self.known.remove(&v);
+        self.known.retain(|_, val| *val != Operand::Var(v));
+    }
+    fn get(&self, o: Operand) -> Operand {
+        match o {
+            Operand::Var(v) => self.known.get(&v).copied().unwrap_or(o),
+            c => c,
+        }
+    }
+    fn intersect(&mut self, other: &Env) {
+        self.known.retain(|v, val| other.known.get(v) == Some(val));
+    }
+}
+
+struct Folder<'a> {
+    vars: &'a [Ty],
+    changed: bool,
+}
+
+fn cst(o: Operand) -> Option<Const> {
+    match o {
+        Operand::Const(c) => Some(c),
+        Operand::Var(_) => None,
+    }
+}
+
+impl Folder<'_> {
+    fn block(&mut self, b: &mut Block, env: &mut Env) {
+        let old = std::mem::take(&mut b.0);
+        let mut out = Vec::with_capacity(old.len());
+        let mut iter = old.into_iter();
+        while let Some(inst) = iter.next() {
+            self.inst(inst, env, &mut out);
+            if out.last().is_some_and(diverges) {
+                if iter.next().is_some() {
+                    self.changed = true;
+                }
+                break;
+            }
+        }
+        b.0 = out;
+    }
+
+    fn subst(&mut self, inst: &mut Inst, env: &Env) {
+        let mut changed = false;
+        for_each_use_mut(inst, |o| {
+            let n = env.get(*o);
+            if n != *o {
+                *o = n;
+                changed = true;
+            }
+        });
+        self.changed |= changed;
+    }
+
+    fn inst(&mut self, mut inst: Inst, env: &mut Env, out: &mut Vec<Inst>) {
+        self.subst(&mut inst, env);
+        match inst {
+            Inst::If {
+                cond,
+                mut then,
+                mut els,
+            } => {
+                if let Some(c) = cst(cond) {
+                    self.changed = true;
+                    let mut taken = if c.bits != 0 { then } else { els };
+                    self.block(&mut taken, env);
+                    out.extend(taken.0);
+                    return;
+                }
+                let mut env_t = env.clone();
+                self.block(&mut then, &mut env_t);
+                let mut env_e = env.clone();
+                self.block(&mut els, &mut env_e);
+                *env = match (falls_through(&then), falls_through(&els)) {
+                    (true, true) => {
+                        env_t.intersect(&env_e);
+                        env_t
+                    }
+                    (true, false) => env_t,
+                    (false, true) => env_e,
+                    (false, false) => Env::default(),
+                };
+                if then.0.is_empty() && els.0.is_empty() {
+                    self.changed = true;
+                    return;
+                }
+                if then == els {
+                    // Both branches do the same thing: the condition does not matter.
+                    self.changed = true;
+                    out.extend(then.0);
+                    return;
+                }
+                out.push(Inst::If { cond, then, els });
+            }
+            Inst::For {
+                id,
+                iv,
+                start,
+                end,
+                inclusive,
+                step,
+                reverse,
+                mut body,
+                unroll,
+            } => {
+                if let (Some(s), Some(e)) = (cst(start), cst(end)) {
+                    let (s, e) = (s.as_i128(), e.as_i128());
+                    if s > e || (s == e && !inclusive) {
+                        self.changed = true;
+                        return;
+                    }
+                }
+                for v in assigned_vars(&body) {
+                    env.kill(v);
+                }
+                env.kill(iv);
+                let mut inner = env.clone();
+                self.block(&mut body, &mut inner);
+                out.push(Inst::For {
+                    id,
+                    iv,
+                    start,
+                    end,
+                    inclusive,
+                    step,
+                    reverse,
+                    body,
+                    unroll,
+                });
+            }
+            Inst::Loop { id, mut body } => {
+                let runs_once = matches!(body.0.last(), Some(Inst::Break(l)) if *l == id)
+                    && !jumps_to_insts(&body.0[..body.0.len() - 1], id);
+                if runs_once {
+                    self.changed = true;
+                    body.0.pop();
+                    for i in body.0 {
+                        self.inst(i, env, out);
+                        if out.last().is_some_and(diverges) {
+                            break;
+                        }
+                    }
+                    return;
+                }
+                for v in assigned_vars(&body) {
+                    env.kill(v);
+                }
+                let mut inner = env.clone();
+                self.block(&mut body, &mut inner);
+                out.push(Inst::Loop { id, body });
+            }
+            Inst::BoundsCheck { idx, len, site } => match (cst(idx), cst(len)) {
+                (Some(i), Some(l)) if i.bits < l.bits => self.changed = true,
+                (Some(_), Some(_)) => {
+                    self.changed = true;
+                    out.push(Inst::Panic {
+                        site,
+                        a: idx,
+                        b: len,
+                    });
+                }
+                _ => out.push(Inst::BoundsCheck { idx, len, site }),
+            },
+            mut other => {
+                if let Some(s) = self.simplify(&other) {
+                    self.changed = true;
+                    other = s;
+                }
+                if let Inst::Mov {
+                    dst,
+                    src: Operand::Var(s),
+                } = other
+                {
+                    if s == dst {
+                        self.changed = true;
+                        return;
+                    }
+                }
+                for_each_def(&other, |v| env.kill(v));
+                if let Inst::Mov { dst, src } = other {
+                    env.known.insert(dst, src);
+                }
+                out.push(other);
+            }
+        }
+    }
+
+    fn ty(&self, o: Operand) -> Ty {
+        match o {
+            Operand::Var(v) => self.vars[v.0 as usize],
+            Operand::Const(c) => c.ty,
+        }
+    }
+
+    /// A simpler equivalent of `inst`, if there is one.
+    fn simplify(&self, inst: &Inst) -> Option<Inst> {
+        let mov = |dst, src: Operand| Some(Inst::Mov { dst, src });
+        match *inst {
+            Inst::Unary { dst, op, a } => {
+                let r = eval_unary(op, cst(a)?, self.vars[dst.0 as usize])?;
+                mov(dst, r.into())
+            }
+            Inst::Binary { dst, op, a, b } => {
+                if let (Some(x), Some(y)) = (cst(a), cst(b)) {
+                    if let Some(r) = eval_binary(op, x, y) {
+                        return mov(dst, r.into());
+                    }
+                }
+                self.identity(dst, op, a, b)
+            }
+            Inst::Fma { dst, a, b, c } => {
+                let r = eval_fma(cst(a)?, cst(b)?, cst(c)?)?;
+                mov(dst, r.into())
+            }
+            Inst::Cast { dst, a } => {
+                let to = self.vars[dst.0 as usize];
+                if self.ty(a) == to {
+                    return mov(dst, a);
+                }
+                mov(dst, eval_cast(cst(a)?, to)?.into())
+            }
+            Inst::Bitcast { dst, a } => {
+                let to = self.vars[dst.0 as usize];
+                if self.ty(a) == to {
+                    return mov(dst, a);
+                }
+                mov(dst, eval_bitcast(cst(a)?, to)?.into())
+            }
+            Inst::Select { dst, cond, a, b } => {
+                if a == b {
+                    return mov(dst, a);
+                }
+                let c = cst(cond)?;
+                mov(dst, if c.bits != 0 { a } else { b })
+            }
+            _ => None,
+        }
+    }
+
+    fn identity(&self, dst: crate::ir::Var, op: BinOp, a: Operand, b: Operand) -> Option<Inst> {
+        let t = self.ty(a);
+        let mov = |src: Operand| Some(Inst::Mov { dst, src });
+        let (ca, cb) = (cst(a), cst(b));
+        let same = matches!((a, b), (Operand::Var(x), Operand::Var(y)) if x == y);
+        let zero = Operand::Const(int_const(t, 0));
+        if t.is_int() || t == Ty::Bool {
+            let z = |c: Option<Const>| c.is_some_and(is_int_zero);
+            let one = |c: Option<Const>| c.is_some_and(is_int_one) && t != Ty::Bool;
+            let ones = |c: Option<Const>| c.is_some_and(is_all_ones);
+            if op.is_compare() && same {
+                let r = matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge);
+                return mov(Const::bool(r).into());
+            }
+            return match op {
+                BinOp::Add | BinOp::Or | BinOp::Xor if z(cb) => mov(a),
+                BinOp::Add | BinOp::Or | BinOp::Xor if z(ca) => mov(b),
+                BinOp::Sub if z(cb) => mov(a),
+                BinOp::Sub | BinOp::Xor if same => mov(zero),
+                BinOp::Mul if one(cb) => mov(a),
+                BinOp::Mul if one(ca) => mov(b),
+                BinOp::Mul if z(ca) || z(cb) => mov(zero),
+                BinOp::Div if one(cb) => mov(a),
+                BinOp::Rem if one(cb) => mov(zero),
+                BinOp::And if z(ca) || z(cb) => mov(zero),
+                BinOp::And if ones(cb) => mov(a),
+                BinOp::And if ones(ca) => mov(b),
+                BinOp::Or if ones(ca) || ones(cb) => mov(Operand::Const(int_const(t, -1))),
+                BinOp::And | BinOp::Or | BinOp::Min | BinOp::Max if same => mov(a),
+                BinOp::Shl | BinOp::Shr
+                    if t.is_int() && cb.is_some_and(|c| c.bits as u32 & (t.bits() - 1) == 0) =>
+                {
+                    mov(a)
+                }
+                _ => None,
+            };
+        }
+        if !t.is_float() {
+            return None;
+        }
+        let is = |c: Option<Const>, v: f64| {
+            c.and_then(super::eval::float_value)
+                .is_some_and(|x| x == v && x.is_sign_negative() == v.is_sign_negative())
+        };
+        match op {
+            BinOp::Mul if is(cb, 1.0) => mov(a),
+            BinOp::Mul if is(ca, 1.0) => mov(b),
+            BinOp::Div if is(cb, 1.0) => mov(a),
+            BinOp::Add if is(cb, -0.0) => mov(a),
+            BinOp::Add if is(ca, -0.0) => mov(b),
+            BinOp::Sub if is(cb, 0.0) => mov(a),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{UnOp, Unroll};
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn folds_chains_in_u32() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (a, b, c) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        k.body.0 = vec![
+            mov(a, u32c(3)),
+            bin(b, BinOp::Add, a, u32c(u32::MAX)),
+            bin(c, BinOp::Shl, b, u32c(33)),
+            store(p, c),
+        ];
+        assert!(const_fold(&mut k));
+        assert_body(&k, "store.global.u32 [v0], 4u32");
+    }
+
+    #[test]
+    fn var_written_in_loop_is_not_constant() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let n = param(&mut k, "n", Ty::U32);
+        let (x, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let body = vec![store(p, x), bin(x, BinOp::Add, x, u32c(1))];
+        let l = for_(&mut k, i, u32c(0), n, Unroll::Never, body);
+        k.body.0 = vec![mov(x, u32c(7)), l, store(p, x)];
+        let before = text(&k);
+        const_fold(&mut k);
+        assert_eq!(text(&k), before);
+    }
+
+    #[test]
+    fn copies_die_when_source_is_rewritten() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        let y = k.new_var(Ty::U32);
+        k.body.0 = vec![
+            mov(y, x),
+            store(p, y),
+            bin(x, BinOp::Add, x, u32c(1)),
+            store(p, y),
+            store(p, x),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v2 = mov v1
+            store.global.u32 [v0], v1
+            v1 = add.u32 v1, 1u32
+            store.global.u32 [v0], v2
+            store.global.u32 [v0], v1
+            ",
+        );
+    }
+
+    #[test]
+    fn branch_folding_and_merge() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let q = param(&mut k, "q", Ty::Bool);
+        let (c, x, y) = (k.new_var(Ty::Bool), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        k.body.0 = vec![
+            bin(c, BinOp::Lt, i32c(-1), i32c(2)),
+            if_(c, vec![mov(x, u32c(1))], vec![mov(x, u32c(2))]),
+            if_(q, vec![mov(y, x)], vec![mov(y, u32c(1))]),
+            store(p, y),
+            if_(q, vec![mov(y, u32c(5))], vec![mov(y, u32c(6))]),
+            store(p, y),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.u32 [v0], 1u32
+            if v1 {
+              v4 = mov 5u32
+            } else {
+              v4 = mov 6u32
+            }
+            store.global.u32 [v0], v4
+            ",
+        );
+    }
+
+    #[test]
+    fn float_identities_keep_nan_and_signed_zero_semantics() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::F32);
+        let v: Vec<Var> = (0..5).map(|_| k.new_var(Ty::F32)).collect();
+        k.body.0 = vec![
+            bin(v[0], BinOp::Mul, x, f32c(1.0)),
+            bin(v[1], BinOp::Add, v[0], f32c(0.0)),
+            bin(v[2], BinOp::Add, v[1], f32c(-0.0)),
+            bin(v[3], BinOp::Mul, v[2], f32c(0.0)),
+            bin(v[4], BinOp::Sub, v[3], f32c(0.0)),
+            store(p, v[4]),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v3 = add.f32 v1, 0.0f32
+            v5 = mul.f32 v3, 0.0f32
+            store.global.f32 [v0], v5
+            ",
+        );
+    }
+
+    #[test]
+    fn int_identities() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::I32);
+        let v: Vec<Var> = (0..6).map(|_| k.new_var(Ty::I32)).collect();
+        let c = k.new_var(Ty::Bool);
+        k.body.0 = vec![
+            bin(v[0], BinOp::Mul, x, i32c(1)),
+            bin(v[1], BinOp::Or, v[0], i32c(0)),
+            bin(v[2], BinOp::Shr, v[1], u32c(32)),
+            store(p, v[2]),
+            bin(v[3], BinOp::Mul, x, i32c(0)),
+            store(p, v[3]),
+            bin(v[4], BinOp::Sub, x, x),
+            bin(v[5], BinOp::And, v[4], i32c(-1)),
+            store(p, v[5]),
+            bin(c, BinOp::Le, x, x),
+            store(p, c),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.i32 [v0], v1
+            store.global.i32 [v0], 0i32
+            store.global.i32 [v0], 0i32
+            store.global.bool [v0], true
+            ",
+        );
+    }
+
+    #[test]
+    fn bounds_checks_and_unreachable_code() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        k.body.0 = vec![
+            check(u32c(3), u32c(4)),
+            store(p, u32c(1)),
+            check(u32c(4), u32c(4)),
+            store(p, u32c(2)),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.u32 [v0], 1u32
+            panic @site0 4u32, 4u32
+            ",
+        );
+    }
+
+    #[test]
+    fn dead_values_go_effects_stay() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (a, b, t) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let n = k.new_var(Ty::U32);
+        k.body.0 = vec![
+            load(a, p),
+            un(b, UnOp::Not, a),
+            intr("tid.x", vec![t], vec![]),
+            intr("clock", vec![n], vec![]),
+            intr("sync_threads", vec![], vec![]),
+            store(p, u32c(0)),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v4 = call clock()
+            call sync_threads()
+            store.global.u32 [v0], 0u32
+            ",
+        );
+    }
+
+    /// Random straight-line and branchy integer code: folding must not change what is stored.
+    #[test]
+    fn random_programs_keep_their_stores() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rnd = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::Min,
+            BinOp::Max,
+            BinOp::MulHi,
+        ];
+        for round in 0..200 {
+            let ty = [Ty::U32, Ty::I32, Ty::U8, Ty::I64][round % 4];
+            let mut k = kernel();
+            let p = param(&mut k, "p", Ty::U64);
+            let x = param(&mut k, "x", ty);
+            let mut vals = vec![x];
+            let mut body = vec![];
+            for _ in 0..12 {
+                let pick = |r: u64, vals: &[Var]| -> Operand {
+                    if r.is_multiple_of(3) {
+                        let c = [0i128, 1, -1, 2, 31, 7][(r / 3 % 6) as usize];
+                        Operand::Const(super::super::eval::int_const(ty, c))
+                    } else {
+                        Operand::Var(vals[(r as usize / 3) % vals.len()])
+                    }
+                };
+                let d = if rnd(4) == 0 {
+                    vals[rnd(vals.len() as u64) as usize]
+                } else {
+                    k.new_var(ty)
+                };
+                let op = ops[rnd(ops.len() as u64) as usize];
+                let a = pick(rnd(1000), &vals);
+                let b = if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    u32c(rnd(40) as u32)
+                } else {
+                    pick(rnd(1000), &vals)
+                };
+                let inst = bin(d, op, a, b);
+                if rnd(5) == 0 {
+                    let c = k.new_var(Ty::Bool);
+                    body.push(bin(c, BinOp::Lt, x, a));
+                    body.push(if_(c, vec![inst], vec![mov(d, a)]));
+                } else {
+                    body.push(inst);
+                }
+                if !vals.contains(&d) {
+                    vals.push(d);
+                }
+                body.push(store(p, d));
+            }
+            k.body.0 = body;
+            let orig = k.clone();
+            const_fold(&mut k);
+            for xv in [0i128, 1, -1, 77, 1 << 20] {
+                let args = [
+                    (p, Const::u64(64)),
+                    (x, super::super::eval::int_const(ty, xv)),
+                ];
+                assert_eq!(
+                    run(&orig, &args),
+                    run(&k, &args),
+                    "round {round}\n{}",
+                    text(&orig)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! Dead code removal.
+//!
+//! [`remove_dead_values`] deletes removable instructions (see `util::is_removable`: pure values,
+//! loads, pure intrinsics) none of whose results is read anywhere, stores to local arrays that are
+//! never loaded, `if`s with two empty branches and counted `for` loops with an empty body (a `for`
+//! always terminates). An empty `loop {}` is an infinite loop and stays. Panics, bounds checks,
+//! global/shared stores, barriers, warp and memory intrinsics are never removed.
+//!
+//! [`dce`] additionally renumbers what is left: local arrays nobody touches are dropped (so the
+//! PTX has no `.local` frame for arrays that became registers) and variables that no instruction
+//! or parameter mentions are dropped from the variable table.
+
+use std::collections::{HashMap, HashSet};
+
+use super::util::{
+    for_each_def, for_each_use, for_each_use_mut, is_removable, use_counts, walk, walk_mut,
+};
+use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
+
+/// Deletes unused values, dead array stores and empty control flow, to a fixed point. Returns
+/// whether anything changed.
+pub fn remove_dead_values(k: &mut Kernel) -> bool {
+    let mut any = false;
+    loop {
+        let uses = use_counts(k);
+        let mut loaded: HashSet<ArrayId> = HashSet::new();
+        walk(&k.body, &mut |i| {
+            if let Inst::ArrayLoad { array, .. } = i {
+                loaded.insert(*array);
+            }
+        });
+        let mut changed = false;
+        sweep(&mut k.body, &uses, &loaded, &mut changed);
+        changed |= remove_dead_assignments(k);
+        if !changed {
+            return any;
+        }
+        any = true;
+    }
+}
+
+fn dead(inst: &Inst, uses: &[u32], loaded: &HashSet<ArrayId>) -> bool {
+    match inst {
+        Inst::ArrayStore { array, .. } => !loaded.contains(array),
+        Inst::If { then, els, .. } => then.0.is_empty() && els.0.is_empty(),
+        Inst::For { body, .. } => body.0.is_empty(),
+        Inst::Loop { id, body } => matches!(body.0.as_slice(), [Inst::Break(l)] if l == id),
+        _ if is_removable(inst) => {
+            let mut all_unused = true;
+            for_each_def(inst, |v| all_unused &= uses[v.0 as usize] == 0);
+            all_unused
+        }
+        _ => false,
+    }
+}
+
+fn sweep(b: &mut Block, uses: &[u32], loaded: &HashSet<ArrayId>, changed: &mut bool) {
+    for inst in &mut b.0 {
+        match inst {
+            Inst::If { then, els, .. } => {
+                sweep(then, uses, loaded, changed);
+                sweep(els, uses, loaded, changed);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => sweep(body, uses, loaded, changed),
+            _ => {}
+        }
+    }
+    let before = b.0.len();
+    b.0.retain(|i| !dead(i, uses, loaded));
+    *changed |= b.0.len() != before;
+}
+
+/// Deletes removable instructions whose results are overwritten before any read (the IR is not
+/// SSA, so a variable can be read elsewhere and still be dead here). Backward liveness over the
+/// structured tree; loops iterate to a fixed point, `break`/`continue` take the liveness after the
+/// loop / at its head.
+pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
+    let mut lv = Liveness {
+        loops: HashMap::new(),
+        removed: false,
+    };
+    let mut body = std::mem::take(&mut k.body);
+    lv.block(&mut body, HashSet::new(), true);
+    k.body = body;
+    lv.removed
+}
+
+type Live = HashSet<Var>;
+
+struct Liveness {
+    /// For each enclosing loop: (live after it, live at its head).
+    loops: HashMap<LoopId, (Live, Live)>,
+    removed: bool,
+}
+
+impl Liveness {
+    /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
+    fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
+        let mut keep = vec![true; b.0.len()];
+        for (n, inst) in b.0.iter_mut().enumerate().rev() {
+            match inst {
+                Inst::Break(l) => live = self.loops.get(l).map(|x| x.0.clone()).unwrap_or_default(),
+                Inst::Continue(l) => {
+                    live = self.loops.get(l).map(|x| x.1.clone()).unwrap_or_default()
+                }
+                Inst::Return => live = Live::new(),
+                Inst::If { cond, then, els } => {
+                    let t = self.block(then, live.clone(), remove);
+                    let e = self.block(els, live, remove);
+                    live = t.union(&e).copied().collect();
+                    add_use(&mut live, *cond);
+                }
+                Inst::For {
+                    id,
+                    iv,
+                    start,
+                    end,
+                    step,
+                    body,
+                    ..
+                } => {
+                    let after = live.clone();
+                    let mut head = after.clone();
+                    for _ in 0..64 {
+                        self.loops.insert(*id, (after.clone(), head.clone()));
+                        let mut out = head.clone();
+                        out.extend(after.iter().copied());
+                        let mut body_in = self.block(body, out, false);
+                        body_in.remove(iv);
+                        let next: Live = head.union(&body_in).copied().collect();
+                        if next == head {
+                            break;
+                        }
+                        head = next;
+                    }
+                    self.loops.insert(*id, (after.clone(), head.clone()));
+                    let mut out = head.clone();
+                    out.extend(after.iter().copied());
+                    self.block(body, out, remove);
+                    live = head;
+                    live.remove(iv);
+                    for o in [*start, *end, *step] {
+                        add_use(&mut live, o);
+                    }
+                }
+                Inst::Loop { id, body } => {
+                    let after = live.clone();
+                    let mut head = Live::new();
+                    for _ in 0..64 {
+                        self.loops.insert(*id, (after.clone(), head.clone()));
+                        let next = self.block(body, head.clone(), false);
+                        if next == head {
+                            break;
+                        }
+                        head = next.union(&head).copied().collect();
+                    }
+                    self.loops.insert(*id, (after, head.clone()));
+                    self.block(body, head.clone(), remove);
+                    live = head;
+                }
+                _ => {
+                    if is_removable(inst) {
+                        let mut dead = true;
+                        for_each_def(inst, |v| dead &= !live.contains(&v));
+                        if dead {
+                            if remove {
+                                keep[n] = false;
+                            }
+                            continue;
+                        }
+                    }
+                    for_each_def(inst, |v| {
+                        live.remove(&v);
+                    });
+                    for_each_use(inst, |o| add_use(&mut live, o));
+                }
+            }
+        }
+        if keep.iter().any(|k| !k) {
+            self.removed = true;
+            let mut it = keep.into_iter();
+            b.0.retain(|_| it.next().unwrap_or(true));
+        }
+        live
+    }
+}
+
+fn add_use(live: &mut Live, o: Operand) {
+    if let Operand::Var(v) = o {
+        live.insert(v);
+    }
+}
+
+/// Final cleanup: [`remove_dead_values`], then drop unused local arrays and variables and renumber
+/// the rest (parameter pieces and debug names follow their variables).
+pub fn dce(k: &mut Kernel) -> bool {
+    let mut changed = remove_dead_values(k);
+    changed |= compact_arrays(k);
+    changed |= compact_vars(k);
+    changed
+}
+
+fn compact_arrays(k: &mut Kernel) -> bool {
+    let mut used = vec![false; k.arrays.len()];
+    walk(&k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
+            used[array.0 as usize] = true;
+        }
+    });
+    if used.iter().all(|u| *u) {
+        return false;
+    }
+    let mut map = vec![0u32; k.arrays.len()];
+    let mut kept = Vec::new();
+    for (i, arr) in std::mem::take(&mut k.arrays).into_iter().enumerate() {
+        if used[i] {
+            map[i] = kept.len() as u32;
+            kept.push(arr);
+        }
+    }
+    k.arrays = kept;
+    walk_mut(&mut k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
+            *array = ArrayId(map[array.0 as usize]);
+        }
+    });
+    true
+}
+
+fn compact_vars(k: &mut Kernel) -> bool {
+    let mut used = vec![false; k.vars.len()];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            used[v.0 as usize] = true;
+        }
+    }
+    walk(&k.body, &mut |i| {
+        for_each_def(i, |v| used[v.0 as usize] = true);
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                used[v.0 as usize] = true;
+            }
+        });
+    });
+    if used.iter().all(|u| *u) {
+        return false;
+    }
+    let mut map = vec![Var(u32::MAX); k.vars.len()];
+    let mut vars = Vec::new();
+    let mut names = Vec::new();
+    let had_names = !k.var_names.is_empty();
+    for (i, t) in k.vars.iter().enumerate() {
+        if used[i] {
+            map[i] = Var(vars.len() as u32);
+            vars.push(*t);
+            if had_names {
+                names.push(k.var_names.get(i).cloned().unwrap_or_default());
+            }
+        }
+    }
+    k.vars = vars;
+    k.var_names = names;
+    let m = |v: &mut Var| *v = map[v.0 as usize];
+    for p in &mut k.params {
+        for (_, v) in &mut p.pieces {
+            m(v);
+        }
+    }
+    walk_mut(&mut k.body, &mut |i| {
+        for_each_use_mut(i, |o| {
+            if let Operand::Var(v) = o {
+                m(v);
+            }
+        });
+        rename_defs(i, &m);
+    });
+    true
+}
+
+fn rename_defs(inst: &mut Inst, m: &impl Fn(&mut Var)) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Load { dst, .. }
+        | Inst::SharedAddr { dst, .. }
+        | Inst::DynSharedAddr { dst }
+        | Inst::DynSharedBytes { dst }
+        | Inst::ArrayLoad { dst, .. } => m(dst),
+        Inst::Intrinsic { dsts, .. } => dsts.iter_mut().for_each(m),
+        Inst::For { iv, .. } => m(iv),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, Const, LocalArray, Ty, Unroll};
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn loop_carried_values_stay_overwritten_ones_go() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let n = param(&mut k, "n", Ty::U32);
+        let (x, y, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            n,
+            Unroll::Never,
+            vec![
+                mov(y, u32c(5)),
+                store(p, x),
+                mov(y, i),
+                bin(x, BinOp::Add, x, y),
+            ],
+        );
+        k.body.0 = vec![mov(x, u32c(1)), mov(y, u32c(9)), l];
+        let orig = k.clone();
+        assert!(remove_dead_values(&mut k));
+        assert_body(
+            &k,
+            "
+            v2 = mov 1u32
+            for L0 v4 in 0u32..v1 step 1u32 unroll(never) {
+              store.global.u32 [v0], v2
+              v3 = mov v4
+              v2 = add.u32 v2, v3
+            }
+            ",
+        );
+        let args = [(p, Const::u64(0)), (n, Const::u32(4))];
+        assert_eq!(run(&orig, &args), run(&k, &args));
+    }
+
+    #[test]
+    fn continue_sees_liveness_at_the_loop_head() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (x, c) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
+        let id = crate::ir::LoopId(0);
+        k.next_loop = 1;
+        k.body.0 = vec![
+            mov(x, u32c(0)),
+            Inst::Loop {
+                id,
+                body: Block(vec![
+                    store(p, x),
+                    bin(x, BinOp::Add, x, u32c(1)),
+                    bin(c, BinOp::Lt, x, u32c(3)),
+                    if_(c, vec![Inst::Continue(id)], vec![]),
+                    Inst::Break(id),
+                ]),
+            },
+        ];
+        let before = text(&k);
+        remove_dead_values(&mut k);
+        assert_eq!(text(&k), before);
+        assert_eq!(run(&k, &[(p, Const::u64(0))]).stores.len(), 3);
+    }
+
+    #[test]
+    fn renumbers_arrays_and_variables() {
+        let mut k = kernel();
+        let _unused = k.new_var(Ty::F64);
+        let p = param(&mut k, "p", Ty::U64);
+        k.var_names = vec!["dead".into(), "p".into()];
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 4,
+        });
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 4,
+        });
+        let (x, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let empty = for_(&mut k, i, u32c(0), u32c(9), Unroll::Never, vec![]);
+        k.body.0 = vec![
+            astore(0, u32c(0), u32c(1)),
+            astore(1, p, u32c(2)),
+            aload(x, 1, u32c(0)),
+            store(p, x),
+            empty,
+        ];
+        assert!(dce(&mut k));
+        assert_eq!(k.arrays.len(), 1);
+        assert_eq!(k.vars, vec![Ty::U64, Ty::U32]);
+        assert_eq!(k.params[0].pieces, vec![(0, Var(0))]);
+        assert_eq!(k.var_names, vec!["p".to_string(), String::new()]);
+        assert_body(
+            &k,
+            "
+            array_store a0[v0], 2u32
+            v1 = array_load a0[0u32]
+            store.global.u32 [v0], v1
+            ",
+        );
+    }
+
+    #[test]
+    fn infinite_loops_and_effects_are_kept() {
+        let mut k = kernel();
+        k.next_loop = 1;
+        k.body.0 = vec![
+            intr("sync_threads", vec![], vec![]),
+            Inst::Loop {
+                id: crate::ir::LoopId(0),
+                body: Block(vec![]),
+            },
+        ];
+        let before = text(&k);
+        dce(&mut k);
+        assert_eq!(text(&k), before);
+    }
+}

@@ -1,0 +1,122 @@
+//! Scalar replacement of local arrays: an array every access of which uses a constant, in-range
+//! index becomes one variable per element (`array_load a[3]` -> `mov v_a3`, `array_store` ->
+//! `mov` into it). This is what keeps register-blocked accumulators (`[[f32; 8]; 8]` in SGEMM)
+//! in registers instead of a `.local` stack frame, once unrolling and folding have made the
+//! indices constant. Arrays with any variable or out-of-range index stay in memory untouched;
+//! the emptied array entries themselves are dropped later by `dce`.
+
+use std::collections::HashMap;
+
+use super::util::{walk, walk_mut};
+use crate::ir::{ArrayId, Inst, Kernel, Operand, Var};
+
+/// Returns whether any array was replaced.
+pub fn sroa(k: &mut Kernel) -> bool {
+    let mut ok = vec![true; k.arrays.len()];
+    let mut touched = vec![false; k.arrays.len()];
+    walk(&k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, idx, .. } | Inst::ArrayStore { array, idx, .. } = i {
+            let a = array.0 as usize;
+            touched[a] = true;
+            let in_range = matches!(idx, Operand::Const(c) if c.bits < k.arrays[a].len as u64);
+            ok[a] &= in_range;
+        }
+    });
+    if !ok.iter().zip(&touched).any(|(o, t)| *o && *t) {
+        return false;
+    }
+    let mut elems: HashMap<(ArrayId, u64), Var> = HashMap::new();
+    let mut body = std::mem::take(&mut k.body);
+    walk_mut(&mut body, &mut |i| {
+        let (array, idx) = match i {
+            Inst::ArrayLoad { array, idx, .. } | Inst::ArrayStore { array, idx, .. } => {
+                (*array, *idx)
+            }
+            _ => return,
+        };
+        if !ok[array.0 as usize] {
+            return;
+        }
+        let Operand::Const(c) = idx else { return };
+        let elem_ty = k.arrays[array.0 as usize].elem;
+        let v = *elems.entry((array, c.bits)).or_insert_with(|| {
+            let v = k.new_var(elem_ty);
+            if !k.var_names.is_empty() {
+                k.var_names.resize(k.vars.len() - 1, String::new());
+                k.var_names.push(format!("a{}[{}]", array.0, c.bits));
+            }
+            v
+        });
+        *i = match *i {
+            Inst::ArrayLoad { dst, .. } => Inst::Mov {
+                dst,
+                src: Operand::Var(v),
+            },
+            Inst::ArrayStore { val, .. } => Inst::Mov { dst: v, src: val },
+            _ => return,
+        };
+    });
+    k.body = body;
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{LocalArray, Ty};
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn constant_indices_become_registers() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = param(&mut k, "i", Ty::U32);
+        k.arrays.push(LocalArray {
+            elem: Ty::F32,
+            len: 4,
+        });
+        k.arrays.push(LocalArray {
+            elem: Ty::F32,
+            len: 4,
+        });
+        let (x, y) = (k.new_var(Ty::F32), k.new_var(Ty::F32));
+        k.body.0 = vec![
+            astore(0, u32c(1), f32c(2.0)),
+            aload(x, 0, u32c(1)),
+            store(p, x),
+            astore(1, u32c(0), f32c(1.0)),
+            aload(y, 1, i),
+            store(p, y),
+        ];
+        assert!(sroa(&mut k));
+        assert_body(
+            &k,
+            "
+            v4 = mov 2.0f32
+            v2 = mov v4
+            store.global.f32 [v0], v2
+            array_store a1[0u32], 1.0f32
+            v3 = array_load a1[v1]
+            store.global.f32 [v0], v3
+            ",
+        );
+        assert!(!sroa(&mut k), "nothing left to replace");
+    }
+
+    #[test]
+    fn out_of_range_constant_keeps_the_array() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 2,
+        });
+        let x = k.new_var(Ty::U32);
+        k.body.0 = vec![
+            astore(0, u32c(2), u32c(1)),
+            aload(x, 0, u32c(0)),
+            store(p, x),
+        ];
+        assert!(!sroa(&mut k));
+    }
+}

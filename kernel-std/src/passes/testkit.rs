@@ -1,0 +1,391 @@
+//! Compact builders for hand-written IR in the passes' tests.
+
+use crate::intrinsics;
+use crate::ir::*;
+
+pub fn kernel() -> Kernel {
+    Kernel {
+        name: "t".into(),
+        display_name: "tests::t".into(),
+        params: vec![],
+        vars: vec![],
+        var_names: vec![],
+        arrays: vec![],
+        shared: vec![],
+        uses_dyn_shared: false,
+        panic_sites: vec![PanicSite {
+            kind: PanicKind::Bounds,
+            file: "k.rs".into(),
+            line: 1,
+            col: 1,
+        }],
+        body: Block::default(),
+        attrs: KernelAttrs::default(),
+        next_loop: 0,
+    }
+}
+
+/// A scalar parameter of type `ty`.
+pub fn param(k: &mut Kernel, name: &str, ty: Ty) -> Var {
+    let v = k.new_var(ty);
+    k.params.push(Param {
+        name: name.into(),
+        size: ty.bytes(),
+        align: ty.bytes(),
+        kind: ParamKind::Scalar,
+        pieces: vec![(0, v)],
+    });
+    v
+}
+
+/// A `&mut [T]` parameter: (pointer, length).
+pub fn slice(k: &mut Kernel, name: &str, elem_bytes: u32) -> (Var, Var) {
+    let p = k.new_var(Ty::U64);
+    let n = k.new_var(Ty::U64);
+    k.params.push(Param {
+        name: name.into(),
+        size: 16,
+        align: 8,
+        kind: ParamKind::Slice {
+            readonly: false,
+            elem_bytes,
+        },
+        pieces: vec![(0, p), (8, n)],
+    });
+    (p, n)
+}
+
+pub fn u32c(v: u32) -> Operand {
+    Const::u32(v).into()
+}
+pub fn u64c(v: u64) -> Operand {
+    Const::u64(v).into()
+}
+pub fn i32c(v: i32) -> Operand {
+    Const::i32(v).into()
+}
+pub fn f32c(v: f32) -> Operand {
+    Const::f32(v).into()
+}
+
+pub fn mov(dst: Var, src: impl Into<Operand>) -> Inst {
+    Inst::Mov {
+        dst,
+        src: src.into(),
+    }
+}
+pub fn bin(dst: Var, op: BinOp, a: impl Into<Operand>, b: impl Into<Operand>) -> Inst {
+    Inst::Binary {
+        dst,
+        op,
+        a: a.into(),
+        b: b.into(),
+    }
+}
+pub fn un(dst: Var, op: UnOp, a: impl Into<Operand>) -> Inst {
+    Inst::Unary {
+        dst,
+        op,
+        a: a.into(),
+    }
+}
+pub fn cast(dst: Var, a: impl Into<Operand>) -> Inst {
+    Inst::Cast { dst, a: a.into() }
+}
+pub fn store(addr: impl Into<Operand>, val: impl Into<Operand>) -> Inst {
+    Inst::Store {
+        space: Space::Global,
+        addr: addr.into(),
+        val: val.into(),
+    }
+}
+pub fn load(dst: Var, addr: impl Into<Operand>) -> Inst {
+    Inst::Load {
+        dst,
+        space: Space::Global,
+        addr: addr.into(),
+        readonly: false,
+    }
+}
+pub fn aload(dst: Var, array: u32, idx: impl Into<Operand>) -> Inst {
+    Inst::ArrayLoad {
+        dst,
+        array: ArrayId(array),
+        idx: idx.into(),
+    }
+}
+pub fn astore(array: u32, idx: impl Into<Operand>, val: impl Into<Operand>) -> Inst {
+    Inst::ArrayStore {
+        array: ArrayId(array),
+        idx: idx.into(),
+        val: val.into(),
+    }
+}
+pub fn check(idx: impl Into<Operand>, len: impl Into<Operand>) -> Inst {
+    Inst::BoundsCheck {
+        idx: idx.into(),
+        len: len.into(),
+        site: SiteId(0),
+    }
+}
+pub fn if_(cond: impl Into<Operand>, then: Vec<Inst>, els: Vec<Inst>) -> Inst {
+    Inst::If {
+        cond: cond.into(),
+        then: Block(then),
+        els: Block(els),
+    }
+}
+pub fn intr(name: &str, dsts: Vec<Var>, args: Vec<Operand>) -> Inst {
+    Inst::Intrinsic {
+        id: intrinsics::lookup(name).expect("intrinsic in table"),
+        dsts,
+        args,
+    }
+}
+
+/// `for iv in start..end` (step 1, forward) with a fresh loop id.
+pub fn for_(
+    k: &mut Kernel,
+    iv: Var,
+    start: impl Into<Operand>,
+    end: impl Into<Operand>,
+    unroll: Unroll,
+    body: Vec<Inst>,
+) -> Inst {
+    let step = match k.ty(iv) {
+        Ty::U64 => Const::u64(1),
+        Ty::I32 => Const::i32(1),
+        _ => Const::u32(1),
+    };
+    Inst::For {
+        id: k.new_loop(),
+        iv,
+        start: start.into(),
+        end: end.into(),
+        inclusive: false,
+        step: step.into(),
+        reverse: false,
+        body: Block(body),
+        unroll,
+    }
+}
+
+pub fn text(k: &Kernel) -> String {
+    crate::ir_print::body_text(k)
+}
+
+/// Compares body text, ignoring a common leading indentation in `want`.
+#[track_caller]
+pub fn assert_body(k: &Kernel, want: &str) {
+    let lines: Vec<&str> = want.lines().filter(|l| !l.trim().is_empty()).collect();
+    let indent = lines
+        .iter()
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let want: String = lines
+        .iter()
+        .map(|l| format!("{}\n", &l[indent..]))
+        .collect();
+    let got = text(k);
+    assert_eq!(got, want, "\n--- got ---\n{got}--- want ---\n{want}");
+}
+
+/// What running a kernel body did, for comparing a kernel before and after a pass.
+#[derive(Debug, PartialEq)]
+pub struct Trace {
+    /// Global/shared stores in order: (address, value bits).
+    pub stores: Vec<(u64, u64)>,
+    /// Panic site and detail values, if the thread panicked.
+    pub panic: Option<(u32, u64, u64)>,
+}
+
+enum Flow {
+    Normal,
+    Break(LoopId),
+    Continue(LoopId),
+    Stop,
+}
+
+/// A small reference interpreter for one thread (test only): loads return a fixed function of
+/// the address, intrinsics read `tid.x = 5`, `ctaid.x = 3`, `ntid.x = 128`, the rest 0.
+pub fn run(k: &Kernel, params: &[(Var, Const)]) -> Trace {
+    let mut it = Interp {
+        k,
+        vars: vec![None; k.vars.len()],
+        arrays: k
+            .arrays
+            .iter()
+            .map(|a| vec![None; a.len as usize])
+            .collect(),
+        trace: Trace {
+            stores: vec![],
+            panic: None,
+        },
+        steps: 0,
+    };
+    for (v, c) in params {
+        it.vars[v.0 as usize] = Some(*c);
+    }
+    it.block(&k.body);
+    it.trace
+}
+
+struct Interp<'a> {
+    k: &'a Kernel,
+    vars: Vec<Option<Const>>,
+    arrays: Vec<Vec<Option<Const>>>,
+    trace: Trace,
+    steps: u64,
+}
+
+impl Interp<'_> {
+    fn get(&self, o: Operand) -> Const {
+        match o {
+            Operand::Const(c) => c,
+            Operand::Var(v) => {
+                self.vars[v.0 as usize].unwrap_or_else(|| panic!("read of unset {v}"))
+            }
+        }
+    }
+    fn set(&mut self, v: Var, bits: u64) {
+        let ty = self.k.ty(v);
+        self.vars[v.0 as usize] = Some(Const { ty, bits });
+    }
+    fn block(&mut self, b: &Block) -> Flow {
+        for i in &b.0 {
+            self.steps += 1;
+            assert!(self.steps < 10_000_000, "runaway");
+            match self.inst(i) {
+                Flow::Normal => {}
+                f => return f,
+            }
+        }
+        Flow::Normal
+    }
+    fn inst(&mut self, i: &Inst) -> Flow {
+        use super::eval::*;
+        match i {
+            Inst::Mov { dst, src } => self.set(*dst, self.get(*src).bits),
+            Inst::Unary { dst, op, a } => {
+                let r = eval_unary(*op, self.get(*a), self.k.ty(*dst)).expect("unary");
+                self.set(*dst, r.bits)
+            }
+            Inst::Binary { dst, op, a, b } => {
+                let r = eval_binary(*op, self.get(*a), self.get(*b)).expect("binary");
+                self.set(*dst, r.bits)
+            }
+            Inst::Fma { dst, a, b, c } => {
+                let r = eval_fma(self.get(*a), self.get(*b), self.get(*c)).expect("fma");
+                self.set(*dst, r.bits)
+            }
+            Inst::Cast { dst, a } => {
+                let r = eval_cast(self.get(*a), self.k.ty(*dst)).expect("cast");
+                self.set(*dst, r.bits)
+            }
+            Inst::Bitcast { dst, a } => self.set(*dst, self.get(*a).bits),
+            Inst::Select { dst, cond, a, b } => {
+                let v = if self.get(*cond).bits != 0 { *a } else { *b };
+                self.set(*dst, self.get(v).bits)
+            }
+            Inst::Load { dst, addr, .. } => {
+                let a = self.get(*addr).bits;
+                let bits = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                let t = self.k.ty(*dst);
+                let bits = if t == Ty::F32 {
+                    ((bits % 1000) as f32 / 8.0).to_bits() as u64
+                } else {
+                    int_const(t, bits as i128).bits
+                };
+                self.set(*dst, bits)
+            }
+            Inst::Store { addr, val, .. } => {
+                let e = (self.get(*addr).bits, self.get(*val).bits);
+                self.trace.stores.push(e)
+            }
+            Inst::ArrayLoad { dst, array, idx } => {
+                let c = self.arrays[array.0 as usize][self.get(*idx).bits as usize]
+                    .expect("array element set");
+                self.set(*dst, c.bits)
+            }
+            Inst::ArrayStore { array, idx, val } => {
+                let i = self.get(*idx).bits as usize;
+                self.arrays[array.0 as usize][i] = Some(self.get(*val))
+            }
+            Inst::Intrinsic { id, dsts, .. } => {
+                let v = match crate::intrinsics::get(*id).name {
+                    "tid.x" => 5,
+                    "ctaid.x" => 3,
+                    "ntid.x" => 128,
+                    _ => 0,
+                };
+                for d in dsts {
+                    self.set(*d, v)
+                }
+            }
+            Inst::BoundsCheck { idx, len, site } => {
+                let (a, b) = (self.get(*idx).bits, self.get(*len).bits);
+                if a >= b {
+                    self.trace.panic = Some((site.0, a, b));
+                    return Flow::Stop;
+                }
+            }
+            Inst::Panic { site, a, b } => {
+                self.trace.panic = Some((site.0, self.get(*a).bits, self.get(*b).bits));
+                return Flow::Stop;
+            }
+            Inst::If { cond, then, els } => {
+                return if self.get(*cond).bits != 0 {
+                    self.block(then)
+                } else {
+                    self.block(els)
+                }
+            }
+            Inst::For {
+                id,
+                iv,
+                start,
+                end,
+                inclusive,
+                step,
+                reverse,
+                body,
+                ..
+            } => {
+                let vals = super::unroll::iteration_values(
+                    self.get(*start).into(),
+                    self.get(*end).into(),
+                    self.get(*step).into(),
+                    *inclusive,
+                    *reverse,
+                    1 << 20,
+                )
+                .expect("finite loop");
+                for v in vals {
+                    self.set(*iv, int_const(self.k.ty(*iv), v).bits);
+                    match self.block(body) {
+                        Flow::Break(l) if l == *id => break,
+                        Flow::Continue(l) if l == *id => continue,
+                        Flow::Normal => {}
+                        f => return f,
+                    }
+                }
+            }
+            Inst::Loop { id, body } => loop {
+                match self.block(body) {
+                    Flow::Break(l) if l == *id => break,
+                    Flow::Continue(l) if l == *id => continue,
+                    Flow::Normal => {}
+                    f => return f,
+                }
+            },
+            Inst::Break(l) => return Flow::Break(*l),
+            Inst::Continue(l) => return Flow::Continue(*l),
+            Inst::Return => return Flow::Stop,
+            Inst::SharedAddr { dst, .. }
+            | Inst::DynSharedAddr { dst }
+            | Inst::DynSharedBytes { dst } => self.set(*dst, 0),
+        }
+        Flow::Normal
+    }
+}

@@ -1,0 +1,475 @@
+//! Loop unrolling of counted `for` loops with constant bounds and step.
+//!
+//! Policy, per the loop's [`Unroll`] hint:
+//! - `Full`: unrolled completely when the trip count is at most [`FULL_MAX_TRIP`] and trip count
+//!   times body size (instructions, nested included) at most [`FULL_MAX_INSTS`]; otherwise left
+//!   as is (not an error).
+//! - `Auto`: unrolled completely when the trip count is at most [`AUTO_MAX_TRIP`] and trip count
+//!   times body size at most [`AUTO_MAX_INSTS`].
+//! - `By(n)`: the body is repeated `n` times inside a loop stepping `n * step`, followed by the
+//!   `trip % n` leftover iterations unrolled straight. Copy `j` of the body reads `iv + j*step`
+//!   (`iv - j*step` for reversed loops) from a fresh variable. Loops whose body breaks out of or
+//!   continues the loop itself are left alone under `By`.
+//! - `Never`, or bounds that are not constants: left alone.
+//!
+//! Full unrolling emits, per iteration, a copy of the body with the induction variable replaced
+//! by its constant value (inner loops get fresh ids); `const_fold` then folds what that enables. The body's variables are
+//! reused by every copy, which is fine because the IR is not SSA. A `continue` of the unrolled
+//! loop becomes a `break` out of a one-shot `loop` wrapped around that copy, and a `break` a `break`
+//! out of a one-shot `loop` around all copies, so early exits keep their meaning.
+//!
+//! Loops are processed innermost first.
+
+use super::eval::int_const;
+use super::util::{inst_count, jumps_to, refresh_loop_ids, walk_mut};
+use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, Ty, Unroll, Var};
+
+pub const FULL_MAX_TRIP: u128 = 4096;
+pub const FULL_MAX_INSTS: usize = 1 << 17;
+pub const AUTO_MAX_TRIP: u128 = 16;
+pub const AUTO_MAX_INSTS: usize = 512;
+
+/// Unrolls every eligible loop once (innermost first). Returns whether anything changed.
+pub fn unroll(k: &mut Kernel) -> bool {
+    let mut body = std::mem::take(&mut k.body);
+    let changed = unroll_block(k, &mut body);
+    k.body = body;
+    changed
+}
+
+fn unroll_block(k: &mut Kernel, b: &mut Block) -> bool {
+    let mut changed = false;
+    let mut out = Vec::with_capacity(b.0.len());
+    for mut inst in std::mem::take(&mut b.0) {
+        match &mut inst {
+            Inst::If { then, els, .. } => {
+                changed |= unroll_block(k, then);
+                changed |= unroll_block(k, els);
+            }
+            Inst::Loop { body, .. } => changed |= unroll_block(k, body),
+            Inst::For { body, .. } => {
+                changed |= unroll_block(k, body);
+                if let Some(seq) = unroll_for(k, &inst) {
+                    out.extend(seq);
+                    changed = true;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        out.push(inst);
+    }
+    b.0 = out;
+    changed
+}
+
+/// The induction variable's values in iteration order, if bounds and step are constants and
+/// there are at most `cap` of them.
+pub fn iteration_values(
+    start: Operand,
+    end: Operand,
+    step: Operand,
+    inclusive: bool,
+    reverse: bool,
+    cap: u128,
+) -> Option<Vec<i128>> {
+    let (Operand::Const(s), Operand::Const(e), Operand::Const(st)) = (start, end, step) else {
+        return None;
+    };
+    let (s, e, st) = (s.as_i128(), e.as_i128(), st.as_i128());
+    if st <= 0 {
+        return None;
+    }
+    let hi = if inclusive { e } else { e - 1 };
+    if hi < s {
+        return Some(vec![]);
+    }
+    let count = ((hi - s) / st + 1) as u128;
+    if count > cap {
+        return None;
+    }
+    Some(
+        (0..count as i128)
+            .map(|i| if reverse { hi - i * st } else { s + i * st })
+            .collect(),
+    )
+}
+
+fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
+    let Inst::For {
+        id,
+        iv,
+        start,
+        end,
+        inclusive,
+        step,
+        reverse,
+        body,
+        unroll,
+    } = inst
+    else {
+        return None;
+    };
+    let size = inst_count(body).max(1);
+    let ty = k.ty(*iv);
+    match *unroll {
+        Unroll::Never | Unroll::By(0) | Unroll::By(1) => None,
+        Unroll::Full | Unroll::Auto => {
+            let (max_trip, max_insts) = if *unroll == Unroll::Full {
+                (FULL_MAX_TRIP, FULL_MAX_INSTS)
+            } else {
+                (AUTO_MAX_TRIP, AUTO_MAX_INSTS)
+            };
+            let vals = iteration_values(*start, *end, *step, *inclusive, *reverse, max_trip)?;
+            if vals.len() * size > max_insts {
+                return None;
+            }
+            Some(full(k, *id, *iv, ty, body, &vals))
+        }
+        Unroll::By(n) => {
+            if jumps_to(body, *id) {
+                return None;
+            }
+            let vals =
+                iteration_values(*start, *end, *step, *inclusive, *reverse, u32::MAX as u128)?;
+            let n = n as usize;
+            let q = vals.len() / n;
+            if q == 0 {
+                return Some(full(k, *id, *iv, ty, body, &vals));
+            }
+            let Operand::Const(st) = *step else {
+                return None;
+            };
+            let wide = st.as_i128() * n as i128;
+            let big_step = int_const(ty, wide);
+            if big_step.as_i128() != wide || size * n > FULL_MAX_INSTS {
+                return None;
+            }
+            let (first, last) = (vals[0], vals[(q - 1) * n]);
+            let c = |v: i128| Operand::Const(int_const(ty, v));
+            let mut main = Vec::new();
+            for j in 0..n {
+                let mut copy = body.clone();
+                if j > 0 {
+                    refresh_loop_ids(k, &mut copy);
+                    let ivj = k.new_var(ty);
+                    let off = int_const(ty, st.as_i128() * j as i128);
+                    main.push(Inst::Binary {
+                        dst: ivj,
+                        op: if *reverse { BinOp::Sub } else { BinOp::Add },
+                        a: Operand::Var(*iv),
+                        b: off.into(),
+                    });
+                    substitute(&mut copy, *iv, Operand::Var(ivj));
+                }
+                main.extend(copy.0);
+            }
+            let mut seq = vec![Inst::For {
+                id: *id,
+                iv: *iv,
+                start: if *reverse { c(last) } else { c(first) },
+                end: if *reverse { c(first) } else { c(last) },
+                inclusive: true,
+                step: big_step.into(),
+                reverse: *reverse,
+                body: Block(main),
+                unroll: Unroll::Never,
+            }];
+            seq.extend(full(k, *id, *iv, ty, body, &vals[q * n..]));
+            Some(seq)
+        }
+    }
+}
+
+/// Replaces every read of `from` in `b` by `to` (exact for an induction variable, which the body
+/// never writes).
+fn substitute(b: &mut Block, from: Var, to: Operand) {
+    walk_mut(b, &mut |i| {
+        super::util::for_each_use_mut(i, |o| {
+            if *o == Operand::Var(from) {
+                *o = to;
+            }
+        })
+    });
+}
+
+/// Rewrites jumps to loop `from` inside `b` into `to` (a `continue` becomes a `break` of `to`
+/// when `continue_to` is given, a `break` becomes `break to`).
+fn retarget(b: &mut Block, from: LoopId, brk: Option<LoopId>, cont: Option<LoopId>) {
+    walk_mut(b, &mut |i| match i {
+        Inst::Break(l) if *l == from => {
+            if let Some(t) = brk {
+                *l = t;
+            }
+        }
+        Inst::Continue(l) if *l == from => {
+            if let Some(t) = cont {
+                *i = Inst::Break(t);
+            }
+        }
+        _ => {}
+    });
+}
+
+/// One copy of `body` per value, each preceded by `iv = value`.
+fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]) -> Vec<Inst> {
+    let mut has_break = false;
+    let mut has_continue = false;
+    super::util::walk(body, &mut |i| match i {
+        Inst::Break(l) if *l == id => has_break = true,
+        Inst::Continue(l) if *l == id => has_continue = true,
+        _ => {}
+    });
+    let outer = has_break.then(|| k.new_loop());
+    let mut seq = Vec::new();
+    for &v in vals {
+        let mut copy = body.clone();
+        refresh_loop_ids(k, &mut copy);
+        let inner = has_continue.then(|| k.new_loop());
+        retarget(&mut copy, id, outer, inner);
+        substitute(&mut copy, iv, Operand::Const(int_const(ty, v)));
+        let mut one = copy.0;
+        if let Some(c) = inner {
+            one.push(Inst::Break(c));
+            one = vec![Inst::Loop {
+                id: c,
+                body: Block(one),
+            }];
+        }
+        seq.extend(one);
+    }
+    if let Some(o) = outer {
+        seq.push(Inst::Break(o));
+        seq = vec![Inst::Loop {
+            id: o,
+            body: Block(seq),
+        }];
+    }
+    seq
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Const;
+    use crate::passes::const_fold;
+    use crate::passes::testkit::*;
+
+    fn count_loops(k: &Kernel) -> usize {
+        let mut n = 0;
+        crate::passes::util::walk(&k.body, &mut |i| {
+            n += matches!(i, Inst::For { .. } | Inst::Loop { .. }) as usize
+        });
+        n
+    }
+
+    fn unroll_fold(k: &mut Kernel) {
+        for _ in 0..8 {
+            let a = unroll(k);
+            let b = const_fold(k);
+            if !a && !b {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn full_unroll_substitutes_constants() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (i, w, a) = (k.new_var(Ty::U32), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let body = vec![cast(w, i), bin(a, BinOp::Add, p, w), store(a, i)];
+        let l = for_(&mut k, i, u32c(0), u32c(3), Unroll::Full, body);
+        k.body.0 = vec![l];
+        unroll_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            store.global.u32 [v0], 0u32
+            v3 = add.u64 v0, 1u64
+            store.global.u32 [v3], 1u32
+            v3 = add.u64 v0, 2u64
+            store.global.u32 [v3], 2u32
+            ",
+        );
+    }
+
+    #[test]
+    fn auto_unrolls_only_small_loops() {
+        for (trip, unrolled) in [(4u32, true), (16, true), (17, false)] {
+            let mut k = kernel();
+            let p = param(&mut k, "p", Ty::U64);
+            let i = k.new_var(Ty::U32);
+            let l = for_(
+                &mut k,
+                i,
+                u32c(0),
+                u32c(trip),
+                Unroll::Auto,
+                vec![store(p, i)],
+            );
+            k.body.0 = vec![l];
+            unroll(&mut k);
+            assert_eq!(count_loops(&k) == 0, unrolled, "trip {trip}");
+        }
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = k.new_var(Ty::U32);
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            u32c(5000),
+            Unroll::Full,
+            vec![store(p, i)],
+        );
+        k.body.0 = vec![l];
+        assert!(!unroll(&mut k), "beyond the cap the loop stays");
+    }
+
+    /// `(start, end, step, inclusive, reverse)` of an `i32` loop.
+    type Shape = (i32, i32, i32, bool, bool);
+
+    fn stepped(k: &mut Kernel, iv: Var, shape: Shape, u: Unroll, body: Vec<Inst>) -> Inst {
+        let (s, e, step, incl, rev) = shape;
+        Inst::For {
+            id: k.new_loop(),
+            iv,
+            start: i32c(s),
+            end: i32c(e),
+            inclusive: incl,
+            step: i32c(step),
+            reverse: rev,
+            body: Block(body),
+            unroll: u,
+        }
+    }
+
+    /// Every unroll mode over many shapes of `for` must store exactly what the loop did.
+    #[test]
+    fn unrolled_loops_store_the_same() {
+        for u in [
+            Unroll::Full,
+            Unroll::Auto,
+            Unroll::By(2),
+            Unroll::By(3),
+            Unroll::By(8),
+        ] {
+            for (s, e, step) in [(0, 5, 1), (-3, 7, 2), (2, 2, 1), (0, 9, 3), (5, 6, 4)] {
+                for incl in [false, true] {
+                    for rev in [false, true] {
+                        let mut k = kernel();
+                        let p = param(&mut k, "p", Ty::U64);
+                        let i = k.new_var(Ty::I32);
+                        let j = k.new_var(Ty::I32);
+                        let x = k.new_var(Ty::I32);
+                        let inner_body = vec![bin(x, BinOp::Mul, i, j), store(p, x)];
+                        let inner = stepped(
+                            &mut k,
+                            j,
+                            (0, 2, 1, false, false),
+                            Unroll::Never,
+                            inner_body,
+                        );
+                        let body = vec![store(p, i), inner];
+                        let l = stepped(&mut k, i, (s, e, step, incl, rev), u, body);
+                        k.body.0 = vec![l];
+                        let orig = k.clone();
+                        unroll_fold(&mut k);
+                        let args = [(p, Const::u64(8))];
+                        assert_eq!(
+                            run(&orig, &args),
+                            run(&k, &args),
+                            "{u:?} {s}..{e} step {step} incl {incl} rev {rev}\n{}",
+                            text(&k)
+                        );
+                        let mut ids = std::collections::HashSet::new();
+                        crate::passes::util::walk(&k.body, &mut |i| {
+                            if let Inst::For { id, .. } | Inst::Loop { id, .. } = i {
+                                assert!(ids.insert(*id), "loop id reused");
+                            }
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn by_n_keeps_a_loop_and_a_remainder() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = k.new_var(Ty::U32);
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            u32c(5),
+            Unroll::By(2),
+            vec![store(p, i)],
+        );
+        k.body.0 = vec![l];
+        unroll(&mut k);
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            for L0 v1 in 0u32..=2u32 step 2u32 unroll(never) {
+              store.global.u32 [v0], v1
+              v2 = add.u32 v1, 1u32
+              store.global.u32 [v0], v2
+            }
+            store.global.u32 [v0], 4u32
+            ",
+        );
+    }
+
+    #[test]
+    fn break_and_continue_of_the_unrolled_loop() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        let i = k.new_var(Ty::U32);
+        let (c1, c2) = (k.new_var(Ty::Bool), k.new_var(Ty::Bool));
+        let id = LoopId(k.next_loop);
+        let body = vec![
+            bin(c1, BinOp::Eq, i, x),
+            if_(c1, vec![Inst::Continue(id)], vec![]),
+            bin(c2, BinOp::Gt, i, u32c(4)),
+            if_(c2, vec![Inst::Break(id)], vec![]),
+            store(p, i),
+        ];
+        let l = for_(&mut k, i, u32c(0), u32c(8), Unroll::Full, body);
+        k.body.0 = vec![l];
+        let orig = k.clone();
+        unroll_fold(&mut k);
+        println!("{}", text(&k));
+        assert!(!text(&k).contains("for "), "{}", text(&k));
+        for xv in [0u32, 2, 6, 100] {
+            let args = [(p, Const::u64(0)), (x, Const::u32(xv))];
+            assert_eq!(run(&orig, &args), run(&k, &args));
+        }
+    }
+
+    #[test]
+    fn triangular_nest_unrolls_completely() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (i, j, t) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let inner = for_(
+            &mut k,
+            j,
+            u32c(0),
+            i,
+            Unroll::Full,
+            vec![bin(t, BinOp::Add, i, j), store(p, t)],
+        );
+        let outer = for_(&mut k, i, u32c(0), u32c(4), Unroll::Full, vec![inner]);
+        k.body.0 = vec![outer];
+        let orig = k.clone();
+        unroll_fold(&mut k);
+        assert_eq!(count_loops(&k), 0, "{}", text(&k));
+        let args = [(p, Const::u64(0))];
+        assert_eq!(run(&orig, &args), run(&k, &args));
+    }
+}

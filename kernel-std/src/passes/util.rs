@@ -1,0 +1,311 @@
+//! Walkers and small analyses over the structured IR that several passes share.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::intrinsics::{self, Class};
+use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
+
+/// Calls `f` on every operand read by `inst` itself (not by instructions nested in its blocks).
+pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
+    match inst {
+        Inst::Mov { src, .. } => f(*src),
+        Inst::Unary { a, .. } | Inst::Cast { a, .. } | Inst::Bitcast { a, .. } => f(*a),
+        Inst::Binary { a, b, .. } => {
+            f(*a);
+            f(*b)
+        }
+        Inst::Fma { a, b, c, .. } => {
+            f(*a);
+            f(*b);
+            f(*c)
+        }
+        Inst::Select { cond, a, b, .. } => {
+            f(*cond);
+            f(*a);
+            f(*b)
+        }
+        Inst::Load { addr, .. } => f(*addr),
+        Inst::Store { addr, val, .. } => {
+            f(*addr);
+            f(*val)
+        }
+        Inst::ArrayLoad { idx, .. } => f(*idx),
+        Inst::ArrayStore { idx, val, .. } => {
+            f(*idx);
+            f(*val)
+        }
+        Inst::Intrinsic { args, .. } => args.iter().for_each(|a| f(*a)),
+        Inst::BoundsCheck { idx, len, .. } => {
+            f(*idx);
+            f(*len)
+        }
+        Inst::Panic { a, b, .. } => {
+            f(*a);
+            f(*b)
+        }
+        Inst::If { cond, .. } => f(*cond),
+        Inst::For {
+            start, end, step, ..
+        } => {
+            f(*start);
+            f(*end);
+            f(*step)
+        }
+        Inst::SharedAddr { .. }
+        | Inst::DynSharedAddr { .. }
+        | Inst::DynSharedBytes { .. }
+        | Inst::Loop { .. }
+        | Inst::Break(_)
+        | Inst::Continue(_)
+        | Inst::Return => {}
+    }
+}
+
+/// Like [`for_each_use`], with mutable access (to substitute operands).
+pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
+    match inst {
+        Inst::Mov { src, .. } => f(src),
+        Inst::Unary { a, .. } | Inst::Cast { a, .. } | Inst::Bitcast { a, .. } => f(a),
+        Inst::Binary { a, b, .. } => {
+            f(a);
+            f(b)
+        }
+        Inst::Fma { a, b, c, .. } => {
+            f(a);
+            f(b);
+            f(c)
+        }
+        Inst::Select { cond, a, b, .. } => {
+            f(cond);
+            f(a);
+            f(b)
+        }
+        Inst::Load { addr, .. } => f(addr),
+        Inst::Store { addr, val, .. } => {
+            f(addr);
+            f(val)
+        }
+        Inst::ArrayLoad { idx, .. } => f(idx),
+        Inst::ArrayStore { idx, val, .. } => {
+            f(idx);
+            f(val)
+        }
+        Inst::Intrinsic { args, .. } => args.iter_mut().for_each(f),
+        Inst::BoundsCheck { idx, len, .. } => {
+            f(idx);
+            f(len)
+        }
+        Inst::Panic { a, b, .. } => {
+            f(a);
+            f(b)
+        }
+        Inst::If { cond, .. } => f(cond),
+        Inst::For {
+            start, end, step, ..
+        } => {
+            f(start);
+            f(end);
+            f(step)
+        }
+        Inst::SharedAddr { .. }
+        | Inst::DynSharedAddr { .. }
+        | Inst::DynSharedBytes { .. }
+        | Inst::Loop { .. }
+        | Inst::Break(_)
+        | Inst::Continue(_)
+        | Inst::Return => {}
+    }
+}
+
+/// Calls `f` on every variable `inst` itself writes (a `For` writes its induction variable).
+pub fn for_each_def(inst: &Inst, mut f: impl FnMut(Var)) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Load { dst, .. }
+        | Inst::SharedAddr { dst, .. }
+        | Inst::DynSharedAddr { dst }
+        | Inst::DynSharedBytes { dst }
+        | Inst::ArrayLoad { dst, .. } => f(*dst),
+        Inst::Intrinsic { dsts, .. } => dsts.iter().for_each(|d| f(*d)),
+        Inst::For { iv, .. } => f(*iv),
+        _ => {}
+    }
+}
+
+/// The single destination of a value-producing instruction, if it has exactly one.
+pub fn single_dst(inst: &Inst) -> Option<Var> {
+    match inst {
+        Inst::Intrinsic { dsts, .. } if dsts.len() == 1 => Some(dsts[0]),
+        Inst::Intrinsic { .. } | Inst::For { .. } => None,
+        _ => {
+            let mut d = None;
+            for_each_def(inst, |v| d = Some(v));
+            d
+        }
+    }
+}
+
+/// The blocks nested directly in `inst`.
+pub fn child_blocks(inst: &Inst) -> Vec<&Block> {
+    match inst {
+        Inst::If { then, els, .. } => vec![then, els],
+        Inst::For { body, .. } | Inst::Loop { body, .. } => vec![body],
+        _ => vec![],
+    }
+}
+
+/// Pre-order walk over every instruction of `b`, nested ones included.
+pub fn walk(b: &Block, f: &mut impl FnMut(&Inst)) {
+    for inst in &b.0 {
+        f(inst);
+        for c in child_blocks(inst) {
+            walk(c, f);
+        }
+    }
+}
+
+/// Pre-order mutable walk over every instruction of `b`, nested ones included.
+pub fn walk_mut(b: &mut Block, f: &mut impl FnMut(&mut Inst)) {
+    for inst in &mut b.0 {
+        f(inst);
+        match inst {
+            Inst::If { then, els, .. } => {
+                walk_mut(then, f);
+                walk_mut(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => walk_mut(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Every variable written anywhere in `b` (nested blocks and loop induction variables included).
+pub fn assigned_vars(b: &Block) -> HashSet<Var> {
+    let mut s = HashSet::new();
+    walk(b, &mut |i| {
+        for_each_def(i, |v| {
+            s.insert(v);
+        })
+    });
+    s
+}
+
+/// How often each variable is read, over the whole kernel.
+pub fn use_counts(k: &Kernel) -> Vec<u32> {
+    let mut n = vec![0u32; k.vars.len()];
+    walk(&k.body, &mut |i| {
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                n[v.0 as usize] += 1;
+            }
+        })
+    });
+    n
+}
+
+/// How often each variable is written (textually) over the whole kernel, parameter pieces included.
+pub fn def_counts(k: &Kernel) -> Vec<u32> {
+    let mut n = vec![0u32; k.vars.len()];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            n[v.0 as usize] += 1;
+        }
+    }
+    walk(&k.body, &mut |i| for_each_def(i, |v| n[v.0 as usize] += 1));
+    n
+}
+
+/// Number of instructions in `b`, nested ones included (a size measure for unrolling).
+pub fn inst_count(b: &Block) -> usize {
+    let mut n = 0;
+    walk(b, &mut |_| n += 1);
+    n
+}
+
+/// Whether anything in `b` breaks out of or continues loop `id`.
+pub fn jumps_to(b: &Block, id: LoopId) -> bool {
+    jumps_to_insts(&b.0, id)
+}
+
+/// [`jumps_to`] over a run of instructions.
+pub fn jumps_to_insts(insts: &[Inst], id: LoopId) -> bool {
+    let mut found = false;
+    for inst in insts {
+        if matches!(inst, Inst::Break(l) | Inst::Continue(l) if *l == id) {
+            return true;
+        }
+        for c in child_blocks(inst) {
+            walk(c, &mut |i| {
+                if matches!(i, Inst::Break(l) | Inst::Continue(l) if *l == id) {
+                    found = true;
+                }
+            });
+        }
+    }
+    found
+}
+
+/// Gives every loop defined inside `b` a fresh id (and rewrites the breaks/continues that name it),
+/// so that copies of one body never share loop ids.
+pub fn refresh_loop_ids(k: &mut Kernel, b: &mut Block) {
+    let mut map: HashMap<LoopId, LoopId> = HashMap::new();
+    walk_mut(b, &mut |i| {
+        if let Inst::For { id, .. } | Inst::Loop { id, .. } = i {
+            let fresh = k.new_loop();
+            map.insert(*id, fresh);
+            *id = fresh;
+        }
+    });
+    walk_mut(b, &mut |i| {
+        if let Inst::Break(l) | Inst::Continue(l) = i {
+            if let Some(n) = map.get(l) {
+                *l = *n;
+            }
+        }
+    });
+}
+
+/// Whether `inst` has no effect besides writing its destinations, so it may be deleted when none
+/// of them is read. Loads count as removable (a load that faults is undefined behaviour anyway);
+/// stores, barriers, warp collectives, memory intrinsics, checks and control flow do not.
+pub fn is_removable(inst: &Inst) -> bool {
+    match inst {
+        Inst::Mov { .. }
+        | Inst::Unary { .. }
+        | Inst::Binary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::Load { .. }
+        | Inst::SharedAddr { .. }
+        | Inst::DynSharedAddr { .. }
+        | Inst::DynSharedBytes { .. }
+        | Inst::ArrayLoad { .. } => true,
+        Inst::Intrinsic { id, .. } => intrinsics::TABLE
+            .get(id.0 as usize)
+            .is_some_and(|d| d.class == Class::Pure),
+        _ => false,
+    }
+}
+
+/// Whether control never falls through past `inst`: a jump, return or panic, or an `if` neither
+/// of whose branches falls through.
+pub fn diverges(inst: &Inst) -> bool {
+    match inst {
+        Inst::Break(_) | Inst::Continue(_) | Inst::Return | Inst::Panic { .. } => true,
+        Inst::If { then, els, .. } => !falls_through(then) && !falls_through(els),
+        _ => false,
+    }
+}
+
+/// Whether control can reach the end of `b`.
+pub fn falls_through(b: &Block) -> bool {
+    !b.0.last().is_some_and(diverges)
+}
