@@ -16,7 +16,8 @@ use crate::driver::{self, cu};
 use crate::launch::Limits;
 use crate::panic::PanicSlots;
 use crate::properties::DeviceProperties;
-use crate::{Error, Result};
+use crate::{DeviceBuffer, Error, Result, Stream};
+use kernel_std::api::DeviceType;
 
 /// Which implementation runs a device's work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +122,11 @@ impl Device {
         Ok(Device { inner })
     }
 
+    /// Opens CUDA device `ordinal` (same as [`Device::new`]).
+    pub fn cuda(ordinal: usize) -> Result<Device> {
+        Device::new(ordinal)
+    }
+
     /// The device to use when the program does not pick one.
     ///
     /// `FERROCUDA_BACKEND=cuda` forces CUDA, `FERROCUDA_BACKEND=sim` the simulator; otherwise CUDA
@@ -134,6 +140,37 @@ impl Device {
             Some(_) => Err(Error::InvalidValue(
                 "FERROCUDA_BACKEND must be `cuda` or `sim`".into(),
             )),
+        }
+    }
+
+    /// A new stream on this device with default options.
+    pub fn new_stream(&self) -> Result<Stream> {
+        Stream::new(self)
+    }
+
+    /// Copies `data` into a new device buffer.
+    pub fn upload<T: DeviceType>(&self, data: &[T]) -> Result<DeviceBuffer<T>> {
+        DeviceBuffer::upload(self, data)
+    }
+
+    /// A new device buffer of `len` zeroed elements.
+    pub fn alloc_zeroed<T: DeviceType>(&self, len: usize) -> Result<DeviceBuffer<T>> {
+        DeviceBuffer::zeroed(self, len)
+    }
+
+    /// One line naming the backend and the device, for logs and reports.
+    pub fn describe(&self) -> String {
+        match &self.inner.backend {
+            Backend::Cuda(c) => format!(
+                "CUDA device {}: {} (sm_{}, {} SMs, {:.1} GiB, driver {}.{})",
+                c.ordinal,
+                c.props.name,
+                c.props.sm(),
+                c.props.multiprocessor_count,
+                c.props.total_memory as f64 / (1u64 << 30) as f64,
+                c.driver_version / 1000,
+                c.driver_version % 1000 / 10
+            ),
         }
     }
 
@@ -244,7 +281,7 @@ impl Device {
 
     /// The CUDA arm (the only one until the simulator is wired in).
     #[inline]
-    pub(crate) fn cuda(&self) -> Result<&CudaDevice> {
+    pub(crate) fn cuda_arm(&self) -> Result<&CudaDevice> {
         match &self.inner.backend {
             Backend::Cuda(c) => Ok(c),
         }

@@ -52,7 +52,9 @@ unsafe impl Sync for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if cuda.enter(self.generation).is_ok() {
             unsafe {
                 let _ = sys::cuEventDestroy_v2(self.raw);
@@ -70,7 +72,7 @@ impl std::fmt::Debug for Event {
 impl Event {
     /// Creates an event on `device`.
     pub fn new(device: &Device, flags: EventFlags) -> Result<Event> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let mut raw: CUevent = std::ptr::null_mut();
         unsafe { cu!(cuEventCreate(&mut raw, flags.bits()))? };
@@ -96,7 +98,7 @@ impl Event {
     }
 
     fn enter(&self) -> Result<&crate::device::CudaDevice> {
-        let cuda = self.device.cuda()?;
+        let cuda = self.device.cuda_arm()?;
         cuda.enter(self.generation)?;
         Ok(cuda)
     }

@@ -85,10 +85,16 @@ fn cuda_entry(
     )
 }
 
-/// The loaded function of one instantiation (compiling it if needed), e.g. for occupancy queries.
-pub fn kernel_function(
-    device: &Device,
+/// The loaded function of a non-generic kernel on `device` (compiling it if needed): the raw
+/// handle benchmarks and occupancy queries use.
+pub fn kernel_function(kernel: &'static KernelHandle, device: &Device) -> Result<Function> {
+    kernel_instance_function(kernel, device, &InstanceKey::EMPTY, &Vec::new)
+}
+
+/// The loaded function of one instantiation of a (possibly generic) kernel on `device`.
+pub fn kernel_instance_function(
     kernel: &'static KernelHandle,
+    device: &Device,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<Function> {
@@ -102,8 +108,8 @@ pub fn kernel_function(
 
 /// The compiled form (optimized IR and PTX) of one instantiation as loaded on `device`.
 pub fn compiled_kernel(
-    device: &Device,
     kernel: &'static KernelHandle,
+    device: &Device,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<Arc<Compiled>> {

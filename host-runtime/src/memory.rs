@@ -23,7 +23,7 @@ use crate::{Device, Error, Result, Stream};
 /// simulator address on the simulator). Typed buffers are built on these.
 impl Device {
     pub(crate) fn raw_alloc(&self, bytes: usize) -> Result<u64> {
-        let cuda = self.cuda()?;
+        let cuda = self.cuda_arm()?;
         cuda.ctx.bind()?;
         if bytes == 0 {
             return Ok(0);
@@ -34,7 +34,7 @@ impl Device {
     }
 
     pub(crate) fn raw_free(&self, addr: u64, generation: u64) {
-        let Ok(cuda) = self.cuda() else { return };
+        let Ok(cuda) = self.cuda_arm() else { return };
         if addr != 0 && cuda.enter(generation).is_ok() {
             unsafe {
                 let _ = cudarc::driver::sys::cuMemFree_v2(addr);
@@ -50,7 +50,7 @@ impl Device {
         src: *const c_void,
         bytes: usize,
     ) -> Result<()> {
-        self.cuda()?.enter(gen)?;
+        self.cuda_arm()?.enter(gen)?;
         if bytes == 0 {
             return Ok(());
         }
@@ -65,7 +65,7 @@ impl Device {
         dst: *mut c_void,
         bytes: usize,
     ) -> Result<()> {
-        let cuda = self.cuda()?;
+        let cuda = self.cuda_arm()?;
         cuda.enter(gen)?;
         cuda.synchronize()?;
         if bytes == 0 {
@@ -75,7 +75,7 @@ impl Device {
     }
 
     pub(crate) fn raw_copy(&self, gen: u64, dst: u64, src: u64, bytes: usize) -> Result<()> {
-        self.cuda()?.enter(gen)?;
+        self.cuda_arm()?.enter(gen)?;
         if bytes == 0 {
             return Ok(());
         }
@@ -91,7 +91,7 @@ impl Device {
         pattern: u32,
         count: usize,
     ) -> Result<()> {
-        self.cuda()?.enter(gen)?;
+        self.cuda_arm()?.enter(gen)?;
         if count == 0 {
             return Ok(());
         }
@@ -203,7 +203,7 @@ impl Region<'_> {
                 got: src.len,
             });
         }
-        src.device.cuda()?.ctx.check(src.generation)?;
+        src.device.cuda_arm()?.ctx.check(src.generation)?;
         self.device
             .raw_copy(self.generation, self.addr, src.addr, self.len * elem)
     }
@@ -490,7 +490,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
             return Err(Error::WrongDevice);
         }
         stream.enter()?;
-        self.device.cuda()?.ctx.check(self.generation)
+        self.device.cuda_arm()?.ctx.check(self.generation)
     }
 
     /// A read-only view of `range` (an error, not a panic, when out of bounds).

@@ -46,7 +46,9 @@ unsafe impl Sync for StreamInner {}
 
 impl Drop for StreamInner {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if cuda.enter(self.generation).is_ok() {
             // Pending work still completes; the driver releases the stream afterwards.
             unsafe {
@@ -73,7 +75,7 @@ impl Stream {
 
     /// Creates a stream with the given flags and priority.
     pub fn with_options(device: &Device, opts: StreamOptions) -> Result<Stream> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let flags = if opts.non_blocking {
             sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32
@@ -112,7 +114,7 @@ impl Stream {
     /// Binds the stream's context; `ContextLost` after a reset.
     #[inline]
     pub(crate) fn enter(&self) -> Result<&crate::device::CudaDevice> {
-        let cuda = self.inner.device.cuda()?;
+        let cuda = self.inner.device.cuda_arm()?;
         cuda.enter(self.inner.generation)?;
         Ok(cuda)
     }
