@@ -164,7 +164,10 @@ pub(crate) fn cuda_loader<'a>(
 ) -> impl Fn(&Compiled) -> Result<Option<Function>> + 'a {
     move |c: &Compiled| {
         let module = load_compiled(device, cuda, c)?;
-        Ok(Some(module.function(&c.kernel.name)?))
+        // The PTX entry is the kernel name made a valid PTX identifier.
+        Ok(Some(
+            module.function(&kernel_std::ptx::entry_name(&c.kernel.name))?,
+        ))
     }
 }
 
