@@ -16,6 +16,7 @@ use crate::driver::{self, cu};
 use crate::launch::Limits;
 use crate::panic::PanicSlots;
 use crate::properties::DeviceProperties;
+use crate::sim_backend::SimDevice;
 use crate::{DeviceBuffer, Error, Result, Stream};
 use kernel_std::api::DeviceType;
 
@@ -43,6 +44,7 @@ pub(crate) struct DeviceInner {
 /// The backend-specific state of a device.
 pub(crate) enum Backend {
     Cuda(CudaDevice),
+    Sim(SimDevice),
 }
 
 pub(crate) struct CudaDevice {
@@ -127,6 +129,16 @@ impl Device {
         Device::new(ordinal)
     }
 
+    /// A new simulated device: kernels run on the CPU (see [`crate::sim_backend`]).
+    pub fn simulator() -> Device {
+        Device {
+            inner: Arc::new(DeviceInner {
+                uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+                backend: Backend::Sim(SimDevice::new()),
+            }),
+        }
+    }
+
     /// The device to use when the program does not pick one.
     ///
     /// `FERROCUDA_BACKEND=cuda` forces CUDA, `FERROCUDA_BACKEND=sim` the simulator; otherwise CUDA
@@ -135,7 +147,7 @@ impl Device {
     #[allow(clippy::should_implement_trait)]
     pub fn default() -> Result<Device> {
         match std::env::var("FERROCUDA_BACKEND").ok().as_deref() {
-            Some("sim") => Err(Error::Unsupported("the simulator backend")),
+            Some("sim") => Ok(Device::simulator()),
             Some("cuda") | Some("") | None => Device::new(0),
             Some(_) => Err(Error::InvalidValue(
                 "FERROCUDA_BACKEND must be `cuda` or `sim`".into(),
@@ -171,6 +183,7 @@ impl Device {
                 c.driver_version / 1000,
                 c.driver_version % 1000 / 10
             ),
+            Backend::Sim(_) => "Ferrocuda simulator (CPU)".to_string(),
         }
     }
 
@@ -186,6 +199,7 @@ impl Device {
     pub fn backend(&self) -> BackendKind {
         match &self.inner.backend {
             Backend::Cuda(_) => BackendKind::Cuda,
+            Backend::Sim(_) => BackendKind::Sim,
         }
     }
 
@@ -193,6 +207,7 @@ impl Device {
     pub fn ordinal(&self) -> usize {
         match &self.inner.backend {
             Backend::Cuda(c) => c.ordinal,
+            Backend::Sim(_) => 0,
         }
     }
 
@@ -200,6 +215,7 @@ impl Device {
     pub fn properties(&self) -> &DeviceProperties {
         match &self.inner.backend {
             Backend::Cuda(c) => &c.props,
+            Backend::Sim(s) => &s.props,
         }
     }
 
@@ -212,6 +228,7 @@ impl Device {
     pub fn driver_version(&self) -> i32 {
         match &self.inner.backend {
             Backend::Cuda(c) => c.driver_version,
+            Backend::Sim(_) => 0,
         }
     }
 
@@ -219,6 +236,7 @@ impl Device {
     pub fn synchronize(&self) -> Result<()> {
         match &self.inner.backend {
             Backend::Cuda(c) => c.synchronize(),
+            Backend::Sim(s) => s.synchronize(),
         }
     }
 
@@ -230,6 +248,7 @@ impl Device {
                 Context::unbind_cache();
                 c.ctx.bind()
             }
+            Backend::Sim(_) => Ok(()),
         }
     }
 
@@ -242,6 +261,7 @@ impl Device {
                 unsafe { cu!(cuMemGetInfo_v2(&mut free, &mut total))? };
                 Ok((free, total))
             }
+            Backend::Sim(_) => Err(Error::Unsupported("memory_info on the simulator")),
         }
     }
 
@@ -254,6 +274,7 @@ impl Device {
                 unsafe { cu!(cuCtxGetStreamPriorityRange(&mut least, &mut greatest))? };
                 Ok((least, greatest))
             }
+            Backend::Sim(_) => Ok((0, 0)),
         }
     }
 
@@ -271,6 +292,10 @@ impl Device {
                 c.panics.forget();
                 c.ctx.reset()
             }
+            Backend::Sim(s) => {
+                s.clear();
+                Ok(())
+            }
         }
     }
 
@@ -284,6 +309,16 @@ impl Device {
     pub(crate) fn cuda_arm(&self) -> Result<&CudaDevice> {
         match &self.inner.backend {
             Backend::Cuda(c) => Ok(c),
+            Backend::Sim(_) => Err(Error::Unsupported("this driver facility on the simulator")),
+        }
+    }
+
+    /// `Err(ContextLost)` for an object created in generation `g` before a context reset.
+    #[inline]
+    pub(crate) fn check_generation(&self, g: u64) -> Result<()> {
+        match &self.inner.backend {
+            Backend::Cuda(c) => c.ctx.check(g),
+            Backend::Sim(_) => Ok(()),
         }
     }
 
@@ -291,6 +326,7 @@ impl Device {
     pub(crate) fn generation(&self) -> u64 {
         match &self.inner.backend {
             Backend::Cuda(c) => c.ctx.generation(),
+            Backend::Sim(_) => 0,
         }
     }
 }
@@ -313,6 +349,7 @@ impl std::fmt::Debug for Device {
                 .field("name", &c.props.name)
                 .field("sm", &c.props.sm())
                 .finish(),
+            Backend::Sim(_) => f.debug_struct("Device").field("backend", &"sim").finish(),
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::device::{Backend, CudaDevice};
 use crate::kernel_cache::{cuda_loader, Entry, KernelCache};
 use crate::launch::{launch_cuda, LaunchError};
 use crate::launch_api::{GenericsFn, InstanceKey};
+use crate::sim_backend::SimDevice;
 use crate::{Device, Error, Function, LaunchConfig, Result, Stream};
 
 /// One per `#[kernel]`: its definition plus the cache of compiled instantiations.
@@ -62,7 +63,38 @@ pub fn launch_kernel(
             // the kernel's typed signature.
             unsafe { launch_cuda(cuda, stream, &f.inner, &cfg, args) }
         }
+        Backend::Sim(sim) => {
+            let entry = sim_entry(device, sim, kernel, key, generics)?;
+            if args.len() != entry.param_count {
+                return Err(LaunchError::ArgCount {
+                    expected: entry.param_count,
+                    got: args.len(),
+                }
+                .into());
+            }
+            // SAFETY: as above; the simulator reads `params[i].size` bytes behind each pointer.
+            unsafe { sim.launch(&entry.compiled.kernel, &cfg, args) }
+        }
     }
+}
+
+/// The cache entry of an instantiation on the simulator (compiled, nothing to load).
+fn sim_entry(
+    device: &Device,
+    sim: &SimDevice,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+) -> Result<&'static Entry> {
+    kernel.cache.get(
+        device,
+        0,
+        sim.props.sm(),
+        kernel.def,
+        key,
+        generics,
+        &|_| Ok(None),
+    )
 }
 
 /// The cache entry of an instantiation on a CUDA device.
@@ -103,6 +135,9 @@ pub fn kernel_instance_function(
             .function
             .clone()
             .ok_or(Error::Unsupported("a CUDA entry without a loaded function")),
+        Backend::Sim(_) => Err(Error::Unsupported(
+            "loaded functions on the simulator (it runs the IR)",
+        )),
     }
 }
 
@@ -115,6 +150,9 @@ pub fn compiled_kernel(
 ) -> Result<Arc<Compiled>> {
     match &device.inner.backend {
         Backend::Cuda(cuda) => Ok(cuda_entry(device, cuda, kernel, key, generics)?
+            .compiled
+            .clone()),
+        Backend::Sim(sim) => Ok(sim_entry(device, sim, kernel, key, generics)?
             .compiled
             .clone()),
     }

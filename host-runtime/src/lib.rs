@@ -30,6 +30,7 @@ pub mod pinned;
 pub mod pitched;
 pub mod pool;
 pub mod properties;
+pub mod sim_backend;
 pub mod stream;
 
 pub use device::{BackendKind, Device};
