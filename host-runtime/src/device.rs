@@ -2,9 +2,9 @@
 //!
 //! A [`Device`] is a cheap, clonable handle. Opening the same CUDA ordinal twice yields the same
 //! shared state (one primary context, one panic-slot table), so [`Device::recover`] on any handle
-//! affects all of them. The backend-specific part sits behind the internal [`Backend`] enum: the
-//! CUDA arm is implemented here, the simulator arm is added next to it (buffers hold a `u64` that
-//! is a `CUdeviceptr` on CUDA and a simulator address on the simulator).
+//! affects all of them. The backend-specific part sits behind an internal `Backend` enum with a
+//! CUDA arm and a simulator arm ([`crate::sim_backend`]); buffers hold a `u64` that is a
+//! `CUdeviceptr` on CUDA and a simulator address on the simulator.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};

@@ -1,7 +1,7 @@
 //! Kernel panics: how a panicking device thread's report reaches the host.
 //!
 //! Each device owns page-locked, device-mapped pages of 64-byte
-//! [`PanicRecord`](kernel_std::panic_record::PanicRecord) slots. Loading a module takes one slot
+//! [`PanicRecord`] slots. Loading a module takes one slot
 //! and writes the slot's device address into the module's `__fc_panic_slot` global. A panicking
 //! thread fills the record and *exits* (it does not `trap`), so the context stays usable and the
 //! other threads run to completion. Nothing happens per launch: every synchronizing host call
