@@ -99,7 +99,8 @@ impl Event {
         })
     }
 
-    /// The raw driver handle, for interop with code calling the driver directly.
+    /// The raw driver handle, for interop with code calling the driver directly (null on the
+    /// simulator).
     pub fn raw(&self) -> CUevent {
         self.raw
     }

@@ -116,7 +116,8 @@ impl Stream {
         self.inner.generation
     }
 
-    /// The raw driver handle, for interop with code calling the driver directly.
+    /// The raw driver handle, for interop with code calling the driver directly (null on the
+    /// simulator).
     #[inline]
     pub fn raw(&self) -> CUstream {
         self.inner.raw
