@@ -117,16 +117,12 @@ fn cuda_entry(
     )
 }
 
-/// The loaded function of a non-generic kernel on `device` (compiling it if needed): the raw
-/// handle benchmarks and occupancy queries use.
-pub fn kernel_function(kernel: &'static KernelHandle, device: &Device) -> Result<Function> {
-    kernel_instance_function(kernel, device, &InstanceKey::EMPTY, &Vec::new)
-}
-
-/// The loaded function of one instantiation of a (possibly generic) kernel on `device`.
-pub fn kernel_instance_function(
-    kernel: &'static KernelHandle,
+/// The loaded function of one instantiation of a kernel on `device` (compiling it if needed): the
+/// raw handle benchmarks and occupancy queries use. Non-generic kernels pass
+/// `&InstanceKey::EMPTY` and `&Vec::new`.
+pub fn kernel_function(
     device: &Device,
+    kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<Function> {
@@ -143,8 +139,8 @@ pub fn kernel_instance_function(
 
 /// The compiled form (optimized IR and PTX) of one instantiation as loaded on `device`.
 pub fn compiled_kernel(
-    kernel: &'static KernelHandle,
     device: &Device,
+    kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<Arc<Compiled>> {

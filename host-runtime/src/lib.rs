@@ -37,8 +37,7 @@ pub use device::{BackendKind, Device};
 pub use error::{Error, Result};
 pub use event::{Event, EventFlags};
 pub use kernel_handle::{
-    compiled_kernel, kernel_function, kernel_instance_function, launch_kernel, param_bytes,
-    KernelHandle,
+    compiled_kernel, kernel_function, launch_kernel, param_bytes, KernelHandle,
 };
 pub use launch::LaunchError;
 pub use launch_api::{InstanceKey, KernelSlice, KernelSliceMut, SliceArg};

@@ -112,20 +112,18 @@ fn saxpy_through_the_generated_launcher() {
     assert_eq!(got[9], want[9] + 3.0 * x[9]);
     assert_eq!(got[10], want[10]);
 
-    let c = compiled_kernel(saxpy_handle(), &dev, &InstanceKey::EMPTY, &Vec::new).unwrap();
+    let c = compiled_kernel(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new).unwrap();
     assert!(c.ptx.contains(".entry"));
+    let f = host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new)
+        .unwrap();
+    assert_eq!(f.name(), kernel_std::ptx::entry_name(&c.kernel.name));
+    assert!(f.max_potential_block_size(0).unwrap().1 > 0);
     let cubins = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
     assert!(
         cubins >= 1,
         "the disk cache under {} holds the cubin",
         dir.display()
     );
-}
-
-/// Handles are private to the generated module; reach one through a kernel of this file.
-fn saxpy_handle() -> &'static host_runtime::KernelHandle {
-    static H: host_runtime::KernelHandle = host_runtime::KernelHandle::new(saxpy::ast);
-    &H
 }
 
 #[test]

@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use ferrocuda::prelude::*;
 use host_runtime::{
-    compiled_kernel, BackendKind, InstanceKey, KernelHandle, LaunchError, ManagedBuffer, MemPool,
-    Module, PinnedBuffer, PinnedFlags, PitchedBuffer,
+    compiled_kernel, BackendKind, InstanceKey, LaunchError, ManagedBuffer, MemPool, Module,
+    PinnedBuffer, PinnedFlags, PitchedBuffer,
 };
 use kernel_std::ir::PanicKind;
 
@@ -266,13 +266,12 @@ fn driver_only_facilities_say_so() {
 
 #[test]
 fn compiled_kernels_are_shared_with_tools() {
-    static H: KernelHandle = KernelHandle::new(saxpy::ast);
     let dev = Device::simulator();
-    let c = compiled_kernel(&H, &dev, &InstanceKey::EMPTY, &Vec::new).unwrap();
+    let c = compiled_kernel(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new).unwrap();
     assert_eq!(c.kernel.params.len(), 3);
     assert!(c.ptx.contains(".entry"));
     assert!(matches!(
-        host_runtime::kernel_function(&H, &dev),
+        host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new),
         Err(Error::Unsupported(_))
     ));
 }
