@@ -36,6 +36,12 @@ pub fn fill<T: DeviceType>(v: T, y: &mut [T]) {
     }
 }
 
+/// Three arguments, no work: what the launch-overhead comparison launches.
+#[kernel]
+pub fn empty3(a: f32, x: &[f32], y: &mut [f32]) {
+    let _ = (a, x.len(), y.len());
+}
+
 /// The line of `shift_left`'s out-of-bounds read in this file.
 fn shift_line() -> u32 {
     let src = include_str!("gpu_e2e.rs");
@@ -185,4 +191,71 @@ fn out_of_bounds_read_is_a_kernel_panic_with_its_source_location() {
     )
     .unwrap();
     s.synchronize().unwrap();
+}
+
+#[test]
+#[ignore]
+fn typed_launch_overhead_is_close_to_raw_cu_launch_kernel() {
+    use cudarc::driver::sys;
+    use host_runtime::{KernelSlice, SliceArg};
+    use std::ffi::c_void;
+    use std::time::Instant;
+
+    let _g = serial();
+    use_temp_cache();
+    let Some(dev) = gpu() else { return };
+    let s = dev.new_stream().unwrap();
+    let x = dev.upload(&[1.0f32; 256]).unwrap();
+    let mut y = dev.upload(&[2.0f32; 256]).unwrap();
+    let cfg = LaunchConfig::for_elements(256, 256);
+    empty3::launch(&s, cfg, 1.0, &x, &mut y).unwrap();
+    s.synchronize().unwrap();
+    let f = host_runtime::kernel_function(&dev, &empty3::KERNEL, &InstanceKey::EMPTY, &Vec::new)
+        .unwrap();
+    let (mut a, mut xa, mut ya): (f32, SliceArg, SliceArg) = (1.0, x.kernel_arg(), y.kernel_arg());
+    let mut args = [
+        &mut a as *mut f32 as *mut c_void,
+        &mut xa as *mut SliceArg as *mut c_void,
+        &mut ya as *mut SliceArg as *mut c_void,
+    ];
+    const N: u32 = 1000;
+    let (mut best_raw, mut best_typed) = (f64::MAX, f64::MAX);
+    for _ in 0..30 {
+        let t = Instant::now();
+        for _ in 0..N {
+            let r = unsafe {
+                sys::cuLaunchKernel(
+                    f.raw(),
+                    1,
+                    1,
+                    1,
+                    256,
+                    1,
+                    1,
+                    0,
+                    s.raw(),
+                    args.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            };
+            assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+        }
+        best_raw = best_raw.min(t.elapsed().as_secs_f64() * 1e6 / N as f64);
+        s.synchronize().unwrap();
+        let t = Instant::now();
+        for _ in 0..N {
+            empty3::launch(&s, cfg, 1.0, &x, &mut y).unwrap();
+        }
+        best_typed = best_typed.min(t.elapsed().as_secs_f64() * 1e6 / N as f64);
+        s.synchronize().unwrap();
+    }
+    let overhead = best_typed - best_raw;
+    eprintln!(
+        "cuLaunchKernel {best_raw:.3} us, generated launcher {best_typed:.3} us, overhead {overhead:.3} us"
+    );
+    if cfg!(debug_assertions) {
+        eprintln!("debug build: the 0.2 us bound is only asserted in release builds");
+    } else {
+        assert!(overhead < 0.2, "typed launch overhead {overhead:.3} us");
+    }
 }
