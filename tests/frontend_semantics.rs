@@ -799,3 +799,32 @@ fn if_and_match_can_produce_slices() {
     assert_eq!(run(1), vec![1.0 + 20.0, 3.0 + 20.0]);
     assert_eq!(run(2), vec![1.0 + 20.0, 3.0 + 30.0]);
 }
+
+#[kernel]
+pub fn saturating(out: &mut [i32], x: &[i32]) {
+    out[0] = x[0].saturating_add(x[1]);
+    out[1] = x[2].saturating_sub(x[1]);
+    out[2] = (x[1] as u32).saturating_sub(x[0] as u32) as i32;
+    out[3] = (x[0] as u8).saturating_add(x[3] as u8) as i32;
+    out[4] = x[3].saturating_sub(x[3]);
+    out[5] = (x[3] as i8).saturating_add(x[3] as i8) as i32;
+}
+
+#[test]
+fn saturating_arithmetic_matches_the_host() {
+    let x = [i32::MAX - 1, 5, i32::MIN + 2, 100];
+    let mut args = [sl(&[0i32; 6]), sl(&x)];
+    launch(saturating::ast(), &[], one(), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    let want = vec![
+        x[0].saturating_add(x[1]),
+        x[2].saturating_sub(x[1]),
+        (x[1] as u32).saturating_sub(x[0] as u32) as i32,
+        (x[0] as u8).saturating_add(x[3] as u8) as i32,
+        0,
+        (x[3] as i8).saturating_add(x[3] as i8) as i32,
+    ];
+    assert_eq!(back::<i32>(out), want);
+}

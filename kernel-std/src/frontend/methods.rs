@@ -243,6 +243,9 @@ impl Lower {
                 let d = self.select(gt, d1, d2);
                 self.unsigned_of(d)
             }
+            "saturating_add" | "saturating_sub" => {
+                self.saturating(name == "saturating_add", x, a[0])
+            }
             "to_f32" => self.cast(x, ir::Ty::F32),
             "to_f64" => self.cast(x, ir::Ty::F64),
             "is_power_of_two" => {
@@ -262,6 +265,40 @@ impl Lower {
             _ => return Err(self.err(sp, format!("method `{name}` is not supported on `{xt}`"))),
         };
         Ok(Val::Scalar(r))
+    }
+
+    /// `saturating_add` / `saturating_sub`: the wrapped result unless it overflowed, then the
+    /// bound in the direction of the overflow.
+    fn saturating(&mut self, add: bool, x: Operand, y: Operand) -> Operand {
+        let t = self.op_ty(x);
+        let op = if add { BinOp::Add } else { BinOp::Sub };
+        let r = self.bin(op, x, y);
+        let (min, max) = if t.is_signed() {
+            let b = t.bits();
+            (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+        } else {
+            (0, (1i128 << t.bits()) - 1)
+        };
+        if !t.is_signed() {
+            // Unsigned: overflow iff the result wrapped past the operand.
+            let cmp = if add { BinOp::Lt } else { BinOp::Gt };
+            let over = self.bin(cmp, r, x);
+            let bound = c_int(t, if add { max } else { min });
+            return self.select(over, bound, r);
+        }
+        // Signed: overflow iff the sign of the result differs from what the operands allow:
+        // add: x and y agree in sign and r does not; sub: x and y differ and r differs from x.
+        let xr = self.bin(BinOp::Xor, x, r);
+        let other = if add {
+            self.bin(BinOp::Xor, y, r)
+        } else {
+            self.bin(BinOp::Xor, x, y)
+        };
+        let both = self.bin(BinOp::And, xr, other);
+        let over = self.bin(BinOp::Lt, both, c_int(t, 0));
+        let neg = self.bin(BinOp::Lt, x, c_int(t, 0));
+        let bound = self.select(neg, c_int(t, min), c_int(t, max));
+        self.select(over, bound, r)
     }
 
     /// A float unary operation; half types go through f32 (exact for these operations).

@@ -316,7 +316,7 @@ impl<'a> Infer<'a> {
                     FloatTy::F64
                 }))
             }
-            "div_ceil" if is_int => same(self, 1),
+            "div_ceil" | "saturating_add" | "saturating_sub" if is_int => same(self, 1),
             "abs_diff" if is_int => {
                 same(self, 1)?;
                 match r {
