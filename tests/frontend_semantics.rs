@@ -828,3 +828,53 @@ fn saturating_arithmetic_matches_the_host() {
     ];
     assert_eq!(back::<i32>(out), want);
 }
+
+#[device]
+fn larger(v: &mut [f32], i: usize, j: usize) -> &mut f32 {
+    if v[i] >= v[j] {
+        return &mut v[i];
+    }
+    &mut v[j]
+}
+
+#[device]
+fn pick(a: &[f32; 3], k: u32) -> &f32 {
+    match k {
+        0 => &a[0],
+        1 => &a[1],
+        _ => &a[2],
+    }
+}
+
+#[kernel]
+pub fn references(out: &mut [f32], v: &mut [f32]) {
+    *larger(v, 0, 1) += 100.0;
+    *larger(v, 2, 1) = -1.0;
+    let mut r = &mut v[0];
+    *r += 1.0;
+    r = &mut v[2];
+    *r += 2.0;
+    let local = [7.0f32, 8.0, 9.0];
+    out[0] = *pick(&local, 1) + *pick(&local, 5);
+    let mut best = &local[0];
+    for i in 0..3 {
+        if local[i] > *best {
+            best = &local[i];
+        }
+    }
+    out[1] = *best;
+}
+
+#[test]
+fn references_returned_and_re_pointed() {
+    let mut args = [sl(&[0.0f32; 2]), sl(&[1.0f32, 5.0, 3.0])];
+    launch(references::ast(), &[], one(), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    assert_eq!(back::<f32>(out), vec![17.0, 9.0]);
+    let A::Slice(v) = &args[1] else {
+        unreachable!()
+    };
+    assert_eq!(back::<f32>(v), vec![2.0, -1.0, 5.0]);
+}

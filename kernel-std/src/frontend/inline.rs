@@ -8,7 +8,7 @@ use super::consts::convert_type;
 use super::infer::key;
 use super::scope::{Binding, FnCtx, RetTarget};
 use super::types::Ty;
-use super::value::{Loc, Val};
+use super::value::Val;
 use super::{Lower, R};
 
 impl Lower {
@@ -38,20 +38,6 @@ impl Lower {
             param_tys.push(pt);
         }
         let ret = conv(&def.ret).map_err(|m| self.err(sp, m))?;
-        let result = match &ret {
-            Ty::Slice(..) => {
-                // Shape the result after a slice argument (same memory space), if any.
-                let init = vals.iter().find(|v| matches!(v, Val::Slice(_))).cloned();
-                match init {
-                    Some(v) => self.alloc(&ret, Some(&v), true, "ret", sp)?,
-                    None => return Err(self.err(sp, "device functions returning slices must take a slice argument")),
-                }
-            }
-            Ty::Ref(..) => {
-                return Err(self.err(sp, format!("`{}` returns a reference; device functions returning references are not supported", def.name)))
-            }
-            _ => self.alloc_uninit(&ret, "ret", sp)?,
-        };
         let types = self.types_for(def, &env)?;
         let id = self.k.new_loop();
         self.fns.push(FnCtx::new(
@@ -60,7 +46,6 @@ impl Lower {
             types,
             RetTarget::Inline {
                 id,
-                result: result.clone(),
                 ty: ret.clone(),
             },
         ));
@@ -75,24 +60,22 @@ impl Lower {
                 Some(t) => self.coerce_val(v, &self.ty(t), &ret, t.span)?,
                 None => v,
             };
-            self.write(&result, &ret, &v, def.body.span)?;
+            self.set_return(&ret, &v, def.body.span)?;
             self.emit(Inst::Break(id));
             Ok(())
         })();
         let body = self.close();
-        self.fns.pop();
+        let result = self.fns.pop().and_then(|f| f.ret_slot);
         r?;
         self.emit(Inst::Loop {
             id,
             body: ir::Block(body.0),
         });
-        if let Loc::Unit = result {
-            return Ok(if ret == Ty::Never {
-                Val::Never
-            } else {
-                Val::Unit
-            });
+        match result {
+            Some(l) => self.read(&l, &ret, sp),
+            // Every path diverged (or the body is empty and returns `()`).
+            None if ret == Ty::Unit => Ok(Val::Unit),
+            None => Ok(Val::Never),
         }
-        self.read(&result, &ret, sp)
     }
 }

@@ -301,6 +301,14 @@ impl Lower {
         Ok(Val::Never)
     }
 
+    /// Stores the value an inlined function returns on this path.
+    pub fn set_return(&mut self, ty: &Ty, v: &Val, sp: Span) -> R<()> {
+        let mut slot = self.cx_mut().ret_slot.take();
+        let r = self.branch_result(&mut slot, ty, v, sp);
+        self.cx_mut().ret_slot = slot;
+        r
+    }
+
     pub fn return_expr(&mut self, v: Option<&Expr>, sp: Span) -> R<Val> {
         let val = match v {
             Some(x) => {
@@ -315,8 +323,8 @@ impl Lower {
         };
         match self.cx().ret.clone() {
             RetTarget::Kernel => self.emit(Inst::Return),
-            RetTarget::Inline { id, result, ty } => {
-                self.write(&result, &ty, &val, sp)?;
+            RetTarget::Inline { id, ty } => {
+                self.set_return(&ty, &val, sp)?;
                 self.emit(Inst::Break(id));
             }
         }

@@ -303,12 +303,6 @@ impl Lower {
         let loc = match slot {
             Some(l) => l.clone(),
             None => {
-                if super::types::has_ref(t) {
-                    return Err(self.err(
-                        sp,
-                        "an `if` or `match` producing a reference is not supported; produce an index (or a slice) instead",
-                    ));
-                }
                 let l = self.alloc(t, Some(v), true, "branch", sp)?;
                 *slot = Some(l.clone());
                 l

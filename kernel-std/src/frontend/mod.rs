@@ -14,14 +14,15 @@
 //!
 //! Supported beyond plain Rust expressions: `for` over ranges (`.rev()`, `.step_by(n)`), arrays
 //! and slices (`.iter()`, `.iter_mut()`, `.enumerate()`); `match` on integers, bools, tuples,
-//! ranges, constants and or-patterns with guards; references to places (`&mut a[i]`) as aliases;
+//! ranges, constants and or-patterns with guards; references to places (`&mut a[i]`) as aliases,
+//! also re-pointed (`let mut r`), returned from device functions and produced by `if`/`match`;
 //! slices of global, shared and thread-local arrays; scalar methods (see `methods`).
 //!
 //! Not supported (each is a compile error at the user's span): recursion, closures and
-//! iterator adaptors other than the above, `if let` / enums, references returned from device
-//! functions, `mut` reference variables, float `%`, tuples in device memory, arrays inside
-//! elements of local arrays of structs, transcendental float methods (`exp`, `sin`, ...) until
-//! the intrinsic table has them.
+//! iterator adaptors other than the above, `if let` / enums, float `%`, tuples in device
+//! memory, arrays inside the elements of arrays, re-pointing a reference between different
+//! arrays or memory spaces, transcendental float methods (`exp`, `sin`, ...) until the
+//! intrinsic table has them.
 
 mod builtins;
 pub mod consts;

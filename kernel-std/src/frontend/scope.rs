@@ -33,8 +33,9 @@ pub struct LoopCtx {
 pub enum RetTarget {
     /// Kernel level: the thread exits.
     Kernel,
-    /// An inlined device function: store the value, then break out of its wrapper loop.
-    Inline { id: LoopId, result: Loc, ty: Ty },
+    /// An inlined device function: store the value into `FnCtx::ret_slot`, then break out of
+    /// its wrapper loop.
+    Inline { id: LoopId, ty: Ty },
 }
 
 pub struct FnCtx {
@@ -44,6 +45,9 @@ pub struct FnCtx {
     pub scopes: Vec<HashMap<String, Binding>>,
     pub loops: Vec<LoopCtx>,
     pub ret: RetTarget,
+    /// Where an inlined function's result goes; allocated by the first `return` (or the tail)
+    /// lowered, so slice and reference results take that value's shape.
+    pub ret_slot: Option<Loc>,
 }
 
 impl FnCtx {
@@ -55,6 +59,7 @@ impl FnCtx {
             scopes: vec![HashMap::new()],
             loops: Vec::new(),
             ret,
+            ret_slot: None,
         }
     }
 

@@ -326,15 +326,6 @@ pub fn array_flat(t: &Ty) -> (&Ty, u64) {
     (t, n)
 }
 
-/// Whether a type holds a reference (whose target is fixed when the value is created).
-pub fn has_ref(t: &Ty) -> bool {
-    match t {
-        Ty::Ref(..) => true,
-        Ty::Tuple(ts) => ts.iter().any(has_ref),
-        _ => false,
-    }
-}
-
 /// Whether a type holds a reference or a slice (views of memory, not plain data).
 pub fn has_view(t: &Ty) -> bool {
     match t {

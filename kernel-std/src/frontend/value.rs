@@ -67,6 +67,27 @@ pub enum Loc {
     },
     /// An immutable binding of a reference or slice: cannot be assigned.
     Fixed(Box<Val>),
+    /// A reference that can be re-pointed (`let mut r = &mut a[i]`, a value several `return`s or
+    /// branches produce): the address or element index lives in register `at`; the memory
+    /// space or local arrays are fixed.
+    RefVar {
+        target: RefTarget,
+        at: Option<Var>,
+    },
+}
+
+/// What a [`Loc::RefVar`] can point into.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RefTarget {
+    Mem {
+        space: Space,
+        readonly: bool,
+    },
+    Local {
+        arrays: Vec<ArrayId>,
+    },
+    /// Always the same register variable (`at` is `None`).
+    Reg(Var),
 }
 
 impl Lower {
@@ -151,13 +172,42 @@ impl Lower {
             },
             Ty::Ref(..) => match init {
                 Some(v @ Val::Ref(_)) if !mutable => Loc::Fixed(Box::new(v.clone())),
-                Some(Val::Ref(_)) => {
-                    return Err(self.err(span, format!("reference variable `{name}` cannot be `mut` (re-pointing references is not supported)")))
+                Some(Val::Ref(target)) => {
+                    let (target, at_ty) = match target {
+                        Loc::Mem {
+                            space,
+                            addr,
+                            readonly,
+                        } => (
+                            RefTarget::Mem {
+                                space: *space,
+                                readonly: *readonly,
+                            },
+                            Some(self.op_ty(*addr)),
+                        ),
+                        Loc::Local { arrays, .. } => (
+                            RefTarget::Local {
+                                arrays: arrays.clone(),
+                            },
+                            Some(ir::Ty::U32),
+                        ),
+                        Loc::Var(v) => (RefTarget::Reg(*v), None),
+                        _ => {
+                            return Err(self.err(
+                                span,
+                                format!("`{name}`: a reference to this value cannot be re-pointed or returned from several places"),
+                            ))
+                        }
+                    };
+                    let at = at_ty.map(|t| self.named_var(t, &format!("{name}.ref")));
+                    Loc::RefVar { target, at }
                 }
                 _ => {
                     return Err(self.err(
                         span,
-                        format!("reference variable `{name}` must be initialised where it is declared"),
+                        format!(
+                            "reference variable `{name}` must be initialised where it is declared"
+                        ),
                     ))
                 }
             },
@@ -177,6 +227,22 @@ impl Lower {
             },
             Loc::Var(v) => Val::Scalar(self.snapshot(Operand::Var(*v))),
             Loc::Fixed(v) => (**v).clone(),
+            Loc::RefVar { target, at } => {
+                let at = at.map(|a| self.snapshot(Operand::Var(a)));
+                Val::Ref(match (target, at) {
+                    (RefTarget::Mem { space, readonly }, Some(addr)) => Loc::Mem {
+                        space: *space,
+                        addr,
+                        readonly: *readonly,
+                    },
+                    (RefTarget::Local { arrays }, Some(index)) => Loc::Local {
+                        arrays: arrays.clone(),
+                        index,
+                    },
+                    (RefTarget::Reg(v), _) => Loc::Var(*v),
+                    _ => return Err(self.err(span, "internal: malformed reference variable")),
+                })
+            }
             Loc::SliceVars {
                 ptr,
                 len,
@@ -359,6 +425,32 @@ impl Lower {
                 for (i, (v, et)) in vs.iter().zip(tys.iter()).enumerate() {
                     let l = self.field_loc(loc, t, i, span)?;
                     self.write(&l, et, v, span)?;
+                }
+                Ok(())
+            }
+            (Loc::RefVar { target, at }, Val::Ref(to)) => {
+                let src = match (target, to) {
+                    (
+                        RefTarget::Mem { space, .. },
+                        Loc::Mem {
+                            space: s2, addr, ..
+                        },
+                    ) if space == s2 => Some(*addr),
+                    (RefTarget::Local { arrays }, Loc::Local { arrays: a2, index })
+                        if arrays == a2 =>
+                    {
+                        Some(*index)
+                    }
+                    (RefTarget::Reg(v), Loc::Var(v2)) if v == v2 => None,
+                    _ => {
+                        return Err(self.err(
+                            span,
+                            "a reference can only be re-pointed within the same memory, array or variable",
+                        ))
+                    }
+                };
+                if let (Some(at), Some(src)) = (at, src) {
+                    self.emit(Inst::Mov { dst: *at, src });
                 }
                 Ok(())
             }
