@@ -778,13 +778,24 @@ pub fn slice_branches(out: &mut [f32], a: &[f32], b: &[f32], c: u32) {
         _ => a,
     };
     out[1] = t[t.len() - 1] + t.len() as f32 * 10.0;
+    let mut k = 0;
+    let u = loop {
+        if k == c {
+            break &b[k as usize..];
+        }
+        if k > 5 {
+            break a;
+        }
+        k += 1;
+    };
+    out[2] = u[0] + u.len() as f32 * 10.0;
 }
 
 #[test]
 fn if_and_match_can_produce_slices() {
     let run = |c: u32| {
         let mut args = [
-            sl(&[0.0f32; 2]),
+            sl(&[0.0f32; 3]),
             sl(&[1.0f32, 2.0, 3.0]),
             sl(&[4.0f32, 5.0, 6.0, 7.0]),
             val(c),
@@ -795,9 +806,10 @@ fn if_and_match_can_produce_slices() {
         };
         back::<f32>(out)
     };
-    assert_eq!(run(0), vec![5.0 + 30.0, 4.0 + 10.0]);
-    assert_eq!(run(1), vec![1.0 + 20.0, 3.0 + 20.0]);
-    assert_eq!(run(2), vec![1.0 + 20.0, 3.0 + 30.0]);
+    assert_eq!(run(0), vec![5.0 + 30.0, 4.0 + 10.0, 4.0 + 40.0]);
+    assert_eq!(run(1), vec![1.0 + 20.0, 3.0 + 20.0, 5.0 + 30.0]);
+    assert_eq!(run(2), vec![1.0 + 20.0, 3.0 + 30.0, 6.0 + 20.0]);
+    assert_eq!(run(9), vec![1.0 + 20.0, 3.0 + 30.0, 1.0 + 30.0]);
 }
 
 #[kernel]

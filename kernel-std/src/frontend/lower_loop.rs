@@ -17,7 +17,8 @@ impl Lower {
         self.cx_mut().loops.push(LoopCtx {
             label: label.clone(),
             id,
-            result: None,
+            value_ty: None,
+            slot: None,
         });
         self.open();
         let r = (|| {
@@ -42,25 +43,26 @@ impl Lower {
     pub fn loop_expr(&mut self, e: &Expr, label: &Option<String>, body: &Block) -> R<Val> {
         let t = self.ty(e);
         let id = self.k.new_loop();
-        let result = match t {
+        let value_ty = match t {
             Ty::Unit | Ty::Never => None,
-            _ => Some((self.alloc_uninit(&t, "loop", e.span)?, t.clone())),
+            _ => Some(t.clone()),
         };
         self.cx_mut().loops.push(LoopCtx {
             label: label.clone(),
             id,
-            result: result.clone(),
+            value_ty,
+            slot: None,
         });
         self.open();
         let r = self.block(body);
         let b = self.close();
-        self.cx_mut().loops.pop();
+        let slot = self.cx_mut().loops.pop().and_then(|l| l.slot);
         r?;
         self.emit(Inst::Loop { id, body: b });
-        match result {
-            Some((l, t)) => self.read(&l, &t, e.span),
-            None if t == Ty::Never => Ok(Val::Never),
-            None => Ok(Val::Unit),
+        match slot {
+            Some(l) => self.read(&l, &t, e.span),
+            None if t == Ty::Unit => Ok(Val::Unit),
+            None => Ok(Val::Never),
         }
     }
 
@@ -159,7 +161,8 @@ impl Lower {
         self.cx_mut().loops.push(LoopCtx {
             label: label.clone(),
             id,
-            result: None,
+            value_ty: None,
+            slot: None,
         });
         self.cx_mut().scopes.push(HashMap::new());
         self.open();
@@ -245,7 +248,8 @@ impl Lower {
         self.cx_mut().loops.push(LoopCtx {
             label: label.clone(),
             id,
-            result: None,
+            value_ty: None,
+            slot: None,
         });
         self.cx_mut().scopes.push(HashMap::new());
         self.open();
@@ -286,18 +290,26 @@ impl Lower {
     }
 
     pub fn break_expr(&mut self, label: Option<&str>, value: Option<&Expr>, sp: Span) -> R<Val> {
-        let target = self
-            .cx()
-            .find_loop(label)
-            .cloned()
-            .ok_or_else(|| self.err(sp, "`break` outside of a loop"))?;
+        let found = match label {
+            None => self.cx().loops.len().checked_sub(1),
+            Some(l) => self
+                .cx()
+                .loops
+                .iter()
+                .rposition(|x| x.label.as_deref() == Some(l)),
+        };
+        let idx = found.ok_or_else(|| self.err(sp, "`break` outside of a loop"))?;
         if let Some(v) = value {
             let val = self.expr(v)?;
-            if let Some((l, t)) = &target.result {
-                self.write(l, t, &val, v.span)?;
+            if let Some(t) = self.cx().loops[idx].value_ty.clone() {
+                let mut slot = self.cx_mut().loops[idx].slot.take();
+                let r = self.branch_result(&mut slot, &t, &val, v.span);
+                self.cx_mut().loops[idx].slot = slot;
+                r?;
             }
         }
-        self.emit(Inst::Break(target.id));
+        let id = self.cx().loops[idx].id;
+        self.emit(Inst::Break(id));
         Ok(Val::Never)
     }
 

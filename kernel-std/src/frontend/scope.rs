@@ -24,8 +24,10 @@ pub struct Binding {
 pub struct LoopCtx {
     pub label: Option<String>,
     pub id: LoopId,
-    /// Where `break value` stores its value (`loop` expressions with a non-unit type).
-    pub result: Option<(Loc, Ty)>,
+    /// The type of `break` values (`loop` expressions with a value), and where they go:
+    /// allocated by the first `break value` lowered, so slices and references keep their shape.
+    pub value_ty: Option<Ty>,
+    pub slot: Option<Loc>,
 }
 
 /// What `return` does in the function being lowered.
