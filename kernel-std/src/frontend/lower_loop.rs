@@ -85,13 +85,9 @@ impl Lower {
         loop {
             match &cur.kind {
                 ExprKind::MethodCall {
-                    receiver,
-                    method,
-                    args,
-                    ..
+                    receiver, method, ..
                 } if method == "rev" => {
                     reverse = !reverse;
-                    let _ = args;
                     cur = receiver;
                 }
                 ExprKind::MethodCall {

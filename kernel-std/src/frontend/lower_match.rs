@@ -58,7 +58,7 @@ impl Lower {
                         then: body,
                         els: ir::Block::default(),
                     }),
-                    None => self.blocks.last_mut().unwrap().extend(body.0),
+                    None => self.splice(body),
                 }
                 let matched = self.close();
                 match test {
@@ -67,7 +67,7 @@ impl Lower {
                         then: matched,
                         els: ir::Block::default(),
                     }),
-                    None => self.blocks.last_mut().unwrap().extend(matched.0),
+                    None => self.splice(matched),
                 }
                 let arm_block = self.close();
                 let not_done = self.un(ir::UnOp::Not, Operand::Var(done), ir::Ty::Bool);
@@ -113,7 +113,7 @@ impl Lower {
         let body = self.close();
         match test {
             None => {
-                self.blocks.last_mut().unwrap().extend(body.0);
+                self.splice(body);
             }
             Some(c) => {
                 self.open();

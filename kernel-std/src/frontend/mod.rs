@@ -199,6 +199,11 @@ impl Lower {
         self.blocks.last_mut().unwrap().push(i);
     }
 
+    /// Appends a closed block's instructions to the current block.
+    pub fn splice(&mut self, b: ir::Block) {
+        self.blocks.last_mut().unwrap().extend(b.0);
+    }
+
     pub fn open(&mut self) {
         self.blocks.push(Vec::new());
     }
