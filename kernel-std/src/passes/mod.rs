@@ -199,6 +199,11 @@ mod tests {
         optimize(&mut k2, &CompileOptions::default());
         assert_eq!(count(&k2, |i| matches!(i, Inst::Fma { .. })), 8 * 8 * 8);
         assert_eq!(
+            count(&k2, |i| matches!(i, Inst::Mov { .. })),
+            0,
+            "temporaries coalesced"
+        );
+        assert_eq!(
             count(&k2, |i| matches!(i, Inst::Binary { op: BinOp::Mul, .. })),
             0
         );
