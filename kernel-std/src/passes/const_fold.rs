@@ -51,12 +51,27 @@ pub fn const_fold(k: &mut Kernel) -> bool {
 #[derive(Clone, Default)]
 struct Env {
     known: HashMap<Var, Operand>,
+    /// For each variable, the variables currently known to be copies of it (so that writing it
+    /// forgets them without scanning every fact).
+    copies: HashMap<Var, Vec<Var>>,
 }
 
 impl Env {
     fn kill(&mut self, v: Var) {
         self.known.remove(&v);
-        self.known.retain(|_, val| *val != Operand::Var(v));
+        if let Some(ds) = self.copies.remove(&v) {
+            for d in ds {
+                if self.known.get(&d) == Some(&Operand::Var(v)) {
+                    self.known.remove(&d);
+                }
+            }
+        }
+    }
+    fn set(&mut self, v: Var, val: Operand) {
+        self.known.insert(v, val);
+        if let Operand::Var(s) = val {
+            self.copies.entry(s).or_default().push(v);
+        }
     }
     fn get(&self, o: Operand) -> Operand {
         match o {
@@ -236,7 +251,7 @@ impl Folder<'_> {
                 }
                 for_each_def(&other, |v| env.kill(v));
                 if let Inst::Mov { dst, src } = other {
-                    env.known.insert(dst, src);
+                    env.set(dst, src);
                 }
                 out.push(other);
             }

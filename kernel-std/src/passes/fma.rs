@@ -10,7 +10,7 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
-use super::util::{assigned_vars, dead_after, def_counts, for_each_use, nested_reads, use_counts};
+use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
 
 /// Returns whether anything was contracted.
@@ -102,14 +102,7 @@ fn candidate(
             let once = (*x == Operand::Var(m)) != (*y == Operand::Var(m));
             return (once && (single || dead_after(&insts[j + 1..], m, top))).then_some(j);
         }
-        let mut written = std::collections::HashSet::new();
-        super::util::for_each_def(inst, |v| {
-            written.insert(v);
-        });
-        for c in super::util::child_blocks(inst) {
-            written.extend(assigned_vars(c));
-        }
-        if written.contains(&m) || factors.iter().any(|f| written.contains(f)) {
+        if writes(inst, m) || factors.iter().any(|f| writes(inst, *f)) {
             return None;
         }
         if !inst_is_simple(inst) && nested_reads(inst, m) {
@@ -117,6 +110,18 @@ fn candidate(
         }
     }
     None
+}
+
+/// Whether `inst` or anything nested in it writes `v`.
+fn writes(inst: &Inst, v: Var) -> bool {
+    let mut found = false;
+    super::util::for_each_def(inst, |d| found |= d == v);
+    for c in super::util::child_blocks(inst) {
+        super::util::walk(c, &mut |i| {
+            super::util::for_each_def(i, |d| found |= d == v)
+        });
+    }
+    found
 }
 
 fn inst_is_simple(inst: &Inst) -> bool {

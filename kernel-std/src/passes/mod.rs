@@ -68,14 +68,14 @@ mod tests {
 
     /// A register-blocked SGEMM micro-kernel: `acc: [f32; 64]` (8x8), `for k in 0..8 { for i in
     /// 0..8 { a = A[i*8+k]; for j in 0..8 { acc[i*8+j] += a * B[k*8+j] } } }`, then `C = acc`.
-    fn sgemm_micro() -> (crate::ir::Kernel, Var, Var, Var) {
+    fn sgemm_micro(n: u32) -> (crate::ir::Kernel, Var, Var, Var) {
         let mut k = kernel();
         let pa = param(&mut k, "a", Ty::U64);
         let pb = param(&mut k, "b", Ty::U64);
         let pc = param(&mut k, "c", Ty::U64);
         k.arrays.push(LocalArray {
             elem: Ty::F32,
-            len: 64,
+            len: n * n,
         });
         let new = |k: &mut crate::ir::Kernel, t| k.new_var(t);
         let (i, j, kk) = (
@@ -109,51 +109,66 @@ mod tests {
             &mut k,
             j,
             u32c(0),
-            u32c(8),
+            u32c(n),
             Unroll::Full,
             vec![
-                bin(idx, BinOp::Mul, i, u32c(8)),
+                bin(idx, BinOp::Mul, i, u32c(n)),
                 bin(idx, BinOp::Add, idx, j),
                 astore(0, idx, f32c(0.0)),
             ],
         );
-        let zi = for_(&mut k, i, u32c(0), u32c(8), Unroll::Full, vec![zj]);
+        let zi = for_(&mut k, i, u32c(0), u32c(n), Unroll::Full, vec![zj]);
         // Inner product loops.
         let mut jb = vec![
-            bin(t32, BinOp::Mul, kk, u32c(8)),
+            bin(t32, BinOp::Mul, kk, u32c(n)),
             bin(t32, BinOp::Add, t32, j),
         ];
         jb.extend(addr_of(pb, t32));
         jb.extend([
             load(b, addr),
-            bin(idx, BinOp::Mul, i, u32c(8)),
+            bin(idx, BinOp::Mul, i, u32c(n)),
             bin(idx, BinOp::Add, idx, j),
             aload(acc, 0, idx),
             bin(m, BinOp::Mul, a, b),
             bin(s, BinOp::Add, acc, m),
             astore(0, idx, s),
         ]);
-        let lj = for_(&mut k, j, u32c(0), u32c(8), Unroll::Full, jb);
+        let lj = for_(&mut k, j, u32c(0), u32c(n), Unroll::Full, jb);
         let mut ib = vec![
-            bin(t32, BinOp::Mul, i, u32c(8)),
+            bin(t32, BinOp::Mul, i, u32c(n)),
             bin(t32, BinOp::Add, t32, kk),
         ];
         ib.extend(addr_of(pa, t32));
         ib.extend([load(a, addr), lj]);
-        let li = for_(&mut k, i, u32c(0), u32c(8), Unroll::Full, ib);
-        let lk = for_(&mut k, kk, u32c(0), u32c(8), Unroll::Full, vec![li]);
+        let li = for_(&mut k, i, u32c(0), u32c(n), Unroll::Full, ib);
+        let lk = for_(&mut k, kk, u32c(0), u32c(n), Unroll::Full, vec![li]);
         // C = acc
         let mut ob = vec![
-            bin(idx, BinOp::Mul, i, u32c(8)),
+            bin(idx, BinOp::Mul, i, u32c(n)),
             bin(idx, BinOp::Add, idx, j),
             aload(acc, 0, idx),
         ];
         ob.extend(addr_of(pc, idx));
         ob.push(store(addr, acc));
-        let oj = for_(&mut k, j, u32c(0), u32c(8), Unroll::Full, ob);
-        let oi = for_(&mut k, i, u32c(0), u32c(8), Unroll::Full, vec![oj]);
+        let oj = for_(&mut k, j, u32c(0), u32c(n), Unroll::Full, ob);
+        let oi = for_(&mut k, i, u32c(0), u32c(n), Unroll::Full, vec![oj]);
         k.body.0 = vec![zi, lk, oi];
         (k, pa, pb, pc)
+    }
+
+    /// Timing of a 16x16 register tile (4096 multiply-adds), the largest blocking we expect.
+    #[test]
+    fn big_tile_optimizes_quickly() {
+        let (mut k, ..) = sgemm_micro(16);
+        let t = std::time::Instant::now();
+        optimize(&mut k, &CompileOptions::default());
+        let el = t.elapsed();
+        assert_eq!(count(&k, |i| matches!(i, Inst::Fma { .. })), 16 * 16 * 16);
+        assert!(k.arrays.is_empty());
+        println!(
+            "16x16x16 tile: {el:?}, {} instructions",
+            util::inst_count(&k.body)
+        );
     }
 
     fn count(k: &crate::ir::Kernel, f: impl Fn(&Inst) -> bool) -> usize {
@@ -164,7 +179,7 @@ mod tests {
 
     #[test]
     fn sgemm_accumulators_end_up_in_registers() {
-        let (mut k, pa, pb, pc) = sgemm_micro();
+        let (mut k, pa, pb, pc) = sgemm_micro(8);
         let orig = k.clone();
         let opts = CompileOptions {
             fma_contraction: false,
@@ -195,7 +210,7 @@ mod tests {
         ];
         assert_eq!(run(&orig, &args), run(&k, &args));
 
-        let (mut k2, ..) = sgemm_micro();
+        let (mut k2, ..) = sgemm_micro(8);
         optimize(&mut k2, &CompileOptions::default());
         assert_eq!(count(&k2, |i| matches!(i, Inst::Fma { .. })), 8 * 8 * 8);
         assert_eq!(
