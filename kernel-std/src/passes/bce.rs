@@ -49,13 +49,15 @@ enum Def {
     And(Operand, Operand),
     Or(Operand, Operand),
     Not(Operand),
+    /// `x + 1` in a type wider than `x`'s canonical value (so it cannot wrap).
+    AddOne(Operand),
 }
 
 impl Def {
     fn mentions(&self, v: Var) -> bool {
         let m = |o: &Operand| *o == Operand::Var(v);
         match self {
-            Def::Same(a) | Def::Not(a) => m(a),
+            Def::Same(a) | Def::Not(a) | Def::AddOne(a) => m(a),
             Def::Cmp(_, a, b) | Def::And(a, b) | Def::Or(a, b) => m(a) || m(b),
         }
     }
@@ -105,6 +107,17 @@ impl State {
             Some(Def::Cmp(op, a, b)) => match (op, truth) {
                 (BinOp::Lt, true) | (BinOp::Ge, false) => push(*a, *b),
                 (BinOp::Gt, true) | (BinOp::Le, false) => push(*b, *a),
+                // `x + 1 <= b` gives `x < b` when the increment cannot wrap.
+                (BinOp::Le, true) | (BinOp::Gt, false) => {
+                    if let Some(x) = self.plus_one_of(*a) {
+                        push(x, *b)
+                    }
+                }
+                (BinOp::Ge, true) | (BinOp::Lt, false) => {
+                    if let Some(x) = self.plus_one_of(*b) {
+                        push(x, *a)
+                    }
+                }
                 _ => {}
             },
             Some(Def::And(a, b)) if truth => {
@@ -118,6 +131,15 @@ impl State {
             Some(Def::Not(a)) => self.cond_facts(*a, !truth, out, depth + 1),
             Some(Def::Same(a)) => self.cond_facts(*a, truth, out, depth + 1),
             _ => {}
+        }
+    }
+
+    /// `x` if `o` is known to equal `x + 1` without wrap-around.
+    fn plus_one_of(&self, o: Operand) -> Option<Operand> {
+        let Operand::Var(v) = o else { return None };
+        match self.defs.get(&v) {
+            Some(Def::AddOne(x)) => Some(*x),
+            _ => None,
         }
     }
 
@@ -268,7 +290,7 @@ impl Cx<'_> {
             }
             other => {
                 for_each_def(&other, |v| st.kill(v));
-                if let Some((dst, def)) = self.def_of(&other) {
+                if let Some((dst, def)) = self.def_of(&other, st) {
                     if !def.mentions(dst) {
                         st.defs.insert(dst, def);
                     }
@@ -278,7 +300,7 @@ impl Cx<'_> {
         }
     }
 
-    fn def_of(&self, inst: &Inst) -> Option<(Var, Def)> {
+    fn def_of(&self, inst: &Inst, st: &State) -> Option<(Var, Def)> {
         Some(match *inst {
             Inst::Mov { dst, src } => (dst, Def::Same(src)),
             Inst::Cast { dst, a } => {
@@ -312,6 +334,31 @@ impl Cx<'_> {
                 op: UnOp::Not,
                 a,
             } if self.ty(a) == Ty::Bool => (dst, Def::Not(a)),
+            Inst::Binary {
+                dst,
+                op: BinOp::Add,
+                a,
+                b,
+            } if self.is_unsigned(a) => {
+                let one = |o: Operand| matches!(o, Operand::Const(c) if c.bits == 1);
+                let x = if one(b) {
+                    a
+                } else if one(a) {
+                    b
+                } else {
+                    return None;
+                };
+                // The canonical value must come from a narrower type (a widened `u32`, say).
+                let root = st.canon(x);
+                let narrower = match root {
+                    Operand::Var(r) => self.ty(Operand::Var(r)).bits() < self.ty(x).bits(),
+                    Operand::Const(c) => c.bits < u64::MAX >> (64 - self.ty(x).bits()),
+                };
+                if !narrower {
+                    return None;
+                }
+                (dst, Def::AddOne(x))
+            }
             _ => return None,
         })
     }
@@ -529,5 +576,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn increment_guard_needs_a_narrow_value() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i32v = param(&mut k, "i", Ty::U32);
+        let i64v = param(&mut k, "j", Ty::U64);
+        let (w, a, b) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let (c, d) = (k.new_var(Ty::Bool), k.new_var(Ty::Bool));
+        k.body.0 = vec![
+            cast(w, i32v),
+            bin(a, BinOp::Add, w, u64c(1)),
+            bin(c, BinOp::Le, a, n),
+            if_(c, vec![check(w, n)], vec![]),
+            // `j + 1` wraps for `j == u64::MAX`, so `j + 1 <= n` proves nothing about `j`.
+            bin(b, BinOp::Add, i64v, u64c(1)),
+            bin(d, BinOp::Ge, n, b),
+            if_(d, vec![check(i64v, n)], vec![]),
+        ];
+        bce(&mut k, &on());
+        let got = text(&k);
+        assert_eq!(checks(&k), 1, "{got}");
+        assert!(got.contains("bounds_check.u64 v3, v1"), "{got}");
     }
 }

@@ -303,6 +303,9 @@ impl Folder<'_> {
                 if a == b {
                     return mov(dst, a);
                 }
+                if a == Const::bool(true).into() && b == Const::bool(false).into() {
+                    return mov(dst, cond);
+                }
                 let c = cst(cond)?;
                 mov(dst, if c.bits != 0 { a } else { b })
             }
@@ -339,6 +342,15 @@ impl Folder<'_> {
                 BinOp::And if ones(ca) => mov(b),
                 BinOp::Or if ones(ca) || ones(cb) => mov(Operand::Const(int_const(t, -1))),
                 BinOp::And | BinOp::Or | BinOp::Min | BinOp::Max if same => mov(a),
+                // Unsigned bounds: 0 is the least value, all-ones the greatest.
+                BinOp::Max if !t.is_signed() && z(cb) => mov(a),
+                BinOp::Max if !t.is_signed() && z(ca) => mov(b),
+                BinOp::Min if !t.is_signed() && (z(ca) || z(cb)) => mov(zero),
+                BinOp::Min if !t.is_signed() && ones(cb) => mov(a),
+                BinOp::Min if !t.is_signed() && ones(ca) => mov(b),
+                BinOp::Max if !t.is_signed() && (ones(ca) || ones(cb)) => {
+                    mov(Operand::Const(int_const(t, -1)))
+                }
                 BinOp::Shl | BinOp::Shr
                     if t.is_int() && cb.is_some_and(|c| c.bits as u32 & (t.bits() - 1) == 0) =>
                 {
@@ -488,6 +500,8 @@ mod tests {
         let x = param(&mut k, "x", Ty::I32);
         let v: Vec<Var> = (0..6).map(|_| k.new_var(Ty::I32)).collect();
         let c = k.new_var(Ty::Bool);
+        let y = param(&mut k, "y", Ty::U32);
+        let u = k.new_var(Ty::U32);
         k.body.0 = vec![
             bin(v[0], BinOp::Mul, x, i32c(1)),
             bin(v[1], BinOp::Or, v[0], i32c(0)),
@@ -500,6 +514,13 @@ mod tests {
             store(p, v[5]),
             bin(c, BinOp::Le, x, x),
             store(p, c),
+            bin(u, BinOp::Max, u32c(0), y),
+            bin(u, BinOp::Min, u, u32c(u32::MAX)),
+            store(p, u),
+            bin(u, BinOp::Min, y, u32c(0)),
+            store(p, u),
+            bin(v[0], BinOp::Max, x, i32c(0)),
+            store(p, v[0]),
         ];
         const_fold(&mut k);
         assert_body(
@@ -509,6 +530,10 @@ mod tests {
             store.global.i32 [v0], 0i32
             store.global.i32 [v0], 0i32
             store.global.bool [v0], true
+            store.global.u32 [v0], v9
+            store.global.u32 [v0], 0u32
+            v2 = max.i32 v1, 0i32
+            store.global.i32 [v0], v2
             ",
         );
     }
