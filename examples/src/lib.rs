@@ -1,1 +1,12 @@
-//! Ports of classic CUDA samples.
+//! Ports of classic CUDA samples. Each module holds the kernel, a CPU reference and a `check`
+//! function that runs the kernel on a device (GPU or simulator) with random inputs and poisoned
+//! outputs and compares against the reference; tests, example binaries and benchmarks share them.
+
+pub mod launch;
+pub mod registry;
+pub mod reverse;
+pub mod saxpy;
+pub mod sgemm;
+pub mod transpose;
+pub mod util;
+pub mod vector_add;

@@ -1,31 +1,196 @@
 //! Per-kernel handles and the launch entry point used by generated launchers.
 
 use std::ffi::c_void;
+use std::sync::Arc;
 
 use kernel_std::ast::FnDef;
+use kernel_std::{ir, Compiled};
 
+use crate::device::Backend;
+use crate::kernel_cache::KernelCache;
+use crate::launch::{launch_cuda, LaunchError};
 use crate::launch_api::{GenericsFn, InstanceKey};
-use crate::{Error, LaunchConfig, Result, Stream};
+use crate::{Device, Error, Function, LaunchConfig, Result, Stream};
 
 /// One per `#[kernel]`: its definition plus the cache of compiled instantiations.
 pub struct KernelHandle {
+    /// Returns the kernel's AST (built by the macro).
     pub def: fn() -> &'static FnDef,
+    /// Compiled instantiations per device.
+    pub cache: KernelCache,
 }
 
 impl KernelHandle {
+    /// A handle for a kernel definition (const, for `static` items in generated code).
     pub const fn new(def: fn() -> &'static FnDef) -> Self {
-        KernelHandle { def }
+        KernelHandle {
+            def,
+            cache: KernelCache::new(),
+        }
     }
 }
 
 /// Launches one instantiation of a kernel. `args` holds one pointer per user parameter.
+///
+/// The first launch of an instantiation on a device compiles and loads it; later launches cost a
+/// cache lookup, the validation, and `cuLaunchKernel`. Generated launchers guarantee that `args`
+/// match the kernel's parameters (they build them from the typed signature).
+#[inline]
 pub fn launch_kernel(
-    _stream: &Stream,
-    _kernel: &'static KernelHandle,
-    _key: &InstanceKey<'_>,
-    _generics: GenericsFn<'_>,
-    _cfg: LaunchConfig,
-    _args: &mut [*mut c_void],
+    stream: &Stream,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+    cfg: LaunchConfig,
+    args: &mut [*mut c_void],
 ) -> Result<()> {
-    Err(Error::Unsupported("launch"))
+    let device = stream.device();
+    match &device.inner.backend {
+        Backend::Cuda(cuda) => {
+            let entry = kernel.cache.get(device, cuda, kernel.def, key, generics)?;
+            let expected = entry.compiled.kernel.params.len();
+            if args.len() != expected {
+                return Err(LaunchError::ArgCount {
+                    expected,
+                    got: args.len(),
+                }
+                .into());
+            }
+            // SAFETY: the argument count matches; the generated launcher built each pointer from
+            // the kernel's typed signature.
+            unsafe { launch_cuda(cuda, stream, &entry.function.inner, &cfg, args) }
+        }
+    }
+}
+
+/// The loaded function of one instantiation (compiling it if needed), e.g. for occupancy queries.
+pub fn kernel_function(
+    device: &Device,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+) -> Result<Function> {
+    match &device.inner.backend {
+        Backend::Cuda(cuda) => Ok(kernel
+            .cache
+            .get(device, cuda, kernel.def, key, generics)?
+            .function
+            .clone()),
+    }
+}
+
+/// The compiled form (optimized IR and PTX) of one instantiation as loaded on `device`.
+pub fn compiled_kernel(
+    device: &Device,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+) -> Result<Arc<Compiled>> {
+    match &device.inner.backend {
+        Backend::Cuda(cuda) => Ok(kernel
+            .cache
+            .get(device, cuda, kernel.def, key, generics)?
+            .compiled
+            .clone()),
+    }
+}
+
+/// The bytes behind each argument pointer, sized by the kernel's parameters: what the simulator
+/// takes as `params`.
+///
+/// # Safety
+/// Each `args[i]` must point at `kernel.params[i].size` readable bytes that outlive `'a`.
+pub unsafe fn param_bytes<'a>(
+    kernel: &ir::Kernel,
+    args: &'a [*mut c_void],
+) -> Result<Vec<&'a [u8]>> {
+    if args.len() != kernel.params.len() {
+        return Err(Error::InvalidLaunch(LaunchError::ArgCount {
+            expected: kernel.params.len(),
+            got: args.len(),
+        }));
+    }
+    Ok(kernel
+        .params
+        .iter()
+        .zip(args)
+        .map(|(p, &a)| unsafe { std::slice::from_raw_parts(a as *const u8, p.size as usize) })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernel_std::ir::{Block, Kernel, KernelAttrs, Param, ParamKind};
+
+    fn kernel(params: &[(u32, ParamKind)]) -> Kernel {
+        Kernel {
+            name: "k".into(),
+            display_name: "m::k".into(),
+            params: params
+                .iter()
+                .enumerate()
+                .map(|(i, &(size, kind))| Param {
+                    name: format!("p{i}"),
+                    size,
+                    align: size.min(8),
+                    kind,
+                    pieces: vec![],
+                })
+                .collect(),
+            vars: vec![],
+            var_names: vec![],
+            arrays: vec![],
+            shared: vec![],
+            uses_dyn_shared: false,
+            panic_sites: vec![],
+            body: Block::default(),
+            attrs: KernelAttrs::default(),
+            next_loop: 0,
+        }
+    }
+
+    #[test]
+    fn param_bytes_are_sized_by_the_ir() {
+        let k = kernel(&[
+            (4, ParamKind::Scalar),
+            (
+                16,
+                ParamKind::Slice {
+                    readonly: true,
+                    elem_bytes: 4,
+                },
+            ),
+        ]);
+        let mut a = 2.5f32;
+        let mut s = crate::SliceArg {
+            ptr: 0x1000,
+            len: 7,
+        };
+        let args = [
+            &mut a as *mut f32 as *mut c_void,
+            &mut s as *mut crate::SliceArg as *mut c_void,
+        ];
+        let bytes = unsafe { param_bytes(&k, &args) }.unwrap();
+        assert_eq!(bytes[0], &2.5f32.to_ne_bytes());
+        assert_eq!(bytes[1].len(), 16);
+        assert_eq!(&bytes[1][..8], &0x1000u64.to_ne_bytes());
+        assert_eq!(&bytes[1][8..], &7u64.to_ne_bytes());
+        assert!(matches!(
+            unsafe { param_bytes(&k, &args[..1]) },
+            Err(Error::InvalidLaunch(LaunchError::ArgCount {
+                expected: 2,
+                got: 1
+            }))
+        ));
+    }
+
+    #[test]
+    fn handles_are_const() {
+        fn def() -> &'static FnDef {
+            unreachable!("never called by this test")
+        }
+        static H: KernelHandle = KernelHandle::new(def);
+        assert!(std::ptr::fn_addr_eq(H.def, def as fn() -> &'static FnDef));
+    }
 }

@@ -45,12 +45,14 @@ pub struct SliceArg {
 
 /// Something a kernel's `&[T]` parameter accepts: a `&DeviceBuffer<T>` or a read-only view.
 pub trait KernelSlice<T> {
+    /// The `{ ptr, len }` pair passed to the kernel.
     fn kernel_arg(&self) -> SliceArg;
 }
 
 /// Something a kernel's `&mut [T]` parameter accepts: a `&mut DeviceBuffer<T>` or a mutable view.
 /// Taking it by `&mut` is what makes aliasing an input with an output a Rust borrow error.
 pub trait KernelSliceMut<T> {
+    /// The `{ ptr, len }` pair passed to the kernel, taken through `&mut` for exclusivity.
     fn kernel_arg_mut(&mut self) -> SliceArg;
 }
 
@@ -58,15 +60,19 @@ pub trait KernelSliceMut<T> {
 /// arguments and the values of its const arguments, in declaration order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InstanceKey<'a> {
+    /// `TypeId`s of the type arguments.
     pub types: &'a [TypeId],
+    /// Values of the const arguments.
     pub consts: &'a [i128],
 }
 
 impl<'a> InstanceKey<'a> {
+    /// The key of a non-generic kernel.
     pub const EMPTY: InstanceKey<'static> = InstanceKey {
         types: &[],
         consts: &[],
     };
+    /// A key from type and const arguments in declaration order.
     pub const fn new(types: &'a [TypeId], consts: &'a [i128]) -> Self {
         InstanceKey { types, consts }
     }

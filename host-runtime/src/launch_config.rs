@@ -5,8 +5,12 @@ use kernel_std::api::Dim3;
 /// Grid, block and dynamic shared memory of one launch (`<<<grid, block, shared_mem_bytes>>>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchConfig {
+    /// Blocks in the grid (`gridDim`).
     pub grid: Dim3,
+    /// Threads per block (`blockDim`).
     pub block: Dim3,
+    /// Dynamic shared memory per block in bytes (`extern __shared__`); above 48 KiB the runtime
+    /// opts the kernel in automatically.
     pub shared_mem_bytes: u32,
 }
 

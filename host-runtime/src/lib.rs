@@ -1,18 +1,57 @@
-//! Safe host layer over the CUDA driver API and the Ferrocuda simulator.
+//! Safe host layer over the CUDA driver API (and, later, the Ferrocuda simulator).
+//!
+//! Layering follows cudarc's: [`driver`] holds the checked raw calls (cudarc's `sys` bindings,
+//! loaded dynamically, so nothing CUDA is needed to build and a machine without a driver gets
+//! [`Error::NoDriver`] instead of a panic); the other modules are safe types on top: [`Device`],
+//! [`Stream`], [`Event`], memory ([`DeviceBuffer`], [`PinnedBuffer`], [`ManagedBuffer`],
+//! [`PitchedBuffer`], [`MemPool`]), modules and functions, launches, occupancy and kernel panics.
+//! Generated `#[kernel]` launchers call [`launch_kernel`] (see [`launch_api`]).
 
+#![warn(missing_docs)]
+
+pub mod context;
+pub mod device;
+pub mod disk_cache;
+pub mod driver;
 pub mod error;
+pub mod event;
+pub mod kernel_cache;
+pub mod kernel_handle;
+pub mod launch;
 pub mod launch_api;
 pub mod launch_config;
+pub mod managed;
+pub mod memory;
+pub mod module;
+pub mod occupancy;
+pub mod panic;
+pub mod pinned;
+pub mod pitched;
+pub mod pool;
+pub mod properties;
 pub mod stream;
-pub mod kernel_handle;
 
+pub use device::{BackendKind, Device};
 pub use error::{Error, Result};
-pub use kernel_handle::{launch_kernel, KernelHandle};
+pub use event::{Event, EventFlags};
+pub use kernel_handle::{
+    compiled_kernel, kernel_function, launch_kernel, param_bytes, KernelHandle,
+};
+pub use launch::LaunchError;
 pub use launch_api::{InstanceKey, KernelSlice, KernelSliceMut, SliceArg};
 pub use launch_config::LaunchConfig;
-pub use stream::Stream;
+pub use managed::{Advice, Location, ManagedBuffer};
+pub use memory::{DeviceBuffer, DeviceView, DeviceViewMut};
+pub use module::{Function, FunctionAttributes, Module};
+pub use panic::KernelPanic;
+pub use pinned::{PinnedBuffer, PinnedFlags, RegisteredHost};
+pub use pitched::PitchedBuffer;
+pub use pool::MemPool;
+pub use properties::DeviceProperties;
+pub use stream::{Stream, StreamOptions};
 
+/// The names most programs need.
 pub mod prelude {
-    pub use crate::{Error, LaunchConfig, Result, Stream};
+    pub use crate::{Device, DeviceBuffer, Error, Event, EventFlags, LaunchConfig, Result, Stream};
     pub use kernel_std::api::Dim3;
 }

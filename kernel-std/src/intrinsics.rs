@@ -6,7 +6,7 @@
 //! return `Dim3` or references to shared memory) into several table entries; every other name is
 //! looked up here directly and its scalar signature used as is.
 
-use crate::ir::{IntrinsicId, Ty};
+use crate::ir::{IntrinsicId, Space, Ty};
 
 /// How the simulator's scheduler must treat an intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +14,8 @@ pub enum Class {
     /// A function of its arguments and the thread's identity only; `sim` computes it.
     Pure,
     /// A block-wide barrier (`bar.sync` family): the scheduler parks the thread until the block meets.
+    /// One with results (`__syncthreads_count`...) gives `sim_warp` to the simulator, which calls it
+    /// once with every thread of the block (indexed by linear thread id) when they meet.
     Barrier,
     /// A warp collective: the scheduler gathers the participating lanes, then calls `sim_warp`.
     Warp,
@@ -29,6 +31,12 @@ pub trait SimEnv {
     fn grid_dim(&self) -> [u32; 3];
     /// A monotonic per-thread cycle counter.
     fn clock(&mut self) -> u64;
+    /// Reads `bytes` (1, 2, 4 or 8) at `addr` as raw little-endian bits, for `Memory` intrinsics
+    /// (atomics). The access is atomic: the race detector ignores it against other atomics. A bad
+    /// address is recorded and stops the launch once the intrinsic returns; the read then yields 0.
+    fn atomic_read(&mut self, space: Space, addr: u64, bytes: u32) -> u64;
+    /// Writes the low `bytes` of `bits` at `addr`; as `atomic_read`.
+    fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64);
 }
 
 /// Simulator semantics of a `Pure`/`Memory` intrinsic: arguments as raw bits (see `ir::Const`),

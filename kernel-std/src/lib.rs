@@ -18,6 +18,7 @@ pub mod ir_print;
 pub mod panic_record;
 pub mod passes;
 pub mod ptx;
+pub mod ptxas;
 pub mod sim;
 
 pub use compile::{compile, CompileOptions, Compiled, GenericValue};

@@ -1,0 +1,47 @@
+//! Every kernel of the examples by name, with the generic arguments tooling compiles it with
+//! (`cargo xtask ptx`, the ptxas validation test).
+
+use ferrocuda::device_std::ast::FnDef;
+use ferrocuda::device_std::GenericValue;
+
+pub struct KernelEntry {
+    pub name: &'static str,
+    pub def: fn() -> &'static FnDef,
+    pub generics: fn() -> Vec<GenericValue>,
+}
+
+fn none() -> Vec<GenericValue> {
+    Vec::new()
+}
+
+pub static KERNELS: &[KernelEntry] = &[
+    KernelEntry {
+        name: "vector_add",
+        def: crate::vector_add::vector_add::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "saxpy",
+        def: crate::saxpy::saxpy::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "reverse_block",
+        def: crate::reverse::reverse_block::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "transpose",
+        def: crate::transpose::transpose::ast,
+        generics: || vec![GenericValue::Const(32)],
+    },
+    KernelEntry {
+        name: "sgemm",
+        def: crate::sgemm::sgemm::ast,
+        generics: none,
+    },
+];
+
+pub fn find(name: &str) -> Option<&'static KernelEntry> {
+    KERNELS.iter().find(|k| k.name == name)
+}

@@ -1,0 +1,65 @@
+//! Tiled matrix transpose through shared memory: `TILE`x`TILE` tiles padded by one column to avoid
+//! bank conflicts, blocks of `TILE`x8 threads, each moving `TILE / 8` rows.
+
+use ferrocuda::prelude::*;
+
+use crate::util::{check_equal, Rng};
+
+pub const ROWS: u32 = 8;
+
+/// `out` (w x h... transposed: h columns) = transpose of `inp` (h rows of w).
+#[kernel(launch_bounds(max_threads = 256, min_blocks = 2))]
+pub fn transpose<const TILE: usize>(out: &mut [f32], inp: &[f32], w: u32, h: u32) {
+    let tile = shared_array::<[[f32; 33]; 32]>();
+    let tile_u = TILE as u32;
+    let tx = thread_idx().x;
+    let ty = thread_idx().y;
+    let x = block_idx().x * tile_u + tx;
+    let y = block_idx().y * tile_u + ty;
+    #[unroll]
+    for r in (0..tile_u).step_by(ROWS as usize) {
+        if x < w && y + r < h {
+            tile[(ty + r) as usize][tx as usize] = inp[(y + r) as usize * w as usize + x as usize];
+        }
+    }
+    sync_threads();
+    let x = block_idx().y * tile_u + tx;
+    let y = block_idx().x * tile_u + ty;
+    #[unroll]
+    for r in (0..tile_u).step_by(ROWS as usize) {
+        if x < h && y + r < w {
+            out[(y + r) as usize * h as usize + x as usize] = tile[tx as usize][(ty + r) as usize];
+        }
+    }
+}
+
+pub fn reference(inp: &[f32], w: usize, h: usize) -> Vec<f32> {
+    let mut out = vec![0.0; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            out[x * h + y] = inp[y * w + x];
+        }
+    }
+    out
+}
+
+pub fn config(w: u32, h: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid: Dim3::new(w.div_ceil(32), h.div_ceil(32), 1),
+        block: Dim3::new(32, ROWS, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+pub fn check(dev: &Device, w: usize, h: usize) -> Result<(), String> {
+    let inp = Rng::new(11).vec_f32(w * h);
+    let run = || -> ferrocuda::runtime::Result<Vec<f32>> {
+        let stream = dev.new_stream()?;
+        let din = dev.upload(&inp)?;
+        let mut dout = dev.upload(&vec![f32::NAN; w * h])?;
+        transpose::launch::<32>(&stream, config(w as u32, h as u32), &mut dout, &din, w as u32, h as u32)?;
+        dout.to_vec()
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    check_equal("transpose", &got, &reference(&inp, w, h))
+}

@@ -1,0 +1,56 @@
+//! Every example against its CPU reference on the default device: the simulator in `cargo test`
+//! (no GPU here), the GPU when run from the gpu-bundle with `--include-ignored`.
+
+use ferrocuda::prelude::*;
+use ferrocuda_examples::{reverse, saxpy, sgemm, transpose, vector_add};
+
+fn sim() -> Device {
+    Device::simulator()
+}
+
+#[test]
+fn vector_add_sim() {
+    vector_add::check(&sim(), 10_000).unwrap();
+}
+
+#[test]
+fn saxpy_sim() {
+    saxpy::check(&sim(), 10_001).unwrap();
+}
+
+#[test]
+fn reverse_sim() {
+    reverse::check(&sim(), 8).unwrap();
+}
+
+#[test]
+fn transpose_sim() {
+    transpose::check(&sim(), 100, 70).unwrap();
+}
+
+#[test]
+fn sgemm_sim() {
+    sgemm::check(&sim(), 128, 256, 16).unwrap();
+}
+
+fn gpu() -> Option<Device> {
+    match Device::cuda(0) {
+        Ok(d) => Some(d),
+        Err(e) if std::env::var_os("FERROCUDA_REQUIRE_GPU").is_none() => {
+            eprintln!("skipping GPU test: {e}");
+            None
+        }
+        Err(e) => panic!("GPU required: {e}"),
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn examples_gpu() {
+    let Some(dev) = gpu() else { return };
+    vector_add::check(&dev, 1 << 22).unwrap();
+    saxpy::check(&dev, (1 << 22) + 3).unwrap();
+    reverse::check(&dev, 4096).unwrap();
+    transpose::check(&dev, 4099, 2051).unwrap();
+    sgemm::check(&dev, 1024, 512, 256).unwrap();
+}

@@ -1,0 +1,151 @@
+//! Events: markers in a stream, for ordering between streams and for GPU-side timing.
+
+use cudarc::driver::sys::{self, CUevent, CUresult};
+
+use crate::driver::{cu, driver_error, symbol};
+use crate::{Device, Error, Result, Stream};
+
+/// How an event behaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventFlags {
+    /// Don't record timestamps (cheaper; [`Event::elapsed_ms`] then fails).
+    pub disable_timing: bool,
+    /// Make [`Event::synchronize`] block the thread instead of spinning.
+    pub blocking_sync: bool,
+}
+
+impl EventFlags {
+    /// Timing on, spin-waiting (the driver's default).
+    pub const TIMING: EventFlags = EventFlags {
+        disable_timing: false,
+        blocking_sync: false,
+    };
+    /// For pure ordering between streams.
+    pub const NO_TIMING: EventFlags = EventFlags {
+        disable_timing: true,
+        blocking_sync: false,
+    };
+
+    fn bits(self) -> u32 {
+        let mut f = sys::CUevent_flags::CU_EVENT_DEFAULT as u32;
+        if self.disable_timing {
+            f |= sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
+        }
+        if self.blocking_sync {
+            f |= sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
+        }
+        f
+    }
+}
+
+/// A CUDA event.
+pub struct Event {
+    device: Device,
+    raw: CUevent,
+    generation: u64,
+    flags: EventFlags,
+}
+
+// SAFETY: event handles are usable from any thread of the process.
+unsafe impl Send for Event {}
+unsafe impl Sync for Event {}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        let Ok(cuda) = self.device.cuda() else { return };
+        if cuda.enter(self.generation).is_ok() {
+            unsafe {
+                let _ = sys::cuEventDestroy_v2(self.raw);
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Event").field("flags", &self.flags).finish()
+    }
+}
+
+impl Event {
+    /// Creates an event on `device`.
+    pub fn new(device: &Device, flags: EventFlags) -> Result<Event> {
+        let cuda = device.cuda()?;
+        cuda.ctx.bind()?;
+        let mut raw: CUevent = std::ptr::null_mut();
+        unsafe { cu!(cuEventCreate(&mut raw, flags.bits()))? };
+        Ok(Event {
+            device: device.clone(),
+            raw,
+            generation: cuda.ctx.generation(),
+            flags,
+        })
+    }
+
+    /// The raw driver handle, for interop with code calling the driver directly.
+    pub fn raw(&self) -> CUevent {
+        self.raw
+    }
+
+    pub(crate) fn check_device(&self, d: &Device) -> Result<()> {
+        if *d == self.device {
+            Ok(())
+        } else {
+            Err(Error::WrongDevice)
+        }
+    }
+
+    fn enter(&self) -> Result<&crate::device::CudaDevice> {
+        let cuda = self.device.cuda()?;
+        cuda.enter(self.generation)?;
+        Ok(cuda)
+    }
+
+    /// Captures the work enqueued on `stream` so far.
+    pub fn record(&self, stream: &Stream) -> Result<()> {
+        self.enter()?;
+        self.check_device(stream.device())?;
+        unsafe { cu!(cuEventRecord(self.raw, stream.raw())) }
+    }
+
+    /// `Ok(true)` once the captured work has completed.
+    pub fn query(&self) -> Result<bool> {
+        self.enter()?;
+        match unsafe { sys::cuEventQuery(self.raw) } {
+            CUresult::CUDA_SUCCESS => Ok(true),
+            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            e => Err(driver_error("cuEventQuery", e)),
+        }
+    }
+
+    /// Waits for the captured work, then reports kernel panics on the device.
+    pub fn synchronize(&self) -> Result<()> {
+        let cuda = self.enter()?;
+        unsafe { cu!(cuEventSynchronize(self.raw))? };
+        cuda.panics.check()
+    }
+
+    /// Milliseconds between `self` (the start) and `end`, both recorded and completed, both with
+    /// timing enabled.
+    pub fn elapsed_ms(&self, end: &Event) -> Result<f32> {
+        self.enter()?;
+        end.check_device(&self.device)?;
+        if self.flags.disable_timing || end.flags.disable_timing {
+            return Err(Error::InvalidValue(
+                "elapsed time needs events created with timing enabled".into(),
+            ));
+        }
+        let mut ms = 0f32;
+        type Elapsed = unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult;
+        // CUDA 12.8 added the `_v2` entry point; older drivers only have the original.
+        let (name, f) = match unsafe { symbol::<Elapsed>("cuEventElapsedTime_v2") } {
+            Some(f) => ("cuEventElapsedTime_v2", f),
+            None => match unsafe { symbol::<Elapsed>("cuEventElapsedTime") } {
+                Some(f) => ("cuEventElapsedTime", f),
+                None => return Err(Error::Unsupported("cuEventElapsedTime")),
+            },
+        };
+        crate::driver::check(name, unsafe { f(&mut ms, self.raw, end.raw) })?;
+        Ok(ms)
+    }
+}

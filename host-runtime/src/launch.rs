@@ -1,0 +1,397 @@
+//! Launch validation and the launch itself.
+//!
+//! Every configuration is checked against the device's limits (cached when the device opened) and
+//! the function's own limits (cached when it was loaded) before the driver sees it, so a bad launch
+//! is a precise [`LaunchError`] instead of a bare `CUDA_ERROR_INVALID_VALUE`. The path from here to
+//! `cuLaunchKernel` makes no allocation and no driver call other than the launch, except the first
+//! time a function needs more than 48 KiB of dynamic shared memory (the opt-in attribute is raised
+//! once and cached per function).
+
+use std::ffi::c_void;
+use std::sync::atomic::Ordering;
+
+use kernel_std::api::Dim3;
+
+use crate::device::CudaDevice;
+use crate::driver::cu;
+use crate::module::FunctionInner;
+use crate::properties::DeviceProperties;
+use crate::{LaunchConfig, Result, Stream};
+
+/// Why a launch configuration was rejected. Each limit has its own variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// A grid extent is zero.
+    #[error("grid {grid:?} has a zero dimension")]
+    ZeroGrid {
+        /// The requested grid.
+        grid: Dim3,
+    },
+    /// A block extent is zero.
+    #[error("block {block:?} has a zero dimension")]
+    ZeroBlock {
+        /// The requested block.
+        block: Dim3,
+    },
+    /// More threads per block than the device allows.
+    #[error("block of {threads} threads exceeds the device limit of {max}")]
+    TooManyThreads {
+        /// Threads requested per block.
+        threads: u64,
+        /// The device's limit.
+        max: u32,
+    },
+    /// More threads per block than this compiled function allows (registers, launch bounds).
+    #[error("block of {threads} threads exceeds this kernel's limit of {max} (register use or launch bounds)")]
+    KernelThreadLimit {
+        /// Threads requested per block.
+        threads: u64,
+        /// The function's limit.
+        max: u32,
+    },
+    /// One block extent exceeds its per-axis limit.
+    #[error("block {axis} = {value} exceeds the limit {max}")]
+    BlockDimTooLarge {
+        /// `'x'`, `'y'` or `'z'`.
+        axis: char,
+        /// Requested extent.
+        value: u32,
+        /// The device's limit for the axis.
+        max: u32,
+    },
+    /// One grid extent exceeds its per-axis limit.
+    #[error("grid {axis} = {value} exceeds the limit {max}")]
+    GridDimTooLarge {
+        /// `'x'`, `'y'` or `'z'`.
+        axis: char,
+        /// Requested extent.
+        value: u32,
+        /// The device's limit for the axis.
+        max: u32,
+    },
+    /// Static plus dynamic shared memory exceeds what a block may opt in to.
+    #[error("{static_bytes} B static + {dynamic_bytes} B dynamic shared memory exceeds the block limit of {max} B")]
+    SharedMemTooLarge {
+        /// Shared memory the kernel declares statically.
+        static_bytes: u32,
+        /// Dynamic shared memory requested by the launch.
+        dynamic_bytes: u32,
+        /// The device's opt-in limit per block.
+        max: u32,
+    },
+    /// The launcher passed a different number of arguments than the kernel has parameters.
+    #[error("kernel takes {expected} parameters, {got} were passed")]
+    ArgCount {
+        /// Parameters of the compiled kernel.
+        expected: usize,
+        /// Argument pointers passed.
+        got: usize,
+    },
+}
+
+/// The device limits launch validation needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Threads per block.
+    pub max_threads_per_block: u32,
+    /// Per-axis block limits.
+    pub max_block: [u32; 3],
+    /// Per-axis grid limits.
+    pub max_grid: [u32; 3],
+    /// Shared memory per block after opting in.
+    pub max_shared_optin: u32,
+    /// Shared memory per block without opting in.
+    pub default_shared: u32,
+}
+
+impl Limits {
+    /// The limits of a device.
+    pub fn from_properties(p: &DeviceProperties) -> Self {
+        Limits {
+            max_threads_per_block: p.max_threads_per_block,
+            max_block: p.max_block_dim,
+            max_grid: p.max_grid_dim,
+            max_shared_optin: p.shared_mem_per_block_optin.max(p.shared_mem_per_block),
+            default_shared: p.shared_mem_per_block,
+        }
+    }
+}
+
+/// What a compiled function adds to the device limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FuncLimits {
+    /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK` (0 = no function limit known).
+    pub max_threads_per_block: u32,
+    /// Static shared memory the function declares.
+    pub static_shared: u32,
+}
+
+/// Checks a configuration against device and function limits without calling the driver.
+pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(), LaunchError> {
+    let (g, b) = (cfg.grid, cfg.block);
+    if g.x == 0 || g.y == 0 || g.z == 0 {
+        return Err(LaunchError::ZeroGrid { grid: g });
+    }
+    if b.x == 0 || b.y == 0 || b.z == 0 {
+        return Err(LaunchError::ZeroBlock { block: b });
+    }
+    for (i, axis) in ['x', 'y', 'z'].into_iter().enumerate() {
+        let v = [b.x, b.y, b.z][i];
+        if v > dev.max_block[i] {
+            return Err(LaunchError::BlockDimTooLarge {
+                axis,
+                value: v,
+                max: dev.max_block[i],
+            });
+        }
+    }
+    let threads = b.volume();
+    if threads > dev.max_threads_per_block as u64 {
+        return Err(LaunchError::TooManyThreads {
+            threads,
+            max: dev.max_threads_per_block,
+        });
+    }
+    if func.max_threads_per_block != 0 && threads > func.max_threads_per_block as u64 {
+        return Err(LaunchError::KernelThreadLimit {
+            threads,
+            max: func.max_threads_per_block,
+        });
+    }
+    for (i, axis) in ['x', 'y', 'z'].into_iter().enumerate() {
+        let v = [g.x, g.y, g.z][i];
+        if v > dev.max_grid[i] {
+            return Err(LaunchError::GridDimTooLarge {
+                axis,
+                value: v,
+                max: dev.max_grid[i],
+            });
+        }
+    }
+    if func.static_shared as u64 + cfg.shared_mem_bytes as u64 > dev.max_shared_optin as u64 {
+        return Err(LaunchError::SharedMemTooLarge {
+            static_bytes: func.static_shared,
+            dynamic_bytes: cfg.shared_mem_bytes,
+            max: dev.max_shared_optin,
+        });
+    }
+    Ok(())
+}
+
+/// Validates and launches `f` on `stream` (CUDA backend). `args` holds one pointer per parameter.
+///
+/// # Safety
+/// `args` must match the function's parameters in number, order, size and alignment, and every
+/// device pointer among them must stay valid until the kernel completes.
+#[inline]
+pub(crate) unsafe fn launch_cuda(
+    cuda: &CudaDevice,
+    stream: &Stream,
+    f: &FunctionInner,
+    cfg: &LaunchConfig,
+    args: &mut [*mut c_void],
+) -> Result<()> {
+    validate(cfg, &cuda.limits, &f.limits)?;
+    cuda.enter(f.generation)?;
+    if stream.generation() != f.generation {
+        return Err(crate::Error::ContextLost);
+    }
+    if cfg.shared_mem_bytes > f.dyn_shared_limit.load(Ordering::Relaxed) {
+        raise_dynamic_shared(cuda, f, cfg.shared_mem_bytes)?;
+    }
+    unsafe {
+        cu!(cuLaunchKernel(
+            f.raw,
+            cfg.grid.x,
+            cfg.grid.y,
+            cfg.grid.z,
+            cfg.block.x,
+            cfg.block.y,
+            cfg.block.z,
+            cfg.shared_mem_bytes,
+            stream.raw(),
+            args.as_mut_ptr(),
+            std::ptr::null_mut()
+        ))
+    }
+}
+
+/// Opts the function in to everything the device allows beyond 48 KiB, once.
+#[cold]
+fn raise_dynamic_shared(cuda: &CudaDevice, f: &FunctionInner, needed: u32) -> Result<()> {
+    let max = cuda
+        .limits
+        .max_shared_optin
+        .saturating_sub(f.limits.static_shared)
+        .max(needed);
+    unsafe {
+        cu!(cuFuncSetAttribute(
+            f.raw,
+            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            max as i32
+        ))?
+    };
+    f.dyn_shared_limit.store(max, Ordering::Relaxed);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H100: Limits = Limits {
+        max_threads_per_block: 1024,
+        max_block: [1024, 1024, 64],
+        max_grid: [i32::MAX as u32, 65535, 65535],
+        max_shared_optin: 232448,
+        default_shared: 49152,
+    };
+
+    fn cfg(grid: (u32, u32, u32), block: (u32, u32, u32), smem: u32) -> LaunchConfig {
+        LaunchConfig {
+            grid: Dim3::new(grid.0, grid.1, grid.2),
+            block: Dim3::new(block.0, block.1, block.2),
+            shared_mem_bytes: smem,
+        }
+    }
+
+    fn check(c: LaunchConfig) -> Result<(), LaunchError> {
+        validate(&c, &H100, &FuncLimits::default())
+    }
+
+    #[test]
+    fn valid_configs_pass() {
+        assert_eq!(check(cfg((1, 1, 1), (1, 1, 1), 0)), Ok(()));
+        assert_eq!(
+            check(cfg((i32::MAX as u32, 65535, 65535), (1024, 1, 1), 0)),
+            Ok(())
+        );
+        assert_eq!(check(cfg((8, 1, 1), (16, 16, 4), 232448)), Ok(()));
+        assert_eq!(check(LaunchConfig::for_elements(1 << 20, 256)), Ok(()));
+    }
+
+    #[test]
+    fn zero_dimensions() {
+        assert!(matches!(
+            check(cfg((0, 1, 1), (32, 1, 1), 0)),
+            Err(LaunchError::ZeroGrid { .. })
+        ));
+        assert!(matches!(
+            check(cfg((1, 1, 0), (32, 1, 1), 0)),
+            Err(LaunchError::ZeroGrid { .. })
+        ));
+        assert!(matches!(
+            check(cfg((1, 1, 1), (32, 0, 1), 0)),
+            Err(LaunchError::ZeroBlock { .. })
+        ));
+    }
+
+    #[test]
+    fn block_limits() {
+        assert_eq!(
+            check(cfg((1, 1, 1), (1025, 1, 1), 0)),
+            Err(LaunchError::BlockDimTooLarge {
+                axis: 'x',
+                value: 1025,
+                max: 1024
+            })
+        );
+        assert_eq!(
+            check(cfg((1, 1, 1), (1, 1, 65), 0)),
+            Err(LaunchError::BlockDimTooLarge {
+                axis: 'z',
+                value: 65,
+                max: 64
+            })
+        );
+        assert_eq!(
+            check(cfg((1, 1, 1), (64, 32, 1), 0)),
+            Err(LaunchError::TooManyThreads {
+                threads: 2048,
+                max: 1024
+            })
+        );
+        assert_eq!(
+            validate(
+                &cfg((1, 1, 1), (1024, 1, 1), 0),
+                &H100,
+                &FuncLimits {
+                    max_threads_per_block: 768,
+                    static_shared: 0
+                }
+            ),
+            Err(LaunchError::KernelThreadLimit {
+                threads: 1024,
+                max: 768
+            })
+        );
+    }
+
+    #[test]
+    fn grid_limits() {
+        assert_eq!(
+            check(cfg((1, 65536, 1), (32, 1, 1), 0)),
+            Err(LaunchError::GridDimTooLarge {
+                axis: 'y',
+                value: 65536,
+                max: 65535
+            })
+        );
+        assert_eq!(
+            check(cfg((u32::MAX, 1, 1), (32, 1, 1), 0)),
+            Err(LaunchError::GridDimTooLarge {
+                axis: 'x',
+                value: u32::MAX,
+                max: i32::MAX as u32
+            })
+        );
+        assert_eq!(
+            check(cfg((1, 1, 70000), (32, 1, 1), 0)),
+            Err(LaunchError::GridDimTooLarge {
+                axis: 'z',
+                value: 70000,
+                max: 65535
+            })
+        );
+    }
+
+    #[test]
+    fn shared_memory_limit_counts_static_and_dynamic() {
+        assert_eq!(
+            check(cfg((1, 1, 1), (32, 1, 1), 232449)),
+            Err(LaunchError::SharedMemTooLarge {
+                static_bytes: 0,
+                dynamic_bytes: 232449,
+                max: 232448
+            })
+        );
+        let f = FuncLimits {
+            max_threads_per_block: 1024,
+            static_shared: 40000,
+        };
+        assert_eq!(
+            validate(&cfg((1, 1, 1), (32, 1, 1), 200000), &H100, &f),
+            Err(LaunchError::SharedMemTooLarge {
+                static_bytes: 40000,
+                dynamic_bytes: 200000,
+                max: 232448
+            })
+        );
+        assert_eq!(
+            validate(&cfg((1, 1, 1), (32, 1, 1), 192448), &H100, &f),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn errors_render_their_numbers() {
+        let e = crate::Error::from(LaunchError::TooManyThreads {
+            threads: 2048,
+            max: 1024,
+        });
+        assert_eq!(
+            e.to_string(),
+            "invalid launch: block of 2048 threads exceeds the device limit of 1024"
+        );
+    }
+}

@@ -1,0 +1,209 @@
+//! Managed (unified) memory: one address valid on host and device, migrated on demand, with
+//! prefetching and placement advice.
+
+use std::marker::PhantomData;
+
+use cudarc::driver::sys::{self, CUmem_advise as MA};
+use kernel_std::api::DeviceType;
+
+use crate::driver::{cu, has_symbol};
+use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
+use crate::memory::byte_len;
+use crate::{Device, Error, Result, Stream};
+
+/// Where managed memory should live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// The buffer's device.
+    Device,
+    /// Host memory.
+    Host,
+}
+
+/// Placement hints for managed memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// Mostly read: the driver may keep read-only copies on each processor.
+    SetReadMostly,
+    /// Undo [`Advice::SetReadMostly`].
+    UnsetReadMostly,
+    /// Prefer to keep pages at the location.
+    SetPreferredLocation(Location),
+    /// Undo [`Advice::SetPreferredLocation`].
+    UnsetPreferredLocation,
+    /// The location will access the memory: keep it mapped there.
+    SetAccessedBy(Location),
+    /// Undo [`Advice::SetAccessedBy`].
+    UnsetAccessedBy(Location),
+}
+
+/// A managed array of `T`, zero-initialized, usable from host and kernels.
+///
+/// Host access goes through [`ManagedBuffer::as_slice`] / [`ManagedBuffer::as_mut_slice`], which
+/// synchronize the device first: touching managed memory while a kernel may be using it is a data
+/// race (and a fault on devices without concurrent managed access).
+pub struct ManagedBuffer<T: DeviceType> {
+    device: Device,
+    addr: u64,
+    len: usize,
+    generation: u64,
+    _t: PhantomData<T>,
+}
+
+unsafe impl<T: DeviceType> Send for ManagedBuffer<T> {}
+unsafe impl<T: DeviceType> Sync for ManagedBuffer<T> {}
+
+impl<T: DeviceType> Drop for ManagedBuffer<T> {
+    fn drop(&mut self) {
+        self.device.raw_free(self.addr, self.generation);
+    }
+}
+
+impl<T: DeviceType> ManagedBuffer<T> {
+    /// Allocates `len` zeroed elements attached globally (any stream may use them).
+    pub fn new(device: &Device, len: usize) -> Result<Self> {
+        let cuda = device.cuda()?;
+        cuda.ctx.bind()?;
+        if !cuda.props.managed_memory {
+            return Err(Error::Unsupported("managed memory on this device"));
+        }
+        let bytes = byte_len::<T>(len)?;
+        let mut addr = 0u64;
+        if bytes != 0 {
+            unsafe {
+                cu!(cuMemAllocManaged(
+                    &mut addr,
+                    bytes,
+                    sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32
+                ))?
+            };
+            unsafe { std::ptr::write_bytes(addr as usize as *mut u8, 0, bytes) };
+        }
+        Ok(ManagedBuffer {
+            device: device.clone(),
+            addr,
+            len,
+            generation: cuda.ctx.generation(),
+            _t: PhantomData,
+        })
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn ptr(&self) -> *mut T {
+        if self.len == 0 {
+            std::ptr::NonNull::dangling().as_ptr()
+        } else {
+            self.addr as usize as *mut T
+        }
+    }
+
+    /// Waits for the device (reporting kernel panics), then borrows the memory on the host.
+    pub fn as_slice(&self) -> Result<&[T]> {
+        self.device.cuda()?.ctx.check(self.generation)?;
+        self.device.synchronize()?;
+        Ok(unsafe { std::slice::from_raw_parts(self.ptr(), self.len) })
+    }
+
+    /// Waits for the device, then borrows the memory mutably on the host.
+    pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
+        self.device.cuda()?.ctx.check(self.generation)?;
+        self.device.synchronize()?;
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr(), self.len) })
+    }
+
+    fn location(&self, l: Location) -> sys::CUmemLocation {
+        // SAFETY: all-zero is a valid location value; the fields are set right after.
+        let mut loc: sys::CUmemLocation = unsafe { std::mem::zeroed() };
+        match l {
+            Location::Device => {
+                loc.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+                loc.id = self.device.ordinal() as i32;
+            }
+            Location::Host => {
+                loc.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST;
+                loc.id = 0;
+            }
+        }
+        loc
+    }
+
+    /// Migrates the pages to `to` in stream order on `stream`.
+    pub fn prefetch(&self, to: Location, stream: &Stream) -> Result<()> {
+        self.device.cuda()?.enter(self.generation)?;
+        stream.enter()?;
+        if !self.device.properties().concurrent_managed_access {
+            return Err(Error::Unsupported(
+                "prefetching without concurrent managed access",
+            ));
+        }
+        if !has_symbol("cuMemPrefetchAsync_v2") {
+            return Err(Error::Unsupported(
+                "cuMemPrefetchAsync_v2 (needs a CUDA 12.2+ driver)",
+            ));
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        let loc = self.location(to);
+        unsafe {
+            cu!(cuMemPrefetchAsync_v2(
+                self.addr,
+                bytes,
+                loc,
+                0,
+                stream.raw()
+            ))
+        }
+    }
+
+    /// Gives the driver a placement hint for the whole buffer.
+    pub fn advise(&self, advice: Advice) -> Result<()> {
+        self.device.cuda()?.enter(self.generation)?;
+        if !has_symbol("cuMemAdvise_v2") {
+            return Err(Error::Unsupported(
+                "cuMemAdvise_v2 (needs a CUDA 12.2+ driver)",
+            ));
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        let (a, loc) = match advice {
+            Advice::SetReadMostly => (MA::CU_MEM_ADVISE_SET_READ_MOSTLY, Location::Device),
+            Advice::UnsetReadMostly => (MA::CU_MEM_ADVISE_UNSET_READ_MOSTLY, Location::Device),
+            Advice::SetPreferredLocation(l) => (MA::CU_MEM_ADVISE_SET_PREFERRED_LOCATION, l),
+            Advice::UnsetPreferredLocation => {
+                (MA::CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, Location::Device)
+            }
+            Advice::SetAccessedBy(l) => (MA::CU_MEM_ADVISE_SET_ACCESSED_BY, l),
+            Advice::UnsetAccessedBy(l) => (MA::CU_MEM_ADVISE_UNSET_ACCESSED_BY, l),
+        };
+        let loc = self.location(loc);
+        unsafe { cu!(cuMemAdvise_v2(self.addr, bytes, a, loc)) }
+    }
+}
+
+impl<T: DeviceType> KernelSlice<T> for ManagedBuffer<T> {
+    fn kernel_arg(&self) -> SliceArg {
+        SliceArg {
+            ptr: self.addr,
+            len: self.len as u64,
+        }
+    }
+}
+
+impl<T: DeviceType> KernelSliceMut<T> for ManagedBuffer<T> {
+    fn kernel_arg_mut(&mut self) -> SliceArg {
+        self.kernel_arg()
+    }
+}

@@ -1,0 +1,691 @@
+//! Device memory: owned buffers and borrowed range views.
+//!
+//! The synchronous helpers are safe by construction: reads to the host (`to_vec`,
+//! `copy_to_host`) first wait for *all* work on the device (so results written by kernels on any
+//! stream are visible, and kernel panics are reported), and writes from the host run on the legacy
+//! default stream, which streams created with default options are ordered against. The `_async`
+//! variants are stream-ordered and `unsafe` where the host memory's lifetime cannot be checked.
+//!
+//! Dropping a buffer frees it immediately (`cuMemFree` waits for the device to finish using it);
+//! buffers from a stream-ordered allocation are freed on their stream instead.
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
+
+use kernel_std::api::DeviceType;
+
+use crate::driver::cu;
+use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
+use crate::{Device, Error, Result, Stream};
+
+/// Raw, backend-dispatched memory operations on byte addresses (a `CUdeviceptr` on CUDA, a
+/// simulator address on the simulator). Typed buffers are built on these.
+impl Device {
+    pub(crate) fn raw_alloc(&self, bytes: usize) -> Result<u64> {
+        let cuda = self.cuda()?;
+        cuda.ctx.bind()?;
+        if bytes == 0 {
+            return Ok(0);
+        }
+        let mut p = 0u64;
+        unsafe { cu!(cuMemAlloc_v2(&mut p, bytes))? };
+        Ok(p)
+    }
+
+    pub(crate) fn raw_free(&self, addr: u64, generation: u64) {
+        let Ok(cuda) = self.cuda() else { return };
+        if addr != 0 && cuda.enter(generation).is_ok() {
+            unsafe {
+                let _ = cudarc::driver::sys::cuMemFree_v2(addr);
+            }
+        }
+    }
+
+    /// Host to device; `src` points at `bytes` readable bytes.
+    pub(crate) fn raw_write(
+        &self,
+        gen: u64,
+        addr: u64,
+        src: *const c_void,
+        bytes: usize,
+    ) -> Result<()> {
+        self.cuda()?.enter(gen)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        unsafe { cu!(cuMemcpyHtoD_v2(addr, src, bytes)) }
+    }
+
+    /// Waits for the device, reports panics, then copies device to host.
+    pub(crate) fn raw_read(
+        &self,
+        gen: u64,
+        addr: u64,
+        dst: *mut c_void,
+        bytes: usize,
+    ) -> Result<()> {
+        let cuda = self.cuda()?;
+        cuda.enter(gen)?;
+        cuda.synchronize()?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        unsafe { cu!(cuMemcpyDtoH_v2(dst, addr, bytes)) }
+    }
+
+    pub(crate) fn raw_copy(&self, gen: u64, dst: u64, src: u64, bytes: usize) -> Result<()> {
+        self.cuda()?.enter(gen)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        unsafe { cu!(cuMemcpyDtoD_v2(dst, src, bytes)) }
+    }
+
+    /// Fills `count` elements of `elem` bytes each (1, 2 or 4) with `pattern`.
+    pub(crate) fn raw_fill(
+        &self,
+        gen: u64,
+        addr: u64,
+        elem: usize,
+        pattern: u32,
+        count: usize,
+    ) -> Result<()> {
+        self.cuda()?.enter(gen)?;
+        if count == 0 {
+            return Ok(());
+        }
+        unsafe {
+            match elem {
+                1 => cu!(cuMemsetD8_v2(addr, pattern as u8, count)),
+                2 => cu!(cuMemsetD16_v2(addr, pattern as u16, count)),
+                4 => cu!(cuMemsetD32_v2(addr, pattern, count)),
+                _ => Err(Error::InvalidValue(format!(
+                    "memset of {elem}-byte elements"
+                ))),
+            }
+        }
+    }
+}
+
+/// Byte size of `len` elements of `T`, or an error instead of an overflow.
+pub(crate) fn byte_len<T>(len: usize) -> Result<usize> {
+    len.checked_mul(std::mem::size_of::<T>())
+        .ok_or_else(|| Error::InvalidValue(format!("{len} elements overflow the address space")))
+}
+
+/// Resolves a range against a length without panicking.
+pub(crate) fn resolve_range(r: impl RangeBounds<usize>, len: usize) -> Result<(usize, usize)> {
+    let start = match r.start_bound() {
+        Bound::Included(&s) => Some(s),
+        Bound::Excluded(&s) => s.checked_add(1),
+        Bound::Unbounded => Some(0),
+    };
+    let end = match r.end_bound() {
+        Bound::Included(&e) => e.checked_add(1),
+        Bound::Excluded(&e) => Some(e),
+        Bound::Unbounded => Some(len),
+    };
+    match (start, end) {
+        (Some(s), Some(e)) if s <= e && e <= len => Ok((s, e)),
+        (s, e) => Err(Error::OutOfRange {
+            start: s.unwrap_or(usize::MAX),
+            end: e.unwrap_or(usize::MAX),
+            len,
+        }),
+    }
+}
+
+/// A region of device memory: what buffers and views share.
+#[derive(Clone, Copy)]
+struct Region<'a> {
+    device: &'a Device,
+    generation: u64,
+    addr: u64,
+    len: usize,
+}
+
+impl Region<'_> {
+    fn to_vec<T: DeviceType>(self) -> Result<Vec<T>> {
+        let bytes = byte_len::<T>(self.len)?;
+        let mut v: Vec<T> = Vec::with_capacity(self.len);
+        self.device.raw_read(
+            self.generation,
+            self.addr,
+            v.as_mut_ptr() as *mut c_void,
+            bytes,
+        )?;
+        // SAFETY: the driver wrote `len` elements; `DeviceType` values are valid for any bits the
+        // device stores.
+        unsafe { v.set_len(self.len) };
+        Ok(v)
+    }
+
+    fn copy_to_host<T: DeviceType>(self, dst: &mut [T]) -> Result<()> {
+        if dst.len() != self.len {
+            return Err(Error::LengthMismatch {
+                expected: self.len,
+                got: dst.len(),
+            });
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        self.device.raw_read(
+            self.generation,
+            self.addr,
+            dst.as_mut_ptr() as *mut c_void,
+            bytes,
+        )
+    }
+
+    fn copy_from_host<T: DeviceType>(self, src: &[T]) -> Result<()> {
+        if src.len() != self.len {
+            return Err(Error::LengthMismatch {
+                expected: self.len,
+                got: src.len(),
+            });
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        self.device.raw_write(
+            self.generation,
+            self.addr,
+            src.as_ptr() as *const c_void,
+            bytes,
+        )
+    }
+
+    fn copy_from(self, src: Region<'_>, elem: usize) -> Result<()> {
+        if src.device != self.device {
+            return Err(Error::WrongDevice);
+        }
+        if src.len != self.len {
+            return Err(Error::LengthMismatch {
+                expected: self.len,
+                got: src.len,
+            });
+        }
+        src.device.cuda()?.ctx.check(src.generation)?;
+        self.device
+            .raw_copy(self.generation, self.addr, src.addr, self.len * elem)
+    }
+
+    fn fill<T: DeviceType>(self, value: T) -> Result<()> {
+        let size = std::mem::size_of::<T>();
+        let mut bits = 0u32;
+        if matches!(size, 1 | 2 | 4) {
+            // SAFETY: copies the value's `size` bytes into the low bytes of a u32 (little endian,
+            // as the device is).
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    &value as *const T as *const u8,
+                    &mut bits as *mut u32 as *mut u8,
+                    size,
+                )
+            };
+            return self
+                .device
+                .raw_fill(self.generation, self.addr, size, bits, self.len);
+        }
+        self.copy_from_host(&vec![value; self.len])
+    }
+}
+
+enum Owner {
+    /// `cuMemAlloc`: freed with `cuMemFree`.
+    Sync,
+    /// Stream-ordered allocation: freed with `cuMemFreeAsync` on this stream.
+    Stream(Stream),
+}
+
+/// An owned array of `T` in device memory.
+pub struct DeviceBuffer<T: DeviceType> {
+    device: Device,
+    addr: u64,
+    len: usize,
+    generation: u64,
+    owner: Owner,
+    _t: PhantomData<T>,
+}
+
+// SAFETY: device memory is not tied to a host thread; `T: DeviceType` has no references.
+unsafe impl<T: DeviceType> Send for DeviceBuffer<T> {}
+unsafe impl<T: DeviceType> Sync for DeviceBuffer<T> {}
+
+impl<T: DeviceType> Drop for DeviceBuffer<T> {
+    fn drop(&mut self) {
+        match &self.owner {
+            Owner::Sync => self.device.raw_free(self.addr, self.generation),
+            Owner::Stream(s) => {
+                if self.addr != 0 && s.enter().is_ok() {
+                    unsafe {
+                        let _ = cudarc::driver::sys::cuMemFreeAsync(self.addr, s.raw());
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<T: DeviceType> std::fmt::Debug for DeviceBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceBuffer")
+            .field("type", &std::any::type_name::<T>())
+            .field("len", &self.len)
+            .field("addr", &format_args!("{:#x}", self.addr))
+            .finish()
+    }
+}
+
+impl<T: DeviceType> DeviceBuffer<T> {
+    /// Allocates `len` zeroed elements (same as [`DeviceBuffer::zeroed`]; zeroing keeps every
+    /// later read defined, and costs one memset next to the allocation).
+    pub fn alloc(device: &Device, len: usize) -> Result<Self> {
+        Self::zeroed(device, len)
+    }
+
+    /// Allocates `len` elements set to all-zero bytes.
+    pub fn zeroed(device: &Device, len: usize) -> Result<Self> {
+        // SAFETY: filled with zeros right away.
+        let b = unsafe { Self::alloc_uninit(device, len)? };
+        b.region()
+            .device
+            .raw_fill(b.generation, b.addr, 1, 0, byte_len::<T>(len)?)?;
+        Ok(b)
+    }
+
+    /// Allocates without initializing.
+    ///
+    /// # Safety
+    /// Reading elements before writing them yields whatever bytes the memory held, which must be
+    /// valid for `T` (e.g. not for `bool`).
+    pub unsafe fn alloc_uninit(device: &Device, len: usize) -> Result<Self> {
+        let bytes = byte_len::<T>(len)?;
+        let addr = device.raw_alloc(bytes)?;
+        Ok(DeviceBuffer {
+            device: device.clone(),
+            addr,
+            len,
+            generation: device.generation(),
+            owner: Owner::Sync,
+            _t: PhantomData,
+        })
+    }
+
+    /// Allocates and copies `data` in.
+    pub fn upload(device: &Device, data: &[T]) -> Result<Self> {
+        // SAFETY: every element is written below before anyone can read it.
+        let b = unsafe { Self::alloc_uninit(device, data.len())? };
+        b.region().copy_from_host(data)?;
+        Ok(b)
+    }
+
+    /// Stream-ordered allocation from the device's default memory pool (`cuMemAllocAsync`),
+    /// zeroed on `stream`, and freed on `stream` when dropped.
+    pub fn alloc_async(stream: &Stream, len: usize) -> Result<Self> {
+        stream.enter()?;
+        let bytes = byte_len::<T>(len)?;
+        let mut addr = 0u64;
+        if bytes != 0 {
+            unsafe { cu!(cuMemAllocAsync(&mut addr, bytes, stream.raw()))? };
+        }
+        Self::adopt_stream_ordered(stream, addr, len)
+    }
+
+    /// Wraps a stream-ordered allocation, zeroing it on the stream.
+    pub(crate) fn adopt_stream_ordered(stream: &Stream, addr: u64, len: usize) -> Result<Self> {
+        let b = DeviceBuffer {
+            device: stream.device().clone(),
+            addr,
+            len,
+            generation: stream.device().generation(),
+            owner: Owner::Stream(stream.clone()),
+            _t: PhantomData,
+        };
+        if addr != 0 {
+            unsafe { cu!(cuMemsetD8Async(addr, 0, byte_len::<T>(len)?, stream.raw()))? };
+        }
+        Ok(b)
+    }
+
+    fn region(&self) -> Region<'_> {
+        Region {
+            device: &self.device,
+            generation: self.generation,
+            addr: self.addr,
+            len: self.len,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The device the memory lives on.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// The raw device address (for raw launches and interop).
+    pub fn device_ptr(&self) -> u64 {
+        self.addr
+    }
+
+    /// Copies the whole buffer to a new `Vec` (waits for the device first).
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        self.region().to_vec()
+    }
+
+    /// Copies the whole buffer into `dst` (same length; waits for the device first).
+    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
+        self.region().copy_to_host(dst)
+    }
+
+    /// Overwrites the whole buffer with `src` (same length).
+    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
+        self.region().copy_from_host(src)
+    }
+
+    /// Device-to-device copy of a buffer of the same length.
+    pub fn copy_from(&mut self, src: &DeviceBuffer<T>) -> Result<()> {
+        self.region()
+            .copy_from(src.region(), std::mem::size_of::<T>())
+    }
+
+    /// Sets every byte to `byte`.
+    pub fn memset(&mut self, byte: u8) -> Result<()> {
+        let bytes = byte_len::<T>(self.len)?;
+        self.device
+            .raw_fill(self.generation, self.addr, 1, byte as u32, bytes)
+    }
+
+    /// Sets every element to `value` (a device memset for 1, 2 and 4-byte types).
+    pub fn fill(&mut self, value: T) -> Result<()> {
+        self.region().fill(value)
+    }
+
+    /// Stream-ordered host-to-device copy.
+    ///
+    /// # Safety
+    /// `src` must stay alive and unmodified until the copy completes (synchronize `stream` or an
+    /// event recorded after it). Use page-locked memory ([`crate::PinnedBuffer`]) for real overlap.
+    pub unsafe fn copy_from_host_async(&mut self, src: &[T], stream: &Stream) -> Result<()> {
+        self.check_stream(stream)?;
+        if src.len() != self.len {
+            return Err(Error::LengthMismatch {
+                expected: self.len,
+                got: src.len(),
+            });
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        unsafe {
+            cu!(cuMemcpyHtoDAsync_v2(
+                self.addr,
+                src.as_ptr() as *const c_void,
+                bytes,
+                stream.raw()
+            ))
+        }
+    }
+
+    /// Stream-ordered device-to-host copy.
+    ///
+    /// # Safety
+    /// `dst` must stay alive and must not be read until the copy completes.
+    pub unsafe fn copy_to_host_async(&self, dst: &mut [T], stream: &Stream) -> Result<()> {
+        self.check_stream(stream)?;
+        if dst.len() != self.len {
+            return Err(Error::LengthMismatch {
+                expected: self.len,
+                got: dst.len(),
+            });
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        unsafe {
+            cu!(cuMemcpyDtoHAsync_v2(
+                dst.as_mut_ptr() as *mut c_void,
+                self.addr,
+                bytes,
+                stream.raw()
+            ))
+        }
+    }
+
+    /// Stream-ordered device-to-device copy.
+    pub fn copy_from_async(&mut self, src: &DeviceBuffer<T>, stream: &Stream) -> Result<()> {
+        self.check_stream(stream)?;
+        src.check_stream(stream)?;
+        if src.len != self.len {
+            return Err(Error::LengthMismatch {
+                expected: self.len,
+                got: src.len,
+            });
+        }
+        let bytes = byte_len::<T>(self.len)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        unsafe {
+            cu!(cuMemcpyDtoDAsync_v2(
+                self.addr,
+                src.addr,
+                bytes,
+                stream.raw()
+            ))
+        }
+    }
+
+    fn check_stream(&self, stream: &Stream) -> Result<()> {
+        if *stream.device() != self.device {
+            return Err(Error::WrongDevice);
+        }
+        stream.enter()?;
+        self.device.cuda()?.ctx.check(self.generation)
+    }
+
+    /// A read-only view of `range` (an error, not a panic, when out of bounds).
+    pub fn view(&self, range: impl RangeBounds<usize>) -> Result<DeviceView<'_, T>> {
+        let (s, e) = resolve_range(range, self.len)?;
+        Ok(DeviceView {
+            buf: self,
+            offset: s,
+            len: e - s,
+        })
+    }
+
+    /// A mutable view of `range`.
+    pub fn view_mut(&mut self, range: impl RangeBounds<usize>) -> Result<DeviceViewMut<'_, T>> {
+        let (s, e) = resolve_range(range, self.len)?;
+        Ok(DeviceViewMut {
+            buf: self,
+            offset: s,
+            len: e - s,
+        })
+    }
+}
+
+/// A borrowed, read-only range of a [`DeviceBuffer`].
+#[derive(Clone, Copy)]
+pub struct DeviceView<'a, T: DeviceType> {
+    buf: &'a DeviceBuffer<T>,
+    offset: usize,
+    len: usize,
+}
+
+/// A borrowed, mutable range of a [`DeviceBuffer`].
+pub struct DeviceViewMut<'a, T: DeviceType> {
+    buf: &'a mut DeviceBuffer<T>,
+    offset: usize,
+    len: usize,
+}
+
+macro_rules! view_common {
+    ($ty:ident) => {
+        impl<'a, T: DeviceType> $ty<'a, T> {
+            fn region(&self) -> Region<'_> {
+                Region {
+                    device: &self.buf.device,
+                    generation: self.buf.generation,
+                    addr: self.buf.addr + (self.offset * std::mem::size_of::<T>()) as u64,
+                    len: self.len,
+                }
+            }
+
+            /// Number of elements in the view.
+            pub fn len(&self) -> usize {
+                self.len
+            }
+
+            /// Whether the view is empty.
+            pub fn is_empty(&self) -> bool {
+                self.len == 0
+            }
+
+            /// Device address of the view's first element.
+            pub fn device_ptr(&self) -> u64 {
+                self.region().addr
+            }
+
+            /// Copies the view to a new `Vec` (waits for the device first).
+            pub fn to_vec(&self) -> Result<Vec<T>> {
+                self.region().to_vec()
+            }
+
+            /// Copies the view into `dst` (same length; waits for the device first).
+            pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
+                self.region().copy_to_host(dst)
+            }
+        }
+
+        impl<T: DeviceType> KernelSlice<T> for $ty<'_, T> {
+            #[inline]
+            fn kernel_arg(&self) -> SliceArg {
+                SliceArg {
+                    ptr: self.buf.addr + (self.offset * std::mem::size_of::<T>()) as u64,
+                    len: self.len as u64,
+                }
+            }
+        }
+    };
+}
+
+view_common!(DeviceView);
+view_common!(DeviceViewMut);
+
+impl<'a, T: DeviceType> DeviceView<'a, T> {
+    /// A narrower view, `range` relative to this view.
+    pub fn view(&self, range: impl RangeBounds<usize>) -> Result<DeviceView<'a, T>> {
+        let (s, e) = resolve_range(range, self.len)?;
+        Ok(DeviceView {
+            buf: self.buf,
+            offset: self.offset + s,
+            len: e - s,
+        })
+    }
+}
+
+impl<T: DeviceType> DeviceViewMut<'_, T> {
+    /// A narrower mutable view, `range` relative to this view.
+    pub fn view_mut(&mut self, range: impl RangeBounds<usize>) -> Result<DeviceViewMut<'_, T>> {
+        let (s, e) = resolve_range(range, self.len)?;
+        Ok(DeviceViewMut {
+            offset: self.offset + s,
+            len: e - s,
+            buf: self.buf,
+        })
+    }
+
+    /// Overwrites the view with `src` (same length).
+    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
+        self.region().copy_from_host(src)
+    }
+
+    /// Sets every element of the view to `value`.
+    pub fn fill(&mut self, value: T) -> Result<()> {
+        self.region().fill(value)
+    }
+
+    /// Device-to-device copy from a view of the same length.
+    pub fn copy_from(&mut self, src: &DeviceView<'_, T>) -> Result<()> {
+        self.region()
+            .copy_from(src.region(), std::mem::size_of::<T>())
+    }
+}
+
+impl<T: DeviceType> KernelSliceMut<T> for DeviceViewMut<'_, T> {
+    #[inline]
+    fn kernel_arg_mut(&mut self) -> SliceArg {
+        self.kernel_arg()
+    }
+}
+
+impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
+    #[inline]
+    fn kernel_arg(&self) -> SliceArg {
+        SliceArg {
+            ptr: self.addr,
+            len: self.len as u64,
+        }
+    }
+}
+
+impl<T: DeviceType> KernelSliceMut<T> for DeviceBuffer<T> {
+    #[inline]
+    fn kernel_arg_mut(&mut self) -> SliceArg {
+        self.kernel_arg()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::reversed_empty_ranges)]
+    fn ranges_resolve_or_fail_without_panicking() {
+        assert_eq!(resolve_range(.., 10).unwrap(), (0, 10));
+        assert_eq!(resolve_range(2..5, 10).unwrap(), (2, 5));
+        assert_eq!(resolve_range(2..=5, 10).unwrap(), (2, 6));
+        assert_eq!(resolve_range(..=9, 10).unwrap(), (0, 10));
+        assert_eq!(resolve_range(10.., 10).unwrap(), (10, 10));
+        assert!(matches!(
+            resolve_range(5..11, 10),
+            Err(Error::OutOfRange {
+                start: 5,
+                end: 11,
+                len: 10
+            })
+        ));
+        assert!(matches!(
+            resolve_range(6..5, 10),
+            Err(Error::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            resolve_range(..=usize::MAX, 10),
+            Err(Error::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            resolve_range((Bound::Excluded(usize::MAX), Bound::Unbounded), 10),
+            Err(Error::OutOfRange { .. })
+        ));
+    }
+
+    #[test]
+    fn byte_lengths_do_not_overflow() {
+        assert_eq!(byte_len::<f32>(10).unwrap(), 40);
+        assert!(matches!(
+            byte_len::<u64>(usize::MAX / 4),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+}

@@ -1,0 +1,269 @@
+//! Pitched 2-D device memory: rows padded so each starts at the alignment the hardware coalesces
+//! best, with 2-D copies between dense host arrays, dense device buffers and other pitched arrays.
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+
+use cudarc::driver::sys::{self, CUmemorytype as MT};
+use kernel_std::api::DeviceType;
+
+use crate::driver::cu;
+use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
+use crate::memory::byte_len;
+use crate::{Device, DeviceBuffer, Error, Result};
+
+/// A `height` x `width` array of `T` whose rows are `pitch` bytes apart.
+pub struct PitchedBuffer<T: DeviceType> {
+    device: Device,
+    addr: u64,
+    pitch: usize,
+    width: usize,
+    height: usize,
+    generation: u64,
+    _t: PhantomData<T>,
+}
+
+unsafe impl<T: DeviceType> Send for PitchedBuffer<T> {}
+unsafe impl<T: DeviceType> Sync for PitchedBuffer<T> {}
+
+impl<T: DeviceType> Drop for PitchedBuffer<T> {
+    fn drop(&mut self) {
+        self.device.raw_free(self.addr, self.generation);
+    }
+}
+
+/// One side of a 2-D copy.
+enum End {
+    Host(*const c_void),
+    HostMut(*mut c_void),
+    Device(u64),
+}
+
+impl<T: DeviceType> PitchedBuffer<T> {
+    /// Allocates `height` rows of `width` elements, zeroed (padding included).
+    pub fn new(device: &Device, width: usize, height: usize) -> Result<Self> {
+        let cuda = device.cuda()?;
+        cuda.ctx.bind()?;
+        let size = std::mem::size_of::<T>();
+        let row = byte_len::<T>(width)?;
+        let mut addr = 0u64;
+        let mut pitch = row;
+        if row != 0 && height != 0 {
+            // The driver only accepts 4, 8 or 16 as the element size (it picks the alignment).
+            let elem = match size {
+                0..=4 => 4,
+                5..=8 => 8,
+                _ => 16,
+            };
+            unsafe { cu!(cuMemAllocPitch_v2(&mut addr, &mut pitch, row, height, elem))? };
+            if pitch % size != 0 {
+                unsafe {
+                    let _ = sys::cuMemFree_v2(addr);
+                }
+                return Err(Error::InvalidValue(format!(
+                    "pitch {pitch} is not a multiple of the {size}-byte element size"
+                )));
+            }
+        }
+        let b = PitchedBuffer {
+            device: device.clone(),
+            addr,
+            pitch,
+            width,
+            height,
+            generation: cuda.ctx.generation(),
+            _t: PhantomData,
+        };
+        if addr != 0 {
+            b.device
+                .raw_fill(b.generation, addr, 1, 0, pitch * height)?;
+        }
+        Ok(b)
+    }
+
+    /// Elements per row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Bytes between the starts of consecutive rows.
+    pub fn pitch_bytes(&self) -> usize {
+        self.pitch
+    }
+
+    /// Elements between the starts of consecutive rows (what kernels index with).
+    pub fn pitch_elems(&self) -> usize {
+        self.pitch / std::mem::size_of::<T>().max(1)
+    }
+
+    /// The device address of row 0.
+    pub fn device_ptr(&self) -> u64 {
+        self.addr
+    }
+
+    fn copy_2d(&self, src: (End, usize), dst: (End, usize)) -> Result<()> {
+        self.device.cuda()?.enter(self.generation)?;
+        let row = byte_len::<T>(self.width)?;
+        if row == 0 || self.height == 0 {
+            return Ok(());
+        }
+        // SAFETY: all-zero is a valid CUDA_MEMCPY2D; the used fields are set below.
+        let mut p: sys::CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
+        match src.0 {
+            End::Host(h) => {
+                p.srcMemoryType = MT::CU_MEMORYTYPE_HOST;
+                p.srcHost = h;
+            }
+            End::HostMut(h) => {
+                p.srcMemoryType = MT::CU_MEMORYTYPE_HOST;
+                p.srcHost = h;
+            }
+            End::Device(d) => {
+                p.srcMemoryType = MT::CU_MEMORYTYPE_DEVICE;
+                p.srcDevice = d;
+            }
+        }
+        p.srcPitch = src.1;
+        match dst.0 {
+            End::HostMut(h) => {
+                p.dstMemoryType = MT::CU_MEMORYTYPE_HOST;
+                p.dstHost = h;
+            }
+            End::Host(_) => return Err(Error::InvalidValue("read-only copy destination".into())),
+            End::Device(d) => {
+                p.dstMemoryType = MT::CU_MEMORYTYPE_DEVICE;
+                p.dstDevice = d;
+            }
+        }
+        p.dstPitch = dst.1;
+        p.WidthInBytes = row;
+        p.Height = self.height;
+        unsafe { cu!(cuMemcpy2D_v2(&p)) }
+    }
+
+    fn dense_len(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Copies a dense row-major host array (`width * height` elements) in.
+    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
+        if src.len() != self.dense_len() {
+            return Err(Error::LengthMismatch {
+                expected: self.dense_len(),
+                got: src.len(),
+            });
+        }
+        let row = byte_len::<T>(self.width)?;
+        self.copy_2d(
+            (End::Host(src.as_ptr() as *const c_void), row),
+            (End::Device(self.addr), self.pitch),
+        )
+    }
+
+    /// Copies out to a dense row-major host array (waits for the device first).
+    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
+        if dst.len() != self.dense_len() {
+            return Err(Error::LengthMismatch {
+                expected: self.dense_len(),
+                got: dst.len(),
+            });
+        }
+        self.read_dense(dst.as_mut_ptr())
+    }
+
+    /// Waits for the device, then writes `dense_len()` elements at `dst`.
+    fn read_dense(&self, dst: *mut T) -> Result<()> {
+        self.device.cuda()?.enter(self.generation)?;
+        self.device.synchronize()?;
+        let row = byte_len::<T>(self.width)?;
+        self.copy_2d(
+            (End::Device(self.addr), self.pitch),
+            (End::HostMut(dst as *mut c_void), row),
+        )
+    }
+
+    /// The contents as a dense row-major `Vec` (waits for the device first).
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        let n = self.dense_len();
+        let mut v: Vec<T> = Vec::with_capacity(n);
+        self.read_dense(v.as_mut_ptr())?;
+        // SAFETY: the copy wrote all `n` elements.
+        unsafe { v.set_len(n) };
+        Ok(v)
+    }
+
+    /// Copies from another pitched array of the same shape.
+    pub fn copy_from(&mut self, src: &PitchedBuffer<T>) -> Result<()> {
+        if src.device != self.device {
+            return Err(Error::WrongDevice);
+        }
+        if (src.width, src.height) != (self.width, self.height) {
+            return Err(Error::LengthMismatch {
+                expected: self.dense_len(),
+                got: src.dense_len(),
+            });
+        }
+        src.device.cuda()?.ctx.check(src.generation)?;
+        self.copy_2d(
+            (End::Device(src.addr), src.pitch),
+            (End::Device(self.addr), self.pitch),
+        )
+    }
+
+    /// Copies from a dense device buffer (`width * height` elements, row-major).
+    pub fn copy_from_dense(&mut self, src: &DeviceBuffer<T>) -> Result<()> {
+        if *src.device() != self.device {
+            return Err(Error::WrongDevice);
+        }
+        if src.len() != self.dense_len() {
+            return Err(Error::LengthMismatch {
+                expected: self.dense_len(),
+                got: src.len(),
+            });
+        }
+        let row = byte_len::<T>(self.width)?;
+        self.copy_2d(
+            (End::Device(src.device_ptr()), row),
+            (End::Device(self.addr), self.pitch),
+        )
+    }
+
+    /// Copies into a dense device buffer (`width * height` elements, row-major).
+    pub fn copy_to_dense(&self, dst: &mut DeviceBuffer<T>) -> Result<()> {
+        if *dst.device() != self.device {
+            return Err(Error::WrongDevice);
+        }
+        if dst.len() != self.dense_len() {
+            return Err(Error::LengthMismatch {
+                expected: self.dense_len(),
+                got: dst.len(),
+            });
+        }
+        let row = byte_len::<T>(self.width)?;
+        self.copy_2d(
+            (End::Device(self.addr), self.pitch),
+            (End::Device(dst.device_ptr()), row),
+        )
+    }
+}
+
+/// Kernels see the padded array: `pitch_elems() * height` elements, row `r` at `r * pitch_elems()`.
+impl<T: DeviceType> KernelSlice<T> for PitchedBuffer<T> {
+    fn kernel_arg(&self) -> SliceArg {
+        SliceArg {
+            ptr: self.addr,
+            len: (self.pitch_elems() * self.height) as u64,
+        }
+    }
+}
+
+impl<T: DeviceType> KernelSliceMut<T> for PitchedBuffer<T> {
+    fn kernel_arg_mut(&mut self) -> SliceArg {
+        self.kernel_arg()
+    }
+}

@@ -1,0 +1,43 @@
+//! Recovery from a sticky error by resetting the primary context. Its own test binary: the reset
+//! invalidates everything on the device.
+
+mod common;
+
+use common::{gpu, kernels, launch_inc};
+use host_runtime::{DeviceBuffer, Error, KernelSliceMut, LaunchConfig, Stream};
+
+#[test]
+#[ignore]
+fn device_recovers_after_an_illegal_address() {
+    let Some(dev) = gpu() else { return };
+    let m = kernels(&dev);
+    let bad = m.function("bad_store").unwrap();
+    let s = Stream::new(&dev).unwrap();
+    let old = DeviceBuffer::upload(&dev, &[1u32, 2]).unwrap();
+    unsafe { bad.launch_raw(&s, LaunchConfig::for_elements(1, 1), &mut []) }.unwrap();
+    let e = s.synchronize().unwrap_err();
+    assert!(e.is_sticky(), "{e}");
+    assert!(dev.synchronize().is_err(), "the error is sticky");
+
+    dev.recover().unwrap();
+
+    assert!(matches!(old.to_vec(), Err(Error::ContextLost)));
+    assert!(matches!(s.synchronize(), Err(Error::ContextLost)));
+    assert!(matches!(
+        unsafe {
+            bad.launch_raw(
+                &Stream::new(&dev).unwrap(),
+                LaunchConfig::for_elements(1, 1),
+                &mut [],
+            )
+        },
+        Err(Error::ContextLost)
+    ));
+    drop((old, s, bad, m)); // dropping stale objects is safe
+
+    let m = kernels(&dev);
+    let s = Stream::new(&dev).unwrap();
+    let mut b = DeviceBuffer::upload(&dev, &[10u32, 20]).unwrap();
+    launch_inc(&m.function("inc_u32").unwrap(), &s, b.kernel_arg_mut());
+    assert_eq!(b.to_vec().unwrap(), vec![11, 21]);
+}

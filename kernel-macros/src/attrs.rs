@@ -1,0 +1,167 @@
+//! Arguments of `#[kernel(...)]` and the loop attributes `#[unroll]`, `#[unroll(N)]`, `#[no_unroll]`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, LitInt};
+
+const KERNEL_ATTR_HELP: &str =
+    "supported: `#[kernel]`, `#[kernel(launch_bounds(max_threads = N))]`, \
+     `#[kernel(launch_bounds(max_threads = N, min_blocks = M))]`, `#[kernel(max_registers = R)]`, \
+     or both separated by a comma";
+
+/// `KernelAttrs` as parsed from the attribute.
+#[derive(Default)]
+pub(crate) struct KernelAttrs {
+    pub max_threads: Option<u32>,
+    pub min_blocks: Option<u32>,
+    pub max_registers: Option<u32>,
+}
+
+impl KernelAttrs {
+    pub(crate) fn parse(attr: TokenStream) -> syn::Result<Self> {
+        let mut out = KernelAttrs::default();
+        if attr.is_empty() {
+            return Ok(out);
+        }
+        let parser = syn::meta::parser(|meta| out.parse_meta(meta));
+        syn::parse::Parser::parse2(parser, attr)?;
+        Ok(out)
+    }
+
+    fn parse_meta(&mut self, meta: ParseNestedMeta) -> syn::Result<()> {
+        if meta.path.is_ident("launch_bounds") {
+            if !meta.input.peek(syn::token::Paren) {
+                return Err(meta.error(format!(
+                    "`launch_bounds` takes arguments: `launch_bounds(max_threads = N, min_blocks = M)`; {KERNEL_ATTR_HELP}"
+                )));
+            }
+            meta.parse_nested_meta(|inner| {
+                if inner.path.is_ident("max_threads") {
+                    self.max_threads = Some(positive(&inner, "max_threads", 1024)?);
+                    Ok(())
+                } else if inner.path.is_ident("min_blocks") {
+                    self.min_blocks = Some(positive(&inner, "min_blocks", u32::MAX)?);
+                    Ok(())
+                } else {
+                    Err(inner.error(
+                        "unknown `launch_bounds` key; supported: `max_threads = N` (1..=1024) and `min_blocks = M`",
+                    ))
+                }
+            })?;
+            if self.max_threads.is_none() {
+                return Err(meta.error("`launch_bounds` needs `max_threads = N` (1..=1024)"));
+            }
+            Ok(())
+        } else if meta.path.is_ident("max_registers") {
+            self.max_registers = Some(positive(&meta, "max_registers", 255)?);
+            Ok(())
+        } else {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_else(|| "?".into());
+            Err(meta.error(format!(
+                "unknown kernel attribute `{key}`; {KERNEL_ATTR_HELP}"
+            )))
+        }
+    }
+}
+
+/// Parses `= <integer literal>` with `1 <= value <= max`.
+fn positive(meta: &ParseNestedMeta, key: &str, max: u32) -> syn::Result<u32> {
+    let value = meta.value()?;
+    let expr: syn::Expr = value.parse()?;
+    let bad = || {
+        syn::Error::new_spanned(
+            &expr,
+            format!("`{key}` must be an integer literal between 1 and {max}"),
+        )
+    };
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(lit),
+        ..
+    }) = &expr
+    else {
+        return Err(bad());
+    };
+    let v: u64 = lit.base10_parse().map_err(|_| bad())?;
+    if v == 0 || v > u64::from(max) {
+        return Err(bad());
+    }
+    u32::try_from(v).map_err(|_| bad())
+}
+
+/// How a `for` loop asked to be unrolled.
+#[derive(Clone, Copy)]
+pub(crate) enum Unroll {
+    Auto,
+    Full,
+    By(u32),
+    Never,
+}
+
+pub(crate) fn is_loop_attr(attr: &Attribute) -> bool {
+    attr.path().is_ident("unroll") || attr.path().is_ident("no_unroll")
+}
+
+/// Reads the loop attributes of a `for` loop.
+pub(crate) fn unroll(attrs: &[Attribute]) -> syn::Result<Unroll> {
+    let mut found: Option<Unroll> = None;
+    for attr in attrs.iter().filter(|a| is_loop_attr(a)) {
+        if found.is_some() {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "only one of `#[unroll]`, `#[unroll(N)]`, `#[no_unroll]` may be given per loop",
+            ));
+        }
+        let u = if attr.path().is_ident("no_unroll") {
+            if !matches!(attr.meta, syn::Meta::Path(_)) {
+                return Err(syn::Error::new_spanned(
+                    attr,
+                    "`#[no_unroll]` takes no arguments",
+                ));
+            }
+            Unroll::Never
+        } else {
+            match &attr.meta {
+                syn::Meta::Path(_) => Unroll::Full,
+                syn::Meta::List(list) => {
+                    let bad = || {
+                        syn::Error::new_spanned(
+                            &list.tokens,
+                            "`#[unroll(N)]` takes a positive integer literal (the unroll factor); \
+                             use `#[unroll]` for full unrolling",
+                        )
+                    };
+                    let lit: LitInt = syn::parse2(list.tokens.clone()).map_err(|_| bad())?;
+                    let n: u32 = lit.base10_parse().map_err(|_| bad())?;
+                    match n {
+                        0 => return Err(bad()),
+                        1 => Unroll::Never,
+                        n => Unroll::By(n),
+                    }
+                }
+                syn::Meta::NameValue(_) => {
+                    return Err(syn::Error::new_spanned(
+                        attr,
+                        "write `#[unroll]` or `#[unroll(N)]`",
+                    ))
+                }
+            }
+        };
+        found = Some(u);
+    }
+    Ok(found.unwrap_or(Unroll::Auto))
+}
+
+pub(crate) fn unroll_tokens(u: Unroll) -> TokenStream {
+    let a = crate::paths::ast();
+    match u {
+        Unroll::Auto => quote!(#a::Unroll::Auto),
+        Unroll::Full => quote!(#a::Unroll::Full),
+        Unroll::By(n) => quote!(#a::Unroll::By(#n)),
+        Unroll::Never => quote!(#a::Unroll::Never),
+    }
+}

@@ -1,0 +1,721 @@
+//! Expressions -> `ast::Expr`.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Expr, GenericArgument, Token, Type};
+
+use super::lit::lower_lit;
+use super::types::primitive;
+use super::{err, err_spanned, path_text, Lower};
+use crate::attrs;
+use crate::paths;
+use crate::span::loc;
+
+/// `SCREAMING_CASE`: how a bare name written as a generic argument or a match pattern is taken
+/// to be a constant rather than a type or a binding (rustc would know; the macro must guess).
+pub(crate) fn is_screaming(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn string(s: &str) -> TokenStream {
+    quote!(::std::string::String::from(#s))
+}
+
+fn opt(t: Option<TokenStream>) -> TokenStream {
+    match t {
+        Some(t) => quote!(::core::option::Option::Some(#t)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+pub(crate) fn label_tokens(l: Option<&syn::Lifetime>) -> TokenStream {
+    opt(l.map(|l| string(&format!("'{}", l.ident))))
+}
+
+fn binop(op: &syn::BinOp) -> Option<(&'static str, bool)> {
+    use syn::BinOp as B;
+    Some(match op {
+        B::Add(_) => ("Add", false),
+        B::Sub(_) => ("Sub", false),
+        B::Mul(_) => ("Mul", false),
+        B::Div(_) => ("Div", false),
+        B::Rem(_) => ("Rem", false),
+        B::And(_) => ("And", false),
+        B::Or(_) => ("Or", false),
+        B::BitXor(_) => ("BitXor", false),
+        B::BitAnd(_) => ("BitAnd", false),
+        B::BitOr(_) => ("BitOr", false),
+        B::Shl(_) => ("Shl", false),
+        B::Shr(_) => ("Shr", false),
+        B::Eq(_) => ("Eq", false),
+        B::Lt(_) => ("Lt", false),
+        B::Le(_) => ("Le", false),
+        B::Ne(_) => ("Ne", false),
+        B::Ge(_) => ("Ge", false),
+        B::Gt(_) => ("Gt", false),
+        B::AddAssign(_) => ("Add", true),
+        B::SubAssign(_) => ("Sub", true),
+        B::MulAssign(_) => ("Mul", true),
+        B::DivAssign(_) => ("Div", true),
+        B::RemAssign(_) => ("Rem", true),
+        B::BitXorAssign(_) => ("BitXor", true),
+        B::BitAndAssign(_) => ("BitAnd", true),
+        B::BitOrAssign(_) => ("BitOr", true),
+        B::ShlAssign(_) => ("Shl", true),
+        B::ShrAssign(_) => ("Shr", true),
+        _ => return None,
+    })
+}
+
+/// Attributes attached to expressions that may carry a stray `#[unroll]`.
+fn expr_attrs(e: &Expr) -> &[syn::Attribute] {
+    match e {
+        Expr::While(x) => &x.attrs,
+        Expr::Loop(x) => &x.attrs,
+        Expr::Block(x) => &x.attrs,
+        Expr::If(x) => &x.attrs,
+        Expr::Match(x) => &x.attrs,
+        Expr::Unsafe(x) => &x.attrs,
+        Expr::Call(x) => &x.attrs,
+        Expr::MethodCall(x) => &x.attrs,
+        Expr::Assign(x) => &x.attrs,
+        Expr::Binary(x) => &x.attrs,
+        Expr::Macro(x) => &x.attrs,
+        _ => &[],
+    }
+}
+
+/// `if let` / `while let` (also inside `&&` chains).
+fn contains_let(e: &Expr) -> bool {
+    match e {
+        Expr::Let(_) => true,
+        Expr::Binary(b) => contains_let(&b.left) || contains_let(&b.right),
+        Expr::Paren(p) => contains_let(&p.expr),
+        Expr::Group(g) => contains_let(&g.expr),
+        _ => false,
+    }
+}
+
+const UNSAFE_HELP: &str = "`unsafe` blocks are only supported around unchecked slice accesses: \
+    `unsafe { *x.get_unchecked(i) }` or `unsafe { *y.get_unchecked_mut(i) = v }` (no function calls inside)";
+
+/// An `unsafe` block must contain a `get_unchecked(_mut)` call and may not call functions.
+fn check_unsafe(u: &syn::ExprUnsafe) -> syn::Result<()> {
+    struct V {
+        unchecked: usize,
+        bad: Option<Span>,
+    }
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            if m.method == "get_unchecked" || m.method == "get_unchecked_mut" {
+                self.unchecked += 1;
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            self.bad.get_or_insert(c.span());
+            syn::visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_unsafe(&mut self, u: &'ast syn::ExprUnsafe) {
+            self.bad.get_or_insert(u.unsafe_token.span);
+        }
+    }
+    let mut v = V {
+        unchecked: 0,
+        bad: None,
+    };
+    v.visit_block(&u.block);
+    if let Some(span) = v.bad {
+        return err(span, UNSAFE_HELP);
+    }
+    if v.unchecked == 0 {
+        return err(u.unsafe_token.span, UNSAFE_HELP);
+    }
+    Ok(())
+}
+
+impl Lower {
+    pub(crate) fn lower_expr(&mut self, e: &Expr) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        let (kind, span) = self.expr_kind(e)?;
+        let l = loc(span);
+        Ok(quote!(#a::build::e(#kind, #l)))
+    }
+
+    pub(crate) fn boxed(&mut self, e: &Expr) -> syn::Result<TokenStream> {
+        let t = self.lower_expr(e)?;
+        Ok(quote!(::std::boxed::Box::new(#t)))
+    }
+
+    pub(crate) fn lower_exprs<'e>(
+        &mut self,
+        es: impl IntoIterator<Item = &'e Expr>,
+    ) -> syn::Result<Vec<TokenStream>> {
+        es.into_iter().map(|e| self.lower_expr(e)).collect()
+    }
+
+    /// The `ExprKind` tokens and the span the node records.
+    fn expr_kind(&mut self, e: &Expr) -> syn::Result<(TokenStream, Span)> {
+        let a = paths::ast();
+        if let Some(attr) = expr_attrs(e).iter().find(|a| attrs::is_loop_attr(a)) {
+            return err_spanned(
+                attr,
+                "`#[unroll]` / `#[no_unroll]` apply to `for` loops only",
+            );
+        }
+        let span = e.span();
+        let kind = match e {
+            Expr::Lit(l) => {
+                let lit = lower_lit(&l.lit)?;
+                quote!(#a::ExprKind::Lit(#lit))
+            }
+            Expr::Path(p) => self.path_expr(p)?,
+            Expr::Paren(p) => return self.expr_kind(&p.expr),
+            Expr::Group(g) => return self.expr_kind(&g.expr),
+            Expr::Unary(u) => {
+                let inner = self.boxed(&u.expr)?;
+                match u.op {
+                    syn::UnOp::Deref(_) => quote!(#a::ExprKind::Deref(#inner)),
+                    syn::UnOp::Not(_) => quote!(#a::ExprKind::Unary(#a::UnOp::Not, #inner)),
+                    syn::UnOp::Neg(_) => quote!(#a::ExprKind::Unary(#a::UnOp::Neg, #inner)),
+                    _ => return err_spanned(e, "unsupported unary operator in device code"),
+                }
+            }
+            Expr::Binary(b) => {
+                let Some((op, assign)) = binop(&b.op) else {
+                    return err_spanned(b.op, "unsupported binary operator in device code");
+                };
+                let op = syn::Ident::new(op, Span::call_site());
+                let l = self.boxed(&b.left)?;
+                let r = self.boxed(&b.right)?;
+                if assign {
+                    quote!(#a::ExprKind::AssignOp(#a::BinOp::#op, #l, #r))
+                } else {
+                    quote!(#a::ExprKind::Binary(#a::BinOp::#op, #l, #r))
+                }
+            }
+            Expr::Assign(x) => {
+                let l = self.boxed(&x.left)?;
+                let r = self.boxed(&x.right)?;
+                quote!(#a::ExprKind::Assign(#l, #r))
+            }
+            Expr::Cast(c) => {
+                let inner = self.boxed(&c.expr)?;
+                let ty = self.lower_type(&c.ty)?;
+                quote!(#a::ExprKind::Cast(#inner, #ty))
+            }
+            Expr::Index(i) => {
+                let base = self.boxed(&i.expr)?;
+                let idx = self.boxed(&i.index)?;
+                quote!(#a::ExprKind::Index(#base, #idx))
+            }
+            Expr::Field(f) => {
+                let base = self.boxed(&f.base)?;
+                let name = match &f.member {
+                    syn::Member::Named(i) => i.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                let name = string(&name);
+                quote!(#a::ExprKind::Field(#base, #name))
+            }
+            Expr::Call(c) => self.call(c)?,
+            Expr::MethodCall(m) => {
+                let receiver = self.boxed(&m.receiver)?;
+                let method = string(&m.method.to_string());
+                let generic_args = match &m.turbofish {
+                    Some(t) => self.generic_args(&t.args)?,
+                    None => Vec::new(),
+                };
+                let args = self.lower_exprs(&m.args)?;
+                let kind = quote!(#a::ExprKind::MethodCall {
+                    receiver: #receiver,
+                    method: #method,
+                    generic_args: ::std::vec![#(#generic_args),*],
+                    args: ::std::vec![#(#args),*],
+                });
+                // Like rustc's `#[track_caller]` locations: the method name, not the receiver.
+                return Ok((kind, m.method.span()));
+            }
+            Expr::Tuple(t) => {
+                let elems = self.lower_exprs(&t.elems)?;
+                quote!(#a::ExprKind::Tuple(::std::vec![#(#elems),*]))
+            }
+            Expr::Array(arr) => {
+                let elems = self.lower_exprs(&arr.elems)?;
+                quote!(#a::ExprKind::Array(::std::vec![#(#elems),*]))
+            }
+            Expr::Repeat(r) => {
+                let v = self.boxed(&r.expr)?;
+                let n = self.boxed(&r.len)?;
+                quote!(#a::ExprKind::ArrayRepeat(#v, #n))
+            }
+            Expr::Struct(s) => self.struct_lit(s)?,
+            Expr::Block(b) => {
+                if let Some(l) = &b.label {
+                    return err_spanned(
+                        l,
+                        "labels on blocks are not supported in device code; use a labelled `loop` with `break 'label value`",
+                    );
+                }
+                let block = self.lower_block(&b.block)?;
+                quote!(#a::ExprKind::Block(#block))
+            }
+            Expr::Unsafe(u) => {
+                check_unsafe(u)?;
+                let block = self.lower_block(&u.block)?;
+                quote!(#a::ExprKind::Block(#block))
+            }
+            Expr::If(i) => self.if_expr(i)?,
+            Expr::Match(m) => self.match_expr(m)?,
+            Expr::While(w) => {
+                if contains_let(&w.cond) {
+                    return err_spanned(
+                        &w.cond,
+                        "`while let` is not supported in device code; use `loop` with a `match` that `break`s",
+                    );
+                }
+                let label = label_tokens(w.label.as_ref().map(|l| &l.name));
+                let cond = self.boxed(&w.cond)?;
+                let body = self.lower_block(&w.body)?;
+                quote!(#a::ExprKind::While { label: #label, cond: #cond, body: #body })
+            }
+            Expr::Loop(l) => {
+                let label = label_tokens(l.label.as_ref().map(|l| &l.name));
+                let body = self.lower_block(&l.body)?;
+                quote!(#a::ExprKind::Loop { label: #label, body: #body })
+            }
+            Expr::ForLoop(f) => {
+                let unroll = attrs::unroll_tokens(attrs::unroll(&f.attrs)?);
+                let label = label_tokens(f.label.as_ref().map(|l| &l.name));
+                let iter = self.boxed(&f.expr)?;
+                self.scopes.push();
+                let pat = self.lower_pat(&f.pat, false)?;
+                let body = self.lower_block(&f.body)?;
+                self.scopes.pop();
+                let kind = quote!(#a::ExprKind::For {
+                    label: #label, pat: #pat, iter: #iter, body: #body, unroll: #unroll,
+                });
+                let span = match &f.label {
+                    Some(l) => l.name.span(),
+                    None => f.for_token.span,
+                };
+                return Ok((kind, span));
+            }
+            Expr::Range(r) => {
+                let start = match &r.start {
+                    Some(s) => Some(self.boxed(s)?),
+                    None => None,
+                };
+                let end = match &r.end {
+                    Some(s) => Some(self.boxed(s)?),
+                    None => None,
+                };
+                let (start, end) = (opt(start), opt(end));
+                let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+                quote!(#a::ExprKind::Range { start: #start, end: #end, inclusive: #inclusive })
+            }
+            Expr::Break(b) => {
+                let label = label_tokens(b.label.as_ref());
+                let value = match &b.expr {
+                    Some(v) => Some(self.boxed(v)?),
+                    None => None,
+                };
+                let value = opt(value);
+                quote!(#a::ExprKind::Break { label: #label, value: #value })
+            }
+            Expr::Continue(c) => {
+                let label = label_tokens(c.label.as_ref());
+                quote!(#a::ExprKind::Continue { label: #label })
+            }
+            Expr::Return(r) => {
+                let value = match &r.expr {
+                    Some(v) => Some(self.boxed(v)?),
+                    None => None,
+                };
+                let value = opt(value);
+                quote!(#a::ExprKind::Return(#value))
+            }
+            Expr::Reference(r) => {
+                let inner = self.boxed(&r.expr)?;
+                let m = if r.mutability.is_some() {
+                    quote!(#a::Mutability::Mut)
+                } else {
+                    quote!(#a::Mutability::Not)
+                };
+                quote!(#a::ExprKind::Ref(#m, #inner))
+            }
+            Expr::Macro(m) => self.lower_macro(&m.mac)?,
+            Expr::Closure(_) => {
+                return err_spanned(
+                    e,
+                    "closures are not supported in device code; write a `#[device]` fn and call it",
+                )
+            }
+            Expr::Async(_) | Expr::Await(_) => {
+                return err_spanned(e, "async/await is not supported in device code")
+            }
+            Expr::Try(t) => {
+                return err_spanned(
+                    t.question_token,
+                    "the `?` operator is not supported in device code (there is no `Result`/`Option` on the device); \
+                     check conditions with `if` or `assert!`",
+                )
+            }
+            Expr::TryBlock(_) => return err_spanned(e, "`try` blocks are not supported in device code"),
+            Expr::Yield(_) => return err_spanned(e, "`yield` is not supported in device code"),
+            Expr::Let(_) => {
+                return err_spanned(
+                    e,
+                    "`if let` / `let` in conditions is not supported in device code; use `match`",
+                )
+            }
+            Expr::Const(_) => {
+                return err_spanned(
+                    e,
+                    "inline `const { .. }` blocks are not supported in device code; use a `const` item",
+                )
+            }
+            Expr::RawAddr(_) => {
+                return err_spanned(e, "raw pointers (`&raw`) are not supported in device code")
+            }
+            _ => return err_spanned(e, "unsupported expression in device code"),
+        };
+        Ok((kind, span))
+    }
+
+    /// `T` when `ty` is one of the function's generic type parameters.
+    fn type_param_of(&self, ty: &Type) -> Option<String> {
+        match ty {
+            Type::Path(p) if p.qself.is_none() => {
+                let id = p.path.get_ident()?.to_string();
+                self.type_params.contains(&id).then_some(id)
+            }
+            Type::Group(g) => self.type_param_of(&g.elem),
+            Type::Paren(p) => self.type_param_of(&p.elem),
+            _ => None,
+        }
+    }
+
+    fn path_expr(&mut self, p: &syn::ExprPath) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        if let Some(q) = &p.qself {
+            if let Some(tp) = self.type_param_of(&q.ty) {
+                let name = p
+                    .path
+                    .segments
+                    .last()
+                    .map(|s| s.ident.to_string())
+                    .unwrap_or_default();
+                let (tp, name) = (string(&tp), string(&name));
+                return Ok(
+                    quote!(#a::ExprKind::AssocConst { ty: #a::Type::Param(#tp), name: #name }),
+                );
+            }
+            return Ok(self.host_const(p));
+        }
+        let path = &p.path;
+        if let Some(id) = path.get_ident() {
+            let name = id.to_string();
+            if name == "self" {
+                return err_spanned(
+                    p,
+                    "`self` is not supported in device code; device functions are free functions",
+                );
+            }
+            if self.is_local(&name) {
+                let name = string(&name);
+                return Ok(quote!(#a::ExprKind::Local(#name)));
+            }
+        }
+        if path.leading_colon.is_none() && path.segments.len() == 2 {
+            let first = &path.segments[0];
+            let second = &path.segments[1];
+            if first.arguments.is_none()
+                && second.arguments.is_none()
+                && self.type_params.contains(&first.ident.to_string())
+            {
+                let tp = string(&first.ident.to_string());
+                let name = string(&second.ident.to_string());
+                return Ok(
+                    quote!(#a::ExprKind::AssocConst { ty: #a::Type::Param(#tp), name: #name }),
+                );
+            }
+        }
+        if path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return err_spanned(
+                p,
+                "a path with generic arguments is only supported as a call (`foo::<T>(..)`), not as a value",
+            );
+        }
+        Ok(self.host_const(p))
+    }
+
+    /// A value rustc computes on the host: module constants, `f32::MAX`, `core::f32::consts::PI`...
+    pub(crate) fn host_const(&self, p: &syn::ExprPath) -> TokenStream {
+        let a = paths::ast();
+        let text = if p.qself.is_none() {
+            path_text(&p.path)
+        } else {
+            super::macros::pretty(&quote!(#p))
+        };
+        let span = p.span();
+        let eval = quote_spanned!(span=> || #a::IntoConstValue::into_const_value(#p));
+        quote!(#a::ExprKind::HostConst(#a::HostConst { text: #text, eval: #eval }))
+    }
+
+    fn call(&mut self, c: &syn::ExprCall) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        let mut func = &*c.func;
+        while let Expr::Paren(p) = func {
+            func = &p.expr;
+        }
+        while let Expr::Group(g) = func {
+            func = &g.expr;
+        }
+        let Expr::Path(p) = func else {
+            return err_spanned(
+                &c.func,
+                "only calls of named functions are supported in device code (`#[device]` fns and intrinsics), \
+                 not closures or function pointers",
+            );
+        };
+        let args = self.lower_exprs(&c.args)?;
+        let path = &p.path;
+        let last = match path.segments.last() {
+            Some(l) => l,
+            None => return err_spanned(p, "empty path"),
+        };
+        // `<T as Trait>::method(..)`, `T::method(..)`, `f32::sqrt(..)`: the compiler resolves these.
+        let assoc_ty = if let Some(q) = &p.qself {
+            if let Some(tp) = self.type_param_of(&q.ty) {
+                let tp = string(&tp);
+                Some(quote!(#a::Type::Param(#tp)))
+            } else if let Type::Path(tp) = &*q.ty {
+                match primitive(&tp.path) {
+                    Some(t) => Some(t),
+                    None => {
+                        return err_spanned(
+                            p,
+                            "qualified calls are supported on generic parameters and primitive types only \
+                             (`<T as Float>::sqrt(x)`, `<f32>::sqrt(x)`)",
+                        )
+                    }
+                }
+            } else {
+                return err_spanned(p, "unsupported qualified call in device code");
+            }
+        } else if path.segments.len() >= 2 {
+            let prefix = syn::Path {
+                leading_colon: path.leading_colon,
+                segments: path
+                    .segments
+                    .iter()
+                    .take(path.segments.len() - 1)
+                    .cloned()
+                    .collect(),
+            };
+            let first = &path.segments[0];
+            if path.segments.len() == 2
+                && path.leading_colon.is_none()
+                && first.arguments.is_none()
+                && self.type_params.contains(&first.ident.to_string())
+            {
+                let tp = string(&first.ident.to_string());
+                Some(quote!(#a::Type::Param(#tp)))
+            } else {
+                primitive(&prefix)
+            }
+        } else {
+            None
+        };
+        if let Some(ty) = assoc_ty {
+            if !last.arguments.is_none() {
+                return err_spanned(
+                    last,
+                    "generic arguments on associated function calls are not supported in device code",
+                );
+            }
+            let method = string(&last.ident.to_string());
+            return Ok(
+                quote!(#a::ExprKind::AssocCall { ty: #ty, method: #method, args: ::std::vec![#(#args),*] }),
+            );
+        }
+        if path.leading_colon.is_none() && path.segments.len() == 1 {
+            let name = last.ident.to_string();
+            if self.is_local(&name) {
+                return err_spanned(
+                    p,
+                    format!(
+                        "`{name}` is a local value; calling closures or function pointers is not supported in \
+                         device code, only `#[device]` fns and intrinsics"
+                    ),
+                );
+            }
+            if name == self.fn_name {
+                return err_spanned(
+                    p,
+                    format!(
+                        "`{name}` calls itself: recursion is not supported on the device; rewrite it as a loop"
+                    ),
+                );
+            }
+        }
+        let n = path.segments.len();
+        for seg in path.segments.iter().take(n - 1) {
+            if !seg.arguments.is_none() {
+                return err_spanned(
+                    seg,
+                    "generic arguments are only supported on the function name (`path::foo::<T>(..)`)",
+                );
+            }
+        }
+        let generic_args = match &last.arguments {
+            syn::PathArguments::None => Vec::new(),
+            syn::PathArguments::AngleBracketed(ab) => self.generic_args(&ab.args)?,
+            syn::PathArguments::Parenthesized(_) => {
+                return err_spanned(last, "unsupported generic arguments")
+            }
+        };
+        let mut callee = path.clone();
+        if let Some(l) = callee.segments.last_mut() {
+            l.arguments = syn::PathArguments::None;
+        }
+        let text = path_text(path);
+        let span = c.span();
+        let resolve = quote_spanned!(span=> #callee::__fc_callable);
+        Ok(quote!(#a::ExprKind::Call {
+            callee: #a::Callee { path: #text, resolve: #resolve },
+            generic_args: ::std::vec![#(#generic_args),*],
+            args: ::std::vec![#(#args),*],
+        }))
+    }
+
+    /// `ast::GenericArg` tokens for a turbofish.
+    pub(crate) fn generic_args(
+        &mut self,
+        args: &Punctuated<GenericArgument, Token![,]>,
+    ) -> syn::Result<Vec<TokenStream>> {
+        let a = paths::ast();
+        let mut out = Vec::new();
+        for arg in args {
+            match arg {
+                GenericArgument::Type(ty) => {
+                    if let Some(path) = self.const_like_type_arg(ty) {
+                        let e = self.lower_expr(&Expr::Path(path))?;
+                        out.push(quote!(#a::GenericArg::Const(#e)));
+                    } else {
+                        let t = self.lower_type(ty)?;
+                        out.push(quote!(#a::GenericArg::Type(#t)));
+                    }
+                }
+                GenericArgument::Const(e) => {
+                    let mut inner = e;
+                    if let Expr::Block(b) = e {
+                        if let [syn::Stmt::Expr(x, None)] = b.block.stmts.as_slice() {
+                            inner = x;
+                        }
+                    }
+                    let e = self.lower_expr(inner)?;
+                    out.push(quote!(#a::GenericArg::Const(#e)));
+                }
+                _ => {
+                    return err_spanned(
+                        arg,
+                        "only type and const generic arguments are supported in device code",
+                    )
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A bare name in a turbofish that is a value: a const generic, a local, or a `SCREAMING_CASE`
+    /// constant (syn cannot tell `foo::<N>` from `foo::<T>`).
+    fn const_like_type_arg(&self, ty: &Type) -> Option<syn::ExprPath> {
+        let Type::Path(tp) = ty else { return None };
+        if tp.qself.is_some() {
+            return None;
+        }
+        let id = tp.path.get_ident()?.to_string();
+        if self.type_params.contains(&id) || primitive(&tp.path).is_some() {
+            return None;
+        }
+        if self.is_local(&id) || is_screaming(&id) {
+            return Some(syn::ExprPath {
+                attrs: Vec::new(),
+                qself: None,
+                path: tp.path.clone(),
+            });
+        }
+        None
+    }
+
+    fn struct_lit(&mut self, s: &syn::ExprStruct) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        if s.rest.is_some() || s.dot2_token.is_some() {
+            return err_spanned(
+                s,
+                "struct update syntax (`..base`) is not supported in device code; list every field",
+            );
+        }
+        if s.qself.is_some() {
+            return err_spanned(s, "qualified struct paths are not supported in device code");
+        }
+        let ty = self.struct_ref(&s.path)?;
+        let mut fields = Vec::new();
+        for f in &s.fields {
+            let name = match &f.member {
+                syn::Member::Named(i) => i.to_string(),
+                syn::Member::Unnamed(i) => i.index.to_string(),
+            };
+            let name = string(&name);
+            let v = self.lower_expr(&f.expr)?;
+            fields.push(quote!((#name, #v)));
+        }
+        Ok(quote!(#a::ExprKind::StructLit { ty: #ty, fields: ::std::vec![#(#fields),*] }))
+    }
+
+    fn if_expr(&mut self, i: &syn::ExprIf) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        if contains_let(&i.cond) {
+            return err_spanned(
+                &i.cond,
+                "`if let` is not supported in device code; use `match`",
+            );
+        }
+        let cond = self.boxed(&i.cond)?;
+        let then = self.lower_block(&i.then_branch)?;
+        let els = match &i.else_branch {
+            Some((_, e)) => Some(self.boxed(e)?),
+            None => None,
+        };
+        let els = opt(els);
+        Ok(quote!(#a::ExprKind::If { cond: #cond, then: #then, els: #els }))
+    }
+
+    fn match_expr(&mut self, m: &syn::ExprMatch) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        let scrutinee = self.boxed(&m.expr)?;
+        let mut arms = Vec::new();
+        for arm in &m.arms {
+            self.scopes.push();
+            let pat = self.lower_pat(&arm.pat, true)?;
+            let guard = match &arm.guard {
+                Some((_, g)) => Some(self.lower_expr(g)?),
+                None => None,
+            };
+            let guard = opt(guard);
+            let body = self.lower_expr(&arm.body)?;
+            self.scopes.pop();
+            let span = crate::span::span_value(arm.pat.span());
+            arms.push(quote!(#a::Arm { pat: #pat, guard: #guard, body: #body, span: #span }));
+        }
+        Ok(quote!(#a::ExprKind::Match { scrutinee: #scrutinee, arms: ::std::vec![#(#arms),*] }))
+    }
+}

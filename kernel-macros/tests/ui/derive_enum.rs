@@ -1,0 +1,10 @@
+use ferrocuda::prelude::*;
+
+#[derive(Clone, Copy, DeviceCopy)]
+#[repr(C)]
+enum E {
+    A,
+    B,
+}
+
+fn main() {}

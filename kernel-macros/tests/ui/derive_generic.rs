@@ -1,0 +1,9 @@
+use ferrocuda::prelude::*;
+
+#[derive(Clone, Copy, DeviceCopy)]
+#[repr(C)]
+struct P<T> {
+    x: T,
+}
+
+fn main() {}

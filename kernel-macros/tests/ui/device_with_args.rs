@@ -1,0 +1,8 @@
+use ferrocuda::prelude::*;
+
+#[device(inline)]
+fn d(x: u32) -> u32 {
+    x
+}
+
+fn main() {}

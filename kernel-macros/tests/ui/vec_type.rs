@@ -1,0 +1,6 @@
+use ferrocuda::prelude::*;
+
+#[kernel]
+pub fn k(v: Vec<f32>) {}
+
+fn main() {}

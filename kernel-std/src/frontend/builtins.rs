@@ -1,0 +1,136 @@
+//! Intrinsic calls: the `Dim3` built-ins, shared memory (static and dynamic) and every other
+//! entry of the intrinsic table, used with its scalar signature.
+
+use crate::ast::Expr;
+use crate::intrinsics;
+use crate::ir::{self, BinOp, Inst, Operand, Space};
+
+use super::infer::key;
+use super::types::{layout, Ty};
+use super::value::{c_u32, Loc, SliceVal, Val};
+use super::{Lower, R};
+
+impl Lower {
+    pub fn call_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> R<Val> {
+        let sp = e.span;
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.scalar(a)?);
+        }
+        match name {
+            "thread_idx" | "block_idx" | "block_dim" | "grid_dim" => {
+                let prefix = match name {
+                    "thread_idx" => "tid",
+                    "block_idx" => "ctaid",
+                    "block_dim" => "ntid",
+                    _ => "nctaid",
+                };
+                let mut fields = Vec::new();
+                for c in ["x", "y", "z"] {
+                    let r = self.intrinsic(&format!("{prefix}.{c}"), &[], sp)?;
+                    fields.push(Val::Scalar(Operand::Var(r[0])));
+                }
+                Ok(Val::Agg(fields))
+            }
+            "shared_array" => {
+                let t = self.intrinsic_ty(e, sp)?;
+                let (bytes, align) = layout(&t).map_err(|m| self.err(sp, m))?;
+                let alloc = self.shared_alloc(e, bytes, align);
+                let dst = self.var(ir::Ty::U32);
+                self.emit(Inst::SharedAddr { dst, alloc });
+                Ok(Val::Ref(Loc::Mem {
+                    space: Space::Shared,
+                    addr: Operand::Var(dst),
+                    readonly: false,
+                }))
+            }
+            "dynamic_shared" => {
+                let t = self.intrinsic_ty(e, sp)?;
+                let (size, _) = layout(&t).map_err(|m| self.err(sp, m))?;
+                if size == 0 {
+                    return Err(self.err(sp, "dynamic shared memory of zero-sized elements"));
+                }
+                self.k.uses_dyn_shared = true;
+                let ptr = self.var(ir::Ty::U32);
+                self.emit(Inst::DynSharedAddr { dst: ptr });
+                let bytes = self.var(ir::Ty::U32);
+                self.emit(Inst::DynSharedBytes { dst: bytes });
+                let n = self.var(ir::Ty::U32);
+                self.emit(Inst::Binary {
+                    dst: n,
+                    op: BinOp::Div,
+                    a: Operand::Var(bytes),
+                    b: c_u32(size),
+                });
+                let len = self.cast(Operand::Var(n), ir::Ty::U64);
+                Ok(Val::Slice(SliceVal {
+                    ptr: Operand::Var(ptr),
+                    len,
+                    space: Space::Shared,
+                    readonly: false,
+                }))
+            }
+            _ => {
+                let r = self.intrinsic(name, &vals, sp)?;
+                Ok(match r.as_slice() {
+                    [] => Val::Unit,
+                    [one] => Val::Scalar(Operand::Var(*one)),
+                    many => Val::Agg(many.iter().map(|v| Val::Scalar(Operand::Var(*v))).collect()),
+                })
+            }
+        }
+    }
+
+    /// Emits one table intrinsic, returning its result registers.
+    fn intrinsic(&mut self, name: &str, args: &[Operand], sp: crate::ast::Span) -> R<Vec<ir::Var>> {
+        let id = intrinsics::lookup(name)
+            .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
+        let def = intrinsics::get(id);
+        let mut cast_args = Vec::new();
+        for (a, t) in args.iter().zip(def.args) {
+            cast_args.push(self.cast(*a, *t));
+        }
+        let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
+        self.emit(Inst::Intrinsic {
+            id,
+            dsts: dsts.clone(),
+            args: cast_args,
+        });
+        Ok(dsts)
+    }
+
+    fn intrinsic_ty(&self, e: &Expr, sp: crate::ast::Span) -> R<Ty> {
+        self.cx()
+            .types
+            .intrinsic_args
+            .get(&key(e))
+            .and_then(|v| v.first().cloned())
+            .ok_or_else(|| self.err(sp, "internal: missing type argument"))
+    }
+
+    /// One allocation per `shared_array` call site and function instance: inlining the same
+    /// device function twice shares its `__shared__` array, as in CUDA.
+    fn shared_alloc(&mut self, e: &Expr, bytes: u32, align: u32) -> ir::SharedId {
+        let cx = self.cx();
+        let mut env: Vec<String> = cx
+            .env
+            .map
+            .iter()
+            .map(|(k, v)| format!("{k}={v:?}"))
+            .collect();
+        env.sort();
+        let site_key = (key(e), env.join(","));
+        if let Some(id) = self.shared_sites.get(&site_key) {
+            return *id;
+        }
+        let name = format!(
+            "{}_smem{}",
+            super::types::sanitize(cx.def.name),
+            self.k.shared.len()
+        );
+        self.k.shared.push(ir::SharedAlloc { name, bytes, align });
+        let id = ir::SharedId(self.k.shared.len() as u32 - 1);
+        self.shared_sites.insert(site_key, id);
+        id
+    }
+}

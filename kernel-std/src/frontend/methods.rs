@@ -1,0 +1,407 @@
+//! Built-in methods: on slices and arrays (`len`, `get_unchecked`), on integers and floats
+//! (`min`, `abs`, `mul_add`, `pow`, `to_bits`, ...), also when named through the type
+//! (`f32::max(a, b)`, `f32::from_bits(u)`).
+
+use crate::ast::{self, Expr, Span};
+use crate::ir::{self, BinOp, Const, Inst, Operand, PanicKind, UnOp};
+
+use super::consts::{convert_type, eval_const};
+use super::types::Ty;
+use super::value::{c_int, c_u32, c_u64, scalar_ir, Val};
+use super::{Lower, R};
+
+impl Lower {
+    pub fn method_call(&mut self, e: &Expr, recv: &Expr, name: &str, args: &[Expr]) -> R<Val> {
+        let sp = e.span;
+        let rt = self.ty(recv);
+        match (rt.deref_all(), name) {
+            (
+                Ty::Slice(..) | Ty::Array(..),
+                "len" | "is_empty" | "get_unchecked" | "get_unchecked_mut",
+            ) => {
+                let (l, t) = self.place_or_temp(recv)?;
+                let (l, t) = self.auto_deref(l, t, sp)?;
+                let len = match &t {
+                    Ty::Array(_, n) => c_u64(*n),
+                    _ => self.slice_of(&l, &t, sp)?.len,
+                };
+                match name {
+                    "len" => Ok(Val::Scalar(len)),
+                    "is_empty" => Ok(Val::Scalar(self.bin(BinOp::Eq, len, c_u64(0)))),
+                    _ => {
+                        let idx = self.scalar(&args[0])?;
+                        match &t {
+                            Ty::Array(..) => Ok(Val::Ref(self.array_elem_loc(&l, &t, idx, sp)?)),
+                            Ty::Slice(et, _) => {
+                                let et = (**et).clone();
+                                let s = self.slice_of(&l, &t, sp)?;
+                                Ok(Val::Ref(self.slice_elem(&s, &et, idx, sp)?))
+                            }
+                            _ => Err(self.err(sp, "internal: container expected")),
+                        }
+                    }
+                }
+            }
+            _ => {
+                let x = self.scalar(recv)?;
+                let xt = rt.deref_all().clone();
+                self.scalar_method(name, x, &xt, args, sp)
+            }
+        }
+    }
+
+    pub fn assoc_call(&mut self, e: &Expr, ty: &ast::Type, name: &str, args: &[Expr]) -> R<Val> {
+        let sp = e.span;
+        let env = self.cx().env.clone();
+        let t = convert_type(ty, &env, &mut || Ty::Unit).map_err(|m| self.err(sp, m))?;
+        if name == "from_bits" {
+            let a = self.scalar(&args[0])?;
+            return Ok(Val::Scalar(self.bitcast(a, scalar_ir(&t))));
+        }
+        let x = self.scalar(&args[0])?;
+        self.scalar_method(name, x, &t, &args[1..], sp)
+    }
+
+    fn scalar_method(
+        &mut self,
+        name: &str,
+        x: Operand,
+        xt: &Ty,
+        args: &[Expr],
+        sp: Span,
+    ) -> R<Val> {
+        let t = self.op_ty(x);
+        if name == "pow" {
+            let env = self.cx().env.clone();
+            let r = match eval_const(&args[0], &env) {
+                Ok((n, _)) if (0..=u32::MAX as i128).contains(&n) => {
+                    self.int_pow_const(x, n as u32)
+                }
+                _ => {
+                    let n = self.scalar(&args[0])?;
+                    self.int_pow_dyn(x, n)
+                }
+            };
+            return Ok(Val::Scalar(r));
+        }
+        let mut a = Vec::new();
+        for x in args {
+            a.push(self.scalar(x)?);
+        }
+        let int = t.is_int();
+        let r = match name {
+            "min" | "max" => {
+                let op = if name == "min" {
+                    BinOp::Min
+                } else {
+                    BinOp::Max
+                };
+                if int {
+                    self.bin(op, x, a[0])
+                } else {
+                    self.float_op(op, x, a[0])
+                }
+            }
+            "clamp" => {
+                let (lo, hi) = (a[0], a[1]);
+                let ok = self.arith(ast::BinOp::Le, lo, hi, sp)?;
+                if !matches!(ok, Operand::Const(c) if c.bits == 1) {
+                    let site = self.site(
+                        PanicKind::Explicit("assertion failed: min <= max".into()),
+                        sp,
+                    );
+                    let bad = self.un(UnOp::Not, ok, ir::Ty::Bool);
+                    self.panic_if(bad, site);
+                }
+                let below = self.arith(ast::BinOp::Lt, x, lo, sp)?;
+                let r = self.select(below, lo, x);
+                let above = self.arith(ast::BinOp::Gt, r, hi, sp)?;
+                self.select(above, hi, r)
+            }
+            "abs" if int => self.un(UnOp::Abs, x, t),
+            "wrapping_abs" => self.un(UnOp::Abs, x, t),
+            "wrapping_neg" => self.un(UnOp::Neg, x, t),
+            "wrapping_add" => self.bin(BinOp::Add, x, a[0]),
+            "wrapping_sub" => self.bin(BinOp::Sub, x, a[0]),
+            "wrapping_mul" => self.bin(BinOp::Mul, x, a[0]),
+            "signum" if int => {
+                let z = c_int(t, 0);
+                let pos = self.bin(BinOp::Gt, x, z);
+                let neg = self.bin(BinOp::Lt, x, z);
+                let p = self.cast(pos, t);
+                let n = self.cast(neg, t);
+                self.bin(BinOp::Sub, p, n)
+            }
+            "is_positive" => self.bin(BinOp::Gt, x, c_int(t, 0)),
+            "is_negative" => self.bin(BinOp::Lt, x, c_int(t, 0)),
+            "leading_zeros" => {
+                let u = self.zext32(x);
+                let ut = self.op_ty(u);
+                let c = self.un(UnOp::Clz, u, ir::Ty::U32);
+                let extra = ut.bits() - t.bits();
+                self.bin(BinOp::Sub, c, c_u32(extra))
+            }
+            "count_ones" | "count_zeros" => {
+                let u = self.zext32(x);
+                let c = self.un(UnOp::Popc, u, ir::Ty::U32);
+                if name == "count_ones" {
+                    c
+                } else {
+                    self.bin(BinOp::Sub, c_u32(t.bits()), c)
+                }
+            }
+            "trailing_zeros" => {
+                let u = self.unsigned_of(x);
+                let ut = self.op_ty(u);
+                let not = self.un(UnOp::Not, u, ut);
+                let dec = self.bin(BinOp::Sub, u, c_int(ut, 1));
+                let m = self.bin(BinOp::And, not, dec);
+                let m = self.zext32(m);
+                self.un(UnOp::Popc, m, ir::Ty::U32)
+            }
+            "abs" => self.float_un(UnOp::Abs, x),
+            "sqrt" => self.float_un(UnOp::Sqrt, x),
+            "floor" => self.float_un(UnOp::Floor, x),
+            "ceil" => self.float_un(UnOp::Ceil, x),
+            "round" => self.float_un(UnOp::Round, x),
+            "trunc" => self.float_un(UnOp::Trunc, x),
+            "fract" => {
+                let tr = self.float_un(UnOp::Trunc, x);
+                self.float_op(BinOp::Sub, x, tr)
+            }
+            "recip" => {
+                let one = self.f32_const(1.0, t);
+                self.float_op(BinOp::Div, one, x)
+            }
+            "mul_add" => {
+                let half = matches!(t, ir::Ty::F16 | ir::Ty::BF16);
+                let ct = if half { ir::Ty::F32 } else { t };
+                let (p, q, r) = (self.cast(x, ct), self.cast(a[0], ct), self.cast(a[1], ct));
+                let dst = self.var(ct);
+                self.emit(Inst::Fma {
+                    dst,
+                    a: p,
+                    b: q,
+                    c: r,
+                });
+                self.cast(Operand::Var(dst), t)
+            }
+            "powi" => self.powi(x, a[0]),
+            "is_nan" => self.float_op(BinOp::Ne, x, x),
+            "is_finite" | "is_infinite" => {
+                let ax = self.float_un(UnOp::Abs, x);
+                let inf = self.f32_const(f64::INFINITY, t);
+                let op = if name == "is_finite" {
+                    BinOp::Lt
+                } else {
+                    BinOp::Eq
+                };
+                self.float_op(op, ax, inf)
+            }
+            "is_sign_negative" | "is_sign_positive" => {
+                let st = match t.bits() {
+                    16 => ir::Ty::I16,
+                    32 => ir::Ty::I32,
+                    _ => ir::Ty::I64,
+                };
+                let b = self.bitcast(x, st);
+                let op = if name == "is_sign_negative" {
+                    BinOp::Lt
+                } else {
+                    BinOp::Ge
+                };
+                self.bin(op, b, c_int(st, 0))
+            }
+            "signum" => {
+                let st = match t.bits() {
+                    16 => ir::Ty::I16,
+                    32 => ir::Ty::I32,
+                    _ => ir::Ty::I64,
+                };
+                let b = self.bitcast(x, st);
+                let neg = self.bin(BinOp::Lt, b, c_int(st, 0));
+                let (m1, p1) = (self.f32_const(-1.0, t), self.f32_const(1.0, t));
+                let s = self.select(neg, m1, p1);
+                let nan = self.float_op(BinOp::Ne, x, x);
+                self.select(nan, x, s)
+            }
+            "to_bits" => {
+                let ut = match t.bits() {
+                    16 => ir::Ty::U16,
+                    32 => ir::Ty::U32,
+                    _ => ir::Ty::U64,
+                };
+                self.bitcast(x, ut)
+            }
+            _ => return Err(self.err(sp, format!("method `{name}` is not supported on `{xt}`"))),
+        };
+        Ok(Val::Scalar(r))
+    }
+
+    /// A float unary operation; half types go through f32 (exact for these operations).
+    fn float_un(&mut self, op: UnOp, x: Operand) -> Operand {
+        let t = self.op_ty(x);
+        if matches!(t, ir::Ty::F16 | ir::Ty::BF16) {
+            let w = self.cast(x, ir::Ty::F32);
+            let r = self.un(op, w, ir::Ty::F32);
+            return self.cast(r, t);
+        }
+        self.un(op, x, t)
+    }
+
+    /// The same bits as an unsigned integer of the same width.
+    fn unsigned_of(&mut self, x: Operand) -> Operand {
+        let ut = match self.op_ty(x) {
+            ir::Ty::I8 => ir::Ty::U8,
+            ir::Ty::I16 => ir::Ty::U16,
+            ir::Ty::I32 => ir::Ty::U32,
+            ir::Ty::I64 => ir::Ty::U64,
+            t => t,
+        };
+        self.cast(x, ut)
+    }
+
+    /// Zero-extends to at least 32 bits (bit counting works on 32/64-bit registers).
+    fn zext32(&mut self, x: Operand) -> Operand {
+        let u = self.unsigned_of(x);
+        if self.op_ty(u).bits() < 32 {
+            self.cast(u, ir::Ty::U32)
+        } else {
+            u
+        }
+    }
+
+    /// `x.pow(n)` for a constant `n`: square-and-multiply, unrolled (wrapping, as in release Rust).
+    fn int_pow_const(&mut self, x: Operand, mut n: u32) -> Operand {
+        let t = self.op_ty(x);
+        let mut r = c_int(t, 1);
+        let mut b = x;
+        while n > 0 {
+            if n & 1 == 1 {
+                r = self.bin(BinOp::Mul, r, b);
+            }
+            n >>= 1;
+            if n > 0 {
+                b = self.bin(BinOp::Mul, b, b);
+            }
+        }
+        r
+    }
+
+    fn int_pow_dyn(&mut self, x: Operand, n: Operand) -> Operand {
+        let t = self.op_ty(x);
+        let r = self.var(t);
+        let b = self.var(t);
+        let e = self.var(ir::Ty::U32);
+        self.emit(Inst::Mov {
+            dst: r,
+            src: c_int(t, 1),
+        });
+        self.emit(Inst::Mov { dst: b, src: x });
+        self.emit(Inst::Mov { dst: e, src: n });
+        let id = self.k.new_loop();
+        self.open();
+        let done = self.bin(BinOp::Eq, Operand::Var(e), c_u32(0));
+        self.open();
+        self.emit(Inst::Break(id));
+        let brk = self.close();
+        self.emit(Inst::If {
+            cond: done,
+            then: brk,
+            els: ir::Block::default(),
+        });
+        let bit = self.bin(BinOp::And, Operand::Var(e), c_u32(1));
+        let odd = self.bin(BinOp::Ne, bit, c_u32(0));
+        self.open();
+        let m = self.bin(BinOp::Mul, Operand::Var(r), Operand::Var(b));
+        self.emit(Inst::Mov { dst: r, src: m });
+        let then = self.close();
+        self.emit(Inst::If {
+            cond: odd,
+            then,
+            els: ir::Block::default(),
+        });
+        let sh = self.bin(BinOp::Shr, Operand::Var(e), c_u32(1));
+        self.emit(Inst::Mov { dst: e, src: sh });
+        let sq = self.bin(BinOp::Mul, Operand::Var(b), Operand::Var(b));
+        self.emit(Inst::Mov { dst: b, src: sq });
+        let body = self.close();
+        self.emit(Inst::Loop { id, body });
+        Operand::Var(r)
+    }
+
+    /// `x.powi(n)` with the algorithm of compiler-rt's `__powisf2` / `__powidf2`, so results
+    /// match the host bit for bit; unrolled when `n` is a constant.
+    fn powi(&mut self, x: Operand, n: Operand) -> Operand {
+        let t = self.op_ty(x);
+        if let Operand::Const(c) = n {
+            let n0 = c.as_i128() as i32;
+            let mut b = n0;
+            let mut r = self.f32_const(1.0, t);
+            let mut a = x;
+            loop {
+                if b & 1 != 0 {
+                    r = self.float_op(BinOp::Mul, r, a);
+                }
+                b /= 2;
+                if b == 0 {
+                    break;
+                }
+                a = self.float_op(BinOp::Mul, a, a);
+            }
+            if n0 < 0 {
+                let one = self.f32_const(1.0, t);
+                r = self.float_op(BinOp::Div, one, r);
+            }
+            return r;
+        }
+        let r = self.var(t);
+        let a = self.var(t);
+        let b = self.var(ir::Ty::I32);
+        let one = self.f32_const(1.0, t);
+        self.emit(Inst::Mov { dst: r, src: one });
+        self.emit(Inst::Mov { dst: a, src: x });
+        self.emit(Inst::Mov { dst: b, src: n });
+        let id = self.k.new_loop();
+        self.open();
+        let bit = self.bin(BinOp::And, Operand::Var(b), Operand::Const(Const::i32(1)));
+        let odd = self.bin(BinOp::Ne, bit, Operand::Const(Const::i32(0)));
+        self.open();
+        let m = self.float_op(BinOp::Mul, Operand::Var(r), Operand::Var(a));
+        self.emit(Inst::Mov { dst: r, src: m });
+        let then = self.close();
+        self.emit(Inst::If {
+            cond: odd,
+            then,
+            els: ir::Block::default(),
+        });
+        let half = self.var(ir::Ty::I32);
+        self.emit(Inst::Binary {
+            dst: half,
+            op: BinOp::Div,
+            a: Operand::Var(b),
+            b: Operand::Const(Const::i32(2)),
+        });
+        self.emit(Inst::Mov {
+            dst: b,
+            src: Operand::Var(half),
+        });
+        let done = self.bin(BinOp::Eq, Operand::Var(b), Operand::Const(Const::i32(0)));
+        self.open();
+        self.emit(Inst::Break(id));
+        let brk = self.close();
+        self.emit(Inst::If {
+            cond: done,
+            then: brk,
+            els: ir::Block::default(),
+        });
+        let sq = self.float_op(BinOp::Mul, Operand::Var(a), Operand::Var(a));
+        self.emit(Inst::Mov { dst: a, src: sq });
+        let body = self.close();
+        self.emit(Inst::Loop { id, body });
+        let neg = self.bin(BinOp::Lt, n, Operand::Const(Const::i32(0)));
+        let one = self.f32_const(1.0, t);
+        let inv = self.float_op(BinOp::Div, one, Operand::Var(r));
+        self.select(neg, inv, Operand::Var(r))
+    }
+}

@@ -1,0 +1,221 @@
+//! Structured control flow to labels and branches.
+//!
+//! Counted loops never compute a value past their last iteration: instead of `iv += step;
+//! if iv < end`, the latch compares the remaining distance (`end - iv`, or `iv - start` going
+//! down, as an unsigned number of the same width) with the step. That is exact for every range,
+//! including inclusive ranges that end at the type's maximum, where `iv + step` would wrap.
+
+use super::emit::{Emitter, LoopLabels, Res};
+use super::types::{int_suffix, reg_bits, uint_suffix};
+use crate::ir::{Block, LoopId, Operand, Ty, Var};
+
+impl Emitter<'_> {
+    pub fn if_(&mut self, cond: Operand, then: &Block, els: &Block) -> Res {
+        if self.oty(cond)? != Ty::Bool {
+            return self.err("if condition is not a bool");
+        }
+        if let Operand::Const(c) = cond {
+            return self.block(if c.bits != 0 { then } else { els });
+        }
+        let c = self.src(cond)?;
+        let end = self.new_label("endif");
+        if els.0.is_empty() {
+            self.line(format!("@!{c} bra {end}"));
+            self.block(then)?;
+        } else {
+            let other = self.new_label("else");
+            self.line(format!("@!{c} bra {other}"));
+            self.block(then)?;
+            self.line(format!("bra {end}"));
+            self.label(&other);
+            self.block(els)?;
+        }
+        self.label(&end);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn for_(
+        &mut self,
+        id: LoopId,
+        iv: Var,
+        start: Operand,
+        end: Operand,
+        inclusive: bool,
+        step: Operand,
+        reverse: bool,
+        body: &Block,
+    ) -> Res {
+        let ty = self.ty(iv)?;
+        if !ty.is_int() || self.oty(start)? != ty || self.oty(end)? != ty || self.oty(step)? != ty {
+            return self
+                .err("for loop bounds and step must share the induction variable's integer type");
+        }
+        let is = int_suffix(ty);
+        let us = uint_suffix(ty);
+        let i = self.reg(iv)?;
+        let lo = self.snapshot(start)?;
+        let hi = self.snapshot(end)?;
+        let st = self.snapshot(step)?;
+        let top = self.new_label("for_body");
+        let cont = self.new_label("for_next");
+        let brk = self.new_label("for_end");
+        let p = self.tmp(Ty::Bool);
+        let cmp = if inclusive { "le" } else { "lt" };
+        self.line(format!("setp.{cmp}.{is} {p}, {lo}, {hi}"));
+        self.line(format!("@!{p} bra {brk}"));
+        match (reverse, inclusive) {
+            (false, _) => self.line(format!("mov.b{} {i}, {lo}", reg_bits(ty))),
+            (true, true) => self.line(format!("mov.b{} {i}, {hi}", reg_bits(ty))),
+            (true, false) => self.line(format!("sub.{is} {i}, {hi}, 1")),
+        }
+        self.label(&top);
+        self.loops.push(LoopLabels {
+            id,
+            cont: cont.clone(),
+            brk: brk.clone(),
+        });
+        let r = self.block(body);
+        self.loops.pop();
+        r?;
+        self.label(&cont);
+        let diff = self.tmp(ty);
+        if reverse {
+            self.line(format!("sub.{is} {diff}, {i}, {lo}"));
+        } else {
+            self.line(format!("sub.{is} {diff}, {hi}, {i}"));
+        }
+        // Going up exclusively, another iteration needs iv + step < end, i.e. end - iv > step;
+        // otherwise the next value must stay within the bound: distance >= step.
+        let stop = if !reverse && !inclusive { "le" } else { "lt" };
+        let q = self.tmp(Ty::Bool);
+        self.line(format!("setp.{stop}.{us} {q}, {diff}, {st}"));
+        self.line(format!("@{q} bra {brk}"));
+        let op = if reverse { "sub" } else { "add" };
+        self.line(format!("{op}.{is} {i}, {i}, {st}"));
+        self.line(format!("bra {top}"));
+        self.label(&brk);
+        Ok(())
+    }
+
+    pub fn loop_(&mut self, id: LoopId, body: &Block) -> Res {
+        let top = self.new_label("loop");
+        let brk = self.new_label("loop_end");
+        self.label(&top);
+        self.loops.push(LoopLabels {
+            id,
+            cont: top.clone(),
+            brk: brk.clone(),
+        });
+        let r = self.block(body);
+        self.loops.pop();
+        r?;
+        self.line(format!("bra {top}"));
+        self.label(&brk);
+        Ok(())
+    }
+
+    fn target(&self, id: LoopId, brk: bool) -> Res<String> {
+        match self.loops.iter().rev().find(|l| l.id == id) {
+            Some(l) => Ok(if brk { l.brk.clone() } else { l.cont.clone() }),
+            None => self.err(format!("break/continue outside loop {}", id.0)),
+        }
+    }
+
+    pub fn break_(&mut self, id: LoopId) -> Res {
+        let t = self.target(id, true)?;
+        self.line(format!("bra {t}"));
+        Ok(())
+    }
+
+    pub fn continue_(&mut self, id: LoopId) -> Res {
+        let t = self.target(id, false)?;
+        self.line(format!("bra {t}"));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The emitted counted loop's arithmetic on `w`-bit registers (values as the register holds
+    /// them, compares as emitted): entry test, first value, then latch `distance vs step`.
+    fn emitted_trace(
+        lo: i64,
+        hi: i64,
+        step: i64,
+        inclusive: bool,
+        reverse: bool,
+        w: u32,
+    ) -> Vec<i64> {
+        let mask = (1u128 << w) - 1;
+        let u = |x: i64| (x as i128 as u128) & mask;
+        let mut out = vec![];
+        if !(if inclusive { lo <= hi } else { lo < hi }) {
+            return out;
+        }
+        let mut iv = match (reverse, inclusive) {
+            (false, _) => lo,
+            (true, true) => hi,
+            (true, false) => hi - 1,
+        };
+        loop {
+            out.push(iv);
+            let diff = if reverse { u(iv - lo) } else { u(hi - iv) };
+            let stop = if !reverse && !inclusive {
+                diff <= u(step)
+            } else {
+                diff < u(step)
+            };
+            if stop {
+                return out;
+            }
+            iv = if reverse { iv - step } else { iv + step };
+        }
+    }
+
+    fn rust_trace(lo: i64, hi: i64, step: i64, inclusive: bool, reverse: bool) -> Vec<i64> {
+        let s = step as usize;
+        match (inclusive, reverse) {
+            (false, false) => (lo..hi).step_by(s).collect(),
+            (true, false) => (lo..=hi).step_by(s).collect(),
+            (false, true) => (lo..hi).rev().step_by(s).collect(),
+            (true, true) => (lo..=hi).rev().step_by(s).collect(),
+        }
+    }
+
+    #[test]
+    fn latch_matches_rust_ranges_exhaustively_for_8_bit() {
+        // i8 and u8 live normalized in 16-bit registers.
+        for (min, max) in [(-128i64, 127i64), (0, 255)] {
+            for lo in (min..=max).step_by(3).chain([max]) {
+                for hi in (min..=max).step_by(5).chain([max, min]) {
+                    for step in [1, 2, 3, 7, 100, max] {
+                        for inclusive in [false, true] {
+                            for reverse in [false, true] {
+                                assert_eq!(
+                                    emitted_trace(lo, hi, step, inclusive, reverse, 16),
+                                    rust_trace(lo, hi, step, inclusive, reverse),
+                                    "{lo} {hi} {step} {inclusive} {reverse}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn latch_terminates_at_u32_max() {
+        let max = u32::MAX as i64;
+        for step in [1, 2, 5] {
+            let t = emitted_trace(max - 10, max, step, true, false, 32);
+            assert_eq!(t, rust_trace(max - 10, max, step, true, false));
+            let t = emitted_trace(i32::MIN as i64, i32::MIN as i64 + 3, step, true, true, 32);
+            assert_eq!(
+                t,
+                rust_trace(i32::MIN as i64, i32::MIN as i64 + 3, step, true, true)
+            );
+        }
+    }
+}

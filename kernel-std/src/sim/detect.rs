@@ -1,0 +1,204 @@
+//! Shadow state of a block's shared memory, one cell per byte, for the race and uninitialised-read
+//! detectors.
+//!
+//! Accesses are grouped into barrier epochs: a cell stamped with an older epoch has no pending
+//! accesses, so a barrier costs one counter increment instead of a sweep. Within an epoch two
+//! accesses by different threads conflict unless both are atomics or neither writes, except that
+//! lanes of one warp are ordered by a warp collective both of them passed after the first access.
+
+/// No thread.
+pub(crate) const NONE: u32 = u32::MAX;
+/// Several threads (readers or atomic users).
+pub(crate) const MANY: u32 = u32::MAX - 1;
+
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    epoch: u32,
+    /// Block serial of the last write; a mismatch means "never written in this block".
+    init: u32,
+    writer: u32,
+    wgen: u32,
+    reader: u32,
+    rgen: u32,
+    rwarp: u32,
+    atomic: u32,
+}
+
+/// A detected problem; `other` is the linear id of the conflicting thread (or `MANY`).
+pub(crate) enum Hazard {
+    Race {
+        offset: usize,
+        other: u32,
+        other_access: &'static str,
+    },
+    Uninit {
+        offset: usize,
+    },
+}
+
+pub(crate) struct Shadow {
+    cells: Vec<Cell>,
+    epoch: u32,
+    serial: u32,
+    /// Per warp: how many collectives it completed; per thread: the count after its last one.
+    warp_gen: Vec<u32>,
+    last_sync: Vec<u32>,
+}
+
+impl Shadow {
+    pub fn new() -> Self {
+        Shadow {
+            cells: Vec::new(),
+            epoch: 0,
+            serial: 0,
+            warp_gen: Vec::new(),
+            last_sync: Vec::new(),
+        }
+    }
+
+    /// Forgets everything of the previous block (fresh shared memory is uninitialised).
+    pub fn start_block(&mut self, bytes: usize, threads: usize) {
+        if self.cells.len() < bytes {
+            self.cells.resize(bytes, Cell::default());
+        }
+        self.serial += 1;
+        self.epoch += 1;
+        self.warp_gen.clear();
+        self.warp_gen.resize(threads.div_ceil(32), 0);
+        self.last_sync.clear();
+        self.last_sync.resize(threads, 0);
+    }
+
+    pub fn barrier(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// Lanes `lanes` (linear ids) of warp `warp` completed a collective together.
+    pub fn warp_sync(&mut self, warp: usize, lanes: &[u32]) {
+        self.warp_gen[warp] += 1;
+        for &t in lanes {
+            self.last_sync[t as usize] = self.warp_gen[warp];
+        }
+    }
+
+    #[inline]
+    fn ordered(&self, prev: u32, prev_gen: u32, t: u32) -> bool {
+        prev == t || (prev / 32 == t / 32 && self.last_sync[t as usize] > prev_gen)
+    }
+
+    #[inline]
+    fn fresh(&mut self, off: usize) -> &mut Cell {
+        let epoch = self.epoch;
+        let c = &mut self.cells[off];
+        if c.epoch != epoch {
+            *c = Cell {
+                epoch,
+                init: c.init,
+                writer: NONE,
+                wgen: 0,
+                reader: NONE,
+                rgen: 0,
+                rwarp: NONE,
+                atomic: NONE,
+            };
+        }
+        c
+    }
+
+    fn readers_ordered(&self, c: &Cell, t: u32) -> bool {
+        match c.reader {
+            NONE => true,
+            MANY => c.rwarp == t / 32 && self.last_sync[t as usize] > c.rgen,
+            r => self.ordered(r, c.rgen, t),
+        }
+    }
+
+    pub fn read(&mut self, start: usize, len: usize, t: u32) -> Result<(), Hazard> {
+        let gen = self.warp_gen[t as usize / 32];
+        for off in start..start + len {
+            if self.cells[off].init != self.serial {
+                return Err(Hazard::Uninit { offset: off });
+            }
+            let c = *self.fresh(off);
+            if c.writer != NONE && !self.ordered(c.writer, c.wgen, t) {
+                return Err(race(off, c.writer, "write"));
+            }
+            if c.atomic != NONE && c.atomic != t {
+                return Err(race(off, c.atomic, "atomic access"));
+            }
+            let c = &mut self.cells[off];
+            match c.reader {
+                NONE => {
+                    c.reader = t;
+                    c.rwarp = t / 32;
+                    c.rgen = gen;
+                }
+                r => {
+                    if r != t {
+                        c.reader = MANY;
+                        if c.rwarp != t / 32 {
+                            c.rwarp = MANY;
+                        }
+                    }
+                    c.rgen = c.rgen.max(gen);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn write(&mut self, start: usize, len: usize, t: u32) -> Result<(), Hazard> {
+        let gen = self.warp_gen[t as usize / 32];
+        let serial = self.serial;
+        for off in start..start + len {
+            let c = *self.fresh(off);
+            if c.writer != NONE && !self.ordered(c.writer, c.wgen, t) {
+                return Err(race(off, c.writer, "write"));
+            }
+            if !self.readers_ordered(&c, t) {
+                return Err(race(off, c.reader, "read"));
+            }
+            if c.atomic != NONE && c.atomic != t {
+                return Err(race(off, c.atomic, "atomic access"));
+            }
+            let c = &mut self.cells[off];
+            c.writer = t;
+            c.wgen = gen;
+            c.init = serial;
+        }
+        Ok(())
+    }
+
+    /// An atomic read-modify-write (or atomic load/store): races only with plain accesses.
+    pub fn atomic(&mut self, start: usize, len: usize, t: u32, reads: bool) -> Result<(), Hazard> {
+        let serial = self.serial;
+        for off in start..start + len {
+            if reads && self.cells[off].init != serial {
+                return Err(Hazard::Uninit { offset: off });
+            }
+            let c = *self.fresh(off);
+            if c.writer != NONE && !self.ordered(c.writer, c.wgen, t) {
+                return Err(race(off, c.writer, "write"));
+            }
+            if !self.readers_ordered(&c, t) {
+                return Err(race(off, c.reader, "read"));
+            }
+            let c = &mut self.cells[off];
+            c.atomic = match c.atomic {
+                NONE => t,
+                a if a == t => t,
+                _ => MANY,
+            };
+            c.init = serial;
+        }
+        Ok(())
+    }
+}
+
+fn race(offset: usize, other: u32, other_access: &'static str) -> Hazard {
+    Hazard::Race {
+        offset,
+        other,
+        other_access,
+    }
+}

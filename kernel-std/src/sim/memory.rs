@@ -1,0 +1,140 @@
+//! Simulated device memory: sparse allocations at distinct 64-bit addresses, with unmapped gaps
+//! between them so that any access past an allocation's end faults instead of landing in a
+//! neighbour (unlike a real GPU, where it often silently succeeds).
+
+use super::error::{SimError, SimErrorKind};
+
+/// Where the first allocation starts: looks like a device pointer and is far from 0, so null and
+/// small-integer pointers always fault.
+const BASE: u64 = 0x7f00_0000_0000;
+/// Unmapped bytes kept after every allocation.
+const GAP: u64 = 1 << 16;
+const ALIGN: u64 = 256;
+
+struct Allocation {
+    base: u64,
+    data: Vec<u8>,
+}
+
+/// Device memory of the simulator. New allocations are zero-filled and never reuse the
+/// addresses of freed ones, so use-after-free is detected as an out-of-bounds access.
+pub struct GlobalMemory {
+    /// Sorted by `base` (addresses only grow).
+    allocs: Vec<Allocation>,
+    next: u64,
+}
+
+impl Default for GlobalMemory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GlobalMemory {
+    pub fn new() -> Self {
+        GlobalMemory {
+            allocs: Vec::new(),
+            next: BASE,
+        }
+    }
+
+    /// Allocates `bytes` zeroed bytes; the address is 256-aligned and never 0.
+    pub fn alloc(&mut self, bytes: usize) -> u64 {
+        let base = self.next;
+        let end = base + bytes as u64 + GAP;
+        self.next = end.div_ceil(ALIGN) * ALIGN;
+        self.allocs.push(Allocation {
+            base,
+            data: vec![0; bytes],
+        });
+        base
+    }
+
+    pub fn free(&mut self, addr: u64) -> Result<(), SimError> {
+        match self.allocs.binary_search_by_key(&addr, |a| a.base) {
+            Ok(i) => {
+                self.allocs.remove(i);
+                Ok(())
+            }
+            Err(_) => Err(SimError::host(
+                SimErrorKind::InvalidFree,
+                format!("free of {addr:#x}, which is not the start of a live allocation"),
+            )),
+        }
+    }
+
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), SimError> {
+        let (i, off) = self.locate_or_err(addr, data.len())?;
+        self.allocs[i].data[off..off + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), SimError> {
+        let (i, off) = self.locate_or_err(addr, out.len())?;
+        out.copy_from_slice(&self.allocs[i].data[off..off + out.len()]);
+        Ok(())
+    }
+
+    pub fn fill(&mut self, addr: u64, len: usize, byte: u8) -> Result<(), SimError> {
+        let (i, off) = self.locate_or_err(addr, len)?;
+        self.allocs[i].data[off..off + len].fill(byte);
+        Ok(())
+    }
+
+    /// Size of the live allocation starting at `addr`.
+    pub fn size_of(&self, addr: u64) -> Option<usize> {
+        self.allocs
+            .binary_search_by_key(&addr, |a| a.base)
+            .ok()
+            .map(|i| self.allocs[i].data.len())
+    }
+
+    fn locate_or_err(&self, addr: u64, len: usize) -> Result<(usize, usize), SimError> {
+        let mut hint = 0;
+        self.locate(addr, len as u64, &mut hint).ok_or_else(|| {
+            SimError::host(
+                SimErrorKind::OutOfBounds,
+                format!("{len} bytes at {addr:#x} are not inside one allocation"),
+            )
+        })
+    }
+
+    /// The allocation index and offset holding `[addr, addr + len)`. `hint` caches the last hit,
+    /// which makes streaming kernels skip the binary search.
+    #[inline]
+    pub(crate) fn locate(&self, addr: u64, len: u64, hint: &mut usize) -> Option<(usize, usize)> {
+        if let Some(a) = self.allocs.get(*hint) {
+            let off = addr.wrapping_sub(a.base);
+            if addr >= a.base
+                && off
+                    .checked_add(len)
+                    .is_some_and(|e| e <= a.data.len() as u64)
+            {
+                return Some((*hint, off as usize));
+            }
+        }
+        let i = match self.allocs.binary_search_by_key(&addr, |a| a.base) {
+            Ok(i) => i,
+            Err(0) => return None,
+            Err(i) => i - 1,
+        };
+        let a = &self.allocs[i];
+        let off = addr - a.base;
+        if off.checked_add(len)? <= a.data.len() as u64 {
+            *hint = i;
+            Some((i, off as usize))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub(crate) fn bytes(&self, i: usize) -> &[u8] {
+        &self.allocs[i].data
+    }
+
+    #[inline]
+    pub(crate) fn bytes_mut(&mut self, i: usize) -> &mut [u8] {
+        &mut self.allocs[i].data
+    }
+}

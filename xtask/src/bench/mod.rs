@@ -1,0 +1,65 @@
+//! `cargo xtask bench [names...]`: Ferrocuda kernels against nvcc builds of their CUDA C twins
+//! (`benches/reference/*.cu`), timed side by side in one run on one GPU.
+//!
+//! Method: inputs random (never zeros), outputs checked against a CPU reference before timing,
+//! warm-up launches, then CUDA events around each launch; median and spread of `RUNS` runs;
+//! buffers several times larger than L2 for the memory-bound workloads.
+
+mod report;
+mod timing;
+mod twins;
+mod workloads;
+
+use std::time::Instant;
+
+use ferrocuda::runtime::Device;
+
+pub use report::Row;
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let started = Instant::now();
+    let dev = Device::new(0).map_err(|e| format!("the benchmark needs a GPU: {e}"))?;
+    let props = dev.properties();
+    eprintln!(
+        "device: {} (sm_{}), driver {}",
+        props.name,
+        dev.sm(),
+        dev.driver_version()
+    );
+    let twins = twins::Twins::build(dev.sm());
+    match &twins.note {
+        Some(note) => eprintln!("nvcc twins: {note}"),
+        None => eprintln!("nvcc twins: built with {}", twins.nvcc_version),
+    }
+    let wanted: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut rows = Vec::new();
+    for w in workloads::ALL {
+        if !wanted.is_empty() && !wanted.iter().any(|n| w.name.starts_with(n)) {
+            continue;
+        }
+        eprintln!("[{:>5.1}s] {} ...", started.elapsed().as_secs_f32(), w.name);
+        match (w.run)(&dev, &twins) {
+            Ok(mut r) => rows.append(&mut r),
+            Err(e) => {
+                eprintln!("  {} failed: {e}", w.name);
+                rows.push(Row::failed(w.name, &e));
+            }
+        }
+    }
+    let header = format!(
+        "{} (sm_{}), driver {}, {}",
+        props.name,
+        dev.sm(),
+        dev.driver_version(),
+        twins.nvcc_version
+    );
+    report::print_table(&header, &rows);
+    let out_dir = std::env::var("OUT").unwrap_or_else(|_| ".".into());
+    report::write_json(&format!("{out_dir}/bench.json"), &header, &rows)?;
+    report::write_svg(&format!("{out_dir}/bench.svg"), &header, &rows)?;
+    eprintln!(
+        "bench done in {:.1}s; wrote {out_dir}/bench.json and {out_dir}/bench.svg",
+        started.elapsed().as_secs_f32()
+    );
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! Event timing: warm up, then time each run with CUDA events, report median and spread.
+
+use ferrocuda::runtime::{Device, Event, EventFlags, Result, Stream};
+
+pub const WARMUP: usize = 5;
+pub const RUNS: usize = 30;
+
+/// Median and spread (min, max) in milliseconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+}
+
+impl Timing {
+    pub fn from_samples(mut v: Vec<f64>) -> Timing {
+        v.sort_by(|a, b| a.total_cmp(b));
+        Timing {
+            median_ms: v[v.len() / 2],
+            min_ms: v[0],
+            max_ms: v[v.len() - 1],
+        }
+    }
+}
+
+/// Times `f` (which enqueues one run on `stream`) with events around each run.
+pub fn time_events(dev: &Device, stream: &Stream, mut f: impl FnMut(&Stream) -> Result<()>) -> Result<Timing> {
+    for _ in 0..WARMUP {
+        f(stream)?;
+    }
+    stream.synchronize()?;
+    let start = Event::new(dev, EventFlags::default())?;
+    let stop = Event::new(dev, EventFlags::default())?;
+    let mut samples = Vec::with_capacity(RUNS);
+    for _ in 0..RUNS {
+        start.record(stream)?;
+        f(stream)?;
+        stop.record(stream)?;
+        stop.synchronize()?;
+        samples.push(start.elapsed_ms(&stop)? as f64);
+    }
+    Ok(Timing::from_samples(samples))
+}

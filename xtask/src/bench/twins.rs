@@ -1,0 +1,83 @@
+//! Builds the CUDA C twins with nvcc on the spot (when nvcc is on PATH) and loads them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ferrocuda::runtime::{Device, Function, Module, Result};
+
+pub struct Twins {
+    dir: Option<PathBuf>,
+    pub nvcc_version: String,
+    /// Why twins are missing, if they are.
+    pub note: Option<String>,
+}
+
+/// Where the `.cu` files are: `benches/reference` in a checkout, `reference/` in a gpu-bundle.
+fn source_dir() -> Option<PathBuf> {
+    let exe_dir = std::env::current_exe().ok()?.parent()?.parent()?.to_path_buf();
+    [PathBuf::from("benches/reference"), exe_dir.join("reference")]
+        .into_iter()
+        .find(|p| p.join("saxpy.cu").exists())
+}
+
+impl Twins {
+    pub fn build(sm: u32) -> Twins {
+        let Some(src) = source_dir() else {
+            return Twins::none("CUDA C sources not found (benches/reference or bundle reference/)");
+        };
+        let version = match Command::new("nvcc").arg("--version").output() {
+            Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .find(|l| l.contains("release"))
+                .unwrap_or("nvcc")
+                .trim()
+                .to_string(),
+            _ => return Twins::none("nvcc not on PATH: only the Rust side runs"),
+        };
+        let out = std::env::temp_dir().join(format!("ferrocuda-twins-{}", std::process::id()));
+        if let Err(e) = std::fs::create_dir_all(&out) {
+            return Twins::none(&format!("cannot create {}: {e}", out.display()));
+        }
+        for entry in std::fs::read_dir(&src).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|e| e == "cu") {
+                let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+                let cubin = out.join(format!("{stem}.cubin"));
+                let status = Command::new("nvcc")
+                    .args(["-cubin", "-O3", &format!("-arch=sm_{sm}"), "-o"])
+                    .arg(&cubin)
+                    .arg(&p)
+                    .status();
+                if !status.is_ok_and(|s| s.success()) {
+                    return Twins::none(&format!("nvcc failed on {}", p.display()));
+                }
+            }
+        }
+        Twins {
+            dir: Some(out),
+            nvcc_version: version,
+            note: None,
+        }
+    }
+
+    fn none(note: &str) -> Twins {
+        Twins {
+            dir: None,
+            nvcc_version: "no nvcc".into(),
+            note: Some(note.to_string()),
+        }
+    }
+
+    /// Loads `entry` from `<file>.cubin`; None when twins were not built.
+    pub fn function(&self, dev: &Device, file: &str, entry: &str) -> Option<Result<(Module, Function)>> {
+        let dir: &Path = self.dir.as_deref()?;
+        let image = match std::fs::read(dir.join(format!("{file}.cubin"))) {
+            Ok(i) => i,
+            Err(_) => return None,
+        };
+        Some(Module::from_cubin(dev, &image).and_then(|m| {
+            let f = m.function(entry)?;
+            Ok((m, f))
+        }))
+    }
+}

@@ -1,0 +1,250 @@
+//! The workloads: each a Ferrocuda kernel and, where one exists, its CUDA C twin.
+
+use std::ffi::c_void;
+use std::time::Instant;
+
+use ferrocuda::device_std::{self as kstd, CompileOptions};
+use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, SliceArg, Stream};
+use ferrocuda_examples::{launch as empty, saxpy, sgemm, transpose, util::Rng};
+
+use super::report::{Row, Unit};
+use super::timing::{time_events, Timing};
+use super::twins::Twins;
+
+pub struct Workload {
+    pub name: &'static str,
+    pub run: fn(&Device, &Twins) -> Result<Vec<Row>, String>,
+}
+
+pub static ALL: &[Workload] = &[
+    Workload { name: "copy", run: copy },
+    Workload { name: "saxpy", run: saxpy_bench },
+    Workload { name: "transpose", run: transpose_bench },
+    Workload { name: "sgemm", run: sgemm_bench },
+    Workload { name: "launch", run: launch_overhead },
+    Workload { name: "compile", run: compile_time },
+    Workload { name: "bounds", run: bounds_checks },
+];
+
+fn e(x: impl std::fmt::Display) -> String {
+    x.to_string()
+}
+
+fn slice_arg<T: ferrocuda::device_std::api::DeviceType>(b: &DeviceBuffer<T>) -> SliceArg {
+    SliceArg { ptr: b.device_ptr(), len: b.len() as u64 }
+}
+
+/// Device-to-device copy: the memory-bandwidth ceiling (bytes read + written).
+fn copy(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
+    let n = 1usize << 28;
+    let src = DeviceBuffer::upload(dev, &Rng::new(1).vec_f32(n)).map_err(e)?;
+    let mut dst = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
+    let s = Stream::new(dev).map_err(e)?;
+    let t = time_events(dev, &s, |s| dst.copy_from_async(&src, s)).map_err(e)?;
+    let bytes = 2.0 * 4.0 * n as f64;
+    Ok(vec![Row::new("copy (cuMemcpyDtoD, 1 GiB)", Unit::GBps, bytes, Some(t), None)])
+}
+
+fn saxpy_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+    saxpy::check(dev, (1 << 20) + 7)?;
+    let n = 1usize << 28;
+    let mut rng = Rng::new(2);
+    let x = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+    let mut y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+    let s = Stream::new(dev).map_err(e)?;
+    let cfg = LaunchConfig::for_elements(n, 256);
+    let ours = time_events(dev, &s, |s| saxpy::saxpy::launch(s, cfg, 1.0001, &x, &mut y)).map_err(e)?;
+    let twin = match twins.function(dev, "saxpy", "saxpy") {
+        None => None,
+        Some(f) => {
+            let (_m, f) = f.map_err(e)?;
+            let (mut a, mut xp, mut yp, mut nn) = (1.0001f32, x.device_ptr(), y.device_ptr(), n as u64);
+            let mut args = [ptr(&mut a), ptr(&mut xp), ptr(&mut yp), ptr(&mut nn)];
+            Some(time_events(dev, &s, |s| unsafe { f.launch_raw(s, cfg, &mut args) }).map_err(e)?)
+        }
+    };
+    Ok(vec![Row::new("saxpy (2^28 f32)", Unit::GBps, 12.0 * n as f64, Some(ours), twin)])
+}
+
+fn transpose_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+    transpose::check(dev, 1000, 777)?;
+    let (w, h) = (8192u32, 8192u32);
+    let n = (w * h) as usize;
+    let inp = DeviceBuffer::upload(dev, &Rng::new(3).vec_f32(n)).map_err(e)?;
+    let mut out = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
+    let s = Stream::new(dev).map_err(e)?;
+    let cfg = transpose::config(w, h);
+    let ours = time_events(dev, &s, |s| transpose::transpose::launch::<32>(s, cfg, &mut out, &inp, w, h)).map_err(e)?;
+    let twin = match twins.function(dev, "transpose", "transpose") {
+        None => None,
+        Some(f) => {
+            let (_m, f) = f.map_err(e)?;
+            let (mut o, mut i, mut ww, mut hh) = (out.device_ptr(), inp.device_ptr(), w, h);
+            let mut args = [ptr(&mut o), ptr(&mut i), ptr(&mut ww), ptr(&mut hh)];
+            Some(time_events(dev, &s, |s| unsafe { f.launch_raw(s, cfg, &mut args) }).map_err(e)?)
+        }
+    };
+    Ok(vec![Row::new("transpose (8192^2 f32)", Unit::GBps, 8.0 * n as f64, Some(ours), twin)])
+}
+
+fn sgemm_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+    sgemm::check(dev, 256, 384, 128)?;
+    let (m, n, k) = (4096u32, 4096u32, 4096u32);
+    let mut rng = Rng::new(4);
+    let a = DeviceBuffer::upload(dev, &rng.vec_f32((m * k) as usize)).map_err(e)?;
+    let b = DeviceBuffer::upload(dev, &rng.vec_f32((k * n) as usize)).map_err(e)?;
+    let mut c = DeviceBuffer::upload(dev, &rng.vec_f32((m * n) as usize)).map_err(e)?;
+    let s = Stream::new(dev).map_err(e)?;
+    let cfg = sgemm::config(m, n);
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let ours = time_events(dev, &s, |s| sgemm::sgemm::launch(s, cfg, &a, &b, &mut c, m, n, k, alpha, beta)).map_err(e)?;
+    let twin = match twins.function(dev, "sgemm", "sgemm") {
+        None => None,
+        Some(f) => {
+            let (_m, f) = f.map_err(e)?;
+            let (mut pa, mut pb, mut pc) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+            let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, alpha, beta);
+            let mut args = [ptr(&mut pa), ptr(&mut pb), ptr(&mut pc), ptr(&mut mm), ptr(&mut nn), ptr(&mut kk), ptr(&mut al), ptr(&mut be)];
+            Some(time_events(dev, &s, |s| unsafe { f.launch_raw(s, cfg, &mut args) }).map_err(e)?)
+        }
+    };
+    let flops = 2.0 * m as f64 * n as f64 * k as f64;
+    Ok(vec![Row::new("sgemm (4096^3)", Unit::Tflops, flops, Some(ours), twin)])
+}
+
+fn ptr<T>(v: &mut T) -> *mut c_void {
+    v as *mut T as *mut c_void
+}
+
+/// Host enqueue cost of one launch (median over batches), typed launcher vs raw `cuLaunchKernel`.
+fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+    const BATCH: usize = 2000;
+    const BATCHES: usize = 25;
+    let s = Stream::new(dev).map_err(e)?;
+    let x = DeviceBuffer::upload(dev, &[1.0f32; 256]).map_err(e)?;
+    let mut y = DeviceBuffer::upload(dev, &[2.0f32; 256]).map_err(e)?;
+    let cfg = LaunchConfig::for_elements(256, 256);
+    let mut typed = Vec::new();
+    let mut raw = Vec::new();
+    // The raw baseline launches the very same compiled function through cuLaunchKernel.
+    empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?;
+    s.synchronize().map_err(e)?;
+    let f: Function = ferrocuda::runtime::kernel_function(&empty::empty3::KERNEL_HANDLE, dev).map_err(e)?;
+    let (mut a, mut xa, mut ya) = (1.0f32, slice_arg(&x), slice_arg(&y));
+    let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
+    for _ in 0..BATCHES {
+        let t = Instant::now();
+        for _ in 0..BATCH {
+            empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?;
+        }
+        typed.push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
+        s.synchronize().map_err(e)?;
+        let t = Instant::now();
+        for _ in 0..BATCH {
+            let r = unsafe {
+                cudarc::driver::sys::cuLaunchKernel(
+                    f.raw(), 1, 1, 1, 256, 1, 1, 0, s.raw() as _, args.as_mut_ptr(), std::ptr::null_mut(),
+                )
+            };
+            if r != cudarc::driver::sys::CUresult::CUDA_SUCCESS {
+                return Err(format!("cuLaunchKernel: {r:?}"));
+            }
+        }
+        raw.push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
+        s.synchronize().map_err(e)?;
+    }
+    let _ = twins;
+    let us = |v: Vec<f64>| {
+        let t = Timing::from_samples(v);
+        Timing { median_ms: t.median_ms / 1e3, min_ms: t.min_ms / 1e3, max_ms: t.max_ms / 1e3 }
+    };
+    Ok(vec![Row::new("launch enqueue (typed vs raw cuLaunchKernel)", Unit::Micros, 0.0, Some(us(typed)), Some(us(raw)))])
+}
+
+/// Our compiler alone, then the driver's JIT of our PTX, per example kernel.
+fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
+    let opts = CompileOptions { sm: dev.sm(), ..CompileOptions::default() };
+    let mut ours = Vec::new();
+    let mut jit = Vec::new();
+    for k in ferrocuda_examples::registry::KERNELS {
+        let def = (k.def)();
+        let generics = (k.generics)();
+        let t = Instant::now();
+        let c = kstd::compile(def, &generics, &opts).map_err(e)?;
+        ours.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let _m = Module::from_ptx(dev, &c.ptx).map_err(e)?;
+        jit.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(vec![
+        Row::new("compile: ours, ms per kernel (max of examples)", Unit::Millis, 0.0, Some(max_timing(&ours)), None),
+        Row::new("compile: driver JIT of our PTX, ms (max)", Unit::Millis, 0.0, Some(max_timing(&jit)), None),
+    ])
+}
+
+fn max_timing(v: &[f64]) -> Timing {
+    let mx = v.iter().cloned().fold(0.0, f64::max);
+    let mn = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    Timing { median_ms: mx, min_ms: mn, max_ms: mx }
+}
+
+/// saxpy, transpose and SGEMM compiled with and without bounds checks, same raw launch path.
+fn bounds_checks(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
+    let s = Stream::new(dev).map_err(e)?;
+    let load = |name: &str, checks: bool| -> Result<(Module, Function), String> {
+        let k = ferrocuda_examples::registry::find(name).ok_or("missing kernel")?;
+        let opts = CompileOptions { sm: dev.sm(), bounds_checks: checks, ..CompileOptions::default() };
+        let c = kstd::compile((k.def)(), &(k.generics)(), &opts).map_err(e)?;
+        let m = Module::from_ptx(dev, &c.ptx).map_err(e)?;
+        let f = m.function(&kstd::ptx::entry_name(&c.kernel.name)).map_err(e)?;
+        Ok((m, f))
+    };
+    let mut rows = Vec::new();
+    let mut rng = Rng::new(9);
+    // saxpy
+    {
+        let n = 1usize << 28;
+        let x = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+        let y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+        let cfg = LaunchConfig::for_elements(n, 256);
+        let (mut a, mut xa, mut ya) = (1.0001f32, slice_arg(&x), slice_arg(&y));
+        let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
+        let (_m1, on) = load("saxpy", true)?;
+        let (_m2, off) = load("saxpy", false)?;
+        let t_on = time_events(dev, &s, |s| unsafe { on.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+        let t_off = time_events(dev, &s, |s| unsafe { off.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+        rows.push(Row::new("bounds checks on vs off: saxpy", Unit::GBps, 12.0 * n as f64, Some(t_on), Some(t_off)));
+    }
+    // transpose
+    {
+        let (w, h) = (8192u32, 8192u32);
+        let n = (w * h) as usize;
+        let i = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+        let o = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
+        let cfg = transpose::config(w, h);
+        let (mut oa, mut ia, mut ww, mut hh) = (slice_arg(&o), slice_arg(&i), w, h);
+        let mut args = [ptr(&mut oa), ptr(&mut ia), ptr(&mut ww), ptr(&mut hh)];
+        let (_m1, on) = load("transpose", true)?;
+        let (_m2, off) = load("transpose", false)?;
+        let t_on = time_events(dev, &s, |s| unsafe { on.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+        let t_off = time_events(dev, &s, |s| unsafe { off.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+        rows.push(Row::new("bounds checks on vs off: transpose", Unit::GBps, 8.0 * n as f64, Some(t_on), Some(t_off)));
+    }
+    // sgemm
+    {
+        let (m, n, k) = (4096u32, 4096u32, 4096u32);
+        let a = DeviceBuffer::upload(dev, &rng.vec_f32((m * k) as usize)).map_err(e)?;
+        let b = DeviceBuffer::upload(dev, &rng.vec_f32((k * n) as usize)).map_err(e)?;
+        let c = DeviceBuffer::upload(dev, &rng.vec_f32((m * n) as usize)).map_err(e)?;
+        let cfg = sgemm::config(m, n);
+        let (mut pa, mut pb, mut pc) = (slice_arg(&a), slice_arg(&b), slice_arg(&c));
+        let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, 1.0f32, 0.0f32);
+        let mut args = [ptr(&mut pa), ptr(&mut pb), ptr(&mut pc), ptr(&mut mm), ptr(&mut nn), ptr(&mut kk), ptr(&mut al), ptr(&mut be)];
+        let (_m1, on) = load("sgemm", true)?;
+        let (_m2, off) = load("sgemm", false)?;
+        let t_on = time_events(dev, &s, |s| unsafe { on.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+        let t_off = time_events(dev, &s, |s| unsafe { off.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+        rows.push(Row::new("bounds checks on vs off: sgemm", Unit::Tflops, 2.0 * (m as f64) * (n as f64) * (k as f64), Some(t_on), Some(t_off)));
+    }
+    Ok(rows)
+}

@@ -1,0 +1,61 @@
+//! `cargo xtask ptx`: print one pipeline stage of a registered kernel, then ptxas's resource report.
+
+use ferrocuda::device_std::{compile, passes, ptxas, CompileOptions};
+use ferrocuda_examples::registry::{self, KernelEntry};
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut name = None;
+    let mut sm = 90;
+    let mut stage = "ptx".to_string();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--arch" => {
+                let v = it.next().ok_or("--arch needs a value such as sm_90")?;
+                sm = v
+                    .trim_start_matches("sm_")
+                    .parse()
+                    .map_err(|_| format!("bad --arch `{v}`"))?;
+            }
+            "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
+            s if name.is_none() => name = Some(s.to_string()),
+            s => return Err(format!("unexpected argument `{s}`")),
+        }
+    }
+    let name = name.ok_or("which kernel? (`cargo xtask list` shows them)")?;
+    let entry: &KernelEntry = registry::find(&name).ok_or_else(|| {
+        format!("no kernel named `{name}` (`cargo xtask list` shows them)")
+    })?;
+    let def = (entry.def)();
+    let generics = (entry.generics)();
+    let opts = CompileOptions {
+        sm,
+        ..CompileOptions::default()
+    };
+    match stage.as_str() {
+        "ast" => println!("{def:#?}"),
+        "ir" => {
+            let k = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+            println!("{k}");
+        }
+        "opt" => {
+            let mut k = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+            passes::optimize(&mut k, &opts);
+            println!("{k}");
+        }
+        "ptx" => {}
+        s => return Err(format!("unknown stage `{s}` (ast|ir|opt|ptx)")),
+    }
+    let compiled = compile(def, &generics, &opts).map_err(|e| e.to_string())?;
+    if stage == "ptx" {
+        println!("{}", compiled.ptx);
+    }
+    match ptxas::find() {
+        Some(_) => {
+            let report = ptxas::assemble(&compiled.ptx, sm)?;
+            eprintln!("ptxas sm_{sm}: {report}");
+        }
+        None => eprintln!("ptxas not found (set PTXAS or `python3 -m pip install nvidia-cuda-nvcc`): no resource report"),
+    }
+    Ok(())
+}
