@@ -24,6 +24,7 @@ pub mod dce;
 pub mod eval;
 pub mod fma;
 pub mod narrow_index;
+pub mod ranges;
 pub mod sroa;
 pub mod unroll;
 pub mod util;
