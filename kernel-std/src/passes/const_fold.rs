@@ -1,5 +1,5 @@
-//! Constant folding, constant/copy propagation, exact algebraic identities, branch folding and
-//! removal of unreachable code and unused pure values.
+//! Constant folding, constant/copy propagation, exact algebraic identities, branch folding,
+//! removal of unreachable code and unused pure values, and coalescing of `t = ...; x = mov t`.
 //!
 //! Propagation is flow sensitive over the structured tree, so it also works after unrolling, where
 //! one variable is assigned once per unrolled copy: walking a block in order, a `Mov` of a constant
@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::dce::remove_dead_values;
+use super::dce::{coalesce_moves, remove_dead_values};
 use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
     is_int_zero,
@@ -39,7 +39,8 @@ pub fn const_fold(k: &mut Kernel) -> bool {
         let changed = f.changed;
         k.body = body;
         let removed = remove_dead_values(k);
-        if !changed && !removed {
+        let coalesced = coalesce_moves(k);
+        if !changed && !removed && !coalesced {
             break;
         }
         any = true;
