@@ -30,7 +30,7 @@ pub mod unroll;
 pub mod util;
 
 #[cfg(test)]
-mod testkit;
+pub(crate) mod testkit;
 
 pub use bce::bce;
 pub use const_fold::const_fold;
