@@ -1,19 +1,26 @@
 //! Optimization passes over the IR, run in a fixed order by [`optimize`].
 //!
 //! Order (each step is a pub function in its own module, usable alone in tests):
-//! 1. [`const_fold`]: folding, constant/copy propagation, branch folding, dead values.
-//! 2. [`unroll`] then [`const_fold`], repeated until nothing changes (at most 8 rounds): unrolling
-//!    an outer loop turns inner loop bounds that depend on its induction variable into constants.
-//! 3. [`sroa`]: local arrays indexed only by constants become one register per element; then
-//!    [`const_fold`] again (the element moves propagate).
-//! 4. [`bce`]: bounds checks proven by a dominating guard, loop range or earlier check go away
-//!    (all of them when `CompileOptions::bounds_checks` is off).
-//! 5. [`fma`] (only with `CompileOptions::fma_contraction`): `a * b + c` -> `fma(a, b, c)`.
-//! 6. [`narrow_index`]: widened 32-bit index arithmetic stays 32-bit where it provably fits.
-//! 7. [`dce`]: final cleanup and renumbering of arrays and variables.
+//! 0. With `CompileOptions::bounds_checks` off, [`bce`](fn@bce) first drops every bounds check (so none is
+//!    folded into an unconditional panic below).
+//! 1. [`const_fold`](fn@const_fold): folding, constant/copy propagation, exact identities, branch folding,
+//!    unreachable code, dead values, move coalescing; to a fixed point.
+//! 2. [`unroll`](fn@unroll) then [`const_fold`](fn@const_fold), repeated until nothing changes (at most 8 rounds): unrolling
+//!    an outer loop turns inner loop bounds that depend on its induction variable into constants,
+//!    and folding turns array indices built from induction variables into constants.
+//! 3. [`sroa`](fn@sroa): local arrays indexed only by constants become one variable per element; then
+//!    [`const_fold`](fn@const_fold) again (the element moves propagate and coalesce).
+//! 4. [`bce`](fn@bce): bounds checks proven by a dominating guard, a loop's range, an earlier check or
+//!    value ranges (launch bounds included) are dropped.
+//! 5. [`fma`](fn@fma) (only with `CompileOptions::fma_contraction`): `a * b + c` -> `fma(a, b, c)`.
+//! 6. [`narrow_index`](fn@narrow_index): widened 32-bit index arithmetic stays 32-bit where it provably fits.
+//! 7. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and the rest
+//!    renumbered.
 //!
-//! Every pass preserves the IR's semantics exactly, except `fma`, which changes rounding the way
-//! nvcc's default `--fmad=true` does, and `bce` with bounds checks switched off.
+//! Every pass preserves the IR's semantics exactly (stores, their order, panics and their detail
+//! values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
+//! `--fmad=true` does, and step 0, which is what switching bounds checks off means.
+//! [`ranges`], [`eval`] and [`util`] are the shared analyses.
 
 use crate::compile::CompileOptions;
 use crate::ir::Kernel;
@@ -42,6 +49,9 @@ pub use unroll::unroll;
 
 /// Runs every pass in the documented order.
 pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
+    if !opts.bounds_checks {
+        bce(kernel, opts);
+    }
     const_fold(kernel);
     for _ in 0..8 {
         let unrolled = unroll(kernel);
