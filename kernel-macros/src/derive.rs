@@ -142,6 +142,8 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
         // `<F as DeviceType>::ast_type()` below, spanned at each field type, is also the
         // compile-time check that every field type can live on the device.
         const _: () = {
+            #[automatically_derived]
+            #[allow(unsafe_code)]
             unsafe impl #p::DeviceType for #ident {
                 fn ast_type() -> #a::Type {
                     #a::Type::Struct(#a::StructRef {
@@ -151,6 +153,8 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
                 }
             }
 
+            #[automatically_derived]
+            #[allow(unsafe_code)]
             unsafe impl #p::DeviceCopy for #ident {
                 fn struct_def() -> &'static #a::StructDef {
                     static DEF: ::std::sync::OnceLock<#a::StructDef> = ::std::sync::OnceLock::new();

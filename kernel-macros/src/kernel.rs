@@ -76,7 +76,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 __fc_def()
             }
 
-            static KERNEL: #rt::KernelHandle = #rt::KernelHandle::new(__fc_def);
+            /// The kernel's compile cache; tools reach the compiled function through it.
+            #[doc(hidden)]
+            pub static KERNEL: #rt::KernelHandle = #rt::KernelHandle::new(__fc_def);
 
             #launch
         }

@@ -26,3 +26,15 @@ pub(crate) fn span_value(span: Span) -> TokenStream {
     let l = loc(span);
     quote!(#a::Span::new(#l))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_positions_are_literals() {
+        let tokens: TokenStream = "\n  foo".parse().expect("tokens");
+        let span = tokens.into_iter().next().expect("one token").span();
+        assert_eq!(loc(span).to_string(), "2u32 , 3u32");
+    }
+}

@@ -62,6 +62,19 @@ fn messages(x: u32) -> u32 {
 }
 
 #[device]
+fn unroll_in_tail(out: &mut [u32]) {
+    #[unroll(2)]
+    for i in 0..4u32 {
+        out[0] += i;
+    }
+}
+
+#[device]
+fn uses_matches(x: u32, y: i32) -> bool {
+    matches!(x, 1 | 3..=5) && !matches!(y, -3..=-1 if x > 2)
+}
+
+#[device]
 fn uses_items(x: f32) -> f32 {
     use helpers::deep::LIMIT as L;
     const EXTRA: u32 = 3;
@@ -74,6 +87,23 @@ fn uses_items(x: f32) -> f32 {
 
 #[kernel]
 pub fn no_params() {}
+
+/// Parameters named like the launcher's own: the launcher renames its `stream`/`cfg`.
+#[kernel]
+pub fn named_like_launcher(stream: u32, cfg: &mut [u32]) {
+    cfg[0] = stream;
+}
+
+fn launcher_with_clashing_names(s: &Stream, out: &mut Vec<u32>) {
+    struct Buf;
+    impl ferrocuda::runtime::KernelSliceMut<u32> for Buf {
+        fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
+            ferrocuda::runtime::SliceArg { ptr: 0, len: 0 }
+        }
+    }
+    let _ = named_like_launcher::launch(s, LaunchConfig::for_elements(1, 1), 3, &mut Buf);
+    out.clear();
+}
 
 #[kernel]
 pub fn unused_param(_: u32, _y: &[u8]) {}
@@ -236,6 +266,40 @@ fn items_inside_bodies_and_renamed_imports() {
 }
 
 #[test]
+fn matches_macro_is_a_match() {
+    let def = device_def(uses_matches::__fc_callable());
+    let ExprKind::Binary(ast::BinOp::And, l, r) = &def.body.tail.as_deref().unwrap().kind else {
+        panic!()
+    };
+    let ExprKind::Match { arms, .. } = &l.kind else {
+        panic!("{:?}", l.kind)
+    };
+    assert!(matches!(&arms[0].pat, Pat::Or(v) if v.len() == 2));
+    assert!(matches!(arms[0].body.kind, ExprKind::Lit(Lit::Bool(true))));
+    assert!(matches!(arms[1].pat, Pat::Wild));
+    let ExprKind::Unary(ast::UnOp::Not, m) = &r.kind else {
+        panic!()
+    };
+    let ExprKind::Match { arms, .. } = &m.kind else {
+        panic!()
+    };
+    assert!(arms[0].guard.is_some());
+}
+
+#[test]
+fn loop_attribute_on_a_tail_loop() {
+    let def = device_def(unroll_in_tail::__fc_callable());
+    let tail = def.body.tail.as_deref().expect("the loop is the tail");
+    assert!(matches!(
+        tail.kind,
+        ExprKind::For {
+            unroll: ast::Unroll::By(2),
+            ..
+        }
+    ));
+}
+
+#[test]
 fn trivial_kernels() {
     let def = no_params::ast();
     assert!(def.params.is_empty());
@@ -244,4 +308,36 @@ fn trivial_kernels() {
     assert_eq!(def.params[0].name, "_");
     assert_eq!(def.params[1].name, "_y");
     assert!(std::ptr::eq(unused_param::ast(), unused_param::__fc_def()));
+}
+
+/// Crates that deny `unsafe_code` or require docs can still use the macros.
+#[deny(unsafe_code, missing_docs)]
+pub mod strict {
+    use ferrocuda::prelude::*;
+
+    /// A documented device struct.
+    #[derive(Clone, Copy, DeviceCopy)]
+    #[repr(C)]
+    pub struct S {
+        /// A field.
+        pub x: f32,
+    }
+
+    /// A documented kernel.
+    #[kernel]
+    pub fn k(s: S, out: &mut [f32]) {
+        out[0] = s.x;
+    }
+
+    /// A documented device function.
+    #[device]
+    pub fn d(s: S) -> f32 {
+        s.x
+    }
+}
+
+#[test]
+fn strict_module_items_exist() {
+    assert_eq!(strict::k::ast().params.len(), 2);
+    assert_eq!(device_def(strict::d::__fc_callable()).name, "d");
 }

@@ -32,11 +32,18 @@ pub trait SimEnv {
     /// A monotonic per-thread cycle counter.
     fn clock(&mut self) -> u64;
     /// Reads `bytes` (1, 2, 4 or 8) at `addr` as raw little-endian bits, for `Memory` intrinsics
-    /// (atomics). The access is atomic: the race detector ignores it against other atomics. A bad
-    /// address is recorded and stops the launch once the intrinsic returns; the read then yields 0.
-    fn atomic_read(&mut self, space: Space, addr: u64, bytes: u32) -> u64;
-    /// Writes the low `bytes` of `bits` at `addr`; as `atomic_read`.
-    fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64);
+    /// (atomics). The access is atomic: the race detector ignores it against other atomics. In the
+    /// simulator a bad address is recorded and stops the launch once the intrinsic returns (the
+    /// read then yields 0). The default is for environments without memory (register-only test
+    /// interpreters): reads give 0.
+    fn atomic_read(&mut self, space: Space, addr: u64, bytes: u32) -> u64 {
+        let _ = (space, addr, bytes);
+        0
+    }
+    /// Writes the low `bytes` of `bits` at `addr`; as `atomic_read` (the default drops the write).
+    fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
+        let _ = (space, addr, bytes, bits);
+    }
 }
 
 /// Simulator semantics of a `Pure`/`Memory` intrinsic: arguments as raw bits (see `ir::Const`),

@@ -376,3 +376,102 @@ fn multidimensional_blocks_have_x_fastest_thread_ids() {
         assert_eq!(*g, ((i % 32) << 24 | (x * 10000 + y * 100 + z)) as u32);
     }
 }
+
+/// Tiled matrix multiply: shared tiles reloaded every iteration between two barriers, so the race
+/// detector sees write-after-read across barriers (allowed) many times.
+#[test]
+fn tiled_matmul_with_barriers_in_a_loop() {
+    const N: u32 = 32;
+    const T: u32 = 8;
+    let mut kb = KB::new("matmul");
+    let (pa, la) = kb.slice("a", Ty::F32, true);
+    let (pb, lb) = kb.slice("b", Ty::F32, true);
+    let (pc, lc) = kb.slice("c", Ty::F32, false);
+    let ta = kb.shared("ta", T * T * 4, 4);
+    let tb = kb.shared("tb", T * T * 4, 4);
+    let (tx, ty) = (kb.intr("tid.x"), kb.intr("tid.y"));
+    let (bx, by) = (kb.intr("ctaid.x"), kb.intr("ctaid.y"));
+    let row = kb.bin(BinOp::Mul, by, c32(T));
+    let row = kb.bin(BinOp::Add, row, ty);
+    let col = kb.bin(BinOp::Mul, bx, c32(T));
+    let col = kb.bin(BinOp::Add, col, tx);
+    let acc = kb.var(Ty::F32);
+    kb.mov(acc, kernel_std::ir::Const::f32(0.0));
+    let slot = kb.bin(BinOp::Mul, ty, c32(T));
+    let slot = kb.bin(BinOp::Add, slot, tx);
+    let slot = kb.bin(BinOp::Mul, slot, c32(4));
+    let sa = kb.bin(BinOp::Add, ta, slot);
+    let sb = kb.bin(BinOp::Add, tb, slot);
+    kb.for_(
+        Ty::U32,
+        c32(0),
+        c32(N / T),
+        c32(1),
+        false,
+        false,
+        |kb, t, _| {
+            let k0 = kb.bin(BinOp::Mul, t, c32(T));
+            let ak = kb.bin(BinOp::Add, k0, tx);
+            let ai = kb.bin(BinOp::Mul, row, c32(N));
+            let ai = kb.bin(BinOp::Add, ai, ak);
+            let aa = kb.elem_addr(pa, la, ai, Ty::F32, None);
+            let av = kb.load(Space::Global, Ty::F32, aa);
+            kb.store(Space::Shared, sa, av);
+            let bk = kb.bin(BinOp::Add, k0, ty);
+            let bi = kb.bin(BinOp::Mul, bk, c32(N));
+            let bi = kb.bin(BinOp::Add, bi, col);
+            let ba = kb.elem_addr(pb, lb, bi, Ty::F32, None);
+            let bv = kb.load(Space::Global, Ty::F32, ba);
+            kb.store(Space::Shared, sb, bv);
+            kb.sync();
+            kb.for_(Ty::U32, c32(0), c32(T), c32(1), false, false, |kb, k, _| {
+                let ao = kb.bin(BinOp::Mul, ty, c32(T));
+                let ao = kb.bin(BinOp::Add, ao, k);
+                let ao = kb.bin(BinOp::Mul, ao, c32(4));
+                let ao = kb.bin(BinOp::Add, ta, ao);
+                let bo = kb.bin(BinOp::Mul, k, c32(T));
+                let bo = kb.bin(BinOp::Add, bo, tx);
+                let bo = kb.bin(BinOp::Mul, bo, c32(4));
+                let bo = kb.bin(BinOp::Add, tb, bo);
+                let x = kb.load(Space::Shared, Ty::F32, ao);
+                let y = kb.load(Space::Shared, Ty::F32, bo);
+                let r = kb.var(Ty::F32);
+                kb.push(Inst::Fma {
+                    dst: r,
+                    a: x.into(),
+                    b: y.into(),
+                    c: acc.into(),
+                });
+                kb.mov(acc, r);
+            });
+            kb.sync();
+        },
+    );
+    let ci = kb.bin(BinOp::Mul, row, c32(N));
+    let ci = kb.bin(BinOp::Add, ci, col);
+    let ca = kb.elem_addr(pc, lc, ci, Ty::F32, None);
+    kb.store(Space::Global, ca, acc);
+    let k = kb.finish();
+
+    let n = N as usize;
+    let a: Vec<f32> = (0..n * n).map(|i| ((i * 7) % 11) as f32 * 0.25).collect();
+    let b: Vec<f32> = (0..n * n).map(|i| ((i * 5) % 13) as f32 - 6.0).collect();
+    let mut dev = Dev::new();
+    let (ad, bd) = (dev.upload(&a), dev.upload(&b));
+    let cd = dev.zeroed::<f32>(n * n);
+    let cfg = SimLaunch {
+        grid: [N / T, N / T, 1],
+        block: [T, T, 1],
+        dyn_shared_bytes: 0,
+        block_order: BlockOrder::Shuffled(3),
+    };
+    let stats = dev.launch(&k, cfg, &[sp(ad), sp(bd), sp(cd)]).unwrap();
+    assert_eq!(stats.barriers, 16 * 8);
+    let mut want = vec![0f32; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            want[i * n + j] = (0..n).fold(0f32, |acc, k| a[i * n + k].mul_add(b[k * n + j], acc));
+        }
+    }
+    assert_eq!(dev.download::<f32>(cd), want);
+}

@@ -4,6 +4,7 @@
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 use quote::quote;
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
 use super::{err_spanned, Lower};
@@ -11,7 +12,7 @@ use crate::paths;
 
 const SUPPORTED: &str = "supported macros in device code: `assert!`, `assert_eq!`, `assert_ne!`, \
     `debug_assert!`, `debug_assert_eq!`, `debug_assert_ne!`, `panic!`, `unreachable!`, `todo!`, \
-    `unimplemented!`, each with at most a literal message";
+    `unimplemented!` (each with at most a literal message) and `matches!`";
 
 const FORMATTING: &[&str] = &[
     "println",
@@ -131,7 +132,64 @@ fn literal_message(e: &Expr) -> syn::Result<String> {
     Ok(out)
 }
 
+/// `matches!(expr, pattern if guard)`.
+struct MatchesArgs {
+    expr: Expr,
+    pat: syn::Pat,
+    guard: Option<Expr>,
+}
+
+impl syn::parse::Parse for MatchesArgs {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let expr = input.parse()?;
+        input.parse::<Token![,]>()?;
+        let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
+        let guard = if input.peek(Token![if]) {
+            input.parse::<Token![if]>()?;
+            Some(input.parse()?)
+        } else {
+            None
+        };
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        }
+        Ok(MatchesArgs { expr, pat, guard })
+    }
+}
+
 impl Lower {
+    /// `matches!(e, p if g)` -> `match e { p if g => true, _ => false }`.
+    fn lower_matches(&mut self, mac: &syn::Macro) -> syn::Result<TokenStream> {
+        let a = paths::ast();
+        let args: MatchesArgs = mac.parse_body()?;
+        let scrutinee = self.boxed(&args.expr)?;
+        self.scopes.push();
+        let pat = self.lower_pat(&args.pat, true);
+        let guard = match (&pat, &args.guard) {
+            (Ok(_), Some(g)) => Some(self.lower_expr(g)),
+            _ => None,
+        };
+        self.scopes.pop();
+        let pat = pat?;
+        let guard = match guard {
+            Some(g) => {
+                let g = g?;
+                quote!(::core::option::Option::Some(#g))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let span = crate::span::loc(mac.path.span());
+        let lit = |b: bool| quote!(#a::build::e(#a::ExprKind::Lit(#a::Lit::Bool(#b)), #span));
+        let (t, f) = (lit(true), lit(false));
+        Ok(quote!(#a::ExprKind::Match {
+            scrutinee: #scrutinee,
+            arms: ::std::vec![
+                #a::Arm { pat: #pat, guard: #guard, body: #t, span: #a::Span::new(#span) },
+                #a::Arm { pat: #a::Pat::Wild, guard: ::core::option::Option::None, body: #f, span: #a::Span::new(#span) },
+            ],
+        }))
+    }
+
     /// The `ExprKind` tokens of a macro invocation in device code.
     pub(crate) fn lower_macro(&mut self, mac: &syn::Macro) -> syn::Result<TokenStream> {
         let a = paths::ast();
@@ -149,6 +207,9 @@ impl Lower {
                      {SUPPORTED}"
                 ),
             );
+        }
+        if name == "matches" {
+            return self.lower_matches(mac);
         }
         let (kind, debug) = match name.strip_prefix("debug_") {
             Some(rest) => (rest.to_string(), true),
@@ -247,5 +308,28 @@ impl Lower {
             }
         };
         Ok(quote!(#a::ExprKind::Panic { message: ::std::string::String::from(#msg) }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pretty;
+
+    fn p(s: &str) -> String {
+        pretty(&s.parse().expect("tokens"))
+    }
+
+    #[test]
+    fn pretty_reads_like_source() {
+        assert_eq!(p("i < y.len()"), "i < y.len()");
+        assert_eq!(p("a[i] >= -1.0"), "a[i] >= -1.0");
+        assert_eq!(
+            p("!done && x == core::f32::MAX"),
+            "!done && x == core::f32::MAX"
+        );
+        assert_eq!(p("f(a, b) != (c + d) * 2"), "f(a, b) != (c + d) * 2");
+        assert_eq!(p("(0..n).contains(&k)"), "(0..n).contains(&k)");
+        assert_eq!(p("x.min(y) <= T::ONE"), "x.min(y) <= T::ONE");
+        assert_eq!(p("a - -b"), "a - -b");
     }
 }

@@ -25,10 +25,12 @@ impl Lower {
             None => quote!(::core::option::Option::None),
         };
         let span = span_value(b.brace_token.span.open());
-        Ok(quote!({
-            #(#items)*
-            #a::Block { stmts: ::std::vec![#(#stmts),*], tail: #tail, span: #span }
-        }))
+        let block = quote!(#a::Block { stmts: ::std::vec![#(#stmts),*], tail: #tail, span: #span });
+        if items.is_empty() {
+            Ok(block)
+        } else {
+            Ok(quote!({ #(#items)* #block }))
+        }
     }
 
     #[allow(clippy::type_complexity)]

@@ -1,7 +1,7 @@
 //! The simulator: runs optimized IR on the CPU, block by block, detecting races and misuse.
 //!
-//! A launch lowers the kernel once into flat bytecode ([`compile`]), then runs every block
-//! ([`sched`]) with its threads interleaved deterministically: each thread runs until it exits or
+//! A launch lowers the kernel once into flat bytecode (`compile`), then runs every block
+//! (`sched`) with its threads interleaved deterministically: each thread runs until it exits or
 //! parks at a barrier or warp collective. Integer results and IEEE round-to-nearest float results
 //! are bit-identical to the PTX the emitter produces for the same IR.
 //!

@@ -129,7 +129,7 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     // The raw baseline launches the very same compiled function through cuLaunchKernel.
     empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?;
     s.synchronize().map_err(e)?;
-    let f: Function = ferrocuda::runtime::kernel_function(&empty::empty3::KERNEL_HANDLE, dev).map_err(e)?;
+    let f: Function = ferrocuda::runtime::kernel_function(dev, &empty::empty3::KERNEL, &ferrocuda::runtime::InstanceKey::EMPTY, &Vec::new).map_err(e)?;
     let (mut a, mut xa, mut ya) = (1.0f32, slice_arg(&x), slice_arg(&y));
     let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
     for _ in 0..BATCHES {
