@@ -55,11 +55,23 @@ struct Env {
     /// For each variable, the variables currently known to be copies of it (so that writing it
     /// forgets them without scanning every fact).
     copies: HashMap<Var, Vec<Var>>,
+    /// `w -> x`: `w` holds `x` widened (an integer cast to a wider type, so casting `w` back to
+    /// `x`'s type gives `x`), with the reverse index for forgetting.
+    widened: HashMap<Var, Var>,
+    widened_from: HashMap<Var, Vec<Var>>,
 }
 
 impl Env {
     fn kill(&mut self, v: Var) {
         self.known.remove(&v);
+        self.widened.remove(&v);
+        if let Some(ws) = self.widened_from.remove(&v) {
+            for w in ws {
+                if self.widened.get(&w) == Some(&v) {
+                    self.widened.remove(&w);
+                }
+            }
+        }
         if let Some(ds) = self.copies.remove(&v) {
             for d in ds {
                 if self.known.get(&d) == Some(&Operand::Var(v)) {
@@ -82,6 +94,7 @@ impl Env {
     }
     fn intersect(&mut self, other: &Env) {
         self.known.retain(|v, val| other.known.get(v) == Some(val));
+        self.widened.retain(|w, x| other.widened.get(w) == Some(x));
     }
 }
 
@@ -236,7 +249,7 @@ impl Folder<'_> {
                 _ => out.push(Inst::BoundsCheck { idx, len, site }),
             },
             mut other => {
-                if let Some(s) = self.simplify(&other) {
+                if let Some(s) = self.simplify(&other, env) {
                     self.changed = true;
                     other = s;
                 }
@@ -254,6 +267,17 @@ impl Folder<'_> {
                 if let Inst::Mov { dst, src } = other {
                     env.set(dst, src);
                 }
+                if let Inst::Cast {
+                    dst,
+                    a: Operand::Var(x),
+                } = other
+                {
+                    let (from, to) = (self.vars[x.0 as usize], self.vars[dst.0 as usize]);
+                    if from.is_int() && to.is_int() && to.bits() > from.bits() && x != dst {
+                        env.widened.insert(dst, x);
+                        env.widened_from.entry(x).or_default().push(dst);
+                    }
+                }
                 out.push(other);
             }
         }
@@ -267,7 +291,7 @@ impl Folder<'_> {
     }
 
     /// A simpler equivalent of `inst`, if there is one.
-    fn simplify(&self, inst: &Inst) -> Option<Inst> {
+    fn simplify(&self, inst: &Inst, env: &Env) -> Option<Inst> {
         let mov = |dst, src: Operand| Some(Inst::Mov { dst, src });
         match *inst {
             Inst::Unary { dst, op, a } => {
@@ -290,6 +314,14 @@ impl Folder<'_> {
                 let to = self.vars[dst.0 as usize];
                 if self.ty(a) == to {
                     return mov(dst, a);
+                }
+                // Narrowing a widened value back to its own type gives the value.
+                if let Operand::Var(w) = a {
+                    if let Some(x) = env.widened.get(&w) {
+                        if self.vars[x.0 as usize] == to {
+                            return mov(dst, Operand::Var(*x));
+                        }
+                    }
                 }
                 mov(dst, eval_cast(cst(a)?, to)?.into())
             }
@@ -664,5 +696,38 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn narrowing_a_widened_value_gives_it_back() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::I32);
+        let (w, y, z) = (k.new_var(Ty::I64), k.new_var(Ty::I32), k.new_var(Ty::U8));
+        k.body.0 = vec![
+            cast(w, x),
+            cast(y, w),
+            store(p, y),
+            cast(z, w),
+            store(p, z),
+            bin(x, BinOp::Add, x, i32c(1)),
+            cast(y, w),
+            store(p, y),
+            store(p, x),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v2 = cast.i64.i32 v1
+            store.global.i32 [v0], v1
+            v4 = cast.u8.i64 v2
+            store.global.u8 [v0], v4
+            v1 = add.i32 v1, 1i32
+            v3 = cast.i32.i64 v2
+            store.global.i32 [v0], v3
+            store.global.i32 [v0], v1
+            ",
+        );
     }
 }

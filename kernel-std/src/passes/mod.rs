@@ -293,7 +293,15 @@ mod tests {
                         b
                     };
                     let d = self.target();
-                    out.push(bin(d, op, a, b));
+                    if self.rnd(4) == 0 {
+                        // A round trip through a wider or narrower type.
+                        let t = [Ty::U64, Ty::I64, Ty::U8, Ty::I16][self.rnd(4) as usize];
+                        let w = self.k.new_var(t);
+                        out.push(cast(w, a));
+                        out.push(cast(d, w));
+                    } else {
+                        out.push(bin(d, op, a, b));
+                    }
                 }
                 2 => {
                     let v = self.operand();
