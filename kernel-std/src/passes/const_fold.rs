@@ -246,7 +246,10 @@ impl Folder<'_> {
                         b: len,
                     });
                 }
-                _ => out.push(Inst::BoundsCheck { idx, len, site }),
+                _ => {
+                    let (idx, len) = self.narrow_check(idx, len, env);
+                    out.push(Inst::BoundsCheck { idx, len, site })
+                }
             },
             mut other => {
                 if let Some(s) = self.simplify(&other, env) {
@@ -280,6 +283,32 @@ impl Folder<'_> {
                 }
                 out.push(other);
             }
+        }
+    }
+
+    /// A `u64` check of `u32` values widened to `u64` (against a widened `u32` or a constant that
+    /// fits) becomes a `u32` check: zero extension keeps the order and the reported values.
+    fn narrow_check(&mut self, idx: Operand, len: Operand, env: &Env) -> (Operand, Operand) {
+        let narrow = |o: Operand| -> Option<Operand> {
+            match o {
+                Operand::Var(w) => {
+                    let x = *env.widened.get(&w)?;
+                    (self.vars[x.0 as usize] == Ty::U32).then_some(Operand::Var(x))
+                }
+                Operand::Const(c) => {
+                    (c.bits <= u32::MAX as u64).then(|| Operand::Const(Const::u32(c.bits as u32)))
+                }
+            }
+        };
+        if self.ty(idx) != Ty::U64 || matches!(idx, Operand::Const(_)) {
+            return (idx, len);
+        }
+        match (narrow(idx), narrow(len)) {
+            (Some(i), Some(l)) => {
+                self.changed = true;
+                (i, l)
+            }
+            _ => (idx, len),
         }
     }
 
@@ -727,6 +756,40 @@ mod tests {
             v3 = cast.i32.i64 v2
             store.global.i32 [v0], v3
             store.global.i32 [v0], v1
+            ",
+        );
+    }
+
+    #[test]
+    fn widened_bounds_checks_become_32_bit() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i = param(&mut k, "i", Ty::U32);
+        let m = param(&mut k, "m", Ty::U32);
+        let s = param(&mut k, "s", Ty::I32);
+        let (w, l, ws) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        k.body.0 = vec![
+            cast(w, i),
+            cast(l, m),
+            check(w, u64c(33)),
+            check(w, l),
+            // Against a 64-bit length, or from a signed value: unchanged.
+            check(w, n),
+            cast(ws, s),
+            check(ws, u64c(8)),
+            check(w, u64c(1 << 40)),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v5 = cast.u64.u32 v2
+            bounds_check.u32 v2, 33u32 @site0
+            bounds_check.u32 v2, v3 @site0
+            bounds_check.u64 v5, v1 @site0
+            v7 = cast.u64.i32 v4
+            bounds_check.u64 v7, 8u64 @site0
+            bounds_check.u64 v5, 1099511627776u64 @site0
             ",
         );
     }
