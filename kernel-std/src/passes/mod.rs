@@ -1,21 +1,27 @@
 //! Optimization passes over the IR, run in a fixed order by [`optimize`].
 //!
 //! Order (each step is a pub function in its own module, usable alone in tests):
-//! 0. With `CompileOptions::bounds_checks` off, [`bce`](fn@bce) first drops every bounds check (so none is
-//!    folded into an unconditional panic below).
-//! 1. [`const_fold`](fn@const_fold): folding, constant/copy propagation, exact identities, branch folding,
-//!    unreachable code, dead values, move coalescing; to a fixed point.
-//! 2. [`unroll`](fn@unroll) then [`const_fold`](fn@const_fold), repeated until nothing changes (at most 8 rounds): unrolling
-//!    an outer loop turns inner loop bounds that depend on its induction variable into constants,
-//!    and folding turns array indices built from induction variables into constants.
-//! 3. [`sroa`](fn@sroa): local arrays indexed only by constants become one variable per element; then
-//!    [`const_fold`](fn@const_fold) again (the element moves propagate and coalesce).
-//! 4. [`bce`](fn@bce): bounds checks proven by a dominating guard, a loop's range, an earlier check or
-//!    value ranges (launch bounds included) are dropped.
-//! 5. [`fma`](fn@fma) (only with `CompileOptions::fma_contraction`): `a * b + c` -> `fma(a, b, c)`.
-//! 6. [`narrow_index`](fn@narrow_index): widened 32-bit index arithmetic stays 32-bit where it provably fits.
-//! 7. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and the rest
-//!    renumbered.
+//! 0. With `CompileOptions::bounds_checks` off, [`bce`](fn@bce) first drops every bounds check
+//!    (so none is folded into an unconditional panic below).
+//! 1. [`const_fold`](fn@const_fold): folding, constant/copy propagation, exact identities,
+//!    branch folding, unreachable code, dead values, move coalescing; to a fixed point.
+//! 2. [`unroll`](fn@unroll) then [`const_fold`](fn@const_fold), repeated until nothing changes
+//!    (at most 8 rounds): unrolling an outer loop turns inner loop bounds that depend on its
+//!    induction variable into constants, and folding turns array indices built from induction
+//!    variables into constants.
+//! 3. [`sroa`](fn@sroa): local arrays indexed only by constants become one variable per
+//!    element; then [`const_fold`](fn@const_fold) again (the element moves propagate and
+//!    coalesce).
+//! 4. [`cse`](fn@cse): a pure value computed again from the same operands becomes a copy of the
+//!    first result; then [`const_fold`](fn@const_fold) propagates the copies.
+//! 5. [`bce`](fn@bce): bounds checks proven by a dominating guard, a loop's range, an earlier
+//!    check or value ranges (launch bounds included) are dropped.
+//! 6. [`fma`](fn@fma) (only with `CompileOptions::fma_contraction`): `a * b + c` ->
+//!    `fma(a, b, c)`.
+//! 7. [`narrow_index`](fn@narrow_index): widened 32-bit index arithmetic stays 32-bit where it
+//!    provably fits.
+//! 8. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and the
+//!    rest renumbered.
 //!
 //! Every pass preserves the IR's semantics exactly (stores, their order, panics and their detail
 //! values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
@@ -27,6 +33,7 @@ use crate::ir::Kernel;
 
 pub mod bce;
 pub mod const_fold;
+pub mod cse;
 pub mod dce;
 pub mod eval;
 pub mod fma;
@@ -41,6 +48,7 @@ pub(crate) mod testkit;
 
 pub use bce::bce;
 pub use const_fold::const_fold;
+pub use cse::cse;
 pub use dce::dce;
 pub use fma::fma;
 pub use narrow_index::narrow_index;
@@ -61,6 +69,9 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
         }
     }
     if sroa(kernel) {
+        const_fold(kernel);
+    }
+    if cse(kernel) {
         const_fold(kernel);
     }
     bce(kernel, opts);
