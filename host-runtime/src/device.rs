@@ -2,9 +2,9 @@
 //!
 //! A [`Device`] is a cheap, clonable handle. Opening the same CUDA ordinal twice yields the same
 //! shared state (one primary context, one panic-slot table), so [`Device::recover`] on any handle
-//! affects all of them. The backend-specific part sits behind the internal [`Backend`] enum: the
-//! CUDA arm is implemented here, the simulator arm is added next to it (buffers hold a `u64` that
-//! is a `CUdeviceptr` on CUDA and a simulator address on the simulator).
+//! affects all of them. The backend-specific part sits behind an internal `Backend` enum with a
+//! CUDA arm and a simulator arm ([`crate::sim_backend`]); buffers hold a `u64` that is a
+//! `CUdeviceptr` on CUDA and a simulator address on the simulator.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -16,7 +16,9 @@ use crate::driver::{self, cu};
 use crate::launch::Limits;
 use crate::panic::PanicSlots;
 use crate::properties::DeviceProperties;
-use crate::{Error, Result};
+use crate::sim_backend::SimDevice;
+use crate::{DeviceBuffer, Error, Result, Stream};
+use kernel_std::api::DeviceType;
 
 /// Which implementation runs a device's work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,7 @@ pub(crate) struct DeviceInner {
 /// The backend-specific state of a device.
 pub(crate) enum Backend {
     Cuda(CudaDevice),
+    Sim(SimDevice),
 }
 
 pub(crate) struct CudaDevice {
@@ -121,6 +124,21 @@ impl Device {
         Ok(Device { inner })
     }
 
+    /// Opens CUDA device `ordinal` (same as [`Device::new`]).
+    pub fn cuda(ordinal: usize) -> Result<Device> {
+        Device::new(ordinal)
+    }
+
+    /// A new simulated device: kernels run on the CPU (see [`crate::sim_backend`]).
+    pub fn simulator() -> Device {
+        Device {
+            inner: Arc::new(DeviceInner {
+                uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+                backend: Backend::Sim(SimDevice::new()),
+            }),
+        }
+    }
+
     /// The device to use when the program does not pick one.
     ///
     /// `FERROCUDA_BACKEND=cuda` forces CUDA, `FERROCUDA_BACKEND=sim` the simulator; otherwise CUDA
@@ -129,11 +147,43 @@ impl Device {
     #[allow(clippy::should_implement_trait)]
     pub fn default() -> Result<Device> {
         match std::env::var("FERROCUDA_BACKEND").ok().as_deref() {
-            Some("sim") => Err(Error::Unsupported("the simulator backend")),
+            Some("sim") => Ok(Device::simulator()),
             Some("cuda") | Some("") | None => Device::new(0),
             Some(_) => Err(Error::InvalidValue(
                 "FERROCUDA_BACKEND must be `cuda` or `sim`".into(),
             )),
+        }
+    }
+
+    /// A new stream on this device with default options.
+    pub fn new_stream(&self) -> Result<Stream> {
+        Stream::new(self)
+    }
+
+    /// Copies `data` into a new device buffer.
+    pub fn upload<T: DeviceType>(&self, data: &[T]) -> Result<DeviceBuffer<T>> {
+        DeviceBuffer::upload(self, data)
+    }
+
+    /// A new device buffer of `len` zeroed elements.
+    pub fn alloc_zeroed<T: DeviceType>(&self, len: usize) -> Result<DeviceBuffer<T>> {
+        DeviceBuffer::zeroed(self, len)
+    }
+
+    /// One line naming the backend and the device, for logs and reports.
+    pub fn describe(&self) -> String {
+        match &self.inner.backend {
+            Backend::Cuda(c) => format!(
+                "CUDA device {}: {} (sm_{}, {} SMs, {:.1} GiB, driver {}.{})",
+                c.ordinal,
+                c.props.name,
+                c.props.sm(),
+                c.props.multiprocessor_count,
+                c.props.total_memory as f64 / (1u64 << 30) as f64,
+                c.driver_version / 1000,
+                c.driver_version % 1000 / 10
+            ),
+            Backend::Sim(_) => "Ferrocuda simulator (CPU)".to_string(),
         }
     }
 
@@ -149,6 +199,7 @@ impl Device {
     pub fn backend(&self) -> BackendKind {
         match &self.inner.backend {
             Backend::Cuda(_) => BackendKind::Cuda,
+            Backend::Sim(_) => BackendKind::Sim,
         }
     }
 
@@ -156,6 +207,7 @@ impl Device {
     pub fn ordinal(&self) -> usize {
         match &self.inner.backend {
             Backend::Cuda(c) => c.ordinal,
+            Backend::Sim(_) => 0,
         }
     }
 
@@ -163,6 +215,7 @@ impl Device {
     pub fn properties(&self) -> &DeviceProperties {
         match &self.inner.backend {
             Backend::Cuda(c) => &c.props,
+            Backend::Sim(s) => &s.props,
         }
     }
 
@@ -175,6 +228,7 @@ impl Device {
     pub fn driver_version(&self) -> i32 {
         match &self.inner.backend {
             Backend::Cuda(c) => c.driver_version,
+            Backend::Sim(_) => 0,
         }
     }
 
@@ -182,6 +236,7 @@ impl Device {
     pub fn synchronize(&self) -> Result<()> {
         match &self.inner.backend {
             Backend::Cuda(c) => c.synchronize(),
+            Backend::Sim(s) => s.synchronize(),
         }
     }
 
@@ -193,6 +248,7 @@ impl Device {
                 Context::unbind_cache();
                 c.ctx.bind()
             }
+            Backend::Sim(_) => Ok(()),
         }
     }
 
@@ -205,6 +261,7 @@ impl Device {
                 unsafe { cu!(cuMemGetInfo_v2(&mut free, &mut total))? };
                 Ok((free, total))
             }
+            Backend::Sim(_) => Err(Error::Unsupported("memory_info on the simulator")),
         }
     }
 
@@ -217,6 +274,7 @@ impl Device {
                 unsafe { cu!(cuCtxGetStreamPriorityRange(&mut least, &mut greatest))? };
                 Ok((least, greatest))
             }
+            Backend::Sim(_) => Ok((0, 0)),
         }
     }
 
@@ -234,6 +292,10 @@ impl Device {
                 c.panics.forget();
                 c.ctx.reset()
             }
+            Backend::Sim(s) => {
+                s.clear();
+                Ok(())
+            }
         }
     }
 
@@ -244,9 +306,19 @@ impl Device {
 
     /// The CUDA arm (the only one until the simulator is wired in).
     #[inline]
-    pub(crate) fn cuda(&self) -> Result<&CudaDevice> {
+    pub(crate) fn cuda_arm(&self) -> Result<&CudaDevice> {
         match &self.inner.backend {
             Backend::Cuda(c) => Ok(c),
+            Backend::Sim(_) => Err(Error::Unsupported("this driver facility on the simulator")),
+        }
+    }
+
+    /// `Err(ContextLost)` for an object created in generation `g` before a context reset.
+    #[inline]
+    pub(crate) fn check_generation(&self, g: u64) -> Result<()> {
+        match &self.inner.backend {
+            Backend::Cuda(c) => c.ctx.check(g),
+            Backend::Sim(_) => Ok(()),
         }
     }
 
@@ -254,6 +326,7 @@ impl Device {
     pub(crate) fn generation(&self) -> u64 {
         match &self.inner.backend {
             Backend::Cuda(c) => c.ctx.generation(),
+            Backend::Sim(_) => 0,
         }
     }
 }
@@ -276,6 +349,7 @@ impl std::fmt::Debug for Device {
                 .field("name", &c.props.name)
                 .field("sm", &c.props.sm())
                 .finish(),
+            Backend::Sim(_) => f.debug_struct("Device").field("backend", &"sim").finish(),
         }
     }
 }

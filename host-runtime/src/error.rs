@@ -59,6 +59,10 @@ pub enum Error {
         /// The panic payload, when it was a string.
         message: String,
     },
+    /// The simulator caught a bug inside a kernel that a GPU would hide or turn into a fault
+    /// (out-of-bounds or misaligned access, shared-memory race, divergent barrier...).
+    #[error("{0}")]
+    Simulator(Box<kernel_std::sim::SimError>),
     /// The object belongs to a context that was destroyed by [`crate::Device::recover`].
     #[error("the object belongs to a CUDA context that was reset; re-create it")]
     ContextLost,

@@ -3,7 +3,10 @@
 use cudarc::driver::sys::{self, CUevent, CUresult};
 
 use crate::driver::{cu, driver_error, symbol};
-use crate::{Device, Error, Result, Stream};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::{BackendKind, Device, Error, Result, Stream};
 
 /// How an event behaves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,6 +47,8 @@ pub struct Event {
     raw: CUevent,
     generation: u64,
     flags: EventFlags,
+    /// On the simulator: the host time of the last record (work is complete when recorded).
+    sim_stamp: Mutex<Option<Instant>>,
 }
 
 // SAFETY: event handles are usable from any thread of the process.
@@ -52,7 +57,9 @@ unsafe impl Sync for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if cuda.enter(self.generation).is_ok() {
             unsafe {
                 let _ = sys::cuEventDestroy_v2(self.raw);
@@ -70,7 +77,16 @@ impl std::fmt::Debug for Event {
 impl Event {
     /// Creates an event on `device`.
     pub fn new(device: &Device, flags: EventFlags) -> Result<Event> {
-        let cuda = device.cuda()?;
+        if device.backend() == BackendKind::Sim {
+            return Ok(Event {
+                device: device.clone(),
+                raw: std::ptr::null_mut(),
+                generation: 0,
+                flags,
+                sim_stamp: Mutex::new(None),
+            });
+        }
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let mut raw: CUevent = std::ptr::null_mut();
         unsafe { cu!(cuEventCreate(&mut raw, flags.bits()))? };
@@ -79,10 +95,12 @@ impl Event {
             raw,
             generation: cuda.ctx.generation(),
             flags,
+            sim_stamp: Mutex::new(None),
         })
     }
 
-    /// The raw driver handle, for interop with code calling the driver directly.
+    /// The raw driver handle, for interop with code calling the driver directly (null on the
+    /// simulator).
     pub fn raw(&self) -> CUevent {
         self.raw
     }
@@ -95,21 +113,36 @@ impl Event {
         }
     }
 
+    fn is_sim(&self) -> bool {
+        self.device.backend() == BackendKind::Sim
+    }
+
+    fn stamp(&self) -> Option<Instant> {
+        *self.sim_stamp.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn enter(&self) -> Result<&crate::device::CudaDevice> {
-        let cuda = self.device.cuda()?;
+        let cuda = self.device.cuda_arm()?;
         cuda.enter(self.generation)?;
         Ok(cuda)
     }
 
     /// Captures the work enqueued on `stream` so far.
     pub fn record(&self, stream: &Stream) -> Result<()> {
-        self.enter()?;
         self.check_device(stream.device())?;
+        if self.is_sim() {
+            *self.sim_stamp.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            return Ok(());
+        }
+        self.enter()?;
         unsafe { cu!(cuEventRecord(self.raw, stream.raw())) }
     }
 
     /// `Ok(true)` once the captured work has completed.
     pub fn query(&self) -> Result<bool> {
+        if self.is_sim() {
+            return Ok(true);
+        }
         self.enter()?;
         match unsafe { sys::cuEventQuery(self.raw) } {
             CUresult::CUDA_SUCCESS => Ok(true),
@@ -120,6 +153,9 @@ impl Event {
 
     /// Waits for the captured work, then reports kernel panics on the device.
     pub fn synchronize(&self) -> Result<()> {
+        if self.is_sim() {
+            return self.device.synchronize();
+        }
         let cuda = self.enter()?;
         unsafe { cu!(cuEventSynchronize(self.raw))? };
         cuda.panics.check()
@@ -128,13 +164,21 @@ impl Event {
     /// Milliseconds between `self` (the start) and `end`, both recorded and completed, both with
     /// timing enabled.
     pub fn elapsed_ms(&self, end: &Event) -> Result<f32> {
-        self.enter()?;
         end.check_device(&self.device)?;
         if self.flags.disable_timing || end.flags.disable_timing {
             return Err(Error::InvalidValue(
                 "elapsed time needs events created with timing enabled".into(),
             ));
         }
+        if self.is_sim() {
+            return match (self.stamp(), end.stamp()) {
+                (Some(a), Some(b)) => Ok(b.saturating_duration_since(a).as_secs_f32() * 1e3),
+                _ => Err(Error::InvalidValue(
+                    "elapsed time needs both events recorded".into(),
+                )),
+            };
+        }
+        self.enter()?;
         let mut ms = 0f32;
         type Elapsed = unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult;
         // CUDA 12.8 added the `_v2` entry point; older drivers only have the original.

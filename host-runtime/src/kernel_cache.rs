@@ -56,7 +56,10 @@ impl EntryKey {
 /// One loaded instantiation.
 pub(crate) struct Entry {
     key: EntryKey,
-    pub(crate) function: Function,
+    /// The loaded entry point (`None` on backends that interpret the IR).
+    pub(crate) function: Option<Function>,
+    /// Parameters of the kernel, checked against the launcher's argument count.
+    pub(crate) param_count: usize,
     pub(crate) compiled: Arc<Compiled>,
 }
 
@@ -88,18 +91,22 @@ impl KernelCache {
         }
     }
 
-    /// The loaded instantiation for `key` on `device`, compiling and loading it on a miss.
+    /// The loaded instantiation for `key` on `device` (whose context is in `generation`),
+    /// compiling it for `sm` and handing it to `load` on a miss. `load` returns the backend's
+    /// loaded function (`None` for backends that run the IR directly, like the simulator).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn get(
         &self,
         device: &Device,
-        cuda: &CudaDevice,
+        generation: u64,
+        sm: u32,
         def: fn() -> &'static FnDef,
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
+        load: Loader<'_>,
     ) -> Result<&'static Entry> {
         let uid = device.uid();
-        let generation = cuda.ctx.generation();
         let last = self.last.load(Ordering::Acquire);
         // SAFETY: published entries are leaked, so a non-null pointer is valid forever.
         if let Some(e) = unsafe { last.as_ref() } {
@@ -107,20 +114,20 @@ impl KernelCache {
                 return Ok(e);
             }
         }
-        self.slow(device, cuda, def, key, generics, uid, generation)
+        self.slow(uid, generation, sm, def, key, generics, load)
     }
 
     #[cold]
     #[allow(clippy::too_many_arguments)]
     fn slow(
         &self,
-        device: &Device,
-        cuda: &CudaDevice,
+        uid: u64,
+        generation: u64,
+        sm: u32,
         def: fn() -> &'static FnDef,
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
-        uid: u64,
-        generation: u64,
+        load: Loader<'_>,
     ) -> Result<&'static Entry> {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(e) = entries.iter().find(|e| e.matches(uid, generation, key)) {
@@ -129,21 +136,38 @@ impl KernelCache {
             return Ok(e);
         }
         let opts = CompileOptions {
-            sm: cuda.props.sm(),
+            sm,
             ..CompileOptions::default()
         };
         let compiled = kernel_std::compile(def(), &generics(), &opts)?;
-        let module = load_compiled(device, cuda, &compiled)?;
-        let function = module.function(&compiled.kernel.name)?;
+        let function = load(&compiled)?;
         let entry: &'static Entry = Box::leak(Box::new(Entry {
             key: EntryKey::new(uid, generation, key),
             function,
+            param_count: compiled.kernel.params.len(),
             compiled: Arc::new(compiled),
         }));
         entries.push(entry);
         self.last
             .store(entry as *const Entry as *mut Entry, Ordering::Release);
         Ok(entry)
+    }
+}
+
+/// Loads a freshly compiled instantiation into a backend.
+pub(crate) type Loader<'a> = &'a dyn Fn(&Compiled) -> Result<Option<Function>>;
+
+/// The CUDA loader: PTX through the disk cache, then the entry point.
+pub(crate) fn cuda_loader<'a>(
+    device: &'a Device,
+    cuda: &'a CudaDevice,
+) -> impl Fn(&Compiled) -> Result<Option<Function>> + 'a {
+    move |c: &Compiled| {
+        let module = load_compiled(device, cuda, c)?;
+        // The PTX entry is the kernel name made a valid PTX identifier.
+        Ok(Some(
+            module.function(&kernel_std::ptx::entry_name(&c.kernel.name))?,
+        ))
     }
 }
 

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use kernel_std::ast::FnDef;
 use kernel_std::{ir, Compiled};
 
-use crate::device::Backend;
-use crate::kernel_cache::KernelCache;
+use crate::device::{Backend, CudaDevice};
+use crate::kernel_cache::{cuda_loader, Entry, KernelCache};
 use crate::launch::{launch_cuda, LaunchError};
 use crate::launch_api::{GenericsFn, InstanceKey};
+use crate::sim_backend::SimDevice;
 use crate::{Device, Error, Function, LaunchConfig, Result, Stream};
 
 /// One per `#[kernel]`: its definition plus the cache of compiled instantiations.
@@ -47,23 +48,78 @@ pub fn launch_kernel(
     let device = stream.device();
     match &device.inner.backend {
         Backend::Cuda(cuda) => {
-            let entry = kernel.cache.get(device, cuda, kernel.def, key, generics)?;
-            let expected = entry.compiled.kernel.params.len();
-            if args.len() != expected {
+            let entry = cuda_entry(device, cuda, kernel, key, generics)?;
+            if args.len() != entry.param_count {
                 return Err(LaunchError::ArgCount {
-                    expected,
+                    expected: entry.param_count,
                     got: args.len(),
                 }
                 .into());
             }
+            let Some(f) = &entry.function else {
+                return Err(Error::Unsupported("a CUDA entry without a loaded function"));
+            };
             // SAFETY: the argument count matches; the generated launcher built each pointer from
             // the kernel's typed signature.
-            unsafe { launch_cuda(cuda, stream, &entry.function.inner, &cfg, args) }
+            unsafe { launch_cuda(cuda, stream, &f.inner, &cfg, args) }
+        }
+        Backend::Sim(sim) => {
+            let entry = sim_entry(device, sim, kernel, key, generics)?;
+            if args.len() != entry.param_count {
+                return Err(LaunchError::ArgCount {
+                    expected: entry.param_count,
+                    got: args.len(),
+                }
+                .into());
+            }
+            // SAFETY: as above; the simulator reads `params[i].size` bytes behind each pointer.
+            unsafe { sim.launch(&entry.compiled.kernel, &cfg, args) }
         }
     }
 }
 
-/// The loaded function of one instantiation (compiling it if needed), e.g. for occupancy queries.
+/// The cache entry of an instantiation on the simulator (compiled, nothing to load).
+fn sim_entry(
+    device: &Device,
+    sim: &SimDevice,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+) -> Result<&'static Entry> {
+    kernel.cache.get(
+        device,
+        0,
+        sim.props.sm(),
+        kernel.def,
+        key,
+        generics,
+        &|_| Ok(None),
+    )
+}
+
+/// The cache entry of an instantiation on a CUDA device.
+#[inline]
+fn cuda_entry(
+    device: &Device,
+    cuda: &CudaDevice,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+) -> Result<&'static Entry> {
+    kernel.cache.get(
+        device,
+        cuda.ctx.generation(),
+        cuda.props.sm(),
+        kernel.def,
+        key,
+        generics,
+        &cuda_loader(device, cuda),
+    )
+}
+
+/// The loaded function of one instantiation of a kernel on `device` (compiling it if needed): the
+/// raw handle benchmarks and occupancy queries use. Non-generic kernels pass
+/// `&InstanceKey::EMPTY` and `&Vec::new`.
 pub fn kernel_function(
     device: &Device,
     kernel: &'static KernelHandle,
@@ -71,11 +127,13 @@ pub fn kernel_function(
     generics: GenericsFn<'_>,
 ) -> Result<Function> {
     match &device.inner.backend {
-        Backend::Cuda(cuda) => Ok(kernel
-            .cache
-            .get(device, cuda, kernel.def, key, generics)?
+        Backend::Cuda(cuda) => cuda_entry(device, cuda, kernel, key, generics)?
             .function
-            .clone()),
+            .clone()
+            .ok_or(Error::Unsupported("a CUDA entry without a loaded function")),
+        Backend::Sim(_) => Err(Error::Unsupported(
+            "loaded functions on the simulator (it runs the IR)",
+        )),
     }
 }
 
@@ -87,9 +145,10 @@ pub fn compiled_kernel(
     generics: GenericsFn<'_>,
 ) -> Result<Arc<Compiled>> {
     match &device.inner.backend {
-        Backend::Cuda(cuda) => Ok(kernel
-            .cache
-            .get(device, cuda, kernel.def, key, generics)?
+        Backend::Cuda(cuda) => Ok(cuda_entry(device, cuda, kernel, key, generics)?
+            .compiled
+            .clone()),
+        Backend::Sim(sim) => Ok(sim_entry(device, sim, kernel, key, generics)?
             .compiled
             .clone()),
     }

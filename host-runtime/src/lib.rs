@@ -7,6 +7,7 @@
 //! [`PitchedBuffer`], [`MemPool`]), modules and functions, launches, occupancy and kernel panics.
 //! Generated `#[kernel]` launchers call [`launch_kernel`] (see [`launch_api`]).
 
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
 pub mod context;
@@ -29,6 +30,7 @@ pub mod pinned;
 pub mod pitched;
 pub mod pool;
 pub mod properties;
+pub mod sim_backend;
 pub mod stream;
 
 pub use device::{BackendKind, Device};
@@ -54,4 +56,27 @@ pub use stream::{Stream, StreamOptions};
 pub mod prelude {
     pub use crate::{Device, DeviceBuffer, Error, Event, EventFlags, LaunchConfig, Result, Stream};
     pub use kernel_std::api::Dim3;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn handles_cross_threads() {
+        send_sync::<Device>();
+        send_sync::<Stream>();
+        send_sync::<Event>();
+        send_sync::<Module>();
+        send_sync::<Function>();
+        send_sync::<DeviceBuffer<f32>>();
+        send_sync::<ManagedBuffer<u8>>();
+        send_sync::<PitchedBuffer<u16>>();
+        send_sync::<PinnedBuffer<f64>>();
+        send_sync::<MemPool>();
+        send_sync::<KernelHandle>();
+        send_sync::<Error>();
+    }
 }

@@ -62,7 +62,7 @@ impl<T: DeviceType> Drop for ManagedBuffer<T> {
 impl<T: DeviceType> ManagedBuffer<T> {
     /// Allocates `len` zeroed elements attached globally (any stream may use them).
     pub fn new(device: &Device, len: usize) -> Result<Self> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         if !cuda.props.managed_memory {
             return Err(Error::Unsupported("managed memory on this device"));
@@ -108,14 +108,14 @@ impl<T: DeviceType> ManagedBuffer<T> {
 
     /// Waits for the device (reporting kernel panics), then borrows the memory on the host.
     pub fn as_slice(&self) -> Result<&[T]> {
-        self.device.cuda()?.ctx.check(self.generation)?;
+        self.device.cuda_arm()?.ctx.check(self.generation)?;
         self.device.synchronize()?;
         Ok(unsafe { std::slice::from_raw_parts(self.ptr(), self.len) })
     }
 
     /// Waits for the device, then borrows the memory mutably on the host.
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
-        self.device.cuda()?.ctx.check(self.generation)?;
+        self.device.cuda_arm()?.ctx.check(self.generation)?;
         self.device.synchronize()?;
         Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr(), self.len) })
     }
@@ -138,7 +138,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
 
     /// Migrates the pages to `to` in stream order on `stream`.
     pub fn prefetch(&self, to: Location, stream: &Stream) -> Result<()> {
-        self.device.cuda()?.enter(self.generation)?;
+        self.device.cuda_arm()?.enter(self.generation)?;
         stream.enter()?;
         if !self.device.properties().concurrent_managed_access {
             return Err(Error::Unsupported(
@@ -168,7 +168,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
 
     /// Gives the driver a placement hint for the whole buffer.
     pub fn advise(&self, advice: Advice) -> Result<()> {
-        self.device.cuda()?.enter(self.generation)?;
+        self.device.cuda_arm()?.enter(self.generation)?;
         if !has_symbol("cuMemAdvise_v2") {
             return Err(Error::Unsupported(
                 "cuMemAdvise_v2 (needs a CUDA 12.2+ driver)",

@@ -15,6 +15,7 @@ use std::ops::{Bound, RangeBounds};
 
 use kernel_std::api::DeviceType;
 
+use crate::device::Backend;
 use crate::driver::cu;
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::{Device, Error, Result, Stream};
@@ -23,7 +24,10 @@ use crate::{Device, Error, Result, Stream};
 /// simulator address on the simulator). Typed buffers are built on these.
 impl Device {
     pub(crate) fn raw_alloc(&self, bytes: usize) -> Result<u64> {
-        let cuda = self.cuda()?;
+        let cuda = match &self.inner.backend {
+            Backend::Cuda(c) => c,
+            Backend::Sim(s) => return Ok(s.alloc(bytes)),
+        };
         cuda.ctx.bind()?;
         if bytes == 0 {
             return Ok(0);
@@ -34,11 +38,15 @@ impl Device {
     }
 
     pub(crate) fn raw_free(&self, addr: u64, generation: u64) {
-        let Ok(cuda) = self.cuda() else { return };
-        if addr != 0 && cuda.enter(generation).is_ok() {
-            unsafe {
-                let _ = cudarc::driver::sys::cuMemFree_v2(addr);
+        match &self.inner.backend {
+            Backend::Cuda(cuda) => {
+                if addr != 0 && cuda.enter(generation).is_ok() {
+                    unsafe {
+                        let _ = cudarc::driver::sys::cuMemFree_v2(addr);
+                    }
+                }
             }
+            Backend::Sim(s) => s.free(addr),
         }
     }
 
@@ -50,7 +58,15 @@ impl Device {
         src: *const c_void,
         bytes: usize,
     ) -> Result<()> {
-        self.cuda()?.enter(gen)?;
+        let cuda = match &self.inner.backend {
+            Backend::Cuda(c) => c,
+            // SAFETY: the caller guarantees `bytes` readable bytes at `src`.
+            Backend::Sim(s) => {
+                let data = unsafe { host_bytes(src, bytes) };
+                return s.write(addr, data);
+            }
+        };
+        cuda.enter(gen)?;
         if bytes == 0 {
             return Ok(());
         }
@@ -65,7 +81,18 @@ impl Device {
         dst: *mut c_void,
         bytes: usize,
     ) -> Result<()> {
-        let cuda = self.cuda()?;
+        let cuda = match &self.inner.backend {
+            Backend::Cuda(c) => c,
+            Backend::Sim(s) => {
+                s.synchronize()?;
+                if bytes == 0 {
+                    return Ok(());
+                }
+                // SAFETY: the caller guarantees `bytes` writable bytes at `dst`.
+                let out = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
+                return s.read(addr, out);
+            }
+        };
         cuda.enter(gen)?;
         cuda.synchronize()?;
         if bytes == 0 {
@@ -75,7 +102,11 @@ impl Device {
     }
 
     pub(crate) fn raw_copy(&self, gen: u64, dst: u64, src: u64, bytes: usize) -> Result<()> {
-        self.cuda()?.enter(gen)?;
+        let cuda = match &self.inner.backend {
+            Backend::Cuda(c) => c,
+            Backend::Sim(s) => return s.copy(dst, src, bytes),
+        };
+        cuda.enter(gen)?;
         if bytes == 0 {
             return Ok(());
         }
@@ -91,7 +122,16 @@ impl Device {
         pattern: u32,
         count: usize,
     ) -> Result<()> {
-        self.cuda()?.enter(gen)?;
+        if !matches!(elem, 1 | 2 | 4) {
+            return Err(Error::InvalidValue(format!(
+                "memset of {elem}-byte elements"
+            )));
+        }
+        let cuda = match &self.inner.backend {
+            Backend::Cuda(c) => c,
+            Backend::Sim(s) => return s.fill(addr, elem, pattern, count),
+        };
+        cuda.enter(gen)?;
         if count == 0 {
             return Ok(());
         }
@@ -99,12 +139,21 @@ impl Device {
             match elem {
                 1 => cu!(cuMemsetD8_v2(addr, pattern as u8, count)),
                 2 => cu!(cuMemsetD16_v2(addr, pattern as u16, count)),
-                4 => cu!(cuMemsetD32_v2(addr, pattern, count)),
-                _ => Err(Error::InvalidValue(format!(
-                    "memset of {elem}-byte elements"
-                ))),
+                _ => cu!(cuMemsetD32_v2(addr, pattern, count)),
             }
         }
+    }
+}
+
+/// Views `bytes` host bytes at `p` (a dangling-safe empty slice for zero bytes).
+///
+/// # Safety
+/// `p` must point at `bytes` readable bytes that outlive the returned slice.
+unsafe fn host_bytes<'a>(p: *const c_void, bytes: usize) -> &'a [u8] {
+    if bytes == 0 {
+        &[]
+    } else {
+        unsafe { std::slice::from_raw_parts(p as *const u8, bytes) }
     }
 }
 
@@ -203,7 +252,7 @@ impl Region<'_> {
                 got: src.len,
             });
         }
-        src.device.cuda()?.ctx.check(src.generation)?;
+        src.device.check_generation(src.generation)?;
         self.device
             .raw_copy(self.generation, self.addr, src.addr, self.len * elem)
     }
@@ -321,6 +370,9 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// Stream-ordered allocation from the device's default memory pool (`cuMemAllocAsync`),
     /// zeroed on `stream`, and freed on `stream` when dropped.
     pub fn alloc_async(stream: &Stream, len: usize) -> Result<Self> {
+        if let Backend::Sim(_) = &stream.device().inner.backend {
+            return Self::zeroed(stream.device(), len);
+        }
         stream.enter()?;
         let bytes = byte_len::<T>(len)?;
         let mut addr = 0u64;
@@ -414,7 +466,9 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// `src` must stay alive and unmodified until the copy completes (synchronize `stream` or an
     /// event recorded after it). Use page-locked memory ([`crate::PinnedBuffer`]) for real overlap.
     pub unsafe fn copy_from_host_async(&mut self, src: &[T], stream: &Stream) -> Result<()> {
-        self.check_stream(stream)?;
+        if self.check_stream(stream)? {
+            return self.copy_from_host(src);
+        }
         if src.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -440,7 +494,9 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// # Safety
     /// `dst` must stay alive and must not be read until the copy completes.
     pub unsafe fn copy_to_host_async(&self, dst: &mut [T], stream: &Stream) -> Result<()> {
-        self.check_stream(stream)?;
+        if self.check_stream(stream)? {
+            return self.copy_to_host(dst);
+        }
         if dst.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -463,8 +519,10 @@ impl<T: DeviceType> DeviceBuffer<T> {
 
     /// Stream-ordered device-to-device copy.
     pub fn copy_from_async(&mut self, src: &DeviceBuffer<T>, stream: &Stream) -> Result<()> {
-        self.check_stream(stream)?;
         src.check_stream(stream)?;
+        if self.check_stream(stream)? {
+            return self.copy_from(src);
+        }
         if src.len != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -485,12 +543,18 @@ impl<T: DeviceType> DeviceBuffer<T> {
         }
     }
 
-    fn check_stream(&self, stream: &Stream) -> Result<()> {
+    /// Checks that `stream` may work on this buffer. `Ok(true)` on the simulator, where the
+    /// "asynchronous" copies simply run synchronously.
+    fn check_stream(&self, stream: &Stream) -> Result<bool> {
         if *stream.device() != self.device {
             return Err(Error::WrongDevice);
         }
+        if let Backend::Sim(_) = &self.device.inner.backend {
+            return Ok(true);
+        }
         stream.enter()?;
-        self.device.cuda()?.ctx.check(self.generation)
+        self.device.check_generation(self.generation)?;
+        Ok(false)
     }
 
     /// A read-only view of `range` (an error, not a panic, when out of bounds).

@@ -39,7 +39,9 @@ unsafe impl Sync for ModuleInner {}
 
 impl Drop for ModuleInner {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if cuda.enter(self.generation).is_err() {
             return; // the context was reset: the module is already gone
         }
@@ -72,7 +74,7 @@ impl Module {
         name: String,
         sites: Option<Arc<[kernel_std::ir::PanicSite]>>,
     ) -> Result<Module> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         let owner = SlotOwner {
             kernel: name.clone(),
             sites,
@@ -99,7 +101,7 @@ impl Module {
 
     /// Looks up a kernel entry point by its PTX name.
     pub fn function(&self, name: &str) -> Result<Function> {
-        let cuda = self.inner.device.cuda()?;
+        let cuda = self.inner.device.cuda_arm()?;
         cuda.enter(self.inner.generation)?;
         let cname = CString::new(name)
             .map_err(|_| Error::InvalidValue(format!("function name {name:?} contains NUL")))?;
@@ -210,7 +212,7 @@ impl Function {
         if stream.device().uid() != self.inner.module.device.uid() {
             return Err(Error::WrongDevice);
         }
-        let cuda = stream.device().cuda()?;
+        let cuda = stream.device().cuda_arm()?;
         unsafe { launch_cuda(cuda, stream, &self.inner, &cfg, args) }
     }
 
@@ -237,7 +239,7 @@ impl Function {
 
 /// Loads a binary image into the device's context.
 pub(crate) fn load_cubin_raw(device: &Device, image: &[u8]) -> Result<CUmodule> {
-    let cuda = device.cuda()?;
+    let cuda = device.cuda_arm()?;
     cuda.ctx.bind()?;
     if image.is_empty() {
         return Err(Error::InvalidValue("empty module image".into()));
@@ -258,7 +260,7 @@ pub(crate) fn load_cubin_raw(device: &Device, image: &[u8]) -> Result<CUmodule> 
 
 /// JIT-loads PTX with info and error logs attached.
 pub(crate) fn jit_load(device: &Device, ptx: &str) -> Result<CUmodule> {
-    let cuda = device.cuda()?;
+    let cuda = device.cuda_arm()?;
     cuda.ctx.bind()?;
     let image =
         CString::new(ptx).map_err(|_| Error::InvalidValue("PTX contains a NUL byte".into()))?;
@@ -287,7 +289,7 @@ pub(crate) fn jit_load(device: &Device, ptx: &str) -> Result<CUmodule> {
 
 /// Compiles PTX to a cubin for the current context's device with the driver's linker.
 pub(crate) fn link_ptx(device: &Device, ptx: &str) -> Result<Vec<u8>> {
-    let cuda = device.cuda()?;
+    let cuda = device.cuda_arm()?;
     cuda.ctx.bind()?;
     let image =
         CString::new(ptx).map_err(|_| Error::InvalidValue("PTX contains a NUL byte".into()))?;

@@ -8,7 +8,7 @@ impl Function {
     /// The block size that maximizes occupancy with `dyn_shared` bytes of dynamic shared memory
     /// per block, and the smallest grid that reaches it: `(min_grid, block)`.
     pub fn max_potential_block_size(&self, dyn_shared: u32) -> Result<(u32, u32)> {
-        let cuda = self.device().cuda()?;
+        let cuda = self.device().cuda_arm()?;
         cuda.enter(self.inner.generation)?;
         let (mut grid, mut block) = (0i32, 0i32);
         unsafe {
@@ -26,7 +26,7 @@ impl Function {
 
     /// Blocks of `block` threads that can be resident on one multiprocessor at once.
     pub fn max_active_blocks_per_sm(&self, block: u32, dyn_shared: u32) -> Result<u32> {
-        let cuda = self.device().cuda()?;
+        let cuda = self.device().cuda_arm()?;
         cuda.enter(self.inner.generation)?;
         let mut n = 0i32;
         unsafe {

@@ -1,7 +1,7 @@
 //! Kernel panics: how a panicking device thread's report reaches the host.
 //!
 //! Each device owns page-locked, device-mapped pages of 64-byte
-//! [`PanicRecord`](kernel_std::panic_record::PanicRecord) slots. Loading a module takes one slot
+//! [`PanicRecord`] slots. Loading a module takes one slot
 //! and writes the slot's device address into the module's `__fc_panic_slot` global. A panicking
 //! thread fills the record and *exits* (it does not `trap`), so the context stays usable and the
 //! other threads run to completion. Nothing happens per launch: every synchronizing host call
@@ -72,6 +72,18 @@ impl fmt::Display for KernelPanic {
 impl std::error::Error for KernelPanic {}
 
 impl KernelPanic {
+    /// Rust's wording for a panic of `kind` with detail values `a` (index) and `b` (length).
+    pub fn message_for(kind: &PanicKind, a: u64, b: u64) -> String {
+        match kind {
+            PanicKind::Bounds => {
+                format!("index out of bounds: the len is {b} but the index is {a}")
+            }
+            PanicKind::DivByZero => "attempt to divide by zero".to_string(),
+            PanicKind::DivOverflow => "attempt to divide with overflow".to_string(),
+            PanicKind::Explicit(m) => m.clone(),
+        }
+    }
+
     /// Builds the report for `rec` from the owning module's name and site table.
     pub fn from_record(kernel: &str, sites: Option<&[PanicSite]>, rec: &PanicRecord) -> Self {
         let site = sites.and_then(|s| s.get(rec.site as usize));
@@ -80,13 +92,7 @@ impl KernelPanic {
             None => ("<unknown>".to_string(), 0, 0, None),
         };
         let message = match &kind {
-            Some(PanicKind::Bounds) => format!(
-                "index out of bounds: the len is {} but the index is {}",
-                rec.b, rec.a
-            ),
-            Some(PanicKind::DivByZero) => "attempt to divide by zero".to_string(),
-            Some(PanicKind::DivOverflow) => "attempt to divide with overflow".to_string(),
-            Some(PanicKind::Explicit(m)) => m.clone(),
+            Some(k) => KernelPanic::message_for(k, rec.a, rec.b),
             None => format!("panic at site {} (no site table for this module)", rec.site),
         };
         KernelPanic {

@@ -38,7 +38,9 @@ unsafe impl<T: DeviceType + Sync> Sync for PinnedBuffer<T> {}
 
 impl<T: DeviceType> Drop for PinnedBuffer<T> {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if self.len != 0 && cuda.enter(self.generation).is_ok() {
             unsafe {
                 let _ = cudarc::driver::sys::cuMemFreeHost(self.ptr as *mut c_void);
@@ -50,7 +52,7 @@ impl<T: DeviceType> Drop for PinnedBuffer<T> {
 impl<T: DeviceType> PinnedBuffer<T> {
     /// Allocates `len` zeroed elements of page-locked memory.
     pub fn new(device: &Device, len: usize, flags: PinnedFlags) -> Result<Self> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let bytes = byte_len::<T>(len)?;
         if flags.mapped && !cuda.props.can_map_host_memory {
@@ -158,7 +160,9 @@ pub struct RegisteredHost<'a, T: DeviceType> {
 
 impl<T: DeviceType> Drop for RegisteredHost<'_, T> {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if self.len != 0 && cuda.enter(self.generation).is_ok() {
             unsafe {
                 let _ = cudarc::driver::sys::cuMemHostUnregister(self.slice as *mut c_void);
@@ -170,7 +174,7 @@ impl<T: DeviceType> Drop for RegisteredHost<'_, T> {
 impl<'a, T: DeviceType> RegisteredHost<'a, T> {
     /// Page-locks `slice` (`portable` and `mapped` flags apply; `write_combined` is rejected).
     pub fn new(device: &Device, slice: &'a mut [T], flags: PinnedFlags) -> Result<Self> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         if flags.write_combined {
             return Err(Error::InvalidValue(

@@ -42,7 +42,7 @@ enum End {
 impl<T: DeviceType> PitchedBuffer<T> {
     /// Allocates `height` rows of `width` elements, zeroed (padding included).
     pub fn new(device: &Device, width: usize, height: usize) -> Result<Self> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let size = std::mem::size_of::<T>();
         let row = byte_len::<T>(width)?;
@@ -107,7 +107,7 @@ impl<T: DeviceType> PitchedBuffer<T> {
     }
 
     fn copy_2d(&self, src: (End, usize), dst: (End, usize)) -> Result<()> {
-        self.device.cuda()?.enter(self.generation)?;
+        self.device.cuda_arm()?.enter(self.generation)?;
         let row = byte_len::<T>(self.width)?;
         if row == 0 || self.height == 0 {
             return Ok(());
@@ -178,7 +178,7 @@ impl<T: DeviceType> PitchedBuffer<T> {
 
     /// Waits for the device, then writes `dense_len()` elements at `dst`.
     fn read_dense(&self, dst: *mut T) -> Result<()> {
-        self.device.cuda()?.enter(self.generation)?;
+        self.device.cuda_arm()?.enter(self.generation)?;
         self.device.synchronize()?;
         let row = byte_len::<T>(self.width)?;
         self.copy_2d(
@@ -208,7 +208,7 @@ impl<T: DeviceType> PitchedBuffer<T> {
                 got: src.dense_len(),
             });
         }
-        src.device.cuda()?.ctx.check(src.generation)?;
+        src.device.cuda_arm()?.ctx.check(src.generation)?;
         self.copy_2d(
             (End::Device(src.addr), src.pitch),
             (End::Device(self.addr), self.pitch),

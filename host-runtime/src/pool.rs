@@ -25,7 +25,9 @@ unsafe impl Sync for MemPool {}
 
 impl Drop for MemPool {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if self.owned && cuda.enter(self.generation).is_ok() {
             unsafe {
                 let _ = sys::cuMemPoolDestroy(self.raw);
@@ -37,7 +39,7 @@ impl Drop for MemPool {
 impl MemPool {
     /// The device's default pool (the one [`DeviceBuffer::alloc_async`] uses).
     pub fn device_default(device: &Device) -> Result<MemPool> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         Self::require_support(device)?;
         cuda.ctx.bind()?;
         let mut raw: CUmemoryPool = std::ptr::null_mut();
@@ -52,7 +54,7 @@ impl MemPool {
 
     /// A new pool of device memory on `device`, destroyed when dropped.
     pub fn new(device: &Device) -> Result<MemPool> {
-        let cuda = device.cuda()?;
+        let cuda = device.cuda_arm()?;
         Self::require_support(device)?;
         cuda.ctx.bind()?;
         // SAFETY: all-zero is a valid (default) value for every field of the props struct.
@@ -80,7 +82,7 @@ impl MemPool {
     }
 
     fn enter(&self) -> Result<()> {
-        self.device.cuda()?.enter(self.generation)
+        self.device.cuda_arm()?.enter(self.generation)
     }
 
     /// Allocates `len` zeroed elements in stream order on `stream`; freed on `stream` when dropped.

@@ -14,7 +14,7 @@ use cudarc::driver::sys::{self, CUresult, CUstream};
 
 use crate::driver::cu;
 use crate::event::{Event, EventFlags};
-use crate::{Device, Error, Result};
+use crate::{BackendKind, Device, Error, Result};
 
 /// How to create a stream.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,7 +46,9 @@ unsafe impl Sync for StreamInner {}
 
 impl Drop for StreamInner {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda() else { return };
+        let Ok(cuda) = self.device.cuda_arm() else {
+            return;
+        };
         if cuda.enter(self.generation).is_ok() {
             // Pending work still completes; the driver releases the stream afterwards.
             unsafe {
@@ -73,7 +75,18 @@ impl Stream {
 
     /// Creates a stream with the given flags and priority.
     pub fn with_options(device: &Device, opts: StreamOptions) -> Result<Stream> {
-        let cuda = device.cuda()?;
+        if device.backend() == BackendKind::Sim {
+            // Simulated launches complete before they return: a stream is only a handle.
+            return Ok(Stream {
+                inner: Arc::new(StreamInner {
+                    device: device.clone(),
+                    raw: std::ptr::null_mut(),
+                    generation: 0,
+                    panics: Arc::default(),
+                }),
+            });
+        }
+        let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let flags = if opts.non_blocking {
             sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32
@@ -103,16 +116,22 @@ impl Stream {
         self.inner.generation
     }
 
-    /// The raw driver handle, for interop with code calling the driver directly.
+    /// The raw driver handle, for interop with code calling the driver directly (null on the
+    /// simulator).
     #[inline]
     pub fn raw(&self) -> CUstream {
         self.inner.raw
     }
 
+    #[inline]
+    fn is_sim(&self) -> bool {
+        self.device().backend() == BackendKind::Sim
+    }
+
     /// Binds the stream's context; `ContextLost` after a reset.
     #[inline]
     pub(crate) fn enter(&self) -> Result<&crate::device::CudaDevice> {
-        let cuda = self.inner.device.cuda()?;
+        let cuda = self.inner.device.cuda_arm()?;
         cuda.enter(self.inner.generation)?;
         Ok(cuda)
     }
@@ -120,6 +139,10 @@ impl Stream {
     /// Waits for the stream's work, then reports a driver error, a kernel panic on the device or a
     /// panicked host callback of this stream, in that order.
     pub fn synchronize(&self) -> Result<()> {
+        if self.is_sim() {
+            self.device().synchronize()?;
+            return self.take_callback_panic();
+        }
         let cuda = self.enter()?;
         unsafe { cu!(cuStreamSynchronize(self.raw()))? };
         cuda.panics.check()?;
@@ -128,6 +151,9 @@ impl Stream {
 
     /// `Ok(true)` when all work has completed, `Ok(false)` while some is pending.
     pub fn query(&self) -> Result<bool> {
+        if self.is_sim() {
+            return Ok(true);
+        }
         self.enter()?;
         match unsafe { sys::cuStreamQuery(self.raw()) } {
             CUresult::CUDA_SUCCESS => Ok(true),
@@ -138,20 +164,33 @@ impl Stream {
 
     /// Makes later work on this stream wait until `event` (as last recorded) has completed.
     pub fn wait_event(&self, event: &Event) -> Result<()> {
-        self.enter()?;
         event.check_device(self.device())?;
+        if self.is_sim() {
+            return Ok(());
+        }
+        self.enter()?;
         unsafe { cu!(cuStreamWaitEvent(self.raw(), event.raw(), 0)) }
     }
 
     /// Runs `f` on a driver thread once all earlier work on the stream completes; later work waits
     /// for it. A panic in `f` is caught and reported by the next [`Stream::synchronize`].
     pub fn launch_host_fn<F: FnOnce() + Send + 'static>(&self, f: F) -> Result<()> {
-        self.enter()?;
         let call = Box::new(HostCall {
             f: Box::new(f),
             panics: self.inner.panics.clone(),
         });
         let data = Box::into_raw(call) as *mut c_void;
+        if self.is_sim() {
+            // Earlier work is complete already, so the callback's turn is now.
+            // SAFETY: `data` is a fresh `Box<HostCall>`, passed exactly once.
+            unsafe { host_trampoline(data) };
+            return Ok(());
+        }
+        if let Err(e) = self.enter() {
+            // SAFETY: not handed to the driver, so the box is still ours.
+            drop(unsafe { Box::from_raw(data as *mut HostCall) });
+            return Err(e);
+        }
         let r = unsafe { sys::cuLaunchHostFunc(self.raw(), Some(host_trampoline), data) };
         if r != CUresult::CUDA_SUCCESS {
             // SAFETY: the driver did not take the callback, so the box is still ours.

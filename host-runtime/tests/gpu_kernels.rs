@@ -16,6 +16,7 @@ const BAD_PTX: &str = ".version 7.0\n.target sm_70\n.address_size 64\n\n.visible
 #[test]
 #[ignore]
 fn bad_ptx_is_a_jit_error_with_log_and_line() {
+    let _g = serial();
     let Some(dev) = gpu() else { return };
     match Module::from_ptx(&dev, BAD_PTX) {
         Err(Error::Jit { log, ptx_line }) => {
@@ -36,6 +37,7 @@ fn bad_ptx_is_a_jit_error_with_log_and_line() {
 #[test]
 #[ignore]
 fn invalid_launches_are_rejected_before_the_driver() {
+    let _g = serial();
     let Some(dev) = gpu() else { return };
     let m = kernels(&dev);
     let f = m.function("empty").unwrap();
@@ -97,6 +99,7 @@ fn invalid_launches_are_rejected_before_the_driver() {
 #[test]
 #[ignore]
 fn large_dynamic_shared_memory_is_opted_in_automatically() {
+    let _g = serial();
     let Some(dev) = gpu() else { return };
     let m = kernels(&dev);
     let f = m.function("touch_dyn_smem").unwrap();
@@ -127,6 +130,7 @@ fn large_dynamic_shared_memory_is_opted_in_automatically() {
 #[test]
 #[ignore]
 fn occupancy_matches_the_driver() {
+    let _g = serial();
     let Some(dev) = gpu() else { return };
     let m = kernels(&dev);
     for name in ["inc_u32", "spin", "touch_dyn_smem"] {
