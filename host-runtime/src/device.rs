@@ -141,14 +141,20 @@ impl Device {
 
     /// The device to use when the program does not pick one.
     ///
-    /// `FERROCUDA_BACKEND=cuda` forces CUDA, `FERROCUDA_BACKEND=sim` the simulator; otherwise CUDA
-    /// device 0. Without a driver or a GPU this returns `Err(NoDriver)` / `Err(NoDevice)`; it never
-    /// panics.
+    /// `FERROCUDA_BACKEND=cuda` forces CUDA device 0 (an error without a driver or GPU),
+    /// `FERROCUDA_BACKEND=sim` the simulator; otherwise CUDA device 0 when a driver and a GPU exist
+    /// and the simulator when they don't. Never panics.
     #[allow(clippy::should_implement_trait)]
     pub fn default() -> Result<Device> {
         match std::env::var("FERROCUDA_BACKEND").ok().as_deref() {
             Some("sim") => Ok(Device::simulator()),
-            Some("cuda") | Some("") | None => Device::new(0),
+            Some("cuda") => Device::new(0),
+            // No choice made: the GPU when there is one, else the simulator, so programs and
+            // examples run anywhere. Driver errors other than "none there" are still errors.
+            Some("") | None => match Device::new(0) {
+                Err(Error::NoDriver | Error::NoDevice { .. }) => Ok(Device::simulator()),
+                other => other,
+            },
             Some(_) => Err(Error::InvalidValue(
                 "FERROCUDA_BACKEND must be `cuda` or `sim`".into(),
             )),
@@ -359,13 +365,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn default_device_without_driver_is_an_error_not_a_panic() {
+    fn cuda_device_without_driver_is_an_error_not_a_panic() {
         if driver::driver_present() {
             eprintln!("a CUDA driver is present; skipping the no-driver check");
             return;
         }
-        assert!(matches!(Device::default(), Err(Error::NoDriver)));
+        assert!(matches!(Device::new(0), Err(Error::NoDriver)));
         assert!(matches!(Device::new(3), Err(Error::NoDriver)));
+        assert!(matches!(Device::cuda(0), Err(Error::NoDriver)));
         assert!(matches!(Device::count(), Err(Error::NoDriver)));
     }
 }

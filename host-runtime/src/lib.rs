@@ -1,4 +1,4 @@
-//! Safe host layer over the CUDA driver API (and, later, the Ferrocuda simulator).
+//! Safe host layer over the CUDA driver API and the Ferrocuda simulator.
 //!
 //! Layering follows cudarc's: [`driver`] holds the checked raw calls (cudarc's `sys` bindings,
 //! loaded dynamically, so nothing CUDA is needed to build and a machine without a driver gets

@@ -281,6 +281,15 @@ fn backend_env_var_selects_the_simulator() {
     // SAFETY: no other test of this binary reads the variable.
     unsafe { std::env::set_var("FERROCUDA_BACKEND", "sim") };
     assert_eq!(Device::default().unwrap().backend(), BackendKind::Sim);
+    unsafe { std::env::set_var("FERROCUDA_BACKEND", "cuda") };
+    if std::env::var_os("FERROCUDA_REQUIRE_GPU").is_none() && Device::count().is_err() {
+        // Forcing CUDA without a driver is an error, not a silent simulator.
+        assert!(matches!(Device::default(), Err(Error::NoDriver)));
+    }
+    unsafe { std::env::remove_var("FERROCUDA_BACKEND") };
+    if Device::count().is_err() {
+        assert_eq!(Device::default().unwrap().backend(), BackendKind::Sim);
+    }
     unsafe { std::env::set_var("FERROCUDA_BACKEND", "gpu") };
     assert!(matches!(Device::default(), Err(Error::InvalidValue(_))));
     unsafe { std::env::remove_var("FERROCUDA_BACKEND") };

@@ -383,3 +383,137 @@ impl fmt::Display for Kernel {
         writeln!(f, "}}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::*;
+    use crate::passes::testkit::*;
+
+    #[test]
+    fn whole_kernel_text() {
+        let mut k = kernel();
+        k.attrs.max_threads = Some(256);
+        let (p, n) = slice(&mut k, "x", 4);
+        let s = param(&mut k, "s", Ty::I32);
+        k.var_names = vec!["x.ptr".into(), "x.len".into(), "s".into()];
+        k.arrays.push(LocalArray {
+            elem: Ty::F32,
+            len: 8,
+        });
+        k.shared.push(SharedAlloc {
+            name: "tile".into(),
+            bytes: 1024,
+            align: 16,
+        });
+        let (f, i, c) = (k.new_var(Ty::F32), k.new_var(Ty::U64), k.new_var(Ty::Bool));
+        let (h, a) = (k.new_var(Ty::F16), k.new_var(Ty::U32));
+        let id = LoopId(k.next_loop);
+        let body = vec![
+            check(i, n),
+            Inst::Fma {
+                dst: f,
+                a: f.into(),
+                b: f32c(-0.0),
+                c: Const::f32(f32::from_bits(0x7fc0_0001)).into(),
+            },
+            Inst::Select {
+                dst: f,
+                cond: c.into(),
+                a: f.into(),
+                b: f32c(1.5),
+            },
+            Inst::Continue(id),
+        ];
+        let lp = Inst::For {
+            id: k.new_loop(),
+            iv: i,
+            start: u64c(0),
+            end: n.into(),
+            inclusive: true,
+            step: u64c(2),
+            reverse: true,
+            body: Block(body),
+            unroll: Unroll::By(4),
+        };
+        k.body.0 = vec![
+            Inst::SharedAddr {
+                dst: a,
+                alloc: SharedId(0),
+            },
+            bin(c, BinOp::Lt, s, i32c(-3)),
+            if_(
+                c,
+                vec![aload(f, 0, u32c(2)), Inst::Return],
+                vec![
+                    astore(0, u32c(1), f),
+                    Inst::Bitcast {
+                        dst: h,
+                        a: Const {
+                            ty: Ty::U16,
+                            bits: 0x3c00,
+                        }
+                        .into(),
+                    },
+                ],
+            ),
+            lp,
+            intr("sync_threads", vec![], vec![]),
+            Inst::Load {
+                dst: f,
+                space: Space::Global,
+                addr: p.into(),
+                readonly: true,
+            },
+            Inst::Store {
+                space: Space::Shared,
+                addr: a.into(),
+                val: f.into(),
+            },
+            cast(i, s),
+            Inst::Panic {
+                site: SiteId(0),
+                a: i.into(),
+                b: n.into(),
+            },
+        ];
+        let want = r#"kernel t (tests::t)
+  param x: slice_mut elem=4 size=16 align=8 {+0: v0, +8: v1}
+  param s: scalar size=4 align=4 {+0: v2}
+  attrs max_threads=256
+  var v0: u64 ; x.ptr
+  var v1: u64 ; x.len
+  var v2: i32 ; s
+  var v3: f32
+  var v4: u64
+  var v5: bool
+  var v6: f16
+  var v7: u32
+  array a0: [f32; 8]
+  shared s0 "tile": 1024 bytes align 16
+  site0: Bounds at k.rs:1:1
+{
+  v7 = shared_addr s0
+  v5 = lt.i32 v2, -3i32
+  if v5 {
+    v3 = array_load a0[2u32]
+    return
+  } else {
+    array_store a0[1u32], v3
+    v6 = bitcast.f16.u16 15360u16
+  }
+  for L0 v4 in 0u64..=v1 step 2u64 rev unroll(4) {
+    bounds_check.u64 v4, v1 @site0
+    v3 = fma.f32 v3, -0.0f32, f32(0x7fc00001)
+    v3 = select v5, v3, 1.5f32
+    continue L0
+  }
+  call sync_threads()
+  v3 = load.global.ro.f32 [v0]
+  store.shared.f32 [v7], v3
+  v4 = cast.u64.i32 v2
+  panic @site0 v4, v1
+}
+"#;
+        assert_eq!(k.to_string(), want);
+    }
+}

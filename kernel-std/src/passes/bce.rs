@@ -24,15 +24,17 @@
 
 use std::collections::HashMap;
 
+use super::ranges::{self, Range};
 use super::util::{assigned_vars, falls_through, for_each_def};
 use crate::compile::CompileOptions;
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, KernelAttrs, Operand, Ty, UnOp, Var};
 
 /// Returns whether any check was removed.
 pub fn bce(k: &mut Kernel, opts: &CompileOptions) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let mut cx = Cx {
         vars: &k.vars,
+        attrs: &k.attrs,
         removed: false,
         drop_all: !opts.bounds_checks,
     };
@@ -49,13 +51,15 @@ enum Def {
     And(Operand, Operand),
     Or(Operand, Operand),
     Not(Operand),
+    /// `x + 1` in a type wider than `x`'s canonical value (so it cannot wrap).
+    AddOne(Operand),
 }
 
 impl Def {
     fn mentions(&self, v: Var) -> bool {
         let m = |o: &Operand| *o == Operand::Var(v);
         match self {
-            Def::Same(a) | Def::Not(a) => m(a),
+            Def::Same(a) | Def::Not(a) | Def::AddOne(a) => m(a),
             Def::Cmp(_, a, b) | Def::And(a, b) | Def::Or(a, b) => m(a) || m(b),
         }
     }
@@ -66,10 +70,14 @@ struct State {
     defs: HashMap<Var, Def>,
     /// `(a, b)`: `a < b` holds, on canonical operands.
     facts: Vec<(Operand, Operand)>,
+    /// Known value ranges (facts about values, so they stay true when an operand that produced
+    /// them is written later; only writing the variable itself forgets its range).
+    ranges: HashMap<Var, Range>,
 }
 
 impl State {
     fn kill(&mut self, v: Var) {
+        self.ranges.remove(&v);
         self.defs.remove(&v);
         self.defs.retain(|_, d| !d.mentions(v));
         let o = Operand::Var(v);
@@ -105,6 +113,17 @@ impl State {
             Some(Def::Cmp(op, a, b)) => match (op, truth) {
                 (BinOp::Lt, true) | (BinOp::Ge, false) => push(*a, *b),
                 (BinOp::Gt, true) | (BinOp::Le, false) => push(*b, *a),
+                // `x + 1 <= b` gives `x < b` when the increment cannot wrap.
+                (BinOp::Le, true) | (BinOp::Gt, false) => {
+                    if let Some(x) = self.plus_one_of(*a) {
+                        push(x, *b)
+                    }
+                }
+                (BinOp::Ge, true) | (BinOp::Lt, false) => {
+                    if let Some(x) = self.plus_one_of(*b) {
+                        push(x, *a)
+                    }
+                }
                 _ => {}
             },
             Some(Def::And(a, b)) if truth => {
@@ -121,7 +140,32 @@ impl State {
         }
     }
 
-    fn proves(&self, idx: Operand, len: Operand) -> bool {
+    /// `x` if `o` is known to equal `x + 1` without wrap-around.
+    fn plus_one_of(&self, o: Operand) -> Option<Operand> {
+        let Operand::Var(v) = o else { return None };
+        match self.defs.get(&v) {
+            Some(Def::AddOne(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    fn range(&self, vars: &[Ty], o: Operand) -> Option<Range> {
+        match o {
+            Operand::Const(c) => ranges::of_const(c),
+            Operand::Var(v) => self
+                .ranges
+                .get(&v)
+                .copied()
+                .or_else(|| ranges::full(vars[v.0 as usize])),
+        }
+    }
+
+    fn proves(&self, vars: &[Ty], idx: Operand, len: Operand) -> bool {
+        if let (Some(ri), Some(rl)) = (self.range(vars, idx), self.range(vars, len)) {
+            if ri.1 < rl.0 {
+                return true;
+            }
+        }
         let (i, l) = (self.canon(idx), self.canon(len));
         let val = |o: Operand| match o {
             Operand::Const(c) => Some(c.bits),
@@ -146,6 +190,7 @@ impl State {
 
 struct Cx<'a> {
     vars: &'a [Ty],
+    attrs: &'a KernelAttrs,
     removed: bool,
     drop_all: bool,
 }
@@ -175,7 +220,7 @@ impl Cx<'_> {
     fn inst(&mut self, inst: Inst, st: &mut State) -> Option<Inst> {
         match inst {
             Inst::BoundsCheck { idx, len, site } => {
-                if self.drop_all || st.proves(idx, len) {
+                if self.drop_all || st.proves(self.vars, idx, len) {
                     self.removed = true;
                     return None;
                 }
@@ -218,11 +263,25 @@ impl Cx<'_> {
             } => {
                 let written = assigned_vars(&body);
                 let end_c = st.canon(end);
+                let iv_range = match (st.range(self.vars, start), st.range(self.vars, end)) {
+                    (Some(s), Some(e)) => {
+                        let hi = if inclusive {
+                            Some(e.1)
+                        } else {
+                            e.1.checked_sub(1)
+                        };
+                        hi.filter(|h| s.0 <= *h).map(|h| (s.0, h))
+                    }
+                    _ => None,
+                };
                 for v in &written {
                     st.kill(*v);
                 }
                 st.kill(iv);
                 let mut inner = st.clone();
+                if let Some(r) = iv_range {
+                    inner.ranges.insert(iv, r);
+                }
                 let end_stable = match end {
                     Operand::Var(v) => !written.contains(&v),
                     Operand::Const(_) => true,
@@ -267,8 +326,12 @@ impl Cx<'_> {
                 Some(Inst::Loop { id, body })
             }
             other => {
+                let range = self.range_of(&other, st);
                 for_each_def(&other, |v| st.kill(v));
-                if let Some((dst, def)) = self.def_of(&other) {
+                if let Some((dst, r)) = range {
+                    st.ranges.insert(dst, r);
+                }
+                if let Some((dst, def)) = self.def_of(&other, st) {
                     if !def.mentions(dst) {
                         st.defs.insert(dst, def);
                     }
@@ -278,7 +341,26 @@ impl Cx<'_> {
         }
     }
 
-    fn def_of(&self, inst: &Inst) -> Option<(Var, Def)> {
+    /// The range of the value `inst` writes, from the ranges of its operands before it runs.
+    fn range_of(&self, inst: &Inst, st: &State) -> Option<(Var, Range)> {
+        let r = |o: Operand| st.range(self.vars, o);
+        let (dst, range) = match *inst {
+            Inst::Mov { dst, src } => (dst, r(src)),
+            Inst::Cast { dst, a } if self.ty(a).is_int() => {
+                (dst, ranges::of_cast(r(a), self.vars[dst.0 as usize]))
+            }
+            Inst::Binary { dst, op, a, b } if !op.is_compare() && op != BinOp::MulHi => {
+                (dst, ranges::of_binary(op, r(a), r(b), self.ty(a)))
+            }
+            Inst::Intrinsic { id, ref dsts, .. } if dsts.len() == 1 => {
+                (dsts[0], ranges::of_intrinsic(id, self.attrs))
+            }
+            _ => return None,
+        };
+        Some((dst, range?))
+    }
+
+    fn def_of(&self, inst: &Inst, st: &State) -> Option<(Var, Def)> {
         Some(match *inst {
             Inst::Mov { dst, src } => (dst, Def::Same(src)),
             Inst::Cast { dst, a } => {
@@ -312,6 +394,31 @@ impl Cx<'_> {
                 op: UnOp::Not,
                 a,
             } if self.ty(a) == Ty::Bool => (dst, Def::Not(a)),
+            Inst::Binary {
+                dst,
+                op: BinOp::Add,
+                a,
+                b,
+            } if self.is_unsigned(a) => {
+                let one = |o: Operand| matches!(o, Operand::Const(c) if c.bits == 1);
+                let x = if one(b) {
+                    a
+                } else if one(a) {
+                    b
+                } else {
+                    return None;
+                };
+                // The canonical value must come from a narrower type (a widened `u32`, say).
+                let root = st.canon(x);
+                let narrower = match root {
+                    Operand::Var(r) => self.ty(Operand::Var(r)).bits() < self.ty(x).bits(),
+                    Operand::Const(c) => c.bits < u64::MAX >> (64 - self.ty(x).bits()),
+                };
+                if !narrower {
+                    return None;
+                }
+                (dst, Def::AddOne(x))
+            }
             _ => return None,
         })
     }
@@ -529,5 +636,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn increment_guard_needs_a_narrow_value() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i32v = param(&mut k, "i", Ty::U32);
+        let i64v = param(&mut k, "j", Ty::U64);
+        let (w, a, b) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let (c, d) = (k.new_var(Ty::Bool), k.new_var(Ty::Bool));
+        k.body.0 = vec![
+            cast(w, i32v),
+            bin(a, BinOp::Add, w, u64c(1)),
+            bin(c, BinOp::Le, a, n),
+            if_(c, vec![check(w, n)], vec![]),
+            // `j + 1` wraps for `j == u64::MAX`, so `j + 1 <= n` proves nothing about `j`.
+            bin(b, BinOp::Add, i64v, u64c(1)),
+            bin(d, BinOp::Ge, n, b),
+            if_(d, vec![check(i64v, n)], vec![]),
+        ];
+        bce(&mut k, &on());
+        let got = text(&k);
+        assert_eq!(checks(&k), 1, "{got}");
+        assert!(got.contains("bounds_check.u64 v3, v1"), "{got}");
+    }
+
+    /// The SGEMM shared-tile pattern: `ty = tid / 16`, `a_s[ty * 8 + 7]` with 128 elements is in
+    /// bounds when at most 256 threads run per block, and not provable without launch bounds.
+    #[test]
+    fn value_ranges_with_launch_bounds() {
+        for (max_threads, dropped) in [(Some(256), true), (None, false), (Some(512), false)] {
+            let mut k = kernel();
+            k.attrs.max_threads = max_threads;
+            let p = param(&mut k, "p", Ty::U64);
+            let (t, ty, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+            let w = k.new_var(Ty::U64);
+            k.body.0 = vec![
+                intr("tid.x", vec![t], vec![]),
+                bin(ty, BinOp::Div, t, u32c(16)),
+                bin(i, BinOp::Mul, ty, u32c(8)),
+                bin(i, BinOp::Add, i, u32c(7)),
+                cast(w, i),
+                check(w, u64c(128)),
+                store(p, w),
+            ];
+            bce(&mut k, &on());
+            assert_eq!(checks(&k) == 0, dropped, "{max_threads:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_follow_loops_and_rewrites() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (i, x) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let body = vec![
+            // In range on entry, but the loop doubles it every iteration.
+            check(x, u32c(10)),
+            bin(x, BinOp::Mul, x, u32c(2)),
+            // The counter of `0..9` is always below 9.
+            check(i, u32c(9)),
+            store(p, x),
+        ];
+        let l = for_(&mut k, i, u32c(0), u32c(9), Unroll::Never, body);
+        k.body.0 = vec![mov(x, u32c(3)), check(x, u32c(10)), l];
+        bce(&mut k, &on());
+        assert_body(
+            &k,
+            "
+            v2 = mov 3u32
+            for L0 v1 in 0u32..9u32 step 1u32 unroll(never) {
+              bounds_check.u32 v2, 10u32 @site0
+              v2 = mul.u32 v2, 2u32
+              store.global.u32 [v0], v2
+            }
+            ",
+        );
     }
 }

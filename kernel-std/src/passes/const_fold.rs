@@ -1,5 +1,5 @@
-//! Constant folding, constant/copy propagation, exact algebraic identities, branch folding and
-//! removal of unreachable code and unused pure values.
+//! Constant folding, constant/copy propagation, exact algebraic identities, branch folding,
+//! removal of unreachable code and unused pure values, and coalescing of `t = ...; x = mov t`.
 //!
 //! Propagation is flow sensitive over the structured tree, so it also works after unrolling, where
 //! one variable is assigned once per unrolled copy: walking a block in order, a `Mov` of a constant
@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::dce::remove_dead_values;
+use super::dce::{coalesce_moves, remove_dead_values};
 use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
     is_int_zero,
@@ -39,7 +39,8 @@ pub fn const_fold(k: &mut Kernel) -> bool {
         let changed = f.changed;
         k.body = body;
         let removed = remove_dead_values(k);
-        if !changed && !removed {
+        let coalesced = coalesce_moves(k);
+        if !changed && !removed && !coalesced {
             break;
         }
         any = true;
@@ -51,12 +52,39 @@ pub fn const_fold(k: &mut Kernel) -> bool {
 #[derive(Clone, Default)]
 struct Env {
     known: HashMap<Var, Operand>,
+    /// For each variable, the variables currently known to be copies of it (so that writing it
+    /// forgets them without scanning every fact).
+    copies: HashMap<Var, Vec<Var>>,
+    /// `w -> x`: `w` holds `x` widened (an integer cast to a wider type, so casting `w` back to
+    /// `x`'s type gives `x`), with the reverse index for forgetting.
+    widened: HashMap<Var, Var>,
+    widened_from: HashMap<Var, Vec<Var>>,
 }
 
 impl Env {
     fn kill(&mut self, v: Var) {
         self.known.remove(&v);
-        self.known.retain(|_, val| *val != Operand::Var(v));
+        self.widened.remove(&v);
+        if let Some(ws) = self.widened_from.remove(&v) {
+            for w in ws {
+                if self.widened.get(&w) == Some(&v) {
+                    self.widened.remove(&w);
+                }
+            }
+        }
+        if let Some(ds) = self.copies.remove(&v) {
+            for d in ds {
+                if self.known.get(&d) == Some(&Operand::Var(v)) {
+                    self.known.remove(&d);
+                }
+            }
+        }
+    }
+    fn set(&mut self, v: Var, val: Operand) {
+        self.known.insert(v, val);
+        if let Operand::Var(s) = val {
+            self.copies.entry(s).or_default().push(v);
+        }
     }
     fn get(&self, o: Operand) -> Operand {
         match o {
@@ -66,6 +94,7 @@ impl Env {
     }
     fn intersect(&mut self, other: &Env) {
         self.known.retain(|v, val| other.known.get(v) == Some(val));
+        self.widened.retain(|w, x| other.widened.get(w) == Some(x));
     }
 }
 
@@ -217,10 +246,13 @@ impl Folder<'_> {
                         b: len,
                     });
                 }
-                _ => out.push(Inst::BoundsCheck { idx, len, site }),
+                _ => {
+                    let (idx, len) = self.narrow_check(idx, len, env);
+                    out.push(Inst::BoundsCheck { idx, len, site })
+                }
             },
             mut other => {
-                if let Some(s) = self.simplify(&other) {
+                if let Some(s) = self.simplify(&other, env) {
                     self.changed = true;
                     other = s;
                 }
@@ -236,10 +268,47 @@ impl Folder<'_> {
                 }
                 for_each_def(&other, |v| env.kill(v));
                 if let Inst::Mov { dst, src } = other {
-                    env.known.insert(dst, src);
+                    env.set(dst, src);
+                }
+                if let Inst::Cast {
+                    dst,
+                    a: Operand::Var(x),
+                } = other
+                {
+                    let (from, to) = (self.vars[x.0 as usize], self.vars[dst.0 as usize]);
+                    if from.is_int() && to.is_int() && to.bits() > from.bits() && x != dst {
+                        env.widened.insert(dst, x);
+                        env.widened_from.entry(x).or_default().push(dst);
+                    }
                 }
                 out.push(other);
             }
+        }
+    }
+
+    /// A `u64` check of `u32` values widened to `u64` (against a widened `u32` or a constant that
+    /// fits) becomes a `u32` check: zero extension keeps the order and the reported values.
+    fn narrow_check(&mut self, idx: Operand, len: Operand, env: &Env) -> (Operand, Operand) {
+        let narrow = |o: Operand| -> Option<Operand> {
+            match o {
+                Operand::Var(w) => {
+                    let x = *env.widened.get(&w)?;
+                    (self.vars[x.0 as usize] == Ty::U32).then_some(Operand::Var(x))
+                }
+                Operand::Const(c) => {
+                    (c.bits <= u32::MAX as u64).then(|| Operand::Const(Const::u32(c.bits as u32)))
+                }
+            }
+        };
+        if self.ty(idx) != Ty::U64 || matches!(idx, Operand::Const(_)) {
+            return (idx, len);
+        }
+        match (narrow(idx), narrow(len)) {
+            (Some(i), Some(l)) => {
+                self.changed = true;
+                (i, l)
+            }
+            _ => (idx, len),
         }
     }
 
@@ -251,7 +320,7 @@ impl Folder<'_> {
     }
 
     /// A simpler equivalent of `inst`, if there is one.
-    fn simplify(&self, inst: &Inst) -> Option<Inst> {
+    fn simplify(&self, inst: &Inst, env: &Env) -> Option<Inst> {
         let mov = |dst, src: Operand| Some(Inst::Mov { dst, src });
         match *inst {
             Inst::Unary { dst, op, a } => {
@@ -275,6 +344,14 @@ impl Folder<'_> {
                 if self.ty(a) == to {
                     return mov(dst, a);
                 }
+                // Narrowing a widened value back to its own type gives the value.
+                if let Operand::Var(w) = a {
+                    if let Some(x) = env.widened.get(&w) {
+                        if self.vars[x.0 as usize] == to {
+                            return mov(dst, Operand::Var(*x));
+                        }
+                    }
+                }
                 mov(dst, eval_cast(cst(a)?, to)?.into())
             }
             Inst::Bitcast { dst, a } => {
@@ -287,6 +364,9 @@ impl Folder<'_> {
             Inst::Select { dst, cond, a, b } => {
                 if a == b {
                     return mov(dst, a);
+                }
+                if a == Const::bool(true).into() && b == Const::bool(false).into() {
+                    return mov(dst, cond);
                 }
                 let c = cst(cond)?;
                 mov(dst, if c.bits != 0 { a } else { b })
@@ -324,6 +404,15 @@ impl Folder<'_> {
                 BinOp::And if ones(ca) => mov(b),
                 BinOp::Or if ones(ca) || ones(cb) => mov(Operand::Const(int_const(t, -1))),
                 BinOp::And | BinOp::Or | BinOp::Min | BinOp::Max if same => mov(a),
+                // Unsigned bounds: 0 is the least value, all-ones the greatest.
+                BinOp::Max if !t.is_signed() && z(cb) => mov(a),
+                BinOp::Max if !t.is_signed() && z(ca) => mov(b),
+                BinOp::Min if !t.is_signed() && (z(ca) || z(cb)) => mov(zero),
+                BinOp::Min if !t.is_signed() && ones(cb) => mov(a),
+                BinOp::Min if !t.is_signed() && ones(ca) => mov(b),
+                BinOp::Max if !t.is_signed() && (ones(ca) || ones(cb)) => {
+                    mov(Operand::Const(int_const(t, -1)))
+                }
                 BinOp::Shl | BinOp::Shr
                     if t.is_int() && cb.is_some_and(|c| c.bits as u32 & (t.bits() - 1) == 0) =>
                 {
@@ -473,6 +562,8 @@ mod tests {
         let x = param(&mut k, "x", Ty::I32);
         let v: Vec<Var> = (0..6).map(|_| k.new_var(Ty::I32)).collect();
         let c = k.new_var(Ty::Bool);
+        let y = param(&mut k, "y", Ty::U32);
+        let u = k.new_var(Ty::U32);
         k.body.0 = vec![
             bin(v[0], BinOp::Mul, x, i32c(1)),
             bin(v[1], BinOp::Or, v[0], i32c(0)),
@@ -485,6 +576,13 @@ mod tests {
             store(p, v[5]),
             bin(c, BinOp::Le, x, x),
             store(p, c),
+            bin(u, BinOp::Max, u32c(0), y),
+            bin(u, BinOp::Min, u, u32c(u32::MAX)),
+            store(p, u),
+            bin(u, BinOp::Min, y, u32c(0)),
+            store(p, u),
+            bin(v[0], BinOp::Max, x, i32c(0)),
+            store(p, v[0]),
         ];
         const_fold(&mut k);
         assert_body(
@@ -494,6 +592,10 @@ mod tests {
             store.global.i32 [v0], 0i32
             store.global.i32 [v0], 0i32
             store.global.bool [v0], true
+            store.global.u32 [v0], v9
+            store.global.u32 [v0], 0u32
+            v2 = max.i32 v1, 0i32
+            store.global.i32 [v0], v2
             ",
         );
     }
@@ -623,5 +725,72 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn narrowing_a_widened_value_gives_it_back() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::I32);
+        let (w, y, z) = (k.new_var(Ty::I64), k.new_var(Ty::I32), k.new_var(Ty::U8));
+        k.body.0 = vec![
+            cast(w, x),
+            cast(y, w),
+            store(p, y),
+            cast(z, w),
+            store(p, z),
+            bin(x, BinOp::Add, x, i32c(1)),
+            cast(y, w),
+            store(p, y),
+            store(p, x),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v2 = cast.i64.i32 v1
+            store.global.i32 [v0], v1
+            v4 = cast.u8.i64 v2
+            store.global.u8 [v0], v4
+            v1 = add.i32 v1, 1i32
+            v3 = cast.i32.i64 v2
+            store.global.i32 [v0], v3
+            store.global.i32 [v0], v1
+            ",
+        );
+    }
+
+    #[test]
+    fn widened_bounds_checks_become_32_bit() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i = param(&mut k, "i", Ty::U32);
+        let m = param(&mut k, "m", Ty::U32);
+        let s = param(&mut k, "s", Ty::I32);
+        let (w, l, ws) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        k.body.0 = vec![
+            cast(w, i),
+            cast(l, m),
+            check(w, u64c(33)),
+            check(w, l),
+            // Against a 64-bit length, or from a signed value: unchanged.
+            check(w, n),
+            cast(ws, s),
+            check(ws, u64c(8)),
+            check(w, u64c(1 << 40)),
+        ];
+        const_fold(&mut k);
+        assert_body(
+            &k,
+            "
+            v5 = cast.u64.u32 v2
+            bounds_check.u32 v2, 33u32 @site0
+            bounds_check.u32 v2, v3 @site0
+            bounds_check.u64 v5, v1 @site0
+            v7 = cast.u64.i32 v4
+            bounds_check.u64 v7, 8u64 @site0
+            bounds_check.u64 v5, 1099511627776u64 @site0
+            ",
+        );
     }
 }

@@ -13,7 +13,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::util::{
-    for_each_def, for_each_use, for_each_use_mut, is_removable, use_counts, walk, walk_mut,
+    dead_after, for_each_def, for_each_use, for_each_use_mut, is_removable, single_dst, use_counts,
+    walk, walk_mut,
 };
 use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 
@@ -195,8 +196,66 @@ fn add_use(live: &mut Live, o: Operand) {
 /// the rest (parameter pieces and debug names follow their variables).
 pub fn dce(k: &mut Kernel) -> bool {
     let mut changed = remove_dead_values(k);
+    if coalesce_moves(k) {
+        changed = true;
+        remove_dead_values(k);
+    }
     changed |= compact_arrays(k);
     changed |= compact_vars(k);
+    changed
+}
+
+/// `t = op ...; x = mov t` -> `x = op ...` when the temporary `t` is not read afterwards (its only
+/// read is this move, or the rest of the block overwrites it first). Unrolled and scalar-replaced
+/// code is full of these pairs (an accumulator update through a temporary).
+pub fn coalesce_moves(k: &mut Kernel) -> bool {
+    let uses = use_counts(k);
+    let mut body = std::mem::take(&mut k.body);
+    let changed = coalesce_block(&mut body, &uses, true);
+    k.body = body;
+    changed
+}
+
+fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
+    let mut changed = false;
+    for inst in &mut b.0 {
+        match inst {
+            Inst::If { then, els, .. } => {
+                changed |= coalesce_block(then, uses, false);
+                changed |= coalesce_block(els, uses, false);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                changed |= coalesce_block(body, uses, false)
+            }
+            _ => {}
+        }
+    }
+    let mut i = 0;
+    while i + 1 < b.0.len() {
+        let pair = match (&b.0[i], &b.0[i + 1]) {
+            (
+                def,
+                Inst::Mov {
+                    dst: x,
+                    src: Operand::Var(t),
+                },
+            ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
+            _ => None,
+        };
+        if let Some((x, t)) = pair {
+            if uses[t.0 as usize] == 1 || dead_after(&b.0[i + 2..], t, top) {
+                rename_defs(&mut b.0[i], &|v: &mut Var| {
+                    if *v == t {
+                        *v = x
+                    }
+                });
+                b.0.remove(i + 1);
+                changed = true;
+                continue;
+            }
+        }
+        i += 1;
+    }
     changed
 }
 
@@ -418,5 +477,40 @@ mod tests {
         let before = text(&k);
         dce(&mut k);
         assert_eq!(text(&k), before);
+    }
+
+    #[test]
+    fn moves_from_dead_temporaries_are_coalesced() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let n = param(&mut k, "n", Ty::U32);
+        let (acc, t, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let body = vec![
+            bin(t, BinOp::Add, acc, i),
+            mov(acc, t),
+            // `t` is read again here, so this pair must stay.
+            bin(t, BinOp::Mul, acc, u32c(3)),
+            mov(acc, t),
+            store(p, t),
+        ];
+        let l = for_(&mut k, i, u32c(0), n, Unroll::Never, body);
+        k.body.0 = vec![mov(acc, u32c(1)), l, store(p, acc)];
+        let orig = k.clone();
+        assert!(coalesce_moves(&mut k));
+        assert_body(
+            &k,
+            "
+            v2 = mov 1u32
+            for L0 v4 in 0u32..v1 step 1u32 unroll(never) {
+              v2 = add.u32 v2, v4
+              v3 = mul.u32 v2, 3u32
+              v2 = mov v3
+              store.global.u32 [v0], v3
+            }
+            store.global.u32 [v0], v2
+            ",
+        );
+        let args = [(p, Const::u64(0)), (n, Const::u32(3))];
+        assert_eq!(run(&orig, &args), run(&k, &args));
     }
 }

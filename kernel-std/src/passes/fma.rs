@@ -10,7 +10,7 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
-use super::util::{assigned_vars, def_counts, for_each_use, use_counts};
+use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
 
 /// Returns whether anything was contracted.
@@ -102,14 +102,7 @@ fn candidate(
             let once = (*x == Operand::Var(m)) != (*y == Operand::Var(m));
             return (once && (single || dead_after(&insts[j + 1..], m, top))).then_some(j);
         }
-        let mut written = std::collections::HashSet::new();
-        super::util::for_each_def(inst, |v| {
-            written.insert(v);
-        });
-        for c in super::util::child_blocks(inst) {
-            written.extend(assigned_vars(c));
-        }
-        if written.contains(&m) || factors.iter().any(|f| written.contains(f)) {
+        if writes(inst, m) || factors.iter().any(|f| writes(inst, *f)) {
             return None;
         }
         if !inst_is_simple(inst) && nested_reads(inst, m) {
@@ -119,37 +112,20 @@ fn candidate(
     None
 }
 
-/// Whether the product `m` is never read again after the add: the rest of the block overwrites it
-/// before reading it, or it is the kernel's top-level block and never reads it. (Unrolled copies
-/// reuse one variable for every copy's product, so counting uses alone would miss them.)
-fn dead_after(rest: &[Inst], m: Var, top: bool) -> bool {
-    for inst in rest {
-        if nested_reads(inst, m) {
-            return false;
-        }
-        let mut defines = false;
-        super::util::for_each_def(inst, |v| defines |= v == m);
-        if defines {
-            return true;
-        }
+/// Whether `inst` or anything nested in it writes `v`.
+fn writes(inst: &Inst, v: Var) -> bool {
+    let mut found = false;
+    super::util::for_each_def(inst, |d| found |= d == v);
+    for c in super::util::child_blocks(inst) {
+        super::util::walk(c, &mut |i| {
+            super::util::for_each_def(i, |d| found |= d == v)
+        });
     }
-    top
+    found
 }
 
 fn inst_is_simple(inst: &Inst) -> bool {
     !matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
-}
-
-/// Whether `inst` or anything nested in it reads `m`.
-fn nested_reads(inst: &Inst, m: Var) -> bool {
-    let mut found = false;
-    for_each_use(inst, |o| found |= o == Operand::Var(m));
-    for c in super::util::child_blocks(inst) {
-        super::util::walk(c, &mut |i| {
-            for_each_use(i, |o| found |= o == Operand::Var(m))
-        });
-    }
-    found
 }
 
 fn negate(k: &mut Kernel, o: Operand, before: &mut Vec<Inst>) -> Operand {

@@ -10,21 +10,16 @@
 //! 32-bit check of `x` against `n`; widening preserves unsigned order, so the outcome (and the
 //! recorded detail values) are the same.
 //!
-//! Ranges are computed only for variables written exactly once in the kernel (parameters and
-//! multiply-written variables are unknown, i.e. their type's full range): constants; `tid.*` <
-//! 1024, `ntid.*` in 1..=1024, `ctaid.x` < 2^31, `ctaid.y/z` < 65535, `lane_id` < 32 (hardware
-//! limits on every supported GPU); widening casts; add/mul/shl without wrap; shr, and, rem, div by
-//! constants; min/max; `for` induction variables from their bounds. Only unsigned values, and
-//! signed values proven non-negative, have ranges. Every rewrite keeps each variable's value
-//! exactly the same.
+//! Ranges (see `ranges`: special registers within hardware limits and launch bounds, constants,
+//! casts, arithmetic without wrap-around, `for` counters from their bounds) are computed only for
+//! variables written exactly once in the kernel; parameters and variables written more than once
+//! have their type's full range. Every rewrite keeps each variable's value exactly the same.
 
 use std::collections::HashMap;
 
+use super::ranges::{self, Range};
 use super::util::{def_counts, for_each_def, walk};
-use crate::intrinsics;
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
-
-type Range = (u128, u128);
 
 #[derive(Clone)]
 enum DefInfo {
@@ -79,14 +74,6 @@ pub fn narrow_index(k: &mut Kernel) -> bool {
     n.changed
 }
 
-fn max_of(t: Ty) -> u128 {
-    if t.is_signed() {
-        (1u128 << (t.bits() - 1)) - 1
-    } else {
-        (1u128 << t.bits()) - 1
-    }
-}
-
 struct Narrow {
     defs: HashMap<Var, DefInfo>,
     memo: HashMap<Var, Option<Range>>,
@@ -96,24 +83,17 @@ struct Narrow {
 }
 
 impl Narrow {
-    fn full(t: Ty) -> Option<Range> {
-        (t.is_int() && !t.is_signed()).then(|| (0, max_of(t)))
-    }
-
     fn range(&mut self, k: &Kernel, o: Operand, depth: u32) -> Option<Range> {
         match o {
-            Operand::Const(c) => {
-                let v = c.as_i128();
-                (c.ty.is_int() && v >= 0).then_some((v as u128, v as u128))
-            }
+            Operand::Const(c) => ranges::of_const(c),
             Operand::Var(v) => {
                 if let Some(r) = self.memo.get(&v) {
                     return *r;
                 }
                 // Provisional entry: a cycle through this variable sees the type's full range.
-                self.memo.insert(v, Self::full(k.ty(v)));
+                self.memo.insert(v, ranges::full(k.ty(v)));
                 let r = if depth > 200 {
-                    Self::full(k.ty(v))
+                    ranges::full(k.ty(v))
                 } else {
                     self.compute(k, v, depth + 1)
                 };
@@ -125,12 +105,7 @@ impl Narrow {
 
     fn compute(&mut self, k: &Kernel, v: Var, depth: u32) -> Option<Range> {
         let t = k.ty(v);
-        let full = Self::full(t);
-        if !t.is_int() {
-            return None;
-        }
-        let max = max_of(t);
-        let fit = |r: Range| if r.1 <= max { Some(r) } else { full };
+        let full = ranges::full(t);
         let Some(def) = self.defs.get(&v).cloned() else {
             return full;
         };
@@ -143,60 +118,24 @@ impl Narrow {
                 let s = self.range(k, start, depth)?;
                 let e = self.range(k, end, depth)?;
                 let hi = if inclusive { e.1 } else { e.1.checked_sub(1)? };
-                return if s.0 <= hi { fit((s.0, hi)) } else { full };
+                return if s.0 <= hi {
+                    ranges::fit((s.0, hi), t)
+                } else {
+                    full
+                };
             }
             DefInfo::Inst(i) => i,
         };
         match inst {
-            Inst::Intrinsic { id, .. } => {
-                let name = intrinsics::TABLE.get(id.0 as usize).map(|d| d.name);
-                let r = match name {
-                    Some("tid.x" | "tid.y" | "tid.z") => (0, 1023),
-                    Some("ntid.x" | "ntid.y" | "ntid.z") => (1, 1024),
-                    Some("ctaid.x") => (0, (1 << 31) - 2),
-                    Some("ctaid.y" | "ctaid.z") => (0, 65534),
-                    Some("nctaid.x") => (1, (1 << 31) - 1),
-                    Some("nctaid.y" | "nctaid.z") => (1, 65535),
-                    Some("lane_id") => (0, 31),
-                    Some("warp_size") => (32, 32),
-                    _ => return full,
-                };
-                fit(r)
-            }
+            Inst::Intrinsic { id, .. } => ranges::of_intrinsic(id, &k.attrs).or(full),
             Inst::Mov { src, .. } => self.range(k, src, depth),
-            Inst::Cast { a, .. } => {
-                let from = k.operand_ty(a);
-                if !from.is_int() {
-                    return full;
-                }
-                match self.range(k, a, depth) {
-                    Some(r) => fit(r),
-                    None => full,
-                }
+            Inst::Cast { a, .. } if k.operand_ty(a).is_int() => {
+                let r = self.range(k, a, depth);
+                ranges::of_cast(r, t)
             }
-            Inst::Binary { op, a, b, .. } => {
-                let (Some(ra), Some(rb)) = (self.range(k, a, depth), self.range(k, b, depth))
-                else {
-                    return full;
-                };
-                let r = match op {
-                    BinOp::Add => (ra.0 + rb.0, ra.1 + rb.1),
-                    BinOp::Mul => (ra.0.checked_mul(rb.0)?, ra.1.checked_mul(rb.1)?),
-                    BinOp::Sub if ra.0 >= rb.1 => (ra.0 - rb.1, ra.1 - rb.0),
-                    BinOp::Shl if rb.0 == rb.1 && rb.1 < t.bits() as u128 => {
-                        (ra.0 << rb.1, ra.1.checked_shl(rb.1 as u32)?)
-                    }
-                    BinOp::Shr if rb.0 == rb.1 && rb.1 < t.bits() as u128 => {
-                        (ra.0 >> rb.1, ra.1 >> rb.1)
-                    }
-                    BinOp::And => (0, ra.1.min(rb.1)),
-                    BinOp::Rem if rb.0 > 0 => (0, ra.1.min(rb.1 - 1)),
-                    BinOp::Div if rb.0 > 0 => (ra.0 / rb.1, ra.1 / rb.0),
-                    BinOp::Min => (ra.0.min(rb.0), ra.1.min(rb.1)),
-                    BinOp::Max => (ra.0.max(rb.0), ra.1.max(rb.1)),
-                    _ => return full,
-                };
-                fit(r)
+            Inst::Binary { op, a, b, .. } if !op.is_compare() && op != BinOp::MulHi => {
+                let (ra, rb) = (self.range(k, a, depth), self.range(k, b, depth));
+                ranges::of_binary(op, ra, rb, k.operand_ty(a))
             }
             _ => full,
         }

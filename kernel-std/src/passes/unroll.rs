@@ -63,6 +63,57 @@ fn unroll_block(k: &mut Kernel, b: &mut Block) -> bool {
     changed
 }
 
+/// A counted loop with constant bounds and step: in iteration `i` (from 0) the induction
+/// variable is `first + i * delta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trip {
+    pub first: i128,
+    pub delta: i128,
+    pub count: u128,
+}
+
+impl Trip {
+    pub fn value(&self, i: u128) -> i128 {
+        self.first + i as i128 * self.delta
+    }
+}
+
+/// The iterations of `for` with these operands, if they are constants (and the step positive).
+pub fn trip(
+    start: Operand,
+    end: Operand,
+    step: Operand,
+    inclusive: bool,
+    reverse: bool,
+) -> Option<Trip> {
+    let (Operand::Const(s), Operand::Const(e), Operand::Const(st)) = (start, end, step) else {
+        return None;
+    };
+    let (s, e, st) = (s.as_i128(), e.as_i128(), st.as_i128());
+    if st <= 0 {
+        return None;
+    }
+    let hi = if inclusive { e } else { e - 1 };
+    let count = if hi < s {
+        0
+    } else {
+        ((hi - s) / st + 1) as u128
+    };
+    Some(if reverse {
+        Trip {
+            first: hi,
+            delta: -st,
+            count,
+        }
+    } else {
+        Trip {
+            first: s,
+            delta: st,
+            count,
+        }
+    })
+}
+
 /// The induction variable's values in iteration order, if bounds and step are constants and
 /// there are at most `cap` of them.
 pub fn iteration_values(
@@ -73,26 +124,8 @@ pub fn iteration_values(
     reverse: bool,
     cap: u128,
 ) -> Option<Vec<i128>> {
-    let (Operand::Const(s), Operand::Const(e), Operand::Const(st)) = (start, end, step) else {
-        return None;
-    };
-    let (s, e, st) = (s.as_i128(), e.as_i128(), st.as_i128());
-    if st <= 0 {
-        return None;
-    }
-    let hi = if inclusive { e } else { e - 1 };
-    if hi < s {
-        return Some(vec![]);
-    }
-    let count = ((hi - s) / st + 1) as u128;
-    if count > cap {
-        return None;
-    }
-    Some(
-        (0..count as i128)
-            .map(|i| if reverse { hi - i * st } else { s + i * st })
-            .collect(),
-    )
+    let t = trip(start, end, step, inclusive, reverse)?;
+    (t.count <= cap).then(|| (0..t.count).map(|i| t.value(i)).collect())
 }
 
 fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
@@ -120,32 +153,38 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
             } else {
                 (AUTO_MAX_TRIP, AUTO_MAX_INSTS)
             };
-            let vals = iteration_values(*start, *end, *step, *inclusive, *reverse, max_trip)?;
-            if vals.len() * size > max_insts {
+            let t = trip(*start, *end, *step, *inclusive, *reverse)?;
+            if t.count > max_trip || (t.count as usize).saturating_mul(size) > max_insts {
                 return None;
             }
+            let vals: Vec<i128> = (0..t.count).map(|i| t.value(i)).collect();
             Some(full(k, *id, *iv, ty, body, &vals))
         }
         Unroll::By(n) => {
             if jumps_to(body, *id) {
                 return None;
             }
-            let vals =
-                iteration_values(*start, *end, *step, *inclusive, *reverse, u32::MAX as u128)?;
+            let t = trip(*start, *end, *step, *inclusive, *reverse)?;
             let n = n as usize;
-            let q = vals.len() / n;
+            // Every copy made here (main body and leftover iterations) is below `n`, so bounding
+            // `n` copies of the body bounds the growth.
+            if size.saturating_mul(n) > FULL_MAX_INSTS {
+                return None;
+            }
+            let q = t.count / n as u128;
+            let tail = |from: u128| -> Vec<i128> { (from..t.count).map(|i| t.value(i)).collect() };
             if q == 0 {
-                return Some(full(k, *id, *iv, ty, body, &vals));
+                return Some(full(k, *id, *iv, ty, body, &tail(0)));
             }
             let Operand::Const(st) = *step else {
                 return None;
             };
             let wide = st.as_i128() * n as i128;
             let big_step = int_const(ty, wide);
-            if big_step.as_i128() != wide || size * n > FULL_MAX_INSTS {
+            if big_step.as_i128() != wide {
                 return None;
             }
-            let (first, last) = (vals[0], vals[(q - 1) * n]);
+            let (first, last) = (t.value(0), t.value((q - 1) * n as u128));
             let c = |v: i128| Operand::Const(int_const(ty, v));
             let mut main = Vec::new();
             for j in 0..n {
@@ -175,7 +214,7 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
                 body: Block(main),
                 unroll: Unroll::Never,
             }];
-            seq.extend(full(k, *id, *iv, ty, body, &vals[q * n..]));
+            seq.extend(full(k, *id, *iv, ty, body, &tail(q * n as u128)));
             Some(seq)
         }
     }
@@ -471,5 +510,40 @@ mod tests {
         assert_eq!(count_loops(&k), 0, "{}", text(&k));
         let args = [(p, Const::u64(0))];
         assert_eq!(run(&orig, &args), run(&k, &args));
+    }
+
+    /// Huge constant trip counts are never materialized: `Full` leaves the loop, `By(n)` keeps a
+    /// loop with at most `n - 1` leftover iterations.
+    #[test]
+    fn huge_trip_counts() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let i = k.new_var(Ty::U64);
+        let full_loop = for_(
+            &mut k,
+            i,
+            u64c(0),
+            u64c(u64::MAX),
+            Unroll::Full,
+            vec![store(p, i)],
+        );
+        let by = for_(
+            &mut k,
+            i,
+            u64c(3),
+            u64c(u64::MAX),
+            Unroll::By(4),
+            vec![store(p, i)],
+        );
+        k.body.0 = vec![full_loop, by];
+        assert!(unroll(&mut k));
+        let got = text(&k);
+        assert_eq!(count_loops(&k), 2, "{got}");
+        assert!(
+            got.contains("for L1 v1 in 3u64..=18446744073709551611u64 step 4u64"),
+            "{got}"
+        );
+        // (u64::MAX - 3) % 4 == 0: no leftover copies.
+        assert_eq!(got.matches("store").count(), 5, "{got}");
     }
 }

@@ -309,3 +309,36 @@ pub fn diverges(inst: &Inst) -> bool {
 pub fn falls_through(b: &Block) -> bool {
     !b.0.last().is_some_and(diverges)
 }
+
+/// Whether `inst` or anything nested in it reads `v`.
+pub fn nested_reads(inst: &Inst, v: Var) -> bool {
+    let mut found = false;
+    for_each_use(inst, |o| found |= o == Operand::Var(v));
+    for c in child_blocks(inst) {
+        walk(c, &mut |i| {
+            for_each_use(i, |o| found |= o == Operand::Var(v))
+        });
+    }
+    found
+}
+
+/// Whether the value `v` holds before `rest` is never read: `rest` overwrites `v` (at its top
+/// level) before reading it, or reaches its end without reading it and `top` says the block is
+/// the kernel's outermost one. Unrolled copies reuse one variable per copy, so this catches dead
+/// temporaries that use counts miss.
+pub fn dead_after(rest: &[Inst], v: Var, top: bool) -> bool {
+    for inst in rest {
+        if nested_reads(inst, v) {
+            return false;
+        }
+        let mut defines = false;
+        for_each_def(inst, |d| defines |= d == v);
+        if defines {
+            return true;
+        }
+        if matches!(inst, Inst::Return | Inst::Panic { .. }) {
+            return true;
+        }
+    }
+    top
+}
