@@ -292,6 +292,11 @@ impl Device {
     /// [`Error::ContextLost`]; generated launchers recompile their kernels on the next launch.
     /// No other thread may use the device while this runs. A kernel *panic* does not need this:
     /// panicking threads exit cleanly and the context stays usable.
+    ///
+    /// Measured on an H200 with driver 580 (CUDA 13.0): after `CUDA_ERROR_ILLEGAL_ADDRESS` the
+    /// driver refuses to create a new primary context in the same process
+    /// (`cuDevicePrimaryCtxRetain` returns the sticky error again). Then this returns that `Err`
+    /// and the only way back is a new process; that is why kernel panics exit instead of trapping.
     pub fn recover(&self) -> Result<()> {
         match &self.inner.backend {
             Backend::Cuda(c) => {

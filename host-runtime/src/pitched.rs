@@ -112,35 +112,35 @@ impl<T: DeviceType> PitchedBuffer<T> {
         if row == 0 || self.height == 0 {
             return Ok(());
         }
-        // SAFETY: all-zero is a valid CUDA_MEMCPY2D; the used fields are set below.
-        let mut p: sys::CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
-        match src.0 {
-            End::Host(h) => {
-                p.srcMemoryType = MT::CU_MEMORYTYPE_HOST;
-                p.srcHost = h;
-            }
-            End::HostMut(h) => {
-                p.srcMemoryType = MT::CU_MEMORYTYPE_HOST;
-                p.srcHost = h;
-            }
-            End::Device(d) => {
-                p.srcMemoryType = MT::CU_MEMORYTYPE_DEVICE;
-                p.srcDevice = d;
-            }
-        }
-        p.srcPitch = src.1;
-        match dst.0 {
-            End::HostMut(h) => {
-                p.dstMemoryType = MT::CU_MEMORYTYPE_HOST;
-                p.dstHost = h;
-            }
+        // Built field by field: CUmemorytype has no zero variant, so an all-zero value is invalid Rust.
+        let (src_type, src_host, src_device) = match src.0 {
+            End::Host(h) => (MT::CU_MEMORYTYPE_HOST, h, 0),
+            End::HostMut(h) => (MT::CU_MEMORYTYPE_HOST, h as *const c_void, 0),
+            End::Device(d) => (MT::CU_MEMORYTYPE_DEVICE, std::ptr::null(), d),
+        };
+        let (dst_type, dst_host, dst_device) = match dst.0 {
+            End::HostMut(h) => (MT::CU_MEMORYTYPE_HOST, h, 0),
             End::Host(_) => return Err(Error::InvalidValue("read-only copy destination".into())),
-            End::Device(d) => {
-                p.dstMemoryType = MT::CU_MEMORYTYPE_DEVICE;
-                p.dstDevice = d;
-            }
-        }
-        p.dstPitch = dst.1;
+            End::Device(d) => (MT::CU_MEMORYTYPE_DEVICE, std::ptr::null_mut(), d),
+        };
+        let mut p = sys::CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: src_type,
+            srcHost: src_host,
+            srcDevice: src_device,
+            srcArray: std::ptr::null_mut(),
+            srcPitch: src.1,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: dst_type,
+            dstHost: dst_host,
+            dstDevice: dst_device,
+            dstArray: std::ptr::null_mut(),
+            dstPitch: dst.1,
+            WidthInBytes: 0,
+            Height: 0,
+        };
         p.WidthInBytes = row;
         p.Height = self.height;
         unsafe { cu!(cuMemcpy2D_v2(&p)) }

@@ -19,7 +19,14 @@ fn device_recovers_after_an_illegal_address() {
     assert!(e.is_sticky(), "{e}");
     assert!(dev.synchronize().is_err(), "the error is sticky");
 
-    dev.recover().unwrap();
+    // Some drivers cannot recreate the context in-process after a sticky error (seen on an H200,
+    // driver 580): then recover() must say so with the sticky error, not panic or pretend.
+    if let Err(e) = dev.recover() {
+        eprintln!("recover() after a sticky error: {e}");
+        assert!(e.is_sticky(), "recover failed with a non-sticky error: {e}");
+        assert!(old.to_vec().is_err());
+        return;
+    }
 
     assert!(matches!(old.to_vec(), Err(Error::ContextLost)));
     assert!(matches!(s.synchronize(), Err(Error::ContextLost)));

@@ -77,8 +77,16 @@ fn parse_artifact(line: &str) -> Option<(String, bool, String)> {
     if !line.contains("\"reason\":\"compiler-artifact\"") {
         return None;
     }
+    // Unit tests of a proc-macro crate link libstd dynamically and cannot run without a toolchain.
+    if line.contains("\"proc-macro\"") {
+        return None;
+    }
     let exe = json_str(line, "\"executable\":\"")?;
-    let is_test = line.contains("\"test\":true");
+    // The target object also has a "test" key (whether `cargo test` builds it); the profile's
+    // says whether this artifact is a test harness.
+    let profile = &line[line.find("\"profile\":{")?..];
+    let profile = &profile[..profile.find('}')?];
+    let is_test = profile.contains("\"test\":true");
     let name = json_str(line, "\"name\":\"")?;
     Some((exe, is_test, name))
 }
@@ -136,8 +144,10 @@ what="${1:-all}"
 fail=0
 if [ "$what" = all ] || [ "$what" = tests ]; then
   for t in tests/*; do
+    # trybuild's compile-fail suite needs cargo, which a GPU machine need not have.
+    case "$(basename "$t")" in ui-*) continue ;; esac
     echo "== $t"
-    "./$t" --include-ignored --test-threads=1 -q || fail=1
+    "./$t" --include-ignored --test-threads=1 --nocapture || fail=1
   done
 fi
 if [ "$what" = all ] || [ "$what" = examples ]; then
