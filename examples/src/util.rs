@@ -45,12 +45,19 @@ pub fn check_close(what: &str, got: &[f32], want: &[f32], rel: f32) -> Result<()
     Ok(())
 }
 
-pub fn check_equal<T: PartialEq + std::fmt::Debug>(what: &str, got: &[T], want: &[T]) -> Result<(), String> {
+pub fn check_equal<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    got: &[T],
+    want: &[T],
+) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!("{what}: length {} != {}", got.len(), want.len()));
     }
     match got.iter().zip(want).position(|(g, w)| g != w) {
         None => Ok(()),
-        Some(i) => Err(format!("{what}: element {i} is {:?}, expected {:?}", got[i], want[i])),
+        Some(i) => Err(format!(
+            "{what}: element {i} is {:?}, expected {:?}",
+            got[i], want[i]
+        )),
     }
 }
