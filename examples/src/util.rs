@@ -61,3 +61,29 @@ pub fn check_equal<T: PartialEq + std::fmt::Debug>(
         )),
     }
 }
+
+/// The body of every example binary: run `check` on the default device, say which backend ran and
+/// whether the result matched the CPU reference.
+pub fn example_main(
+    name: &str,
+    check: impl FnOnce(&ferrocuda::runtime::Device) -> Result<(), String>,
+) -> std::process::ExitCode {
+    let dev = match ferrocuda::runtime::Device::default() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("no device: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    println!("backend: {}", dev.describe());
+    match check(&dev) {
+        Ok(()) => {
+            println!("{name}: result matches the CPU reference");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{name}: FAILED: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
