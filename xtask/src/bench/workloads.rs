@@ -303,7 +303,86 @@ fn max_timing(v: &[f64]) -> Timing {
 /// saxpy, transpose and SGEMM compiled with and without bounds checks, same raw launch path.
 fn bounds_checks(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     let s = Stream::new(dev).map_err(e)?;
-    let load = |name: &str, checks: bool| -> Result<(Module, Function), String> {
+    let mut rng = Rng::new(9);
+    let mut rows = Vec::new();
+    {
+        let n = 1usize << 28;
+        let x = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+        let y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+        let (mut a, mut xa, mut ya) = (1.0001f32, slice_arg(&x), slice_arg(&y));
+        let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
+        let cfg = LaunchConfig::for_elements(n, 256);
+        rows.push(checks_row(
+            dev,
+            &s,
+            "saxpy",
+            Unit::GBps,
+            12.0 * n as f64,
+            cfg,
+            &mut args,
+        )?);
+    }
+    {
+        let (w, h) = (8192u32, 8192u32);
+        let n = (w * h) as usize;
+        let i = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+        let o = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
+        let (mut oa, mut ia, mut ww, mut hh) = (slice_arg(&o), slice_arg(&i), w, h);
+        let mut args = [ptr(&mut oa), ptr(&mut ia), ptr(&mut ww), ptr(&mut hh)];
+        let cfg = transpose::config(w, h);
+        rows.push(checks_row(
+            dev,
+            &s,
+            "transpose",
+            Unit::GBps,
+            8.0 * n as f64,
+            cfg,
+            &mut args,
+        )?);
+    }
+    {
+        let (m, n, k) = (4096u32, 4096u32, 4096u32);
+        let a = DeviceBuffer::upload(dev, &rng.vec_f32((m * k) as usize)).map_err(e)?;
+        let b = DeviceBuffer::upload(dev, &rng.vec_f32((k * n) as usize)).map_err(e)?;
+        let c = DeviceBuffer::upload(dev, &rng.vec_f32((m * n) as usize)).map_err(e)?;
+        let (mut pa, mut pb, mut pc) = (slice_arg(&a), slice_arg(&b), slice_arg(&c));
+        let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, 1.0f32, 0.0f32);
+        let mut args = [
+            ptr(&mut pa),
+            ptr(&mut pb),
+            ptr(&mut pc),
+            ptr(&mut mm),
+            ptr(&mut nn),
+            ptr(&mut kk),
+            ptr(&mut al),
+            ptr(&mut be),
+        ];
+        let flops = 2.0 * (m as f64) * (n as f64) * (k as f64);
+        let cfg = sgemm::config(m, n);
+        rows.push(checks_row(
+            dev,
+            &s,
+            "sgemm",
+            Unit::Tflops,
+            flops,
+            cfg,
+            &mut args,
+        )?);
+    }
+    Ok(rows)
+}
+
+/// Times registered kernel `name` compiled with checks (ours) and without (reference column).
+fn checks_row(
+    dev: &Device,
+    s: &Stream,
+    name: &str,
+    unit: Unit,
+    amount: f64,
+    cfg: LaunchConfig,
+    args: &mut [*mut c_void],
+) -> Result<Row, String> {
+    let load = |checks: bool| -> Result<(Module, Function), String> {
         let k = ferrocuda_examples::registry::find(name).ok_or("missing kernel")?;
         let opts = CompileOptions {
             sm: dev.sm(),
@@ -317,85 +396,10 @@ fn bounds_checks(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             .map_err(e)?;
         Ok((m, f))
     };
-    let mut rows = Vec::new();
-    let mut rng = Rng::new(9);
-    // saxpy
-    {
-        let n = 1usize << 28;
-        let x = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-        let y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-        let cfg = LaunchConfig::for_elements(n, 256);
-        let (mut a, mut xa, mut ya) = (1.0001f32, slice_arg(&x), slice_arg(&y));
-        let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
-        let (_m1, on) = load("saxpy", true)?;
-        let (_m2, off) = load("saxpy", false)?;
-        let t_on =
-            time_events(dev, &s, |s| unsafe { on.launch_raw(s, cfg, &mut args) }).map_err(e)?;
-        let t_off =
-            time_events(dev, &s, |s| unsafe { off.launch_raw(s, cfg, &mut args) }).map_err(e)?;
-        rows.push(Row::new(
-            "bounds checks on vs off: saxpy",
-            Unit::GBps,
-            12.0 * n as f64,
-            Some(t_on),
-            Some(t_off),
-        ));
-    }
-    // transpose
-    {
-        let (w, h) = (8192u32, 8192u32);
-        let n = (w * h) as usize;
-        let i = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-        let o = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
-        let cfg = transpose::config(w, h);
-        let (mut oa, mut ia, mut ww, mut hh) = (slice_arg(&o), slice_arg(&i), w, h);
-        let mut args = [ptr(&mut oa), ptr(&mut ia), ptr(&mut ww), ptr(&mut hh)];
-        let (_m1, on) = load("transpose", true)?;
-        let (_m2, off) = load("transpose", false)?;
-        let t_on =
-            time_events(dev, &s, |s| unsafe { on.launch_raw(s, cfg, &mut args) }).map_err(e)?;
-        let t_off =
-            time_events(dev, &s, |s| unsafe { off.launch_raw(s, cfg, &mut args) }).map_err(e)?;
-        rows.push(Row::new(
-            "bounds checks on vs off: transpose",
-            Unit::GBps,
-            8.0 * n as f64,
-            Some(t_on),
-            Some(t_off),
-        ));
-    }
-    // sgemm
-    {
-        let (m, n, k) = (4096u32, 4096u32, 4096u32);
-        let a = DeviceBuffer::upload(dev, &rng.vec_f32((m * k) as usize)).map_err(e)?;
-        let b = DeviceBuffer::upload(dev, &rng.vec_f32((k * n) as usize)).map_err(e)?;
-        let c = DeviceBuffer::upload(dev, &rng.vec_f32((m * n) as usize)).map_err(e)?;
-        let cfg = sgemm::config(m, n);
-        let (mut pa, mut pb, mut pc) = (slice_arg(&a), slice_arg(&b), slice_arg(&c));
-        let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, 1.0f32, 0.0f32);
-        let mut args = [
-            ptr(&mut pa),
-            ptr(&mut pb),
-            ptr(&mut pc),
-            ptr(&mut mm),
-            ptr(&mut nn),
-            ptr(&mut kk),
-            ptr(&mut al),
-            ptr(&mut be),
-        ];
-        let (_m1, on) = load("sgemm", true)?;
-        let (_m2, off) = load("sgemm", false)?;
-        let t_on =
-            time_events(dev, &s, |s| unsafe { on.launch_raw(s, cfg, &mut args) }).map_err(e)?;
-        let t_off =
-            time_events(dev, &s, |s| unsafe { off.launch_raw(s, cfg, &mut args) }).map_err(e)?;
-        rows.push(Row::new(
-            "bounds checks on vs off: sgemm",
-            Unit::Tflops,
-            2.0 * (m as f64) * (n as f64) * (k as f64),
-            Some(t_on),
-            Some(t_off),
-        ));
-    }
-    Ok(rows)
+    let (_m_on, on) = load(true)?;
+    let (_m_off, off) = load(false)?;
+    let t_on = time_events(dev, s, |s| unsafe { on.launch_raw(s, cfg, args) }).map_err(e)?;
+    let t_off = time_events(dev, s, |s| unsafe { off.launch_raw(s, cfg, args) }).map_err(e)?;
+    let label = format!("bounds checks on vs off: {name}");
+    Ok(Row::new(&label, unit, amount, Some(t_on), Some(t_off)))
 }
