@@ -15,6 +15,7 @@ pub mod frontend;
 pub mod intrinsics;
 pub mod ir;
 pub mod ir_print;
+pub mod math;
 pub mod panic_record;
 pub mod passes;
 pub mod ptx;

@@ -25,6 +25,9 @@ impl Lower {
                 vals.push(self.scalar(a)?);
             }
         }
+        if crate::math::shape(name).is_some() && intrinsics::lookup(name).is_none() {
+            return self.math_call(name, &vals, sp);
+        }
         match name {
             "thread_idx" | "block_idx" | "block_dim" | "grid_dim" => {
                 let prefix = match name {

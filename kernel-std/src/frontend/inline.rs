@@ -38,6 +38,42 @@ impl Lower {
             param_tys.push(pt);
         }
         let ret = conv(&def.ret).map_err(|m| self.err(sp, m))?;
+        self.inline_body(def, env, vals, param_tys, ret, sp)
+    }
+
+    /// Inlines a non-generic device function on already-lowered arguments: how built-in methods
+    /// (`x.sin()`) reach the math library written as `#[device]` functions in `crate::math`.
+    pub fn inline_device_vals(
+        &mut self,
+        def: &'static FnDef,
+        vals: Vec<Val>,
+        sp: crate::ast::Span,
+    ) -> R<Val> {
+        if self.fns.iter().any(|f| std::ptr::eq(f.def, def)) {
+            return Err(self.err(
+                sp,
+                format!("internal: math function `{}` calls itself", def.name),
+            ));
+        }
+        let env = super::consts::Env::default();
+        let conv = |t: &crate::ast::Type| convert_type(t, &env, &mut || Ty::Unit);
+        let mut param_tys = Vec::new();
+        for p in &def.params {
+            param_tys.push(conv(&p.ty).map_err(|m| self.err(sp, m))?);
+        }
+        let ret = conv(&def.ret).map_err(|m| self.err(sp, m))?;
+        self.inline_body(def, env, vals, param_tys, ret, sp)
+    }
+
+    fn inline_body(
+        &mut self,
+        def: &'static FnDef,
+        env: super::consts::Env,
+        vals: Vec<Val>,
+        param_tys: Vec<Ty>,
+        ret: Ty,
+        sp: crate::ast::Span,
+    ) -> R<Val> {
         let types = self.types_for(def, &env)?;
         let id = self.k.new_loop();
         self.fns.push(FnCtx::new(

@@ -436,10 +436,11 @@ impl Lower {
                 return Err(self.err(sp, "bitwise operators are not defined on floats"));
             }
             if irop == BinOp::Rem {
-                return Err(self.err(
-                    sp,
-                    "`%` on floating-point values is not supported on the device",
-                ));
+                // Rust's float `%` is C's `fmod` (exact), from the math library.
+                return match self.math_call("fmod", &[x, y], sp)? {
+                    Val::Scalar(r) => Ok(r),
+                    _ => Err(self.err(sp, "internal: fmod returned a non-scalar")),
+                };
             }
             return Ok(self.float_op(irop, x, y));
         }

@@ -92,6 +92,11 @@ impl Lower {
         for x in args {
             a.push(self.scalar(x)?);
         }
+        if t.is_float() && crate::math::shape(name).is_some() {
+            let mut all = vec![x];
+            all.extend(a);
+            return self.math_call(name, &all, sp);
+        }
         let int = t.is_int();
         let r = match name {
             "min" | "max" => {
@@ -265,6 +270,64 @@ impl Lower {
             _ => return Err(self.err(sp, format!("method `{name}` is not supported on `{xt}`"))),
         };
         Ok(Val::Scalar(r))
+    }
+
+    /// A function of the math library (`crate::math`: `x.sin()`, `rsqrt(x)`, float `%`) on lowered
+    /// float arguments of one type; `f16`/`bf16` compute in f32 and round once at the end.
+    pub fn math_call(&mut self, name: &str, args: &[Operand], sp: Span) -> R<Val> {
+        let t = self.op_ty(args[0]);
+        let ct = match t {
+            ir::Ty::F16 | ir::Ty::BF16 => ir::Ty::F32,
+            t => t,
+        };
+        let imp = crate::math::resolve(name, ct).ok_or_else(|| {
+            self.err(
+                sp,
+                format!("math function `{name}` is not available for `{t:?}`"),
+            )
+        })?;
+        let a: Vec<Operand> = args.iter().map(|&x| self.cast(x, ct)).collect();
+        let v = match imp {
+            crate::math::Impl::Intrinsic(n) => {
+                let id = crate::intrinsics::lookup(n)
+                    .ok_or_else(|| self.err(sp, format!("internal: no intrinsic `{n}`")))?;
+                let def = crate::intrinsics::get(id);
+                let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
+                self.emit(Inst::Intrinsic {
+                    id,
+                    dsts: dsts.clone(),
+                    args: a,
+                });
+                match dsts.as_slice() {
+                    [one] => Val::Scalar(Operand::Var(*one)),
+                    many => Val::Agg(many.iter().map(|v| Val::Scalar(Operand::Var(*v))).collect()),
+                }
+            }
+            crate::math::Impl::Device(f) => {
+                let ast::Callable::Device(def) = f() else {
+                    return Err(self.err(sp, format!("internal: `{name}` is not a device fn")));
+                };
+                let vals = a.into_iter().map(Val::Scalar).collect();
+                self.inline_device_vals(def, vals, sp)?
+            }
+        };
+        if ct == t {
+            return Ok(v);
+        }
+        Ok(match v {
+            Val::Scalar(x) => Val::Scalar(self.cast(x, t)),
+            Val::Agg(xs) => {
+                let mut out = Vec::new();
+                for x in xs {
+                    match x {
+                        Val::Scalar(x) => out.push(Val::Scalar(self.cast(x, t))),
+                        other => out.push(other),
+                    }
+                }
+                Val::Agg(out)
+            }
+            other => other,
+        })
     }
 
     /// `saturating_add` / `saturating_sub`: the wrapped result unless it overflowed, then the

@@ -158,6 +158,16 @@ impl<'a> Infer<'a> {
                     Ty::Slice(Box::new(t), true)
                 })
             }
+            _ if crate::math::shape(name).is_some() && intrinsics::lookup(name).is_none() => {
+                // Generic math-library free functions (`rsqrt(x)`): one float type throughout.
+                let t = self.deref(&arg_tys[0]);
+                for (a, e) in arg_tys.iter().zip(args).skip(1) {
+                    let a = self.deref(a);
+                    self.unify(&a, &t, e.span)?;
+                }
+                let t = self.shallow(&t);
+                self.math_result(name, &t, args.len(), sp)
+            }
             _ => {
                 let id = intrinsics::lookup(name)
                     .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
@@ -337,8 +347,44 @@ impl<'a> Infer<'a> {
                     _ => Err(self.err(sp, "type annotations needed for `to_bits`")),
                 }
             }
+            _ if is_float && crate::math::shape(name).is_some() => {
+                for (t, a) in arg_tys.iter().zip(args) {
+                    let t = self.deref(t);
+                    self.unify(&t, &r, a.span)?;
+                }
+                self.math_result(name, &r, args.len() + 1, sp)
+            }
             _ => Err(unsupported()),
         }
+    }
+
+    /// The result type of math-library function `name` called with `n` arguments of float type
+    /// `t` (receiver included).
+    fn math_result(&mut self, name: &str, t: &Ty, n: usize, sp: ast::Span) -> R<Ty> {
+        use crate::math::Shape;
+        let shape = crate::math::shape(name).ok_or_else(|| self.err(sp, "internal: not math"))?;
+        let want = match shape {
+            Shape::Unary | Shape::Pair => 1,
+            Shape::Binary => 2,
+            Shape::Ternary => 3,
+        };
+        if n != want {
+            return Err(self.err(
+                sp,
+                format!("`{name}` takes {want} float argument(s) in all, {n} given"),
+            ));
+        }
+        let is_float = matches!(t, Ty::Float(_)) || self.kind(t) == Some(Kind::Float);
+        if !is_float {
+            return Err(self.err(
+                sp,
+                format!("`{name}` needs a float argument, found `{}`", self.show(t)),
+            ));
+        }
+        Ok(match shape {
+            Shape::Pair => Ty::Tuple(vec![t.clone(), t.clone()]),
+            _ => t.clone(),
+        })
     }
 }
 
