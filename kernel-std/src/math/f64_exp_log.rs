@@ -144,6 +144,9 @@ pub fn expm1(x: f64) -> f64 {
         return -1.0;
     }
     if x.abs() < 0.34657359027997264 {
+        if x == 0.0 {
+            return x;
+        }
         return expm1_poly(x);
     }
     let kf = (x * 1.4426950408889634).round();

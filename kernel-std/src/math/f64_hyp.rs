@@ -65,9 +65,10 @@ pub fn tanh(x: f64) -> f64 {
     if x != x {
         return x;
     }
-    let r = if ax < 3.725290298461914e-09 {
-        ax
-    } else if ax >= 22.0 {
+    if ax < 3.725290298461914e-09 {
+        return x;
+    }
+    let r = if ax >= 22.0 {
         1.0
     } else if ax >= 1.0 {
         1.0 - 2.0 / (expm1(2.0 * ax) + 2.0)

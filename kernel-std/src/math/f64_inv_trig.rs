@@ -186,6 +186,9 @@ pub fn atan2(y: f64, x: f64) -> f64 {
 /// `sqrt(w)` as `(hi, lo)`.
 #[device]
 fn sqrt_dd(w: f64) -> (f64, f64) {
+    if w == 0.0 {
+        return (0.0, 0.0);
+    }
     let s = w.sqrt();
     let r = (-s).mul_add(s, w);
     (s, r / (2.0 * s))

@@ -2,8 +2,8 @@
 //!
 //! `2/pi` is held as 24-bit chunks (integers stored exactly in f64). For `x = M * 2^E`
 //! (`M` a 53-bit integer) each product `M * chunk` is computed exactly as a pair (`fma`), scaled by
-//! its power of two (exact), and reduced modulo 8 (exact: floor and subtraction of multiples of 8
-//! lose nothing). Chunks whose products are multiples of 8 are skipped, so only eight products
+//! its power of two (exact), and reduced modulo 8 to `[-4, 4]` (exact: a multiple of the
+//! value's ulp no larger than the value). Chunks whose products are multiples of 8 are skipped, so only eight products
 //! are formed whatever the exponent. The pieces are summed as a double-double, so the reduced
 //! argument carries about 2^-99 absolute error: far below an ulp of `sin` except for the handful
 //! of doubles that lie within ~2^-45 of a multiple of pi/2 (none in the measured samples).
@@ -15,10 +15,11 @@ use kernel_macros::device;
 use super::f64_exp_log::pow2i;
 use super::f64_trig::two_sum;
 
-/// `t mod 8` in `[0, 8)`, exactly.
+/// `t` minus the nearest multiple of 8, in `[-4, 4]`: exact, because the result is a multiple of
+/// `t`'s ulp no larger than `t` (a `[0, 8)` reduction would round tiny negative `t`).
 #[device]
 fn mod8(t: f64) -> f64 {
-    t - 8.0 * (t * 0.125).floor()
+    t - 8.0 * (t * 0.125).round()
 }
 
 /// `x = n*pi/2 + hi + lo` for finite `|x| >= 2^20`: `(n mod 4, hi, lo)`.

@@ -1,6 +1,7 @@
 //! f64 error function and gamma functions.
 //!
-//! erf: Taylor series on `|x| < 1/2`; beyond, `1 - erfc`. erfc for `x >= 1/2`:
+//! erf: Taylor series on `|x| < 1/2`; beyond, `1 - erfc`. erfc on `[1/2, 5/2)`: Taylor series at
+//! the centres 0.75, 1.25, 1.75, 2.25 (coefficients from the derivatives `erfc^(k)`); beyond,
 //! `exp(-x^2) / sqrt(pi)` over Laplace's continued fraction `x + (1/2)/(x + 1/(x + (3/2)/...))`,
 //! evaluated backwards from a depth that grows as `x` shrinks (so its truncation stays below
 //! 2^-60), with `exp(-x^2)` taken from a double-double `x^2`.
@@ -13,7 +14,7 @@
 
 use kernel_macros::device;
 
-use super::f64_exp_log::ln_1p;
+use super::f64_exp_log::{exp, ln, ln_1p};
 use super::f64_pow::{exp_dd, log_dd};
 use super::f64_trig::{sinpi, two_sum};
 
@@ -40,13 +41,140 @@ fn erf_small(x: f64) -> f64 {
     a + (a * q + x * 1.533545961316588e-17)
 }
 
+/// `erfc(0.75 + h)` for `|h| <= 1/4` (Taylor series at 0.75, degree 23).
+#[device]
+fn erfc_t0(h: f64) -> f64 {
+    let p = 2.829245842918306e-10;
+    let p = p * h + -3.202032280143283e-09;
+    let p = p * h + -8.926851049270936e-10;
+    let p = p * h + 3.7686462355785005e-08;
+    let p = p * h + -1.988595070010976e-08;
+    let p = p * h + -3.820585027845882e-07;
+    let p = p * h + 5.034286680771006e-07;
+    let p = p * h + 3.252264713003685e-06;
+    let p = p * h + -7.166231694301993e-06;
+    let p = p * h + -2.2117975642824626e-05;
+    let p = p * h + 7.57456209347206e-05;
+    let p = p * h + 0.00010618466494862627;
+    let p = p * h + -0.0006239836743132585;
+    let p = p * h + -0.00018603225735249506;
+    let p = p * h + 0.00396826044637477;
+    let p = p * h + -0.0023017883040209273;
+    let p = p * h + -0.018435235177909452;
+    let p = p * h + 0.026872509532768433;
+    let p = p * h + 0.053242729167728105;
+    let p = p * h + -0.1506869693426267;
+    let p = p * h + -0.026788794549800304;
+    let p = p * h + 0.4821983018964055;
+    let p = p * h + -0.6429310691952074;
+    0.28884436634648486 + (8.536743514828927e-18 + h * p)
+}
+
+/// `erfc(1.25 + h)` for `|h| <= 1/4` (Taylor series at 1.25, degree 23).
+#[device]
+fn erfc_t1(h: f64) -> f64 {
+    let p = -2.639461394857505e-10;
+    let p = p * h + 1.906219570912173e-09;
+    let p = p * h + 6.83682623324292e-10;
+    let p = p * h + -2.291416948714873e-08;
+    let p = p * h + 2.2593730856874577e-08;
+    let p = p * h + 2.120606163726382e-07;
+    let p = p * h + -5.079348144064654e-07;
+    let p = p * h + -1.353228718679766e-06;
+    let p = p * h + 6.409580608858307e-06;
+    let p = p * h + 3.0148435589627603e-06;
+    let p = p * h + -5.5828132785536196e-05;
+    let p = p * h + 5.2738032824946004e-05;
+    let p = p * h + 0.00032395671499069396;
+    let p = p * h + -0.0007935114997568478;
+    let p = p * h + -0.0008776361752808411;
+    let p = p * h + 0.005697678057620952;
+    let p = p * h + -0.0036259826094427483;
+    let p = p * h + -0.021301272963460433;
+    let p = p * h + 0.04718103640485019;
+    let p = p * h + 0.006159404230398197;
+    let p = p * h + -0.16753579506683097;
+    let p = p * h + 0.29565140305911347;
+    let p = p * h + -0.2365211224472908;
+    0.07709987174354177 + (-3.3360693261863044e-19 + h * p)
+}
+
+/// `erfc(1.75 + h)` for `|h| <= 1/4` (Taylor series at 1.75, degree 23).
+#[device]
+fn erfc_t2(h: f64) -> f64 {
+    let p = 1.5515545296150487e-10;
+    let p = p * h + -8.939081307298446e-10;
+    let p = p * h + -2.30422217436272e-10;
+    let p = p * h + 1.0748039734468855e-08;
+    let p = p * h + -1.7252248686568042e-08;
+    let p = p * h + -8.158279337337195e-08;
+    let p = p * h + 3.247054421567266e-07;
+    let p = p * h + 1.7638628012270578e-07;
+    let p = p * h + -3.2732503984500383e-06;
+    let p = p * h + 4.625462096042058e-06;
+    let p = p * h + 1.7720574652632584e-05;
+    let p = p * h + -6.867167700726822e-05;
+    let p = p * h + 5.445490386117354e-06;
+    let p = p * h + 0.00044275049925469434;
+    let p = p * h + -0.000894181745354845;
+    let p = p * h + -0.0007300512471403044;
+    let p = p * h + 0.00605875147039124;
+    let p = p * h + -0.008963045098727362;
+    let p = p * h + -0.00662436146831575;
+    let p = p * h + 0.04810220983216831;
+    let p = p * h + -0.09015728471400689;
+    let p = p * h + 0.09235624287776316;
+    let p = p * h + -0.05277499593015037;
+    0.013328328780817557 + (-6.145085778436527e-19 + h * p)
+}
+
+/// `erfc(2.25 + h)` for `|h| <= 1/4` (Taylor series at 2.25, degree 23).
+#[device]
+fn erfc_t3(h: f64) -> f64 {
+    let p = -6.259734716553656e-11;
+    let p = p * h + 3.3534213962510667e-10;
+    let p = p * h + -3.630033707438237e-11;
+    let p = p * h + -3.787442166331754e-09;
+    let p = p * h + 9.371472014239433e-09;
+    let p = p * h + 1.772131016634986e-08;
+    let p = p * h + -1.3648439859835954e-07;
+    let p = p * h + 1.5682298693348275e-07;
+    let p = p * h + 8.610833786514346e-07;
+    let p = p * h + -3.4200230329645604e-06;
+    let p = p * h + 1.3320746753833096e-06;
+    let p = p * h + 2.26882426454011e-05;
+    let p = p * h + -6.51349432823389e-05;
+    let p = p * h + 1.1466583164141507e-05;
+    let p = p * h + 0.00036938041770393946;
+    let p = p * h + -0.0009994937126113928;
+    let p = p * h + 0.0006704559699518927;
+    let p = p * h + 0.0029043570710627813;
+    let p = p * h + -0.010657679165667459;
+    let p = p * h + 0.019083383636954297;
+    let p = p * h + -0.021724553691971366;
+    let p = p * h + 0.016070217799540463;
+    let p = p * h + -0.007142319022017983;
+    0.0014627165866811518 + (-6.81920077729474e-20 + h * p)
+}
+
 /// `erfc(x)` for `x >= 1/2`.
 #[device]
 fn erfc_large(x: f64) -> f64 {
     if x > 27.3 {
         return 0.0;
     }
-    let n = (100.0 / (x * x)) as i32 + 12;
+    if x < 2.5 {
+        return if x < 1.0 {
+            erfc_t0(x - 0.75)
+        } else if x < 1.5 {
+            erfc_t1(x - 1.25)
+        } else if x < 2.0 {
+            erfc_t2(x - 1.75)
+        } else {
+            erfc_t3(x - 2.25)
+        };
+    }
+    let n = (600.0 / (x * x)) as i32 + 20;
     let mut t = x;
     let mut k = n;
     while k > 0 {
@@ -66,6 +194,9 @@ pub fn erf(x: f64) -> f64 {
         return x;
     }
     let ax = x.abs();
+    if ax < 1.0e-300 {
+        return x * 1.1283791670955126;
+    }
     if ax < 0.5 {
         return erf_small(x);
     }
@@ -204,6 +335,10 @@ pub fn lgamma(x: f64) -> f64 {
         let (h, l) = lgamma_dd(x);
         return h + l;
     }
+    if x > -0.5 {
+        // ln|Gamma(x)| = ln Gamma(1 + x) - ln|x|, with ln Gamma(1 + x) = lgamma2(x) - ln(1 + x).
+        return (lgamma2(x) - ln_1p(x)) - ln(-x);
+    }
     // Reflection: ln|Gamma(x)| = ln pi - ln|x sin(pi x)| - ln Gamma(-x).
     let s = (x * sinpi(x)).abs();
     let (sh, sl) = log_dd(s);
@@ -241,6 +376,15 @@ pub fn tgamma(x: f64) -> f64 {
         } else {
             0.0
         };
+    }
+    if x > -0.5 {
+        // Gamma(x) = Gamma(1 + x) / x.
+        let g = exp(lgamma2(x) - ln_1p(x));
+        return g / x;
+    }
+    if x > -1.0 {
+        // Gamma(x) = Gamma(2 + x) / (x (1 + x)); 1 + x is exact here.
+        return exp(lgamma2(x)) / (x * (1.0 + x));
     }
     // Gamma(x) = pi / (x sin(pi x) Gamma(-x)), in logarithms for range.
     let sp = x * sinpi(x);

@@ -1,0 +1,99 @@
+//! One kernel per (function, type): `y[i] = f(x[i])` or `y[i] = f(x[i], z[i])`.
+
+use ferrocuda::prelude::*;
+
+macro_rules! un {
+    ($($name:ident, $t:ty, |$x:ident| $e:expr;)*) => {$(
+        #[kernel]
+        pub fn $name(x: &[$t], y: &mut [$t]) {
+            let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+            if i < y.len() {
+                let $x = x[i];
+                y[i] = $e;
+            }
+        }
+    )*};
+}
+macro_rules! bin {
+    ($($name:ident, $t:ty, |$x:ident, $z:ident| $e:expr;)*) => {$(
+        #[kernel]
+        pub fn $name(x: &[$t], z: &[$t], y: &mut [$t]) {
+            let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+            if i < y.len() {
+                let $x = x[i];
+                let $z = z[i];
+                y[i] = $e;
+            }
+        }
+    )*};
+}
+
+/// Both types at once: `k_NAME_f32` and `k_NAME_f64`.
+macro_rules! un2 {
+    ($($n32:ident, $n64:ident, |$x:ident| $e:expr;)*) => {$(
+        un!($n32, f32, |$x| $e; $n64, f64, |$x| $e;);
+    )*};
+}
+macro_rules! bin2 {
+    ($($n32:ident, $n64:ident, |$x:ident, $z:ident| $e:expr;)*) => {$(
+        bin!($n32, f32, |$x, $z| $e; $n64, f64, |$x, $z| $e;);
+    )*};
+}
+
+un2! {
+    sqrt_f32, sqrt_f64, |v| v.sqrt();
+    rsqrt_f32, rsqrt_f64, |v| rsqrt(v);
+    cbrt_f32, cbrt_f64, |v| v.cbrt();
+    exp_f32, exp_f64, |v| v.exp();
+    exp2_f32, exp2_f64, |v| v.exp2();
+    exp10_f32, exp10_f64, |v| exp10(v);
+    expm1_f32, expm1_f64, |v| v.exp_m1();
+    ln_f32, ln_f64, |v| v.ln();
+    log2_f32, log2_f64, |v| v.log2();
+    log10_f32, log10_f64, |v| v.log10();
+    ln_1p_f32, ln_1p_f64, |v| v.ln_1p();
+    sin_f32, sin_f64, |v| v.sin();
+    cos_f32, cos_f64, |v| v.cos();
+    sincos_s_f32, sincos_s_f64, |v| { let (s, _c) = v.sin_cos(); s };
+    sincos_c_f32, sincos_c_f64, |v| { let (_s, c) = sincos(v); c };
+    tan_f32, tan_f64, |v| v.tan();
+    sinpi_f32, sinpi_f64, |v| sinpi(v);
+    cospi_f32, cospi_f64, |v| cospi(v);
+    asin_f32, asin_f64, |v| v.asin();
+    acos_f32, acos_f64, |v| v.acos();
+    atan_f32, atan_f64, |v| v.atan();
+    sinh_f32, sinh_f64, |v| v.sinh();
+    cosh_f32, cosh_f64, |v| v.cosh();
+    tanh_f32, tanh_f64, |v| v.tanh();
+    asinh_f32, asinh_f64, |v| v.asinh();
+    acosh_f32, acosh_f64, |v| v.acosh();
+    atanh_f32, atanh_f64, |v| v.atanh();
+    erf_f32, erf_f64, |v| erf(v);
+    erfc_f32, erfc_f64, |v| erfc(v);
+    lgamma_f32, lgamma_f64, |v| lgamma(v);
+    tgamma_f32, tgamma_f64, |v| tgamma(v);
+    floor_f32, floor_f64, |v| v.floor();
+    ceil_f32, ceil_f64, |v| v.ceil();
+    round_f32, round_f64, |v| v.round();
+    trunc_f32, trunc_f64, |v| v.trunc();
+    fract_f32, fract_f64, |v| v.fract();
+}
+
+bin2! {
+    atan2_f32, atan2_f64, |a, b| a.atan2(b);
+    powf_f32, powf_f64, |a, b| a.powf(b);
+    hypot_f32, hypot_f64, |a, b| a.hypot(b);
+    fmod_f32, fmod_f64, |a, b| a % b;
+    copysign_f32, copysign_f64, |a, b| a.copysign(b);
+}
+
+un! {
+    fast_sin_f32, f32, |v| fast_sin(v);
+    fast_cos_f32, f32, |v| fast_cos(v);
+    fast_exp_f32, f32, |v| fast_exp(v);
+    fast_log_f32, f32, |v| fast_log(v);
+}
+bin! {
+    fast_div_f32, f32, |a, b| fast_div(a, b);
+    fast_pow_f32, f32, |a, b| fast_pow(a, b);
+}

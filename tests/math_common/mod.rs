@@ -1,0 +1,603 @@
+//! The math-library accuracy measurement shared by the simulator test (`math_ulp.rs`) and the GPU
+//! test (`math_gpu.rs`): every function runs on at least 2^20 inputs (the interesting domain,
+//! random bit patterns over the whole range, and special values) and its maximum error in ulps is
+//! compared with CUDA's documented bound (Programming Guide, Appendix E).
+//!
+//! References: for f32, the f64 function of the host's libm (glibc), whose error (about 1 f64 ulp)
+//! is 2^-29 of an f32 ulp. For f64, the host's libm itself: the error is measured against glibc's
+//! result, whose own documented maximum (glibc's `libm-test-ulps`) is listed per function as
+//! `ref` and added to the allowance, so an f64 row asserts `measured <= CUDA + ref`.
+
+#![allow(dead_code)]
+
+pub mod kernels;
+
+use ferrocuda::prelude::*;
+
+mod libm {
+    extern "C" {
+        pub fn exp10(x: f64) -> f64;
+        pub fn erf(x: f64) -> f64;
+        pub fn erfc(x: f64) -> f64;
+        pub fn lgamma(x: f64) -> f64;
+        pub fn tgamma(x: f64) -> f64;
+        pub fn asinh(x: f64) -> f64;
+        pub fn acosh(x: f64) -> f64;
+        pub fn atanh(x: f64) -> f64;
+    }
+}
+
+/// Inputs per function: 2^20, or `MATH_ULP_N` (for quicker local runs; the suite uses the default).
+pub fn n_inputs() -> usize {
+    std::env::var("MATH_ULP_N").ok().and_then(|v| v.parse().ok()).unwrap_or(1 << 20)
+}
+
+/// One row of the table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub name: &'static str,
+    pub ty: &'static str,
+    /// CUDA's documented bound (ulps), or `None` where CUDA documents an absolute error instead.
+    pub cuda: Option<f64>,
+    /// Allowance for the reference's own error (f64 rows), in ulps.
+    pub ref_ulps: f64,
+    pub max_ulp: f64,
+    pub worst_input: (f64, f64),
+    pub n: usize,
+}
+
+impl Row {
+    pub fn ok(&self) -> bool {
+        match self.cuda {
+            Some(b) => self.max_ulp <= b + self.ref_ulps,
+            None => true,
+        }
+    }
+}
+
+/// xorshift64*: deterministic inputs, no dependency.
+pub struct Rng(u64);
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+/// Where inputs come from: a share of uniform values in each range, the rest random bit patterns
+/// (every exponent equally likely), plus the special values.
+#[derive(Clone, Copy)]
+pub struct Domain {
+    pub ranges: &'static [(f64, f64)],
+}
+
+pub fn specials64() -> Vec<f64> {
+    vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        5e-324,
+        -5e-324,
+        1e-310,
+        -1e-310,
+        f64::MAX,
+        -f64::MAX,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        3.0,
+        std::f64::consts::PI,
+        std::f64::consts::FRAC_PI_2,
+        1e10,
+        -1e10,
+        1e22,
+        1e300,
+        -1e300,
+        100.0,
+        -100.0,
+        88.7,
+        -103.9,
+        709.7,
+        -745.0,
+        0.75,
+        1e-20,
+        -1e-20,
+    ]
+}
+
+pub fn specials32() -> Vec<f32> {
+    let mut v: Vec<f32> = specials64()
+        .into_iter()
+        .map(|x| x as f32)
+        .filter(|x| !(x.is_infinite()) || true)
+        .collect();
+    v.extend([
+        f32::MIN_POSITIVE,
+        1e-45,
+        -1e-45,
+        1e-40,
+        -1e-40,
+        f32::MAX,
+        -f32::MAX,
+        1e30,
+        -1e30,
+        88.72,
+        -87.3,
+        -103.97,
+    ]);
+    v
+}
+
+/// `n` f64 inputs from `d` (first the specials, then 3/4 uniform in the ranges, 1/4 random bits).
+pub fn inputs64(d: Domain, n: usize, seed: u64) -> Vec<f64> {
+    let mut r = Rng::new(seed);
+    let mut v = specials64();
+    while v.len() < n {
+        let x = if v.len() % 4 == 3 || d.ranges.is_empty() {
+            f64::from_bits(r.next())
+        } else {
+            let (lo, hi) = d.ranges[v.len() % d.ranges.len()];
+            r.uniform(lo, hi)
+        };
+        v.push(x);
+    }
+    v
+}
+
+pub fn inputs32(d: Domain, n: usize, seed: u64) -> Vec<f32> {
+    let mut r = Rng::new(seed);
+    let mut v = specials32();
+    while v.len() < n {
+        let x = if v.len() % 4 == 3 || d.ranges.is_empty() {
+            f32::from_bits(r.next() as u32)
+        } else {
+            let (lo, hi) = d.ranges[v.len() % d.ranges.len()];
+            r.uniform(lo, hi) as f32
+        };
+        v.push(x);
+    }
+    v
+}
+
+/// Second-argument inputs for binary functions: specials paired with specials first.
+pub fn pair_inputs<T: Copy>(a: &[T], b: &[T], specials: &[T]) -> (Vec<T>, Vec<T>) {
+    let mut x = Vec::with_capacity(a.len());
+    let mut y = Vec::with_capacity(a.len());
+    for &p in specials {
+        for &q in specials {
+            x.push(p);
+            y.push(q);
+        }
+    }
+    let n = a.len();
+    let mut i = 0;
+    while x.len() < n {
+        x.push(a[i % a.len()]);
+        y.push(b[(i * 7 + 3) % b.len()]);
+        i += 1;
+    }
+    (x, y)
+}
+
+/// CUDA's measure for f32: the distance in representable f32 values between `got` and the
+/// correctly rounded result (here the f64 reference rounded to f32).
+pub fn ulp32(got: f32, want: f64) -> f64 {
+    f32_distance(got, want as f32)
+}
+
+fn f32_distance(got: f32, want: f32) -> f64 {
+    if want.is_nan() || got.is_nan() {
+        return if want.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if want == 0.0 && got == 0.0 {
+        return if want.is_sign_negative() == got.is_sign_negative() { 0.0 } else { f64::INFINITY };
+    }
+    let key = |x: f32| {
+        let b = x.to_bits() as i32;
+        if b < 0 {
+            i32::MIN as i64 - b as i64
+        } else {
+            b as i64
+        }
+    };
+    (key(got) - key(want)).unsigned_abs() as f64
+}
+
+/// Distance in representable f64 values between two f64 results.
+pub fn ulp64(got: f64, want: f64) -> f64 {
+    if want.is_nan() || got.is_nan() {
+        return if want.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if want == 0.0 && got == 0.0 {
+        return if want.is_sign_negative() == got.is_sign_negative() { 0.0 } else { f64::INFINITY };
+    }
+    if want.is_infinite() || got.is_infinite() {
+        // One step past MAX counts as one ulp, as the bit distance does.
+    }
+    let key = |x: f64| {
+        let b = x.to_bits() as i64;
+        if b < 0 {
+            i64::MIN - b
+        } else {
+            b
+        }
+    };
+    (key(got) as i128 - key(want) as i128).unsigned_abs() as f64
+}
+
+/// Runs a unary kernel over `xs` on `dev` (in launches of at most 2^18 elements).
+pub fn run_un<T: DeviceType + Default>(
+    dev: &Device,
+    xs: &[T],
+    launch: &dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>,
+) -> Vec<T> {
+    let s = dev.new_stream().expect("stream");
+    let mut out = Vec::with_capacity(xs.len());
+    for chunk in xs.chunks(1 << 18) {
+        let x = dev.upload(chunk).expect("upload");
+        let mut y = dev.alloc_zeroed::<T>(chunk.len()).expect("alloc");
+        launch(&s, &x, &mut y).expect("launch");
+        out.extend(y.to_vec().expect("download"));
+    }
+    out
+}
+
+pub fn run_bin<T: DeviceType + Default>(
+    dev: &Device,
+    xs: &[T],
+    zs: &[T],
+    launch: &dyn Fn(&Stream, &DeviceBuffer<T>, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>,
+) -> Vec<T> {
+    let s = dev.new_stream().expect("stream");
+    let mut out = Vec::with_capacity(xs.len());
+    for (cx, cz) in xs.chunks(1 << 18).zip(zs.chunks(1 << 18)) {
+        let x = dev.upload(cx).expect("upload");
+        let z = dev.upload(cz).expect("upload");
+        let mut y = dev.alloc_zeroed::<T>(cx.len()).expect("alloc");
+        launch(&s, &x, &z, &mut y).expect("launch");
+        out.extend(y.to_vec().expect("download"));
+    }
+    out
+}
+
+fn cfg(n: usize) -> LaunchConfig {
+    LaunchConfig::for_elements(n, 256)
+}
+
+/// `(sin(pi x), cos(pi x))` reference: exact reduction to `x = n/2 + t`, `|t| <= 1/4`, so the
+/// only rounding before libm is that of `pi * t` (relative, harmless).
+fn sincospi_ref(x: f64) -> (f64, f64) {
+    if x.is_infinite() || x.is_nan() {
+        return (f64::NAN, f64::NAN);
+    }
+    let r = x - 2.0 * (x * 0.5).round();
+    let q = (2.0 * r).round();
+    let t = r - 0.5 * q;
+    let (s, c) = (t * std::f64::consts::PI).sin_cos();
+    let (s, c) = match (q as i64).rem_euclid(4) {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    };
+    let s = if s == 0.0 { 0.0 * x } else { s };
+    let c = if c == 0.0 { 0.0 } else { c };
+    (s, c)
+}
+fn sinpi_ref(x: f64) -> f64 {
+    sincospi_ref(x).0
+}
+fn cospi_ref(x: f64) -> f64 {
+    sincospi_ref(x).1
+}
+
+type R1 = fn(f64) -> f64;
+type R2 = fn(f64, f64) -> f64;
+
+/// (name, f32 bound, f64 bound, glibc's f64 ulps, domain, reference)
+pub fn unary_cases() -> Vec<(&'static str, Option<f64>, Option<f64>, f64, Domain, R1)> {
+    let any: Domain = Domain { ranges: &[(-10.0, 10.0), (-1e4, 1e4)] };
+    let pos: Domain = Domain { ranges: &[(0.0, 10.0), (0.0, 1e6), (0.5, 2.0)] };
+    let exp_d: Domain = Domain { ranges: &[(-80.0, 80.0), (-740.0, 709.0), (-1.0, 1.0)] };
+    let trig: Domain = Domain { ranges: &[(-7.0, 7.0), (-1e6, 1e6), (-1e15, 1e15), (-1e300, 1e300)] };
+    let unit: Domain = Domain { ranges: &[(-1.0, 1.0), (-0.5, 0.5), (0.9, 1.0), (-1.0, -0.9)] };
+    let hyp: Domain = Domain { ranges: &[(-5.0, 5.0), (-90.0, 90.0), (-1.0, 1.0), (-710.0, 710.0)] };
+    let acosh_d: Domain = Domain { ranges: &[(1.0, 3.0), (1.0, 1e6), (1.0, 1.001)] };
+    let erf_d: Domain = Domain { ranges: &[(-6.0, 6.0), (-1.0, 1.0), (0.0, 27.0)] };
+    let gamma_d: Domain = Domain { ranges: &[(0.0, 10.0), (0.0, 171.0), (-100.0, -11.0001), (0.5, 3.0), (-2.2637, 0.0)] };
+    let lgamma_d: Domain = Domain { ranges: &[(0.0, 10.0), (0.0, 1e6), (-100.0, -11.0001), (0.5, 3.0), (-2.2637, 0.0)] };
+    let lp: Domain = Domain { ranges: &[(-1.0, 1.0), (-0.001, 0.001), (-1.0, 1e6)] };
+    vec![
+        ("sqrt", Some(0.0), Some(0.0), 0.0, pos, f64::sqrt as R1),
+        ("rsqrt", Some(2.0), Some(1.0), 1.0, pos, |x| 1.0 / x.sqrt()),
+        ("cbrt", Some(1.0), Some(1.0), 4.0, any, f64::cbrt),
+        ("exp", Some(2.0), Some(1.0), 1.0, exp_d, f64::exp),
+        ("exp2", Some(2.0), Some(1.0), 1.0, exp_d, f64::exp2),
+        ("exp10", Some(2.0), Some(1.0), 2.0, Domain { ranges: &[(-38.0, 38.0), (-320.0, 308.0)] }, |x| unsafe { libm::exp10(x) }),
+        ("expm1", Some(1.0), Some(1.0), 1.0, exp_d, f64::exp_m1),
+        ("ln", Some(1.0), Some(1.0), 1.0, pos, f64::ln),
+        ("log2", Some(1.0), Some(1.0), 1.0, pos, f64::log2),
+        ("log10", Some(2.0), Some(1.0), 2.0, pos, f64::log10),
+        ("ln_1p", Some(1.0), Some(1.0), 1.0, lp, f64::ln_1p),
+        ("sin", Some(2.0), Some(1.0), 1.0, trig, f64::sin),
+        ("cos", Some(2.0), Some(1.0), 1.0, trig, f64::cos),
+        ("sincos.sin", Some(2.0), Some(1.0), 1.0, trig, f64::sin),
+        ("sincos.cos", Some(2.0), Some(1.0), 1.0, trig, f64::cos),
+        ("tan", Some(4.0), Some(2.0), 1.0, trig, f64::tan),
+        ("sinpi", Some(2.0), Some(1.0), 1.0, Domain { ranges: &[(-4.0, 4.0), (-1e6, 1e6)] }, sinpi_ref),
+        ("cospi", Some(2.0), Some(1.0), 1.0, Domain { ranges: &[(-4.0, 4.0), (-1e6, 1e6)] }, cospi_ref),
+        ("asin", Some(4.0), Some(2.0), 1.0, unit, f64::asin),
+        ("acos", Some(3.0), Some(1.0), 1.0, unit, f64::acos),
+        ("atan", Some(2.0), Some(2.0), 1.0, any, f64::atan),
+        ("sinh", Some(3.0), Some(1.0), 2.0, hyp, f64::sinh),
+        ("cosh", Some(2.0), Some(1.0), 2.0, hyp, f64::cosh),
+        ("tanh", Some(2.0), Some(1.0), 2.0, hyp, f64::tanh),
+        ("asinh", Some(3.0), Some(2.0), 2.0, any, |x| unsafe { libm::asinh(x) }),
+        ("acosh", Some(4.0), Some(2.0), 2.0, acosh_d, |x| unsafe { libm::acosh(x) }),
+        ("atanh", Some(3.0), Some(2.0), 2.0, unit, |x| unsafe { libm::atanh(x) }),
+        ("erf", Some(2.0), Some(2.0), 1.0, erf_d, |x| unsafe { libm::erf(x) }),
+        ("erfc", Some(4.0), Some(4.0), 5.0, erf_d, |x| unsafe { libm::erfc(x) }),
+        ("lgamma", Some(6.0), Some(4.0), 4.0, lgamma_d, |x| unsafe { libm::lgamma(x) }),
+        ("tgamma", Some(11.0), Some(8.0), 9.0, gamma_d, |x| unsafe { libm::tgamma(x) }),
+        ("floor", Some(0.0), Some(0.0), 0.0, any, f64::floor),
+        ("ceil", Some(0.0), Some(0.0), 0.0, any, f64::ceil),
+        ("round", Some(0.0), Some(0.0), 0.0, any, f64::round),
+        ("trunc", Some(0.0), Some(0.0), 0.0, any, f64::trunc),
+        ("fract", Some(0.0), Some(0.0), 0.0, any, f64::fract),
+    ]
+}
+
+pub fn binary_cases() -> Vec<(&'static str, Option<f64>, Option<f64>, f64, Domain, Domain, R2)> {
+    let any: Domain = Domain { ranges: &[(-10.0, 10.0), (-1e4, 1e4)] };
+    let pow_x: Domain = Domain { ranges: &[(0.0, 4.0), (0.0, 1e3), (-4.0, 4.0)] };
+    let pow_y: Domain = Domain { ranges: &[(-30.0, 30.0), (-4.0, 4.0), (-8.0, 8.0)] };
+    let fmod_y: Domain = Domain { ranges: &[(-10.0, 10.0), (0.001, 1.0), (-1e-3, 1e-3)] };
+    vec![
+        ("atan2", Some(3.0), Some(2.0), 1.0, any, any, f64::atan2 as R2),
+        ("powf", Some(8.0), Some(2.0), 1.0, pow_x, pow_y, f64::powf),
+        ("hypot", Some(3.0), Some(2.0), 1.0, any, any, f64::hypot),
+        ("fmod", Some(0.0), Some(0.0), 0.0, any, fmod_y, |a, b| a % b),
+        ("copysign", Some(0.0), Some(0.0), 0.0, any, any, f64::copysign),
+    ]
+}
+
+macro_rules! launcher_un {
+    ($k:ident) => {
+        &|s: &Stream, x: &DeviceBuffer<_>, y: &mut DeviceBuffer<_>| kernels::$k::launch(s, cfg(y.len()), x, y)
+    };
+}
+macro_rules! launcher_bin {
+    ($k:ident) => {
+        &|s: &Stream, x: &DeviceBuffer<_>, z: &DeviceBuffer<_>, y: &mut DeviceBuffer<_>| {
+            kernels::$k::launch(s, cfg(y.len()), x, z, y)
+        }
+    };
+}
+
+type L1<T> = dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>;
+type L2<T> = dyn Fn(&Stream, &DeviceBuffer<T>, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>;
+
+fn un_launcher32(name: &str) -> &'static L1<f32> {
+    match name {
+        "sqrt" => launcher_un!(sqrt_f32),
+        "rsqrt" => launcher_un!(rsqrt_f32),
+        "cbrt" => launcher_un!(cbrt_f32),
+        "exp" => launcher_un!(exp_f32),
+        "exp2" => launcher_un!(exp2_f32),
+        "exp10" => launcher_un!(exp10_f32),
+        "expm1" => launcher_un!(expm1_f32),
+        "ln" => launcher_un!(ln_f32),
+        "log2" => launcher_un!(log2_f32),
+        "log10" => launcher_un!(log10_f32),
+        "ln_1p" => launcher_un!(ln_1p_f32),
+        "sin" => launcher_un!(sin_f32),
+        "cos" => launcher_un!(cos_f32),
+        "sincos.sin" => launcher_un!(sincos_s_f32),
+        "sincos.cos" => launcher_un!(sincos_c_f32),
+        "tan" => launcher_un!(tan_f32),
+        "sinpi" => launcher_un!(sinpi_f32),
+        "cospi" => launcher_un!(cospi_f32),
+        "asin" => launcher_un!(asin_f32),
+        "acos" => launcher_un!(acos_f32),
+        "atan" => launcher_un!(atan_f32),
+        "sinh" => launcher_un!(sinh_f32),
+        "cosh" => launcher_un!(cosh_f32),
+        "tanh" => launcher_un!(tanh_f32),
+        "asinh" => launcher_un!(asinh_f32),
+        "acosh" => launcher_un!(acosh_f32),
+        "atanh" => launcher_un!(atanh_f32),
+        "erf" => launcher_un!(erf_f32),
+        "erfc" => launcher_un!(erfc_f32),
+        "lgamma" => launcher_un!(lgamma_f32),
+        "tgamma" => launcher_un!(tgamma_f32),
+        "floor" => launcher_un!(floor_f32),
+        "ceil" => launcher_un!(ceil_f32),
+        "round" => launcher_un!(round_f32),
+        "trunc" => launcher_un!(trunc_f32),
+        "fract" => launcher_un!(fract_f32),
+        other => panic!("no f32 kernel for {other}"),
+    }
+}
+fn un_launcher64(name: &str) -> &'static L1<f64> {
+    match name {
+        "sqrt" => launcher_un!(sqrt_f64),
+        "rsqrt" => launcher_un!(rsqrt_f64),
+        "cbrt" => launcher_un!(cbrt_f64),
+        "exp" => launcher_un!(exp_f64),
+        "exp2" => launcher_un!(exp2_f64),
+        "exp10" => launcher_un!(exp10_f64),
+        "expm1" => launcher_un!(expm1_f64),
+        "ln" => launcher_un!(ln_f64),
+        "log2" => launcher_un!(log2_f64),
+        "log10" => launcher_un!(log10_f64),
+        "ln_1p" => launcher_un!(ln_1p_f64),
+        "sin" => launcher_un!(sin_f64),
+        "cos" => launcher_un!(cos_f64),
+        "sincos.sin" => launcher_un!(sincos_s_f64),
+        "sincos.cos" => launcher_un!(sincos_c_f64),
+        "tan" => launcher_un!(tan_f64),
+        "sinpi" => launcher_un!(sinpi_f64),
+        "cospi" => launcher_un!(cospi_f64),
+        "asin" => launcher_un!(asin_f64),
+        "acos" => launcher_un!(acos_f64),
+        "atan" => launcher_un!(atan_f64),
+        "sinh" => launcher_un!(sinh_f64),
+        "cosh" => launcher_un!(cosh_f64),
+        "tanh" => launcher_un!(tanh_f64),
+        "asinh" => launcher_un!(asinh_f64),
+        "acosh" => launcher_un!(acosh_f64),
+        "atanh" => launcher_un!(atanh_f64),
+        "erf" => launcher_un!(erf_f64),
+        "erfc" => launcher_un!(erfc_f64),
+        "lgamma" => launcher_un!(lgamma_f64),
+        "tgamma" => launcher_un!(tgamma_f64),
+        "floor" => launcher_un!(floor_f64),
+        "ceil" => launcher_un!(ceil_f64),
+        "round" => launcher_un!(round_f64),
+        "trunc" => launcher_un!(trunc_f64),
+        "fract" => launcher_un!(fract_f64),
+        other => panic!("no f64 kernel for {other}"),
+    }
+}
+fn bin_launcher32(name: &str) -> &'static L2<f32> {
+    match name {
+        "atan2" => launcher_bin!(atan2_f32),
+        "powf" => launcher_bin!(powf_f32),
+        "hypot" => launcher_bin!(hypot_f32),
+        "fmod" => launcher_bin!(fmod_f32),
+        "copysign" => launcher_bin!(copysign_f32),
+        other => panic!("no f32 kernel for {other}"),
+    }
+}
+fn bin_launcher64(name: &str) -> &'static L2<f64> {
+    match name {
+        "atan2" => launcher_bin!(atan2_f64),
+        "powf" => launcher_bin!(powf_f64),
+        "hypot" => launcher_bin!(hypot_f64),
+        "fmod" => launcher_bin!(fmod_f64),
+        "copysign" => launcher_bin!(copysign_f64),
+        other => panic!("no f64 kernel for {other}"),
+    }
+}
+
+fn seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Measures every f32 function on `dev` (`filter` limits to names containing it).
+pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (name, b32, _, _, d, f) in unary_cases() {
+        let xs = inputs32(d, n, seed(name));
+        let ys = run_un(dev, &xs, un_launcher32(name));
+        rows.push(worst32(name, b32, &xs, None, &ys, &|x, _| f(x)));
+    }
+    for (name, b32, _, _, d1, d2, f) in binary_cases() {
+        let a = inputs32(d1, n, seed(name));
+        let b = inputs32(d2, n, seed(name) ^ 1);
+        let (xs, zs) = pair_inputs(&a, &b, &specials32());
+        let ys = run_bin(dev, &xs, &zs, bin_launcher32(name));
+        rows.push(worst32(name, b32, &xs, Some(&zs), &ys, &|x, z| f(x, z)));
+    }
+    rows
+}
+
+pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (name, _, b64, refu, d, f) in unary_cases() {
+        let xs = inputs64(d, n, seed(name));
+        let ys = run_un(dev, &xs, un_launcher64(name));
+        rows.push(worst64(name, b64, refu, &xs, None, &ys, &|x, _| f(x)));
+    }
+    for (name, _, b64, refu, d1, d2, f) in binary_cases() {
+        let a = inputs64(d1, n, seed(name));
+        let b = inputs64(d2, n, seed(name) ^ 1);
+        let (xs, zs) = pair_inputs(&a, &b, &specials64());
+        let ys = run_bin(dev, &xs, &zs, bin_launcher64(name));
+        rows.push(worst64(name, b64, refu, &xs, Some(&zs), &ys, &|x, z| f(x, z)));
+    }
+    rows
+}
+
+/// CUDA documents lgamma's bound outside an interval of negative arguments only.
+fn excluded(name: &str, x: f64, (lo, hi): (f64, f64)) -> bool {
+    name == "lgamma" && x >= lo && x <= hi
+}
+
+fn worst32(
+    name: &'static str,
+    cuda: Option<f64>,
+    xs: &[f32],
+    zs: Option<&[f32]>,
+    ys: &[f32],
+    f: &dyn Fn(f64, f64) -> f64,
+) -> Row {
+    let mut row = Row { name, ty: "f32", cuda, ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+    for i in 0..xs.len() {
+        let x = xs[i] as f64;
+        let z = zs.map_or(0.0, |z| z[i] as f64);
+        if excluded(name, x, (-10.001, -2.264)) {
+            continue;
+        }
+        let e = ulp32(ys[i], f(x, z));
+        if e > row.max_ulp || e.is_nan() {
+            row.max_ulp = e;
+            row.worst_input = (x, z);
+        }
+    }
+    row
+}
+
+fn worst64(
+    name: &'static str,
+    cuda: Option<f64>,
+    ref_ulps: f64,
+    xs: &[f64],
+    zs: Option<&[f64]>,
+    ys: &[f64],
+    f: &dyn Fn(f64, f64) -> f64,
+) -> Row {
+    let mut row = Row { name, ty: "f64", cuda, ref_ulps, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+    for i in 0..xs.len() {
+        let z = zs.map_or(0.0, |z| z[i]);
+        if excluded(name, xs[i], (-11.0001, -2.2637)) {
+            continue;
+        }
+        let e = ulp64(ys[i], f(xs[i], z));
+        if e > row.max_ulp {
+            row.max_ulp = e;
+            row.worst_input = (xs[i], z);
+        }
+    }
+    row
+}
+
+/// The table in the format of `docs/math-ulp.md`.
+pub fn table(rows: &[Row], column: &str) -> String {
+    let mut s = format!("| function | type | CUDA max ulp | reference allowance | measured max ulp ({column}) | worst input | inputs |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+    for r in rows {
+        let cuda = r.cuda.map_or("abs. error".to_string(), |b| format!("{b}"));
+        s += &format!(
+            "| {} | {} | {} | {} | {:.2} | {:e}, {:e} | {} |\n",
+            r.name, r.ty, cuda, r.ref_ulps, r.max_ulp, r.worst_input.0, r.worst_input.1, r.n
+        );
+    }
+    s
+}

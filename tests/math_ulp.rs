@@ -1,0 +1,23 @@
+//! Maximum ulp error of every math-library function on the simulator, against CUDA's documented
+//! bounds (see `math_common`). The same measurement runs on a GPU in `math_gpu.rs`.
+
+mod math_common;
+
+use ferrocuda::prelude::*;
+use math_common::*;
+
+fn check(rows: &[Row], column: &str) {
+    println!("{}", table(rows, column));
+    let bad: Vec<_> = rows.iter().filter(|r| !r.ok()).collect();
+    assert!(bad.is_empty(), "over CUDA's bound: {bad:#?}");
+}
+
+#[test]
+fn f32_functions_within_cuda_bounds_on_the_simulator() {
+    check(&measure_f32(&Device::simulator(), n_inputs()), "sim");
+}
+
+#[test]
+fn f64_functions_within_cuda_bounds_on_the_simulator() {
+    check(&measure_f64(&Device::simulator(), n_inputs()), "sim");
+}
