@@ -21,3 +21,8 @@ fn f32_functions_within_cuda_bounds_on_the_simulator() {
 fn f64_functions_within_cuda_bounds_on_the_simulator() {
     check(&measure_f64(&Device::simulator(), n_inputs()), "sim");
 }
+
+#[test]
+fn fast_intrinsics_within_cuda_bounds_on_the_simulator() {
+    check(&measure_fast(&Device::simulator(), n_inputs()), "sim");
+}

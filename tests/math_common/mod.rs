@@ -601,3 +601,87 @@ pub fn table(rows: &[Row], column: &str) -> String {
     }
     s
 }
+
+/// CUDA's fast intrinsics (Table 9): each error is divided by its documented allowance at that
+/// input (absolute error or ulps), so the row's bound is 1; `fast_pow` has no documented bound
+/// and is reported in ulps.
+pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut r = Rng::new(7);
+    let pi = std::f64::consts::PI;
+    let trig: Vec<f32> = (0..n).map(|_| r.uniform(-pi, pi) as f32).collect();
+    let abs_row = |name: &'static str, xs: &[f32], ys: &[f32], f: fn(f64) -> f64, bound: f64| {
+        let mut row = Row { name, ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+        for (x, y) in xs.iter().zip(ys) {
+            let e = (*y as f64 - f(*x as f64)).abs() / bound;
+            if e > row.max_ulp || e.is_nan() {
+                row.max_ulp = e;
+                row.worst_input = (*x as f64, 0.0);
+            }
+        }
+        row
+    };
+    let ys = run_un(dev, &trig, launcher_un!(fast_sin_f32));
+    rows.push(abs_row("fast_sin (abs. error / 2^-21.41)", &trig, &ys, f64::sin, 2f64.powf(-21.41)));
+    let ys = run_un(dev, &trig, launcher_un!(fast_cos_f32));
+    rows.push(abs_row("fast_cos (abs. error / 2^-21.19)", &trig, &ys, f64::cos, 2f64.powf(-21.19)));
+
+    let xs: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { r.uniform(-10.0, 10.0) } else { r.uniform(-87.0, 88.0) } as f32).collect();
+    let ys = run_un(dev, &xs, launcher_un!(fast_exp_f32));
+    let mut row = Row { name: "fast_exp (ulp / (2 + floor(|1.16 x|)))", ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n };
+    for (x, y) in xs.iter().zip(&ys) {
+        let e = ulp32(*y, (*x as f64).exp()) / (2.0 + (1.16 * *x as f64).abs().floor());
+        if e > row.max_ulp || e.is_nan() {
+            row.max_ulp = e;
+            row.worst_input = (*x as f64, 0.0);
+        }
+    }
+    rows.push(row);
+
+    let xs: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { r.uniform(0.5, 2.0) as f32 } else { f32::from_bits((r.next() as u32) & 0x7fff_ffff) }).filter(|x| x.is_finite() && *x >= f32::MIN_POSITIVE).collect();
+    let ys = run_un(dev, &xs, launcher_un!(fast_log_f32));
+    let mut row = Row { name: "fast_log (2^-21.41 abs. on [0.5, 2], else 3 ulp)", ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+    for (x, y) in xs.iter().zip(&ys) {
+        let want = (*x as f64).ln();
+        let e = if (0.5..=2.0).contains(x) { (*y as f64 - want).abs() / 2f64.powf(-21.41) } else { ulp32(*y, want) / 3.0 };
+        if e > row.max_ulp || e.is_nan() {
+            row.max_ulp = e;
+            row.worst_input = (*x as f64, 0.0);
+        }
+    }
+    rows.push(row);
+
+    let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1e4, 1e4) as f32).collect();
+    let zs: Vec<f32> = (0..n).map(|i| {
+        let m = 2f64.powf(r.uniform(-125.0, 125.0));
+        (if i % 2 == 0 { m } else { -m }) as f32
+    }).collect();
+    let ys = run_bin(dev, &xs, &zs, launcher_bin!(fast_div_f32));
+    let mut row = Row { name: "fast_div (ulp / 2, |y| in [2^-126, 2^126])", ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n };
+    for i in 0..n {
+        let want = xs[i] as f64 / zs[i] as f64;
+        if (want as f32).is_subnormal() || want == 0.0 {
+            continue;
+        }
+        let e = ulp32(ys[i], want) / 2.0;
+        if e > row.max_ulp || e.is_nan() {
+            row.max_ulp = e;
+            row.worst_input = (xs[i] as f64, zs[i] as f64);
+        }
+    }
+    rows.push(row);
+
+    let xs: Vec<f32> = (0..n).map(|_| r.uniform(0.01, 10.0) as f32).collect();
+    let zs: Vec<f32> = (0..n).map(|_| r.uniform(-10.0, 10.0) as f32).collect();
+    let ys = run_bin(dev, &xs, &zs, launcher_bin!(fast_pow_f32));
+    let mut row = Row { name: "fast_pow (ulp; no documented bound)", ty: "f32", cuda: None, ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n };
+    for i in 0..n {
+        let e = ulp32(ys[i], (xs[i] as f64).powf(zs[i] as f64));
+        if e > row.max_ulp {
+            row.max_ulp = e;
+            row.worst_input = (xs[i] as f64, zs[i] as f64);
+        }
+    }
+    rows.push(row);
+    rows
+}
