@@ -48,7 +48,12 @@ pub fn every_fast(x: &[f32], y: &mut [f32]) {
     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
     if i < y.len() {
         let v = x[i];
-        y[i] = fast_sin(v) + fast_cos(v) + fast_exp(v) + fast_log(v) + fast_div(v, 3.0) + fast_pow(v, 0.5);
+        y[i] = fast_sin(v)
+            + fast_cos(v)
+            + fast_exp(v)
+            + fast_log(v)
+            + fast_div(v, 3.0)
+            + fast_pow(v, 0.5);
     }
 }
 
@@ -57,7 +62,10 @@ fn every_math_function_assembles_for_sm80_and_sm90() {
     let defs = [every_f32::ast(), every_f64::ast(), every_fast::ast()];
     for def in defs {
         for sm in [80, 90] {
-            let opts = CompileOptions { sm, ..CompileOptions::default() };
+            let opts = CompileOptions {
+                sm,
+                ..CompileOptions::default()
+            };
             let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("{}: {e}", def.name));
             assert!(c.ptx.contains(".entry"), "{}", def.name);
             if ptxas::find().is_some() {
@@ -67,11 +75,24 @@ fn every_math_function_assembles_for_sm80_and_sm90() {
         }
     }
     let fast = compile(every_fast::ast(), &[], &CompileOptions::default()).unwrap();
-    for op in ["sin.approx.f32", "cos.approx.f32", "ex2.approx.f32", "lg2.approx.f32", "div.approx.f32"] {
+    for op in [
+        "sin.approx.f32",
+        "cos.approx.f32",
+        "ex2.approx.f32",
+        "lg2.approx.f32",
+        "div.approx.f32",
+    ] {
         assert!(fast.ptx.contains(op), "missing {op}");
     }
     let rounding = compile(every_f64::ast(), &[], &CompileOptions::default()).unwrap();
-    for op in ["add.rz.f64", "mul.rp.f64", "div.rm.f64", "sqrt.rz.f64", "rcp.rp.f64", "fma.rm.f64"] {
+    for op in [
+        "add.rz.f64",
+        "mul.rp.f64",
+        "div.rm.f64",
+        "sqrt.rz.f64",
+        "rcp.rp.f64",
+        "fma.rm.f64",
+    ] {
         assert!(rounding.ptx.contains(op), "missing {op}");
     }
 }
@@ -88,13 +109,19 @@ pub fn sin_of_f32(x: &[f32], y: &mut [f32]) {
 /// (the stack frame holds only the Payne-Hanek table of the huge-argument branch).
 #[test]
 fn sin_f32_assembles_without_spills() {
-    let opts = CompileOptions { sm: 90, ..CompileOptions::default() };
+    let opts = CompileOptions {
+        sm: 90,
+        ..CompileOptions::default()
+    };
     let c = compile(sin_of_f32::ast(), &[], &opts).unwrap();
     assert!(!c.ptx.contains("call"), "math functions are inlined");
     if ptxas::find().is_some() {
         let r = ptxas::assemble(&c.ptx, 90).expect("ptxas");
         let e = &r.entries[0];
-        println!("sin f32 on sm_90: {} registers, {} B stack", e.registers, e.stack_frame);
+        println!(
+            "sin f32 on sm_90: {} registers, {} B stack",
+            e.registers, e.stack_frame
+        );
         assert_eq!((e.spill_stores, e.spill_loads), (0, 0));
     }
 }

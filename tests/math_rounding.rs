@@ -13,13 +13,34 @@ macro_rules! modes {
             if i < a.len() {
                 let (x, y, z) = (a[i], b[i], c[i]);
                 let r = [
-                    add_rn(x, y), add_rz(x, y), add_ru(x, y), add_rd(x, y),
-                    mul_rn(x, y), mul_rz(x, y), mul_ru(x, y), mul_rd(x, y),
-                    div_rn(x, y), div_rz(x, y), div_ru(x, y), div_rd(x, y),
-                    sqrt_rn(z), sqrt_rz(z), sqrt_ru(z), sqrt_rd(z),
-                    rcp_rn(y), rcp_rz(y), rcp_ru(y), rcp_rd(y),
-                    fma_rn(x, y, z), fma_rz(x, y, z), fma_ru(x, y, z), fma_rd(x, y, z),
-                    sub_rn(x, y), sub_rz(x, y), sub_ru(x, y), sub_rd(x, y),
+                    add_rn(x, y),
+                    add_rz(x, y),
+                    add_ru(x, y),
+                    add_rd(x, y),
+                    mul_rn(x, y),
+                    mul_rz(x, y),
+                    mul_ru(x, y),
+                    mul_rd(x, y),
+                    div_rn(x, y),
+                    div_rz(x, y),
+                    div_ru(x, y),
+                    div_rd(x, y),
+                    sqrt_rn(z),
+                    sqrt_rz(z),
+                    sqrt_ru(z),
+                    sqrt_rd(z),
+                    rcp_rn(y),
+                    rcp_rz(y),
+                    rcp_ru(y),
+                    rcp_rd(y),
+                    fma_rn(x, y, z),
+                    fma_rz(x, y, z),
+                    fma_ru(x, y, z),
+                    fma_rd(x, y, z),
+                    sub_rn(x, y),
+                    sub_rz(x, y),
+                    sub_ru(x, y),
+                    sub_rd(x, y),
                 ];
                 for k in 0..28 {
                     out[i * 28 + k] = r[k];
@@ -79,7 +100,11 @@ fn run<T: DeviceType + Default>(
 ) -> Vec<T> {
     let dev = Device::simulator();
     let s = dev.new_stream().unwrap();
-    let (da, db, dc) = (dev.upload(a).unwrap(), dev.upload(b).unwrap(), dev.upload(c).unwrap());
+    let (da, db, dc) = (
+        dev.upload(a).unwrap(),
+        dev.upload(b).unwrap(),
+        dev.upload(c).unwrap(),
+    );
     let mut out = dev.alloc_zeroed::<T>(a.len() * 28).unwrap();
     launch(&s, &da, &db, &dc, &mut out);
     out.to_vec().unwrap()
@@ -90,7 +115,9 @@ fn f32_directed_rounding_matches_exact_reference() {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
     let n = 4096;
     let a: Vec<f32> = (0..n).map(|_| r.f(-100.0, 100.0) as f32).collect();
-    let b: Vec<f32> = (0..n).map(|i| r.f(0.01, 50.0) as f32 * if i % 3 == 0 { -1.0 } else { 1.0 }).collect();
+    let b: Vec<f32> = (0..n)
+        .map(|i| r.f(0.01, 50.0) as f32 * if i % 3 == 0 { -1.0 } else { 1.0 })
+        .collect();
     let c: Vec<f32> = (0..n).map(|_| r.f(0.0, 1000.0) as f32).collect();
     let out = run(&a, &b, &c, |s, x, y, z, o| {
         modes_f32::launch(s, LaunchConfig::for_elements(n, 128), x, y, z, o).unwrap()
@@ -110,7 +137,11 @@ fn f32_directed_rounding_matches_exact_reference() {
             let g = &out[i * 28 + op * 4..i * 28 + op * 4 + 4];
             let (rn, rz, ru, rd) = (g[0], g[1], g[2], g[3]);
             let sgn = den.signum();
-            assert!(rd as f64 * den * sgn <= num * sgn && num * sgn <= ru as f64 * den * sgn, "{} {num} {den}", OPS[op]);
+            assert!(
+                rd as f64 * den * sgn <= num * sgn && num * sgn <= ru as f64 * den * sgn,
+                "{} {num} {den}",
+                OPS[op]
+            );
             assert!(ru == rd || ru == next_up32(rd), "{}", OPS[op]);
             assert!(rn == rd || rn == ru);
             assert_eq!(rz, if (rn as f64) >= 0.0 { rd } else { ru });
@@ -129,7 +160,9 @@ fn f64_directed_rounding_brackets_and_orders() {
     let mut r = Rng(0x2545_f491_4f6c_dd1d);
     let n = 4096;
     let a: Vec<f64> = (0..n).map(|_| r.f(-1e10, 1e10)).collect();
-    let b: Vec<f64> = (0..n).map(|i| r.f(1e-3, 1e3) * if i % 3 == 0 { -1.0 } else { 1.0 }).collect();
+    let b: Vec<f64> = (0..n)
+        .map(|i| r.f(1e-3, 1e3) * if i % 3 == 0 { -1.0 } else { 1.0 })
+        .collect();
     let c: Vec<f64> = (0..n).map(|_| r.f(0.0, 1e6)).collect();
     let out = run(&a, &b, &c, |s, x, y, z, o| {
         modes_f64::launch(s, LaunchConfig::for_elements(n, 128), x, y, z, o).unwrap()

@@ -29,7 +29,10 @@ mod libm {
 
 /// Inputs per function: 2^20, or `MATH_ULP_N` (for quicker local runs; the suite uses the default).
 pub fn n_inputs() -> usize {
-    std::env::var("MATH_ULP_N").ok().and_then(|v| v.parse().ok()).unwrap_or(1 << 20)
+    std::env::var("MATH_ULP_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 20)
 }
 
 /// One row of the table.
@@ -204,10 +207,18 @@ pub fn ulp32(got: f32, want: f64) -> f64 {
 
 fn f32_distance(got: f32, want: f32) -> f64 {
     if want.is_nan() || got.is_nan() {
-        return if want.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+        return if want.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
     if want == 0.0 && got == 0.0 {
-        return if want.is_sign_negative() == got.is_sign_negative() { 0.0 } else { f64::INFINITY };
+        return if want.is_sign_negative() == got.is_sign_negative() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
     let key = |x: f32| {
         let b = x.to_bits() as i32;
@@ -223,10 +234,18 @@ fn f32_distance(got: f32, want: f32) -> f64 {
 /// Distance in representable f64 values between two f64 results.
 pub fn ulp64(got: f64, want: f64) -> f64 {
     if want.is_nan() || got.is_nan() {
-        return if want.is_nan() && got.is_nan() { 0.0 } else { f64::INFINITY };
+        return if want.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
     if want == 0.0 && got == 0.0 {
-        return if want.is_sign_negative() == got.is_sign_negative() { 0.0 } else { f64::INFINITY };
+        return if want.is_sign_negative() == got.is_sign_negative() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
     if want.is_infinite() || got.is_infinite() {
         // One step past MAX counts as one ulp, as the bit distance does.
@@ -246,7 +265,11 @@ pub fn ulp64(got: f64, want: f64) -> f64 {
 pub fn run_un<T: DeviceType + Default>(
     dev: &Device,
     xs: &[T],
-    launch: &dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>,
+    launch: &dyn Fn(
+        &Stream,
+        &DeviceBuffer<T>,
+        &mut DeviceBuffer<T>,
+    ) -> ferrocuda::runtime::Result<()>,
 ) -> Vec<T> {
     let s = dev.new_stream().expect("stream");
     let mut out = Vec::with_capacity(xs.len());
@@ -263,7 +286,12 @@ pub fn run_bin<T: DeviceType + Default>(
     dev: &Device,
     xs: &[T],
     zs: &[T],
-    launch: &dyn Fn(&Stream, &DeviceBuffer<T>, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>,
+    launch: &dyn Fn(
+        &Stream,
+        &DeviceBuffer<T>,
+        &DeviceBuffer<T>,
+        &mut DeviceBuffer<T>,
+    ) -> ferrocuda::runtime::Result<()>,
 ) -> Vec<T> {
     let s = dev.new_stream().expect("stream");
     let mut out = Vec::with_capacity(xs.len());
@@ -313,24 +341,67 @@ type R2 = fn(f64, f64) -> f64;
 
 /// (name, f32 bound, f64 bound, glibc's f64 ulps, domain, reference)
 pub fn unary_cases() -> Vec<(&'static str, Option<f64>, Option<f64>, f64, Domain, R1)> {
-    let any: Domain = Domain { ranges: &[(-10.0, 10.0), (-1e4, 1e4)] };
-    let pos: Domain = Domain { ranges: &[(0.0, 10.0), (0.0, 1e6), (0.5, 2.0)] };
-    let exp_d: Domain = Domain { ranges: &[(-80.0, 80.0), (-740.0, 709.0), (-1.0, 1.0)] };
-    let trig: Domain = Domain { ranges: &[(-7.0, 7.0), (-1e6, 1e6), (-1e15, 1e15), (-1e300, 1e300)] };
-    let unit: Domain = Domain { ranges: &[(-1.0, 1.0), (-0.5, 0.5), (0.9, 1.0), (-1.0, -0.9)] };
-    let hyp: Domain = Domain { ranges: &[(-5.0, 5.0), (-90.0, 90.0), (-1.0, 1.0), (-710.0, 710.0)] };
-    let acosh_d: Domain = Domain { ranges: &[(1.0, 3.0), (1.0, 1e6), (1.0, 1.001)] };
-    let erf_d: Domain = Domain { ranges: &[(-6.0, 6.0), (-1.0, 1.0), (0.0, 27.0)] };
-    let gamma_d: Domain = Domain { ranges: &[(0.0, 10.0), (0.0, 171.0), (-100.0, -11.0001), (0.5, 3.0), (-2.2637, 0.0)] };
-    let lgamma_d: Domain = Domain { ranges: &[(0.0, 10.0), (0.0, 1e6), (-100.0, -11.0001), (0.5, 3.0), (-2.2637, 0.0)] };
-    let lp: Domain = Domain { ranges: &[(-1.0, 1.0), (-0.001, 0.001), (-1.0, 1e6)] };
+    let any: Domain = Domain {
+        ranges: &[(-10.0, 10.0), (-1e4, 1e4)],
+    };
+    let pos: Domain = Domain {
+        ranges: &[(0.0, 10.0), (0.0, 1e6), (0.5, 2.0)],
+    };
+    let exp_d: Domain = Domain {
+        ranges: &[(-80.0, 80.0), (-740.0, 709.0), (-1.0, 1.0)],
+    };
+    let trig: Domain = Domain {
+        ranges: &[(-7.0, 7.0), (-1e6, 1e6), (-1e15, 1e15), (-1e300, 1e300)],
+    };
+    let unit: Domain = Domain {
+        ranges: &[(-1.0, 1.0), (-0.5, 0.5), (0.9, 1.0), (-1.0, -0.9)],
+    };
+    let hyp: Domain = Domain {
+        ranges: &[(-5.0, 5.0), (-90.0, 90.0), (-1.0, 1.0), (-710.0, 710.0)],
+    };
+    let acosh_d: Domain = Domain {
+        ranges: &[(1.0, 3.0), (1.0, 1e6), (1.0, 1.001)],
+    };
+    let erf_d: Domain = Domain {
+        ranges: &[(-6.0, 6.0), (-1.0, 1.0), (0.0, 27.0)],
+    };
+    let gamma_d: Domain = Domain {
+        ranges: &[
+            (0.0, 10.0),
+            (0.0, 171.0),
+            (-100.0, -11.0001),
+            (0.5, 3.0),
+            (-2.2637, 0.0),
+        ],
+    };
+    let lgamma_d: Domain = Domain {
+        ranges: &[
+            (0.0, 10.0),
+            (0.0, 1e6),
+            (-100.0, -11.0001),
+            (0.5, 3.0),
+            (-2.2637, 0.0),
+        ],
+    };
+    let lp: Domain = Domain {
+        ranges: &[(-1.0, 1.0), (-0.001, 0.001), (-1.0, 1e6)],
+    };
     vec![
         ("sqrt", Some(0.0), Some(0.0), 0.0, pos, f64::sqrt as R1),
         ("rsqrt", Some(2.0), Some(1.0), 1.0, pos, |x| 1.0 / x.sqrt()),
         ("cbrt", Some(1.0), Some(1.0), 4.0, any, f64::cbrt),
         ("exp", Some(2.0), Some(1.0), 1.0, exp_d, f64::exp),
         ("exp2", Some(2.0), Some(1.0), 1.0, exp_d, f64::exp2),
-        ("exp10", Some(2.0), Some(1.0), 2.0, Domain { ranges: &[(-38.0, 38.0), (-320.0, 308.0)] }, |x| unsafe { libm::exp10(x) }),
+        (
+            "exp10",
+            Some(2.0),
+            Some(1.0),
+            2.0,
+            Domain {
+                ranges: &[(-38.0, 38.0), (-320.0, 308.0)],
+            },
+            |x| unsafe { libm::exp10(x) },
+        ),
         ("expm1", Some(1.0), Some(1.0), 1.0, exp_d, f64::exp_m1),
         ("ln", Some(1.0), Some(1.0), 1.0, pos, f64::ln),
         ("log2", Some(1.0), Some(1.0), 1.0, pos, f64::log2),
@@ -341,21 +412,53 @@ pub fn unary_cases() -> Vec<(&'static str, Option<f64>, Option<f64>, f64, Domain
         ("sincos.sin", Some(2.0), Some(1.0), 1.0, trig, f64::sin),
         ("sincos.cos", Some(2.0), Some(1.0), 1.0, trig, f64::cos),
         ("tan", Some(4.0), Some(2.0), 1.0, trig, f64::tan),
-        ("sinpi", Some(2.0), Some(1.0), 1.0, Domain { ranges: &[(-4.0, 4.0), (-1e6, 1e6)] }, sinpi_ref),
-        ("cospi", Some(2.0), Some(1.0), 1.0, Domain { ranges: &[(-4.0, 4.0), (-1e6, 1e6)] }, cospi_ref),
+        (
+            "sinpi",
+            Some(2.0),
+            Some(1.0),
+            1.0,
+            Domain {
+                ranges: &[(-4.0, 4.0), (-1e6, 1e6)],
+            },
+            sinpi_ref,
+        ),
+        (
+            "cospi",
+            Some(2.0),
+            Some(1.0),
+            1.0,
+            Domain {
+                ranges: &[(-4.0, 4.0), (-1e6, 1e6)],
+            },
+            cospi_ref,
+        ),
         ("asin", Some(4.0), Some(2.0), 1.0, unit, f64::asin),
         ("acos", Some(3.0), Some(1.0), 1.0, unit, f64::acos),
         ("atan", Some(2.0), Some(2.0), 1.0, any, f64::atan),
         ("sinh", Some(3.0), Some(1.0), 2.0, hyp, f64::sinh),
         ("cosh", Some(2.0), Some(1.0), 2.0, hyp, f64::cosh),
         ("tanh", Some(2.0), Some(1.0), 2.0, hyp, f64::tanh),
-        ("asinh", Some(3.0), Some(2.0), 2.0, any, |x| unsafe { libm::asinh(x) }),
-        ("acosh", Some(4.0), Some(2.0), 2.0, acosh_d, |x| unsafe { libm::acosh(x) }),
-        ("atanh", Some(3.0), Some(2.0), 2.0, unit, |x| unsafe { libm::atanh(x) }),
-        ("erf", Some(2.0), Some(2.0), 1.0, erf_d, |x| unsafe { libm::erf(x) }),
-        ("erfc", Some(4.0), Some(4.0), 5.0, erf_d, |x| unsafe { libm::erfc(x) }),
-        ("lgamma", Some(6.0), Some(4.0), 4.0, lgamma_d, |x| unsafe { libm::lgamma(x) }),
-        ("tgamma", Some(11.0), Some(8.0), 9.0, gamma_d, |x| unsafe { libm::tgamma(x) }),
+        ("asinh", Some(3.0), Some(2.0), 2.0, any, |x| unsafe {
+            libm::asinh(x)
+        }),
+        ("acosh", Some(4.0), Some(2.0), 2.0, acosh_d, |x| unsafe {
+            libm::acosh(x)
+        }),
+        ("atanh", Some(3.0), Some(2.0), 2.0, unit, |x| unsafe {
+            libm::atanh(x)
+        }),
+        ("erf", Some(2.0), Some(2.0), 1.0, erf_d, |x| unsafe {
+            libm::erf(x)
+        }),
+        ("erfc", Some(4.0), Some(4.0), 5.0, erf_d, |x| unsafe {
+            libm::erfc(x)
+        }),
+        ("lgamma", Some(6.0), Some(4.0), 4.0, lgamma_d, |x| unsafe {
+            libm::lgamma(x)
+        }),
+        ("tgamma", Some(11.0), Some(8.0), 9.0, gamma_d, |x| unsafe {
+            libm::tgamma(x)
+        }),
         ("floor", Some(0.0), Some(0.0), 0.0, any, f64::floor),
         ("ceil", Some(0.0), Some(0.0), 0.0, any, f64::ceil),
         ("round", Some(0.0), Some(0.0), 0.0, any, f64::round),
@@ -364,23 +467,57 @@ pub fn unary_cases() -> Vec<(&'static str, Option<f64>, Option<f64>, f64, Domain
     ]
 }
 
-pub fn binary_cases() -> Vec<(&'static str, Option<f64>, Option<f64>, f64, Domain, Domain, R2)> {
-    let any: Domain = Domain { ranges: &[(-10.0, 10.0), (-1e4, 1e4)] };
-    let pow_x: Domain = Domain { ranges: &[(0.0, 4.0), (0.0, 1e3), (-4.0, 4.0)] };
-    let pow_y: Domain = Domain { ranges: &[(-30.0, 30.0), (-4.0, 4.0), (-8.0, 8.0)] };
-    let fmod_y: Domain = Domain { ranges: &[(-10.0, 10.0), (0.001, 1.0), (-1e-3, 1e-3)] };
+pub fn binary_cases() -> Vec<(
+    &'static str,
+    Option<f64>,
+    Option<f64>,
+    f64,
+    Domain,
+    Domain,
+    R2,
+)> {
+    let any: Domain = Domain {
+        ranges: &[(-10.0, 10.0), (-1e4, 1e4)],
+    };
+    let pow_x: Domain = Domain {
+        ranges: &[(0.0, 4.0), (0.0, 1e3), (-4.0, 4.0)],
+    };
+    let pow_y: Domain = Domain {
+        ranges: &[(-30.0, 30.0), (-4.0, 4.0), (-8.0, 8.0)],
+    };
+    let fmod_y: Domain = Domain {
+        ranges: &[(-10.0, 10.0), (0.001, 1.0), (-1e-3, 1e-3)],
+    };
     vec![
-        ("atan2", Some(3.0), Some(2.0), 1.0, any, any, f64::atan2 as R2),
+        (
+            "atan2",
+            Some(3.0),
+            Some(2.0),
+            1.0,
+            any,
+            any,
+            f64::atan2 as R2,
+        ),
         ("powf", Some(8.0), Some(2.0), 1.0, pow_x, pow_y, f64::powf),
         ("hypot", Some(3.0), Some(2.0), 1.0, any, any, f64::hypot),
         ("fmod", Some(0.0), Some(0.0), 0.0, any, fmod_y, |a, b| a % b),
-        ("copysign", Some(0.0), Some(0.0), 0.0, any, any, f64::copysign),
+        (
+            "copysign",
+            Some(0.0),
+            Some(0.0),
+            0.0,
+            any,
+            any,
+            f64::copysign,
+        ),
     ]
 }
 
 macro_rules! launcher_un {
     ($k:ident) => {
-        &|s: &Stream, x: &DeviceBuffer<_>, y: &mut DeviceBuffer<_>| kernels::$k::launch(s, cfg(y.len()), x, y)
+        &|s: &Stream, x: &DeviceBuffer<_>, y: &mut DeviceBuffer<_>| {
+            kernels::$k::launch(s, cfg(y.len()), x, y)
+        }
     };
 }
 macro_rules! launcher_bin {
@@ -391,8 +528,14 @@ macro_rules! launcher_bin {
     };
 }
 
-type L1<T> = dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>;
-type L2<T> = dyn Fn(&Stream, &DeviceBuffer<T>, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>;
+type L1<T> =
+    dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>;
+type L2<T> = dyn Fn(
+    &Stream,
+    &DeviceBuffer<T>,
+    &DeviceBuffer<T>,
+    &mut DeviceBuffer<T>,
+) -> ferrocuda::runtime::Result<()>;
 
 fn un_launcher32(name: &str) -> &'static L1<f32> {
     match name {
@@ -498,7 +641,9 @@ fn bin_launcher64(name: &str) -> &'static L2<f64> {
 }
 
 fn seed(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Measures every f32 function on `dev` (`filter` limits to names containing it).
@@ -531,7 +676,9 @@ pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
         let b = inputs64(d2, n, seed(name) ^ 1);
         let (xs, zs) = pair_inputs(&a, &b, &specials64());
         let ys = run_bin(dev, &xs, &zs, bin_launcher64(name));
-        rows.push(worst64(name, b64, refu, &xs, Some(&zs), &ys, &|x, z| f(x, z)));
+        rows.push(worst64(name, b64, refu, &xs, Some(&zs), &ys, &|x, z| {
+            f(x, z)
+        }));
     }
     rows
 }
@@ -549,7 +696,15 @@ fn worst32(
     ys: &[f32],
     f: &dyn Fn(f64, f64) -> f64,
 ) -> Row {
-    let mut row = Row { name, ty: "f32", cuda, ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+    let mut row = Row {
+        name,
+        ty: "f32",
+        cuda,
+        ref_ulps: 0.0,
+        max_ulp: 0.0,
+        worst_input: (0.0, 0.0),
+        n: xs.len(),
+    };
     for i in 0..xs.len() {
         let x = xs[i] as f64;
         let z = zs.map_or(0.0, |z| z[i] as f64);
@@ -574,7 +729,15 @@ fn worst64(
     ys: &[f64],
     f: &dyn Fn(f64, f64) -> f64,
 ) -> Row {
-    let mut row = Row { name, ty: "f64", cuda, ref_ulps, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+    let mut row = Row {
+        name,
+        ty: "f64",
+        cuda,
+        ref_ulps,
+        max_ulp: 0.0,
+        worst_input: (0.0, 0.0),
+        n: xs.len(),
+    };
     for i in 0..xs.len() {
         let z = zs.map_or(0.0, |z| z[i]);
         if excluded(name, xs[i], (-11.0001, -2.2637)) {
@@ -611,7 +774,15 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     let pi = std::f64::consts::PI;
     let trig: Vec<f32> = (0..n).map(|_| r.uniform(-pi, pi) as f32).collect();
     let abs_row = |name: &'static str, xs: &[f32], ys: &[f32], f: fn(f64) -> f64, bound: f64| {
-        let mut row = Row { name, ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+        let mut row = Row {
+            name,
+            ty: "f32",
+            cuda: Some(1.0),
+            ref_ulps: 0.0,
+            max_ulp: 0.0,
+            worst_input: (0.0, 0.0),
+            n: xs.len(),
+        };
         for (x, y) in xs.iter().zip(ys) {
             let e = (*y as f64 - f(*x as f64)).abs() / bound;
             if e > row.max_ulp || e.is_nan() {
@@ -622,13 +793,33 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
         row
     };
     let ys = run_un(dev, &trig, launcher_un!(fast_sin_f32));
-    rows.push(abs_row("fast_sin (abs. error / 2^-21.41)", &trig, &ys, f64::sin, 2f64.powf(-21.41)));
+    rows.push(abs_row(
+        "fast_sin (abs. error / 2^-21.41)",
+        &trig,
+        &ys,
+        f64::sin,
+        2f64.powf(-21.41),
+    ));
     let ys = run_un(dev, &trig, launcher_un!(fast_cos_f32));
-    rows.push(abs_row("fast_cos (abs. error / 2^-21.19)", &trig, &ys, f64::cos, 2f64.powf(-21.19)));
+    rows.push(abs_row(
+        "fast_cos (abs. error / 2^-21.19)",
+        &trig,
+        &ys,
+        f64::cos,
+        2f64.powf(-21.19),
+    ));
 
     let xs: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { r.uniform(-10.0, 10.0) } else { r.uniform(-87.0, 88.0) } as f32).collect();
     let ys = run_un(dev, &xs, launcher_un!(fast_exp_f32));
-    let mut row = Row { name: "fast_exp (ulp / (2 + floor(|1.16 x|)))", ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n };
+    let mut row = Row {
+        name: "fast_exp (ulp / (2 + floor(|1.16 x|)))",
+        ty: "f32",
+        cuda: Some(1.0),
+        ref_ulps: 0.0,
+        max_ulp: 0.0,
+        worst_input: (0.0, 0.0),
+        n,
+    };
     for (x, y) in xs.iter().zip(&ys) {
         let e = ulp32(*y, (*x as f64).exp()) / (2.0 + (1.16 * *x as f64).abs().floor());
         if e > row.max_ulp || e.is_nan() {
@@ -638,12 +829,33 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     }
     rows.push(row);
 
-    let xs: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { r.uniform(0.5, 2.0) as f32 } else { f32::from_bits((r.next() as u32) & 0x7fff_ffff) }).filter(|x| x.is_finite() && *x >= f32::MIN_POSITIVE).collect();
+    let xs: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                r.uniform(0.5, 2.0) as f32
+            } else {
+                f32::from_bits((r.next() as u32) & 0x7fff_ffff)
+            }
+        })
+        .filter(|x| x.is_finite() && *x >= f32::MIN_POSITIVE)
+        .collect();
     let ys = run_un(dev, &xs, launcher_un!(fast_log_f32));
-    let mut row = Row { name: "fast_log (2^-21.41 abs. on [0.5, 2], else 3 ulp)", ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n: xs.len() };
+    let mut row = Row {
+        name: "fast_log (2^-21.41 abs. on [0.5, 2], else 3 ulp)",
+        ty: "f32",
+        cuda: Some(1.0),
+        ref_ulps: 0.0,
+        max_ulp: 0.0,
+        worst_input: (0.0, 0.0),
+        n: xs.len(),
+    };
     for (x, y) in xs.iter().zip(&ys) {
         let want = (*x as f64).ln();
-        let e = if (0.5..=2.0).contains(x) { (*y as f64 - want).abs() / 2f64.powf(-21.41) } else { ulp32(*y, want) / 3.0 };
+        let e = if (0.5..=2.0).contains(x) {
+            (*y as f64 - want).abs() / 2f64.powf(-21.41)
+        } else {
+            ulp32(*y, want) / 3.0
+        };
         if e > row.max_ulp || e.is_nan() {
             row.max_ulp = e;
             row.worst_input = (*x as f64, 0.0);
@@ -652,12 +864,22 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     rows.push(row);
 
     let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1e4, 1e4) as f32).collect();
-    let zs: Vec<f32> = (0..n).map(|i| {
-        let m = 2f64.powf(r.uniform(-125.0, 125.0));
-        (if i % 2 == 0 { m } else { -m }) as f32
-    }).collect();
+    let zs: Vec<f32> = (0..n)
+        .map(|i| {
+            let m = 2f64.powf(r.uniform(-125.0, 125.0));
+            (if i % 2 == 0 { m } else { -m }) as f32
+        })
+        .collect();
     let ys = run_bin(dev, &xs, &zs, launcher_bin!(fast_div_f32));
-    let mut row = Row { name: "fast_div (ulp / 2, |y| in [2^-126, 2^126])", ty: "f32", cuda: Some(1.0), ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n };
+    let mut row = Row {
+        name: "fast_div (ulp / 2, |y| in [2^-126, 2^126])",
+        ty: "f32",
+        cuda: Some(1.0),
+        ref_ulps: 0.0,
+        max_ulp: 0.0,
+        worst_input: (0.0, 0.0),
+        n,
+    };
     for i in 0..n {
         let want = xs[i] as f64 / zs[i] as f64;
         if (want as f32).is_subnormal() || want == 0.0 {
@@ -674,7 +896,15 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     let xs: Vec<f32> = (0..n).map(|_| r.uniform(0.01, 10.0) as f32).collect();
     let zs: Vec<f32> = (0..n).map(|_| r.uniform(-10.0, 10.0) as f32).collect();
     let ys = run_bin(dev, &xs, &zs, launcher_bin!(fast_pow_f32));
-    let mut row = Row { name: "fast_pow (ulp; no documented bound)", ty: "f32", cuda: None, ref_ulps: 0.0, max_ulp: 0.0, worst_input: (0.0, 0.0), n };
+    let mut row = Row {
+        name: "fast_pow (ulp; no documented bound)",
+        ty: "f32",
+        cuda: None,
+        ref_ulps: 0.0,
+        max_ulp: 0.0,
+        worst_input: (0.0, 0.0),
+        n,
+    };
     for i in 0..n {
         let e = ulp32(ys[i], (xs[i] as f64).powf(zs[i] as f64));
         if e > row.max_ulp {

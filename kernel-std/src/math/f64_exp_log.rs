@@ -73,7 +73,7 @@ fn exp_finish(hi: f64, lo: f64, k: i32) -> f64 {
 
 #[device]
 pub fn exp(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x > 709.782712893384 {
@@ -93,7 +93,7 @@ pub fn exp(x: f64) -> f64 {
 
 #[device]
 pub fn exp2(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x >= 1024.0 {
@@ -111,7 +111,7 @@ pub fn exp2(x: f64) -> f64 {
 
 #[device]
 pub fn exp10(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x > 308.25471555991675 {
@@ -134,7 +134,7 @@ pub fn exp10(x: f64) -> f64 {
 
 #[device]
 pub fn expm1(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x > 709.782712893384 {
@@ -214,7 +214,7 @@ fn log_split(x: f64) -> (f64, f64) {
 /// positive number.
 #[device]
 fn log_special(x: f64) -> (bool, f64) {
-    if x != x || x == f64::INFINITY {
+    if x.is_nan() || x == f64::INFINITY {
         return (true, x);
     }
     if x == 0.0 {
@@ -239,7 +239,7 @@ pub fn ln(x: f64) -> f64 {
 
 #[device]
 pub fn ln_1p(x: f64) -> f64 {
-    if x != x || x == f64::INFINITY {
+    if x.is_nan() || x == f64::INFINITY {
         return x;
     }
     if x == -1.0 {

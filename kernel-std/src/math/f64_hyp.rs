@@ -21,7 +21,7 @@ fn half_exp(ax: f64) -> f64 {
 #[device]
 pub fn sinh(x: f64) -> f64 {
     let ax = x.abs();
-    if !(ax < f64::INFINITY) || ax < 3.725290298461914e-09 {
+    if !ax.is_finite() || ax < 3.725290298461914e-09 {
         return x;
     }
     let r = if ax < 22.0 {
@@ -44,7 +44,7 @@ pub fn sinh(x: f64) -> f64 {
 #[device]
 pub fn cosh(x: f64) -> f64 {
     let ax = x.abs();
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if ax < 0.34657359027997264 {
@@ -62,7 +62,7 @@ pub fn cosh(x: f64) -> f64 {
 #[device]
 pub fn tanh(x: f64) -> f64 {
     let ax = x.abs();
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if ax < 3.725290298461914e-09 {
@@ -86,7 +86,7 @@ pub fn tanh(x: f64) -> f64 {
 #[device]
 pub fn asinh(x: f64) -> f64 {
     let ax = x.abs();
-    if !(ax < f64::INFINITY) || ax < 3.725290298461914e-09 {
+    if !ax.is_finite() || ax < 3.725290298461914e-09 {
         return x;
     }
     let r = if ax > 268435456.0 {
@@ -106,7 +106,7 @@ pub fn asinh(x: f64) -> f64 {
 
 #[device]
 pub fn acosh(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x < 1.0 {
@@ -128,7 +128,7 @@ pub fn acosh(x: f64) -> f64 {
 #[device]
 pub fn atanh(x: f64) -> f64 {
     let ax = x.abs();
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if ax > 1.0 {

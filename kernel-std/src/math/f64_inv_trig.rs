@@ -41,8 +41,7 @@ fn asin_p(z: f64) -> f64 {
     let p = p * z + 0.030381944444444444;
     let p = p * z + 0.044642857142857144;
     let p = p * z + 0.075;
-    let p = p * z + 0.16666666666666666;
-    p
+    p * z + 0.16666666666666666
 }
 
 /// `atan(t)` for `t` in `[0, 1]` as `(hi, lo)`.
@@ -92,7 +91,7 @@ fn atan01(t: f64) -> (f64, f64) {
 
 #[device]
 pub fn atan(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     let ax = x.abs();
@@ -119,7 +118,7 @@ pub fn atan(x: f64) -> f64 {
 
 #[device]
 pub fn atan2(y: f64, x: f64) -> f64 {
-    if x != x || y != y {
+    if x.is_nan() || y.is_nan() {
         return x + y;
     }
     let ax = x.abs();
@@ -196,7 +195,7 @@ fn sqrt_dd(w: f64) -> (f64, f64) {
 
 #[device]
 pub fn asin(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     let ax = x.abs();
@@ -226,7 +225,7 @@ pub fn asin(x: f64) -> f64 {
 
 #[device]
 pub fn acos(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     let ax = x.abs();

@@ -31,7 +31,7 @@ fn frexp_int(x: f64) -> (i32, u64) {
 pub fn fmod(x: f64, y: f64) -> f64 {
     let ax = x.abs();
     let ay = y.abs();
-    if x != x || y != y || ax == f64::INFINITY || ay == 0.0 {
+    if x.is_nan() || y.is_nan() || ax == f64::INFINITY || ay == 0.0 {
         return f64::NAN;
     }
     if ax < ay || ay == f64::INFINITY {
@@ -74,7 +74,7 @@ pub fn rsqrt(x: f64) -> f64 {
 #[device]
 pub fn cbrt(x: f64) -> f64 {
     let ax = x.abs();
-    if x != x || ax == 0.0 || ax == f64::INFINITY {
+    if x.is_nan() || ax == 0.0 || ax == f64::INFINITY {
         return x;
     }
     let (e, m) = frexp_int(ax);
@@ -90,7 +90,7 @@ pub fn cbrt(x: f64) -> f64 {
     let p = y * y;
     let pl = y.mul_add(y, -p);
     let res = p.mul_add(y, -mf) + pl * y;
-    y = y - res / (3.0 * p);
+    y -= res / (3.0 * p);
     let r = scale2(y, q);
     if x < 0.0 {
         -r
@@ -106,7 +106,7 @@ pub fn hypot(x: f64, y: f64) -> f64 {
     if ax == f64::INFINITY || ay == f64::INFINITY {
         return f64::INFINITY;
     }
-    if x != x || y != y {
+    if x.is_nan() || y.is_nan() {
         return x + y;
     }
     let a = ax.max(ay);

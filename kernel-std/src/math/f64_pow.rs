@@ -63,7 +63,7 @@ pub fn log_dd(x: f64) -> (f64, f64) {
 /// `e^(hi + lo)` for a double-double argument (`|lo|` below an ulp of `hi`).
 #[device]
 pub fn exp_dd(hi: f64, lo: f64) -> f64 {
-    if hi != hi {
+    if hi.is_nan() {
         return hi;
     }
     if hi > 709.782712893384 {
@@ -92,7 +92,7 @@ pub fn powf(x: f64, y: f64) -> f64 {
     if y == 0.0 || x == 1.0 {
         return 1.0;
     }
-    if x != x || y != y {
+    if x.is_nan() || y.is_nan() {
         return x + y;
     }
     let ax = x.abs();

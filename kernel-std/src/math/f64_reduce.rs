@@ -51,7 +51,7 @@ pub fn rem_pio2_large(x: f64) -> (i32, f64, f64) {
         let (s1, e1) = two_sum(sh, mod8(ph * sc));
         let (s2, e2) = two_sum(mod8(s1), mod8(pl * sc));
         sh = mod8(s2);
-        sl = sl + (e1 + e2);
+        sl += e1 + e2;
     }
     let (h, l) = two_sum(sh, sl);
     let nf = h.round();

@@ -10,7 +10,12 @@
 //! near 1 and 2, where `ln Gamma` vanishes, the Taylor series of `ln Gamma(2 + t)` (coefficients
 //! `(-1)^k (zeta(k) - 1) / k`); negative arguments by reflection.
 
-#![allow(clippy::excessive_precision, clippy::approx_constant)]
+// Range tests are written as comparisons: the kernel DSL has no `RangeInclusive::contains`.
+#![allow(
+    clippy::excessive_precision,
+    clippy::approx_constant,
+    clippy::manual_range_contains
+)]
 
 use kernel_macros::device;
 
@@ -190,7 +195,7 @@ fn erfc_large(x: f64) -> f64 {
 
 #[device]
 pub fn erf(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     let ax = x.abs();
@@ -210,7 +215,7 @@ pub fn erf(x: f64) -> f64 {
 
 #[device]
 pub fn erfc(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x.abs() < 0.5 {
@@ -264,6 +269,38 @@ fn lgamma2(t: f64) -> f64 {
 /// `ln Gamma(y)` for `y > 0` as a double-double.
 #[device]
 fn lgamma_dd(y: f64) -> (f64, f64) {
+    // Near the zeros of ln Gamma (1 and 2) and up to 12, stay close to [1.5, 2.5] so nothing
+    // cancels: the series there, and the recurrence Gamma(z + 1) = z Gamma(z) downwards.
+    if y < 0.5 {
+        // ln Gamma(y) = ln Gamma(1 + y) - ln y.
+        let (lh, ll) = log_dd(y);
+        let (h, e) = two_sum(lgamma2(y) - ln_1p(y), -lh);
+        return two_sum(h, e - ll);
+    }
+    if y < 1.5 {
+        let t = y - 1.0;
+        return two_sum(lgamma2(t), -ln_1p(t));
+    }
+    if y >= 1.5 && y < 12.0 {
+        let mut z = y;
+        let mut ph = 1.0;
+        let mut pl = 0.0;
+        while z > 2.5 {
+            z -= 1.0;
+            let h = ph * z;
+            let l = ph.mul_add(z, -h) + pl * z;
+            let (h, l) = two_sum(h, l);
+            ph = h;
+            pl = l;
+        }
+        let g = lgamma2(z - 2.0);
+        if ph == 1.0 {
+            return (g, 0.0);
+        }
+        let (qh, ql) = log_dd(ph);
+        let (h, e) = two_sum(g, qh);
+        return two_sum(h, e + ql + pl / ph);
+    }
     // Shift up to z >= 12 with the product of the skipped factors as a double-double.
     let mut ph = 1.0;
     let mut pl = 0.0;
@@ -278,7 +315,7 @@ fn lgamma_dd(y: f64) -> (f64, f64) {
         pl = l;
         let (s, e) = two_sum(zh, 1.0);
         zh = s;
-        zl = zl + e;
+        zl += e;
     }
     let (lh, ll) = log_dd(zh);
     // (z - 1/2) ln z - z + ln(2 pi)/2 + series(1/z), plus the first-order effect of zl.
@@ -311,7 +348,7 @@ fn lgamma_dd(y: f64) -> (f64, f64) {
 
 #[device]
 pub fn lgamma(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     let ax = x.abs();
@@ -329,8 +366,14 @@ pub fn lgamma(x: f64) -> f64 {
             let t = x - 1.0;
             return lgamma2(t) - ln_1p(t);
         }
-        if x > 2.5e305 {
-            return f64::INFINITY;
+        if x > 1.0e300 {
+            // x (ln x - 1): the remaining terms are below an ulp, and (x - 1/2) ln x alone
+            // would overflow before the result does.
+            if x >= 2.5599833278516385e305 {
+                return f64::INFINITY;
+            }
+            let (lh, ll) = log_dd(x);
+            return x * ((lh - 1.0) + ll);
         }
         let (h, l) = lgamma_dd(x);
         return h + l;
@@ -350,7 +393,7 @@ pub fn lgamma(x: f64) -> f64 {
 
 #[device]
 pub fn tgamma(x: f64) -> f64 {
-    if x != x {
+    if x.is_nan() {
         return x;
     }
     if x == f64::INFINITY {
@@ -383,8 +426,9 @@ pub fn tgamma(x: f64) -> f64 {
         return g / x;
     }
     if x > -1.0 {
-        // Gamma(x) = Gamma(2 + x) / (x (1 + x)); 1 + x is exact here.
-        return exp(lgamma2(x)) / (x * (1.0 + x));
+        // Gamma(x) = Gamma(1 + s) / (x s) with s = 1 + x in (0, 1/2], exact here.
+        let s = 1.0 + x;
+        return exp(lgamma2(s) - ln_1p(s)) / (x * s);
     }
     // Gamma(x) = pi / (x sin(pi x) Gamma(-x)), in logarithms for range.
     let sp = x * sinpi(x);

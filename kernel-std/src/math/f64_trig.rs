@@ -92,7 +92,7 @@ pub fn sincos(x: f64) -> (f64, f64) {
     if x.abs() < 3.725290298461914e-09 {
         return (x, 1.0);
     }
-    if !(x.abs() < f64::INFINITY) {
+    if !x.abs().is_finite() {
         return (f64::NAN, f64::NAN);
     }
     let (n, hi, lo) = rem_pio2(x);
@@ -104,7 +104,7 @@ pub fn sin(x: f64) -> f64 {
     if x.abs() < 3.725290298461914e-09 {
         return x;
     }
-    if !(x.abs() < f64::INFINITY) {
+    if !x.abs().is_finite() {
         return f64::NAN;
     }
     let (n, hi, lo) = rem_pio2(x);
@@ -130,7 +130,7 @@ pub fn cos(x: f64) -> f64 {
     if x.abs() < 3.725290298461914e-09 {
         return 1.0;
     }
-    if !(x.abs() < f64::INFINITY) {
+    if !x.abs().is_finite() {
         return f64::NAN;
     }
     let (n, hi, lo) = rem_pio2(x);
@@ -156,7 +156,7 @@ pub fn tan(x: f64) -> f64 {
     if x.abs() < 3.725290298461914e-09 {
         return x;
     }
-    if !(x.abs() < f64::INFINITY) {
+    if !x.abs().is_finite() {
         return f64::NAN;
     }
     let (n, hi, lo) = rem_pio2(x);
@@ -181,7 +181,7 @@ fn rem_half(x: f64) -> (i32, f64, f64) {
 
 #[device]
 pub fn sincospi(x: f64) -> (f64, f64) {
-    if !(x.abs() < f64::INFINITY) {
+    if !x.abs().is_finite() {
         return (f64::NAN, f64::NAN);
     }
     if x.abs() >= 4503599627370496.0 {
