@@ -645,9 +645,8 @@ fn unsupported_code_is_a_compile_error_at_the_source_line() {
         e.line > dev.span.line && e.line < recursive::ast().span.line,
         "{e}"
     );
-    let e = compile(float_rem::ast(), &[], &CompileOptions::default()).unwrap_err();
-    assert!(e.message.contains('%'), "{e}");
-    assert_eq!(e.line, float_rem::ast().span.line + 1, "{e}");
+    // Float `%` is C's fmod from the math library (accuracy: tests/math_ulp.rs).
+    assert!(compile(float_rem::ast(), &[], &CompileOptions::default()).is_ok());
 }
 
 #[device]

@@ -18,11 +18,13 @@
 //! also re-pointed (`let mut r`), returned from device functions and produced by `if`/`match`;
 //! slices of global, shared and thread-local arrays; scalar methods (see `methods`).
 //!
+//! Float math methods (`x.sin()`, `x.powf(y)`...), the math free functions (`rsqrt(x)`...) and
+//! float `%` are calls into the math library (`crate::math`), inlined like device functions.
+//!
 //! Not supported (each is a compile error at the user's span): recursion, closures and
-//! iterator adaptors other than the above, `if let` / enums, float `%`, tuples in device
-//! memory, arrays inside the elements of arrays, re-pointing a reference between different
-//! arrays or memory spaces, transcendental float methods (`exp`, `sin`, ...) until the
-//! intrinsic table has them.
+//! iterator adaptors other than the above, `if let` / enums, tuples in device memory, arrays
+//! inside the elements of arrays, re-pointing a reference between different arrays or memory
+//! spaces.
 
 mod builtins;
 pub mod consts;
