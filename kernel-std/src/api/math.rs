@@ -4,7 +4,7 @@
 //! order: `x.sin()`, `x.sin_cos()`, `y.atan2(x)`, `x.powf(y)`, `x.powi(n)`, `x.hypot(y)`,
 //! `x.exp()`, `x.exp_m1()`, `x.ln()`, `x.ln_1p()`, `x.cbrt()`, `x.copysign(y)`, `x.mul_add(y, z)`,
 //! `x % y`... The free functions below are CUDA's names that Rust lacks; the generic ones take
-//! `f32` or `f64` (and `f16`/`bf16`, computed in f32). Accuracy: `docs/math-ulp.md`.
+//! `f32` or `f64`, the `fast_*` ones `f32` only. Accuracy: `docs/math-ulp.md`.
 
 use super::{device_only, Float};
 
