@@ -125,3 +125,55 @@ fn sin_f32_assembles_without_spills() {
         assert_eq!((e.spill_stores, e.spill_loads), (0, 0));
     }
 }
+
+/// The example of `docs/math-ulp.md`.
+#[kernel]
+pub fn demo(x: &[f32], y: &mut [f32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < y.len() {
+        let v = x[i];
+        let (s, c) = v.sin_cos();
+        y[i] = s * c
+            + v.atan2(2.0)
+            + v % 0.5
+            + rsqrt(v)
+            + sinpi(v)
+            + erfc(v)
+            + fast_exp(v)
+            + add_rz(v, 1.0);
+    }
+}
+
+#[test]
+fn documented_example_runs_on_the_simulator() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let xs = [0.25f32, 1.5, 3.0];
+    let x = dev.upload(&xs).unwrap();
+    let mut y = dev.alloc_zeroed::<f32>(3).unwrap();
+    demo::launch(&s, LaunchConfig::for_elements(3, 32), &x, &mut y).unwrap();
+    let got = y.to_vec().unwrap();
+    for (v, g) in xs.iter().map(|&v| v as f64).zip(got) {
+        let pi = std::f64::consts::PI;
+        let want = v.sin() * v.cos()
+            + v.atan2(2.0)
+            + v % 0.5
+            + 1.0 / v.sqrt()
+            + (pi * v).sin()
+            + erfc_host(v)
+            + v.exp()
+            + (v + 1.0);
+        assert!(
+            (g as f64 - want).abs() < 1e-5 * want.abs().max(1.0),
+            "{v}: {g} vs {want}"
+        );
+    }
+}
+
+/// erfc on the host, for the check above (glibc).
+fn erfc_host(x: f64) -> f64 {
+    extern "C" {
+        fn erfc(x: f64) -> f64;
+    }
+    unsafe { erfc(x) }
+}
