@@ -115,7 +115,12 @@ impl Lower {
     }
 
     /// Emits one table intrinsic, returning its result registers.
-    fn intrinsic(&mut self, name: &str, args: &[Operand], sp: crate::ast::Span) -> R<Vec<ir::Var>> {
+    pub(super) fn intrinsic(
+        &mut self,
+        name: &str,
+        args: &[Operand],
+        sp: crate::ast::Span,
+    ) -> R<Vec<ir::Var>> {
         let id = intrinsics::lookup(name)
             .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
         let def = intrinsics::get(id);

@@ -284,6 +284,7 @@ impl<'a> Infer<'a> {
                 want_args(0, self)?;
                 Ok(Ty::Int(IntTy::U32))
             }
+            "reverse_bits" if is_int => same(self, 0),
             "pow" if is_int => {
                 want_args(1, self)?;
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
