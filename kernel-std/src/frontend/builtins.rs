@@ -13,6 +13,9 @@ use super::{Lower, R};
 impl Lower {
     pub fn call_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> R<Val> {
         let sp = e.span;
+        if let Some(v) = self.special_intrinsic(e, name, args)? {
+            return Ok(v);
+        }
         let mut vals = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let want =

@@ -27,6 +27,7 @@
 mod builtins;
 pub mod consts;
 mod emit;
+mod hints;
 pub mod infer;
 mod inline;
 mod lower_expr;

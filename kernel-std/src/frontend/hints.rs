@@ -1,0 +1,140 @@
+//! Intrinsics that need more than a table lookup: cache-hinted loads and stores generic over the
+//! element type, address-space predicates known from the reference's provenance, `trap`,
+//! `unreachable`, `assume` and `pm_counter`'s constant argument.
+
+use crate::ast::Expr;
+use crate::ir::{self, Inst, Operand, PanicKind, Space};
+
+use super::consts::eval_const;
+use super::types::Ty;
+use super::value::{c_u64, Loc, Val};
+use super::{Lower, R};
+
+/// Cache-hinted loads (`__ldg`, `__ldca`, `__ldcg`, `__ldcs`, `__ldlu`, `__ldcv`).
+pub const HINTED_LOADS: &[&str] = &["ldg", "ldca", "ldcg", "ldcs", "ldlu", "ldcv"];
+/// Cache-hinted stores (`__stwb`, `__stcg`, `__stcs`, `__stwt`).
+pub const HINTED_STORES: &[&str] = &["stwb", "stcg", "stcs", "stwt"];
+/// `__isGlobal` and friends.
+pub const SPACE_PREDICATES: &[&str] = &["is_global", "is_shared", "is_local", "is_constant"];
+
+/// The element-type part of a hinted entry's name (`ldcg.f32`).
+fn suffix(t: ir::Ty) -> Option<&'static str> {
+    Some(match t {
+        ir::Ty::U8 => "u8",
+        ir::Ty::I8 => "s8",
+        ir::Ty::U16 => "u16",
+        ir::Ty::I16 => "s16",
+        ir::Ty::U32 => "u32",
+        ir::Ty::I32 => "s32",
+        ir::Ty::U64 => "u64",
+        ir::Ty::I64 => "s64",
+        ir::Ty::F16 => "f16",
+        ir::Ty::BF16 => "bf16",
+        ir::Ty::F32 => "f32",
+        ir::Ty::F64 => "f64",
+        ir::Ty::Bool => return None,
+    })
+}
+
+impl Lower {
+    /// Lowers the calls this file handles; `None` for every other intrinsic.
+    pub(super) fn special_intrinsic(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+    ) -> R<Option<Val>> {
+        let sp = e.span;
+        let load = HINTED_LOADS.contains(&name);
+        if load || HINTED_STORES.contains(&name) {
+            let elem = match self.ty(&args[0]) {
+                Ty::Ref(t, _) => t.ir().and_then(suffix),
+                _ => None,
+            };
+            let Some(sfx) = elem else {
+                return Err(self.err(
+                    args[0].span,
+                    format!("`{name}` takes a reference to a scalar (integer, f16, bf16, f32, f64) in global memory"),
+                ));
+            };
+            let addr = self.global_address(&args[0], name)?;
+            let entry = format!("{name}.{sfx}");
+            if load {
+                let r = self.intrinsic(&entry, &[addr], sp)?;
+                return Ok(Some(Val::Scalar(Operand::Var(r[0]))));
+            }
+            let v = self.scalar(&args[1])?;
+            self.intrinsic(&entry, &[addr, v], sp)?;
+            return Ok(Some(Val::Unit));
+        }
+        if SPACE_PREDICATES.contains(&name) {
+            // References carry their memory space statically, so the answer is a constant.
+            let space = match self.expr(&args[0])? {
+                Val::Ref(Loc::Mem {
+                    space: Space::Global,
+                    ..
+                }) => "is_global",
+                Val::Ref(Loc::Mem {
+                    space: Space::Shared,
+                    ..
+                }) => "is_shared",
+                _ => "is_local",
+            };
+            return Ok(Some(Val::Scalar(Operand::Const(ir::Const::bool(
+                space == name,
+            )))));
+        }
+        match name {
+            "trap" | "unreachable" => {
+                self.intrinsic("trap", &[], sp)?;
+                // The GPU never gets past `trap`; the simulator reports the location instead.
+                let msg = if name == "trap" {
+                    "trap() called"
+                } else {
+                    "entered unreachable code"
+                };
+                let site = self.site(PanicKind::Explicit(msg.into()), sp);
+                self.emit(Inst::Panic {
+                    site,
+                    a: c_u64(0),
+                    b: c_u64(0),
+                });
+                Ok(Some(Val::Unit))
+            }
+            "assume" => {
+                // A hint only: evaluated for its effects, never checked.
+                self.scalar(&args[0])?;
+                Ok(Some(Val::Unit))
+            }
+            "pm_counter" => {
+                let env = self.cx().env.clone();
+                let n = match eval_const(&args[0], &env) {
+                    Ok((n, _)) if (0..16).contains(&n) => n,
+                    _ => {
+                        return Err(self.err(
+                            args[0].span,
+                            "`pm_counter` takes a constant counter number 0..=15",
+                        ))
+                    }
+                };
+                self.intrinsic(&format!("pm_counter.{n}"), &[], sp)?;
+                Ok(Some(Val::Unit))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn global_address(&mut self, a: &Expr, name: &str) -> R<Operand> {
+        match self.expr(a)? {
+            Val::Ref(Loc::Mem {
+                space: Space::Global,
+                addr,
+                ..
+            }) => Ok(addr),
+            _ => Err(self.err(
+                a.span,
+                format!("`{name}` needs a reference into global memory (an element of a slice parameter)"),
+            )),
+        }
+    }
+}
