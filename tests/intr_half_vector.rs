@@ -156,6 +156,104 @@ pub fn vectors(
     }
 }
 
+/// Vector types through the hinted loads and stores: one 8- or 16-byte access each.
+#[kernel]
+pub fn vector_hinted(
+    a: &[float4],
+    d: &[double2],
+    h: &[half2],
+    k: &[int2],
+    o4: &mut [float4],
+    od: &mut [double2],
+    oh: &mut [half2],
+    ok: &mut [int2],
+) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < a.len() {
+        let v = ldg(&a[i]);
+        stcs(&mut o4[i], make_float4(v.w, v.z, v.y, v.x));
+        let e = ldcs(&d[i]);
+        stwt(&mut od[i], make_double2(e.y, e.x));
+        let p = ldcg(&h[i]);
+        stcg(&mut oh[i], hadd2(p, p));
+        let q = ldcv(&k[i]);
+        stwb(&mut ok[i], make_int2(q.x + q.y, q.y));
+    }
+}
+
+fn vector_hinted_on(dev: &Device, n: usize) {
+    let a: Vec<float4> = (0..n)
+        .map(|i| float4::new(i as f32, 1.0, 2.0, -3.5))
+        .collect();
+    let d: Vec<double2> = (0..n)
+        .map(|i| double2::new(i as f64 * 0.25, -1.0))
+        .collect();
+    let h: Vec<half2> = (0..n).map(|i| half2::new(hv(i as f32), hv(-0.5))).collect();
+    let k: Vec<int2> = (0..n as i32).map(|i| int2::new(i, -2 * i)).collect();
+    let s = dev.new_stream().unwrap();
+    let (da, dd, dh, dk) = (
+        dev.upload(&a).unwrap(),
+        dev.upload(&d).unwrap(),
+        dev.upload(&h).unwrap(),
+        dev.upload(&k).unwrap(),
+    );
+    let mut o4 = dev.upload(&vec![float4::default(); n]).unwrap();
+    let mut od = dev.upload(&vec![double2::default(); n]).unwrap();
+    let mut oh = dev.upload(&vec![half2::default(); n]).unwrap();
+    let mut ok = dev.upload(&vec![int2::default(); n]).unwrap();
+    vector_hinted::launch(
+        &s,
+        LaunchConfig::for_elements(n, 64),
+        &da,
+        &dd,
+        &dh,
+        &dk,
+        &mut o4,
+        &mut od,
+        &mut oh,
+        &mut ok,
+    )
+    .unwrap();
+    let (g4, gd, gh, gk) = (
+        o4.to_vec().unwrap(),
+        od.to_vec().unwrap(),
+        oh.to_vec().unwrap(),
+        ok.to_vec().unwrap(),
+    );
+    for i in 0..n {
+        let v = a[i];
+        assert_eq!(g4[i], float4::new(v.w, v.z, v.y, v.x));
+        assert_eq!(gd[i], double2::new(d[i].y, d[i].x));
+        let p = h[i];
+        assert_eq!(
+            gh[i],
+            half2::new(hv(p.x.to_f32() * 2.0), hv(p.y.to_f32() * 2.0))
+        );
+        assert_eq!(gk[i], int2::new(k[i].x + k[i].y, k[i].y));
+    }
+}
+
+#[test]
+fn vector_types_move_in_one_access_through_hinted_loads_and_stores() {
+    vector_hinted_on(&sim(), 200);
+    let ptx = ferrocuda::device_std::compile(vector_hinted::ast(), &[], &Default::default())
+        .unwrap()
+        .ptx;
+    for ins in [
+        "ld.global.nc.v4.f32",
+        "st.global.cs.v4.f32",
+        "ld.global.cs.v2.f64",
+        "st.global.wt.v2.f64",
+        "ld.global.cg.v2.b16",
+        "st.global.cg.v2.b16",
+        "ld.global.cv.v2.s32",
+        "st.global.wb.v2.s32",
+    ] {
+        assert!(ptx.contains(ins), "{ins} missing:\n{ptx}");
+    }
+    assembles(vector_hinted::ast());
+}
+
 // ---------------------------------------------------------------------------------------------
 
 fn hv(x: f32) -> f16 {
@@ -615,6 +713,7 @@ fn half_and_vector_intrinsics_on_the_gpu() {
     bf16_scalar_on(&dev, 1 << 14);
     pairs_on(&dev, 1 << 14);
     vectors_on(&dev, 1 << 14);
+    vector_hinted_on(&dev, 1 << 14);
     if dev.sm() >= 90 {
         bf16_directed_on(&dev, 1 << 14);
     }

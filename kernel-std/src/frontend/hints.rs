@@ -1,12 +1,12 @@
 //! Intrinsics that need more than a table lookup: cache-hinted loads and stores generic over the
-//! element type, address-space predicates known from the reference's provenance, `trap`,
+//! element type (one `v2`/`v4` access for CUDA's vector types), address-space predicates known from the reference's provenance, `trap`,
 //! `unreachable`, `assume` and `pm_counter`'s constant argument.
 
 use crate::ast::Expr;
 use crate::ir::{self, Inst, Operand, PanicKind, Space};
 
 use super::consts::eval_const;
-use super::types::Ty;
+use super::types::{layout, struct_fields, Ty};
 use super::value::{c_u64, Loc, Val};
 use super::{Lower, R};
 
@@ -36,6 +36,23 @@ fn suffix(t: ir::Ty) -> Option<&'static str> {
     })
 }
 
+/// For a struct of 2 or 4 equal scalars whose alignment is its size (CUDA's vector types), the
+/// lane count and the hinted entries' type suffix: such an element moves in one access.
+fn vector_shape(t: &Ty) -> Option<(usize, &'static str)> {
+    let Ty::Struct(s) = t else { return None };
+    let fields = struct_fields(*s).ok()?;
+    let first = fields.first()?.1.ir()?;
+    if !fields.iter().all(|(_, f)| f.ir() == Some(first)) {
+        return None;
+    }
+    let n = fields.len();
+    let (size, align) = layout(t).ok()?;
+    let fits = matches!((first.bytes(), n), (2, 2 | 4) | (4, 2 | 4) | (8, 2));
+    (fits && size == align && first != ir::Ty::Bool && first.bytes() > 1)
+        .then(|| suffix(first).map(|sfx| (n, sfx)))
+        .flatten()
+}
+
 impl Lower {
     /// Lowers the calls this file handles; `None` for every other intrinsic.
     pub(super) fn special_intrinsic(
@@ -47,14 +64,21 @@ impl Lower {
         let sp = e.span;
         let load = HINTED_LOADS.contains(&name);
         if load || HINTED_STORES.contains(&name) {
-            let elem = match self.ty(&args[0]) {
-                Ty::Ref(t, _) => t.ir().and_then(suffix),
+            let target = match self.ty(&args[0]) {
+                Ty::Ref(t, _) => Some(*t),
                 _ => None,
             };
+            if let Some((n, sfx)) = target.as_ref().and_then(vector_shape) {
+                return self.vector_hinted(e, name, load, n, sfx, args).map(Some);
+            }
+            let elem = target.and_then(|t| t.ir()).and_then(suffix);
             let Some(sfx) = elem else {
                 return Err(self.err(
                     args[0].span,
-                    format!("`{name}` takes a reference to a scalar (integer, f16, bf16, f32, f64) in global memory"),
+                    format!(
+                        "`{name}` takes a reference to a scalar (integer, f16, bf16, f32, f64) or an \
+                         aligned vector type (`float4`, `int2`, `half2`...) in global memory"
+                    ),
                 ));
             };
             let addr = self.global_address(&args[0], name)?;
@@ -122,6 +146,47 @@ impl Lower {
             }
             _ => Ok(None),
         }
+    }
+
+    /// A hinted access of a whole vector-type element: one `v2`/`v4` instruction.
+    fn vector_hinted(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        load: bool,
+        n: usize,
+        sfx: &str,
+        args: &[Expr],
+    ) -> R<Val> {
+        let sp = e.span;
+        let addr = self.global_address(&args[0], name)?;
+        let entry = format!("{name}.v{n}.{sfx}");
+        if load {
+            let r = self.intrinsic(&entry, &[addr], sp)?;
+            return Ok(Val::Agg(
+                r.into_iter()
+                    .map(|v| Val::Scalar(Operand::Var(v)))
+                    .collect(),
+            ));
+        }
+        let mut ops = vec![addr];
+        match self.expr(&args[1])? {
+            Val::Agg(vs) => {
+                for v in vs {
+                    match v {
+                        Val::Scalar(o) => ops.push(o),
+                        _ => {
+                            return Err(
+                                self.err(args[1].span, "internal: vector field is not a scalar")
+                            )
+                        }
+                    }
+                }
+            }
+            _ => return Err(self.err(args[1].span, "internal: vector value is not an aggregate")),
+        }
+        self.intrinsic(&entry, &ops, sp)?;
+        Ok(Val::Unit)
     }
 
     fn global_address(&mut self, a: &Expr, name: &str) -> R<Operand> {
