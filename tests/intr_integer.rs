@@ -2,6 +2,10 @@
 //! references written with Rust's own integer methods: on the simulator, on a GPU (`--ignored`),
 //! and assembled by ptxas for sm_80 and sm_90.
 
+// The lane references cast every lane to its signed or unsigned type uniformly, including the
+// lanes already of that type.
+#![allow(clippy::unnecessary_cast)]
+
 mod intr_common;
 
 use ferrocuda::prelude::*;

@@ -124,7 +124,7 @@ fn misc_ops_on(dev: &Device, n: usize) {
             1,
             1,
             1,
-            if x[i] % 2 == 0 { 10 } else { 20 },
+            if x[i].is_multiple_of(2) { 10 } else { 20 },
             if x[i] > 500 { 30 } else { 40 },
             1,
             1,
