@@ -67,7 +67,7 @@ pub fn int_simd(a: &[u32], b: &[u32], c: &[u32], out: &mut [u32]) {
     if i < a.len() {
         let (x, y, z) = (a[i], b[i], c[i]);
         let _ = z;
-        let o = i * 72;
+        let o = i * 78;
         out[o + 0] = vadd2(x, y);
         out[o + 1] = vadd4(x, y);
         out[o + 2] = vaddss2(x, y);
@@ -140,6 +140,12 @@ pub fn int_simd(a: &[u32], b: &[u32], c: &[u32], out: &mut [u32]) {
         out[o + 69] = vsetltu2(x, y);
         out[o + 70] = vcmpltu4(x, y);
         out[o + 71] = vsetltu4(x, y);
+        out[o + 72] = vsads2(x, y);
+        out[o + 73] = vsads4(x, y);
+        out[o + 74] = vsadu2(x, y);
+        out[o + 75] = vsadu4(x, y);
+        out[o + 76] = vhaddu2(x, y);
+        out[o + 77] = vhaddu4(x, y);
     }
 }
 
@@ -451,6 +457,28 @@ fn int_simd_ref(x: u32, y: u32, z: u32) -> Vec<u32> {
         lanes2(x, y, |a, b| ((a as u16) < (b as u16)) as _),
         lanes4(x, y, |a, b| if (a as u8) < (b as u8) { 0xff } else { 0 }),
         lanes4(x, y, |a, b| ((a as u8) < (b as u8)) as _),
+        lanes2(x, y, |a, b| (a as i16).abs_diff(b as i16))
+            .to_le_bytes()
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32)
+            .sum::<u32>(),
+        lanes4(x, y, |a, b| (a as i8).abs_diff(b as i8))
+            .to_le_bytes()
+            .iter()
+            .map(|&c| c as u32)
+            .sum::<u32>(),
+        lanes2(x, y, |a, b| a.abs_diff(b))
+            .to_le_bytes()
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32)
+            .sum::<u32>(),
+        lanes4(x, y, |a, b| a.abs_diff(b))
+            .to_le_bytes()
+            .iter()
+            .map(|&c| c as u32)
+            .sum::<u32>(),
+        lanes2(x, y, |a, b| ((a as u32 + b as u32) >> 1) as u16),
+        lanes4(x, y, |a, b| ((a as u32 + b as u32) >> 1) as u8),
     ]
 }
 
@@ -634,6 +662,12 @@ const SIMD: &[&str] = &[
     "vsetltu2(x, y)",
     "vcmpltu4(x, y)",
     "vsetltu4(x, y)",
+    "vsads2(x, y)",
+    "vsads4(x, y)",
+    "vsadu2(x, y)",
+    "vsadu4(x, y)",
+    "vhaddu2(x, y)",
+    "vhaddu4(x, y)",
 ];
 
 fn scalar_on(dev: &Device, n: usize) {

@@ -405,3 +405,27 @@ device_intrinsic!(
     /// `__vsetltu4`: per-byte unsigned <; a true lane is 1, a false one 0.
     pub fn vsetltu4(a: u32, b: u32) -> u32
 );
+device_intrinsic!(
+    /// `__vsads2`: the sum of the per-halfword `|a - b|` of signed lanes.
+    pub fn vsads2(a: u32, b: u32) -> u32
+);
+device_intrinsic!(
+    /// `__vsads4`: the sum of the per-byte `|a - b|` of signed lanes.
+    pub fn vsads4(a: u32, b: u32) -> u32
+);
+device_intrinsic!(
+    /// `__vsadu2`: the sum of the per-halfword `|a - b|` of unsigned lanes.
+    pub fn vsadu2(a: u32, b: u32) -> u32
+);
+device_intrinsic!(
+    /// `__vsadu4`: the sum of the per-byte `|a - b|` of unsigned lanes.
+    pub fn vsadu4(a: u32, b: u32) -> u32
+);
+device_intrinsic!(
+    /// `__vhaddu2`: per-halfword unsigned average rounded down, `(a + b) >> 1`.
+    pub fn vhaddu2(a: u32, b: u32) -> u32
+);
+device_intrinsic!(
+    /// `__vhaddu4`: per-byte unsigned average rounded down, `(a + b) >> 1`.
+    pub fn vhaddu4(a: u32, b: u32) -> u32
+);

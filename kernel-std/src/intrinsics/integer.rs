@@ -186,6 +186,11 @@ fn gt(x: i64, y: i64) -> i64 {
 fn ge(x: i64, y: i64) -> i64 {
     (x >= y) as i64
 }
+/// The sum of the (unsigned) lanes of `x`, for `vsad*`.
+fn lane_sum(x: u64, lanes: u32) -> u64 {
+    let w = 32 / lanes;
+    (0..lanes).map(|i| (x >> (w * i)) & ((1 << w) - 1)).sum()
+}
 /// For `vabs`/`vneg`: the operation applied to `(lane, 0)` / `(0, lane)`.
 fn abs_first(x: i64, _: i64) -> i64 {
     x.abs()
@@ -380,6 +385,50 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
     simd!("vmins4", 4, true, false, min, "vmin4.s32.s32.s32"),
     simd!("vminu2", 2, false, false, min, "vmin2.u32.u32.u32"),
     simd!("vminu4", 4, false, false, min, "vmin4.u32.u32.u32"),
+    pure!(
+        "vsads2",
+        [U32, U32] -> U32,
+        70,
+        ".reg .b32 %fcz{uid}; mov.b32 %fcz{uid}, 0; vabsdiff2.s32.s32.s32.add {d0}, {a0}, {a1}, %fcz{uid}",
+        |_, a, o| o[0] = lane_sum(simd(a[0], a[1], 2, true, false, absdiff), 2)
+    ),
+    pure!(
+        "vsads4",
+        [U32, U32] -> U32,
+        70,
+        ".reg .b32 %fcz{uid}; mov.b32 %fcz{uid}, 0; vabsdiff4.s32.s32.s32.add {d0}, {a0}, {a1}, %fcz{uid}",
+        |_, a, o| o[0] = lane_sum(simd(a[0], a[1], 4, true, false, absdiff), 4)
+    ),
+    pure!(
+        "vsadu2",
+        [U32, U32] -> U32,
+        70,
+        ".reg .b32 %fcz{uid}; mov.b32 %fcz{uid}, 0; vabsdiff2.u32.u32.u32.add {d0}, {a0}, {a1}, %fcz{uid}",
+        |_, a, o| o[0] = lane_sum(simd(a[0], a[1], 2, false, false, absdiff), 2)
+    ),
+    pure!(
+        "vsadu4",
+        [U32, U32] -> U32,
+        70,
+        ".reg .b32 %fcz{uid}; mov.b32 %fcz{uid}, 0; vabsdiff4.u32.u32.u32.add {d0}, {a0}, {a1}, %fcz{uid}",
+        |_, a, o| o[0] = lane_sum(simd(a[0], a[1], 4, false, false, absdiff), 4)
+    ),
+    // Truncating unsigned average without a video instruction: `(a & b) + ((a ^ b) >> 1)` per
+    // lane, the shifted-in bit of each lane masked off so no lane borrows from its neighbour.
+    pure!(
+        "vhaddu2",
+        [U32, U32] -> U32,
+        70,
+        ".reg .b32 %fct{uid}; .reg .b32 %fcu{uid}; and.b32 %fct{uid}, {a0}, {a1}; xor.b32 %fcu{uid}, {a0}, {a1}; shr.u32 %fcu{uid}, %fcu{uid}, 1; and.b32 %fcu{uid}, %fcu{uid}, 0x7FFF7FFF; add.u32 {d0}, %fct{uid}, %fcu{uid}",
+        |_, a, o| o[0] = simd(a[0], a[1], 2, false, false, |x, y| (x + y) >> 1)
+    ),
+    pure!(
+        "vhaddu4",
+        [U32, U32] -> U32,
+        70,
+        ".reg .b32 %fct{uid}; .reg .b32 %fcu{uid}; and.b32 %fct{uid}, {a0}, {a1}; xor.b32 %fcu{uid}, {a0}, {a1}; shr.u32 %fcu{uid}, %fcu{uid}, 1; and.b32 %fcu{uid}, %fcu{uid}, 0x7F7F7F7F; add.u32 {d0}, %fct{uid}, %fcu{uid}",
+        |_, a, o| o[0] = simd(a[0], a[1], 4, false, false, |x, y| (x + y) >> 1)
+    ),
     pure!(
         "vabs2",
         [U32] -> U32,
