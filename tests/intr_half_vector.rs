@@ -233,6 +233,50 @@ fn vector_hinted_on(dev: &Device, n: usize) {
     }
 }
 
+/// Structs without a vector shape (`float3`, byte lanes) go field by field through the hints.
+#[kernel]
+pub fn fieldwise_hinted(a: &[float3], b: &[uchar4], oa: &mut [float3], ob: &mut [uchar4]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < a.len() {
+        let v = ldg(&a[i]);
+        stcs(&mut oa[i], make_float3(v.z, v.y, v.x));
+        let c = ldcs(&b[i]);
+        stwt(&mut ob[i], make_uchar4(c.w, c.z, c.y, c.x));
+    }
+}
+
+#[test]
+fn structs_of_scalars_go_field_by_field_through_hints() {
+    let n = 100;
+    let a: Vec<float3> = (0..n).map(|i| float3::new(i as f32, -1.0, 0.25)).collect();
+    let b: Vec<uchar4> = (0..n).map(|i| uchar4::new(i as u8, 1, 2, 200)).collect();
+    let dev = sim();
+    let s = dev.new_stream().unwrap();
+    let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
+    let mut oa = dev.upload(&vec![float3::default(); n]).unwrap();
+    let mut ob = dev.upload(&vec![uchar4::default(); n]).unwrap();
+    fieldwise_hinted::launch(
+        &s,
+        LaunchConfig::for_elements(n, 64),
+        &da,
+        &db,
+        &mut oa,
+        &mut ob,
+    )
+    .unwrap();
+    let (ga, gb) = (oa.to_vec().unwrap(), ob.to_vec().unwrap());
+    for i in 0..n {
+        assert_eq!(ga[i], float3::new(a[i].z, a[i].y, a[i].x));
+        assert_eq!(gb[i], uchar4::new(b[i].w, b[i].z, b[i].y, b[i].x));
+    }
+    let ptx = ferrocuda::device_std::compile(fieldwise_hinted::ast(), &[], &Default::default())
+        .unwrap()
+        .ptx;
+    assert_eq!(ptx.matches("ld.global.nc.f32").count(), 3, "{ptx}");
+    assert_eq!(ptx.matches("st.global.wt.u8").count(), 4, "{ptx}");
+    assembles(fieldwise_hinted::ast());
+}
+
 #[test]
 fn vector_types_move_in_one_access_through_hinted_loads_and_stores() {
     vector_hinted_on(&sim(), 200);

@@ -217,6 +217,35 @@ fn hints_reach_the_ptx_as_their_instructions() {
     );
 }
 
+#[kernel]
+pub fn ldg_of_shared(out: &mut [f32]) {
+    let s = shared_array::<[f32; 32]>();
+    s[0] = 1.0;
+    out[0] = ldg(&s[0]);
+}
+
+#[kernel]
+pub fn counter_not_constant(n: u32) {
+    pm_counter(n);
+}
+
+#[test]
+fn misuse_is_a_compile_error_at_the_argument() {
+    let err = |def| {
+        ferrocuda::device_std::compile(def, &[], &Default::default())
+            .unwrap_err()
+            .to_string()
+    };
+    let e = err(ldg_of_shared::ast());
+    assert!(
+        e.contains("`ldg` needs a reference into global memory"),
+        "{e}"
+    );
+    assert!(e.contains("intr_memory_misc.rs"), "{e}");
+    let e = err(counter_not_constant::ast());
+    assert!(e.contains("constant counter number"), "{e}");
+}
+
 #[test]
 fn memory_and_misc_intrinsics_assemble_for_sm80_and_sm90() {
     assembles(hinted_copy::ast());

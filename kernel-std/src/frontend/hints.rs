@@ -6,7 +6,7 @@ use crate::ast::Expr;
 use crate::ir::{self, Inst, Operand, PanicKind, Space};
 
 use super::consts::eval_const;
-use super::types::{layout, struct_fields, Ty};
+use super::types::{layout, struct_fields, struct_layout, Ty};
 use super::value::{c_u64, Loc, Val};
 use super::{Lower, R};
 
@@ -53,6 +53,19 @@ fn vector_shape(t: &Ty) -> Option<(usize, &'static str)> {
         .flatten()
 }
 
+/// For a struct of scalars (no vector shape: `float3`, `uchar4`...), each field's byte offset and
+/// hinted-entry suffix.
+fn flat_fields(t: &Ty) -> Option<Vec<(u32, &'static str)>> {
+    let Ty::Struct(s) = t else { return None };
+    let (_, _, offs) = struct_layout(*s).ok()?;
+    struct_fields(*s)
+        .ok()?
+        .iter()
+        .zip(offs)
+        .map(|((_, f), off)| f.ir().and_then(suffix).map(|sfx| (off, sfx)))
+        .collect()
+}
+
 impl Lower {
     /// Lowers the calls this file handles; `None` for every other intrinsic.
     pub(super) fn special_intrinsic(
@@ -71,13 +84,18 @@ impl Lower {
             if let Some((n, sfx)) = target.as_ref().and_then(vector_shape) {
                 return self.vector_hinted(e, name, load, n, sfx, args).map(Some);
             }
+            if let Some(fields) = target.as_ref().and_then(flat_fields) {
+                return self
+                    .fieldwise_hinted(e, name, load, &fields, args)
+                    .map(Some);
+            }
             let elem = target.and_then(|t| t.ir()).and_then(suffix);
             let Some(sfx) = elem else {
                 return Err(self.err(
                     args[0].span,
                     format!(
-                        "`{name}` takes a reference to a scalar (integer, f16, bf16, f32, f64) or an \
-                         aligned vector type (`float4`, `int2`, `half2`...) in global memory"
+                        "`{name}` takes a reference to a scalar (integer, f16, bf16, f32, f64) or a \
+                         struct of them (`float4`, `int2`, `half2`...) in global memory"
                     ),
                 ));
             };
@@ -187,6 +205,53 @@ impl Lower {
         }
         self.intrinsic(&entry, &ops, sp)?;
         Ok(Val::Unit)
+    }
+
+    /// A hinted access of a struct of scalars: one hinted access per field.
+    fn fieldwise_hinted(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        load: bool,
+        fields: &[(u32, &str)],
+        args: &[Expr],
+    ) -> R<Val> {
+        let sp = e.span;
+        let base = self.global_address(&args[0], name)?;
+        let value = if load {
+            None
+        } else {
+            match self.expr(&args[1])? {
+                Val::Agg(vs) => Some(vs),
+                _ => {
+                    return Err(self.err(args[1].span, "internal: struct value is not an aggregate"))
+                }
+            }
+        };
+        let mut out = Vec::new();
+        for (k, (off, sfx)) in fields.iter().enumerate() {
+            let addr = self.bin(
+                ir::BinOp::Add,
+                base,
+                Operand::Const(ir::Const::u64(*off as u64)),
+            );
+            let entry = format!("{name}.{sfx}");
+            match &value {
+                None => {
+                    let r = self.intrinsic(&entry, &[addr], sp)?;
+                    out.push(Val::Scalar(Operand::Var(r[0])));
+                }
+                Some(vs) => match vs.get(k) {
+                    Some(Val::Scalar(v)) => {
+                        self.intrinsic(&entry, &[addr, *v], sp)?;
+                    }
+                    _ => {
+                        return Err(self.err(args[1].span, "internal: struct field is not a scalar"))
+                    }
+                },
+            }
+        }
+        Ok(if load { Val::Agg(out) } else { Val::Unit })
     }
 
     fn global_address(&mut self, a: &Expr, name: &str) -> R<Operand> {
