@@ -57,7 +57,8 @@ pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
         | Inst::Loop { .. }
         | Inst::Break(_)
         | Inst::Continue(_)
-        | Inst::Return => {}
+        | Inst::Return
+        | Inst::Loc(_) => {}
     }
 }
 
@@ -113,7 +114,8 @@ pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
         | Inst::Loop { .. }
         | Inst::Break(_)
         | Inst::Continue(_)
-        | Inst::Return => {}
+        | Inst::Return
+        | Inst::Loc(_) => {}
     }
 }
 
@@ -221,11 +223,33 @@ pub fn def_counts(k: &Kernel) -> Vec<u32> {
     n
 }
 
-/// Number of instructions in `b`, nested ones included (a size measure for unrolling).
+/// Number of instructions in `b`, nested ones included (a size measure for unrolling). Source
+/// position markers cost nothing, so they do not count.
 pub fn inst_count(b: &Block) -> usize {
     let mut n = 0;
-    walk(b, &mut |_| n += 1);
+    walk(b, &mut |i| n += !matches!(i, Inst::Loc(_)) as usize);
     n
+}
+
+/// Drops the `Loc` markers of `b` (top level only) that cover no instruction: one directly
+/// followed by another marker, or last in its block. A block of markers alone becomes empty, so
+/// the passes that delete empty `if`s and loops still see it as empty. Returns whether anything
+/// was dropped.
+pub fn prune_locs(b: &mut Block) -> bool {
+    let before = b.0.len();
+    let mut keep = vec![true; before];
+    for i in 0..before {
+        let next_is_loc = b.0.get(i + 1).is_none_or(|n| matches!(n, Inst::Loc(_)));
+        keep[i] = !(matches!(b.0[i], Inst::Loc(_)) && next_is_loc);
+    }
+    let mut it = keep.iter();
+    b.0.retain(|_| *it.next().unwrap_or(&true));
+    // Dropping a trailing marker can leave another one last.
+    if b.0.len() != before {
+        prune_locs(b);
+        return true;
+    }
+    false
 }
 
 /// Whether anything in `b` breaks out of or continues loop `id`.
