@@ -31,6 +31,7 @@ pub(crate) fn launch(
     params: &[&[u8]],
     mem: &mut GlobalMemory,
     table: &'static [IntrinsicDef],
+    max_instructions: u64,
 ) -> Result<SimStats, SimError> {
     let err = |kind, message: String| {
         let mut e = SimError::host(kind, message);
@@ -100,6 +101,7 @@ pub(crate) fn launch(
             shadow: &mut shadow,
             hint,
             icount: stats.instructions,
+            max_instructions,
             block_idx,
             block_dim: cfg.block,
             grid_dim: cfg.grid,
