@@ -53,6 +53,17 @@ pub fn oob_raw(x: &[u32], y: &mut [u32]) {
     y[i] = v;
 }
 
+#[device]
+fn peek(x: &[u32], i: usize) -> u32 {
+    unsafe { *x.get_unchecked(i) }
+}
+
+#[kernel]
+pub fn oob_in_device_fn(x: &[u32], y: &mut [u32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    y[i] = peek(x, i * 2);
+}
+
 /// `(line, col)` of `needle` in the first line of this file whose trimmed text is `line`.
 fn at(line: &str, needle: &str) -> (u32, u32) {
     let src = include_str!("sim_detect_exact.rs");
@@ -167,4 +178,17 @@ fn out_of_bounds_raw_access_is_located() {
         "*x.get_unchecked",
     );
     check(&e, SimErrorKind::OutOfBounds, pos, 2, 29);
+}
+
+#[test]
+fn out_of_bounds_in_an_inlined_device_fn_is_located_in_it() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let n = 64;
+    let x = dev.upload(&vec![1u32; n]).unwrap();
+    let mut y = dev.alloc_zeroed::<u32>(n).unwrap();
+    oob_in_device_fn::launch(&s, LaunchConfig::for_elements(n, 32), &x, &mut y).unwrap();
+    let e = sim_error(s.synchronize());
+    let pos = at("unsafe { *x.get_unchecked(i) }", "*x.get_unchecked");
+    check(&e, SimErrorKind::OutOfBounds, pos, 1, 0);
 }
