@@ -237,19 +237,21 @@ pub fn inst_count(b: &Block) -> usize {
 /// was dropped.
 pub fn prune_locs(b: &mut Block) -> bool {
     let before = b.0.len();
-    let mut keep = vec![true; before];
-    for i in 0..before {
-        let next_is_loc = b.0.get(i + 1).is_none_or(|n| matches!(n, Inst::Loc(_)));
-        keep[i] = !(matches!(b.0[i], Inst::Loc(_)) && next_is_loc);
+    if !b.0.iter().any(|i| matches!(i, Inst::Loc(_))) {
+        return false;
     }
-    let mut it = keep.iter();
-    b.0.retain(|_| *it.next().unwrap_or(&true));
-    // Dropping a trailing marker can leave another one last.
-    if b.0.len() != before {
-        prune_locs(b);
-        return true;
+    let old = std::mem::take(&mut b.0);
+    // Walking backwards, a marker survives only if a non-marker instruction follows it directly.
+    let mut kept: Vec<Inst> = Vec::with_capacity(before);
+    for inst in old.into_iter().rev() {
+        let covers = kept.last().is_some_and(|n| !matches!(n, Inst::Loc(_)));
+        if covers || !matches!(inst, Inst::Loc(_)) {
+            kept.push(inst);
+        }
     }
-    false
+    kept.reverse();
+    b.0 = kept;
+    b.0.len() != before
 }
 
 /// Whether anything in `b` breaks out of or continues loop `id`.
@@ -365,4 +367,30 @@ pub fn dead_after(rest: &[Inst], v: Var, top: bool) -> bool {
         }
     }
     top
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::SourceLoc;
+
+    fn loc(line: u32) -> Inst {
+        Inst::Loc(SourceLoc {
+            file: "f.rs",
+            line,
+            col: 1,
+        })
+    }
+
+    #[test]
+    fn markers_that_cover_nothing_are_pruned() {
+        let mut b = Block(vec![loc(1), loc(2), Inst::Return, loc(3), loc(4)]);
+        assert!(prune_locs(&mut b));
+        assert_eq!(b.0, vec![loc(2), Inst::Return]);
+        assert!(!prune_locs(&mut b));
+        let mut only = Block(vec![loc(1), loc(2)]);
+        assert!(prune_locs(&mut only));
+        assert!(only.0.is_empty());
+        assert_eq!(inst_count(&Block(vec![loc(1), Inst::Return])), 1);
+    }
 }
