@@ -8,8 +8,8 @@
 //! before it returns, ordering between them is trivially satisfied and event times are host times.
 //! Managed memory is a simulator allocation the host reads and writes in place; page-locked memory
 //! is ordinary host memory (mapped page-locked memory cannot alias simulated device memory, so it is
-//! unsupported). Other driver-only facilities (pitched memory, pools, raw PTX modules) return
-//! [`Error::Unsupported`] on the simulator.
+//! unsupported); pitched memory pads rows to 512 bytes. Other driver-only facilities (memory pools,
+//! raw PTX modules) return [`Error::Unsupported`] on the simulator.
 
 use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
