@@ -9,8 +9,9 @@ use ferrocuda::device_std::{compile, passes, CompileOptions, GenericValue};
 use ferrocuda::prelude::*;
 
 /// Products and sums in separate statements (fma across markers), a local array indexed by an
-/// unrolled loop (scalar replacement), guarded indexing (bounds-check elimination) and a dead
-/// branch whose only content is statements that compute nothing (dead-code removal).
+/// unrolled loop (scalar replacement), guarded indexing (bounds-check elimination), a dead
+/// branch whose only content is statements that compute nothing (dead-code removal) and an `if`
+/// whose branches differ only in their source lines (branch merging).
 #[kernel]
 pub fn marker_mix(x: &[f32], y: &mut [f32], n: u32) {
     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
@@ -23,10 +24,17 @@ pub fn marker_mix(x: &[f32], y: &mut [f32], n: u32) {
         let unused = n * 3;
         let _ = unused;
     }
+    // Both branches do the same on different lines: the condition still folds away.
+    let z = 2.0f32;
+    if n > 5 {
+        sync_threads();
+    } else {
+        sync_threads();
+    }
     if i < y.len() && i < x.len() {
         let prod = x[i] * acc[3];
         let sum = prod + acc[1];
-        y[i] = sum;
+        y[i] = sum * z;
     }
 }
 
@@ -99,11 +107,13 @@ fn surviving_markers_name_the_kernels_lines() {
     let text = with.to_string();
     let src = include_str!("loc_markers.rs");
     let line = |s: &str| src.lines().position(|l| l.trim() == s).unwrap() + 1;
-    for stmt in ["y[i] = sum;", "let prod = x[i] * acc[3];"] {
+    for stmt in ["y[i] = sum * z;", "let prod = x[i] * acc[3];"] {
         let want = format!("loc {}:{}:", file!(), line(stmt));
         assert!(text.contains(&want), "no `{want}` in\n{text}");
     }
     assert!(text.contains("fma"), "{text}");
     assert!(!text.contains("for "), "{text}");
     assert!(with.arrays.is_empty(), "{text}");
+    // The `if` whose branches differ only in their lines is gone.
+    assert!(!text.contains("else"), "{text}");
 }

@@ -254,6 +254,61 @@ pub fn prune_locs(b: &mut Block) -> bool {
     b.0.len() != before
 }
 
+/// Whether `a` and `b` do the same thing: equal once source markers are ignored (at every depth).
+pub fn same_ignoring_locs(a: &Block, b: &Block) -> bool {
+    let code = |b: &Block| b.0.iter().filter(|i| !matches!(i, Inst::Loc(_))).count();
+    if code(a) != code(b) {
+        return false;
+    }
+    let xs = a.0.iter().filter(|i| !matches!(i, Inst::Loc(_)));
+    let ys = b.0.iter().filter(|i| !matches!(i, Inst::Loc(_)));
+    xs.zip(ys).all(|(x, y)| match (x, y) {
+        (
+            Inst::If {
+                cond: c1,
+                then: t1,
+                els: e1,
+            },
+            Inst::If {
+                cond: c2,
+                then: t2,
+                els: e2,
+            },
+        ) => c1 == c2 && same_ignoring_locs(t1, t2) && same_ignoring_locs(e1, e2),
+        (Inst::Loop { id: i1, body: b1 }, Inst::Loop { id: i2, body: b2 }) => {
+            i1 == i2 && same_ignoring_locs(b1, b2)
+        }
+        (
+            Inst::For {
+                id: i1,
+                iv: v1,
+                start: s1,
+                end: n1,
+                inclusive: c1,
+                step: p1,
+                reverse: r1,
+                body: b1,
+                unroll: u1,
+            },
+            Inst::For {
+                id: i2,
+                iv: v2,
+                start: s2,
+                end: n2,
+                inclusive: c2,
+                step: p2,
+                reverse: r2,
+                body: b2,
+                unroll: u2,
+            },
+        ) => {
+            (i1, v1, s1, n1, c1, p1, r1, u1) == (i2, v2, s2, n2, c2, p2, r2, u2)
+                && same_ignoring_locs(b1, b2)
+        }
+        _ => x == y,
+    })
+}
+
 /// Whether anything in `b` breaks out of or continues loop `id`.
 pub fn jumps_to(b: &Block, id: LoopId) -> bool {
     jumps_to_insts(&b.0, id)
@@ -372,7 +427,7 @@ pub fn dead_after(rest: &[Inst], v: Var, top: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::SourceLoc;
+    use crate::ir::{Const, SourceLoc};
 
     fn loc(line: u32) -> Inst {
         Inst::Loc(SourceLoc {
@@ -392,5 +447,19 @@ mod tests {
         assert!(prune_locs(&mut only));
         assert!(only.0.is_empty());
         assert_eq!(inst_count(&Block(vec![loc(1), Inst::Return])), 1);
+    }
+
+    #[test]
+    fn blocks_differing_only_in_markers_are_the_same() {
+        let inner = |l| Inst::If {
+            cond: Const::bool(true).into(),
+            then: Block(vec![loc(l), Inst::Return]),
+            els: Block::default(),
+        };
+        let a = Block(vec![loc(1), inner(2)]);
+        let b = Block(vec![inner(5), loc(9)]);
+        assert!(same_ignoring_locs(&a, &b));
+        let c = Block(vec![inner(5), Inst::Return]);
+        assert!(!same_ignoring_locs(&a, &c));
     }
 }
