@@ -10,7 +10,15 @@ use intr_common::{assembles, gpu, sim};
 const HS: usize = 15;
 
 #[kernel]
-pub fn half_scalar(a: &[f16], b: &[f16], c: &[f16], out: &mut [f16], flags: &mut [u32]) {
+pub fn half_scalar(
+    a: &[f16],
+    b: &[f16],
+    c: &[f16],
+    out: &mut [f16],
+    flags: &mut [u32],
+    ints: &mut [i32],
+    conv: &mut [f16],
+) {
     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
     if i < a.len() {
         let (x, y, z) = (a[i], b[i], c[i]);
@@ -31,6 +39,16 @@ pub fn half_scalar(a: &[f16], b: &[f16], c: &[f16], out: &mut [f16], flags: &mut
         out[o + 12] = f32_to_f16_rz(f16_to_f32(x) * 70000.0);
         out[o + 13] = f32_to_f16_ru(-f16_to_f32(x) * 70000.0);
         out[o + 14] = f32_to_f16_rd(f16_to_f32(z) * 1.0e-6);
+        let q = hmul(x, f32_to_f16_rn(0.37));
+        ints[4 * i] = f16_to_i32_rn(q);
+        ints[4 * i + 1] = f16_to_i32_rz(q);
+        ints[4 * i + 2] = f16_to_i32_ru(q);
+        ints[4 * i + 3] = f16_to_i32_rd(q);
+        let m = f16_to_f32(y) as i32 * 13 + 2049;
+        conv[4 * i] = i32_to_f16_rn(m);
+        conv[4 * i + 1] = i32_to_f16_rz(m);
+        conv[4 * i + 2] = i32_to_f16_ru(m);
+        conv[4 * i + 3] = i32_to_f16_rd(m);
         flags[i] = heq(x, y) as u32
             | (hne(x, y) as u32) << 1
             | (hlt(x, y) as u32) << 2
@@ -362,6 +380,8 @@ fn half_scalar_on(dev: &Device, n: usize) {
     );
     let mut out = dev.upload(&vec![f16::NAN; n * HS]).unwrap();
     let mut flags = dev.upload(&vec![u32::MAX; n]).unwrap();
+    let mut ints = dev.upload(&vec![i32::MIN; 4 * n]).unwrap();
+    let mut conv = dev.upload(&vec![f16::NAN; 4 * n]).unwrap();
     half_scalar::launch(
         &s,
         LaunchConfig::for_elements(n, 64),
@@ -370,9 +390,12 @@ fn half_scalar_on(dev: &Device, n: usize) {
         &dc,
         &mut out,
         &mut flags,
+        &mut ints,
+        &mut conv,
     )
     .unwrap();
     let (got, gf) = (out.to_vec().unwrap(), flags.to_vec().unwrap());
+    let (gi, gc) = (ints.to_vec().unwrap(), conv.to_vec().unwrap());
     for i in 0..n {
         let (x, y, z) = (a[i].to_f32(), b[i].to_f32(), c[i].to_f32());
         let f = x * 1.000_1;
@@ -409,6 +432,25 @@ fn half_scalar_on(dev: &Device, n: usize) {
             | ((x > y) as u32) << 4
             | ((x >= y) as u32) << 5;
         assert_eq!(gf[i], wf, "comparisons of {x} {y}");
+        let q = hv(x * hv(0.37).to_f32()).to_f32();
+        let want_i = [
+            q.round_ties_even() as i32,
+            q.trunc() as i32,
+            q.ceil() as i32,
+            q.floor() as i32,
+        ];
+        assert_eq!(&gi[4 * i..4 * i + 4], &want_i, "f16 {q} to i32");
+        let m = (y as i32 * 13 + 2049) as f32;
+        let want_c = [
+            hv(m),
+            f16_directed(m, 'z'),
+            f16_directed(m, 'u'),
+            f16_directed(m, 'd'),
+        ];
+        for (k, w) in want_c.iter().enumerate() {
+            let g = gc[4 * i + k];
+            assert!(eq_h(g, *w), "i32 {m} to f16 mode {k}: got {g}, want {w}");
+        }
     }
 }
 

@@ -199,6 +199,39 @@ device_intrinsic!(
     pub fn bf16_to_f32(x: bf16) -> f32
 );
 
+device_intrinsic!(
+    /// `__half2int_rn`: round to nearest even; saturating, NaN gives 0.
+    pub fn f16_to_i32_rn(x: f16) -> i32
+);
+device_intrinsic!(
+    /// `__half2int_rz`: round towards zero (what `as i32` does); saturating, NaN gives 0.
+    pub fn f16_to_i32_rz(x: f16) -> i32
+);
+device_intrinsic!(
+    /// `__half2int_ru`: round up; saturating, NaN gives 0.
+    pub fn f16_to_i32_ru(x: f16) -> i32
+);
+device_intrinsic!(
+    /// `__half2int_rd`: round down; saturating, NaN gives 0.
+    pub fn f16_to_i32_rd(x: f16) -> i32
+);
+device_intrinsic!(
+    /// `__int2half_rn`: round to nearest even (beyond ±65504: infinity).
+    pub fn i32_to_f16_rn(x: i32) -> f16
+);
+device_intrinsic!(
+    /// `__int2half_rz`: round towards zero (beyond ±65504: ±65504).
+    pub fn i32_to_f16_rz(x: i32) -> f16
+);
+device_intrinsic!(
+    /// `__int2half_ru`: round up.
+    pub fn i32_to_f16_ru(x: i32) -> f16
+);
+device_intrinsic!(
+    /// `__int2half_rd`: round down.
+    pub fn i32_to_f16_rd(x: i32) -> f16
+);
+
 // Paired operations: public wrappers over the lane-flattened table entries (`__hadd2`...).
 
 device_intrinsic!(

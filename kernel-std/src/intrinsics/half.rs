@@ -237,6 +237,21 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
     }),
     pure!("f16_to_f32", [H] -> [F], 70, "cvt.f32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).to_bits() as u64),
     pure!("bf16_to_f32", [B] -> [F], 80, "cvt.f32.bf16 {d0}, {a0}", |_, a, o| o[0] = b(a[0]).to_bits() as u64),
+    pure!("f16_to_i32_rn", [H] -> [Ty::I32], 70, "cvt.rni.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).round_ties_even() as i32 as u32 as u64),
+    pure!("f16_to_i32_rz", [H] -> [Ty::I32], 70, "cvt.rzi.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).trunc() as i32 as u32 as u64),
+    pure!("f16_to_i32_ru", [H] -> [Ty::I32], 70, "cvt.rpi.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).ceil() as i32 as u32 as u64),
+    pure!("f16_to_i32_rd", [H] -> [Ty::I32], 70, "cvt.rmi.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).floor() as i32 as u32 as u64),
+    // Every i32 of f16's range is exact in f32, and beyond it only the overflow direction matters.
+    pure!("i32_to_f16_rn", [Ty::I32] -> [H], 70, "cvt.rn.f16.s32 {d0}, {a0}", |_, a, o| o[0] = hb(a[0] as u32 as i32 as f32)),
+    pure!("i32_to_f16_rz", [Ty::I32] -> [H], 70, "cvt.rz.f16.s32 {d0}, {a0}", |_, a, o| {
+        o[0] = directed(a[0] as u32 as i32 as f32, Round::Zero, hb, h)
+    }),
+    pure!("i32_to_f16_ru", [Ty::I32] -> [H], 70, "cvt.rp.f16.s32 {d0}, {a0}", |_, a, o| {
+        o[0] = directed(a[0] as u32 as i32 as f32, Round::Up, hb, h)
+    }),
+    pure!("i32_to_f16_rd", [Ty::I32] -> [H], 70, "cvt.rm.f16.s32 {d0}, {a0}", |_, a, o| {
+        o[0] = directed(a[0] as u32 as i32 as f32, Round::Down, hb, h)
+    }),
     // half2.
     pair2!("hadd2", H, 70, "add.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x) + h(y))),
     pair2!("hsub2", H, 70, "sub.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x) - h(y))),
