@@ -1,5 +1,5 @@
-//! Device API: half precision (B.? "Half Precision Intrinsics" / "Bfloat16 Precision Intrinsics"
-//! of the CUDA math API): f16/bf16 arithmetic, comparisons, rounding-mode conversions, and the
+//! Device API: half precision (the CUDA math API's "Half Precision" and "Bfloat16 Precision"
+//! intrinsics): f16/bf16 arithmetic, comparisons, rounding-mode conversions, and the
 //! paired `half2` / `bfloat162` types with their lane-wise operations.
 //!
 //! Plain operators (`a + b`, `a < b`, `x.to_f32()`) also work on `f16`/`bf16`; these functions add

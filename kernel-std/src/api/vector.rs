@@ -3,9 +3,10 @@
 //! one has the same C layout as on the CUDA side.
 //!
 //! Construct them in device code with `make_float4(x, y, z, w)` (CUDA's name) or a struct literal;
-//! on the host with `float4::new(x, y, z, w)`. The compiler currently loads and stores them field by
-//! field (four `ld.global.f32` for a `float4`): the alignment makes the single 16-byte access legal,
-//! but emitting it needs vector loads in the IR (proposed, not done).
+//! on the host with `float4::new(x, y, z, w)`. `ldg(&p[i])`, `stcs(&mut p[i], v)` and the other
+//! hinted accesses move a whole vector in one 8- or 16-byte access (`ld.global.nc.v4.f32`); plain
+//! `p[i]` is still loaded field by field (four `ld.global.f32`), since the IR has no global vector
+//! load for the front end to emit yet.
 
 #![allow(non_camel_case_types)]
 
