@@ -89,7 +89,7 @@ pub fn misc_ops(x: &[u32], out: &mut [u64]) {
     s[t] = t as u32;
     sync_threads();
     if i < x.len() {
-        let o = i * 8;
+        let o = i * 10;
         let local = [x[i]; 2];
         out[o] = is_global(&x[i]) as u64
             | (is_shared(&x[i]) as u64) << 1
@@ -109,6 +109,8 @@ pub fn misc_ops(x: &[u32], out: &mut [u64]) {
         let c1 = clock64();
         out[o + 6] = (c1 >= c0) as u64;
         out[o + 7] = s[t] as u64;
+        out[o + 8] = (cvta_to_shared(&s[t]) - cvta_to_shared(&s[0])) as u64;
+        out[o + 9] = cvta_to_global(&x[i]) - cvta_to_global(&x[0]);
     }
 }
 
@@ -116,7 +118,7 @@ fn misc_ops_on(dev: &Device, n: usize) {
     let x: Vec<u32> = (0..n as u32).map(|i| (i * 37) % 1000).collect();
     let s = dev.new_stream().unwrap();
     let dx = dev.upload(&x).unwrap();
-    let mut out = dev.upload(&vec![u64::MAX; n * 8]).unwrap();
+    let mut out = dev.upload(&vec![u64::MAX; n * 10]).unwrap();
     misc_ops::launch(&s, LaunchConfig::for_elements(n, 64), &dx, &mut out).unwrap();
     let got = out.to_vec().unwrap();
     for i in 0..n {
@@ -129,8 +131,10 @@ fn misc_ops_on(dev: &Device, n: usize) {
             1,
             1,
             (i % 64) as u64,
+            4 * (i % 64) as u64,
+            4 * i as u64,
         ];
-        assert_eq!(&got[i * 8..i * 8 + 8], &want, "row {i}");
+        assert_eq!(&got[i * 10..i * 10 + 10], &want, "row {i}");
     }
 }
 

@@ -65,3 +65,12 @@ device_intrinsic!(
     /// it, so always `false`.
     pub fn is_constant<T: DeviceType>(p: &T) -> bool
 );
+device_intrinsic!(
+    /// `__cvta_generic_to_shared(p)`: the shared-window address of a shared-memory reference (what
+    /// `ld.shared`/`cp.async`-style PTX takes).
+    pub fn cvta_to_shared<T: DeviceType>(p: &T) -> u32
+);
+device_intrinsic!(
+    /// `__cvta_generic_to_global(p)`: the global address of a global-memory reference.
+    pub fn cvta_to_global<T: DeviceType>(p: &T) -> u64
+);

@@ -1,6 +1,6 @@
 //! Intrinsics that need more than a table lookup: cache-hinted loads and stores generic over the
 //! element type (one `v2`/`v4` access for CUDA's vector types), address-space predicates known from the reference's provenance, `trap`,
-//! `unreachable`, `assume` and `pm_counter`'s constant argument.
+//! `unreachable`, `assume`, `cvta_to_*` and `pm_counter`'s constant argument.
 
 use crate::ast::Expr;
 use crate::ir::{self, Inst, Operand, PanicKind, Space};
@@ -127,6 +127,24 @@ impl Lower {
             )))));
         }
         match name {
+            "cvta_to_shared" | "cvta_to_global" => {
+                // Shared references already hold the shared-window offset, global ones the
+                // generic pointer (which is its own global address on every supported GPU).
+                let want = if name == "cvta_to_shared" {
+                    Space::Shared
+                } else {
+                    Space::Global
+                };
+                match self.expr(&args[0])? {
+                    Val::Ref(Loc::Mem { space, addr, .. }) if space == want => {
+                        Ok(Some(Val::Scalar(addr)))
+                    }
+                    _ => Err(self.err(
+                        args[0].span,
+                        format!("`{name}` needs a reference into {want:?} memory"),
+                    )),
+                }
+            }
             "trap" | "unreachable" => {
                 self.intrinsic("trap", &[], sp)?;
                 // The GPU never gets past `trap`; the simulator reports the location instead.

@@ -184,6 +184,20 @@ impl<'a> Infer<'a> {
                     )),
                 }
             }
+            "cvta_to_shared" | "cvta_to_global" => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Ref(..) => Ok(Ty::Int(if name == "cvta_to_shared" {
+                        IntTy::U32
+                    } else {
+                        IntTy::U64
+                    })),
+                    _ => Err(self.err(
+                        args[0].span,
+                        format!("`{name}` takes a reference (`&x[i]`)"),
+                    )),
+                }
+            }
             "unreachable" => {
                 self.want_intrinsic_args(name, args, 0, sp)?;
                 Ok(Ty::Unit)
