@@ -7,6 +7,7 @@ pub mod registry;
 pub mod reverse;
 pub mod saxpy;
 pub mod sgemm;
+pub mod simple_atomics;
 pub mod transpose;
 pub mod util;
 pub mod vector_add;

@@ -40,6 +40,26 @@ pub static KERNELS: &[KernelEntry] = &[
         def: crate::sgemm::sgemm::ast,
         generics: none,
     },
+    KernelEntry {
+        name: "atomics_u32",
+        def: crate::simple_atomics::atomics_u32::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "atomics_i32",
+        def: crate::simple_atomics::atomics_i32::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "atomics_64",
+        def: crate::simple_atomics::atomics_64::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "atomics_float",
+        def: crate::simple_atomics::atomics_float::ast,
+        generics: none,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static KernelEntry> {

@@ -1,6 +1,260 @@
-//! Atomic read-modify-write operations and reductions on global and shared memory (B.14).
+//! Atomic read-modify-write operations on global and shared memory (B.14).
+//!
+//! Entries are named `op.type.space` (`atomic_add.u32.shared`); the front end picks one from the
+//! pointee type and the address space of the `&mut T` argument (see [`super::typed_family`]). Each
+//! op exists in three scopes: device (`atomic_add`, CUDA's `atomicAdd`), block (`atomic_add_block`)
+//! and system (`atomic_add_system`), all relaxed like CUDA's. Float min/max are CAS loops (PTX has
+//! no `atom.min.f32`). The simulator runs each entry as one uninterrupted read-modify-write through
+//! `SimEnv::atomic_read/atomic_write`, which the race detector treats as atomic.
 
-use super::IntrinsicDef;
+use super::{Class, IntrinsicDef, SimEnv, SimFn};
+use crate::ir::{Space, Ty};
 
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: &[IntrinsicDef] = &[];
+/// Operations, as const-generic codes for the simulator functions.
+const ADD: u8 = 0;
+const SUB: u8 = 1;
+const EXCH: u8 = 2;
+const MIN: u8 = 3;
+const MAX: u8 = 4;
+const INC: u8 = 5;
+const DEC: u8 = 6;
+const CAS: u8 = 7;
+const AND: u8 = 8;
+const OR: u8 = 9;
+const XOR: u8 = 10;
+
+/// Value types, as const-generic codes.
+const T_U32: u8 = 0;
+const T_I32: u8 = 1;
+const T_U64: u8 = 2;
+const T_I64: u8 = 3;
+const T_F32: u8 = 4;
+const T_F64: u8 = 5;
+
+const TYPES: [(u8, &str, Ty); 6] = [
+    (T_U32, "u32", Ty::U32),
+    (T_I32, "i32", Ty::I32),
+    (T_U64, "u64", Ty::U64),
+    (T_I64, "i64", Ty::I64),
+    (T_F32, "f32", Ty::F32),
+    (T_F64, "f64", Ty::F64),
+];
+
+/// `(name, op, types it exists for)`, following CUDA's overloads.
+const OPS: [(&str, u8, &[u8]); 11] = [
+    ("atomic_add", ADD, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
+    ("atomic_sub", SUB, &[T_U32, T_I32, T_U64, T_I64]),
+    ("atomic_exch", EXCH, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
+    ("atomic_min", MIN, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
+    ("atomic_max", MAX, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
+    ("atomic_inc", INC, &[T_U32]),
+    ("atomic_dec", DEC, &[T_U32]),
+    ("atomic_cas", CAS, &[T_U32, T_I32, T_U64, T_I64]),
+    ("atomic_and", AND, &[T_U32, T_I32, T_U64, T_I64]),
+    ("atomic_or", OR, &[T_U32, T_I32, T_U64, T_I64]),
+    ("atomic_xor", XOR, &[T_U32, T_I32, T_U64, T_I64]),
+];
+
+/// Scope suffix of the API name and the PTX qualifiers it adds.
+const SCOPES: [(&str, &str); 3] = [("", ""), ("_block", ".relaxed.cta"), ("_system", ".relaxed.sys")];
+
+/// Whether `name` (an API name such as `atomic_add_block`) is an atomic family.
+pub(super) fn is_family(name: &str) -> bool {
+    OPS.iter()
+        .any(|(op, ..)| SCOPES.iter().any(|(sc, _)| name.strip_prefix(op) == Some(sc)))
+}
+
+fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
+    let bits32 = matches!(T, T_U32 | T_I32 | T_F32);
+    let r = match (OP, T) {
+        (ADD, T_F32) => (f32::from_bits(old as u32) + f32::from_bits(a as u32)).to_bits() as u64,
+        (ADD, T_F64) => (f64::from_bits(old) + f64::from_bits(a)).to_bits(),
+        (ADD, _) => old.wrapping_add(a),
+        (SUB, _) => old.wrapping_sub(a),
+        (EXCH, _) => a,
+        (MIN | MAX, T_F32) => {
+            let (x, y) = (f32::from_bits(old as u32), f32::from_bits(a as u32));
+            (if OP == MIN { x.min(y) } else { x.max(y) }).to_bits() as u64
+        }
+        (MIN | MAX, T_F64) => {
+            let (x, y) = (f64::from_bits(old), f64::from_bits(a));
+            (if OP == MIN { x.min(y) } else { x.max(y) }).to_bits()
+        }
+        (MIN | MAX, T_I32) => {
+            let (x, y) = (old as u32 as i32, a as u32 as i32);
+            (if OP == MIN { x.min(y) } else { x.max(y) }) as u32 as u64
+        }
+        (MIN | MAX, T_I64) => {
+            let (x, y) = (old as i64, a as i64);
+            (if OP == MIN { x.min(y) } else { x.max(y) }) as u64
+        }
+        (MIN, _) => old.min(a),
+        (MAX, _) => old.max(a),
+        (INC, _) => {
+            if old as u32 >= a as u32 {
+                0
+            } else {
+                old + 1
+            }
+        }
+        (DEC, _) => {
+            if old as u32 == 0 || old as u32 > a as u32 {
+                a
+            } else {
+                old - 1
+            }
+        }
+        (CAS, _) => {
+            let eq = if bits32 { old as u32 == a as u32 } else { old == a };
+            if eq {
+                b
+            } else {
+                old
+            }
+        }
+        (AND, _) => old & a,
+        (OR, _) => old | a,
+        _ => old ^ a,
+    };
+    if bits32 {
+        r & 0xffff_ffff
+    } else {
+        r
+    }
+}
+
+/// One atomic read-modify-write: `args` = (address, operand[, new value for CAS]); returns the old
+/// value.
+fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
+    e: &mut dyn SimEnv,
+    args: &[u64],
+    out: &mut [u64],
+) {
+    let space = if SHARED { Space::Shared } else { Space::Global };
+    let bytes = if matches!(T, T_U32 | T_I32 | T_F32) { 4 } else { 8 };
+    let addr = args[0];
+    let old = e.atomic_read(space, addr, bytes);
+    let a = args.get(1).copied().unwrap_or(0);
+    let b = args.get(2).copied().unwrap_or(0);
+    e.atomic_write(space, addr, bytes, apply::<OP, T>(old, a, b));
+    if let Some(o) = out.first_mut() {
+        *o = old;
+    }
+}
+
+fn pick_space<const OP: u8, const T: u8>(shared: bool) -> SimFn {
+    if shared {
+        sim_atomic::<OP, T, true>
+    } else {
+        sim_atomic::<OP, T, false>
+    }
+}
+
+fn pick_ty<const OP: u8>(t: u8, shared: bool) -> SimFn {
+    match t {
+        T_U32 => pick_space::<OP, T_U32>(shared),
+        T_I32 => pick_space::<OP, T_I32>(shared),
+        T_U64 => pick_space::<OP, T_U64>(shared),
+        T_I64 => pick_space::<OP, T_I64>(shared),
+        T_F32 => pick_space::<OP, T_F32>(shared),
+        _ => pick_space::<OP, T_F64>(shared),
+    }
+}
+
+fn pick(op: u8, t: u8, shared: bool) -> SimFn {
+    match op {
+        ADD => pick_ty::<ADD>(t, shared),
+        SUB => pick_ty::<SUB>(t, shared),
+        EXCH => pick_ty::<EXCH>(t, shared),
+        MIN => pick_ty::<MIN>(t, shared),
+        MAX => pick_ty::<MAX>(t, shared),
+        INC => pick_ty::<INC>(t, shared),
+        DEC => pick_ty::<DEC>(t, shared),
+        CAS => pick_ty::<CAS>(t, shared),
+        AND => pick_ty::<AND>(t, shared),
+        OR => pick_ty::<OR>(t, shared),
+        _ => pick_ty::<XOR>(t, shared),
+    }
+}
+
+/// The PTX of one entry; `q` = scope qualifiers + space (`.relaxed.cta.shared`).
+fn ptx(op: u8, t: u8, q: &str, sem: &str) -> String {
+    let wide = matches!(t, T_U64 | T_I64 | T_F64);
+    let b = if wide { "b64" } else { "b32" };
+    let (u, s) = if wide { ("u64", "s64") } else { ("u32", "s32") };
+    let signed = matches!(t, T_I32 | T_I64);
+    let float = match t {
+        T_F32 => Some("f32"),
+        T_F64 => Some("f64"),
+        _ => None,
+    };
+    match op {
+        ADD => format!("atom{q}.add.{} {{d0}}, [{{a0}}], {{a1}}", float.unwrap_or(u)),
+        SUB => format!(
+            ".reg .{b} %fca{{uid}}_n; neg.{s} %fca{{uid}}_n, {{a1}}; atom{q}.add.{u} {{d0}}, [{{a0}}], %fca{{uid}}_n"
+        ),
+        EXCH => format!("atom{q}.exch.{b} {{d0}}, [{{a0}}], {{a1}}"),
+        MIN | MAX if float.is_some() => {
+            let f = float.unwrap_or("f32");
+            let m = if op == MIN { "min" } else { "max" };
+            // Compare-and-swap until no other thread changed the word in between.
+            format!(
+                ".reg .{b} %fca{{uid}}_<3>; .reg .{f} %fca{{uid}}_f; .reg .pred %fca{{uid}}_p; \
+                 ld.volatile{sem}.{b} %fca{{uid}}_0, [{{a0}}]; \
+                 $Lfca{{uid}}_retry: mov.{b} %fca{{uid}}_f, %fca{{uid}}_0; \
+                 {m}.{f} %fca{{uid}}_f, %fca{{uid}}_f, {{a1}}; mov.{b} %fca{{uid}}_1, %fca{{uid}}_f; \
+                 atom{q}.cas.{b} %fca{{uid}}_2, [{{a0}}], %fca{{uid}}_0, %fca{{uid}}_1; \
+                 setp.ne.{b} %fca{{uid}}_p, %fca{{uid}}_2, %fca{{uid}}_0; mov.{b} %fca{{uid}}_0, %fca{{uid}}_2; \
+                 @%fca{{uid}}_p bra $Lfca{{uid}}_retry; mov.{b} {{d0}}, %fca{{uid}}_0"
+            )
+        }
+        MIN | MAX => {
+            let m = if op == MIN { "min" } else { "max" };
+            format!("atom{q}.{m}.{} {{d0}}, [{{a0}}], {{a1}}", if signed { s } else { u })
+        }
+        INC => format!("atom{q}.inc.u32 {{d0}}, [{{a0}}], {{a1}}"),
+        DEC => format!("atom{q}.dec.u32 {{d0}}, [{{a0}}], {{a1}}"),
+        CAS => format!("atom{q}.cas.{b} {{d0}}, [{{a0}}], {{a1}}, {{a2}}"),
+        AND => format!("atom{q}.and.{b} {{d0}}, [{{a0}}], {{a1}}"),
+        OR => format!("atom{q}.or.{b} {{d0}}, [{{a0}}], {{a1}}"),
+        _ => format!("atom{q}.xor.{b} {{d0}}, [{{a0}}], {{a1}}"),
+    }
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// This category's entries (appended to the table in `mod.rs`'s order): every op x type x scope x
+/// space, built once.
+pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
+    std::sync::LazyLock::new(|| {
+        let mut v = Vec::new();
+        for (op_name, op, types) in OPS {
+            for &t in types {
+                let (_, tname, ty) = TYPES[t as usize];
+                for (scope, scope_q) in SCOPES {
+                    for (space, shared) in [("global", false), ("shared", true)] {
+                        let addr = if shared { Ty::U32 } else { Ty::U64 };
+                        let args: Vec<Ty> = if op == CAS {
+                            vec![addr, ty, ty]
+                        } else {
+                            vec![addr, ty]
+                        };
+                        let q = format!("{scope_q}.{space}");
+                        v.push(IntrinsicDef {
+                            name: leak(format!("{op_name}{scope}.{tname}.{space}")),
+                            args: Box::leak(args.into_boxed_slice()),
+                            rets: Box::leak(vec![ty].into_boxed_slice()),
+                            min_sm: 70,
+                            ptx: leak(ptx(op, t, &q, &format!(".{space}"))),
+                            class: Class::Memory,
+                            sim: Some(pick(op, t, shared)),
+                            sim_warp: None,
+                        });
+                    }
+                }
+            }
+        }
+        v
+    });
