@@ -71,7 +71,11 @@ macro_rules! scoped_u32 {
         );
     };
 }
-scoped_u32!("`atomicInc`: `*p = if *p >= limit { 0 } else { *p + 1 }`; returns the old value.",
-    atomic_inc, atomic_inc_block, atomic_inc_system);
+scoped_u32!(
+    "`atomicInc`: `*p = if *p >= limit { 0 } else { *p + 1 }`; returns the old value.",
+    atomic_inc,
+    atomic_inc_block,
+    atomic_inc_system
+);
 scoped_u32!("`atomicDec`: `*p = if *p == 0 || *p > limit { limit } else { *p - 1 }`; returns the old value.",
     atomic_dec, atomic_dec_block, atomic_dec_system);

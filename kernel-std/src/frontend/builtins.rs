@@ -17,7 +17,9 @@ impl Lower {
         // Value-generic families resolve to the entry for the value's type (and, for atomics,
         // the address space of the reference, known once it is evaluated).
         let family = intrinsics::typed_family(name);
-        let typed = family.and_then(|i| args.get(i)).and_then(|a| self.ty(a).deref_all().ir());
+        let typed = family
+            .and_then(|i| args.get(i))
+            .and_then(|a| self.ty(a).deref_all().ir());
         let mut resolved = match (family, typed) {
             (Some(_), Some(t)) => intrinsics::typed_name(name, t, Space::Global),
             _ => name.to_string(),

@@ -42,11 +42,27 @@ const TYPES: [(u8, &str, Ty); 6] = [
 
 /// `(name, op, types it exists for)`, following CUDA's overloads.
 const OPS: [(&str, u8, &[u8]); 11] = [
-    ("atomic_add", ADD, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
+    (
+        "atomic_add",
+        ADD,
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+    ),
     ("atomic_sub", SUB, &[T_U32, T_I32, T_U64, T_I64]),
-    ("atomic_exch", EXCH, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
-    ("atomic_min", MIN, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
-    ("atomic_max", MAX, &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64]),
+    (
+        "atomic_exch",
+        EXCH,
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+    ),
+    (
+        "atomic_min",
+        MIN,
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+    ),
+    (
+        "atomic_max",
+        MAX,
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+    ),
     ("atomic_inc", INC, &[T_U32]),
     ("atomic_dec", DEC, &[T_U32]),
     ("atomic_cas", CAS, &[T_U32, T_I32, T_U64, T_I64]),
@@ -56,12 +72,19 @@ const OPS: [(&str, u8, &[u8]); 11] = [
 ];
 
 /// Scope suffix of the API name and the PTX qualifiers it adds.
-const SCOPES: [(&str, &str); 3] = [("", ""), ("_block", ".relaxed.cta"), ("_system", ".relaxed.sys")];
+const SCOPES: [(&str, &str); 3] = [
+    ("", ""),
+    ("_block", ".relaxed.cta"),
+    ("_system", ".relaxed.sys"),
+];
 
 /// Whether `name` (an API name such as `atomic_add_block`) is an atomic family.
 pub(super) fn is_family(name: &str) -> bool {
-    OPS.iter()
-        .any(|(op, ..)| SCOPES.iter().any(|(sc, _)| name.strip_prefix(op) == Some(sc)))
+    OPS.iter().any(|(op, ..)| {
+        SCOPES
+            .iter()
+            .any(|(sc, _)| name.strip_prefix(op) == Some(sc))
+    })
 }
 
 fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
@@ -105,7 +128,11 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
             }
         }
         (CAS, _) => {
-            let eq = if bits32 { old as u32 == a as u32 } else { old == a };
+            let eq = if bits32 {
+                old as u32 == a as u32
+            } else {
+                old == a
+            };
             if eq {
                 b
             } else {
@@ -131,7 +158,11 @@ fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
     out: &mut [u64],
 ) {
     let space = if SHARED { Space::Shared } else { Space::Global };
-    let bytes = if matches!(T, T_U32 | T_I32 | T_F32) { 4 } else { 8 };
+    let bytes = if matches!(T, T_U32 | T_I32 | T_F32) {
+        4
+    } else {
+        8
+    };
     let addr = args[0];
     let old = e.atomic_read(space, addr, bytes);
     let a = args.get(1).copied().unwrap_or(0);

@@ -59,23 +59,90 @@ macro_rules! shfl_c {
 macro_rules! shfl_family {
     ($fam:literal, $mode:literal, $clamp:literal, $sim:expr) => {
         [
-            warp!(concat!($fam, ".u32"), &[U32, U32, U32, U32], &[U32], 70,
-                concat!(shfl_c!($clamp), "shfl.sync.", $mode, ".b32 {d0}, {a1}, {a2}, %fcw{uid}_c, {a0}"), $sim),
-            warp!(concat!($fam, ".i32"), &[U32, Ty::I32, U32, U32], &[Ty::I32], 70,
-                concat!(shfl_c!($clamp), "shfl.sync.", $mode, ".b32 {d0}, {a1}, {a2}, %fcw{uid}_c, {a0}"), $sim),
-            warp!(concat!($fam, ".f32"), &[U32, Ty::F32, U32, U32], &[Ty::F32], 70,
-                concat!(shfl_c!($clamp), "shfl.sync.", $mode, ".b32 {d0}, {a1}, {a2}, %fcw{uid}_c, {a0}"), $sim),
-            warp!(concat!($fam, ".u64"), &[U32, Ty::U64, U32, U32], &[Ty::U64], 70,
-                concat!(shfl_c!($clamp), shfl64!($mode, "{a1}", "{d0}")), $sim),
-            warp!(concat!($fam, ".i64"), &[U32, Ty::I64, U32, U32], &[Ty::I64], 70,
-                concat!(shfl_c!($clamp), shfl64!($mode, "{a1}", "{d0}")), $sim),
-            warp!(concat!($fam, ".f64"), &[U32, Ty::F64, U32, U32], &[Ty::F64], 70,
-                concat!(shfl_c!($clamp), ".reg .b64 %fcw{uid}_f; mov.b64 %fcw{uid}_f, {a1}; ",
-                    shfl64!($mode, "%fcw{uid}_f", "%fcw{uid}_f"), "; mov.b64 {d0}, %fcw{uid}_f"), $sim),
-            warp!(concat!($fam, ".f16"), &[U32, Ty::F16, U32, U32], &[Ty::F16], 70,
-                concat!(shfl_c!($clamp), shfl16!($mode)), $sim),
-            warp!(concat!($fam, ".bf16"), &[U32, Ty::BF16, U32, U32], &[Ty::BF16], 70,
-                concat!(shfl_c!($clamp), shfl16!($mode)), $sim),
+            warp!(
+                concat!($fam, ".u32"),
+                &[U32, U32, U32, U32],
+                &[U32],
+                70,
+                concat!(
+                    shfl_c!($clamp),
+                    "shfl.sync.",
+                    $mode,
+                    ".b32 {d0}, {a1}, {a2}, %fcw{uid}_c, {a0}"
+                ),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".i32"),
+                &[U32, Ty::I32, U32, U32],
+                &[Ty::I32],
+                70,
+                concat!(
+                    shfl_c!($clamp),
+                    "shfl.sync.",
+                    $mode,
+                    ".b32 {d0}, {a1}, {a2}, %fcw{uid}_c, {a0}"
+                ),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".f32"),
+                &[U32, Ty::F32, U32, U32],
+                &[Ty::F32],
+                70,
+                concat!(
+                    shfl_c!($clamp),
+                    "shfl.sync.",
+                    $mode,
+                    ".b32 {d0}, {a1}, {a2}, %fcw{uid}_c, {a0}"
+                ),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".u64"),
+                &[U32, Ty::U64, U32, U32],
+                &[Ty::U64],
+                70,
+                concat!(shfl_c!($clamp), shfl64!($mode, "{a1}", "{d0}")),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".i64"),
+                &[U32, Ty::I64, U32, U32],
+                &[Ty::I64],
+                70,
+                concat!(shfl_c!($clamp), shfl64!($mode, "{a1}", "{d0}")),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".f64"),
+                &[U32, Ty::F64, U32, U32],
+                &[Ty::F64],
+                70,
+                concat!(
+                    shfl_c!($clamp),
+                    ".reg .b64 %fcw{uid}_f; mov.b64 %fcw{uid}_f, {a1}; ",
+                    shfl64!($mode, "%fcw{uid}_f", "%fcw{uid}_f"),
+                    "; mov.b64 {d0}, %fcw{uid}_f"
+                ),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".f16"),
+                &[U32, Ty::F16, U32, U32],
+                &[Ty::F16],
+                70,
+                concat!(shfl_c!($clamp), shfl16!($mode)),
+                $sim
+            ),
+            warp!(
+                concat!($fam, ".bf16"),
+                &[U32, Ty::BF16, U32, U32],
+                &[Ty::BF16],
+                70,
+                concat!(shfl_c!($clamp), shfl16!($mode)),
+                $sim
+            ),
         ]
     };
 }
@@ -85,11 +152,25 @@ macro_rules! shfl64 {
     ($mode:literal, $src:literal, $dst:literal) => {
         concat!(
             ".reg .b32 %fcw{uid}_v<4>; .reg .b64 %fcw{uid}_t; ",
-            "cvt.u32.u64 %fcw{uid}_v0, ", $src, "; shr.b64 %fcw{uid}_t, ", $src, ", 32; cvt.u32.u64 %fcw{uid}_v1, %fcw{uid}_t; ",
-            "shfl.sync.", $mode, ".b32 %fcw{uid}_v2, %fcw{uid}_v0, {a2}, %fcw{uid}_c, {a0}; ",
-            "shfl.sync.", $mode, ".b32 %fcw{uid}_v3, %fcw{uid}_v1, {a2}, %fcw{uid}_c, {a0}; ",
+            "cvt.u32.u64 %fcw{uid}_v0, ",
+            $src,
+            "; shr.b64 %fcw{uid}_t, ",
+            $src,
+            ", 32; cvt.u32.u64 %fcw{uid}_v1, %fcw{uid}_t; ",
+            "shfl.sync.",
+            $mode,
+            ".b32 %fcw{uid}_v2, %fcw{uid}_v0, {a2}, %fcw{uid}_c, {a0}; ",
+            "shfl.sync.",
+            $mode,
+            ".b32 %fcw{uid}_v3, %fcw{uid}_v1, {a2}, %fcw{uid}_c, {a0}; ",
             "cvt.u64.u32 %fcw{uid}_t, %fcw{uid}_v3; shl.b64 %fcw{uid}_t, %fcw{uid}_t, 32; ",
-            "cvt.u64.u32 ", $dst, ", %fcw{uid}_v2; or.b64 ", $dst, ", ", $dst, ", %fcw{uid}_t"
+            "cvt.u64.u32 ",
+            $dst,
+            ", %fcw{uid}_v2; or.b64 ",
+            $dst,
+            ", ",
+            $dst,
+            ", %fcw{uid}_t"
         )
     };
 }
@@ -99,7 +180,9 @@ macro_rules! shfl16 {
     ($mode:literal) => {
         concat!(
             ".reg .b32 %fcw{uid}_v<2>; cvt.u32.u16 %fcw{uid}_v0, {a1}; ",
-            "shfl.sync.", $mode, ".b32 %fcw{uid}_v1, %fcw{uid}_v0, {a2}, %fcw{uid}_c, {a0}; ",
+            "shfl.sync.",
+            $mode,
+            ".b32 %fcw{uid}_v1, %fcw{uid}_v0, {a2}, %fcw{uid}_c, {a0}; ",
             "cvt.u16.u32 {d0}, %fcw{uid}_v1"
         )
     };
@@ -108,21 +191,39 @@ macro_rules! shfl16 {
 /// `match.any` / `match.all` for one value type.
 macro_rules! match_any {
     ($suffix:literal, $ty:expr, $bits:literal) => {
-        warp!(concat!("match_any_sync.", $suffix), &[U32, $ty], &[U32], 70,
-            concat!("match.any.sync.b", $bits, " {d0}, {a1}, {a0}"), s::sim_match_any_sync)
+        warp!(
+            concat!("match_any_sync.", $suffix),
+            &[U32, $ty],
+            &[U32],
+            70,
+            concat!("match.any.sync.b", $bits, " {d0}, {a1}, {a0}"),
+            s::sim_match_any_sync
+        )
     };
 }
 macro_rules! match_all {
     ($suffix:literal, $ty:expr, $bits:literal) => {
-        warp!(concat!("match_all_sync.", $suffix), &[U32, $ty], &[U32, B], 70,
-            concat!("match.all.sync.b", $bits, " {d0}|{d1}, {a1}, {a0}"), s::sim_match_all_sync)
+        warp!(
+            concat!("match_all_sync.", $suffix),
+            &[U32, $ty],
+            &[U32, B],
+            70,
+            concat!("match.all.sync.b", $bits, " {d0}|{d1}, {a1}, {a0}"),
+            s::sim_match_all_sync
+        )
     };
 }
 
 macro_rules! redux {
     ($fam:literal, $op:literal, $suffix:literal, $ptxty:literal, $ty:expr, $sim:expr) => {
-        warp!(concat!($fam, ".", $suffix), &[U32, $ty], &[$ty], 80,
-            concat!("redux.sync.", $op, ".", $ptxty, " {d0}, {a1}, {a0}"), $sim)
+        warp!(
+            concat!($fam, ".", $suffix),
+            &[U32, $ty],
+            &[$ty],
+            80,
+            concat!("redux.sync.", $op, ".", $ptxty, " {d0}, {a1}, {a0}"),
+            $sim
+        )
     };
 }
 
@@ -149,26 +250,145 @@ static MATCH: [IntrinsicDef; 12] = [
 ];
 
 static REDUX: [IntrinsicDef; 12] = [
-    redux!("reduce_add_sync", "add", "u32", "u32", U32, s::sim_reduce_add_sync),
-    redux!("reduce_add_sync", "add", "i32", "s32", Ty::I32, s::sim_reduce_add_sync),
-    redux!("reduce_min_sync", "min", "u32", "u32", U32, s::sim_reduce_min_u32_sync),
-    redux!("reduce_min_sync", "min", "i32", "s32", Ty::I32, s::sim_reduce_min_i32_sync),
-    redux!("reduce_max_sync", "max", "u32", "u32", U32, s::sim_reduce_max_u32_sync),
-    redux!("reduce_max_sync", "max", "i32", "s32", Ty::I32, s::sim_reduce_max_i32_sync),
-    redux!("reduce_and_sync", "and", "u32", "b32", U32, s::sim_reduce_and_sync),
-    redux!("reduce_and_sync", "and", "i32", "b32", Ty::I32, s::sim_reduce_and_sync),
-    redux!("reduce_or_sync", "or", "u32", "b32", U32, s::sim_reduce_or_sync),
-    redux!("reduce_or_sync", "or", "i32", "b32", Ty::I32, s::sim_reduce_or_sync),
-    redux!("reduce_xor_sync", "xor", "u32", "b32", U32, s::sim_reduce_xor_sync),
-    redux!("reduce_xor_sync", "xor", "i32", "b32", Ty::I32, s::sim_reduce_xor_sync),
+    redux!(
+        "reduce_add_sync",
+        "add",
+        "u32",
+        "u32",
+        U32,
+        s::sim_reduce_add_sync
+    ),
+    redux!(
+        "reduce_add_sync",
+        "add",
+        "i32",
+        "s32",
+        Ty::I32,
+        s::sim_reduce_add_sync
+    ),
+    redux!(
+        "reduce_min_sync",
+        "min",
+        "u32",
+        "u32",
+        U32,
+        s::sim_reduce_min_u32_sync
+    ),
+    redux!(
+        "reduce_min_sync",
+        "min",
+        "i32",
+        "s32",
+        Ty::I32,
+        s::sim_reduce_min_i32_sync
+    ),
+    redux!(
+        "reduce_max_sync",
+        "max",
+        "u32",
+        "u32",
+        U32,
+        s::sim_reduce_max_u32_sync
+    ),
+    redux!(
+        "reduce_max_sync",
+        "max",
+        "i32",
+        "s32",
+        Ty::I32,
+        s::sim_reduce_max_i32_sync
+    ),
+    redux!(
+        "reduce_and_sync",
+        "and",
+        "u32",
+        "b32",
+        U32,
+        s::sim_reduce_and_sync
+    ),
+    redux!(
+        "reduce_and_sync",
+        "and",
+        "i32",
+        "b32",
+        Ty::I32,
+        s::sim_reduce_and_sync
+    ),
+    redux!(
+        "reduce_or_sync",
+        "or",
+        "u32",
+        "b32",
+        U32,
+        s::sim_reduce_or_sync
+    ),
+    redux!(
+        "reduce_or_sync",
+        "or",
+        "i32",
+        "b32",
+        Ty::I32,
+        s::sim_reduce_or_sync
+    ),
+    redux!(
+        "reduce_xor_sync",
+        "xor",
+        "u32",
+        "b32",
+        U32,
+        s::sim_reduce_xor_sync
+    ),
+    redux!(
+        "reduce_xor_sync",
+        "xor",
+        "i32",
+        "b32",
+        Ty::I32,
+        s::sim_reduce_xor_sync
+    ),
 ];
 
 static VOTE: [IntrinsicDef; 5] = [
-    warp!("all_sync", &[U32, B], &[B], 70, "vote.sync.all.pred {d0}, {a1}, {a0}", s::sim_all_sync),
-    warp!("any_sync", &[U32, B], &[B], 70, "vote.sync.any.pred {d0}, {a1}, {a0}", s::sim_any_sync),
-    warp!("ballot_sync", &[U32, B], &[U32], 70, "vote.sync.ballot.b32 {d0}, {a1}, {a0}", s::sim_ballot_sync),
-    warp!("activemask", &[], &[U32], 70, "activemask.b32 {d0}", s::sim_activemask),
-    warp!("sync_warp", &[U32], &[], 70, "bar.warp.sync {a0}", s::sim_sync_warp),
+    warp!(
+        "all_sync",
+        &[U32, B],
+        &[B],
+        70,
+        "vote.sync.all.pred {d0}, {a1}, {a0}",
+        s::sim_all_sync
+    ),
+    warp!(
+        "any_sync",
+        &[U32, B],
+        &[B],
+        70,
+        "vote.sync.any.pred {d0}, {a1}, {a0}",
+        s::sim_any_sync
+    ),
+    warp!(
+        "ballot_sync",
+        &[U32, B],
+        &[U32],
+        70,
+        "vote.sync.ballot.b32 {d0}, {a1}, {a0}",
+        s::sim_ballot_sync
+    ),
+    warp!(
+        "activemask",
+        &[],
+        &[U32],
+        70,
+        "activemask.b32 {d0}",
+        s::sim_activemask
+    ),
+    warp!(
+        "sync_warp",
+        &[U32],
+        &[],
+        70,
+        "bar.warp.sync {a0}",
+        s::sim_sync_warp
+    ),
 ];
 
 /// This category's entries (appended to the table in `mod.rs`'s order).

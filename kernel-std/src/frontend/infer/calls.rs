@@ -214,7 +214,10 @@ impl<'a> Infer<'a> {
         };
         let typed = intrinsics::typed_name(name, ir_ty, crate::ir::Space::Global);
         if intrinsics::lookup(&typed).is_none() {
-            return Err(self.err(sp, format!("`{name}` does not take values of type `{ir_ty:?}`")));
+            return Err(self.err(
+                sp,
+                format!("`{name}` does not take values of type `{ir_ty:?}`"),
+            ));
         }
         Ok(typed)
     }
