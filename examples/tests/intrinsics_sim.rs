@@ -71,7 +71,18 @@ fn intrinsics_examples_gpu() {
 const FULL: u32 = 0xffff_ffff;
 
 #[kernel]
-fn shuffles(a: &[u64], b: &[f64], c: &[i32], h: &[f16], g: &[bf16], o64: &mut [u64], of: &mut [f64], o32: &mut [i32], oh: &mut [f16], og: &mut [bf16]) {
+fn shuffles(
+    a: &[u64],
+    b: &[f64],
+    c: &[i32],
+    h: &[f16],
+    g: &[bf16],
+    o64: &mut [u64],
+    of: &mut [f64],
+    o32: &mut [i32],
+    oh: &mut [f16],
+    og: &mut [bf16],
+) {
     let i = thread_idx().x as usize;
     let lane = lane_id();
     let x = a[i];
@@ -324,7 +335,11 @@ fn shared_memory_atomics_sim() {
         wu[1] = wu[1].max(t * 3);
         wu[2] = wu[2].min(t + 5);
         wu[3] = if wu[3] >= 9 { 0 } else { wu[3] + 1 };
-        wu[4] = if wu[4] == 0 || wu[4] > 20 { 20 } else { wu[4] - 1 };
+        wu[4] = if wu[4] == 0 || wu[4] > 20 {
+            20
+        } else {
+            wu[4] - 1
+        };
         wu[5] |= 1 << (t % 32);
         wu[6] = wu[6].wrapping_sub(2);
         wu[7] += 3;
@@ -350,7 +365,11 @@ fn intrinsic_test_kernels_assemble_for_sm80_and_sm90() {
     if ptxas::require_ptxas().is_none() {
         return;
     }
-    let defs = [shuffles::ast(), warp_reduce_mix::ast(), shared_atomics::ast()];
+    let defs = [
+        shuffles::ast(),
+        warp_reduce_mix::ast(),
+        shared_atomics::ast(),
+    ];
     for def in defs {
         for sm in [80, 90] {
             let opts = CompileOptions {
