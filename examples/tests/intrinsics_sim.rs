@@ -209,7 +209,7 @@ fn warp_reduce_mix_reference(a: &[u32]) -> Vec<u32> {
     let mut o = Vec::new();
     let count = a.iter().filter(|x| *x % 3 == 0).count() as u32;
     let and = a.iter().all(|&x| x != 7) as u32;
-    let or = 1 + 2 * a.iter().any(|&x| x == 7) as u32;
+    let or = 1 + 2 * a.contains(&7) as u32;
     for (i, &x) in a.iter().enumerate() {
         let w = &a[i / 32 * 32..][..32];
         o.push(w.iter().map(|&v| v as i32).min().unwrap() as u32);
@@ -392,4 +392,93 @@ fn warp_reductions_need_sm80() {
     };
     let err = compile(warp_reduce_mix::ast(), &[], &opts).unwrap_err();
     assert!(err.to_string().contains("sm_80"), "{err}");
+}
+
+#[kernel]
+fn ordered_atomics(flags: &[u32], g: &mut [u64], f: &mut [f32]) {
+    let s = shared_array::<[u32; 2]>();
+    let t = thread_idx().x;
+    if t == 0 {
+        atomic_store_block(&mut s[0], 0);
+        atomic_store_release(&mut s[1], 0);
+    }
+    sync_threads();
+    let seen = atomic_load_acquire(&flags[t as usize]);
+    atomic_add_acq_rel(&mut g[0], seen as u64);
+    atomic_max_system_release(&mut g[1], t as u64);
+    atomic_or_block_acquire(&mut s[0], 1u32 << (t % 32));
+    atomic_add_block_acq_rel(&mut s[1], atomic_load(&flags[t as usize]));
+    atomic_min_acquire(&mut f[0], t as f32);
+    sync_threads();
+    if t == 0 {
+        atomic_store_system_release(&mut g[2], atomic_load_block_acquire(&s[0]) as u64);
+        atomic_store(&mut g[3], atomic_load_system(&s[1]) as u64);
+        let old = atomic_exch_system_acq_rel(&mut f[1], 4.5);
+        atomic_store_release(&mut f[2], old);
+    }
+}
+
+#[test]
+fn ordered_atomics_loads_and_stores_sim() {
+    let dev = sim();
+    let flags: Vec<u32> = (0..64).map(|i| i * 3 + 1).collect();
+    let stream = dev.new_stream().unwrap();
+    let df = dev.upload(&flags).unwrap();
+    let mut g = dev.upload(&[10u64, 0, 0, 0]).unwrap();
+    let mut f = dev.upload(&[100f32, -2.0, 0.0]).unwrap();
+    let cfg = LaunchConfig::for_elements(64, 64);
+    ordered_atomics::launch(&stream, cfg, &df, &mut g, &mut f).unwrap();
+    let sum: u64 = flags.iter().map(|&x| x as u64).sum();
+    assert_eq!(g.to_vec().unwrap(), [10 + sum, 63, 0xffff_ffff, sum]);
+    assert_eq!(f.to_vec().unwrap(), [0.0, 4.5, -2.0]);
+}
+
+#[test]
+fn ordered_atomics_assemble_for_sm80_and_sm90() {
+    use ferrocuda::device_std::{compile, ptxas, CompileOptions};
+    if ptxas::require_ptxas().is_none() {
+        return;
+    }
+    for sm in [80, 90] {
+        let opts = CompileOptions {
+            sm,
+            ..CompileOptions::default()
+        };
+        let c = compile(ordered_atomics::ast(), &[], &opts).unwrap();
+        for needle in [
+            "ld.acquire.gpu.global.u32",
+            "atom.acq_rel.gpu.global.add.u64",
+            "atom.release.sys.global.max.u64",
+            "atom.acquire.cta.shared.or.b32",
+            "st.release.sys.global.u64",
+            "ld.relaxed.sys.shared.u32",
+        ] {
+            assert!(c.ptx.contains(needle), "no `{needle}` in\n{}", c.ptx);
+        }
+        ptxas::assemble(&c.ptx, sm)
+            .unwrap_or_else(|e| panic!("ordered_atomics for sm_{sm}: ptxas failed:\n{e}"));
+    }
+}
+
+#[kernel]
+fn atomic_then_plain_read(out: &mut [u32]) {
+    let s = shared_array::<[u32; 1]>();
+    if thread_idx().x == 0 {
+        s[0] = 0;
+    }
+    sync_threads();
+    atomic_add_block(&mut s[0], 1);
+    // No barrier: this plain read races with the other threads' atomics.
+    out[thread_idx().x as usize] = s[0];
+}
+
+#[test]
+fn race_detector_sees_plain_reads_against_atomics() {
+    let dev = sim();
+    let stream = dev.new_stream().unwrap();
+    let mut out = dev.upload(&[0u32; 64]).unwrap();
+    let err = atomic_then_plain_read::launch(&stream, LaunchConfig::for_elements(64, 64), &mut out)
+        .and_then(|_| out.to_vec())
+        .unwrap_err();
+    assert!(format!("{err:?}").contains("SharedRace"), "{err:?}");
 }

@@ -135,7 +135,7 @@ impl Lower {
     fn reference_address(&mut self, a: &Expr, name: &str) -> R<(Space, Operand)> {
         match self.expr(a)? {
             Val::Ref(Loc::Mem { space, addr, readonly }) => {
-                if readonly {
+                if readonly && !name.starts_with("atomic_load") {
                     return Err(self.err(
                         a.span,
                         format!("`{name}` writes through its reference: pass `&mut`, not `&`"),

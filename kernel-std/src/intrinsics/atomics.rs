@@ -3,8 +3,10 @@
 //! Entries are named `op.type.space` (`atomic_add.u32.shared`); the front end picks one from the
 //! pointee type and the address space of the `&mut T` argument (see [`super::typed_family`]). Each
 //! op exists in three scopes: device (`atomic_add`, CUDA's `atomicAdd`), block (`atomic_add_block`)
-//! and system (`atomic_add_system`), all relaxed like CUDA's. Float min/max are CAS loops (PTX has
-//! no `atom.min.f32`). The simulator runs each entry as one uninterrupted read-modify-write through
+//! and system (`atomic_add_system`), and four orderings: relaxed (no suffix, as CUDA's),
+//! `_acquire`, `_release` and `_acq_rel` (`atomic_add_block_acquire`); atomic loads and stores
+//! (`atomic_load_acquire`, `atomic_store_release`) complete the set. Float min/max are CAS loops
+//! (PTX has no `atom.min.f32`). The simulator runs each entry as one uninterrupted read-modify-write through
 //! `SimEnv::atomic_read/atomic_write`, which the race detector treats as atomic.
 
 use super::{Class, IntrinsicDef, SimEnv, SimFn};
@@ -22,6 +24,8 @@ const CAS: u8 = 7;
 const AND: u8 = 8;
 const OR: u8 = 9;
 const XOR: u8 = 10;
+const LOAD: u8 = 11;
+const STORE: u8 = 12;
 
 /// Value types, as const-generic codes.
 const T_U32: u8 = 0;
@@ -41,7 +45,7 @@ const TYPES: [(u8, &str, Ty); 6] = [
 ];
 
 /// `(name, op, types it exists for)`, following CUDA's overloads.
-const OPS: [(&str, u8, &[u8]); 11] = [
+const OPS: [(&str, u8, &[u8]); 13] = [
     (
         "atomic_add",
         ADD,
@@ -69,21 +73,49 @@ const OPS: [(&str, u8, &[u8]); 11] = [
     ("atomic_and", AND, &[T_U32, T_I32, T_U64, T_I64]),
     ("atomic_or", OR, &[T_U32, T_I32, T_U64, T_I64]),
     ("atomic_xor", XOR, &[T_U32, T_I32, T_U64, T_I64]),
+    (
+        "atomic_load",
+        LOAD,
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+    ),
+    (
+        "atomic_store",
+        STORE,
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+    ),
 ];
 
-/// Scope suffix of the API name and the PTX qualifiers it adds.
-const SCOPES: [(&str, &str); 3] = [
-    ("", ""),
-    ("_block", ".relaxed.cta"),
-    ("_system", ".relaxed.sys"),
+/// Scope suffix of the API name and its PTX scope.
+const SCOPES: [(&str, &str); 3] = [("", "gpu"), ("_block", "cta"), ("_system", "sys")];
+
+/// Ordering suffix of the API name and its PTX semantics.
+const ORDERS: [(&str, &str); 4] = [
+    ("", "relaxed"),
+    ("_acquire", "acquire"),
+    ("_release", "release"),
+    ("_acq_rel", "acq_rel"),
 ];
 
-/// Whether `name` (an API name such as `atomic_add_block`) is an atomic family.
+/// Orderings that make sense for an op: loads acquire, stores release, read-modify-writes any.
+fn orders_of(op: u8) -> &'static [(&'static str, &'static str)] {
+    const LOAD_ORDERS: [(&str, &str); 2] = [ORDERS[0], ORDERS[1]];
+    const STORE_ORDERS: [(&str, &str); 2] = [ORDERS[0], ORDERS[2]];
+    match op {
+        LOAD => &LOAD_ORDERS,
+        STORE => &STORE_ORDERS,
+        _ => &ORDERS,
+    }
+}
+
+/// Whether `name` (an API name such as `atomic_add_block_acquire`) is an atomic family.
 pub(super) fn is_family(name: &str) -> bool {
-    OPS.iter().any(|(op, ..)| {
-        SCOPES
-            .iter()
-            .any(|(sc, _)| name.strip_prefix(op) == Some(sc))
+    OPS.iter().any(|(op_name, op, _)| {
+        name.strip_prefix(op_name).is_some_and(|rest| {
+            SCOPES.iter().any(|(sc, _)| {
+                rest.strip_prefix(sc)
+                    .is_some_and(|o| orders_of(*op).iter().any(|(or, _)| *or == o))
+            })
+        })
     })
 }
 
@@ -164,10 +196,17 @@ fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
         8
     };
     let addr = args[0];
-    let old = e.atomic_read(space, addr, bytes);
     let a = args.get(1).copied().unwrap_or(0);
     let b = args.get(2).copied().unwrap_or(0);
-    e.atomic_write(space, addr, bytes, apply::<OP, T>(old, a, b));
+    if OP == STORE {
+        // A store reads nothing: it may initialise the word.
+        e.atomic_write(space, addr, bytes, a);
+        return;
+    }
+    let old = e.atomic_read(space, addr, bytes);
+    if OP != LOAD {
+        e.atomic_write(space, addr, bytes, apply::<OP, T>(old, a, b));
+    }
     if let Some(o) = out.first_mut() {
         *o = old;
     }
@@ -204,12 +243,15 @@ fn pick(op: u8, t: u8, shared: bool) -> SimFn {
         CAS => pick_ty::<CAS>(t, shared),
         AND => pick_ty::<AND>(t, shared),
         OR => pick_ty::<OR>(t, shared),
-        _ => pick_ty::<XOR>(t, shared),
+        XOR => pick_ty::<XOR>(t, shared),
+        LOAD => pick_ty::<LOAD>(t, shared),
+        _ => pick_ty::<STORE>(t, shared),
     }
 }
 
-/// The PTX of one entry; `q` = scope qualifiers + space (`.relaxed.cta.shared`).
-fn ptx(op: u8, t: u8, q: &str, sem: &str) -> String {
+/// The PTX of one entry; `q` = semantics, scope and space (`.relaxed.cta.shared`; empty
+/// semantics and scope for the relaxed device-scope default), `space` = `.global` / `.shared`.
+fn ptx(op: u8, t: u8, q: &str, space: &str) -> String {
     let wide = matches!(t, T_U64 | T_I64 | T_F64);
     let b = if wide { "b64" } else { "b32" };
     let (u, s) = if wide { ("u64", "s64") } else { ("u32", "s32") };
@@ -231,7 +273,7 @@ fn ptx(op: u8, t: u8, q: &str, sem: &str) -> String {
             // Compare-and-swap until no other thread changed the word in between.
             format!(
                 ".reg .{b} %fca{{uid}}_<3>; .reg .{f} %fca{{uid}}_f; .reg .pred %fca{{uid}}_p; \
-                 ld.volatile{sem}.{b} %fca{{uid}}_0, [{{a0}}]; \
+                 ld.volatile{space}.{b} %fca{{uid}}_0, [{{a0}}]; \
                  $Lfca{{uid}}_retry: mov.{b} %fca{{uid}}_f, %fca{{uid}}_0; \
                  {m}.{f} %fca{{uid}}_f, %fca{{uid}}_f, {{a1}}; mov.{b} %fca{{uid}}_1, %fca{{uid}}_f; \
                  atom{q}.cas.{b} %fca{{uid}}_2, [{{a0}}], %fca{{uid}}_0, %fca{{uid}}_1; \
@@ -248,7 +290,20 @@ fn ptx(op: u8, t: u8, q: &str, sem: &str) -> String {
         CAS => format!("atom{q}.cas.{b} {{d0}}, [{{a0}}], {{a1}}, {{a2}}"),
         AND => format!("atom{q}.and.{b} {{d0}}, [{{a0}}], {{a1}}"),
         OR => format!("atom{q}.or.{b} {{d0}}, [{{a0}}], {{a1}}"),
-        _ => format!("atom{q}.xor.{b} {{d0}}, [{{a0}}], {{a1}}"),
+        XOR => format!("atom{q}.xor.{b} {{d0}}, [{{a0}}], {{a1}}"),
+        LOAD => format!("ld{q}.{} {{d0}}, [{{a0}}]", exact(t)),
+        _ => format!("st{q}.{} [{{a0}}], {{a1}}", exact(t)),
+    }
+}
+
+fn exact(t: u8) -> &'static str {
+    match t {
+        T_U32 => "u32",
+        T_I32 => "s32",
+        T_U64 => "u64",
+        T_I64 => "s64",
+        T_F32 => "f32",
+        _ => "f64",
     }
 }
 
@@ -264,25 +319,35 @@ pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
         for (op_name, op, types) in OPS {
             for &t in types {
                 let (_, tname, ty) = TYPES[t as usize];
-                for (scope, scope_q) in SCOPES {
-                    for (space, shared) in [("global", false), ("shared", true)] {
-                        let addr = if shared { Ty::U32 } else { Ty::U64 };
-                        let args: Vec<Ty> = if op == CAS {
-                            vec![addr, ty, ty]
-                        } else {
-                            vec![addr, ty]
-                        };
-                        let q = format!("{scope_q}.{space}");
-                        v.push(IntrinsicDef {
-                            name: leak(format!("{op_name}{scope}.{tname}.{space}")),
-                            args: Box::leak(args.into_boxed_slice()),
-                            rets: Box::leak(vec![ty].into_boxed_slice()),
-                            min_sm: 70,
-                            ptx: leak(ptx(op, t, &q, &format!(".{space}"))),
-                            class: Class::Memory,
-                            sim: Some(pick(op, t, shared)),
-                            sim_warp: None,
-                        });
+                for (scope, ptx_scope) in SCOPES {
+                    for &(order, sem) in orders_of(op) {
+                        for (space, shared) in [("global", false), ("shared", true)] {
+                            let addr = if shared { Ty::U32 } else { Ty::U64 };
+                            let args = match op {
+                                CAS => vec![addr, ty, ty],
+                                LOAD => vec![addr],
+                                _ => vec![addr, ty],
+                            };
+                            let rets = if op == STORE { vec![] } else { vec![ty] };
+                            // Plain `atom` is already relaxed at device scope; loads and
+                            // stores always spell it out (a bare `ld` is not atomic).
+                            let plain = scope.is_empty() && order.is_empty() && op < LOAD;
+                            let q = if plain {
+                                format!(".{space}")
+                            } else {
+                                format!(".{sem}.{ptx_scope}.{space}")
+                            };
+                            v.push(IntrinsicDef {
+                                name: leak(format!("{op_name}{scope}{order}.{tname}.{space}")),
+                                args: Box::leak(args.into_boxed_slice()),
+                                rets: Box::leak(rets.into_boxed_slice()),
+                                min_sm: 70,
+                                ptx: leak(ptx(op, t, &q, &format!(".{space}"))),
+                                class: Class::Memory,
+                                sim: Some(pick(op, t, shared)),
+                                sim_warp: None,
+                            });
+                        }
                     }
                 }
             }
