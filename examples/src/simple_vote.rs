@@ -22,6 +22,8 @@ pub fn vote(input: &[u32], out: &mut [u32]) {
         out[8 * i + 3] = ballot_sync(0xffff, pred);
         out[8 * i + 4] = all_sync(0xffff, pred) as u32;
     } else {
+        // The upper half meets first, so all sixteen lanes are active together.
+        sync_warp(0xffff_0000);
         out[8 * i + 3] = activemask();
         out[8 * i + 4] = any_sync(0xffff_0000, pred) as u32;
     }

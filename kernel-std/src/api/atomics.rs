@@ -13,6 +13,9 @@ use super::{device_only, DeviceType};
 
 /// Types with atomic add, exchange, min, max, load and store: 32/64-bit integers and floats.
 pub trait AtomicValue: DeviceType {}
+/// Types with `atomic_add`: every [`AtomicValue`], plus `f16` (sm_70) and `bf16` (sm_90) on
+/// global memory only.
+pub trait AtomicAddValue: DeviceType {}
 /// Integer types with the bitwise atomics, `atomic_sub` and `atomic_cas`.
 pub trait AtomicInt: AtomicValue {}
 
@@ -21,53 +24,54 @@ macro_rules! mark {
 }
 mark!(AtomicValue: u32, i32, u64, i64, f32, f64);
 mark!(AtomicInt: u32, i32, u64, i64);
+mark!(AtomicAddValue: u32, i32, u64, i64, f32, f64, half::f16, half::bf16);
 device_intrinsic!(
     /// `atomicAdd`: `*p += v` (wrapping for integers); returns the old value.
-    pub fn atomic_add<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at device scope, acquire ordering.
-    pub fn atomic_add_acquire<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_acquire<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at device scope, release ordering.
-    pub fn atomic_add_release<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_release<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at device scope, acquire-release ordering.
-    pub fn atomic_add_acq_rel<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_acq_rel<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at block scope, relaxed ordering.
-    pub fn atomic_add_block<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_block<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at block scope, acquire ordering.
-    pub fn atomic_add_block_acquire<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_block_acquire<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at block scope, release ordering.
-    pub fn atomic_add_block_release<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_block_release<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at block scope, acquire-release ordering.
-    pub fn atomic_add_block_acq_rel<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_block_acq_rel<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at system scope, relaxed ordering.
-    pub fn atomic_add_system<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_system<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at system scope, acquire ordering.
-    pub fn atomic_add_system_acquire<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_system_acquire<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at system scope, release ordering.
-    pub fn atomic_add_system_release<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_system_release<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomic_add` at system scope, acquire-release ordering.
-    pub fn atomic_add_system_acq_rel<T: AtomicValue>(p: &mut T, v: T) -> T
+    pub fn atomic_add_system_acq_rel<T: AtomicAddValue>(p: &mut T, v: T) -> T
 );
 device_intrinsic!(
     /// `atomicSub`: `*p -= v` (wrapping); returns the old value.

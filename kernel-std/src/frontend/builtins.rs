@@ -28,6 +28,12 @@ impl Lower {
             if let (Some(0), Some(t), 0) = (family, typed, i) {
                 let (space, addr) = self.reference_address(a, name)?;
                 resolved = intrinsics::typed_name(name, t, space);
+                if intrinsics::lookup(&resolved).is_none() {
+                    return Err(self.err(
+                        a.span,
+                        format!("`{name}` on {t:?} values is not available in {space:?} memory"),
+                    ));
+                }
                 vals.push(addr);
                 continue;
             }

@@ -34,14 +34,18 @@ const T_U64: u8 = 2;
 const T_I64: u8 = 3;
 const T_F32: u8 = 4;
 const T_F64: u8 = 5;
+const T_F16: u8 = 6;
+const T_BF16: u8 = 7;
 
-const TYPES: [(u8, &str, Ty); 6] = [
+const TYPES: [(u8, &str, Ty); 8] = [
     (T_U32, "u32", Ty::U32),
     (T_I32, "i32", Ty::I32),
     (T_U64, "u64", Ty::U64),
     (T_I64, "i64", Ty::I64),
     (T_F32, "f32", Ty::F32),
     (T_F64, "f64", Ty::F64),
+    (T_F16, "f16", Ty::F16),
+    (T_BF16, "bf16", Ty::BF16),
 ];
 
 /// `(name, op, types it exists for)`, following CUDA's overloads.
@@ -49,7 +53,7 @@ const OPS: [(&str, u8, &[u8]); 13] = [
     (
         "atomic_add",
         ADD,
-        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64],
+        &[T_U32, T_I32, T_U64, T_I64, T_F32, T_F64, T_F16, T_BF16],
     ),
     ("atomic_sub", SUB, &[T_U32, T_I32, T_U64, T_I64]),
     (
@@ -124,6 +128,12 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
     let r = match (OP, T) {
         (ADD, T_F32) => (f32::from_bits(old as u32) + f32::from_bits(a as u32)).to_bits() as u64,
         (ADD, T_F64) => (f64::from_bits(old) + f64::from_bits(a)).to_bits(),
+        (ADD, T_F16) => {
+            (half::f16::from_bits(old as u16) + half::f16::from_bits(a as u16)).to_bits() as u64
+        }
+        (ADD, T_BF16) => {
+            (half::bf16::from_bits(old as u16) + half::bf16::from_bits(a as u16)).to_bits() as u64
+        }
         (ADD, _) => old.wrapping_add(a),
         (SUB, _) => old.wrapping_sub(a),
         (EXCH, _) => a,
@@ -175,10 +185,10 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
         (OR, _) => old | a,
         _ => old ^ a,
     };
-    if bits32 {
-        r & 0xffff_ffff
-    } else {
-        r
+    match T {
+        T_F16 | T_BF16 => r & 0xffff,
+        _ if bits32 => r & 0xffff_ffff,
+        _ => r,
     }
 }
 
@@ -190,10 +200,10 @@ fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
     out: &mut [u64],
 ) {
     let space = if SHARED { Space::Shared } else { Space::Global };
-    let bytes = if matches!(T, T_U32 | T_I32 | T_F32) {
-        4
-    } else {
-        8
+    let bytes = match T {
+        T_U32 | T_I32 | T_F32 => 4,
+        T_F16 | T_BF16 => 2,
+        _ => 8,
     };
     let addr = args[0];
     let a = args.get(1).copied().unwrap_or(0);
@@ -227,7 +237,9 @@ fn pick_ty<const OP: u8>(t: u8, shared: bool) -> SimFn {
         T_U64 => pick_space::<OP, T_U64>(shared),
         T_I64 => pick_space::<OP, T_I64>(shared),
         T_F32 => pick_space::<OP, T_F32>(shared),
-        _ => pick_space::<OP, T_F64>(shared),
+        T_F64 => pick_space::<OP, T_F64>(shared),
+        T_F16 => pick_space::<OP, T_F16>(shared),
+        _ => pick_space::<OP, T_BF16>(shared),
     }
 }
 
@@ -259,6 +271,8 @@ fn ptx(op: u8, t: u8, q: &str, space: &str) -> String {
     let float = match t {
         T_F32 => Some("f32"),
         T_F64 => Some("f64"),
+        T_F16 => Some("noftz.f16"),
+        T_BF16 => Some("noftz.bf16"),
         _ => None,
     };
     match op {
@@ -322,6 +336,11 @@ pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
                 for (scope, ptx_scope) in SCOPES {
                     for &(order, sem) in orders_of(op) {
                         for (space, shared) in [("global", false), ("shared", true)] {
+                            // 16-bit float atomics on shared memory: ptxas 13 fails on them
+                            // for sm_90 (internal error), so they exist on global memory only.
+                            if shared && matches!(t, T_F16 | T_BF16) {
+                                continue;
+                            }
                             let addr = if shared { Ty::U32 } else { Ty::U64 };
                             let args = match op {
                                 CAS => vec![addr, ty, ty],
@@ -341,7 +360,7 @@ pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
                                 name: leak(format!("{op_name}{scope}{order}.{tname}.{space}")),
                                 args: Box::leak(args.into_boxed_slice()),
                                 rets: Box::leak(rets.into_boxed_slice()),
-                                min_sm: 70,
+                                min_sm: if t == T_BF16 { 90 } else { 70 },
                                 ptx: leak(ptx(op, t, &q, &format!(".{space}"))),
                                 class: Class::Memory,
                                 sim: Some(pick(op, t, shared)),
