@@ -373,3 +373,54 @@ pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
         }
         v
     });
+
+#[cfg(test)]
+mod tests {
+    use super::super::{lookup, typed_family, typed_name, TABLE};
+    use crate::ir::{Space, Ty};
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<&str> = TABLE.iter().map(|d| d.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "duplicate intrinsic names");
+    }
+
+    #[test]
+    fn families_resolve_by_type_and_space() {
+        assert_eq!(typed_family("atomic_add_block_acq_rel"), Some(0));
+        assert_eq!(typed_family("atomic_load_acquire"), Some(0));
+        assert_eq!(typed_family("atomic_load_release"), None);
+        assert_eq!(typed_family("atomic_store_acquire"), None);
+        assert_eq!(typed_family("shfl_xor_sync"), Some(1));
+        assert_eq!(typed_family("sync_threads"), None);
+        let n = typed_name("atomic_cas_system", Ty::I64, Space::Shared);
+        assert_eq!(n, "atomic_cas_system.i64.shared");
+        assert!(lookup(&n).is_some());
+        assert!(lookup(&typed_name("atomic_inc", Ty::U64, Space::Global)).is_none());
+        assert!(lookup(&typed_name("atomic_add", Ty::F16, Space::Shared)).is_none());
+        assert!(lookup(&typed_name("shfl_up_sync", Ty::BF16, Space::Global)).is_some());
+    }
+
+    #[test]
+    fn operations_follow_cuda() {
+        use super::*;
+        assert_eq!(apply::<INC, T_U32>(17, 17, 0), 0);
+        assert_eq!(apply::<INC, T_U32>(3, 17, 0), 4);
+        assert_eq!(apply::<DEC, T_U32>(0, 9, 0), 9);
+        assert_eq!(apply::<DEC, T_U32>(12, 9, 0), 9);
+        assert_eq!(apply::<DEC, T_U32>(5, 9, 0), 4);
+        assert_eq!(
+            apply::<MIN, T_I32>((-3i32) as u32 as u64, 2, 0),
+            (-3i32) as u32 as u64
+        );
+        assert_eq!(apply::<SUB, T_U32>(1, 2, 0), 0xffff_ffff);
+        assert_eq!(apply::<CAS, T_U64>(5, 5, 9), 9);
+        assert_eq!(apply::<CAS, T_U64>(5, 6, 9), 5);
+        let f = |x: f32| x.to_bits() as u64;
+        assert_eq!(apply::<MAX, T_F32>(f(-1.0), f(2.5), 0), f(2.5));
+        assert_eq!(apply::<ADD, T_F32>(f(1.5), f(2.0), 0), f(3.5));
+    }
+}
