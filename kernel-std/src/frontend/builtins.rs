@@ -166,6 +166,9 @@ impl Lower {
             cast_args.push(self.cast(*a, *t));
         }
         let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
+        if def.class != intrinsics::Class::Pure {
+            self.mark(sp);
+        }
         self.emit(Inst::Intrinsic {
             id,
             dsts: dsts.clone(),
