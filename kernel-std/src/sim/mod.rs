@@ -27,6 +27,12 @@ pub use collectives::{
     sim_activemask, sim_all_sync, sim_any_sync, sim_ballot_sync, sim_shfl_down_sync, sim_shfl_sync,
     sim_shfl_up_sync, sim_shfl_xor_sync, sim_sync_warp,
 };
+pub use collectives::{
+    sim_match_all_sync, sim_match_any_sync, sim_reduce_add_sync, sim_reduce_and_sync,
+    sim_reduce_max_i32_sync, sim_reduce_max_u32_sync, sim_reduce_min_i32_sync,
+    sim_reduce_min_u32_sync, sim_reduce_or_sync, sim_reduce_xor_sync, sim_sync_threads_and,
+    sim_sync_threads_count, sim_sync_threads_or,
+};
 pub use error::{SimError, SimErrorKind};
 pub use memory::GlobalMemory;
 pub use probe::throughput_probe;

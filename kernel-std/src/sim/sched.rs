@@ -244,6 +244,34 @@ fn fire_warps(
             .collect();
         points.sort_unstable();
         points.dedup();
+        // A collective whose mask names lanes parked at another collective of this warp waits
+        // for them (they run on once theirs fires), unless every point is waiting that way: then
+        // the first one reports the mismatch.
+        let waits_elsewhere = |pc: usize| -> bool {
+            let call = &m.prog.calls[barrier_call(m.prog, pc)];
+            let Some(&mask_slot) = call.args.first() else {
+                return false;
+            };
+            let elsewhere = lanes
+                .clone()
+                .filter(|&t| status[t] == Status::Warp && pcs[t] != pc)
+                .fold(0u32, |b, t| b | 1 << (t % 32));
+            lanes
+                .clone()
+                .filter(|&t| status[t] == Status::Warp && pcs[t] == pc)
+                .any(|t| regs[t * n + mask_slot as usize] as u32 & elsewhere != 0)
+        };
+        let ready: Vec<usize> = points
+            .iter()
+            .copied()
+            .filter(|&pc| !waits_elsewhere(pc))
+            .collect();
+        let points = if ready.is_empty() {
+            points.truncate(1);
+            points
+        } else {
+            ready
+        };
         for pc in points {
             let group: Vec<u32> = lanes
                 .clone()

@@ -10,6 +10,7 @@ mod report;
 mod timing;
 mod twins;
 mod workloads;
+mod workloads_intrinsics;
 
 use std::time::Instant;
 

@@ -49,6 +49,14 @@ pub static ALL: &[Workload] = &[
         name: "bounds",
         run: bounds_checks,
     },
+    Workload {
+        name: "reduction",
+        run: super::workloads_intrinsics::reduction_bench,
+    },
+    Workload {
+        name: "histogram",
+        run: super::workloads_intrinsics::histogram_bench,
+    },
 ];
 
 fn e(x: impl std::fmt::Display) -> String {

@@ -213,6 +213,14 @@ impl<'a> Infer<'a> {
                 Ok(Ty::Unit)
             }
             _ => {
+                let typed;
+                let name = match intrinsics::typed_family(name) {
+                    Some(i) => {
+                        typed = self.typed_intrinsic(name, i, &arg_tys, sp)?;
+                        typed.as_str()
+                    }
+                    None => name,
+                };
                 let id = intrinsics::lookup(name)
                     .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
                 let def = intrinsics::get(id);
@@ -254,6 +262,29 @@ impl<'a> Infer<'a> {
                 format!("`{name}` takes {n} argument(s), {} given", args.len()),
             ))
         }
+    }
+
+    /// The entry of a value-generic intrinsic family for the type of argument `i` (the pointee for
+    /// atomics, typed here with their global-memory entry: the front end picks the space later).
+    fn typed_intrinsic(&self, name: &str, i: usize, arg_tys: &[Ty], sp: ast::Span) -> R<String> {
+        let Some(t) = arg_tys.get(i) else {
+            return Err(self.err(sp, format!("`{name}` takes more arguments")));
+        };
+        let t = self.deref(t);
+        let Some(ir_ty) = t.ir() else {
+            return Err(self.err(
+                sp,
+                format!("`{name}`: the type of argument {} must be known here (annotate it, e.g. `1u32`)", i + 1),
+            ));
+        };
+        let typed = intrinsics::typed_name(name, ir_ty, crate::ir::Space::Global);
+        if intrinsics::lookup(&typed).is_none() {
+            return Err(self.err(
+                sp,
+                format!("`{name}` does not take values of type `{ir_ty:?}`"),
+            ));
+        }
+        Ok(typed)
     }
 
     pub(super) fn method(&mut self, recv: &Ty, name: &str, args: &[Expr], sp: ast::Span) -> R<Ty> {
