@@ -2,11 +2,17 @@
 //! function that runs the kernel on a device (GPU or simulator) with random inputs and poisoned
 //! outputs and compares against the reference; tests, example binaries and benchmarks share them.
 
+pub mod fence_reduction;
+pub mod histogram;
 pub mod launch;
+pub mod reduction;
 pub mod registry;
 pub mod reverse;
 pub mod saxpy;
 pub mod sgemm;
+pub mod shfl_scan;
+pub mod simple_atomics;
+pub mod simple_vote;
 pub mod transpose;
 pub mod util;
 pub mod vector_add;

@@ -40,6 +40,66 @@ pub static KERNELS: &[KernelEntry] = &[
         def: crate::sgemm::sgemm::ast,
         generics: none,
     },
+    KernelEntry {
+        name: "atomics_u32",
+        def: crate::simple_atomics::atomics_u32::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "atomics_i32",
+        def: crate::simple_atomics::atomics_i32::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "atomics_64",
+        def: crate::simple_atomics::atomics_64::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "atomics_float",
+        def: crate::simple_atomics::atomics_float::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "vote",
+        def: crate::simple_vote::vote::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "scan_block",
+        def: crate::shfl_scan::scan_block::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "add_block_prefix",
+        def: crate::shfl_scan::add_block_prefix::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "reduce_shared",
+        def: crate::reduction::reduce_shared::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "reduce_shfl",
+        def: crate::reduction::reduce_shfl::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "reduce_redux",
+        def: crate::reduction::reduce_redux::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "histogram256",
+        def: crate::histogram::histogram256::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "fence_reduce",
+        def: crate::fence_reduction::fence_reduce::ast,
+        generics: none,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static KernelEntry> {

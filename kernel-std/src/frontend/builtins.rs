@@ -13,8 +13,34 @@ use super::{Lower, R};
 impl Lower {
     pub fn call_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> R<Val> {
         let sp = e.span;
+        if let Some(v) = self.special_intrinsic(e, name, args)? {
+            return Ok(v);
+        }
         let mut vals = Vec::new();
+        // Value-generic families resolve to the entry for the value's type (and, for atomics,
+        // the address space of the reference, known once it is evaluated).
+        let family = intrinsics::typed_family(name);
+        let typed = family
+            .and_then(|i| args.get(i))
+            .and_then(|a| self.ty(a).deref_all().ir());
+        let mut resolved = match (family, typed) {
+            (Some(_), Some(t)) => intrinsics::typed_name(name, t, Space::Global),
+            _ => name.to_string(),
+        };
         for (i, a) in args.iter().enumerate() {
+            if let (Some(0), Some(t), 0) = (family, typed, i) {
+                let (space, addr) = self.reference_address(a, name)?;
+                resolved = intrinsics::typed_name(name, t, space);
+                if intrinsics::lookup(&resolved).is_none() {
+                    return Err(self.err(
+                        a.span,
+                        format!("`{name}` on {t:?} values is not available in {space:?} memory"),
+                    ));
+                }
+                vals.push(addr);
+                continue;
+            }
+            let name = resolved.as_str();
             let want =
                 intrinsics::lookup(name).and_then(|id| intrinsics::get(id).args.get(i).copied());
             let by_address = matches!(self.ty(a), Ty::Ref(..))
@@ -83,7 +109,7 @@ impl Lower {
                 }))
             }
             _ => {
-                let r = self.intrinsic(name, &vals, sp)?;
+                let r = self.intrinsic(&resolved, &vals, sp)?;
                 Ok(match r.as_slice() {
                     [] => Val::Unit,
                     [one] => Val::Scalar(Operand::Var(*one)),
@@ -117,8 +143,32 @@ impl Lower {
         }
     }
 
+    /// The address space and address of the memory a reference argument points at (atomics).
+    fn reference_address(&mut self, a: &Expr, name: &str) -> R<(Space, Operand)> {
+        match self.expr(a)? {
+            Val::Ref(Loc::Mem { space, addr, readonly }) => {
+                if readonly && !name.starts_with("atomic_load") {
+                    return Err(self.err(
+                        a.span,
+                        format!("`{name}` writes through its reference: pass `&mut`, not `&`"),
+                    ));
+                }
+                Ok((space, addr))
+            }
+            _ => Err(self.err(
+                a.span,
+                format!("`{name}` needs a reference into global or shared memory (a slice element or shared array element)"),
+            )),
+        }
+    }
+
     /// Emits one table intrinsic, returning its result registers.
-    fn intrinsic(&mut self, name: &str, args: &[Operand], sp: crate::ast::Span) -> R<Vec<ir::Var>> {
+    pub(super) fn intrinsic(
+        &mut self,
+        name: &str,
+        args: &[Operand],
+        sp: crate::ast::Span,
+    ) -> R<Vec<ir::Var>> {
         let id = intrinsics::lookup(name)
             .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
         let def = intrinsics::get(id);
@@ -127,6 +177,9 @@ impl Lower {
             cast_args.push(self.cast(*a, *t));
         }
         let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
+        if def.class != intrinsics::Class::Pure {
+            self.mark(sp);
+        }
         self.emit(Inst::Intrinsic {
             id,
             dsts: dsts.clone(),

@@ -93,8 +93,8 @@ pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::
     [
         registers::ENTRIES,
         sync::ENTRIES,
-        warp::ENTRIES,
-        atomics::ENTRIES,
+        &warp::ENTRIES[..],
+        &atomics::ENTRIES[..],
         math::ENTRIES,
         integer::ENTRIES,
         half::ENTRIES,
@@ -103,6 +103,48 @@ pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::
     ]
     .concat()
 });
+
+/// For a value-generic intrinsic (shuffles, matches, warp reductions, atomics), the argument whose
+/// type picks the entry: the value (1) for warp collectives, the pointee of the reference (0) for
+/// atomics. `None` for every other name.
+pub fn typed_family(name: &str) -> Option<usize> {
+    if warp::FAMILIES.contains(&name) {
+        Some(1)
+    } else if atomics::is_family(name) {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// The entry of family `name` for values of type `ty`; atomics also by the address space the
+/// reference points into (`shfl_sync.f32`, `atomic_add.u32.shared`).
+pub fn typed_name(name: &str, ty: Ty, space: Space) -> String {
+    let t = match ty {
+        Ty::Bool => "bool",
+        Ty::I8 => "i8",
+        Ty::I16 => "i16",
+        Ty::I32 => "i32",
+        Ty::I64 => "i64",
+        Ty::U8 => "u8",
+        Ty::U16 => "u16",
+        Ty::U32 => "u32",
+        Ty::U64 => "u64",
+        Ty::F16 => "f16",
+        Ty::BF16 => "bf16",
+        Ty::F32 => "f32",
+        Ty::F64 => "f64",
+    };
+    if atomics::is_family(name) {
+        let sp = match space {
+            Space::Global => "global",
+            Space::Shared => "shared",
+        };
+        format!("{name}.{t}.{sp}")
+    } else {
+        format!("{name}.{t}")
+    }
+}
 
 pub fn lookup(name: &str) -> Option<IntrinsicId> {
     TABLE

@@ -155,3 +155,129 @@ pub fn sim_activemask(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// `__match_any_sync(mask, value) -> u32`: the lanes of `mask` holding the same bits as this lane.
+pub fn sim_match_any_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    check_masks(args)?;
+    for lane in 0..args.len().min(32) {
+        if args[lane].is_none() {
+            continue;
+        }
+        let mask = arg(args, lane, 0) as u32;
+        let mine = arg(args, lane, 1);
+        let same = (0..32)
+            .filter(|&l| mask & (1 << l) != 0 && arg(args, l, 1) == mine)
+            .fold(0u32, |b, l| b | 1 << l);
+        if let Some(o) = out[lane].first_mut() {
+            *o = same as u64;
+        }
+    }
+    Ok(())
+}
+
+/// `__match_all_sync(mask, value, &pred) -> u32`, as the pair (mask or 0, pred).
+pub fn sim_match_all_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    check_masks(args)?;
+    for lane in 0..args.len().min(32) {
+        if args[lane].is_none() {
+            continue;
+        }
+        let mask = arg(args, lane, 0) as u32;
+        let mine = arg(args, lane, 1);
+        let all = (0..32).all(|l| mask & (1 << l) == 0 || arg(args, l, 1) == mine);
+        if let [m, p, ..] = out[lane].as_mut_slice() {
+            *m = if all { mask as u64 } else { 0 };
+            *p = all as u64;
+        }
+    }
+    Ok(())
+}
+
+/// Shared body of `__reduce_*_sync`: folds the 32-bit values of the lanes in each lane's mask.
+fn reduce(args: Args, out: &mut [Vec<u64>], f: fn(u32, u32) -> u32) -> Result<(), String> {
+    check_masks(args)?;
+    for lane in 0..args.len().min(32) {
+        if args[lane].is_none() {
+            continue;
+        }
+        let mask = arg(args, lane, 0) as u32;
+        let r = (0..32)
+            .filter(|&l| mask & (1 << l) != 0)
+            .map(|l| arg(args, l, 1) as u32)
+            .reduce(f)
+            .unwrap_or(0);
+        if let Some(o) = out[lane].first_mut() {
+            *o = r as u64;
+        }
+    }
+    Ok(())
+}
+
+/// `__reduce_add_sync` (wrapping; the same bits for signed and unsigned).
+pub fn sim_reduce_add_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, u32::wrapping_add)
+}
+/// `__reduce_min_sync` on `unsigned`.
+pub fn sim_reduce_min_u32_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, u32::min)
+}
+/// `__reduce_max_sync` on `unsigned`.
+pub fn sim_reduce_max_u32_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, u32::max)
+}
+/// `__reduce_min_sync` on `int`.
+pub fn sim_reduce_min_i32_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, |a, b| (a as i32).min(b as i32) as u32)
+}
+/// `__reduce_max_sync` on `int`.
+pub fn sim_reduce_max_i32_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, |a, b| (a as i32).max(b as i32) as u32)
+}
+/// `__reduce_and_sync`.
+pub fn sim_reduce_and_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, |a, b| a & b)
+}
+/// `__reduce_or_sync`.
+pub fn sim_reduce_or_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, |a, b| a | b)
+}
+/// `__reduce_xor_sync`.
+pub fn sim_reduce_xor_sync(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    reduce(args, out, |a, b| a ^ b)
+}
+
+/// Block-wide reducing barriers: `args[t]` is thread `t`'s predicate (every thread of the block).
+fn block_votes(args: Args) -> (usize, usize) {
+    let n = args.iter().flatten().count();
+    let yes = args
+        .iter()
+        .flatten()
+        .filter(|a| a.first().copied().unwrap_or(0) != 0)
+        .count();
+    (n, yes)
+}
+fn fill_all(out: &mut [Vec<u64>], v: u64) {
+    for o in out.iter_mut() {
+        if let Some(o) = o.first_mut() {
+            *o = v;
+        }
+    }
+}
+/// `__syncthreads_count(pred) -> int`: how many threads of the block passed a true predicate.
+pub fn sim_sync_threads_count(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    let (_, yes) = block_votes(args);
+    fill_all(out, yes as u64);
+    Ok(())
+}
+/// `__syncthreads_and(pred) -> int`: whether every thread's predicate was true.
+pub fn sim_sync_threads_and(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    let (n, yes) = block_votes(args);
+    fill_all(out, (n == yes) as u64);
+    Ok(())
+}
+/// `__syncthreads_or(pred) -> int`: whether any thread's predicate was true.
+pub fn sim_sync_threads_or(args: Args, out: &mut [Vec<u64>]) -> Result<(), String> {
+    let (_, yes) = block_votes(args);
+    fill_all(out, (yes != 0) as u64);
+    Ok(())
+}

@@ -78,15 +78,37 @@ impl Row {
     }
 }
 
+/// The measured ceilings: the device-to-device copy for GB/s rows, cuBLAS for TFLOP/s rows.
+fn peaks(rows: &[Row]) -> (Option<f64>, Option<f64>) {
+    let find = |prefix: &str| {
+        rows.iter()
+            .find(|r| r.name.starts_with(prefix))
+            .and_then(|r| r.ours.as_ref().map(|t| r.value(t)))
+    };
+    (find("copy"), find("cuBLAS"))
+}
+
+/// Ours as a percentage of the measured ceiling of its unit.
+fn percent_of_peak(r: &Row, peaks: (Option<f64>, Option<f64>)) -> Option<f64> {
+    let v = r.value(r.ours.as_ref()?);
+    let peak = match r.unit {
+        Unit::GBps => peaks.0?,
+        Unit::Tflops => peaks.1?,
+        _ => return None,
+    };
+    Some(v / peak * 100.0)
+}
+
 pub fn print_table(header: &str, rows: &[Row]) {
+    let pk = peaks(rows);
     println!("\n{header}");
     println!(
-        "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} |",
-        "workload", "Ferrocuda", "reference", "ratio", "spread"
+        "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} | {:>8} |",
+        "workload", "Ferrocuda", "reference", "ratio", "% peak", "spread"
     );
     println!(
-        "|{:-<48}|{:-<20}|{:-<20}|{:-<9}|{:-<10}|",
-        "", "", "", "", ""
+        "|{:-<48}|{:-<20}|{:-<20}|{:-<9}|{:-<10}|{:-<10}|",
+        "", "", "", "", "", ""
     );
     for r in rows {
         if let Some(err) = &r.error {
@@ -101,17 +123,21 @@ pub fn print_table(header: &str, rows: &[Row]) {
             .ratio()
             .map(|x| format!("{x:.3}"))
             .unwrap_or_else(|| "-".into());
+        let peak = percent_of_peak(r, pk)
+            .map(|p| format!("{p:.1}%"))
+            .unwrap_or_else(|| "-".into());
         let spread = r
             .ours
             .as_ref()
             .map(|t| format!("{:.1}%", Row::spread(t)))
             .unwrap_or_default();
         println!(
-            "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} |",
+            "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} | {:>8} |",
             r.name,
             fmt(&r.ours),
             fmt(&r.reference),
             ratio,
+            peak,
             spread
         );
     }

@@ -1,0 +1,8 @@
+//! Runs the `reduction` example on the default device (the GPU if there is one, else the simulator)
+//! and checks it against the CPU reference.
+
+use ferrocuda_examples::{reduction, util::example_main};
+
+fn main() -> std::process::ExitCode {
+    example_main("reduction", |dev| reduction::check(dev, 1 << 20, 256))
+}

@@ -1,0 +1,148 @@
+//! Workloads of the intrinsics examples: the warp-shuffle reduction and the shared-atomics
+//! histogram against their CUDA C twins (`benches/reference/{reduction,histogram}.cu`, the same
+//! algorithm, block size and grid), plus the shared-memory-tree and `reduce_add_sync` reductions
+//! as extra rows. Inputs: 256 MiB of random words. Both sides' results are checked against the
+//! CPU before timing.
+
+use std::ffi::c_void;
+
+use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Stream};
+use ferrocuda_examples::{histogram, reduction, util::Rng};
+
+use super::report::{Row, Unit};
+use super::timing::{time_events, Timing};
+use super::twins::Twins;
+
+/// 2^26 words: 256 MiB, far above L2.
+const WORDS: usize = 1 << 26;
+
+fn e(x: impl std::fmt::Display) -> String {
+    x.to_string()
+}
+
+fn ptr<T>(v: &mut T) -> *mut c_void {
+    v as *mut T as *mut c_void
+}
+
+/// Enough blocks of 256 threads to fill every multiprocessor (8 resident blocks each).
+fn blocks(dev: &Device) -> u32 {
+    dev.properties().multiprocessor_count.max(1) * 8
+}
+
+fn random_words(seed: u64) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..WORDS).map(|_| rng.next_u32()).collect()
+}
+
+/// Launches a twin taking `(const unsigned *in, unsigned long long n, unsigned *out)`.
+fn launch_twin(
+    f: &Function,
+    s: &Stream,
+    cfg: LaunchConfig,
+    input: &DeviceBuffer<u32>,
+    out: &DeviceBuffer<u32>,
+) -> ferrocuda::runtime::Result<()> {
+    let (mut i, mut n, mut o) = (input.device_ptr(), input.len() as u64, out.device_ptr());
+    let mut args = [ptr(&mut i), ptr(&mut n), ptr(&mut o)];
+    unsafe { f.launch_raw(s, cfg, &mut args) }
+}
+
+/// Checks one run of the twin `entry` of `file` into a zeroed `out_len`-word buffer against
+/// `want`, then times it; None without twins.
+fn check_and_time_twin(
+    dev: &Device,
+    twins: &Twins,
+    (file, entry): (&str, &str),
+    cfg: LaunchConfig,
+    input: &DeviceBuffer<u32>,
+    want: &[u32],
+) -> Result<Option<Timing>, String> {
+    let Some(f) = twins.function(dev, file, entry) else {
+        return Ok(None);
+    };
+    let (_m, f) = f.map_err(e)?;
+    let s = Stream::new(dev).map_err(e)?;
+    let out = DeviceBuffer::<u32>::zeroed(dev, want.len()).map_err(e)?;
+    launch_twin(&f, &s, cfg, input, &out).map_err(e)?;
+    s.synchronize().map_err(e)?;
+    let got = out.to_vec().map_err(e)?;
+    if got != want {
+        return Err(format!("{entry} twin: wrong result"));
+    }
+    let t = time_events(dev, &s, |s| launch_twin(&f, s, cfg, input, &out)).map_err(e)?;
+    Ok(Some(t))
+}
+
+pub fn reduction_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+    reduction::check(dev, (1 << 20) + 5, 256)?;
+    let host = random_words(8);
+    let want = reduction::reference(&host);
+    let input = DeviceBuffer::upload(dev, &host).map_err(e)?;
+    let grid = blocks(dev);
+    let cfg =
+        LaunchConfig::for_elements(grid as usize * reduction::BLOCK as usize, reduction::BLOCK);
+    let s = Stream::new(dev).map_err(e)?;
+    let bytes = 4.0 * WORDS as f64;
+    let mut rows = Vec::new();
+    for v in reduction::VARIANTS {
+        let mut out = DeviceBuffer::<u32>::zeroed(dev, 1).map_err(e)?;
+        reduction::launch(&s, v, grid, &input, &mut out).map_err(e)?;
+        s.synchronize().map_err(e)?;
+        if out.to_vec().map_err(e)? != [want] {
+            return Err(format!("reduction {v:?}: wrong sum on 2^26 words"));
+        }
+        let ours =
+            time_events(dev, &s, |s| reduction::launch(s, v, grid, &input, &mut out)).map_err(e)?;
+        let (name, twin) = match v {
+            reduction::Variant::Shuffle => (
+                "reduction, warp shuffle (2^26 u32)",
+                check_and_time_twin(
+                    dev,
+                    twins,
+                    ("reduction", "reduce_shfl"),
+                    cfg,
+                    &input,
+                    &[want],
+                )?,
+            ),
+            reduction::Variant::Shared => ("reduction, shared-memory tree (2^26 u32)", None),
+            reduction::Variant::Redux => ("reduction, reduce_add_sync (2^26 u32)", None),
+        };
+        rows.push(Row::new(name, Unit::GBps, bytes, Some(ours), twin));
+    }
+    Ok(rows)
+}
+
+pub fn histogram_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+    histogram::check(dev, (1 << 20) + 3, 256)?;
+    let host = random_words(9);
+    let want = histogram::reference(&host);
+    let input = DeviceBuffer::upload(dev, &host).map_err(e)?;
+    let grid = blocks(dev);
+    let cfg =
+        LaunchConfig::for_elements(grid as usize * histogram::BLOCK as usize, histogram::BLOCK);
+    let s = Stream::new(dev).map_err(e)?;
+    let mut hist = DeviceBuffer::<u32>::zeroed(dev, histogram::BINS).map_err(e)?;
+    histogram::launch(&s, grid, &input, &mut hist).map_err(e)?;
+    s.synchronize().map_err(e)?;
+    if hist.to_vec().map_err(e)? != want {
+        return Err("histogram256: wrong counts on 2^26 words".into());
+    }
+    let ours =
+        time_events(dev, &s, |s| histogram::launch(s, grid, &input, &mut hist)).map_err(e)?;
+    let twin = check_and_time_twin(
+        dev,
+        twins,
+        ("histogram", "histogram256"),
+        cfg,
+        &input,
+        &want,
+    )?;
+    Ok(vec![Row::new(
+        "histogram256, shared atomics (256 MiB)",
+        Unit::GBps,
+        4.0 * WORDS as f64,
+        Some(ours),
+        twin,
+    )])
+}
