@@ -53,7 +53,8 @@ pub type SimFn = fn(env: &mut dyn SimEnv, args: &[u64], out: &mut [u64]);
 /// Simulator semantics of a `Warp` intrinsic: `args[lane]` for every lane of the warp (`None` for lanes
 /// not participating); fills `out[lane]` for participating lanes. Returns `Err(message)` when CUDA's
 /// rules are broken (e.g. the mask names a lane that is not participating).
-pub type SimWarpFn = fn(args: &[Option<Vec<u64>>], out: &mut [Vec<u64>]) -> Result<(), String>;
+pub type SimWarpFn =
+    fn(args: &[Option<Vec<u64>>], out: &mut [Vec<u64>]) -> Result<(), String>;
 
 #[derive(Clone, Copy)]
 pub struct IntrinsicDef {
