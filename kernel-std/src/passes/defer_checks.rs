@@ -98,6 +98,7 @@ fn deferrable(inst: &Inst) -> bool {
         | Inst::DynSharedAddr { .. }
         | Inst::DynSharedBytes { .. }
         | Inst::Load { .. }
+        | Inst::LoadVec { .. }
         | Inst::Store { .. }
         | Inst::ArrayLoad { .. }
         | Inst::ArrayStore { .. }
@@ -339,7 +340,7 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
                 }],
             ));
         }
-        Inst::Store { .. } | Inst::ArrayStore { .. } if d.seen => {
+        Inst::Store { .. } | Inst::ArrayStore { .. } | Inst::LoadVec { .. } if d.seen => {
             out.push(guard(d, vec![inst], vec![]));
         }
         Inst::If { cond, then, els } => {

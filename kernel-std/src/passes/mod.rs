@@ -30,7 +30,10 @@
 //! 10. [`speculate`](fn@speculate): pure code whose result dies with an `if` moves out of it,
 //!     what is left of small `if`s becomes guarded accesses and selects, and stores sink below
 //!     the loads of the other memory space: a tile's loads come first, as nvcc orders them.
-//! 11. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
+//! 11. [`vectorize`](fn@vectorize): shared accesses off one symbolic address get constant
+//!     offsets from one anchor register (ptxas folds them into the instruction), and 4 or 2
+//!     adjacent aligned 32-bit shared loads become one vector load.
+//! 12. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
 //!     the rest renumbered.
 //!
 //! Every pass preserves the IR's semantics exactly (stores, their order within each memory
@@ -54,6 +57,7 @@ pub mod speculate;
 pub mod split_webs;
 pub mod sroa;
 pub mod unroll;
+pub mod vectorize;
 pub mod util;
 
 #[cfg(test)]
@@ -72,6 +76,7 @@ pub use speculate::speculate;
 pub use split_webs::split_webs;
 pub use sroa::sroa;
 pub use unroll::unroll;
+pub use vectorize::vectorize;
 
 /// Runs every pass in the documented order.
 pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
@@ -102,5 +107,6 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
         split_webs(kernel);
     }
     speculate(kernel);
+    vectorize(kernel);
     dce(kernel);
 }

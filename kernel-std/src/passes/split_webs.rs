@@ -194,7 +194,7 @@ fn rename_own_defs(inst: &mut Inst, from: Var, to: Var) {
         | Inst::DynSharedAddr { dst }
         | Inst::DynSharedBytes { dst }
         | Inst::ArrayLoad { dst, .. } => r(dst),
-        Inst::Intrinsic { dsts, .. } => dsts.iter_mut().for_each(r),
+        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => dsts.iter_mut().for_each(r),
         Inst::For { iv, .. } => r(iv),
         _ => {}
     }

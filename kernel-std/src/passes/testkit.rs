@@ -232,6 +232,17 @@ pub fn run(k: &Kernel, params: &[(Var, Const)]) -> Trace {
     it.trace
 }
 
+/// What the interpreter's memory holds at `addr`, as a value of type `t`: a fixed function of the
+/// address, so loads split or merged by a pass read the same values.
+fn loaded(addr: u64, t: Ty) -> u64 {
+    let bits = addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+    if t == Ty::F32 {
+        ((bits % 1000) as f32 / 8.0).to_bits() as u64
+    } else {
+        super::eval::int_const(t, bits as i128).bits
+    }
+}
+
 struct Interp<'a> {
     k: &'a Kernel,
     vars: Vec<Option<Const>>,
@@ -323,14 +334,14 @@ impl Interp<'_> {
             }
             Inst::Load { dst, addr, .. } => {
                 let a = self.get(*addr).bits;
-                let bits = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
-                let t = self.k.ty(*dst);
-                let bits = if t == Ty::F32 {
-                    ((bits % 1000) as f32 / 8.0).to_bits() as u64
-                } else {
-                    int_const(t, bits as i128).bits
-                };
-                self.set(*dst, bits)
+                self.set(*dst, loaded(a, self.k.ty(*dst)))
+            }
+            Inst::LoadVec { dsts, addr, .. } => {
+                let a = self.get(*addr).bits;
+                for (i, d) in dsts.iter().enumerate() {
+                    let t = self.k.ty(*d);
+                    self.set(*d, loaded(a + i as u64 * t.bytes() as u64, t))
+                }
             }
             Inst::Store { addr, val, .. } => {
                 let e = (self.get(*addr).bits, self.get(*val).bits);

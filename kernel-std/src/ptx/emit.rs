@@ -175,6 +175,12 @@ impl<'k> Emitter<'k> {
                 addr,
                 readonly,
             } => self.load(*dst, *space, *addr, *readonly),
+            Inst::LoadVec {
+                dsts,
+                space,
+                addr,
+                readonly,
+            } => self.load_vec(dsts, *space, *addr, *readonly),
             Inst::Store { space, addr, val } => self.store(*space, *addr, *val),
             Inst::SharedAddr { dst, alloc } => self.shared_addr(*dst, *alloc),
             Inst::DynSharedAddr { dst } => {
