@@ -61,6 +61,8 @@ pub mod vectorize;
 pub mod util;
 
 #[cfg(test)]
+mod perf_tests;
+#[cfg(test)]
 mod pipeline_tests;
 #[cfg(test)]
 pub(crate) mod testkit;
