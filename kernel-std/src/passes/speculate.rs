@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use super::split_webs::{has_jump, live_before, reads};
+use super::split_webs::{has_jump, live_after_each, reads};
 use super::util::{for_each_def, for_each_use, walk};
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Space, Var};
 
@@ -64,12 +64,12 @@ fn speculable(inst: &Inst) -> Option<Var> {
 
 fn block(k: &mut Kernel, b: &mut Block, live_out: &HashSet<Var>, anywhere: &HashSet<Var>) -> bool {
     let n = b.0.len();
-    let mut live_after = vec![HashSet::new(); n];
-    let mut live = live_out.clone();
-    for i in (0..n).rev() {
-        live_after[i] = live.clone();
-        live = live_before(&b.0[i], &live, anywhere);
-    }
+    let live_after: Vec<HashSet<Var>> = live_after_each(b, live_out, anywhere, |i| {
+        matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
+    })
+    .into_iter()
+    .map(Option::unwrap_or_default)
+    .collect();
     let mut changed = false;
     let mut out = Vec::with_capacity(n);
     for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {

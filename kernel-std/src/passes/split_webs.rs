@@ -12,7 +12,7 @@
 //! reads change name. A stretch that contains a `break`, `continue` or `return` is left alone
 //! (the old name could be read where control goes).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
 use crate::ir::{Block, Inst, Kernel, Operand, Var};
@@ -121,66 +121,68 @@ fn full_def(inst: &Inst) -> Option<Var> {
     }
 }
 
-/// Live variables before `inst`, given those live after it (conservative for loops and jumps).
-pub(crate) fn live_before(
-    inst: &Inst,
-    after: &HashSet<Var>,
-    anywhere: &HashSet<Var>,
-) -> HashSet<Var> {
+/// Turns the variables live after `inst` into those live before it (conservative for loops and
+/// jumps).
+pub(crate) fn transfer(inst: &Inst, live: &mut HashSet<Var>, anywhere: &HashSet<Var>) {
     match inst {
         Inst::If { cond, then, els } => {
-            let mut s = live_before_block(then, after, anywhere);
-            s.extend(live_before_block(els, after, anywhere));
+            let mut e = live.clone();
+            live_through(els, &mut e, anywhere);
+            live_through(then, live, anywhere);
+            live.extend(e);
             if let Operand::Var(v) = cond {
-                s.insert(*v);
+                live.insert(*v);
             }
-            s
         }
         Inst::For { .. } | Inst::Loop { .. } => {
-            let mut s = after.clone();
-            s.extend(reads(inst));
+            live.extend(reads(inst));
             if has_jump(inst) {
-                s.extend(anywhere.iter().copied());
+                live.extend(anywhere.iter().copied());
             }
-            s
         }
-        Inst::Break(_) | Inst::Continue(_) => anywhere.clone(),
-        Inst::Return => HashSet::new(),
-        Inst::Panic { .. } => reads(inst),
+        Inst::Break(_) | Inst::Continue(_) => *live = anywhere.clone(),
+        Inst::Return => live.clear(),
+        Inst::Panic { .. } => *live = reads(inst),
         _ => {
-            let mut s = after.clone();
             if let Some(d) = simple_def(inst) {
-                s.remove(&d);
+                live.remove(&d);
             }
-            s.extend(reads(inst));
-            s
+            for_each_use(inst, |o| {
+                if let Operand::Var(v) = o {
+                    live.insert(v);
+                }
+            });
         }
     }
 }
 
-fn live_before_block(b: &Block, after: &HashSet<Var>, anywhere: &HashSet<Var>) -> HashSet<Var> {
-    let mut live = after.clone();
+/// [`transfer`] over a whole block, backwards.
+pub(crate) fn live_through(b: &Block, live: &mut HashSet<Var>, anywhere: &HashSet<Var>) {
     for inst in b.0.iter().rev() {
-        live = live_before(inst, &live, anywhere);
+        transfer(inst, live, anywhere);
     }
-    live
 }
 
-/// Renames reads of `from` in `inst` itself (not nested).
-fn rename_own_uses(inst: &mut Inst, from: Var, to: Var) {
-    for_each_use_mut(inst, |o| {
-        if *o == Operand::Var(from) {
-            *o = Operand::Var(to);
+/// For each instruction of `b` that `want` selects, the variables live after it.
+pub(crate) fn live_after_each(
+    b: &Block,
+    live_out: &HashSet<Var>,
+    anywhere: &HashSet<Var>,
+    want: impl Fn(&Inst) -> bool,
+) -> Vec<Option<HashSet<Var>>> {
+    let mut out = vec![None; b.0.len()];
+    let mut live = live_out.clone();
+    for (i, inst) in b.0.iter().enumerate().rev() {
+        if want(inst) {
+            out[i] = Some(live.clone());
         }
-    });
+        transfer(inst, &mut live, anywhere);
+    }
+    out
 }
 
-fn rename_own_defs(inst: &mut Inst, from: Var, to: Var) {
-    let r = |v: &mut Var| {
-        if *v == from {
-            *v = to;
-        }
-    };
+/// Applies `r` to the variables `inst` itself writes.
+fn rename_own_defs_with(inst: &mut Inst, r: impl Fn(&mut Var)) {
     match inst {
         Inst::Mov { dst, .. }
         | Inst::Unary { dst, .. }
@@ -200,117 +202,133 @@ fn rename_own_defs(inst: &mut Inst, from: Var, to: Var) {
     }
 }
 
-/// Renames every occurrence of `from` in `inst` and everything nested in it.
-fn rename_all(inst: &mut Inst, from: Var, to: Var) {
-    rename_own_uses(inst, from, to);
-    rename_own_defs(inst, from, to);
-    match inst {
-        Inst::If { then, els, .. } => {
-            then.0.iter_mut().for_each(|i| rename_all(i, from, to));
-            els.0.iter_mut().for_each(|i| rename_all(i, from, to));
-        }
-        Inst::For { body, .. } | Inst::Loop { body, .. } => {
-            body.0.iter_mut().for_each(|i| rename_all(i, from, to))
-        }
-        _ => {}
-    }
-}
-
 impl Splitter<'_> {
     fn block(&mut self, b: &mut Block, live_out: &HashSet<Var>) {
         let n = b.0.len();
-        // live_after[i]: live after instruction i.
-        let mut live_after = vec![HashSet::new(); n];
-        let mut live = live_out.clone();
-        for i in (0..n).rev() {
-            live_after[i] = live.clone();
-            live = live_before(&b.0[i], &live, &self.read_anywhere);
-        }
+        let anchor_of: Vec<Option<Var>> = b.0.iter().map(full_def).collect();
+        let live_after = live_after_each(b, live_out, &self.read_anywhere, |i| {
+            matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
+                || full_def(i).is_some()
+        });
         for (i, inst) in b.0.iter_mut().enumerate() {
             match inst {
                 Inst::If { then, els, .. } => {
-                    self.block(then, &live_after[i]);
-                    self.block(els, &live_after[i]);
+                    let after = live_after[i].as_ref().expect("computed for ifs");
+                    self.block(then, after);
+                    self.block(els, after);
                 }
                 Inst::For { body, .. } | Inst::Loop { body, .. } => {
                     // Values may flow around the back edge: everything the loop reads stays live.
-                    let mut out = live_after[i].clone();
-                    let mut r = HashSet::new();
+                    let mut out = live_after[i].clone().expect("computed for loops");
                     walk(body, &mut |x| {
                         for_each_use(x, |o| {
                             if let Operand::Var(v) = o {
-                                r.insert(v);
+                                out.insert(v);
                             }
                         })
                     });
-                    out.extend(r);
                     self.block(body, &out);
                 }
                 _ => {}
             }
         }
-        // Anchors: top-level full definitions, per variable, in order.
-        let mut anchors: Vec<(Var, Vec<usize>)> = Vec::new();
-        for (i, inst) in b.0.iter().enumerate() {
-            if let Some(v) = full_def(inst) {
-                match anchors.iter_mut().find(|(x, _)| *x == v) {
-                    Some((_, list)) => list.push(i),
-                    None => anchors.push((v, vec![i])),
+        // Jumps before each position, to test a stretch in constant time.
+        let mut jumps = vec![0u32; n + 1];
+        for i in 0..n {
+            jumps[i + 1] = jumps[i] + has_jump(&b.0[i]) as u32;
+        }
+        // Per anchor: does the value it starts get its own variable? Decided from the next
+        // anchor of the same variable (or the block's end).
+        let mut next_anchor: HashMap<Var, usize> = HashMap::new();
+        let mut split = vec![false; n];
+        for i in (0..n).rev() {
+            let Some(v) = anchor_of[i] else { continue };
+            let end = next_anchor.insert(v, i);
+            let stop = end.unwrap_or(n);
+            let after = live_after[i].as_ref().expect("computed for anchors");
+            split[i] = jumps[stop] == jumps[i + 1]
+                && match end {
+                    Some(_) => true,
+                    // The last value: only when nothing after the block reads it, and something
+                    // in the block does (a value dead at once gains nothing).
+                    None => !live_out.contains(&v) && after.contains(&v),
+                };
+        }
+        // One forward walk: each variable's current name.
+        let mut name: HashMap<Var, Var> = HashMap::new();
+        for i in 0..n {
+            let inst = &mut b.0[i];
+            // Reads by the instruction itself belong to the value before it.
+            rename_own_uses_map(inst, &name);
+            if let Some(v) = anchor_of[i] {
+                if split[i] {
+                    let fresh = self.fresh_like(v);
+                    name.insert(v, fresh);
+                    self.changed = true;
+                } else {
+                    name.remove(&v);
                 }
             }
+            // Definitions and everything nested: the current names.
+            rename_defs_and_nested(inst, &name);
         }
-        for (v, list) in anchors {
-            for (t, &start) in list.iter().enumerate() {
-                let end = list.get(t + 1).copied();
-                if end.is_none() && live_out.contains(&v) {
-                    continue;
-                }
-                let stop = end.unwrap_or(n);
-                if b.0[start + 1..stop].iter().any(has_jump) {
-                    continue;
-                }
-                // The whole value is dead right away: nothing to gain.
-                if end.is_none() && !live_after[start].contains(&v) {
-                    continue;
-                }
-                let ty = self.k.ty(v);
-                let fresh = self.k.new_var(ty);
-                if !self.k.var_names.is_empty() {
-                    let name = self
-                        .k
-                        .var_names
-                        .get(v.0 as usize)
-                        .cloned()
-                        .unwrap_or_default();
-                    self.k
-                        .var_names
-                        .resize(self.k.vars.len() - 1, String::new());
-                    self.k.var_names.push(name);
-                }
-                match &mut b.0[start] {
-                    anchor @ Inst::If { .. } => rename_if_anchor(anchor, v, fresh),
-                    anchor => rename_own_defs(anchor, v, fresh),
-                }
-                for inst in &mut b.0[start + 1..stop] {
-                    rename_all(inst, v, fresh);
-                }
-                if let Some(e) = end {
-                    match &mut b.0[e] {
-                        Inst::If { .. } => {}
-                        next => rename_own_uses(next, v, fresh),
-                    }
-                }
-                self.changed = true;
-            }
+    }
+
+    fn fresh_like(&mut self, v: Var) -> Var {
+        let fresh = self.k.new_var(self.k.ty(v));
+        if !self.k.var_names.is_empty() {
+            let n = self
+                .k
+                .var_names
+                .get(v.0 as usize)
+                .cloned()
+                .unwrap_or_default();
+            self.k
+                .var_names
+                .resize(self.k.vars.len() - 1, String::new());
+            self.k.var_names.push(n);
         }
+        fresh
     }
 }
 
-/// Renames `from` inside an `if` anchor: its condition does not read it and both branches assign
-/// it before reading it, so every occurrence inside is the new value's.
-fn rename_if_anchor(inst: &mut Inst, from: Var, to: Var) {
-    if let Inst::If { then, els, .. } = inst {
-        then.0.iter_mut().for_each(|i| rename_all(i, from, to));
-        els.0.iter_mut().for_each(|i| rename_all(i, from, to));
+fn rename_own_uses_map(inst: &mut Inst, name: &HashMap<Var, Var>) {
+    if name.is_empty() {
+        return;
+    }
+    for_each_use_mut(inst, |o| {
+        if let Operand::Var(v) = o {
+            if let Some(n) = name.get(v) {
+                *o = Operand::Var(*n);
+            }
+        }
+    });
+}
+
+/// Renames the definitions of `inst` and every occurrence inside its nested blocks.
+fn rename_defs_and_nested(inst: &mut Inst, name: &HashMap<Var, Var>) {
+    if name.is_empty() {
+        return;
+    }
+    let r = |v: &mut Var| {
+        if let Some(n) = name.get(v) {
+            *v = *n;
+        }
+    };
+    rename_own_defs_with(inst, r);
+    match inst {
+        Inst::If { then, els, .. } => {
+            for i in then.0.iter_mut().chain(els.0.iter_mut()) {
+                rename_own_uses_map(i, name);
+                rename_defs_and_nested(i, name);
+            }
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => {
+            for i in &mut body.0 {
+                rename_own_uses_map(i, name);
+                rename_defs_and_nested(i, name);
+            }
+        }
+        _ => {}
     }
 }
