@@ -20,7 +20,9 @@
 //!    `fma(a, b, c)`.
 //! 7. [`narrow_index`](fn@narrow_index): widened 32-bit index arithmetic stays 32-bit where it
 //!    provably fits.
-//! 8. [`split_webs`](fn@split_webs): a variable assigned several times (unrolled copies
+//! 8. [`strength`](fn@strength): unsigned division and remainder by constants become shifts,
+//!    masks and multiply-high (ptxas keeps the generic divide sequence even for `/ 8`); then
+//!    [`split_webs`](fn@split_webs): a variable assigned several times (unrolled copies
 //!    share their body's variables) gets one fresh variable per value, so checks' operands
 //!    outlive nothing and predicated PTX does not chain the copies through one register.
 //! 9. [`defer_checks`](fn@defer_checks) (then `split_webs` again if it changed anything): in
@@ -56,6 +58,7 @@ pub mod ranges;
 pub mod speculate;
 pub mod split_webs;
 pub mod sroa;
+pub mod strength;
 pub mod unroll;
 pub mod vectorize;
 pub mod util;
@@ -77,6 +80,7 @@ pub use narrow_index::narrow_index;
 pub use speculate::speculate;
 pub use split_webs::split_webs;
 pub use sroa::sroa;
+pub use strength::strength;
 pub use unroll::unroll;
 pub use vectorize::vectorize;
 
@@ -104,6 +108,7 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
         fma(kernel);
     }
     narrow_index(kernel);
+    strength(kernel);
     split_webs(kernel);
     if defer_checks(kernel) {
         split_webs(kernel);
