@@ -371,3 +371,45 @@ fn guarded_tile_loads_are_straight_line_ptx() {
         "{text}"
     );
 }
+
+#[test]
+fn loads_are_not_merged_across_a_shared_store_or_a_barrier() {
+    for barrier in [false, true] {
+        let (mut k, _) = row_reads(0);
+        // Between the 2nd and 3rd load: a shared store (or a barrier) that a merged load would
+        // have to cross.
+        let at = k
+            .body
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| matches!(i, Inst::Load { .. }))
+            .nth(1)
+            .map(|(n, _)| n + 1)
+            .unwrap();
+        let (a, v) = (k.new_var(Ty::U32), k.new_var(Ty::F32));
+        let extra = if barrier {
+            vec![intr("sync_threads", vec![], vec![])]
+        } else {
+            vec![
+                Inst::SharedAddr {
+                    dst: a,
+                    alloc: SharedId(0),
+                },
+                mov(v, f32c(1.0)),
+                shared_store(a, v),
+            ]
+        };
+        k.body.0.splice(at..at, extra);
+        late_passes(&mut k);
+        assert_eq!(
+            count(
+                &k,
+                |i| matches!(i, Inst::LoadVec { dsts, .. } if dsts.len() == 4)
+            ),
+            1,
+            "only the second quad (after the store) merges\n{}",
+            text(&k)
+        );
+    }
+}
