@@ -31,9 +31,11 @@ pub fn sgemm(a: &[f32], b: &[f32], c: &mut [f32], m: u32, n: u32, k: u32, alpha:
         for l in 0..4u32 {
             let e = tid + l * 256;
             let (ar, ac) = (e / BK, e % BK);
-            a_s[ac as usize][ar as usize] = a[(row0 + ar) as usize * k as usize + (kt + ac) as usize];
+            a_s[ac as usize][ar as usize] =
+                a[(row0 + ar) as usize * k as usize + (kt + ac) as usize];
             let (br, bc) = (e / BN, e % BN);
-            b_s[br as usize][bc as usize] = b[(kt + br) as usize * n as usize + (col0 + bc) as usize];
+            b_s[br as usize][bc as usize] =
+                b[(kt + br) as usize * n as usize + (col0 + bc) as usize];
         }
         sync_threads();
         #[unroll]
@@ -70,7 +72,17 @@ pub fn sgemm(a: &[f32], b: &[f32], c: &mut [f32], m: u32, n: u32, k: u32, alpha:
 }
 
 /// f64 reference of alpha * A * B + beta * C.
-pub fn reference(a: &[f32], b: &[f32], c: &[f32], m: usize, n: usize, k: usize, alpha: f32, beta: f32) -> Vec<f32> {
+#[allow(clippy::too_many_arguments)]
+pub fn reference(
+    a: &[f32],
+    b: &[f32],
+    c: &[f32],
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    beta: f32,
+) -> Vec<f32> {
     let mut out = vec![0.0f32; m * n];
     for i in 0..m {
         for j in 0..n {
@@ -103,9 +115,25 @@ pub fn check(dev: &Device, m: usize, n: usize, k: usize) -> Result<(), String> {
         let db = dev.upload(&b)?;
         let mut dc = dev.upload(&c)?;
         let (m32, n32, k32) = (m as u32, n as u32, k as u32);
-        sgemm::launch(&stream, config(m32, n32), &da, &db, &mut dc, m32, n32, k32, alpha, beta)?;
+        sgemm::launch(
+            &stream,
+            config(m32, n32),
+            &da,
+            &db,
+            &mut dc,
+            m32,
+            n32,
+            k32,
+            alpha,
+            beta,
+        )?;
         dc.to_vec()
     };
     let got = run().map_err(|e| e.to_string())?;
-    check_close("sgemm", &got, &reference(&a, &b, &c, m, n, k, alpha, beta), 1e-4 * k as f32)
+    check_close(
+        "sgemm",
+        &got,
+        &reference(&a, &b, &c, m, n, k, alpha, beta),
+        1e-4 * k as f32,
+    )
 }

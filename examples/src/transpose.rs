@@ -57,7 +57,14 @@ pub fn check(dev: &Device, w: usize, h: usize) -> Result<(), String> {
         let stream = dev.new_stream()?;
         let din = dev.upload(&inp)?;
         let mut dout = dev.upload(&vec![f32::NAN; w * h])?;
-        transpose::launch::<32>(&stream, config(w as u32, h as u32), &mut dout, &din, w as u32, h as u32)?;
+        transpose::launch::<32>(
+            &stream,
+            config(w as u32, h as u32),
+            &mut dout,
+            &din,
+            w as u32,
+            h as u32,
+        )?;
         dout.to_vec()
     };
     let got = run().map_err(|e| e.to_string())?;

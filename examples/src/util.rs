@@ -45,12 +45,45 @@ pub fn check_close(what: &str, got: &[f32], want: &[f32], rel: f32) -> Result<()
     Ok(())
 }
 
-pub fn check_equal<T: PartialEq + std::fmt::Debug>(what: &str, got: &[T], want: &[T]) -> Result<(), String> {
+pub fn check_equal<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    got: &[T],
+    want: &[T],
+) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!("{what}: length {} != {}", got.len(), want.len()));
     }
     match got.iter().zip(want).position(|(g, w)| g != w) {
         None => Ok(()),
-        Some(i) => Err(format!("{what}: element {i} is {:?}, expected {:?}", got[i], want[i])),
+        Some(i) => Err(format!(
+            "{what}: element {i} is {:?}, expected {:?}",
+            got[i], want[i]
+        )),
+    }
+}
+
+/// The body of every example binary: run `check` on the default device, say which backend ran and
+/// whether the result matched the CPU reference.
+pub fn example_main(
+    name: &str,
+    check: impl FnOnce(&ferrocuda::runtime::Device) -> Result<(), String>,
+) -> std::process::ExitCode {
+    let dev = match ferrocuda::runtime::Device::default() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("no device: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    println!("backend: {}", dev.describe());
+    match check(&dev) {
+        Ok(()) => {
+            println!("{name}: result matches the CPU reference");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{name}: FAILED: {e}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }

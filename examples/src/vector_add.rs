@@ -25,7 +25,13 @@ pub fn check(dev: &Device, n: usize) -> Result<(), String> {
         let da = dev.upload(&a)?;
         let db = dev.upload(&b)?;
         let mut dc = dev.upload(&vec![f32::NAN; n])?;
-        vector_add::launch(&stream, LaunchConfig::for_elements(n, 256), &da, &db, &mut dc)?;
+        vector_add::launch(
+            &stream,
+            LaunchConfig::for_elements(n, 256),
+            &da,
+            &db,
+            &mut dc,
+        )?;
         dc.to_vec()
     };
     let got = run().map_err(|e| e.to_string())?;

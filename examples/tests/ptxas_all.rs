@@ -12,14 +12,22 @@ fn every_example_kernel_assembles_for_sm80_and_sm90() {
     }
     for k in KERNELS {
         for sm in [80, 90] {
-            let opts = CompileOptions { sm, ..CompileOptions::default() };
+            let opts = CompileOptions {
+                sm,
+                ..CompileOptions::default()
+            };
             let c = compile((k.def)(), &(k.generics)(), &opts)
                 .unwrap_or_else(|e| panic!("{}: {e}", k.name));
             let report = ptxas::assemble(&c.ptx, sm)
                 .unwrap_or_else(|e| panic!("{} for sm_{sm}: ptxas failed:\n{e}", k.name));
             assert_eq!(report.entries.len(), 1, "{}: {report}", k.name);
             let r = &report.entries[0];
-            assert_eq!(r.spill_stores + r.spill_loads, 0, "{} sm_{sm} spills: {report}", k.name);
+            assert_eq!(
+                r.spill_stores + r.spill_loads,
+                0,
+                "{} sm_{sm} spills: {report}",
+                k.name
+            );
         }
     }
 }
@@ -30,8 +38,20 @@ fn sgemm_accumulators_live_in_registers() {
         return;
     }
     let k = ferrocuda_examples::registry::find("sgemm").unwrap();
-    let c = compile((k.def)(), &[], &CompileOptions { sm: 90, ..CompileOptions::default() }).unwrap();
-    assert!(!c.ptx.contains(".local"), "SGEMM uses local memory:\n{}", c.ptx);
+    let c = compile(
+        (k.def)(),
+        &[],
+        &CompileOptions {
+            sm: 90,
+            ..CompileOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        !c.ptx.contains(".local"),
+        "SGEMM uses local memory:\n{}",
+        c.ptx
+    );
     let report = ptxas::assemble(&c.ptx, 90).unwrap();
     let r = &report.entries[0];
     assert_eq!(r.stack_frame, 0, "{report}");

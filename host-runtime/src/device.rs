@@ -180,16 +180,16 @@ impl Device {
     pub fn describe(&self) -> String {
         match &self.inner.backend {
             Backend::Cuda(c) => format!(
-                "CUDA device {}: {} (sm_{}, {} SMs, {:.1} GiB, driver {}.{})",
-                c.ordinal,
+                "cuda, {} (device {}, sm_{}, {} SMs, {:.1} GiB, driver {}.{})",
                 c.props.name,
+                c.ordinal,
                 c.props.sm(),
                 c.props.multiprocessor_count,
                 c.props.total_memory as f64 / (1u64 << 30) as f64,
                 c.driver_version / 1000,
                 c.driver_version % 1000 / 10
             ),
-            Backend::Sim(_) => "Ferrocuda simulator (CPU)".to_string(),
+            Backend::Sim(_) => "simulator".to_string(),
         }
     }
 

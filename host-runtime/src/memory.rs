@@ -40,8 +40,12 @@ impl Device {
     pub(crate) fn raw_free(&self, addr: u64, generation: u64) {
         match &self.inner.backend {
             Backend::Cuda(cuda) => {
+                // The rule: dropping a buffer never frees memory that queued work still uses. The
+                // context is synchronized first (stream-ordered buffers use cuMemFreeAsync on
+                // their stream instead, which orders the free after that stream's work).
                 if addr != 0 && cuda.enter(generation).is_ok() {
                     unsafe {
+                        let _ = cudarc::driver::sys::cuCtxSynchronize();
                         let _ = cudarc::driver::sys::cuMemFree_v2(addr);
                     }
                 }

@@ -55,6 +55,13 @@ impl Drop for ModuleInner {
 }
 
 impl Module {
+    /// Loads a kernel compiled by `kernel_std::compile` the way launches do: through the on-disk
+    /// cubin cache (`FERROCUDA_CACHE_DIR`, `off` to disable), with its panic sites for reports.
+    pub fn from_compiled(device: &Device, compiled: &kernel_std::Compiled) -> Result<Module> {
+        let cuda = device.cuda_arm()?;
+        crate::kernel_cache::load_compiled(device, cuda, compiled)
+    }
+
     /// JIT-compiles PTX text for the device and loads it.
     pub fn from_ptx(device: &Device, ptx: &str) -> Result<Module> {
         let raw = jit_load(device, ptx)?;

@@ -252,7 +252,11 @@ impl IntoConstValue for half::bf16 {
 }
 impl<T: IntoConstValue, const N: usize> IntoConstValue for [T; N] {
     fn into_const_value(self) -> ConstValue {
-        ConstValue::Array(self.into_iter().map(IntoConstValue::into_const_value).collect())
+        ConstValue::Array(
+            self.into_iter()
+                .map(IntoConstValue::into_const_value)
+                .collect(),
+        )
     }
 }
 impl<T: IntoConstValue + Copy> IntoConstValue for &T {

@@ -88,7 +88,10 @@ impl Const {
         }
     }
     pub fn u64(v: u64) -> Self {
-        Const { ty: Ty::U64, bits: v }
+        Const {
+            ty: Ty::U64,
+            bits: v,
+        }
     }
     pub fn i32(v: i32) -> Self {
         Const {
@@ -261,47 +264,120 @@ pub enum PanicKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inst {
     /// `dst = src` (same type).
-    Mov { dst: Var, src: Operand },
-    Unary { dst: Var, op: UnOp, a: Operand },
+    Mov {
+        dst: Var,
+        src: Operand,
+    },
+    Unary {
+        dst: Var,
+        op: UnOp,
+        a: Operand,
+    },
     /// Operand types equal; `dst` is `Bool` for comparisons, else the operand type. For `Shl`/`Shr`
     /// the amount `b` is `U32` and already reduced modulo the bit width.
-    Binary { dst: Var, op: BinOp, a: Operand, b: Operand },
+    Binary {
+        dst: Var,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+    },
     /// `dst = a * b + c` with a single rounding (float types only).
-    Fma { dst: Var, a: Operand, b: Operand, c: Operand },
+    Fma {
+        dst: Var,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+    },
     /// Rust `as` from the operand's type to `dst`'s: integer truncation / sign or zero extension,
     /// float->int saturating with NaN -> 0, int->float round to nearest, float->float round to nearest,
     /// bool -> int 0/1.
-    Cast { dst: Var, a: Operand },
+    Cast {
+        dst: Var,
+        a: Operand,
+    },
     /// Reinterpret bits between equally sized types (`to_bits` / `from_bits`).
-    Bitcast { dst: Var, a: Operand },
+    Bitcast {
+        dst: Var,
+        a: Operand,
+    },
     /// `dst = if cond { a } else { b }`.
-    Select { dst: Var, cond: Operand, a: Operand, b: Operand },
+    Select {
+        dst: Var,
+        cond: Operand,
+        a: Operand,
+        b: Operand,
+    },
     /// Load `dst`'s type from `addr` (U64 for global, U32 for shared). `readonly`: the address is
     /// inside a `&[T]` kernel parameter, so the non-coherent path (`ld.global.nc`) is legal.
-    Load { dst: Var, space: Space, addr: Operand, readonly: bool },
-    Store { space: Space, addr: Operand, val: Operand },
+    Load {
+        dst: Var,
+        space: Space,
+        addr: Operand,
+        readonly: bool,
+    },
+    Store {
+        space: Space,
+        addr: Operand,
+        val: Operand,
+    },
     /// Loads `dsts.len()` (2 or 4) consecutive elements of the destinations' common 32-bit type
     /// from `addr`, which is a multiple of the whole vector's size, as one access (`ld.v2`,
     /// `ld.v4`). Only `passes::vectorize` makes these, from scalar loads it proved adjacent and
     /// aligned. `readonly` as for `Load`.
-    LoadVec { dsts: Vec<Var>, space: Space, addr: Operand, readonly: bool },
+    LoadVec {
+        dsts: Vec<Var>,
+        space: Space,
+        addr: Operand,
+        readonly: bool,
+    },
     /// Byte offset of a static shared allocation in the block's shared window (U32).
-    SharedAddr { dst: Var, alloc: SharedId },
+    SharedAddr {
+        dst: Var,
+        alloc: SharedId,
+    },
     /// Byte offset where dynamic shared memory starts (U32), and its size in bytes (U32) as launched.
-    DynSharedAddr { dst: Var },
-    DynSharedBytes { dst: Var },
+    DynSharedAddr {
+        dst: Var,
+    },
+    DynSharedBytes {
+        dst: Var,
+    },
     /// Thread-private array element access; `idx` is U32 and in range (checked before if needed).
-    ArrayLoad { dst: Var, array: ArrayId, idx: Operand },
-    ArrayStore { array: ArrayId, idx: Operand, val: Operand },
+    ArrayLoad {
+        dst: Var,
+        array: ArrayId,
+        idx: Operand,
+    },
+    ArrayStore {
+        array: ArrayId,
+        idx: Operand,
+        val: Operand,
+    },
     /// Built-in registers, barriers, warp collectives, atomics, math...: see `intrinsics`.
-    Intrinsic { id: IntrinsicId, dsts: Vec<Var>, args: Vec<Operand> },
+    Intrinsic {
+        id: IntrinsicId,
+        dsts: Vec<Var>,
+        args: Vec<Operand>,
+    },
     /// Panic at `site` unless `idx < len` (both U64 or both U32). Kept as one instruction so the
     /// bounds-check-elimination pass can find and drop it.
-    BoundsCheck { idx: Operand, len: Operand, site: SiteId },
+    BoundsCheck {
+        idx: Operand,
+        len: Operand,
+        site: SiteId,
+    },
     /// Unconditional panic (record the site and this thread, then stop this thread).
     /// `a` and `b` are recorded as the two detail values (for bounds: index and length).
-    Panic { site: SiteId, a: Operand, b: Operand },
-    If { cond: Operand, then: Block, els: Block },
+    Panic {
+        site: SiteId,
+        a: Operand,
+        b: Operand,
+    },
+    If {
+        cond: Operand,
+        then: Block,
+        els: Block,
+    },
     /// `for iv in start..end` (`..=end` when `inclusive`), stepping by `step` (positive, same type as
     /// `iv`), downwards when `reverse` (as `(start..end).rev().step_by(step)` — iterates from the top).
     /// `start`/`end` are evaluated once before the loop; `iv` is integer typed and not written in `body`.
@@ -317,7 +393,10 @@ pub enum Inst {
         unroll: Unroll,
     },
     /// Repeats `body` until a `Break` with this id (or a `Return`).
-    Loop { id: LoopId, body: Block },
+    Loop {
+        id: LoopId,
+        body: Block,
+    },
     Break(LoopId),
     Continue(LoopId),
     /// The kernel returns (this thread exits).
@@ -356,7 +435,10 @@ pub struct Param {
 pub enum ParamKind {
     Scalar,
     /// `&[T]` (`readonly`) or `&mut [T]`: pieces are the pointer (offset 0) and the length (offset 8).
-    Slice { readonly: bool, elem_bytes: u32 },
+    Slice {
+        readonly: bool,
+        elem_bytes: u32,
+    },
     Struct,
 }
 

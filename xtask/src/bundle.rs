@@ -159,6 +159,9 @@ if [ "$what" = all ] || [ "$what" = examples ]; then
 fi
 if [ "$what" = bench ]; then
   shift
+  # cuBLAS (reference row) is loaded at run time: look in the toolkit and in the pip wheel.
+  cublas_dir=$(python3 -c 'import nvidia.cublas, os; print(os.path.join(list(nvidia.cublas.__path__)[0], "lib"))' 2>/dev/null)
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${cublas_dir}:${LD_LIBRARY_PATH:-}"
   ./bin/xtask bench "$@" || fail=1
 fi
 exit $fail

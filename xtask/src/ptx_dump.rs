@@ -25,9 +25,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     let name = name.ok_or("which kernel? (`cargo xtask list` shows them)")?;
-    let entry: &KernelEntry = registry::find(&name).ok_or_else(|| {
-        format!("no kernel named `{name}` (`cargo xtask list` shows them)")
-    })?;
+    let entry: &KernelEntry = registry::find(&name)
+        .ok_or_else(|| format!("no kernel named `{name}` (`cargo xtask list` shows them)"))?;
     let def = (entry.def)();
     let generics = (entry.generics)();
     let opts = CompileOptions {

@@ -89,7 +89,7 @@ pub fn launch(
     params: &[&[u8]],
     mem: &mut GlobalMemory,
 ) -> Result<SimStats, SimError> {
-    sched::launch(kernel, cfg, params, mem, TABLE)
+    sched::launch(kernel, cfg, params, mem, &TABLE)
 }
 
 /// [`launch`] with another intrinsic table (a superset of [`TABLE`] used by tests of intrinsics

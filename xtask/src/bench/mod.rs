@@ -5,6 +5,7 @@
 //! warm-up launches, then CUDA events around each launch; median and spread of `RUNS` runs;
 //! buffers several times larger than L2 for the memory-bound workloads.
 
+mod cublas;
 mod report;
 mod timing;
 mod twins;

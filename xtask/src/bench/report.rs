@@ -25,11 +25,31 @@ pub struct Row {
 }
 
 impl Row {
-    pub fn new(name: &str, unit: Unit, amount: f64, ours: Option<Timing>, reference: Option<Timing>) -> Row {
-        Row { name: name.into(), unit, amount, ours, reference, error: None }
+    pub fn new(
+        name: &str,
+        unit: Unit,
+        amount: f64,
+        ours: Option<Timing>,
+        reference: Option<Timing>,
+    ) -> Row {
+        Row {
+            name: name.into(),
+            unit,
+            amount,
+            ours,
+            reference,
+            error: None,
+        }
     }
     pub fn failed(name: &str, err: &str) -> Row {
-        Row { name: name.into(), unit: Unit::Millis, amount: 0.0, ours: None, reference: None, error: Some(err.into()) }
+        Row {
+            name: name.into(),
+            unit: Unit::Millis,
+            amount: 0.0,
+            ours: None,
+            reference: None,
+            error: Some(err.into()),
+        }
     }
     /// The figure of merit for one timing: GB/s, TFLOP/s, or the time itself.
     pub fn value(&self, t: &Timing) -> f64 {
@@ -58,13 +78,38 @@ impl Row {
     }
 }
 
+/// The measured ceilings: the device-to-device copy for GB/s rows, cuBLAS for TFLOP/s rows.
+fn peaks(rows: &[Row]) -> (Option<f64>, Option<f64>) {
+    let find = |prefix: &str| {
+        rows.iter()
+            .find(|r| r.name.starts_with(prefix))
+            .and_then(|r| r.ours.as_ref().map(|t| r.value(t)))
+    };
+    (find("copy"), find("cuBLAS"))
+}
+
+/// Ours as a percentage of the measured ceiling of its unit.
+fn percent_of_peak(r: &Row, peaks: (Option<f64>, Option<f64>)) -> Option<f64> {
+    let v = r.value(r.ours.as_ref()?);
+    let peak = match r.unit {
+        Unit::GBps => peaks.0?,
+        Unit::Tflops => peaks.1?,
+        _ => return None,
+    };
+    Some(v / peak * 100.0)
+}
+
 pub fn print_table(header: &str, rows: &[Row]) {
+    let pk = peaks(rows);
     println!("\n{header}");
     println!(
-        "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} |",
-        "workload", "Ferrocuda", "reference", "ratio", "spread"
+        "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} | {:>8} |",
+        "workload", "Ferrocuda", "reference", "ratio", "% peak", "spread"
     );
-    println!("|{:-<48}|{:-<20}|{:-<20}|{:-<9}|{:-<10}|", "", "", "", "", "");
+    println!(
+        "|{:-<48}|{:-<20}|{:-<20}|{:-<9}|{:-<10}|{:-<10}|",
+        "", "", "", "", "", ""
+    );
     for r in rows {
         if let Some(err) = &r.error {
             println!("| {:<46} | FAILED: {err}", r.name);
@@ -74,14 +119,25 @@ pub fn print_table(header: &str, rows: &[Row]) {
             Some(t) => format!("{:.2} {}", r.value(t), r.unit_name()),
             None => "-".into(),
         };
-        let ratio = r.ratio().map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
-        let spread = r.ours.as_ref().map(|t| format!("{:.1}%", Row::spread(t))).unwrap_or_default();
+        let ratio = r
+            .ratio()
+            .map(|x| format!("{x:.3}"))
+            .unwrap_or_else(|| "-".into());
+        let peak = percent_of_peak(r, pk)
+            .map(|p| format!("{p:.1}%"))
+            .unwrap_or_else(|| "-".into());
+        let spread = r
+            .ours
+            .as_ref()
+            .map(|t| format!("{:.1}%", Row::spread(t)))
+            .unwrap_or_default();
         println!(
-            "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} |",
+            "| {:<46} | {:>18} | {:>18} | {:>7} | {:>8} | {:>8} |",
             r.name,
             fmt(&r.ours),
             fmt(&r.reference),
             ratio,
+            peak,
             spread
         );
     }
@@ -97,7 +153,10 @@ pub fn write_json(path: &str, header: &str, rows: &[Row]) -> Result<(), String> 
         let t = |t: &Option<Timing>| match t {
             Some(t) => format!(
                 "{{\"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"value\": {}}}",
-                t.median_ms, t.min_ms, t.max_ms, r.value(t)
+                t.median_ms,
+                t.min_ms,
+                t.max_ms,
+                r.value(t)
             ),
             None => "null".into(),
         };
@@ -118,7 +177,10 @@ pub fn write_json(path: &str, header: &str, rows: &[Row]) -> Result<(), String> 
 
 /// Horizontal bars, one pair per throughput row, scaled per row to the larger of the two.
 pub fn write_svg(path: &str, header: &str, rows: &[Row]) -> Result<(), String> {
-    let rows: Vec<&Row> = rows.iter().filter(|r| r.ours.is_some() && matches!(r.unit, Unit::GBps | Unit::Tflops)).collect();
+    let rows: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.ours.is_some() && matches!(r.unit, Unit::GBps | Unit::Tflops))
+        .collect();
     let (w, bar_h, left) = (900.0, 16.0, 330.0);
     let h = 60.0 + rows.len() as f64 * 50.0;
     let mut s = format!(
@@ -131,12 +193,33 @@ pub fn write_svg(path: &str, header: &str, rows: &[Row]) -> Result<(), String> {
         let f = r.reference.as_ref().map(|t| r.value(t)).unwrap_or(0.0);
         let max = o.max(f).max(1e-9);
         let scale = (w - left - 120.0) / max;
-        s += &format!("<text x=\"10\" y=\"{}\">{}</text>\n", y + 20.0, xml(&r.name));
-        s += &format!("<rect x=\"{left}\" y=\"{y}\" width=\"{}\" height=\"{bar_h}\" fill=\"#3572b0\"/>\n", o * scale);
-        s += &format!("<text x=\"{}\" y=\"{}\">{o:.1} {}</text>\n", left + o * scale + 5.0, y + 12.0, r.unit_name());
+        s += &format!(
+            "<text x=\"10\" y=\"{}\">{}</text>\n",
+            y + 20.0,
+            xml(&r.name)
+        );
+        s += &format!(
+            "<rect x=\"{left}\" y=\"{y}\" width=\"{}\" height=\"{bar_h}\" fill=\"#3572b0\"/>\n",
+            o * scale
+        );
+        s += &format!(
+            "<text x=\"{}\" y=\"{}\">{o:.1} {}</text>\n",
+            left + o * scale + 5.0,
+            y + 12.0,
+            r.unit_name()
+        );
         if f > 0.0 {
-            s += &format!("<rect x=\"{left}\" y=\"{}\" width=\"{}\" height=\"{bar_h}\" fill=\"#999\"/>\n", y + bar_h + 2.0, f * scale);
-            s += &format!("<text x=\"{}\" y=\"{}\">{f:.1} {}</text>\n", left + f * scale + 5.0, y + bar_h + 14.0, r.unit_name());
+            s += &format!(
+                "<rect x=\"{left}\" y=\"{}\" width=\"{}\" height=\"{bar_h}\" fill=\"#999\"/>\n",
+                y + bar_h + 2.0,
+                f * scale
+            );
+            s += &format!(
+                "<text x=\"{}\" y=\"{}\">{f:.1} {}</text>\n",
+                left + f * scale + 5.0,
+                y + bar_h + 14.0,
+                r.unit_name()
+            );
         }
     }
     s += "</svg>\n";
@@ -144,5 +227,7 @@ pub fn write_svg(path: &str, header: &str, rows: &[Row]) -> Result<(), String> {
 }
 
 fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

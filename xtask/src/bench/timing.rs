@@ -25,7 +25,11 @@ impl Timing {
 }
 
 /// Times `f` (which enqueues one run on `stream`) with events around each run.
-pub fn time_events(dev: &Device, stream: &Stream, mut f: impl FnMut(&Stream) -> Result<()>) -> Result<Timing> {
+pub fn time_events(
+    dev: &Device,
+    stream: &Stream,
+    mut f: impl FnMut(&Stream) -> Result<()>,
+) -> Result<Timing> {
     for _ in 0..WARMUP {
         f(stream)?;
     }

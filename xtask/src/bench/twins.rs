@@ -14,16 +14,25 @@ pub struct Twins {
 
 /// Where the `.cu` files are: `benches/reference` in a checkout, `reference/` in a gpu-bundle.
 fn source_dir() -> Option<PathBuf> {
-    let exe_dir = std::env::current_exe().ok()?.parent()?.parent()?.to_path_buf();
-    [PathBuf::from("benches/reference"), exe_dir.join("reference")]
-        .into_iter()
-        .find(|p| p.join("saxpy.cu").exists())
+    let exe_dir = std::env::current_exe()
+        .ok()?
+        .parent()?
+        .parent()?
+        .to_path_buf();
+    [
+        PathBuf::from("benches/reference"),
+        exe_dir.join("reference"),
+    ]
+    .into_iter()
+    .find(|p| p.join("saxpy.cu").exists())
 }
 
 impl Twins {
     pub fn build(sm: u32) -> Twins {
         let Some(src) = source_dir() else {
-            return Twins::none("CUDA C sources not found (benches/reference or bundle reference/)");
+            return Twins::none(
+                "CUDA C sources not found (benches/reference or bundle reference/)",
+            );
         };
         let version = match Command::new("nvcc").arg("--version").output() {
             Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
@@ -69,7 +78,12 @@ impl Twins {
     }
 
     /// Loads `entry` from `<file>.cubin`; None when twins were not built.
-    pub fn function(&self, dev: &Device, file: &str, entry: &str) -> Option<Result<(Module, Function)>> {
+    pub fn function(
+        &self,
+        dev: &Device,
+        file: &str,
+        entry: &str,
+    ) -> Option<Result<(Module, Function)>> {
         let dir: &Path = self.dir.as_deref()?;
         let image = match std::fs::read(dir.join(format!("{file}.cubin"))) {
             Ok(i) => i,

@@ -13,6 +13,7 @@ fn device_only(name: &str) -> ! {
 }
 
 /// Declares a device intrinsic: a host stub for type checking plus its companion module.
+#[allow(unused_macros)]
 macro_rules! device_intrinsic {
     ($(#[$m:meta])* pub fn $name:ident $(<$($g:ident $(: $b:path)?),*>)? ($($arg:ident : $ty:ty),*) $(-> $ret:ty)?) => {
         $(#[$m])*
@@ -28,6 +29,34 @@ macro_rules! device_intrinsic {
         }
     };
 }
+
+mod atomics;
+mod fp16;
+mod integer;
+mod math;
+mod memory;
+mod misc;
+mod sync;
+mod vector;
+mod warp;
+#[allow(unused_imports)]
+pub use atomics::*;
+#[allow(unused_imports)]
+pub use fp16::*;
+#[allow(unused_imports)]
+pub use integer::*;
+#[allow(unused_imports)]
+pub use math::*;
+#[allow(unused_imports)]
+pub use memory::*;
+#[allow(unused_imports)]
+pub use misc::*;
+#[allow(unused_imports)]
+pub use sync::*;
+#[allow(unused_imports)]
+pub use vector::*;
+#[allow(unused_imports)]
+pub use warp::*;
 
 /// CUDA's `dim3` / `uint3`: the value of `threadIdx`, `blockIdx`, `blockDim` and `gridDim`.
 #[repr(C)]

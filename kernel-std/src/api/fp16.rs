@@ -1,0 +1,1 @@
+//! Device API: f16/bf16, half2/bfloat162.
