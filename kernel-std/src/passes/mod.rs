@@ -60,8 +60,8 @@ pub mod split_webs;
 pub mod sroa;
 pub mod strength;
 pub mod unroll;
-pub mod vectorize;
 pub mod util;
+pub mod vectorize;
 
 #[cfg(test)]
 mod perf_tests;
