@@ -153,6 +153,8 @@ const MAX_CHECKS: usize = 16;
 /// A deferred check: copies of its operands and of the conditions of the `if`s around it (with
 /// the branch taken), so the panic dispatch at the end of the run can evaluate it again.
 struct Pending {
+    /// Pure instructions (fresh destinations) that recompute `idx`/`len` in the dispatch.
+    remat: Vec<Inst>,
     idx: Operand,
     len: Operand,
     site: SiteId,
@@ -171,6 +173,14 @@ struct Deferred {
     /// Per variable, how many assignments in the run are still ahead of the current point: a
     /// check operand with none ahead needs no copy.
     ahead: HashMap<Var, u32>,
+    /// Assignments per variable in the whole run.
+    total: HashMap<Var, u32>,
+    /// The pure instruction (and its position) that assigned each variable the run assigns once.
+    pure_def: HashMap<Var, (u32, Inst)>,
+    /// Position of each variable's latest assignment in the run so far.
+    def_pos: HashMap<Var, u32>,
+    /// Instructions of the run passed so far (positions count up).
+    pos: u32,
     /// Variables assigned so far inside the run's current top-level `if`: a check operand among
     /// them gets a copy too, so the value itself dies with the `if` (`speculate` can then move
     /// its arithmetic out) and only the copy outlives it.
@@ -189,13 +199,19 @@ fn finish_run(k: &mut Kernel, run: Vec<Inst>, out: &mut Vec<Inst>, changed: &mut
             for_each_def(i, |v| *ahead.entry(v).or_insert(0) += 1)
         });
     }
-    let mut d = fresh_run(k, out, ahead);
+    let total = ahead.clone();
+    let mut d = fresh_run(k, out, ahead, total);
     for inst in run {
         rewrite(k, inst, out, &mut d);
         if d.pending.len() >= MAX_CHECKS {
             flush(k, std::mem::take(&mut d.pending), d.ok, out);
             let ahead = std::mem::take(&mut d.ahead);
-            d = fresh_run(k, out, ahead);
+            let total = std::mem::take(&mut d.total);
+            let pure_def = std::mem::take(&mut d.pure_def);
+            let def_pos = std::mem::take(&mut d.def_pos);
+            let pos = d.pos;
+            d = fresh_run(k, out, ahead, total);
+            (d.pure_def, d.def_pos, d.pos) = (pure_def, def_pos, pos);
         }
     }
     flush(k, d.pending, d.ok, out);
@@ -208,7 +224,12 @@ fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
     }
 }
 
-fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: HashMap<Var, u32>) -> Deferred {
+fn fresh_run(
+    k: &mut Kernel,
+    out: &mut Vec<Inst>,
+    ahead: HashMap<Var, u32>,
+    total: HashMap<Var, u32>,
+) -> Deferred {
     let ok = k.new_var(Ty::Bool);
     out.push(Inst::Mov {
         dst: ok,
@@ -220,6 +241,10 @@ fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: HashMap<Var, u32>) -> D
         path: Vec::new(),
         seen: false,
         ahead,
+        total,
+        pure_def: HashMap::new(),
+        def_pos: HashMap::new(),
+        pos: 0,
         in_if: HashSet::new(),
     }
 }
@@ -234,7 +259,8 @@ fn flush(k: &mut Kernel, pending: Vec<Pending>, ok: Var, out: &mut Vec<Inst>) {
     let mut dispatch = Vec::new();
     for p in pending {
         let fail = k.new_var(Ty::Bool);
-        let mut code = vec![
+        let mut code = p.remat;
+        code.extend([
             Inst::Binary {
                 dst: fail,
                 op: BinOp::Ge,
@@ -250,7 +276,7 @@ fn flush(k: &mut Kernel, pending: Vec<Pending>, ok: Var, out: &mut Vec<Inst>) {
                 }]),
                 els: Block::default(),
             },
-        ];
+        ]);
         for (cond, taken) in p.path.into_iter().rev() {
             let (then, els) = if taken {
                 (Block(code), Block::default())
@@ -266,6 +292,130 @@ fn flush(k: &mut Kernel, pending: Vec<Pending>, ok: Var, out: &mut Vec<Inst>) {
         then: Block::default(),
         els: Block(dispatch),
     });
+}
+
+/// Largest recomputation of a check operand the dispatch makes instead of keeping a copy.
+const MAX_REMAT: usize = 16;
+
+/// `o` as the dispatch can read it: `o` itself when nothing later in the run overwrites it and
+/// it does not die with an `if`; better, a recomputation (appended to `remat`) through the pure
+/// instructions that made it, from values unchanged since (so `speculate` can move the original
+/// arithmetic out of its `if`, and the value need not stay live); else a copy made here.
+fn operand_for_dispatch(
+    k: &mut Kernel,
+    o: Operand,
+    out: &mut Vec<Inst>,
+    d: &Deferred,
+    remat: &mut Vec<Inst>,
+) -> Operand {
+    if let Operand::Var(v) = o {
+        let keeps = d.ahead.get(&v).copied().unwrap_or(0) == 0 && !d.in_if.contains(&v);
+        if !keeps || d.pure_def.contains_key(&v) {
+            let mut code = Vec::new();
+            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut HashMap::new(), &mut code) {
+                remat.extend(code);
+                return r;
+            }
+        }
+    }
+    snapshot(k, o, out, d)
+}
+
+/// `v` as it was just before position `before`, at the end of the run: the variable itself when
+/// the run assigns it only before `before` and never after the current point, or its pure
+/// definition evaluated again from such values.
+fn recompute(
+    k: &mut Kernel,
+    v: Var,
+    before: u32,
+    d: &Deferred,
+    memo: &mut HashMap<(Var, u32), Operand>,
+    code: &mut Vec<Inst>,
+) -> Option<Operand> {
+    if let Some(r) = memo.get(&(v, before)) {
+        return Some(*r);
+    }
+    let r = match d.pure_def.get(&v) {
+        Some((at, def)) if *at < before => {
+            if code.len() >= MAX_REMAT {
+                return None;
+            }
+            let mut inst = def.clone();
+            let mut reads = Vec::new();
+            super::util::for_each_use(&inst, |o| {
+                if let Operand::Var(x) = o {
+                    reads.push(x);
+                }
+            });
+            let mut map = HashMap::new();
+            for x in reads {
+                map.insert(x, recompute(k, x, *at, d, memo, code)?);
+            }
+            super::util::for_each_use_mut(&mut inst, |o| {
+                if let Operand::Var(x) = o {
+                    if let Some(r) = map.get(x) {
+                        *o = *r;
+                    }
+                }
+            });
+            let fresh = k.new_var(k.ty(v));
+            set_dst(&mut inst, fresh);
+            code.push(inst);
+            Operand::Var(fresh)
+        }
+        _ => {
+            let unchanged = d.ahead.get(&v).copied().unwrap_or(0) == 0
+                && d.def_pos.get(&v).is_none_or(|p| *p < before);
+            if !unchanged {
+                return None;
+            }
+            Operand::Var(v)
+        }
+    };
+    memo.insert((v, before), r);
+    Some(r)
+}
+
+/// Instructions whose result a dispatch may compute again: no memory, no fault, one result.
+fn recomputable(inst: &Inst) -> Option<Var> {
+    let ok = match inst {
+        Inst::Mov { .. }
+        | Inst::Unary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::SharedAddr { .. } => true,
+        Inst::Binary { op, b, .. } => match op {
+            BinOp::Div | BinOp::Rem => match b {
+                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
+                Operand::Const(c) => c.ty.is_float(),
+                Operand::Var(_) => false,
+            },
+            _ => true,
+        },
+        _ => false,
+    };
+    if !ok {
+        return None;
+    }
+    let mut dst = None;
+    for_each_def(inst, |v| dst = Some(v));
+    dst
+}
+
+fn set_dst(inst: &mut Inst, to: Var) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::SharedAddr { dst, .. } => *dst = to,
+        _ => {}
+    }
 }
 
 /// `o`, or a copy of it when later code in the run overwrites it.
@@ -291,6 +441,18 @@ fn guard(d: &Deferred, then: Vec<Inst>, els: Vec<Inst>) -> Inst {
 
 fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
     // An `if`'s own assignments are its branches', counted as the recursion passes them.
+    d.pos += 1;
+    if let Some(v) = recomputable(&inst) {
+        if d.total.get(&v).copied() == Some(1) {
+            d.pure_def.insert(v, (d.pos, inst.clone()));
+        }
+    }
+    if !matches!(inst, Inst::If { .. }) {
+        let pos = d.pos;
+        for_each_def(&inst, |v| {
+            d.def_pos.insert(v, pos);
+        });
+    }
     if !matches!(inst, Inst::If { .. }) {
         for_each_def(&inst, |v| {
             if let Some(n) = d.ahead.get_mut(&v) {
@@ -316,9 +478,11 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
                 a: d.ok.into(),
                 b: pass.into(),
             });
-            let idx = snapshot(k, idx, out, d);
-            let len = snapshot(k, len, out, d);
+            let mut remat = Vec::new();
+            let idx = operand_for_dispatch(k, idx, out, d, &mut remat);
+            let len = operand_for_dispatch(k, len, out, d, &mut remat);
             d.pending.push(Pending {
+                remat,
                 idx,
                 len,
                 site,
