@@ -6,9 +6,11 @@ use std::marker::PhantomData;
 use cudarc::driver::sys::{self, CUmem_advise as MA};
 use kernel_std::api::DeviceType;
 
+use crate::device::Backend;
 use crate::driver::{cu, has_symbol};
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory::byte_len;
+use crate::sim_backend::SimDevice;
 use crate::{Device, Error, Result, Stream};
 
 /// Where managed memory should live.
@@ -47,6 +49,9 @@ pub struct ManagedBuffer<T: DeviceType> {
     addr: u64,
     len: usize,
     generation: u64,
+    /// Where the host reads the elements: `addr` itself on a GPU, the simulator allocation's
+    /// bytes on the simulator.
+    host: *mut T,
     _t: PhantomData<T>,
 }
 
@@ -62,6 +67,9 @@ impl<T: DeviceType> Drop for ManagedBuffer<T> {
 impl<T: DeviceType> ManagedBuffer<T> {
     /// Allocates `len` zeroed elements attached globally (any stream may use them).
     pub fn new(device: &Device, len: usize) -> Result<Self> {
+        if let Backend::Sim(sim) = &device.inner.backend {
+            return Self::new_sim(device, sim, len);
+        }
         let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         if !cuda.props.managed_memory {
@@ -84,8 +92,40 @@ impl<T: DeviceType> ManagedBuffer<T> {
             addr,
             len,
             generation: cuda.ctx.generation(),
+            host: addr as usize as *mut T,
             _t: PhantomData,
         })
+    }
+
+    /// The simulator's managed memory: one simulated allocation, read and written in place by the
+    /// host (launches run to completion before they return, so the host never races a kernel).
+    fn new_sim(device: &Device, sim: &SimDevice, len: usize) -> Result<Self> {
+        let bytes = byte_len::<T>(len)?;
+        let addr = sim.alloc(bytes);
+        let host = match bytes {
+            0 => std::ptr::null_mut(),
+            _ => sim
+                .host_ptr(addr)
+                .ok_or(Error::InvalidValue("simulator allocation vanished".into()))?,
+        };
+        let b = ManagedBuffer {
+            device: device.clone(),
+            addr,
+            len,
+            generation: 0,
+            host: host as *mut T,
+            _t: PhantomData,
+        };
+        if !host.is_null() && !(host as usize).is_multiple_of(std::mem::align_of::<T>()) {
+            return Err(Error::Unsupported(
+                "managed memory of this element alignment on the simulator",
+            ));
+        }
+        Ok(b)
+    }
+
+    fn is_sim(&self) -> bool {
+        matches!(self.device.inner.backend, Backend::Sim(_))
     }
 
     /// Number of elements.
@@ -102,20 +142,20 @@ impl<T: DeviceType> ManagedBuffer<T> {
         if self.len == 0 {
             std::ptr::NonNull::dangling().as_ptr()
         } else {
-            self.addr as usize as *mut T
+            self.host
         }
     }
 
     /// Waits for the device (reporting kernel panics), then borrows the memory on the host.
     pub fn as_slice(&self) -> Result<&[T]> {
-        self.device.cuda_arm()?.ctx.check(self.generation)?;
+        self.device.check_generation(self.generation)?;
         self.device.synchronize()?;
         Ok(unsafe { std::slice::from_raw_parts(self.ptr(), self.len) })
     }
 
     /// Waits for the device, then borrows the memory mutably on the host.
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
-        self.device.cuda_arm()?.ctx.check(self.generation)?;
+        self.device.check_generation(self.generation)?;
         self.device.synchronize()?;
         Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr(), self.len) })
     }
@@ -138,6 +178,10 @@ impl<T: DeviceType> ManagedBuffer<T> {
 
     /// Migrates the pages to `to` in stream order on `stream`.
     pub fn prefetch(&self, to: Location, stream: &Stream) -> Result<()> {
+        if self.is_sim() {
+            // One memory serves host and kernels: nothing to migrate.
+            return Ok(());
+        }
         self.device.cuda_arm()?.enter(self.generation)?;
         stream.enter()?;
         if !self.device.properties().concurrent_managed_access {
@@ -168,6 +212,10 @@ impl<T: DeviceType> ManagedBuffer<T> {
 
     /// Gives the driver a placement hint for the whole buffer.
     pub fn advise(&self, advice: Advice) -> Result<()> {
+        if self.is_sim() {
+            // Placement hints mean nothing where there is one memory.
+            return Ok(());
+        }
         self.device.cuda_arm()?.enter(self.generation)?;
         if !has_symbol("cuMemAdvise_v2") {
             return Err(Error::Unsupported(

@@ -1,6 +1,7 @@
 //! Page-locked host memory: the only host memory asynchronous copies overlap with kernels from,
 //! and (when mapped) memory kernels can read and write directly over the bus.
 
+use std::alloc::Layout;
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -9,7 +10,7 @@ use kernel_std::api::DeviceType;
 
 use crate::driver::cu;
 use crate::memory::byte_len;
-use crate::{Device, DeviceBuffer, Error, Result, Stream};
+use crate::{BackendKind, Device, DeviceBuffer, Error, Result, Stream};
 
 /// How page-locked memory is allocated or registered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +31,9 @@ pub struct PinnedBuffer<T: DeviceType> {
     generation: u64,
     flags: PinnedFlags,
     dev_ptr: Option<u64>,
+    /// On the simulator: the layout of the ordinary host allocation standing in for page-locked
+    /// memory (copies from it behave the same; there is no bus to lock pages for).
+    sim_layout: Option<Layout>,
 }
 
 // SAFETY: plain host memory owned by this value.
@@ -38,6 +42,11 @@ unsafe impl<T: DeviceType + Sync> Sync for PinnedBuffer<T> {}
 
 impl<T: DeviceType> Drop for PinnedBuffer<T> {
     fn drop(&mut self) {
+        if let Some(layout) = self.sim_layout {
+            // SAFETY: allocated in `new_sim` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) };
+            return;
+        }
         let Ok(cuda) = self.device.cuda_arm() else {
             return;
         };
@@ -52,6 +61,9 @@ impl<T: DeviceType> Drop for PinnedBuffer<T> {
 impl<T: DeviceType> PinnedBuffer<T> {
     /// Allocates `len` zeroed elements of page-locked memory.
     pub fn new(device: &Device, len: usize, flags: PinnedFlags) -> Result<Self> {
+        if device.backend() == BackendKind::Sim {
+            return Self::new_sim(device, len, flags);
+        }
         let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let bytes = byte_len::<T>(len)?;
@@ -82,6 +94,7 @@ impl<T: DeviceType> PinnedBuffer<T> {
             generation: cuda.ctx.generation(),
             flags,
             dev_ptr: None,
+            sim_layout: None,
         };
         if flags.mapped && bytes != 0 {
             let mut d = 0u64;
@@ -89,6 +102,41 @@ impl<T: DeviceType> PinnedBuffer<T> {
             b.dev_ptr = Some(d);
         }
         Ok(b)
+    }
+
+    /// Ordinary zeroed host memory. Mapped memory would need kernels to address host memory,
+    /// which simulated device memory cannot alias.
+    fn new_sim(device: &Device, len: usize, flags: PinnedFlags) -> Result<Self> {
+        if flags.mapped {
+            return Err(Error::Unsupported(
+                "mapped page-locked memory on the simulator",
+            ));
+        }
+        byte_len::<T>(len)?;
+        let layout = Layout::array::<T>(len)
+            .map_err(|_| Error::InvalidValue(format!("{len} elements do not fit in memory")))?;
+        let ptr = if layout.size() == 0 {
+            std::ptr::NonNull::<T>::dangling().as_ptr()
+        } else {
+            // SAFETY: the layout has a nonzero size.
+            let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+            if p.is_null() {
+                return Err(Error::InvalidValue(format!(
+                    "cannot allocate {} bytes of host memory",
+                    layout.size()
+                )));
+            }
+            p
+        };
+        Ok(PinnedBuffer {
+            device: device.clone(),
+            ptr,
+            len,
+            generation: 0,
+            flags,
+            dev_ptr: None,
+            sim_layout: (layout.size() != 0).then_some(layout),
+        })
     }
 
     /// Allocates and copies `data` in.
@@ -174,13 +222,29 @@ impl<T: DeviceType> Drop for RegisteredHost<'_, T> {
 impl<'a, T: DeviceType> RegisteredHost<'a, T> {
     /// Page-locks `slice` (`portable` and `mapped` flags apply; `write_combined` is rejected).
     pub fn new(device: &Device, slice: &'a mut [T], flags: PinnedFlags) -> Result<Self> {
-        let cuda = device.cuda_arm()?;
-        cuda.ctx.bind()?;
         if flags.write_combined {
             return Err(Error::InvalidValue(
                 "write-combined applies to allocations, not registrations".into(),
             ));
         }
+        if device.backend() == BackendKind::Sim {
+            // Any host memory serves the simulator's copies; only mapping is impossible.
+            if flags.mapped {
+                return Err(Error::Unsupported(
+                    "mapped page-locked memory on the simulator",
+                ));
+            }
+            return Ok(RegisteredHost {
+                device: device.clone(),
+                slice: slice.as_mut_ptr(),
+                len: slice.len(),
+                generation: 0,
+                dev_ptr: None,
+                _borrow: PhantomData,
+            });
+        }
+        let cuda = device.cuda_arm()?;
+        cuda.ctx.bind()?;
         let bytes = byte_len::<T>(slice.len())?;
         let mut bits = 0;
         if flags.portable {

@@ -7,10 +7,15 @@ use std::marker::PhantomData;
 use cudarc::driver::sys::{self, CUmemorytype as MT};
 use kernel_std::api::DeviceType;
 
+use crate::device::Backend;
 use crate::driver::cu;
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory::byte_len;
+use crate::sim_backend::SimDevice;
 use crate::{Device, DeviceBuffer, Error, Result};
+
+/// Row alignment of pitched memory on the simulator.
+const SIM_PITCH_ALIGN: usize = 512;
 
 /// A `height` x `width` array of `T` whose rows are `pitch` bytes apart.
 pub struct PitchedBuffer<T: DeviceType> {
@@ -42,6 +47,9 @@ enum End {
 impl<T: DeviceType> PitchedBuffer<T> {
     /// Allocates `height` rows of `width` elements, zeroed (padding included).
     pub fn new(device: &Device, width: usize, height: usize) -> Result<Self> {
+        if let Backend::Sim(sim) = &device.inner.backend {
+            return Self::new_sim(device, sim, width, height);
+        }
         let cuda = device.cuda_arm()?;
         cuda.ctx.bind()?;
         let size = std::mem::size_of::<T>();
@@ -81,6 +89,67 @@ impl<T: DeviceType> PitchedBuffer<T> {
         Ok(b)
     }
 
+    /// The simulator pads rows to 512 bytes (and whole elements), like typical GPU pitches, so
+    /// code that wrongly assumes dense rows fails there too.
+    fn new_sim(device: &Device, sim: &SimDevice, width: usize, height: usize) -> Result<Self> {
+        let size = std::mem::size_of::<T>().max(1);
+        let row = byte_len::<T>(width)?;
+        let gcd = |mut a: usize, mut b: usize| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let unit = SIM_PITCH_ALIGN / gcd(SIM_PITCH_ALIGN, size) * size;
+        let pitch = row
+            .checked_next_multiple_of(unit)
+            .ok_or_else(|| Error::InvalidValue(format!("rows of {row} bytes are too long")))?;
+        let total = pitch
+            .checked_mul(height)
+            .ok_or_else(|| Error::InvalidValue(format!("{height} rows of {pitch} bytes")))?;
+        Ok(PitchedBuffer {
+            device: device.clone(),
+            addr: if row == 0 { 0 } else { sim.alloc(total) },
+            pitch,
+            width,
+            height,
+            generation: 0,
+            _t: PhantomData,
+        })
+    }
+
+    /// Row-by-row copies through the simulator's memory.
+    fn copy_2d_sim(&self, sim: &SimDevice, src: (End, usize), dst: (End, usize)) -> Result<()> {
+        let row = byte_len::<T>(self.width)?;
+        if row == 0 || self.height == 0 {
+            return Ok(());
+        }
+        for r in 0..self.height {
+            let (so, d_o) = (r * src.1, r * dst.1);
+            match (&src.0, &dst.0) {
+                (End::Host(h), End::Device(d)) => {
+                    // SAFETY: the callers pass host arrays of `height` rows of `pitch` bytes.
+                    let bytes =
+                        unsafe { std::slice::from_raw_parts((*h as *const u8).add(so), row) };
+                    sim.write(d + d_o as u64, bytes)?;
+                }
+                (End::HostMut(h), End::Device(d)) => {
+                    let bytes =
+                        unsafe { std::slice::from_raw_parts((*h as *const u8).add(so), row) };
+                    sim.write(d + d_o as u64, bytes)?;
+                }
+                (End::Device(s), End::HostMut(h)) => {
+                    let bytes =
+                        unsafe { std::slice::from_raw_parts_mut((*h as *mut u8).add(d_o), row) };
+                    sim.read(s + so as u64, bytes)?;
+                }
+                (End::Device(s), End::Device(d)) => sim.copy(d + d_o as u64, s + so as u64, row)?,
+                _ => return Err(Error::InvalidValue("host-to-host 2-D copy".into())),
+            }
+        }
+        Ok(())
+    }
+
     /// Elements per row.
     pub fn width(&self) -> usize {
         self.width
@@ -107,6 +176,9 @@ impl<T: DeviceType> PitchedBuffer<T> {
     }
 
     fn copy_2d(&self, src: (End, usize), dst: (End, usize)) -> Result<()> {
+        if let Backend::Sim(sim) = &self.device.inner.backend {
+            return self.copy_2d_sim(sim, src, dst);
+        }
         self.device.cuda_arm()?.enter(self.generation)?;
         let row = byte_len::<T>(self.width)?;
         if row == 0 || self.height == 0 {
@@ -178,7 +250,7 @@ impl<T: DeviceType> PitchedBuffer<T> {
 
     /// Waits for the device, then writes `dense_len()` elements at `dst`.
     fn read_dense(&self, dst: *mut T) -> Result<()> {
-        self.device.cuda_arm()?.enter(self.generation)?;
+        self.device.check_generation(self.generation)?;
         self.device.synchronize()?;
         let row = byte_len::<T>(self.width)?;
         self.copy_2d(
@@ -208,7 +280,7 @@ impl<T: DeviceType> PitchedBuffer<T> {
                 got: src.dense_len(),
             });
         }
-        src.device.cuda_arm()?.ctx.check(src.generation)?;
+        src.device.check_generation(src.generation)?;
         self.copy_2d(
             (End::Device(src.addr), src.pitch),
             (End::Device(self.addr), self.pitch),

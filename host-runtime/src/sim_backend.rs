@@ -6,8 +6,10 @@
 //! the simulator's detectors caught) is returned by the next synchronizing call, the first error
 //! winning. Streams and events exist so the same code runs, but since every launch completes
 //! before it returns, ordering between them is trivially satisfied and event times are host times.
-//! Driver-only facilities (page-locked, managed and pitched memory, pools, raw PTX modules) return
-//! [`Error::Unsupported`] on the simulator.
+//! Managed memory is a simulator allocation the host reads and writes in place; page-locked memory
+//! is ordinary host memory (mapped page-locked memory cannot alias simulated device memory, so it is
+//! unsupported); pitched memory pads rows to 512 bytes. Other driver-only facilities (memory pools,
+//! raw PTX modules) return [`Error::Unsupported`] on the simulator.
 
 use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
@@ -48,7 +50,7 @@ impl SimDevice {
             concurrent_kernels: false,
             async_engine_count: 0,
             can_map_host_memory: false,
-            managed_memory: false,
+            managed_memory: true,
             concurrent_managed_access: false,
             memory_pools_supported: false,
             pci_bus_id: 0,
@@ -93,6 +95,11 @@ impl SimDevice {
         } else {
             self.mem().alloc(bytes)
         }
+    }
+
+    /// See `GlobalMemory::host_ptr`.
+    pub(crate) fn host_ptr(&self, addr: u64) -> Option<*mut u8> {
+        self.mem().host_ptr(addr)
     }
 
     pub(crate) fn free(&self, addr: u64) {

@@ -246,16 +246,12 @@ fn driver_only_facilities_say_so() {
         Module::from_ptx(&dev, ".version 8.0"),
         Err(Error::Unsupported(_))
     ));
+    let mapped = PinnedFlags {
+        mapped: true,
+        ..PinnedFlags::default()
+    };
     assert!(matches!(
-        PinnedBuffer::<f32>::new(&dev, 4, PinnedFlags::default()),
-        Err(Error::Unsupported(_))
-    ));
-    assert!(matches!(
-        ManagedBuffer::<f32>::new(&dev, 4),
-        Err(Error::Unsupported(_))
-    ));
-    assert!(matches!(
-        PitchedBuffer::<f32>::new(&dev, 4, 4),
+        PinnedBuffer::<f32>::new(&dev, 4, mapped),
         Err(Error::Unsupported(_))
     ));
     assert!(matches!(MemPool::new(&dev), Err(Error::Unsupported(_))));
@@ -293,4 +289,119 @@ fn backend_env_var_selects_the_simulator() {
     unsafe { std::env::set_var("FERROCUDA_BACKEND", "gpu") };
     assert!(matches!(Device::default(), Err(Error::InvalidValue(_))));
     unsafe { std::env::remove_var("FERROCUDA_BACKEND") };
+}
+
+#[test]
+fn managed_memory_is_shared_by_host_and_kernels_on_the_simulator() {
+    let dev = Device::simulator();
+    assert!(dev.properties().managed_memory);
+    let s = dev.new_stream().unwrap();
+    let n = 300;
+    let mut x = ManagedBuffer::<f32>::new(&dev, n).unwrap();
+    let mut y = ManagedBuffer::<f32>::new(&dev, n).unwrap();
+    assert!(x.as_slice().unwrap().iter().all(|v| *v == 0.0));
+    for (i, v) in x.as_mut_slice().unwrap().iter_mut().enumerate() {
+        *v = i as f32;
+    }
+    y.as_mut_slice().unwrap().fill(1.0);
+    y.prefetch(host_runtime::Location::Device, &s).unwrap();
+    y.advise(host_runtime::Advice::SetReadMostly).unwrap();
+    saxpy::launch(&s, LaunchConfig::for_elements(n, 128), 3.0, &x, &mut y).unwrap();
+    s.synchronize().unwrap();
+    let got = y.as_slice().unwrap();
+    assert!(got
+        .iter()
+        .enumerate()
+        .all(|(i, v)| *v == 3.0f32.mul_add(i as f32, 1.0)));
+    // Element types of every alignment, and empty buffers.
+    let mut w = ManagedBuffer::<f64>::new(&dev, 3).unwrap();
+    w.as_mut_slice().unwrap()[2] = 2.5;
+    assert_eq!(w.as_slice().unwrap(), &[0.0, 0.0, 2.5]);
+    assert!(ManagedBuffer::<u8>::new(&dev, 0)
+        .unwrap()
+        .as_slice()
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn page_locked_memory_is_host_memory_on_the_simulator() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let data: Vec<u32> = (0..1000).collect();
+    let src = PinnedBuffer::from_slice(&dev, &data, PinnedFlags::default()).unwrap();
+    assert_eq!(src.device_ptr(), None);
+    let mut d = dev.alloc_zeroed::<u32>(1000).unwrap();
+    let mut back = PinnedBuffer::<u32>::new(&dev, 1000, PinnedFlags::default()).unwrap();
+    assert!(back.iter().all(|v| *v == 0));
+    unsafe {
+        src.copy_to_device_async(&mut d, &s).unwrap();
+        back.copy_from_device_async(&d, &s).unwrap();
+    }
+    s.synchronize().unwrap();
+    assert_eq!(&back[..], &data[..]);
+    assert!(PinnedBuffer::<u64>::new(&dev, 0, PinnedFlags::default())
+        .unwrap()
+        .is_empty());
+    let mut host = vec![5u16; 10];
+    let reg = host_runtime::RegisteredHost::new(&dev, &mut host, PinnedFlags::default()).unwrap();
+    assert_eq!(reg.len(), 10);
+}
+
+#[kernel]
+pub fn bump_rows(a: &mut [u16], width: u32, pitch: u32) {
+    let r = block_idx().x as usize;
+    let c = thread_idx().x as usize;
+    if c < width as usize {
+        a[r * pitch as usize + c] += (r * 100 + c) as u16;
+    }
+}
+
+#[test]
+fn pitched_memory_on_the_simulator() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let (w, h) = (300usize, 5usize);
+    let mut p = PitchedBuffer::<u16>::new(&dev, w, h).unwrap();
+    assert_eq!(p.pitch_bytes(), 1024);
+    assert_eq!(p.pitch_elems(), 512);
+    assert_eq!(p.to_vec().unwrap(), vec![0u16; w * h]);
+    let host: Vec<u16> = (0..(w * h) as u16).collect();
+    p.copy_from_host(&host).unwrap();
+    let pitch = p.pitch_elems() as u32;
+    bump_rows::launch(
+        &s,
+        LaunchConfig {
+            grid: Dim3::new(h as u32, 1, 1),
+            block: Dim3::new(512, 1, 1),
+            shared_mem_bytes: 0,
+        },
+        &mut p,
+        w as u32,
+        pitch,
+    )
+    .unwrap();
+    let want: Vec<u16> = (0..w * h)
+        .map(|i| host[i] + ((i / w) * 100 + i % w) as u16)
+        .collect();
+    assert_eq!(p.to_vec().unwrap(), want);
+    // Dense device buffers and other pitched arrays round-trip too.
+    let mut dense = dev.alloc_zeroed::<u16>(w * h).unwrap();
+    p.copy_to_dense(&mut dense).unwrap();
+    assert_eq!(dense.to_vec().unwrap(), want);
+    let mut q = PitchedBuffer::<u16>::new(&dev, w, h).unwrap();
+    q.copy_from(&p).unwrap();
+    let mut out = vec![0u16; w * h];
+    q.copy_to_host(&mut out).unwrap();
+    assert_eq!(out, want);
+    q.copy_from_dense(&dev.upload(&host).unwrap()).unwrap();
+    assert_eq!(q.to_vec().unwrap(), host);
+    // Element sizes that do not divide 512 still get whole-element pitches.
+    let odd = PitchedBuffer::<[u8; 3]>::new(&dev, 7, 2).unwrap();
+    assert_eq!(odd.pitch_bytes(), 1536);
+    assert!(PitchedBuffer::<f32>::new(&dev, 0, 3)
+        .unwrap()
+        .to_vec()
+        .unwrap()
+        .is_empty());
 }

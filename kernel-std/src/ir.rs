@@ -401,6 +401,19 @@ pub enum Inst {
     Continue(LoopId),
     /// The kernel returns (this thread exits).
     Return,
+    /// The user's source position of the instructions that follow, up to the next `Loc` or the end
+    /// of this block (nested blocks inherit it). A no-op for the passes and the PTX emitter; the
+    /// simulator reports it in every error. Inlined device code carries its own file.
+    Loc(SourceLoc),
+}
+
+/// A position in the user's source: `file!()` of the function the code was written in, 1-based
+/// line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    pub file: &'static str,
+    pub line: u32,
+    pub col: u32,
 }
 
 /// How a loop should be unrolled, from the user's `#[unroll]` attribute.

@@ -322,6 +322,7 @@ pub fn write_inst(k: &Kernel, inst: &Inst, depth: usize, out: &mut String) {
         Inst::Break(id) => writeln!(out, "{pad}break L{}", id.0),
         Inst::Continue(id) => writeln!(out, "{pad}continue L{}", id.0),
         Inst::Return => writeln!(out, "{pad}return"),
+        Inst::Loc(l) => writeln!(out, "{pad}loc {}:{}:{}", l.file, l.line, l.col),
     };
 }
 

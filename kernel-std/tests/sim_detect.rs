@@ -1,7 +1,7 @@
 //! Panics and the detectors, each with a planted bug: kind, location and ids are asserted.
 
 mod sim_common;
-use kernel_std::ir::{BinOp, Const, Inst, PanicKind, Space, Ty};
+use kernel_std::ir::{BinOp, Const, Inst, PanicKind, SourceLoc, Space, Ty};
 use kernel_std::sim::{SimErrorKind, SimLaunch};
 use sim_common::*;
 
@@ -334,4 +334,85 @@ fn malformed_ir_is_an_error_not_a_host_panic() {
         .launch(&k, SimLaunch::linear(1, 8), &[])
         .unwrap_err();
     assert_eq!((e.kind, e.thread), (SimErrorKind::MalformedIr, [6, 0, 0]));
+}
+
+/// A thread that spins forever stops at the instruction limit, located at its loop's marker;
+/// markers inside a block cover only that block.
+#[test]
+fn spinning_thread_hits_the_instruction_limit_at_its_loop() {
+    let here = |line, col| SourceLoc {
+        file: FILE,
+        line,
+        col,
+    };
+    let mut kb = KB::new("spin");
+    let n = kb.var(Ty::U32);
+    kb.mov(n, c32(0));
+    kb.push(Inst::Loc(here(7, 5)));
+    kb.loop_(|kb, _| {
+        kb.push(Inst::Loc(here(8, 9)));
+        let m = kb.bin(BinOp::Add, n, c32(1));
+        kb.mov(n, m);
+    });
+    let k = kb.finish();
+    let mut dev = Dev::new();
+    let e =
+        kernel_std::sim::launch_with_limit(&k, &SimLaunch::linear(1, 2), &[], &mut dev.mem, 5000)
+            .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::InstructionLimit);
+    assert_eq!((e.file.as_str(), e.line, e.col), (FILE, 7, 5), "{e}");
+    assert_eq!((e.block, e.thread), ([0, 0, 0], [0, 0, 0]));
+    assert!(e.message.contains("more than 5000 operations"), "{e}");
+    // A counted loop's back edge is checked too.
+    let mut kb = KB::new("long_for");
+    kb.push(Inst::Loc(here(3, 1)));
+    kb.for_(
+        Ty::U32,
+        c32(0),
+        c32(1_000_000),
+        c32(1),
+        false,
+        false,
+        |kb, i, _| {
+            kb.push(Inst::Loc(here(4, 2)));
+            let _ = kb.bin(BinOp::Add, i, c32(1));
+        },
+    );
+    let k = kb.finish();
+    let e =
+        kernel_std::sim::launch_with_limit(&k, &SimLaunch::linear(1, 1), &[], &mut dev.mem, 10_000)
+            .unwrap_err();
+    assert_eq!(
+        (e.kind, e.line, e.col),
+        (SimErrorKind::InstructionLimit, 3, 1)
+    );
+    // Under the limit the same loop completes.
+    kernel_std::sim::launch_with_limit(&k, &SimLaunch::linear(1, 1), &[], &mut dev.mem, 10_000_000)
+        .unwrap();
+}
+
+/// Detectors report the marker in force, not the nearest panic site, when the IR has markers.
+#[test]
+fn detectors_report_the_marker_in_force() {
+    let mut kb = KB::new("ww_marked");
+    let site = kb.site(PanicKind::Bounds, 50);
+    let buf = kb.shared("flag", 4, 4);
+    let t = kb.intr("tid.x");
+    kb.push(Inst::BoundsCheck {
+        idx: t.into(),
+        len: c32(1024).into(),
+        site,
+    });
+    kb.push(Inst::Loc(SourceLoc {
+        file: "src/other.rs",
+        line: 12,
+        col: 17,
+    }));
+    kb.store(Space::Shared, buf, t);
+    let e = Dev::new()
+        .launch(&kb.finish(), SimLaunch::linear(1, 2), &[])
+        .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::SharedRace);
+    assert_eq!((e.file.as_str(), e.line, e.col), ("src/other.rs", 12, 17));
+    assert!(e.to_string().contains("src/other.rs:12:17"), "{e}");
 }

@@ -8,7 +8,7 @@ mod sim_common;
 use std::sync::OnceLock;
 
 use kernel_std::intrinsics::{Class, IntrinsicDef, SimEnv, TABLE};
-use kernel_std::ir::{BinOp, Kernel, Operand, Space, Ty};
+use kernel_std::ir::{BinOp, Inst, Kernel, Operand, SourceLoc, Space, Ty};
 use kernel_std::sim::{self, SimError, SimErrorKind, SimLaunch, SimStats};
 use sim_common::*;
 
@@ -273,6 +273,11 @@ fn full_mask_in_divergent_code_is_a_mask_mismatch() {
         kb.if_(
             low,
             |kb| {
+                kb.push(Inst::Loc(SourceLoc {
+                    file: "src/warp_user.rs",
+                    line: 21,
+                    col: 13,
+                }));
                 let o = call(
                     kb,
                     SHFL,
@@ -287,6 +292,10 @@ fn full_mask_in_divergent_code_is_a_mask_mismatch() {
     })
     .unwrap_err();
     assert_eq!(e.kind, SimErrorKind::WarpMaskMismatch);
+    assert_eq!(
+        (e.file.as_str(), e.line, e.col),
+        ("src/warp_user.rs", 21, 13)
+    );
     assert_eq!((e.block, e.thread), ([0, 0, 0], [0, 0, 0]));
     assert!(
         e.message

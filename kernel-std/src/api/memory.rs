@@ -1,1 +1,76 @@
-//! Device API: memory.
+//! Device API: cache-hinted global loads and stores (B.10, "Read-Only Data Cache Load Function"
+//! and "Load/Store Functions Using Cache Hints") and address-space predicates (B.19).
+//!
+//! The loads and stores take a reference to a scalar element of a slice parameter (`&x[i]`,
+//! `&mut y[i]`); the index is bounds-checked as any other access.
+
+use super::{device_only, DeviceType};
+
+device_intrinsic!(
+    /// `__ldg`: load through the read-only (non-coherent) data cache, `ld.global.nc`. Only valid
+    /// for memory no thread writes during the kernel.
+    pub fn ldg<T: DeviceType>(p: &T) -> T
+);
+device_intrinsic!(
+    /// `__ldca`: load, caching at all levels (`ld.global.ca`).
+    pub fn ldca<T: DeviceType>(p: &T) -> T
+);
+device_intrinsic!(
+    /// `__ldcg`: load, caching in L2 only (`ld.global.cg`).
+    pub fn ldcg<T: DeviceType>(p: &T) -> T
+);
+device_intrinsic!(
+    /// `__ldcs`: streaming load, likely accessed once (`ld.global.cs`).
+    pub fn ldcs<T: DeviceType>(p: &T) -> T
+);
+device_intrinsic!(
+    /// `__ldlu`: last-use load (`ld.global.lu`).
+    pub fn ldlu<T: DeviceType>(p: &T) -> T
+);
+device_intrinsic!(
+    /// `__ldcv`: volatile load that fetches again on every call (`ld.global.cv`).
+    pub fn ldcv<T: DeviceType>(p: &T) -> T
+);
+device_intrinsic!(
+    /// `__stwb`: write-back store at all coherent levels (`st.global.wb`).
+    pub fn stwb<T: DeviceType>(p: &mut T, value: T)
+);
+device_intrinsic!(
+    /// `__stcg`: store cached in L2 only (`st.global.cg`).
+    pub fn stcg<T: DeviceType>(p: &mut T, value: T)
+);
+device_intrinsic!(
+    /// `__stcs`: streaming store, likely accessed once (`st.global.cs`).
+    pub fn stcs<T: DeviceType>(p: &mut T, value: T)
+);
+device_intrinsic!(
+    /// `__stwt`: write-through store to system memory (`st.global.wt`).
+    pub fn stwt<T: DeviceType>(p: &mut T, value: T)
+);
+device_intrinsic!(
+    /// `__isGlobal`: whether `p` points into global memory. References carry their memory space
+    /// in the compiler, so this is a constant.
+    pub fn is_global<T: DeviceType>(p: &T) -> bool
+);
+device_intrinsic!(
+    /// `__isShared`: whether `p` points into shared memory (a constant, as `is_global`).
+    pub fn is_shared<T: DeviceType>(p: &T) -> bool
+);
+device_intrinsic!(
+    /// `__isLocal`: whether `p` points into thread-local storage (a constant, as `is_global`).
+    pub fn is_local<T: DeviceType>(p: &T) -> bool
+);
+device_intrinsic!(
+    /// `__isConstant`: whether `p` points into constant memory; kernels have no references into
+    /// it, so always `false`.
+    pub fn is_constant<T: DeviceType>(p: &T) -> bool
+);
+device_intrinsic!(
+    /// `__cvta_generic_to_shared(p)`: the shared-window address of a shared-memory reference (what
+    /// `ld.shared`/`cp.async`-style PTX takes).
+    pub fn cvta_to_shared<T: DeviceType>(p: &T) -> u32
+);
+device_intrinsic!(
+    /// `__cvta_generic_to_global(p)`: the global address of a global-memory reference.
+    pub fn cvta_to_global<T: DeviceType>(p: &T) -> u64
+);

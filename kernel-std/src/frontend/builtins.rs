@@ -13,6 +13,9 @@ use super::{Lower, R};
 impl Lower {
     pub fn call_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> R<Val> {
         let sp = e.span;
+        if let Some(v) = self.special_intrinsic(e, name, args)? {
+            return Ok(v);
+        }
         let mut vals = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let want =
@@ -115,7 +118,12 @@ impl Lower {
     }
 
     /// Emits one table intrinsic, returning its result registers.
-    fn intrinsic(&mut self, name: &str, args: &[Operand], sp: crate::ast::Span) -> R<Vec<ir::Var>> {
+    pub(super) fn intrinsic(
+        &mut self,
+        name: &str,
+        args: &[Operand],
+        sp: crate::ast::Span,
+    ) -> R<Vec<ir::Var>> {
         let id = intrinsics::lookup(name)
             .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
         let def = intrinsics::get(id);
@@ -124,6 +132,9 @@ impl Lower {
             cast_args.push(self.cast(*a, *t));
         }
         let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
+        if def.class != intrinsics::Class::Pure {
+            self.mark(sp);
+        }
         self.emit(Inst::Intrinsic {
             id,
             dsts: dsts.clone(),

@@ -181,6 +181,7 @@ impl Lower {
                 Stmt::Let {
                     pat, init, span, ..
                 } => {
+                    self.mark(*span);
                     let t = self
                         .cx()
                         .types
@@ -201,6 +202,7 @@ impl Lower {
                     }
                 }
                 Stmt::Expr(e) => {
+                    self.mark(e.span);
                     if matches!(self.expr(e)?, Val::Never) {
                         diverged = true;
                     }
@@ -208,7 +210,10 @@ impl Lower {
             }
         }
         match &b.tail {
-            Some(t) => self.expr(t),
+            Some(t) => {
+                self.mark(t.span);
+                self.expr(t)
+            }
             None if diverged => Ok(Val::Never),
             None => Ok(Val::Unit),
         }

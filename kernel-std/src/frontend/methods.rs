@@ -154,6 +154,24 @@ impl Lower {
                     self.bin(BinOp::Sub, c_u32(t.bits()), c)
                 }
             }
+            "reverse_bits" => {
+                // `brev` works on 32/64-bit registers: narrower values are reversed in 32 bits and
+                // shifted back down.
+                let u = self.zext32(x);
+                let ut = self.op_ty(u);
+                let (name, shift) = if ut == ir::Ty::U64 {
+                    ("brevll", 0)
+                } else {
+                    ("brev", 32 - t.bits())
+                };
+                let r = Operand::Var(self.intrinsic(name, &[u], sp)?[0]);
+                let r = if shift > 0 {
+                    self.bin(BinOp::Shr, r, c_u32(shift))
+                } else {
+                    r
+                };
+                self.cast(r, t)
+            }
             "trailing_zeros" => {
                 let u = self.unsigned_of(x);
                 let ut = self.op_ty(u);

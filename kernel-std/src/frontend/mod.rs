@@ -27,6 +27,7 @@
 mod builtins;
 pub mod consts;
 mod emit;
+mod hints;
 pub mod infer;
 mod inline;
 mod lower_expr;
@@ -197,6 +198,21 @@ pub(crate) struct Lower {
 impl Lower {
     pub fn emit(&mut self, i: ir::Inst) {
         self.blocks.last_mut().unwrap().push(i);
+    }
+
+    /// Marks the user's source position of what is emitted next (a statement, a memory access, a
+    /// barrier...), for the simulator's reports. A marker covering nothing is replaced.
+    pub fn mark(&mut self, span: Span) {
+        let loc = ir::SourceLoc {
+            file: self.cx().def.file,
+            line: span.line,
+            col: span.col,
+        };
+        let cur = self.blocks.last_mut().unwrap();
+        match cur.last_mut() {
+            Some(ir::Inst::Loc(l)) => *l = loc,
+            _ => cur.push(ir::Inst::Loc(loc)),
+        }
     }
 
     /// Appends a closed block's instructions to the current block.

@@ -256,6 +256,10 @@ pub fn struct_layout(s: SDef) -> Result<(u32, u32, Vec<u32>), String> {
         off += fs;
         align = align.max(fa);
     }
+    // `#[repr(C, align(N))]` raises the alignment (CUDA's vector types: `float4` is 16-aligned).
+    if s.0.align.is_power_of_two() && s.0.align > align as usize && s.0.align <= 256 {
+        align = s.0.align as u32;
+    }
     let size = off.div_ceil(align) * align;
     if size as usize != s.0.size || align as usize != s.0.align {
         return Err(format!(

@@ -295,6 +295,7 @@ impl Lower {
             } => {
                 if let Some(st) = t.ir() {
                     let dst = self.var(mem_ir(st));
+                    self.mark(span);
                     self.emit(Inst::Load {
                         dst,
                         space: *space,
@@ -413,6 +414,7 @@ impl Lower {
                     return Err(self.err(span, "cannot write through a shared reference (`&[T]`)"));
                 }
                 let o = self.reg_to_mem(*o);
+                self.mark(span);
                 self.emit(Inst::Store {
                     space: *space,
                     addr: *addr,

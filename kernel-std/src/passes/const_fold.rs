@@ -23,6 +23,7 @@ use super::eval::{
 };
 use super::util::{
     assigned_vars, diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts,
+    prune_locs, same_ignoring_locs,
 };
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 
@@ -125,6 +126,7 @@ impl Folder<'_> {
             }
         }
         b.0 = out;
+        self.changed |= prune_locs(b);
     }
 
     fn subst(&mut self, inst: &mut Inst, env: &Env) {
@@ -171,7 +173,7 @@ impl Folder<'_> {
                     self.changed = true;
                     return;
                 }
-                if then == els {
+                if same_ignoring_locs(&then, &els) {
                     // Both branches do the same thing: the condition does not matter.
                     self.changed = true;
                     out.extend(then.0);

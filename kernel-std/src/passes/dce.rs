@@ -13,8 +13,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::util::{
-    dead_after, for_each_def, for_each_use, for_each_use_mut, is_removable, single_dst, use_counts,
-    walk, walk_mut,
+    dead_after, for_each_def, for_each_use, for_each_use_mut, is_removable, prune_locs, single_dst,
+    use_counts, walk, walk_mut,
 };
 use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 
@@ -66,6 +66,7 @@ fn sweep(b: &mut Block, uses: &[u32], loaded: &HashSet<ArrayId>, changed: &mut b
             _ => {}
         }
     }
+    *changed |= prune_locs(b);
     let before = b.0.len();
     b.0.retain(|i| !dead(i, uses, loaded));
     *changed |= b.0.len() != before;

@@ -102,7 +102,8 @@ fn deferrable(inst: &Inst) -> bool {
         | Inst::Store { .. }
         | Inst::ArrayLoad { .. }
         | Inst::ArrayStore { .. }
-        | Inst::BoundsCheck { .. } => true,
+        | Inst::BoundsCheck { .. }
+        | Inst::Loc(_) => true,
         Inst::Binary { op, b, .. } => match op {
             // Integer division by a value that a skipped load could have left as 0 (or -1 for
             // `MIN / -1`) must not run on that value.

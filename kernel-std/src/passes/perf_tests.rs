@@ -413,3 +413,72 @@ fn loads_are_not_merged_across_a_shared_store_or_a_barrier() {
         );
     }
 }
+
+#[test]
+fn moved_code_keeps_its_source_markers() {
+    use crate::ir::SourceLoc;
+    let loc = |line: u32| {
+        Inst::Loc(SourceLoc {
+            file: "k.rs",
+            line,
+            col: 1,
+        })
+    };
+    let (mut k, p, x, n) = tile_rows(4);
+    // Row r's body is marked line 100 + r; the code between rows line 1.
+    let mut body = vec![loc(1)];
+    let mut r = 0;
+    for inst in std::mem::take(&mut k.body.0) {
+        match inst {
+            Inst::If {
+                cond,
+                mut then,
+                els,
+            } => {
+                then.0.insert(0, loc(100 + r));
+                body.push(Inst::If { cond, then, els });
+                body.push(loc(1));
+                r += 1;
+            }
+            other => body.push(other),
+        }
+    }
+    k.body.0 = body;
+    let orig = k.clone();
+    late_passes(&mut k);
+    run_all(&orig, &k, p, x, n);
+    // Every shared store still runs under its own row's marker, and the final global store
+    // under line 1.
+    let mut cur = 0;
+    let mut rows = vec![];
+    for inst in &k.body.0 {
+        match inst {
+            Inst::Loc(l) => cur = l.line,
+            Inst::If { then, .. } => match then.0.as_slice() {
+                [Inst::Store {
+                    space: Space::Shared,
+                    ..
+                }] => rows.push(cur),
+                [Inst::Store { .. }] => assert_eq!(cur, 1, "{}", text(&k)),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    assert_eq!(rows, vec![100, 101, 102, 103], "{}", text(&k));
+    // ... and the markers did not stop the stores from sinking below the loads.
+    let kinds: String = k
+        .body
+        .0
+        .iter()
+        .filter_map(|i| match i {
+            Inst::If { then, .. } => match then.0.as_slice() {
+                [Inst::Load { .. }] => Some('L'),
+                [Inst::Store { .. }] => Some('S'),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, "LLLLSSSSS", "{}", text(&k));
+}

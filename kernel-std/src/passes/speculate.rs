@@ -71,6 +71,8 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &HashSet<Var>, anywhere: &Hash
     .map(Option::unwrap_or_default)
     .collect();
     let mut changed = false;
+    // The source marker in force at the current point of this block, if the block set one.
+    let mut cur_loc: Option<Inst> = None;
     let mut out = Vec::with_capacity(n);
     for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
         match &mut inst {
@@ -101,12 +103,15 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &HashSet<Var>, anywhere: &Hash
                 if then.0.is_empty() {
                     continue;
                 }
-                if let Some(flat) = dissolve(k, *cond, then, &live_after[i]) {
+                if let Some(flat) = dissolve(k, *cond, then, &live_after[i], cur_loc.as_ref()) {
                     changed = true;
                     out.extend(flat);
                     continue;
                 }
             }
+        }
+        if matches!(inst, Inst::Loc(_)) {
+            cur_loc = Some(inst.clone());
         }
         out.push(inst);
     }
@@ -145,14 +150,22 @@ fn load_of(inst: &Inst) -> Option<Space> {
 /// row's load. A store never passes another store, a load of its own space, or anything that
 /// writes what it reads; global and shared memory never overlap, so the order of the accesses
 /// to each space, and every value stored, are unchanged.
-fn sink_stores(b: &mut [Inst]) -> bool {
+fn sink_stores(b: &mut Vec<Inst>) -> bool {
     let mut changed = false;
     for i in (0..b.len()).rev() {
         let Some(space) = store_of(&b[i]) else {
             continue;
         };
+        // The source marker in force at the store, if this block set one: a store may pass
+        // other markers only then (it takes its own along, and the last one passed is put back).
+        let own = b[..i]
+            .iter()
+            .rev()
+            .find(|x| matches!(x, Inst::Loc(_)))
+            .cloned();
         let r = reads(&b[i]);
         let mut j = i;
+        let mut passed: Option<Inst> = None;
         while j + 1 < b.len() {
             let next = &b[j + 1];
             let mut writes = false;
@@ -160,12 +173,22 @@ fn sink_stores(b: &mut [Inst]) -> bool {
             for c in super::util::child_blocks(next) {
                 walk(c, &mut |x| for_each_def(x, |v| writes |= r.contains(&v)));
             }
-            let passable = speculable(next).is_some() || load_of(next).is_some_and(|s| s != space);
+            let is_loc = matches!(next, Inst::Loc(_));
+            let passable = speculable(next).is_some()
+                || load_of(next).is_some_and(|s| s != space)
+                || (is_loc && own.is_some());
             if writes || !passable {
                 break;
             }
+            if is_loc {
+                passed = Some(next.clone());
+            }
             b.swap(j, j + 1);
             j += 1;
+        }
+        if let (Some(own), Some(passed)) = (own, passed) {
+            b.insert(j + 1, passed);
+            b.insert(j, own);
         }
         changed |= j != i;
     }
@@ -182,9 +205,20 @@ fn dissolve(
     c: Operand,
     then: &Block,
     live_after: &HashSet<Var>,
+    cur_loc: Option<&Inst>,
 ) -> Option<Vec<Inst>> {
     let mut out = Vec::new();
+    let mut had_loc = false;
     for inst in &then.0 {
+        // Source markers stay with the code they cover; the block's own marker is put back after
+        // (or, when the block inherited its marker, the inner ones are dropped).
+        if matches!(inst, Inst::Loc(_)) {
+            had_loc = true;
+            if cur_loc.is_some() {
+                out.push(inst.clone());
+            }
+            continue;
+        }
         let mut writes_c = false;
         for_each_def(inst, |v| writes_c |= Operand::Var(v) == c);
         for ch in super::util::child_blocks(inst) {
@@ -257,6 +291,11 @@ fn dissolve(
                     b: x.into(),
                 });
             }
+        }
+    }
+    if had_loc {
+        if let Some(l) = cur_loc {
+            out.push(l.clone());
         }
     }
     Some(out)

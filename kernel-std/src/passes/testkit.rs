@@ -429,6 +429,7 @@ impl Interp<'_> {
             Inst::SharedAddr { dst, .. }
             | Inst::DynSharedAddr { dst }
             | Inst::DynSharedBytes { dst } => self.set(*dst, 0),
+            Inst::Loc(_) => {}
         }
         Flow::Normal
     }

@@ -57,7 +57,8 @@ pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
         | Inst::Loop { .. }
         | Inst::Break(_)
         | Inst::Continue(_)
-        | Inst::Return => {}
+        | Inst::Return
+        | Inst::Loc(_) => {}
     }
 }
 
@@ -113,7 +114,8 @@ pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
         | Inst::Loop { .. }
         | Inst::Break(_)
         | Inst::Continue(_)
-        | Inst::Return => {}
+        | Inst::Return
+        | Inst::Loc(_) => {}
     }
 }
 
@@ -223,11 +225,90 @@ pub fn def_counts(k: &Kernel) -> Vec<u32> {
     n
 }
 
-/// Number of instructions in `b`, nested ones included (a size measure for unrolling).
+/// Number of instructions in `b`, nested ones included (a size measure for unrolling). Source
+/// position markers cost nothing, so they do not count.
 pub fn inst_count(b: &Block) -> usize {
     let mut n = 0;
-    walk(b, &mut |_| n += 1);
+    walk(b, &mut |i| n += !matches!(i, Inst::Loc(_)) as usize);
     n
+}
+
+/// Drops the `Loc` markers of `b` (top level only) that cover no instruction: one directly
+/// followed by another marker, or last in its block. A block of markers alone becomes empty, so
+/// the passes that delete empty `if`s and loops still see it as empty. Returns whether anything
+/// was dropped.
+pub fn prune_locs(b: &mut Block) -> bool {
+    let before = b.0.len();
+    if !b.0.iter().any(|i| matches!(i, Inst::Loc(_))) {
+        return false;
+    }
+    let old = std::mem::take(&mut b.0);
+    // Walking backwards, a marker survives only if a non-marker instruction follows it directly.
+    let mut kept: Vec<Inst> = Vec::with_capacity(before);
+    for inst in old.into_iter().rev() {
+        let covers = kept.last().is_some_and(|n| !matches!(n, Inst::Loc(_)));
+        if covers || !matches!(inst, Inst::Loc(_)) {
+            kept.push(inst);
+        }
+    }
+    kept.reverse();
+    b.0 = kept;
+    b.0.len() != before
+}
+
+/// Whether `a` and `b` do the same thing: equal once source markers are ignored (at every depth).
+pub fn same_ignoring_locs(a: &Block, b: &Block) -> bool {
+    let code = |b: &Block| b.0.iter().filter(|i| !matches!(i, Inst::Loc(_))).count();
+    if code(a) != code(b) {
+        return false;
+    }
+    let xs = a.0.iter().filter(|i| !matches!(i, Inst::Loc(_)));
+    let ys = b.0.iter().filter(|i| !matches!(i, Inst::Loc(_)));
+    xs.zip(ys).all(|(x, y)| match (x, y) {
+        (
+            Inst::If {
+                cond: c1,
+                then: t1,
+                els: e1,
+            },
+            Inst::If {
+                cond: c2,
+                then: t2,
+                els: e2,
+            },
+        ) => c1 == c2 && same_ignoring_locs(t1, t2) && same_ignoring_locs(e1, e2),
+        (Inst::Loop { id: i1, body: b1 }, Inst::Loop { id: i2, body: b2 }) => {
+            i1 == i2 && same_ignoring_locs(b1, b2)
+        }
+        (
+            Inst::For {
+                id: i1,
+                iv: v1,
+                start: s1,
+                end: n1,
+                inclusive: c1,
+                step: p1,
+                reverse: r1,
+                body: b1,
+                unroll: u1,
+            },
+            Inst::For {
+                id: i2,
+                iv: v2,
+                start: s2,
+                end: n2,
+                inclusive: c2,
+                step: p2,
+                reverse: r2,
+                body: b2,
+                unroll: u2,
+            },
+        ) => {
+            (i1, v1, s1, n1, c1, p1, r1, u1) == (i2, v2, s2, n2, c2, p2, r2, u2)
+                && same_ignoring_locs(b1, b2)
+        }
+        _ => x == y,
+    })
 }
 
 /// Whether anything in `b` breaks out of or continues loop `id`.
@@ -344,4 +425,44 @@ pub fn dead_after(rest: &[Inst], v: Var, top: bool) -> bool {
         }
     }
     top
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Const, SourceLoc};
+
+    fn loc(line: u32) -> Inst {
+        Inst::Loc(SourceLoc {
+            file: "f.rs",
+            line,
+            col: 1,
+        })
+    }
+
+    #[test]
+    fn markers_that_cover_nothing_are_pruned() {
+        let mut b = Block(vec![loc(1), loc(2), Inst::Return, loc(3), loc(4)]);
+        assert!(prune_locs(&mut b));
+        assert_eq!(b.0, vec![loc(2), Inst::Return]);
+        assert!(!prune_locs(&mut b));
+        let mut only = Block(vec![loc(1), loc(2)]);
+        assert!(prune_locs(&mut only));
+        assert!(only.0.is_empty());
+        assert_eq!(inst_count(&Block(vec![loc(1), Inst::Return])), 1);
+    }
+
+    #[test]
+    fn blocks_differing_only_in_markers_are_the_same() {
+        let inner = |l| Inst::If {
+            cond: Const::bool(true).into(),
+            then: Block(vec![loc(l), Inst::Return]),
+            els: Block::default(),
+        };
+        let a = Block(vec![loc(1), inner(2)]);
+        let b = Block(vec![inner(5), loc(9)]);
+        assert!(same_ignoring_locs(&a, &b));
+        let c = Block(vec![inner(5), Inst::Return]);
+        assert!(!same_ignoring_locs(&a, &c));
+    }
 }

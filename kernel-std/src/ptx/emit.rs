@@ -218,6 +218,8 @@ impl<'k> Emitter<'k> {
                 self.line("ret");
                 Ok(())
             }
+            // Source positions are for the simulator's reports; PTX carries none.
+            Inst::Loc(_) => Ok(()),
         }
     }
 

@@ -3,7 +3,7 @@
 //! Placeholders: `{d0}`, `{d1}`... result registers; `{a0}`, `{a1}`... argument registers (constants
 //! are materialized into registers first, so templates never depend on immediate forms); `{uid}` a
 //! number unique within the kernel, for templates that need private labels (`$Lfc_i{uid}_x`).
-//! Instructions in a template are separated by `;`.
+//! `{{` and `}}` are literal braces. Instructions in a template are separated by `;`.
 
 use super::emit::{Emitter, Res};
 use crate::intrinsics;
@@ -13,8 +13,17 @@ use crate::ir::{IntrinsicId, Operand, Var};
 pub fn fill(template: &str, dsts: &[String], args: &[String], uid: u32) -> Result<String, String> {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
+    while let Some(open) = rest.find(['{', '}']) {
         out.push_str(&rest[..open]);
+        // `{{` and `}}` stand for literal braces (PTX vector operands: `mov.b32 %r, {{{a0}, {a1}}}`).
+        if rest[open..].starts_with("{{") || rest[open..].starts_with("}}") {
+            out.push_str(&rest[open..open + 1]);
+            rest = &rest[open + 2..];
+            continue;
+        }
+        if rest[open..].starts_with('}') {
+            return Err(format!("unmatched `}}` in `{template}`"));
+        }
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else {
             return Err(format!("unclosed placeholder in `{template}`"));
@@ -116,6 +125,11 @@ mod tests {
             fill("$Lfc_i{uid}_x: ret", &d, &a, 7).unwrap(),
             "$Lfc_i7_x: ret"
         );
+        assert_eq!(
+            fill("mov.b32 {d0}, {{{a0}, {a1}}}", &d, &a, 0).unwrap(),
+            "mov.b32 %r1, {%r2, %r3}"
+        );
+        assert!(fill("mov.u32 {d0}, 0 }", &d, &a, 0).is_err());
         assert!(fill("mov.u32 {d1}, 0", &d, &a, 0).is_err());
         assert!(fill("mov.u32 {x0}, 0", &d, &a, 0).is_err());
         assert!(fill("mov.u32 {d0, 0", &d, &a, 0).is_err());

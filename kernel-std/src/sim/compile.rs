@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::error::{SimError, SimErrorKind};
 use super::ops::{self, BinFn, FmaFn, UnFn};
 use crate::intrinsics::{Class, IntrinsicDef};
-use crate::ir::{self, Block, Inst, Kernel, LoopId, Operand, SiteId, Space, Ty};
+use crate::ir::{self, Block, Inst, Kernel, LoopId, Operand, SiteId, SourceLoc, Space, Ty};
 
 pub(crate) type Slot = u32;
 
@@ -152,8 +152,10 @@ pub(crate) struct ForInfo {
 
 pub(crate) struct Program {
     pub ops: Vec<Op>,
-    /// Per op: pre-order IR instruction index and nearest panic site (for detector reports).
-    pub locs: Vec<(u32, Option<SiteId>)>,
+    /// Per op: pre-order IR instruction index, nearest panic site and the `Inst::Loc` in force
+    /// (an index into `srcs`), for detector reports.
+    pub locs: Vec<(u32, Option<SiteId>, Option<u32>)>,
+    pub srcs: Vec<SourceLoc>,
     pub calls: Vec<Call>,
     pub fors: Vec<ForInfo>,
     pub msgs: Vec<String>,
@@ -180,6 +182,8 @@ struct Lower<'k> {
     inst_index: u32,
     cur_inst: u32,
     last_site: Option<SiteId>,
+    /// The innermost `Inst::Loc` seen on the way to the current instruction (index into `srcs`).
+    cur_src: Option<u32>,
     dyn_bytes: u32,
 }
 
@@ -212,6 +216,7 @@ pub(crate) fn lower(
         p: Program {
             ops: Vec::new(),
             locs: Vec::new(),
+            srcs: Vec::new(),
             calls: Vec::new(),
             fors: Vec::new(),
             msgs: Vec::new(),
@@ -227,6 +232,7 @@ pub(crate) fn lower(
         inst_index: 0,
         cur_inst: 0,
         last_site: None,
+        cur_src: None,
         dyn_bytes: dyn_shared_bytes,
     };
     for a in &k.arrays {
@@ -324,7 +330,9 @@ fn malformed(k: &Kernel, message: String) -> SimError {
 impl Lower<'_> {
     fn emit(&mut self, op: Op) -> usize {
         self.p.ops.push(op);
-        self.p.locs.push((self.cur_inst, self.last_site));
+        self.p
+            .locs
+            .push((self.cur_inst, self.last_site, self.cur_src));
         self.p.ops.len() - 1
     }
 
@@ -365,10 +373,14 @@ impl Lower<'_> {
         }
     }
 
+    /// A block's markers cover only its own instructions: what follows it (the rest of an `if`,
+    /// a loop's back edge) is located where the enclosing block was.
     fn block(&mut self, b: &Block) {
+        let outer = self.cur_src;
         for inst in &b.0 {
             self.inst(inst);
         }
+        self.cur_src = outer;
     }
 
     fn patch(&mut self, at: usize, target: u32) {
@@ -686,6 +698,10 @@ impl Lower<'_> {
             }
             Inst::Return => {
                 self.emit(Op::Exit);
+            }
+            Inst::Loc(l) => {
+                self.p.srcs.push(*l);
+                self.cur_src = Some(self.p.srcs.len() as u32 - 1);
             }
         }
     }

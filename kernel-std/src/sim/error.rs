@@ -28,6 +28,9 @@ pub enum SimErrorKind {
     InvalidLaunch,
     /// `GlobalMemory::free` of an address that is not a live allocation.
     InvalidFree,
+    /// The launch executed more operations than its limit (see `sim::max_instructions`): a
+    /// thread spins forever, or waits in a loop for another thread the simulator runs later.
+    InstructionLimit,
     /// The IR breaks an invariant of `ir` (wrong operand types, zero loop step...) or uses an
     /// intrinsic without simulator semantics.
     MalformedIr,
@@ -47,13 +50,16 @@ impl SimErrorKind {
             SimErrorKind::InvalidLaunch => "has an invalid launch configuration",
             SimErrorKind::InvalidFree => "freed an invalid address",
             SimErrorKind::MalformedIr => "cannot be simulated",
+            SimErrorKind::InstructionLimit => "ran past the simulator's instruction limit",
         }
     }
 }
 
-/// Where and why a launch stopped. `file:line:col` is exact for panics; for the detectors it is the
-/// nearest panic site in program order (the IR has no per-instruction spans yet), and `inst` gives
-/// the instruction's pre-order index in `Kernel::body` so dumps can pinpoint it.
+/// Where and why a launch stopped. `file:line:col` is the panic's site for panics, and for the
+/// detectors the source marker (`ir::Inst::Loc`) in force at the offending operation: the statement,
+/// memory access or barrier call the front end marked. IR built without markers falls back to the
+/// nearest panic site in program order. `inst` gives the instruction's pre-order index in
+/// `Kernel::body` so IR dumps can pinpoint it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimError {
     pub kind: SimErrorKind,

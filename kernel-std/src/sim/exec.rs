@@ -19,6 +19,8 @@ pub(crate) struct Machine<'a> {
     /// Last allocation hit in `global`.
     pub hint: usize,
     pub icount: u64,
+    /// Stop the launch when `icount` passes this (checked on loop back edges).
+    pub max_instructions: u64,
     pub block_idx: [u32; 3],
     pub block_dim: [u32; 3],
     pub grid_dim: [u32; 3],
@@ -358,6 +360,21 @@ pub(crate) fn run(
         site: None,
         other: e.other,
     };
+    let over_limit = |m: &Machine, count: u64, p: usize| {
+        (m.icount + count > m.max_instructions).then(|| Fault {
+            kind: SimErrorKind::InstructionLimit,
+            message: format!(
+                "the launch executed more than {} operations; the thread is probably spinning \
+                 (raise FERROCUDA_SIM_MAX_INSTRUCTIONS if the kernel is just long)",
+                m.max_instructions
+            ),
+            pc: p,
+            a: 0,
+            b: 0,
+            site: None,
+            other: None,
+        })
+    };
     let result = loop {
         let op = ops[p];
         count += 1;
@@ -487,6 +504,11 @@ pub(crate) fn run(
                 });
             }
             Op::Jmp { t } => {
+                if t as usize <= p {
+                    if let Some(f) = over_limit(m, count, p) {
+                        break Err(f);
+                    }
+                }
                 p = t as usize;
                 continue;
             }
@@ -548,6 +570,9 @@ pub(crate) fn run(
                     go
                 };
                 if more {
+                    if let Some(f) = over_limit(m, count, p) {
+                        break Err(f);
+                    }
                     p = top as usize;
                     continue;
                 }

@@ -128,6 +128,14 @@ impl GlobalMemory {
         }
     }
 
+    /// The host address of the bytes of the live allocation starting at `addr`. It stays valid
+    /// until that allocation is freed (other allocations and frees never move it), which lets a
+    /// host runtime offer direct host access to simulated memory, as managed memory does on a GPU.
+    pub fn host_ptr(&mut self, addr: u64) -> Option<*mut u8> {
+        let i = self.allocs.binary_search_by_key(&addr, |a| a.base).ok()?;
+        Some(self.allocs[i].data.as_mut_ptr())
+    }
+
     #[inline]
     pub(crate) fn bytes(&self, i: usize) -> &[u8] {
         &self.allocs[i].data

@@ -80,6 +80,21 @@ pub struct SimStats {
     pub warp_collectives: u64,
 }
 
+/// The default of [`max_instructions`]: minutes of simulation, far beyond any test kernel.
+pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 10_000_000_000;
+
+/// Operations one launch may execute (summed over its threads) before it stops with
+/// [`SimErrorKind::InstructionLimit`], so that a spinning kernel fails instead of hanging:
+/// `FERROCUDA_SIM_MAX_INSTRUCTIONS` when set to a positive integer, else
+/// [`DEFAULT_MAX_INSTRUCTIONS`].
+pub fn max_instructions() -> u64 {
+    std::env::var("FERROCUDA_SIM_MAX_INSTRUCTIONS")
+        .ok()
+        .and_then(|v| v.trim().replace('_', "").parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(DEFAULT_MAX_INSTRUCTIONS)
+}
+
 /// Runs `kernel` over the whole grid. `params` holds one byte slice per `ir::Param` in its C
 /// layout (slices as `{ptr: u64, len: u64}`); pointers are `GlobalMemory` addresses. Stops at the
 /// first panic or detected bug, in deterministic order (block order, then thread linear id).
@@ -89,7 +104,18 @@ pub fn launch(
     params: &[&[u8]],
     mem: &mut GlobalMemory,
 ) -> Result<SimStats, SimError> {
-    sched::launch(kernel, cfg, params, mem, &TABLE)
+    sched::launch(kernel, cfg, params, mem, &TABLE, max_instructions())
+}
+
+/// [`launch`] with an explicit instruction limit instead of [`max_instructions`].
+pub fn launch_with_limit(
+    kernel: &Kernel,
+    cfg: &SimLaunch,
+    params: &[&[u8]],
+    mem: &mut GlobalMemory,
+    max_instructions: u64,
+) -> Result<SimStats, SimError> {
+    sched::launch(kernel, cfg, params, mem, &TABLE, max_instructions)
 }
 
 /// [`launch`] with another intrinsic table (a superset of [`TABLE`] used by tests of intrinsics
@@ -101,5 +127,5 @@ pub fn launch_with_intrinsics(
     mem: &mut GlobalMemory,
     table: &'static [IntrinsicDef],
 ) -> Result<SimStats, SimError> {
-    sched::launch(kernel, cfg, params, mem, table)
+    sched::launch(kernel, cfg, params, mem, table, max_instructions())
 }

@@ -31,6 +31,7 @@ pub(crate) fn launch(
     params: &[&[u8]],
     mem: &mut GlobalMemory,
     table: &'static [IntrinsicDef],
+    max_instructions: u64,
 ) -> Result<SimStats, SimError> {
     let err = |kind, message: String| {
         let mut e = SimError::host(kind, message);
@@ -100,6 +101,7 @@ pub(crate) fn launch(
             shadow: &mut shadow,
             hint,
             icount: stats.instructions,
+            max_instructions,
             block_idx,
             block_dim: cfg.block,
             grid_dim: cfg.grid,
@@ -208,10 +210,14 @@ fn check_barrier(
                 ))
             }
             Status::Barrier if pcs[t] != at => {
+                let (inst, _, src) = prog.locs[pcs[t] - 1];
+                let other = match src.map(|s| prog.srcs[s as usize]) {
+                    Some(l) => format!("{}:{}:{}", l.file, l.line, l.col),
+                    None => format!("IR instruction #{inst}"),
+                };
                 return diverge(format!(
-                    "the thread waits at this barrier while thread {{T{t}}} waits at another one (IR instruction #{})",
-                    prog.locs[pcs[t] - 1].0
-                ))
+                    "the thread waits at this barrier while thread {{T{t}}} waits at another one ({other})"
+                ));
             }
             _ => {}
         }
@@ -292,7 +298,7 @@ fn locate(
     thread: [u32; 3],
     tid_of: impl Fn(usize) -> [u32; 3],
 ) -> SimError {
-    let (inst, near) = prog.locs[f.pc];
+    let (inst, near, src) = prog.locs[f.pc];
     let site = f.site.or(near);
     let ps = site.and_then(|s| kernel.panic_sites.get(s.0 as usize));
     let (kind, mut message) = match (&f.kind, f.site.and(ps)) {
@@ -321,12 +327,23 @@ fn locate(
         let t: usize = message[i + 2..i + j].parse().unwrap_or(0);
         message.replace_range(i..i + j + 1, &fmt(tid_of(t)));
     }
+    // A panic is located at its site; everything else at the source marker in force, falling back
+    // to the nearest panic site for IR built without markers.
+    let marker = match f.site {
+        Some(_) => None,
+        None => src.map(|s| prog.srcs[s as usize]),
+    };
+    let (file, line, col) = match (marker, ps) {
+        (Some(l), _) => (l.file.to_string(), l.line, l.col),
+        (None, Some(p)) => (p.file.clone(), p.line, p.col),
+        (None, None) => (String::new(), 0, 0),
+    };
     SimError {
         kind,
         kernel: kernel.display_name.clone(),
-        file: ps.map(|p| p.file.clone()).unwrap_or_default(),
-        line: ps.map_or(0, |p| p.line),
-        col: ps.map_or(0, |p| p.col),
+        file,
+        line,
+        col,
         block,
         thread,
         message,

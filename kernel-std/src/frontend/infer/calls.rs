@@ -4,6 +4,8 @@
 use crate::ast::{self, Callable, Expr, ExprKind, FloatTy, GenericArg, IntTy};
 use crate::intrinsics;
 
+use super::super::hints::{HINTED_LOADS, HINTED_STORES, SPACE_PREDICATES};
+
 use super::super::consts::{convert_type, eval_const, Env, GBind};
 use super::super::types::{from_ir, Ty};
 use super::{dim3, key, Infer, Kind, R};
@@ -158,6 +160,58 @@ impl<'a> Infer<'a> {
                     Ty::Slice(Box::new(t), true)
                 })
             }
+            n if HINTED_LOADS.contains(&n) || SPACE_PREDICATES.contains(&n) => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Ref(t, _) if HINTED_LOADS.contains(&n) => Ok(*t),
+                    Ty::Ref(..) => Ok(Ty::Bool),
+                    _ => Err(self.err(
+                        args[0].span,
+                        format!("`{name}` takes a reference (`&x[i]`)"),
+                    )),
+                }
+            }
+            n if HINTED_STORES.contains(&n) => {
+                self.want_intrinsic_args(name, args, 2, sp)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Ref(t, true) => {
+                        self.unify(&arg_tys[1], &t, args[1].span)?;
+                        Ok(Ty::Unit)
+                    }
+                    _ => Err(self.err(
+                        args[0].span,
+                        format!("`{name}` takes a mutable reference (`&mut x[i]`)"),
+                    )),
+                }
+            }
+            "cvta_to_shared" | "cvta_to_global" => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Ref(..) => Ok(Ty::Int(if name == "cvta_to_shared" {
+                        IntTy::U32
+                    } else {
+                        IntTy::U64
+                    })),
+                    _ => Err(self.err(
+                        args[0].span,
+                        format!("`{name}` takes a reference (`&x[i]`)"),
+                    )),
+                }
+            }
+            "unreachable" => {
+                self.want_intrinsic_args(name, args, 0, sp)?;
+                Ok(Ty::Unit)
+            }
+            "assume" => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                self.unify(&arg_tys[0], &Ty::Bool, args[0].span)?;
+                Ok(Ty::Unit)
+            }
+            "pm_counter" => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
+                Ok(Ty::Unit)
+            }
             _ => {
                 let id = intrinsics::lookup(name)
                     .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
@@ -188,6 +242,17 @@ impl<'a> Infer<'a> {
                     many => Ty::Tuple(many.iter().map(|t| from_ir(*t)).collect()),
                 })
             }
+        }
+    }
+
+    fn want_intrinsic_args(&self, name: &str, args: &[Expr], n: usize, sp: ast::Span) -> R<()> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(self.err(
+                sp,
+                format!("`{name}` takes {n} argument(s), {} given", args.len()),
+            ))
         }
     }
 
@@ -284,6 +349,7 @@ impl<'a> Infer<'a> {
                 want_args(0, self)?;
                 Ok(Ty::Int(IntTy::U32))
             }
+            "reverse_bits" if is_int => same(self, 0),
             "pow" if is_int => {
                 want_args(1, self)?;
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;

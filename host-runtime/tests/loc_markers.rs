@@ -1,0 +1,119 @@
+//! Source markers (`ir::Inst::Loc`) are no-ops for the optimizer: optimizing a kernel with its
+//! markers and dropping them afterwards gives exactly the IR of optimizing it without markers
+//! (so unrolling, scalar replacement, bounds-check elimination, fma contraction and dead-code
+//! removal all see through them), and the markers that survive still name the user's lines.
+
+use ferrocuda::device_std::ast::FnDef;
+use ferrocuda::device_std::ir::{Block, Inst, Kernel};
+use ferrocuda::device_std::{compile, passes, CompileOptions, GenericValue};
+use ferrocuda::prelude::*;
+
+/// Products and sums in separate statements (fma across markers), a local array indexed by an
+/// unrolled loop (scalar replacement), guarded indexing (bounds-check elimination), a dead
+/// branch whose only content is statements that compute nothing (dead-code removal) and an `if`
+/// whose branches differ only in their source lines (branch merging).
+#[kernel]
+pub fn marker_mix(x: &[f32], y: &mut [f32], n: u32) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    let mut acc = [0.0f32; 4];
+    for k in 0..4 {
+        let p = x[k] * 2.0;
+        acc[k] = p + 1.0;
+    }
+    if n > 1000000 {
+        let unused = n * 3;
+        let _ = unused;
+    }
+    // Both branches do the same on different lines: the condition still folds away.
+    let z = 2.0f32;
+    if n > 5 {
+        sync_threads();
+    } else {
+        sync_threads();
+    }
+    if i < y.len() && i < x.len() {
+        let prod = x[i] * acc[3];
+        let sum = prod + acc[1];
+        y[i] = sum * z;
+    }
+}
+
+fn strip(b: &mut Block) {
+    b.0.retain(|i| !matches!(i, Inst::Loc(_)));
+    for inst in &mut b.0 {
+        match inst {
+            Inst::If { then, els, .. } => {
+                strip(then);
+                strip(els);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => strip(body),
+            _ => {}
+        }
+    }
+}
+
+fn count_markers(b: &Block) -> usize {
+    let mut n = 0;
+    for inst in &b.0 {
+        n += matches!(inst, Inst::Loc(_)) as usize;
+        match inst {
+            Inst::If { then, els, .. } => n += count_markers(then) + count_markers(els),
+            Inst::For { body, .. } | Inst::Loop { body, .. } => n += count_markers(body),
+            _ => {}
+        }
+    }
+    n
+}
+
+fn both_ways(def: &'static FnDef, generics: &[GenericValue]) -> (Kernel, Kernel) {
+    let opts = CompileOptions::default();
+    let lowered = compile::lower(def, generics).unwrap();
+    assert!(count_markers(&lowered.body) > 0, "{}: no markers", def.name);
+    let mut with = lowered.clone();
+    passes::optimize(&mut with, &opts);
+    let mut without = lowered;
+    strip(&mut without.body);
+    passes::optimize(&mut without, &opts);
+    (with, without)
+}
+
+#[test]
+fn markers_do_not_change_optimized_ir() {
+    let mut defs: Vec<(&'static FnDef, Vec<GenericValue>)> = ferrocuda_examples::registry::KERNELS
+        .iter()
+        .map(|e| ((e.def)(), (e.generics)()))
+        .collect();
+    defs.push((marker_mix::ast(), Vec::new()));
+    for (def, generics) in defs {
+        let (mut with, without) = both_ways(def, &generics);
+        assert!(
+            count_markers(&with.body) > 0,
+            "{}: markers all gone",
+            def.name
+        );
+        strip(&mut with.body);
+        assert_eq!(
+            with.to_string(),
+            without.to_string(),
+            "{}: markers changed the optimized IR",
+            def.name
+        );
+    }
+}
+
+#[test]
+fn surviving_markers_name_the_kernels_lines() {
+    let (with, _) = both_ways(marker_mix::ast(), &[]);
+    let text = with.to_string();
+    let src = include_str!("loc_markers.rs");
+    let line = |s: &str| src.lines().position(|l| l.trim() == s).unwrap() + 1;
+    for stmt in ["y[i] = sum * z;", "let prod = x[i] * acc[3];"] {
+        let want = format!("loc {}:{}:", file!(), line(stmt));
+        assert!(text.contains(&want), "no `{want}` in\n{text}");
+    }
+    assert!(text.contains("fma"), "{text}");
+    assert!(!text.contains("for "), "{text}");
+    assert!(with.arrays.is_empty(), "{text}");
+    // The `if` whose branches differ only in their lines is gone.
+    assert!(!text.contains("else"), "{text}");
+}
