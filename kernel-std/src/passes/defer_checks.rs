@@ -127,25 +127,30 @@ fn deferrable(inst: &Inst) -> bool {
     }
 }
 
-/// Whether the run has a check with a load after it: only then is there latency to overlap.
+/// Whether the run has at least two loads after its first check: only then is there latency to
+/// overlap (a lone load after a check has nothing to be issued together with).
 fn worth_deferring(run: &[Inst]) -> bool {
-    fn scan(insts: &[Inst], seen: &mut bool) -> bool {
+    fn scan(insts: &[Inst], seen: &mut bool, loads: &mut u32) {
         for inst in insts {
             match inst {
                 Inst::BoundsCheck { .. } => *seen = true,
-                Inst::Load { .. } | Inst::ArrayLoad { .. } if *seen => return true,
+                Inst::Load { .. } | Inst::ArrayLoad { .. } | Inst::LoadVec { .. } if *seen => {
+                    *loads += 1
+                }
                 // A check in one branch guards a load after the `if`, not one in the other
                 // branch; scanning both in order over-approximates, which only decides whether
                 // to rewrite, never what is correct.
-                Inst::If { then, els, .. } if scan(&then.0, seen) || scan(&els.0, seen) => {
-                    return true
+                Inst::If { then, els, .. } => {
+                    scan(&then.0, seen, loads);
+                    scan(&els.0, seen, loads);
                 }
                 _ => {}
             }
         }
-        false
     }
-    scan(run, &mut false)
+    let mut loads = 0;
+    scan(run, &mut false, &mut loads);
+    loads >= 2
 }
 
 /// Checks per run: each one keeps its operands alive until the run's end.
