@@ -293,10 +293,16 @@ fn flush(k: &mut Kernel, pending: Vec<Pending>, ok: Var, out: &mut Vec<Inst>) {
         }
         dispatch.extend(code);
     }
+    let failed = k.new_var(Ty::Bool);
+    out.push(Inst::Unary {
+        dst: failed,
+        op: crate::ir::UnOp::Not,
+        a: ok.into(),
+    });
     out.push(Inst::If {
-        cond: ok.into(),
-        then: Block::default(),
-        els: Block(dispatch),
+        cond: failed.into(),
+        then: Block(dispatch),
+        els: Block::default(),
     });
 }
 
@@ -497,18 +503,22 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
             d.seen = true;
         }
         Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. } if d.seen => {
-            let zero = Const {
-                ty: k.ty(dst),
-                bits: 0,
+            let zero = Inst::Mov {
+                dst,
+                src: Const {
+                    ty: k.ty(dst),
+                    bits: 0,
+                }
+                .into(),
             };
-            out.push(guard(
-                d,
-                vec![inst],
-                vec![Inst::Mov {
-                    dst,
-                    src: zero.into(),
-                }],
-            ));
+            let reads_dst = super::util::nested_reads(&inst, dst);
+            if reads_dst {
+                out.push(guard(d, vec![inst], vec![zero]));
+            } else {
+                // `x = 0; if ok { x = load }`: the zero is no consumer of the load.
+                out.push(zero);
+                out.push(guard(d, vec![inst], vec![]));
+            }
         }
         Inst::Store { .. } | Inst::ArrayStore { .. } | Inst::LoadVec { .. } if d.seen => {
             out.push(guard(d, vec![inst], vec![]));

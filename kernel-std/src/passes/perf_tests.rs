@@ -364,7 +364,17 @@ fn guarded_tile_loads_are_straight_line_ptx() {
     // branch separates the first load from the last.
     for &i in &loads {
         assert!(lines[i].starts_with("@%p"), "{}", lines[i]);
-        assert!(lines[i - 2].starts_with("mov.f32"), "{}", lines[i - 2]);
+        let reg = lines[i]
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .trim_end_matches(',');
+        let zero = format!("mov.f32 {reg}, 0f00000000;");
+        assert!(
+            lines[..i].contains(&zero.as_str()),
+            "no `{zero}` before {}",
+            lines[i]
+        );
     }
     assert!(
         !lines[loads[0]..loads[3]].iter().any(|l| l.contains("bra ")),

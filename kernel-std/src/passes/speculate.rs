@@ -232,13 +232,14 @@ fn dissolve(
         let guarded = |k: &mut Kernel, g: Option<Operand>, out: &mut Vec<Inst>| -> Operand {
             match g {
                 None => c,
+                // `c ? g : false`: `g` may only have been computed under `c`.
                 Some(g) => {
                     let t = k.new_var(crate::ir::Ty::Bool);
-                    out.push(Inst::Binary {
+                    out.push(Inst::Select {
                         dst: t,
-                        op: BinOp::And,
-                        a: c,
-                        b: g,
+                        cond: c,
+                        a: g,
+                        b: crate::ir::Const::bool(false).into(),
                     });
                     t.into()
                 }
@@ -264,18 +265,13 @@ fn dissolve(
                     els: Block::default(),
                 });
             }
+            // Skipped when `c` is false, as before; its destination is dead after the `if`, and
+            // what follows here only reads it under `c` (selects and guarded accesses).
             Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. } if !live_after.contains(dst) => {
-                let zero = crate::ir::Const {
-                    ty: k.ty(*dst),
-                    bits: 0,
-                };
                 out.push(Inst::If {
                     cond: c,
                     then: Block(vec![inst.clone()]),
-                    els: Block(vec![Inst::Mov {
-                        dst: *dst,
-                        src: zero.into(),
-                    }]),
+                    els: Block::default(),
                 });
             }
             _ => {

@@ -266,22 +266,28 @@ impl Vectorizer<'_> {
                         None => {
                             let anchor = self.k.new_var(Ty::U32);
                             let old = address(&inst);
-                            out.push(Inst::Mov {
-                                dst: anchor,
-                                src: old,
-                            });
+                            push_before_markers(
+                                &mut out,
+                                Inst::Mov {
+                                    dst: anchor,
+                                    src: old,
+                                },
+                            );
                             anchors.insert(a.form.terms.clone(), (anchor, a.form.c));
                             anchor
                         }
                         Some(&(anchor, c0)) if c0 == a.form.c => anchor,
                         Some(&(anchor, c0)) => {
                             let t = self.k.new_var(Ty::U32);
-                            out.push(Inst::Binary {
-                                dst: t,
-                                op: BinOp::Add,
-                                a: anchor.into(),
-                                b: Const::u32(a.form.c.wrapping_sub(c0)).into(),
-                            });
+                            push_before_markers(
+                                &mut out,
+                                Inst::Binary {
+                                    dst: t,
+                                    op: BinOp::Add,
+                                    a: anchor.into(),
+                                    b: Const::u32(a.form.c.wrapping_sub(c0)).into(),
+                                },
+                            );
                             t
                         }
                     };
@@ -498,6 +504,17 @@ fn breaks_run(inst: &Inst) -> bool {
         | Inst::LoadVec { .. } => true,
         _ => false,
     }
+}
+
+/// Appends `inst` ahead of the source markers that end `out`: address arithmetic belongs to the
+/// code before the access's statement marker, where the optimizer (move coalescing) sees it next
+/// to the value it copies, with or without markers.
+fn push_before_markers(out: &mut Vec<Inst>, inst: Inst) {
+    let mut at = out.len();
+    while at > 0 && matches!(out[at - 1], Inst::Loc(_)) {
+        at -= 1;
+    }
+    out.insert(at, inst);
 }
 
 fn address(inst: &Inst) -> Operand {
