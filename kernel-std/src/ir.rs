@@ -320,6 +320,16 @@ pub enum Inst {
         addr: Operand,
         val: Operand,
     },
+    /// Loads `dsts.len()` (2 or 4) consecutive elements of the destinations' common 32-bit type
+    /// from `addr`, which is a multiple of the whole vector's size, as one access (`ld.v2`,
+    /// `ld.v4`). Only `passes::vectorize` makes these, from scalar loads it proved adjacent and
+    /// aligned. `readonly` as for `Load`.
+    LoadVec {
+        dsts: Vec<Var>,
+        space: Space,
+        addr: Operand,
+        readonly: bool,
+    },
     /// Byte offset of a static shared allocation in the block's shared window (U32).
     SharedAddr {
         dst: Var,

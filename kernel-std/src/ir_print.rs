@@ -210,6 +210,24 @@ pub fn write_inst(k: &Kernel, inst: &Inst, depth: usize, out: &mut String) {
             var_ty(k, *dst),
             o(*addr)
         ),
+        Inst::LoadVec {
+            dsts,
+            space,
+            addr,
+            readonly,
+        } => writeln!(
+            out,
+            "{pad}{{{}}} = load.{}{}.v{}.{} [{}]",
+            dsts.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            space_name(*space),
+            if *readonly { ".ro" } else { "" },
+            dsts.len(),
+            dsts.first().map(|d| var_ty(k, *d)).unwrap_or_default(),
+            o(*addr)
+        ),
         Inst::Store { space, addr, val } => writeln!(
             out,
             "{pad}store.{}.{} [{}], {}",

@@ -7,6 +7,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut name = None;
     let mut sm = 90;
     let mut stage = "ptx".to_string();
+    let mut bounds_checks = true;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -17,6 +18,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .parse()
                     .map_err(|_| format!("bad --arch `{v}`"))?;
             }
+            "--no-checks" => bounds_checks = false,
             "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
             s if name.is_none() => name = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}`")),
@@ -29,6 +31,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let generics = (entry.generics)();
     let opts = CompileOptions {
         sm,
+        bounds_checks,
         ..CompileOptions::default()
     };
     match stage.as_str() {

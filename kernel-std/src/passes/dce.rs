@@ -351,7 +351,7 @@ fn rename_defs(inst: &mut Inst, m: &impl Fn(&mut Var)) {
         | Inst::DynSharedAddr { dst }
         | Inst::DynSharedBytes { dst }
         | Inst::ArrayLoad { dst, .. } => m(dst),
-        Inst::Intrinsic { dsts, .. } => dsts.iter_mut().for_each(m),
+        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => dsts.iter_mut().for_each(m),
         Inst::For { iv, .. } => m(iv),
         _ => {}
     }

@@ -20,11 +20,26 @@
 //!    `fma(a, b, c)`.
 //! 7. [`narrow_index`](fn@narrow_index): widened 32-bit index arithmetic stays 32-bit where it
 //!    provably fits.
-//! 8. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and the
-//!    rest renumbered.
+//! 8. [`strength`](fn@strength): unsigned division and remainder by constants become shifts,
+//!    masks and multiply-high (ptxas keeps the generic divide sequence even for `/ 8`); then
+//!    [`split_webs`](fn@split_webs): a variable assigned several times (unrolled copies
+//!    share their body's variables) gets one fresh variable per value, so checks' operands
+//!    outlive nothing and predicated PTX does not chain the copies through one register.
+//! 9. [`defer_checks`](fn@defer_checks) (then `split_webs` again if it changed anything): in
+//!    straight-line runs, bounds checks clear a flag that guards the memory accesses after
+//!    them, and the run panics once at its end, so ptxas can overlap the guarded loads (it
+//!    never hoists a load above a panic branch).
+//! 10. [`speculate`](fn@speculate): pure code whose result dies with an `if` moves out of it,
+//!     what is left of small `if`s becomes guarded accesses and selects, and stores sink below
+//!     the loads of the other memory space: a tile's loads come first, as nvcc orders them.
+//! 11. [`vectorize`](fn@vectorize): shared accesses off one symbolic address get constant
+//!     offsets from one anchor register (ptxas folds them into the instruction), and 4 or 2
+//!     adjacent aligned 32-bit shared loads become one vector load.
+//! 12. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
+//!     the rest renumbered.
 //!
-//! Every pass preserves the IR's semantics exactly (stores, their order, panics and their detail
-//! values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
+//! Every pass preserves the IR's semantics exactly (stores, their order within each memory
+//! space, panics and their detail values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
 //! `--fmad=true` does, and step 0, which is what switching bounds checks off means.
 //! [`ranges`], [`eval`] and [`util`] are the shared analyses.
 
@@ -35,14 +50,21 @@ pub mod bce;
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
+pub mod defer_checks;
 pub mod eval;
 pub mod fma;
 pub mod narrow_index;
 pub mod ranges;
+pub mod speculate;
+pub mod split_webs;
 pub mod sroa;
+pub mod strength;
 pub mod unroll;
 pub mod util;
+pub mod vectorize;
 
+#[cfg(test)]
+mod perf_tests;
 #[cfg(test)]
 mod pipeline_tests;
 #[cfg(test)]
@@ -52,10 +74,15 @@ pub use bce::bce;
 pub use const_fold::const_fold;
 pub use cse::cse;
 pub use dce::dce;
+pub use defer_checks::defer_checks;
 pub use fma::fma;
 pub use narrow_index::narrow_index;
+pub use speculate::speculate;
+pub use split_webs::split_webs;
 pub use sroa::sroa;
+pub use strength::strength;
 pub use unroll::unroll;
+pub use vectorize::vectorize;
 
 /// Runs every pass in the documented order.
 pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
@@ -81,5 +108,12 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
         fma(kernel);
     }
     narrow_index(kernel);
+    strength(kernel);
+    split_webs(kernel);
+    if defer_checks(kernel) {
+        split_webs(kernel);
+    }
+    speculate(kernel);
+    vectorize(kernel);
     dce(kernel);
 }

@@ -1,5 +1,6 @@
 //! Compact builders for hand-written IR in the passes' tests.
 
+use super::util::for_each_def;
 use crate::intrinsics;
 use crate::ir::*;
 
@@ -231,6 +232,17 @@ pub fn run(k: &Kernel, params: &[(Var, Const)]) -> Trace {
     it.trace
 }
 
+/// What the interpreter's memory holds at `addr`, as a value of type `t`: a fixed function of the
+/// address, so loads split or merged by a pass read the same values.
+fn loaded(addr: u64, t: Ty) -> u64 {
+    let bits = addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+    if t == Ty::F32 {
+        ((bits % 1000) as f32 / 8.0).to_bits() as u64
+    } else {
+        super::eval::int_const(t, bits as i128).bits
+    }
+}
+
 struct Interp<'a> {
     k: &'a Kernel,
     vars: Vec<Option<Const>>,
@@ -248,6 +260,15 @@ impl Interp<'_> {
             }
         }
     }
+    fn copy(&mut self, dst: Var, src: Operand) {
+        self.vars[dst.0 as usize] = match src {
+            Operand::Const(c) => Some(c),
+            Operand::Var(v) => self.vars[v.0 as usize].map(|c| Const {
+                ty: self.k.ty(dst),
+                bits: c.bits,
+            }),
+        };
+    }
     fn set(&mut self, v: Var, bits: u64) {
         let ty = self.k.ty(v);
         self.vars[v.0 as usize] = Some(Const { ty, bits });
@@ -263,10 +284,30 @@ impl Interp<'_> {
         }
         Flow::Normal
     }
+    /// Whether an operand is a variable never set.
+    fn unset(&self, o: Operand) -> bool {
+        matches!(o, Operand::Var(v) if self.vars[v.0 as usize].is_none())
+    }
     fn inst(&mut self, i: &Inst) -> Flow {
         use super::eval::*;
+        // Arithmetic on a value never set gives a value never set, as on a GPU register; only
+        // observing it (a store, an address, a condition, a check, a panic) is an error. Speculated
+        // code computes such values where the original skipped the computation, and discards them.
+        let pure_unset = match i {
+            Inst::Unary { a, .. } | Inst::Cast { a, .. } | Inst::Bitcast { a, .. } => {
+                self.unset(*a)
+            }
+            Inst::Binary { a, b, .. } => self.unset(*a) || self.unset(*b),
+            Inst::Fma { a, b, c, .. } => self.unset(*a) || self.unset(*b) || self.unset(*c),
+            Inst::Select { cond, .. } => self.unset(*cond),
+            _ => false,
+        };
+        if pure_unset {
+            for_each_def(i, |d| self.vars[d.0 as usize] = None);
+            return Flow::Normal;
+        }
         match i {
-            Inst::Mov { dst, src } => self.set(*dst, self.get(*src).bits),
+            Inst::Mov { dst, src } => self.copy(*dst, *src),
             Inst::Unary { dst, op, a } => {
                 let r = eval_unary(*op, self.get(*a), self.k.ty(*dst)).expect("unary");
                 self.set(*dst, r.bits)
@@ -284,20 +325,23 @@ impl Interp<'_> {
                 self.set(*dst, r.bits)
             }
             Inst::Bitcast { dst, a } => self.set(*dst, self.get(*a).bits),
+            // Copying a value never set (a speculated `x = c ? t : x` before `x`'s first
+            // assignment) leaves the destination unset, as a PTX register copy would: only a
+            // real use of it is an error.
             Inst::Select { dst, cond, a, b } => {
                 let v = if self.get(*cond).bits != 0 { *a } else { *b };
-                self.set(*dst, self.get(v).bits)
+                self.copy(*dst, v)
             }
             Inst::Load { dst, addr, .. } => {
                 let a = self.get(*addr).bits;
-                let bits = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
-                let t = self.k.ty(*dst);
-                let bits = if t == Ty::F32 {
-                    ((bits % 1000) as f32 / 8.0).to_bits() as u64
-                } else {
-                    int_const(t, bits as i128).bits
-                };
-                self.set(*dst, bits)
+                self.set(*dst, loaded(a, self.k.ty(*dst)))
+            }
+            Inst::LoadVec { dsts, addr, .. } => {
+                let a = self.get(*addr).bits;
+                for (i, d) in dsts.iter().enumerate() {
+                    let t = self.k.ty(*d);
+                    self.set(*d, loaded(a + i as u64 * t.bytes() as u64, t))
+                }
             }
             Inst::Store { addr, val, .. } => {
                 let e = (self.get(*addr).bits, self.get(*val).bits);

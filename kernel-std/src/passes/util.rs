@@ -24,7 +24,7 @@ pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
             f(*a);
             f(*b)
         }
-        Inst::Load { addr, .. } => f(*addr),
+        Inst::Load { addr, .. } | Inst::LoadVec { addr, .. } => f(*addr),
         Inst::Store { addr, val, .. } => {
             f(*addr);
             f(*val)
@@ -81,7 +81,7 @@ pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
             f(a);
             f(b)
         }
-        Inst::Load { addr, .. } => f(addr),
+        Inst::Load { addr, .. } | Inst::LoadVec { addr, .. } => f(addr),
         Inst::Store { addr, val, .. } => {
             f(addr);
             f(val)
@@ -134,7 +134,9 @@ pub fn for_each_def(inst: &Inst, mut f: impl FnMut(Var)) {
         | Inst::DynSharedAddr { dst }
         | Inst::DynSharedBytes { dst }
         | Inst::ArrayLoad { dst, .. } => f(*dst),
-        Inst::Intrinsic { dsts, .. } => dsts.iter().for_each(|d| f(*d)),
+        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => {
+            dsts.iter().for_each(|d| f(*d))
+        }
         Inst::For { iv, .. } => f(*iv),
         _ => {}
     }
@@ -144,7 +146,7 @@ pub fn for_each_def(inst: &Inst, mut f: impl FnMut(Var)) {
 pub fn single_dst(inst: &Inst) -> Option<Var> {
     match inst {
         Inst::Intrinsic { dsts, .. } if dsts.len() == 1 => Some(dsts[0]),
-        Inst::Intrinsic { .. } | Inst::For { .. } => None,
+        Inst::Intrinsic { .. } | Inst::For { .. } | Inst::LoadVec { .. } => None,
         _ => {
             let mut d = None;
             for_each_def(inst, |v| d = Some(v));
@@ -365,6 +367,7 @@ pub fn is_removable(inst: &Inst) -> bool {
         | Inst::Bitcast { .. }
         | Inst::Select { .. }
         | Inst::Load { .. }
+        | Inst::LoadVec { .. }
         | Inst::SharedAddr { .. }
         | Inst::DynSharedAddr { .. }
         | Inst::DynSharedBytes { .. }

@@ -7,7 +7,66 @@
 
 use super::emit::{Emitter, LoopLabels, Res};
 use super::types::{int_suffix, reg_bits, uint_suffix};
-use crate::ir::{Block, LoopId, Operand, Ty, Var};
+use crate::ir::{Block, Inst, LoopId, Operand, Ty, UnOp, Var};
+
+/// Most instructions per branch of an `if` emitted as predicated code instead of a branch.
+/// The guarded accesses of `defer_checks` (`if ok { x = load } else { x = 0 }`, `if ok { store }`)
+/// sit inside bigger `if`s (a tile row's bounds test); ptxas if-converts a single-level region
+/// but not one with a branch nested in it, and a branch between two rows' loads keeps it from
+/// overlapping them. Predicating only these tiny ones keeps the region single-level; bigger bodies
+/// stay branches (predicating address arithmetic hides its zero-extensions from ptxas).
+const PREDICATE_MAX: usize = 2;
+
+/// Whether `inst` can run under a predicate: its PTX is straight-line code with no guard of its
+/// own (float `round` uses one), no label, no barrier or collective, no exit.
+fn predicable(inst: &Inst) -> bool {
+    match inst {
+        Inst::Mov { .. }
+        | Inst::Binary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::Load { .. }
+        | Inst::Store { .. }
+        | Inst::SharedAddr { .. }
+        | Inst::ArrayLoad { .. }
+        | Inst::ArrayStore { .. } => true,
+        Inst::Unary { op, .. } => *op != UnOp::Round,
+        _ => false,
+    }
+}
+
+/// The destination of `if c { x = load [a] } else { x = K }` when neither `c` nor `a` is `x`.
+fn load_else_constant(cond: Operand, then: &Block, els: &Block) -> Option<Var> {
+    match (then.0.as_slice(), els.0.as_slice()) {
+        (
+            [Inst::Load { dst, addr, .. } | Inst::ArrayLoad { dst, idx: addr, .. }],
+            [Inst::Mov {
+                dst: z,
+                src: Operand::Const(_),
+            }],
+        ) if z == dst && *addr != Operand::Var(*dst) && cond != Operand::Var(*dst) => Some(*dst),
+        _ => None,
+    }
+}
+
+/// Whether `b` touches memory: pure tiny `if`s ptxas if-converts by itself.
+fn accesses(b: &Block) -> bool {
+    b.0.iter().any(|i| {
+        matches!(
+            i,
+            Inst::Load { .. }
+                | Inst::Store { .. }
+                | Inst::ArrayLoad { .. }
+                | Inst::ArrayStore { .. }
+        )
+    })
+}
+
+fn tiny(b: &Block) -> bool {
+    b.0.len() <= PREDICATE_MAX && b.0.iter().all(predicable)
+}
 
 impl Emitter<'_> {
     pub fn if_(&mut self, cond: Operand, then: &Block, els: &Block) -> Res {
@@ -16,6 +75,9 @@ impl Emitter<'_> {
         }
         if let Operand::Const(c) = cond {
             return self.block(if c.bits != 0 { then } else { els });
+        }
+        if self.pred.is_none() && tiny(then) && tiny(els) && (accesses(then) || accesses(els)) {
+            return self.if_predicated(cond, then, els);
         }
         let c = self.src(cond)?;
         let end = self.new_label("endif");
@@ -32,6 +94,47 @@ impl Emitter<'_> {
         }
         self.label(&end);
         Ok(())
+    }
+
+    /// A tiny `if` as straight-line code: each branch's instructions guarded by the branch's
+    /// predicate. Both predicates are taken before the `then` branch runs (it may assign the
+    /// condition's variable).
+    fn if_predicated(&mut self, cond: Operand, then: &Block, els: &Block) -> Res {
+        if let Some(dst) = load_else_constant(cond, then, els) {
+            // `x = c ? load : k` as `x = k; @c x = load`: the constant is not a consumer of the
+            // load, so ptxas does not schedule the next instructions as if waiting on it.
+            debug_assert!(self.ty(dst).is_ok());
+            self.block(els)?;
+            let c = self.src(cond)?;
+            let pt = self.tmp(Ty::Bool);
+            self.line_always(format!("mov.pred {pt}, {c}"));
+            let outer = self.pred.replace(pt);
+            let r = self.block(then);
+            self.pred = outer;
+            return r;
+        }
+        let c = self.src(cond)?;
+        let outer = self.pred.clone();
+        let pt = self.tmp(Ty::Bool);
+        self.line_always(format!("mov.pred {pt}, {c}"));
+        let pe = if els.0.is_empty() {
+            None
+        } else {
+            let pe = self.tmp(Ty::Bool);
+            self.line_always(format!("not.pred {pe}, {c}"));
+            Some(pe)
+        };
+        self.pred = Some(pt);
+        let r = self.block(then);
+        let r = r.and_then(|_| match pe {
+            Some(pe) => {
+                self.pred = Some(pe);
+                self.block(els)
+            }
+            None => Ok(()),
+        });
+        self.pred = outer;
+        r
     }
 
     #[allow(clippy::too_many_arguments)]

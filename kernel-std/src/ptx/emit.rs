@@ -38,6 +38,9 @@ pub struct Emitter<'k> {
     pub panic_regs: Option<(String, String, String)>,
     pub used_arrays: BTreeSet<ArrayId>,
     pub uses_dyn_shared: bool,
+    /// While set, every emitted instruction is guarded by this predicate register (the body of
+    /// an `if` emitted as predicated code; see `control`).
+    pub pred: Option<String>,
 }
 
 impl<'k> Emitter<'k> {
@@ -53,6 +56,7 @@ impl<'k> Emitter<'k> {
             panic_regs: None,
             used_arrays: BTreeSet::new(),
             uses_dyn_shared: false,
+            pred: None,
         }
     }
 
@@ -68,6 +72,18 @@ impl<'k> Emitter<'k> {
 
     /// Appends one instruction (the `;` is added here).
     pub fn line(&mut self, s: impl AsRef<str>) {
+        match &self.pred {
+            Some(p) => {
+                let _ = writeln!(self.body, "\t@{p} {};", s.as_ref());
+            }
+            None => {
+                let _ = writeln!(self.body, "\t{};", s.as_ref());
+            }
+        }
+    }
+
+    /// Appends one instruction that runs whatever the current guard (predicate bookkeeping).
+    pub fn line_always(&mut self, s: impl AsRef<str>) {
         let _ = writeln!(self.body, "\t{};", s.as_ref());
     }
 
@@ -159,6 +175,12 @@ impl<'k> Emitter<'k> {
                 addr,
                 readonly,
             } => self.load(*dst, *space, *addr, *readonly),
+            Inst::LoadVec {
+                dsts,
+                space,
+                addr,
+                readonly,
+            } => self.load_vec(dsts, *space, *addr, *readonly),
             Inst::Store { space, addr, val } => self.store(*space, *addr, *val),
             Inst::SharedAddr { dst, alloc } => self.shared_addr(*dst, *alloc),
             Inst::DynSharedAddr { dst } => {

@@ -64,6 +64,41 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// `ld.<space>.v2/.v4` of 32-bit elements; the address's alignment was proved by the pass
+    /// that made the instruction.
+    pub fn load_vec(&mut self, dsts: &[Var], space: Space, addr: Operand, readonly: bool) -> Res {
+        let Some(&first) = dsts.first() else {
+            return self.err("vector load without destinations");
+        };
+        let ty = self.ty(first)?;
+        if !matches!(dsts.len(), 2 | 4) || ty.bits() != 32 || ty == Ty::Bool {
+            return self.err(format!(
+                "vector load of {} {ty:?} elements (expects 2 or 4 of 32 bits)",
+                dsts.len()
+            ));
+        }
+        let mut regs = Vec::with_capacity(dsts.len());
+        for &d in dsts {
+            if self.ty(d)? != ty {
+                return self.err("vector load into variables of different types");
+            }
+            regs.push(self.reg(d)?);
+        }
+        let a = self.address(space, addr)?;
+        let sp = match (space, readonly) {
+            (Space::Global, true) => "global.nc",
+            (Space::Global, false) => "global",
+            (Space::Shared, _) => "shared",
+        };
+        self.line(format!(
+            "ld.{sp}.v{}.{} {{{}}}, [{a}]",
+            dsts.len(),
+            mem_suffix(ty),
+            regs.join(", ")
+        ));
+        Ok(())
+    }
+
     pub fn store(&mut self, space: Space, addr: Operand, val: Operand) -> Res {
         let ty = self.oty(val)?;
         let a = self.address(space, addr)?;

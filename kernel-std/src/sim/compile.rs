@@ -53,6 +53,14 @@ pub(crate) enum Op {
         d: Slot,
         addr: Slot,
     },
+    /// `n` (2 or 4) consecutive elements into `d[..n]`, the address aligned to the whole vector.
+    LoadVec {
+        space: Space,
+        ty: Ty,
+        n: u8,
+        d: [Slot; 4],
+        addr: Slot,
+    },
     Store {
         space: Space,
         bytes: u8,
@@ -258,6 +266,7 @@ fn check_slots(p: &Program) -> Result<(), String> {
             Op::Bin { d, a, b, .. } => &[*d, *a, *b],
             Op::Fma { d, a, b, c, .. } | Op::Select { d, c, a, b } => &[*d, *a, *b, *c],
             Op::Load { d, addr, .. } => &[*d, *addr],
+            Op::LoadVec { d, addr, .. } => &[d[0], d[1], d[2], d[3], *addr],
             Op::Store { addr, v, .. } => &[*addr, *v],
             Op::ArrLoad { d, i, .. } => &[*d, *i],
             Op::ArrStore { i, v, .. } => &[*i, *v],
@@ -475,6 +484,32 @@ impl Lower<'_> {
                     d: dst.0,
                     addr,
                 });
+            }
+            Inst::LoadVec {
+                dsts, space, addr, ..
+            } => {
+                let ty = dsts.first().map(|d| k.ty(*d));
+                let same = ty.is_some_and(|t| dsts.iter().all(|d| k.ty(*d) == t));
+                match ty {
+                    Some(ty) if same && matches!(dsts.len(), 2 | 4) && ty.bits() == 32 => {
+                        let addr = self.opnd(*addr);
+                        let mut d = [dsts[0].0; 4];
+                        for (slot, v) in d.iter_mut().zip(dsts) {
+                            *slot = self.var_slot(*v);
+                        }
+                        self.emit(Op::LoadVec {
+                            space: *space,
+                            ty,
+                            n: dsts.len() as u8,
+                            d,
+                            addr,
+                        });
+                    }
+                    _ => self.invalid(format!(
+                        "vector load of {} elements of {ty:?} (expects 2 or 4 of one 32-bit type)",
+                        dsts.len()
+                    )),
+                }
             }
             Inst::Store { space, addr, val } => {
                 let bytes = k.operand_ty(*val).bytes() as u8;

@@ -401,6 +401,34 @@ pub(crate) fn run(
                     Err(e) => break Err(from_mem(e, p)),
                 }
             }
+            Op::LoadVec {
+                space,
+                ty,
+                n,
+                d,
+                addr,
+            } => {
+                let a = regs[addr as usize];
+                let size = ty.bytes() as u64;
+                let whole = Machine::check_align(space, a, n as usize * size as usize);
+                let mut got = [0u64; 4];
+                let mut fault = whole.err();
+                for (i, g) in got.iter_mut().enumerate().take(n as usize) {
+                    if fault.is_some() {
+                        break;
+                    }
+                    match m.read(t, space, a + i as u64 * size, ty, Access::Read) {
+                        Ok(v) => *g = v,
+                        Err(e) => fault = Some(e),
+                    }
+                }
+                if let Some(e) = fault {
+                    break Err(from_mem(e, p));
+                }
+                for i in 0..n as usize {
+                    regs[d[i] as usize] = got[i];
+                }
+            }
             Op::Store {
                 space,
                 bytes,

@@ -1,0 +1,551 @@
+//! Deferred bounds checks: a run of straight-line code (small `if`s included) that holds bounds
+//! checks keeps one "all checks passed" flag instead of branching out at every check, guards the
+//! memory accesses that follow a check with that flag, and panics at the end of the run, at the
+//! first check that failed, with that check's index and length.
+//!
+//! Why: a check is a conditional branch to a panic block that ends the thread, and ptxas never
+//! moves a load above such a branch (the load could fault). In a tile load such as
+//! `for r in 0..4 { if ok(r) { tile[..] = inp[..] } }` each global load then waits for the one
+//! before it (one full memory latency per row, 0.65x nvcc on an H200 transpose). With the checks
+//! deferred, the guarded accesses are small `if`s that ptxas turns into predicated instructions
+//! and schedules together, as it does for nvcc's code.
+//!
+//! What a thread observes is unchanged: every load, store and local-array access after a check
+//! runs only while every check so far has passed (a guarded load that does not run leaves zero in
+//! its destination, a value nothing observable reads, because the thread panics before the next
+//! unguarded side effect); the panic reports the same site and detail values as the first failing
+//! check would have: the run keeps copies of each check's operands (and of the conditions of the
+//! `if`s around it) and, when the flag is down, evaluates the checks again in program order; it
+//! happens before any barrier, collective, atomic, loop, jump, return or other panic that
+//! follows. Only pure computations (which cannot fault: integer division by a variable ends a
+//! run) execute on the values of accesses that were skipped. The hot path costs one compare and
+//! one `and` per check; a run holds at most [`MAX_CHECKS`] checks, so the copies stay few.
+
+use std::collections::{HashMap, HashSet};
+
+use super::util::{child_blocks, for_each_def, walk};
+use crate::intrinsics::{self, Class};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SiteId, Ty, Var};
+
+/// Returns whether any run of code was rewritten.
+pub fn defer_checks(k: &mut Kernel) -> bool {
+    let body = std::mem::take(&mut k.body);
+    let mut changed = false;
+    k.body = region(k, body, &mut changed);
+    changed
+}
+
+/// Splits `b` into runs of deferrable instructions; rewrites each run and recurses into the
+/// blocks of the instructions that end runs.
+fn region(k: &mut Kernel, b: Block, changed: &mut bool) -> Block {
+    let mut out = Vec::with_capacity(b.0.len());
+    let mut run = Vec::new();
+    for inst in b.0 {
+        if deferrable(&inst) {
+            run.push(inst);
+            continue;
+        }
+        finish_run(k, std::mem::take(&mut run), &mut out, changed);
+        out.push(match inst {
+            Inst::If { cond, then, els } => Inst::If {
+                cond,
+                then: region(k, then, changed),
+                els: region(k, els, changed),
+            },
+            Inst::For {
+                id,
+                iv,
+                start,
+                end,
+                inclusive,
+                step,
+                reverse,
+                body,
+                unroll,
+            } => Inst::For {
+                id,
+                iv,
+                start,
+                end,
+                inclusive,
+                step,
+                reverse,
+                body: region(k, body, changed),
+                unroll,
+            },
+            Inst::Loop { id, body } => Inst::Loop {
+                id,
+                body: region(k, body, changed),
+            },
+            other => other,
+        });
+    }
+    finish_run(k, run, &mut out, changed);
+    Block(out)
+}
+
+/// Whether `inst` may sit inside a deferred run: it cannot fault except through memory accesses
+/// (which get guarded), does not synchronize with other threads and does not leave the run.
+fn deferrable(inst: &Inst) -> bool {
+    match inst {
+        Inst::Mov { .. }
+        | Inst::Unary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::SharedAddr { .. }
+        | Inst::DynSharedAddr { .. }
+        | Inst::DynSharedBytes { .. }
+        | Inst::Load { .. }
+        | Inst::LoadVec { .. }
+        | Inst::Store { .. }
+        | Inst::ArrayLoad { .. }
+        | Inst::ArrayStore { .. }
+        | Inst::BoundsCheck { .. }
+        | Inst::Loc(_) => true,
+        Inst::Binary { op, b, .. } => match op {
+            // Integer division by a value that a skipped load could have left as 0 (or -1 for
+            // `MIN / -1`) must not run on that value.
+            BinOp::Div | BinOp::Rem => match b {
+                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
+                Operand::Const(c) => c.ty.is_float(),
+                Operand::Var(_) => false,
+            },
+            _ => true,
+        },
+        Inst::Intrinsic { id, .. } => intrinsics::TABLE
+            .get(id.0 as usize)
+            .is_some_and(|d| d.class == Class::Pure),
+        Inst::If { then, els, .. } => then.0.iter().all(deferrable) && els.0.iter().all(deferrable),
+        Inst::Panic { .. }
+        | Inst::For { .. }
+        | Inst::Loop { .. }
+        | Inst::Break(_)
+        | Inst::Continue(_)
+        | Inst::Return => false,
+    }
+}
+
+/// Whether the run has at least two loads after its first check: only then is there latency to
+/// overlap (a lone load after a check has nothing to be issued together with).
+fn worth_deferring(run: &[Inst]) -> bool {
+    fn scan(insts: &[Inst], seen: &mut bool, loads: &mut u32) {
+        for inst in insts {
+            match inst {
+                Inst::BoundsCheck { .. } => *seen = true,
+                Inst::Load { .. } | Inst::ArrayLoad { .. } | Inst::LoadVec { .. } if *seen => {
+                    *loads += 1
+                }
+                // A check in one branch guards a load after the `if`, not one in the other
+                // branch; scanning both in order over-approximates, which only decides whether
+                // to rewrite, never what is correct.
+                Inst::If { then, els, .. } => {
+                    scan(&then.0, seen, loads);
+                    scan(&els.0, seen, loads);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut loads = 0;
+    scan(run, &mut false, &mut loads);
+    loads >= 2
+}
+
+/// Checks per run: each one keeps its operands alive until the run's end.
+const MAX_CHECKS: usize = 16;
+
+/// A deferred check: copies of its operands and of the conditions of the `if`s around it (with
+/// the branch taken), so the panic dispatch at the end of the run can evaluate it again.
+struct Pending {
+    /// Pure instructions (fresh destinations) that recompute `idx`/`len` in the dispatch.
+    remat: Vec<Inst>,
+    idx: Operand,
+    len: Operand,
+    site: SiteId,
+    path: Vec<(Operand, bool)>,
+}
+
+/// The state of one run.
+struct Deferred {
+    /// Whether every check so far has passed.
+    ok: Var,
+    pending: Vec<Pending>,
+    /// Conditions of the enclosing `if`s inside the run (copies), with the branch.
+    path: Vec<(Operand, bool)>,
+    /// Whether a check precedes the current point (in program order) of the run.
+    seen: bool,
+    /// Per variable, how many assignments in the run are still ahead of the current point: a
+    /// check operand with none ahead needs no copy.
+    ahead: HashMap<Var, u32>,
+    /// Assignments per variable in the whole run.
+    total: HashMap<Var, u32>,
+    /// The pure instruction (and its position) that assigned each variable the run assigns once.
+    pure_def: HashMap<Var, (u32, Inst)>,
+    /// Position of each variable's latest assignment in the run so far.
+    def_pos: HashMap<Var, u32>,
+    /// Instructions of the run passed so far (positions count up).
+    pos: u32,
+    /// Variables assigned so far inside the run's current top-level `if`: a check operand among
+    /// them gets a copy too, so the value itself dies with the `if` (`speculate` can then move
+    /// its arithmetic out) and only the copy outlives it.
+    in_if: HashSet<Var>,
+}
+
+fn finish_run(k: &mut Kernel, run: Vec<Inst>, out: &mut Vec<Inst>, changed: &mut bool) {
+    if !worth_deferring(&run) {
+        out.extend(run);
+        return;
+    }
+    *changed = true;
+    let mut ahead = HashMap::new();
+    for inst in &run {
+        walk_inst(inst, &mut |i| {
+            for_each_def(i, |v| *ahead.entry(v).or_insert(0) += 1)
+        });
+    }
+    let total = ahead.clone();
+    let mut d = fresh_run(k, out, ahead, total);
+    for inst in run {
+        rewrite(k, inst, out, &mut d);
+        if d.pending.len() >= MAX_CHECKS {
+            flush(k, std::mem::take(&mut d.pending), d.ok, out);
+            let ahead = std::mem::take(&mut d.ahead);
+            let total = std::mem::take(&mut d.total);
+            let pure_def = std::mem::take(&mut d.pure_def);
+            let def_pos = std::mem::take(&mut d.def_pos);
+            let pos = d.pos;
+            d = fresh_run(k, out, ahead, total);
+            (d.pure_def, d.def_pos, d.pos) = (pure_def, def_pos, pos);
+        }
+    }
+    flush(k, d.pending, d.ok, out);
+}
+
+fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
+    f(inst);
+    for c in child_blocks(inst) {
+        walk(c, f);
+    }
+}
+
+fn fresh_run(
+    k: &mut Kernel,
+    out: &mut Vec<Inst>,
+    ahead: HashMap<Var, u32>,
+    total: HashMap<Var, u32>,
+) -> Deferred {
+    let ok = k.new_var(Ty::Bool);
+    out.push(Inst::Mov {
+        dst: ok,
+        src: Const::bool(true).into(),
+    });
+    Deferred {
+        ok,
+        pending: Vec::new(),
+        path: Vec::new(),
+        seen: false,
+        ahead,
+        total,
+        pure_def: HashMap::new(),
+        def_pos: HashMap::new(),
+        pos: 0,
+        in_if: HashSet::new(),
+    }
+}
+
+/// Panics at the first failed check, in program order, among those that ran: every check before
+/// the first failure ran on the values it would have had, so the first one that fails again here
+/// is the one that failed first.
+fn flush(k: &mut Kernel, pending: Vec<Pending>, ok: Var, out: &mut Vec<Inst>) {
+    if pending.is_empty() {
+        return;
+    }
+    let mut dispatch = Vec::new();
+    for p in pending {
+        let fail = k.new_var(Ty::Bool);
+        let mut code = p.remat;
+        code.extend([
+            Inst::Binary {
+                dst: fail,
+                op: BinOp::Ge,
+                a: p.idx,
+                b: p.len,
+            },
+            Inst::If {
+                cond: fail.into(),
+                then: Block(vec![Inst::Panic {
+                    site: p.site,
+                    a: p.idx,
+                    b: p.len,
+                }]),
+                els: Block::default(),
+            },
+        ]);
+        for (cond, taken) in p.path.into_iter().rev() {
+            let (then, els) = if taken {
+                (Block(code), Block::default())
+            } else {
+                (Block::default(), Block(code))
+            };
+            code = vec![Inst::If { cond, then, els }];
+        }
+        dispatch.extend(code);
+    }
+    let failed = k.new_var(Ty::Bool);
+    out.push(Inst::Unary {
+        dst: failed,
+        op: crate::ir::UnOp::Not,
+        a: ok.into(),
+    });
+    out.push(Inst::If {
+        cond: failed.into(),
+        then: Block(dispatch),
+        els: Block::default(),
+    });
+}
+
+/// Largest recomputation of a check operand the dispatch makes instead of keeping a copy.
+const MAX_REMAT: usize = 16;
+
+/// `o` as the dispatch can read it: `o` itself when nothing later in the run overwrites it and
+/// it does not die with an `if`; better, a recomputation (appended to `remat`) through the pure
+/// instructions that made it, from values unchanged since (so `speculate` can move the original
+/// arithmetic out of its `if`, and the value need not stay live); else a copy made here.
+fn operand_for_dispatch(
+    k: &mut Kernel,
+    o: Operand,
+    out: &mut Vec<Inst>,
+    d: &Deferred,
+    remat: &mut Vec<Inst>,
+) -> Operand {
+    if let Operand::Var(v) = o {
+        let keeps = d.ahead.get(&v).copied().unwrap_or(0) == 0 && !d.in_if.contains(&v);
+        if !keeps || d.pure_def.contains_key(&v) {
+            let mut code = Vec::new();
+            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut HashMap::new(), &mut code) {
+                remat.extend(code);
+                return r;
+            }
+        }
+    }
+    snapshot(k, o, out, d)
+}
+
+/// `v` as it was just before position `before`, at the end of the run: the variable itself when
+/// the run assigns it only before `before` and never after the current point, or its pure
+/// definition evaluated again from such values.
+fn recompute(
+    k: &mut Kernel,
+    v: Var,
+    before: u32,
+    d: &Deferred,
+    memo: &mut HashMap<(Var, u32), Operand>,
+    code: &mut Vec<Inst>,
+) -> Option<Operand> {
+    if let Some(r) = memo.get(&(v, before)) {
+        return Some(*r);
+    }
+    let r = match d.pure_def.get(&v) {
+        Some((at, def)) if *at < before => {
+            if code.len() >= MAX_REMAT {
+                return None;
+            }
+            let mut inst = def.clone();
+            let mut reads = Vec::new();
+            super::util::for_each_use(&inst, |o| {
+                if let Operand::Var(x) = o {
+                    reads.push(x);
+                }
+            });
+            let mut map = HashMap::new();
+            for x in reads {
+                map.insert(x, recompute(k, x, *at, d, memo, code)?);
+            }
+            super::util::for_each_use_mut(&mut inst, |o| {
+                if let Operand::Var(x) = o {
+                    if let Some(r) = map.get(x) {
+                        *o = *r;
+                    }
+                }
+            });
+            let fresh = k.new_var(k.ty(v));
+            set_dst(&mut inst, fresh);
+            code.push(inst);
+            Operand::Var(fresh)
+        }
+        _ => {
+            let unchanged = d.ahead.get(&v).copied().unwrap_or(0) == 0
+                && d.def_pos.get(&v).is_none_or(|p| *p < before);
+            if !unchanged {
+                return None;
+            }
+            Operand::Var(v)
+        }
+    };
+    memo.insert((v, before), r);
+    Some(r)
+}
+
+/// Instructions whose result a dispatch may compute again: no memory, no fault, one result.
+fn recomputable(inst: &Inst) -> Option<Var> {
+    let ok = match inst {
+        Inst::Mov { .. }
+        | Inst::Unary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::SharedAddr { .. } => true,
+        Inst::Binary { op, b, .. } => match op {
+            BinOp::Div | BinOp::Rem => match b {
+                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
+                Operand::Const(c) => c.ty.is_float(),
+                Operand::Var(_) => false,
+            },
+            _ => true,
+        },
+        _ => false,
+    };
+    if !ok {
+        return None;
+    }
+    let mut dst = None;
+    for_each_def(inst, |v| dst = Some(v));
+    dst
+}
+
+fn set_dst(inst: &mut Inst, to: Var) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::SharedAddr { dst, .. } => *dst = to,
+        _ => {}
+    }
+}
+
+/// `o`, or a copy of it when later code in the run overwrites it.
+fn snapshot(k: &mut Kernel, o: Operand, out: &mut Vec<Inst>, d: &Deferred) -> Operand {
+    match o {
+        Operand::Const(_) => o,
+        Operand::Var(v) if d.ahead.get(&v).copied().unwrap_or(0) == 0 && !d.in_if.contains(&v) => o,
+        Operand::Var(v) => {
+            let s = k.new_var(k.ty(v));
+            out.push(Inst::Mov { dst: s, src: o });
+            s.into()
+        }
+    }
+}
+
+fn guard(d: &Deferred, then: Vec<Inst>, els: Vec<Inst>) -> Inst {
+    Inst::If {
+        cond: d.ok.into(),
+        then: Block(then),
+        els: Block(els),
+    }
+}
+
+fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
+    // An `if`'s own assignments are its branches', counted as the recursion passes them.
+    d.pos += 1;
+    if let Some(v) = recomputable(&inst) {
+        if d.total.get(&v).copied() == Some(1) {
+            d.pure_def.insert(v, (d.pos, inst.clone()));
+        }
+    }
+    if !matches!(inst, Inst::If { .. }) {
+        let pos = d.pos;
+        for_each_def(&inst, |v| {
+            d.def_pos.insert(v, pos);
+        });
+    }
+    if !matches!(inst, Inst::If { .. }) {
+        for_each_def(&inst, |v| {
+            if let Some(n) = d.ahead.get_mut(&v) {
+                *n = n.saturating_sub(1);
+            }
+            if !d.path.is_empty() {
+                d.in_if.insert(v);
+            }
+        });
+    }
+    match inst {
+        Inst::BoundsCheck { idx, len, site } => {
+            let pass = k.new_var(Ty::Bool);
+            out.push(Inst::Binary {
+                dst: pass,
+                op: BinOp::Lt,
+                a: idx,
+                b: len,
+            });
+            out.push(Inst::Binary {
+                dst: d.ok,
+                op: BinOp::And,
+                a: d.ok.into(),
+                b: pass.into(),
+            });
+            let mut remat = Vec::new();
+            let idx = operand_for_dispatch(k, idx, out, d, &mut remat);
+            let len = operand_for_dispatch(k, len, out, d, &mut remat);
+            d.pending.push(Pending {
+                remat,
+                idx,
+                len,
+                site,
+                path: d.path.clone(),
+            });
+            d.seen = true;
+        }
+        Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. } if d.seen => {
+            let zero = Inst::Mov {
+                dst,
+                src: Const {
+                    ty: k.ty(dst),
+                    bits: 0,
+                }
+                .into(),
+            };
+            let reads_dst = super::util::nested_reads(&inst, dst);
+            if reads_dst {
+                out.push(guard(d, vec![inst], vec![zero]));
+            } else {
+                // `x = 0; if ok { x = load }`: the zero is no consumer of the load.
+                out.push(zero);
+                out.push(guard(d, vec![inst], vec![]));
+            }
+        }
+        Inst::Store { .. } | Inst::ArrayStore { .. } | Inst::LoadVec { .. } if d.seen => {
+            out.push(guard(d, vec![inst], vec![]));
+        }
+        Inst::If { cond, then, els } => {
+            let c = snapshot(k, cond, out, d);
+            if d.path.is_empty() {
+                d.in_if.clear();
+            }
+            let mut t = Vec::new();
+            d.path.push((c, true));
+            for i in then.0 {
+                rewrite(k, i, &mut t, d);
+            }
+            d.path.pop();
+            let mut e = Vec::new();
+            d.path.push((c, false));
+            for i in els.0 {
+                rewrite(k, i, &mut e, d);
+            }
+            d.path.pop();
+            out.push(Inst::If {
+                cond: c,
+                then: Block(t),
+                els: Block(e),
+            });
+        }
+        other => out.push(other),
+    }
+}

@@ -1,0 +1,377 @@
+//! Speculation of pure code out of `if`s without an `else`: an instruction that cannot fault
+//! and whose result is dead after the `if` runs before the `if` instead of inside it.
+//!
+//! Why: ptxas turns a small `if` into predicated instructions and then schedules across it (a
+//! tile's row loads overlap), but not an `if` holding a row's whole address arithmetic and
+//! bounds bookkeeping. Moving that arithmetic out leaves the guarded accesses and the few
+//! values that outlive the `if`, which ptxas does predicate. It also stops predicated address
+//! arithmetic from hiding zero-extensions from ptxas (a guarded `cvt.u64.u32` may leave the
+//! register's old high half, so every 64-bit multiply after it stays a full one).
+//!
+//! Exact: a hoisted instruction reads the values it read inside the `if` (nothing kept inside
+//! before it writes its operands), writes a variable nothing reads after the `if` nor inside it
+//! before its position, and is not the condition. Loads, integer division by a variable,
+//! intrinsics, checks and control flow stay inside.
+
+use std::collections::HashSet;
+
+use super::split_webs::{has_jump, live_after_each, reads};
+use super::util::{for_each_def, for_each_use, walk};
+use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Space, Var};
+
+/// Returns whether anything was hoisted.
+pub fn speculate(k: &mut Kernel) -> bool {
+    let mut anywhere = HashSet::new();
+    walk(&k.body, &mut |i| {
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                anywhere.insert(v);
+            }
+        })
+    });
+    let mut body = std::mem::take(&mut k.body);
+    let changed = block(k, &mut body, &HashSet::new(), &anywhere);
+    k.body = body;
+    changed
+}
+
+fn speculable(inst: &Inst) -> Option<Var> {
+    let ok = match inst {
+        Inst::Mov { .. }
+        | Inst::Unary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::SharedAddr { .. } => true,
+        Inst::Binary { op, b, .. } => match op {
+            BinOp::Div | BinOp::Rem => match b {
+                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
+                Operand::Const(_) => true,
+                Operand::Var(_) => false,
+            },
+            _ => true,
+        },
+        _ => false,
+    };
+    if !ok {
+        return None;
+    }
+    let mut d = None;
+    for_each_def(inst, |v| d = Some(v));
+    d
+}
+
+fn block(k: &mut Kernel, b: &mut Block, live_out: &HashSet<Var>, anywhere: &HashSet<Var>) -> bool {
+    let n = b.0.len();
+    let live_after: Vec<HashSet<Var>> = live_after_each(b, live_out, anywhere, |i| {
+        matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
+    })
+    .into_iter()
+    .map(Option::unwrap_or_default)
+    .collect();
+    let mut changed = false;
+    // The source marker in force at the current point of this block, if the block set one.
+    let mut cur_loc: Option<Inst> = None;
+    let mut out = Vec::with_capacity(n);
+    for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
+        match &mut inst {
+            Inst::If { then, els, .. } => {
+                changed |= block(k, then, &live_after[i], anywhere);
+                changed |= block(k, els, &live_after[i], anywhere);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                let mut o = live_after[i].clone();
+                walk(body, &mut |x| {
+                    for_each_use(x, |u| {
+                        if let Operand::Var(v) = u {
+                            o.insert(v);
+                        }
+                    })
+                });
+                changed |= block(k, body, &o, anywhere);
+            }
+            _ => {}
+        }
+        if let Inst::If { cond, then, els } = &mut inst {
+            if els.0.is_empty() && !then.0.iter().any(has_jump) {
+                let hoisted = hoist(then, *cond, &live_after[i]);
+                if !hoisted.is_empty() {
+                    changed = true;
+                    out.extend(hoisted);
+                }
+                if then.0.is_empty() {
+                    continue;
+                }
+                if let Some(flat) = dissolve(k, *cond, then, &live_after[i], cur_loc.as_ref()) {
+                    changed = true;
+                    out.extend(flat);
+                    continue;
+                }
+            }
+        }
+        if matches!(inst, Inst::Loc(_)) {
+            cur_loc = Some(inst.clone());
+        }
+        out.push(inst);
+    }
+    changed |= sink_stores(&mut out);
+    b.0 = out;
+    changed
+}
+
+/// The space a plain or guarded store writes, with everything it reads.
+fn store_of(inst: &Inst) -> Option<Space> {
+    match inst {
+        Inst::Store { space, .. } => Some(*space),
+        Inst::If { then, els, .. } if els.0.is_empty() => match then.0.as_slice() {
+            [Inst::Store { space, .. }] => Some(*space),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The space a plain or guarded load (`if g { x = load } else { x = 0 }`) reads.
+fn load_of(inst: &Inst) -> Option<Space> {
+    match inst {
+        Inst::Load { space, .. } => Some(*space),
+        Inst::If { then, els, .. } => match (then.0.as_slice(), els.0.as_slice()) {
+            ([Inst::Load { space, .. }], [] | [Inst::Mov { .. }]) => Some(*space),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Moves stores below the pure code and the loads of the other memory space that follow them,
+/// so a tile's loads (global) come before its stores (shared): ptxas keeps stores and loads
+/// nearly in program order, and a store waiting for its row's load then holds back the next
+/// row's load. A store never passes another store, a load of its own space, or anything that
+/// writes what it reads; global and shared memory never overlap, so the order of the accesses
+/// to each space, and every value stored, are unchanged.
+fn sink_stores(b: &mut Vec<Inst>) -> bool {
+    let mut changed = false;
+    for i in (0..b.len()).rev() {
+        let Some(space) = store_of(&b[i]) else {
+            continue;
+        };
+        // The source marker in force at the store, if this block set one: a store may pass
+        // other markers only then (it takes its own along, and the last one passed is put back).
+        let own = b[..i]
+            .iter()
+            .rev()
+            .find(|x| matches!(x, Inst::Loc(_)))
+            .cloned();
+        let r = reads(&b[i]);
+        let mut j = i;
+        let mut passed: Option<Inst> = None;
+        while j + 1 < b.len() {
+            let next = &b[j + 1];
+            let mut writes = false;
+            for_each_def(next, |v| writes |= r.contains(&v));
+            for c in super::util::child_blocks(next) {
+                walk(c, &mut |x| for_each_def(x, |v| writes |= r.contains(&v)));
+            }
+            let is_loc = matches!(next, Inst::Loc(_));
+            let passable = speculable(next).is_some()
+                || load_of(next).is_some_and(|s| s != space)
+                || (is_loc && own.is_some());
+            if writes || !passable {
+                break;
+            }
+            if is_loc {
+                passed = Some(next.clone());
+            }
+            b.swap(j, j + 1);
+            j += 1;
+        }
+        if let (Some(own), Some(passed)) = (own, passed) {
+            b.insert(j + 1, passed);
+            b.insert(j, own);
+        }
+        changed |= j != i;
+    }
+    changed
+}
+
+/// What is left of an `if c` after hoisting, as straight-line code, when it is only guarded
+/// accesses and values that outlive the `if`: a guarded access `if g { .. }` becomes
+/// `if c && g { .. }` (a guarded load's `else` zero only lands where its destination is dead
+/// after the `if`), an unguarded one `if c { .. }`, and `x = f(..)` becomes
+/// `t = f(..); x = c ? t : x`. None when anything else is left or a branch assigns `c`.
+fn dissolve(
+    k: &mut Kernel,
+    c: Operand,
+    then: &Block,
+    live_after: &HashSet<Var>,
+    cur_loc: Option<&Inst>,
+) -> Option<Vec<Inst>> {
+    let mut out = Vec::new();
+    let mut had_loc = false;
+    for inst in &then.0 {
+        // Source markers stay with the code they cover; the block's own marker is put back after
+        // (or, when the block inherited its marker, the inner ones are dropped).
+        if matches!(inst, Inst::Loc(_)) {
+            had_loc = true;
+            if cur_loc.is_some() {
+                out.push(inst.clone());
+            }
+            continue;
+        }
+        let mut writes_c = false;
+        for_each_def(inst, |v| writes_c |= Operand::Var(v) == c);
+        for ch in super::util::child_blocks(inst) {
+            walk(ch, &mut |x| {
+                for_each_def(x, |v| writes_c |= Operand::Var(v) == c)
+            });
+        }
+        if writes_c {
+            return None;
+        }
+        let guarded = |k: &mut Kernel, g: Option<Operand>, out: &mut Vec<Inst>| -> Operand {
+            match g {
+                None => c,
+                // `c ? g : false`: `g` may only have been computed under `c`.
+                Some(g) => {
+                    let t = k.new_var(crate::ir::Ty::Bool);
+                    out.push(Inst::Select {
+                        dst: t,
+                        cond: c,
+                        a: g,
+                        b: crate::ir::Const::bool(false).into(),
+                    });
+                    t.into()
+                }
+            }
+        };
+        match inst {
+            Inst::If {
+                cond: g,
+                then: t,
+                els: e,
+            } if access(t) && (e.0.is_empty() || zero_of(e, t, live_after)) => {
+                let g = guarded(k, Some(*g), &mut out);
+                out.push(Inst::If {
+                    cond: g,
+                    then: t.clone(),
+                    els: e.clone(),
+                });
+            }
+            Inst::Store { .. } | Inst::ArrayStore { .. } => {
+                out.push(Inst::If {
+                    cond: c,
+                    then: Block(vec![inst.clone()]),
+                    els: Block::default(),
+                });
+            }
+            // Skipped when `c` is false, as before; its destination is dead after the `if`, and
+            // what follows here only reads it under `c` (selects and guarded accesses).
+            Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. } if !live_after.contains(dst) => {
+                out.push(Inst::If {
+                    cond: c,
+                    then: Block(vec![inst.clone()]),
+                    els: Block::default(),
+                });
+            }
+            _ => {
+                let x = speculable(inst)?;
+                let t = k.new_var(k.ty(x));
+                let mut copy = inst.clone();
+                rename_dst(&mut copy, t);
+                out.push(copy);
+                out.push(Inst::Select {
+                    dst: x,
+                    cond: c,
+                    a: t.into(),
+                    b: x.into(),
+                });
+            }
+        }
+    }
+    if had_loc {
+        if let Some(l) = cur_loc {
+            out.push(l.clone());
+        }
+    }
+    Some(out)
+}
+
+/// A block that is one load or store.
+fn access(b: &Block) -> bool {
+    matches!(
+        b.0.as_slice(),
+        [
+            Inst::Load { .. }
+                | Inst::Store { .. }
+                | Inst::ArrayLoad { .. }
+                | Inst::ArrayStore { .. }
+        ]
+    )
+}
+
+/// Whether `e` is the `else` of a guarded load in `t`: it zeroes the load's destination, which is
+/// dead after the enclosing `if`.
+fn zero_of(e: &Block, t: &Block, live_after: &HashSet<Var>) -> bool {
+    match (e.0.as_slice(), t.0.as_slice()) {
+        (
+            [Inst::Mov {
+                dst: z,
+                src: Operand::Const(_),
+            }],
+            [Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. }],
+        ) => z == dst && !live_after.contains(dst),
+        _ => false,
+    }
+}
+
+fn rename_dst(inst: &mut Inst, to: Var) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::SharedAddr { dst, .. } => *dst = to,
+        _ => {}
+    }
+}
+
+/// Takes the hoistable instructions out of `then`, in order.
+fn hoist(then: &mut Block, cond: Operand, live_after: &HashSet<Var>) -> Vec<Inst> {
+    let mut hoisted = Vec::new();
+    let mut kept = Vec::new();
+    // Variables written, and variables read or written, by instructions that stay.
+    let mut kept_defs: HashSet<Var> = HashSet::new();
+    let mut kept_touch: HashSet<Var> = HashSet::new();
+    for inst in std::mem::take(&mut then.0) {
+        let movable = speculable(&inst).is_some_and(|d| {
+            !live_after.contains(&d)
+                && cond != Operand::Var(d)
+                && !kept_touch.contains(&d)
+                && reads(&inst).is_disjoint(&kept_defs)
+        });
+        if movable {
+            hoisted.push(inst);
+            continue;
+        }
+        for_each_def(&inst, |v| {
+            kept_defs.insert(v);
+            kept_touch.insert(v);
+        });
+        for c in super::util::child_blocks(&inst) {
+            walk(c, &mut |x| {
+                for_each_def(x, |v| {
+                    kept_defs.insert(v);
+                    kept_touch.insert(v);
+                })
+            });
+        }
+        kept_touch.extend(reads(&inst));
+        kept.push(inst);
+    }
+    then.0 = kept;
+    hoisted
+}

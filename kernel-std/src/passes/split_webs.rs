@@ -1,0 +1,334 @@
+//! Live-range splitting: a variable that a block assigns several times gets a fresh variable for
+//! each value whose reads all lie between one assignment and the next (or the block's end, when
+//! the variable is dead there).
+//!
+//! Why: unrolled copies of a loop body reuse the body's variables, so the PTX writes one
+//! register per copy. ptxas renames such registers itself in branchy code, but inside a
+//! predicated region every guarded write is a read-modify-write of its register: the copies'
+//! loads then depend on each other through the register and cannot be overlapped. One register
+//! per value removes that false dependence.
+//!
+//! The rewrite is exact: a split value is read only where it was read before, and only those
+//! reads change name. A stretch that contains a `break`, `continue` or `return` is left alone
+//! (the old name could be read where control goes).
+
+use std::collections::{HashMap, HashSet};
+
+use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
+use crate::ir::{Block, Inst, Kernel, Operand, Var};
+
+/// Returns whether any variable was split.
+pub fn split_webs(k: &mut Kernel) -> bool {
+    let mut read_anywhere = HashSet::new();
+    walk(&k.body, &mut |i| {
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                read_anywhere.insert(v);
+            }
+        })
+    });
+    let mut body = std::mem::take(&mut k.body);
+    let mut s = Splitter {
+        k,
+        read_anywhere,
+        changed: false,
+    };
+    s.block(&mut body, &HashSet::new());
+    let changed = s.changed;
+    k.body = body;
+    changed
+}
+
+struct Splitter<'a> {
+    k: &'a mut Kernel,
+    /// Every variable read somewhere: the conservative live set where control jumps.
+    read_anywhere: HashSet<Var>,
+    changed: bool,
+}
+
+/// Variables read by `inst` or anything nested in it.
+pub(crate) fn reads(inst: &Inst) -> HashSet<Var> {
+    let mut s = HashSet::new();
+    let mut add = |i: &Inst| {
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                s.insert(v);
+            }
+        })
+    };
+    add(inst);
+    for c in child_blocks(inst) {
+        walk(c, &mut add);
+    }
+    s
+}
+
+pub(crate) fn has_jump(inst: &Inst) -> bool {
+    let mut found = matches!(inst, Inst::Break(_) | Inst::Continue(_) | Inst::Return);
+    for c in child_blocks(inst) {
+        walk(c, &mut |i| {
+            found |= matches!(i, Inst::Break(_) | Inst::Continue(_) | Inst::Return)
+        });
+    }
+    found
+}
+
+/// A plain one-result instruction (not a loop, not an intrinsic with several results).
+fn simple_def(inst: &Inst) -> Option<Var> {
+    match inst {
+        Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } | Inst::Intrinsic { .. } => None,
+        _ => {
+            let mut d = None;
+            for_each_def(inst, |v| d = Some(v));
+            d
+        }
+    }
+}
+
+/// Whether `b` assigns `v` at its top level before anything in it reads `v`.
+fn block_defines_first(b: &Block, v: Var) -> bool {
+    for inst in &b.0 {
+        if reads(inst).contains(&v) {
+            return false;
+        }
+        if simple_def(inst) == Some(v) {
+            return true;
+        }
+        let mut d = false;
+        for_each_def(inst, |x| d |= x == v);
+        for c in child_blocks(inst) {
+            walk(c, &mut |i| for_each_def(i, |x| d |= x == v));
+        }
+        if d || has_jump(inst) {
+            return false;
+        }
+    }
+    false
+}
+
+/// The variable `inst` surely assigns, not reading its old value first: a plain definition, or
+/// an `if` both of whose branches start by assigning it (the guarded load of `defer_checks`).
+fn full_def(inst: &Inst) -> Option<Var> {
+    match inst {
+        Inst::If { .. } if has_jump(inst) => None,
+        Inst::If { cond, then, els } => {
+            let v = then.0.iter().find_map(simple_def)?;
+            let cond_reads = *cond == Operand::Var(v);
+            (!cond_reads && block_defines_first(then, v) && block_defines_first(els, v))
+                .then_some(v)
+        }
+        _ => simple_def(inst),
+    }
+}
+
+/// Turns the variables live after `inst` into those live before it (conservative for loops and
+/// jumps).
+pub(crate) fn transfer(inst: &Inst, live: &mut HashSet<Var>, anywhere: &HashSet<Var>) {
+    match inst {
+        Inst::If { cond, then, els } => {
+            let mut e = live.clone();
+            live_through(els, &mut e, anywhere);
+            live_through(then, live, anywhere);
+            live.extend(e);
+            if let Operand::Var(v) = cond {
+                live.insert(*v);
+            }
+        }
+        Inst::For { .. } | Inst::Loop { .. } => {
+            live.extend(reads(inst));
+            if has_jump(inst) {
+                live.extend(anywhere.iter().copied());
+            }
+        }
+        Inst::Break(_) | Inst::Continue(_) => *live = anywhere.clone(),
+        Inst::Return => live.clear(),
+        Inst::Panic { .. } => *live = reads(inst),
+        _ => {
+            if let Some(d) = simple_def(inst) {
+                live.remove(&d);
+            }
+            for_each_use(inst, |o| {
+                if let Operand::Var(v) = o {
+                    live.insert(v);
+                }
+            });
+        }
+    }
+}
+
+/// [`transfer`] over a whole block, backwards.
+pub(crate) fn live_through(b: &Block, live: &mut HashSet<Var>, anywhere: &HashSet<Var>) {
+    for inst in b.0.iter().rev() {
+        transfer(inst, live, anywhere);
+    }
+}
+
+/// For each instruction of `b` that `want` selects, the variables live after it.
+pub(crate) fn live_after_each(
+    b: &Block,
+    live_out: &HashSet<Var>,
+    anywhere: &HashSet<Var>,
+    want: impl Fn(&Inst) -> bool,
+) -> Vec<Option<HashSet<Var>>> {
+    let mut out = vec![None; b.0.len()];
+    let mut live = live_out.clone();
+    for (i, inst) in b.0.iter().enumerate().rev() {
+        if want(inst) {
+            out[i] = Some(live.clone());
+        }
+        transfer(inst, &mut live, anywhere);
+    }
+    out
+}
+
+/// Applies `r` to the variables `inst` itself writes.
+fn rename_own_defs_with(inst: &mut Inst, r: impl Fn(&mut Var)) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Load { dst, .. }
+        | Inst::SharedAddr { dst, .. }
+        | Inst::DynSharedAddr { dst }
+        | Inst::DynSharedBytes { dst }
+        | Inst::ArrayLoad { dst, .. } => r(dst),
+        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => dsts.iter_mut().for_each(r),
+        Inst::For { iv, .. } => r(iv),
+        _ => {}
+    }
+}
+
+impl Splitter<'_> {
+    fn block(&mut self, b: &mut Block, live_out: &HashSet<Var>) {
+        let n = b.0.len();
+        let anchor_of: Vec<Option<Var>> = b.0.iter().map(full_def).collect();
+        let live_after = live_after_each(b, live_out, &self.read_anywhere, |i| {
+            matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
+                || full_def(i).is_some()
+        });
+        for (i, inst) in b.0.iter_mut().enumerate() {
+            match inst {
+                Inst::If { then, els, .. } => {
+                    let after = live_after[i].as_ref().expect("computed for ifs");
+                    self.block(then, after);
+                    self.block(els, after);
+                }
+                Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                    // Values may flow around the back edge: everything the loop reads stays live.
+                    let mut out = live_after[i].clone().expect("computed for loops");
+                    walk(body, &mut |x| {
+                        for_each_use(x, |o| {
+                            if let Operand::Var(v) = o {
+                                out.insert(v);
+                            }
+                        })
+                    });
+                    self.block(body, &out);
+                }
+                _ => {}
+            }
+        }
+        // Jumps before each position, to test a stretch in constant time.
+        let mut jumps = vec![0u32; n + 1];
+        for i in 0..n {
+            jumps[i + 1] = jumps[i] + has_jump(&b.0[i]) as u32;
+        }
+        // Per anchor: does the value it starts get its own variable? Decided from the next
+        // anchor of the same variable (or the block's end).
+        let mut next_anchor: HashMap<Var, usize> = HashMap::new();
+        let mut split = vec![false; n];
+        for i in (0..n).rev() {
+            let Some(v) = anchor_of[i] else { continue };
+            let end = next_anchor.insert(v, i);
+            let stop = end.unwrap_or(n);
+            let after = live_after[i].as_ref().expect("computed for anchors");
+            split[i] = jumps[stop] == jumps[i + 1]
+                && match end {
+                    Some(_) => true,
+                    // The last value: only when nothing after the block reads it, and something
+                    // in the block does (a value dead at once gains nothing).
+                    None => !live_out.contains(&v) && after.contains(&v),
+                };
+        }
+        // One forward walk: each variable's current name.
+        let mut name: HashMap<Var, Var> = HashMap::new();
+        for i in 0..n {
+            let inst = &mut b.0[i];
+            // Reads by the instruction itself belong to the value before it.
+            rename_own_uses_map(inst, &name);
+            if let Some(v) = anchor_of[i] {
+                if split[i] {
+                    let fresh = self.fresh_like(v);
+                    name.insert(v, fresh);
+                    self.changed = true;
+                } else {
+                    name.remove(&v);
+                }
+            }
+            // Definitions and everything nested: the current names.
+            rename_defs_and_nested(inst, &name);
+        }
+    }
+
+    fn fresh_like(&mut self, v: Var) -> Var {
+        let fresh = self.k.new_var(self.k.ty(v));
+        if !self.k.var_names.is_empty() {
+            let n = self
+                .k
+                .var_names
+                .get(v.0 as usize)
+                .cloned()
+                .unwrap_or_default();
+            self.k
+                .var_names
+                .resize(self.k.vars.len() - 1, String::new());
+            self.k.var_names.push(n);
+        }
+        fresh
+    }
+}
+
+fn rename_own_uses_map(inst: &mut Inst, name: &HashMap<Var, Var>) {
+    if name.is_empty() {
+        return;
+    }
+    for_each_use_mut(inst, |o| {
+        if let Operand::Var(v) = o {
+            if let Some(n) = name.get(v) {
+                *o = Operand::Var(*n);
+            }
+        }
+    });
+}
+
+/// Renames the definitions of `inst` and every occurrence inside its nested blocks.
+fn rename_defs_and_nested(inst: &mut Inst, name: &HashMap<Var, Var>) {
+    if name.is_empty() {
+        return;
+    }
+    let r = |v: &mut Var| {
+        if let Some(n) = name.get(v) {
+            *v = *n;
+        }
+    };
+    rename_own_defs_with(inst, r);
+    match inst {
+        Inst::If { then, els, .. } => {
+            for i in then.0.iter_mut().chain(els.0.iter_mut()) {
+                rename_own_uses_map(i, name);
+                rename_defs_and_nested(i, name);
+            }
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => {
+            for i in &mut body.0 {
+                rename_own_uses_map(i, name);
+                rename_defs_and_nested(i, name);
+            }
+        }
+        _ => {}
+    }
+}
