@@ -3,6 +3,8 @@
 use ferrocuda::runtime::{Device, Event, EventFlags, Result, Stream};
 
 pub const WARMUP: usize = 5;
+/// Warm-up also lasts at least this long, so the GPU has left its idle clocks before timing.
+pub const WARMUP_MS: f32 = 200.0;
 pub const RUNS: usize = 30;
 
 /// Median and spread (min, max) in milliseconds.
@@ -30,12 +32,18 @@ pub fn time_events(
     stream: &Stream,
     mut f: impl FnMut(&Stream) -> Result<()>,
 ) -> Result<Timing> {
-    for _ in 0..WARMUP {
-        f(stream)?;
-    }
-    stream.synchronize()?;
     let start = Event::new(dev, EventFlags::default())?;
     let stop = Event::new(dev, EventFlags::default())?;
+    let mut warm_ms = 0.0;
+    let mut runs = 0;
+    while runs < WARMUP || warm_ms < WARMUP_MS {
+        start.record(stream)?;
+        f(stream)?;
+        stop.record(stream)?;
+        stop.synchronize()?;
+        warm_ms += start.elapsed_ms(&stop)?;
+        runs += 1;
+    }
     let mut samples = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
         start.record(stream)?;
