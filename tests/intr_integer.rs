@@ -327,11 +327,18 @@ fn int_simd_ref(x: u32, y: u32, z: u32) -> Vec<u32> {
         }),
         lanes2(x, y, |a, b| {
             let (a, b) = (a as i16, b as i16);
-            ((a as i32 + b as i32 + 1) >> 1) as i16 as _
+            {
+                // Rounded half away from zero, as the hardware's vavrg (measured on an H200).
+                let s = a as i32 + b as i32;
+                ((s + (s >= 0) as i32) >> 1) as i16 as _
+            }
         }),
         lanes4(x, y, |a, b| {
             let (a, b) = (a as i8, b as i8);
-            ((a as i32 + b as i32 + 1) >> 1) as i8 as _
+            {
+                let s = a as i32 + b as i32;
+                ((s + (s >= 0) as i32) >> 1) as i8 as _
+            }
         }),
         lanes2(x, y, |a, b| {
             let (a, b) = (a as u16, b as u16);

@@ -159,8 +159,10 @@ fn sub(x: i64, y: i64) -> i64 {
 fn absdiff(x: i64, y: i64) -> i64 {
     (x - y).abs()
 }
+/// `vavrg`: the average rounded half away from zero (an H200 gives avg(1, -32768) = -16384).
 fn avg(x: i64, y: i64) -> i64 {
-    (x + y + 1) >> 1
+    let s = x + y;
+    (s + (s >= 0) as i64) >> 1
 }
 fn min(x: i64, y: i64) -> i64 {
     x.min(y)

@@ -42,6 +42,22 @@ fn p64(x: f64) -> u64 {
         x.to_bits()
     }
 }
+/// An f64 arithmetic result as the GPU gives it: a NaN operand's payload comes through (quieted,
+/// the first NaN operand winning); a NaN made from non-NaN operands is the canonical NaN.
+/// (Measured on an H200: `mul.rn.f64` of 0x7ff4000000000123 gives 0x7ffc000000000123.)
+#[inline(always)]
+fn q64(r: f64, a: u64, b: u64) -> u64 {
+    const QUIET: u64 = 1 << 51;
+    if !r.is_nan() {
+        r.to_bits()
+    } else if g64(a).is_nan() {
+        a | QUIET
+    } else if g64(b).is_nan() {
+        b | QUIET
+    } else {
+        NAN64
+    }
+}
 #[inline(always)]
 fn gh(x: u64) -> f32 {
     f16::from_bits(x as u16).to_f32()
@@ -167,8 +183,18 @@ macro_rules! float_bin {
             BinOp::Mul => |a, b| $p($g(a) * $g(b)),
             BinOp::Div => |a, b| $p($g(a) / $g(b)),
             BinOp::Rem => |a, b| $p($g(a) % $g(b)),
-            BinOp::Min => |a, b| $p(fmin($g(a), $g(b))),
-            BinOp::Max => |a, b| $p(fmax($g(a), $g(b))),
+            // The chosen operand's bits, unchanged (an H200's `min.f32` of two NaNs returns the
+            // first one's payload as is).
+            BinOp::Min => |a, b| match ($g(a).is_nan(), $g(b).is_nan()) {
+                (true, false) => b,
+                (_, true) => a,
+                _ => $p(fmin($g(a), $g(b))),
+            },
+            BinOp::Max => |a, b| match ($g(a).is_nan(), $g(b).is_nan()) {
+                (true, false) => b,
+                (_, true) => a,
+                _ => $p(fmax($g(a), $g(b))),
+            },
             BinOp::Eq => |a, b| ($g(a) == $g(b)) as u64,
             BinOp::Ne => |a, b| ($g(a) != $g(b)) as u64,
             BinOp::Lt => |a, b| ($g(a) < $g(b)) as u64,
@@ -200,7 +226,14 @@ pub(crate) fn bin_fn(op: BinOp, ty: Ty) -> Option<BinFn> {
             _ => int_bin!(op, u8, u8, u16, 8),
         },
         Ty::F32 => float_bin!(op, g32, p32),
-        Ty::F64 => float_bin!(op, g64, p64),
+        Ty::F64 => match op {
+            BinOp::Add => Some(|a, b| q64(g64(a) + g64(b), a, b)),
+            BinOp::Sub => Some(|a, b| q64(g64(a) - g64(b), a, b)),
+            BinOp::Mul => Some(|a, b| q64(g64(a) * g64(b), a, b)),
+            BinOp::Div => Some(|a, b| q64(g64(a) / g64(b), a, b)),
+            BinOp::Rem => Some(|a, b| q64(g64(a) % g64(b), a, b)),
+            _ => float_bin!(op, g64, p64),
+        },
         Ty::F16 => float_bin!(op, gh, ph),
         Ty::BF16 => float_bin!(op, gb, pb),
     }
@@ -419,6 +452,14 @@ fn float_value(ty: Ty, x: u64) -> f64 {
 pub(crate) fn cast(from: Ty, to: Ty, x: u64) -> Option<u64> {
     if from == to {
         return Some(x);
+    }
+    // NaN payloads: cvt between f32 and f64 keeps them (quieted), measured on an H200, as the
+    // host's `as` does; bf16 -> f32 is an exact shift in our PTX.
+    match (from, to) {
+        (Ty::F32, Ty::F64) => return Some((g32(x) as f64).to_bits()),
+        (Ty::F64, Ty::F32) => return Some((g64(x) as f32).to_bits() as u64),
+        (Ty::BF16, Ty::F32) => return Some((x & 0xffff) << 16),
+        _ => {}
     }
     Some(if from.is_float() {
         let f = float_value(from, x);
