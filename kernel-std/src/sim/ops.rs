@@ -320,7 +320,14 @@ pub(crate) fn un_fn(op: UnOp, src: Ty) -> Option<UnFn> {
 pub(crate) fn fma_fn(ty: Ty) -> Option<FmaFn> {
     match ty {
         Ty::F32 => Some(|a, b, c| p32(g32(a).mul_add(g32(b), g32(c)))),
-        Ty::F64 => Some(|a, b, c| p64(g64(a).mul_add(g64(b), g64(c)))),
+        Ty::F64 => Some(|a, b, c| {
+            let r = g64(a).mul_add(g64(b), g64(c));
+            if r.is_nan() && !g64(a).is_nan() && !g64(b).is_nan() && g64(c).is_nan() {
+                q64(r, c, c)
+            } else {
+                q64(r, a, b)
+            }
+        }),
         Ty::F16 => Some(|a, b, c| {
             let r = fma_narrow(gh(a), gh(b), gh(c));
             if r.is_nan() {
@@ -386,7 +393,10 @@ fn f64_to_f32_odd(x: f64) -> f32 {
 
 pub(crate) fn f64_to_f16(x: f64) -> u64 {
     if x.is_nan() {
-        return NAN16;
+        // cvt.rn.f16.f64 keeps the top payload bits, quieted (an H200 turns the f64 NaN
+        // 0x7ff4000000000123 into 0x7f00), unlike the f32 -> f16 conversion.
+        let b = x.to_bits();
+        return ((b >> 48) & 0x8000) | 0x7e00 | ((b >> 42) & 0x3ff);
     }
     f16::from_f32(f64_to_f32_odd(x)).to_bits() as u64
 }
