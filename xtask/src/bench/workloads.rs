@@ -182,13 +182,47 @@ fn sgemm_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         }
     };
     let flops = 2.0 * m as f64 * n as f64 * k as f64;
-    Ok(vec![Row::new(
-        "sgemm (4096^3)",
-        Unit::Tflops,
-        flops,
-        Some(ours),
-        twin,
-    )])
+    // Diagnostic: the same compiled PTX loaded two ways (the launcher's linker + disk-cache path
+    // against a plain cuModuleLoadDataEx JIT), launched raw, to separate loading from launching.
+    let entry_def = ferrocuda_examples::registry::find("sgemm").ok_or("missing kernel")?;
+    let opts = CompileOptions {
+        sm: dev.sm(),
+        ..CompileOptions::default()
+    };
+    let compiled = kstd::compile((entry_def.def)(), &[], &opts).map_err(e)?;
+    let entry = kstd::ptx::entry_name(&compiled.kernel.name);
+    let linked = Module::from_compiled(dev, &compiled).map_err(e)?;
+    let jitted = Module::from_ptx(dev, &compiled.ptx).map_err(e)?;
+    let (fl, fj) = (
+        linked.function(&entry).map_err(e)?,
+        jitted.function(&entry).map_err(e)?,
+    );
+    let (mut pa, mut pb, mut pc) = (slice_arg(&a), slice_arg(&b), slice_arg(&c));
+    let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, alpha, beta);
+    let mut args = [
+        ptr(&mut pa),
+        ptr(&mut pb),
+        ptr(&mut pc),
+        ptr(&mut mm),
+        ptr(&mut nn),
+        ptr(&mut kk),
+        ptr(&mut al),
+        ptr(&mut be),
+    ];
+    let t_linked =
+        time_events(dev, &s, |s| unsafe { fl.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+    let t_jitted =
+        time_events(dev, &s, |s| unsafe { fj.launch_raw(s, cfg, &mut args) }).map_err(e)?;
+    Ok(vec![
+        Row::new("sgemm (4096^3)", Unit::Tflops, flops, Some(ours), twin),
+        Row::new(
+            "sgemm: linker-loaded vs JIT-loaded (same PTX)",
+            Unit::Tflops,
+            flops,
+            Some(t_linked),
+            Some(t_jitted),
+        ),
+    ])
 }
 
 fn ptr<T>(v: &mut T) -> *mut c_void {
