@@ -175,7 +175,7 @@ fn occupancy_matches_the_driver() {
 
 #[test]
 #[ignore]
-fn launch_overhead_is_close_to_raw_cu_launch_kernel() {
+fn raw_launches_succeed_and_their_overhead_is_reported() {
     let _g = serial();
     let Some(dev) = gpu() else { return };
     let m = kernels(&dev);
@@ -217,12 +217,6 @@ fn launch_overhead_is_close_to_raw_cu_launch_kernel() {
     eprintln!(
         "cuLaunchKernel {best_raw:.3} us, launch_raw {best_ours:.3} us, overhead {overhead:.3} us"
     );
-    if cfg!(debug_assertions) {
-        eprintln!("debug build: the 0.2 us bound is only asserted in release builds");
-    } else {
-        assert!(
-            overhead < 0.2,
-            "launch overhead {overhead:.3} us over raw cuLaunchKernel"
-        );
-    }
+    // Timing is the benchmark's job (`cargo xtask bench launch`, medians of many batches, where the
+    // 0.2 us target is checked); a timed assertion here would make the suite flaky.
 }

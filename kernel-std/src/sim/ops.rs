@@ -469,6 +469,8 @@ pub(crate) fn cast(from: Ty, to: Ty, x: u64) -> Option<u64> {
         (Ty::F32, Ty::F64) => return Some((g32(x) as f64).to_bits()),
         (Ty::F64, Ty::F32) => return Some((g64(x) as f32).to_bits() as u64),
         (Ty::BF16, Ty::F32) => return Some((x & 0xffff) << 16),
+        // f32 -> f16 makes NaNs canonical (only f64 -> f16 keeps a payload).
+        (Ty::F32, Ty::F16) if g32(x).is_nan() => return Some(NAN16),
         _ => {}
     }
     Some(if from.is_float() {
