@@ -471,6 +471,11 @@ pub(crate) fn cast(from: Ty, to: Ty, x: u64) -> Option<u64> {
         (Ty::BF16, Ty::F32) => return Some((x & 0xffff) << 16),
         // f32 -> f16 makes NaNs canonical (only f64 -> f16 keeps a payload).
         (Ty::F32, Ty::F16) if g32(x).is_nan() => return Some(NAN16),
+        // cvt.f64.f16 keeps the payload, quieted (measured on an H200).
+        (Ty::F16, Ty::F64) if gh(x).is_nan() => {
+            let h = x & 0xffff;
+            return Some(((h & 0x8000) << 48) | 0x7ff8_0000_0000_0000 | ((h & 0x3ff) << 42));
+        }
         _ => {}
     }
     Some(if from.is_float() {
