@@ -137,7 +137,7 @@ device_intrinsic!(
 );
 device_intrinsic!(
     /// `extern __shared__ T buf[]`: the dynamic shared memory sized by the launch's
-    /// `shared_mem_bytes`, viewed as a slice of `T` (length = bytes / size_of::<T>()).
+    /// `shared_mem_bytes`, viewed as a slice of `T` (length = bytes / `size_of::<T>()`).
     pub fn dynamic_shared<T: DeviceType>() -> &'static mut [T]
 );
 

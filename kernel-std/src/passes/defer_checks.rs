@@ -19,7 +19,7 @@
 //! happens before any barrier, collective, atomic, loop, jump, return or other panic that
 //! follows. Only pure computations (which cannot fault: integer division by a variable ends a
 //! run) execute on the values of accesses that were skipped. The hot path costs one compare and
-//! one `and` per check; a run holds at most [`MAX_CHECKS`] checks, so the copies stay few.
+//! one `and` per check; a run holds at most `MAX_CHECKS` checks, so the copies stay few.
 
 use std::collections::{HashMap, HashSet};
 
