@@ -8,7 +8,9 @@ use crate::util::{check_equal, Rng};
 pub const ROWS: u32 = 8;
 
 /// `out` (w x h... transposed: h columns) = transpose of `inp` (h rows of w).
-#[kernel(launch_bounds(max_threads = 256, min_blocks = 2))]
+/// `block_dim(32, 8)` states the block shape the tile loops assume (the CUDA C twin assumes it
+/// silently): launches with another shape are rejected, and the shared-tile indices need no checks.
+#[kernel(block_dim(32, 8), launch_bounds(max_threads = 256, min_blocks = 2))]
 pub fn transpose<const TILE: usize>(out: &mut [f32], inp: &[f32], w: u32, h: u32) {
     let tile = shared_array::<[[f32; 33]; 32]>();
     let tile_u = TILE as u32;
