@@ -72,3 +72,30 @@ pub fn check(dev: &Device, w: usize, h: usize) -> Result<(), String> {
     let got = run().map_err(|e| e.to_string())?;
     check_equal("transpose", &got, &reference(&inp, w, h))
 }
+
+/// A launch with a block shape other than the kernel's `block_dim(32, 8)` must be refused before
+/// the driver, and leave the output untouched.
+pub fn check_wrong_block(dev: &Device) -> Result<(), String> {
+    let (w, h) = (64u32, 64u32);
+    let inp = Rng::new(12).vec_f32((w * h) as usize);
+    let stream = dev.new_stream().map_err(|e| e.to_string())?;
+    let din = dev.upload(&inp).map_err(|e| e.to_string())?;
+    let poison = vec![f32::NAN; (w * h) as usize];
+    let mut dout = dev.upload(&poison).map_err(|e| e.to_string())?;
+    let cfg = LaunchConfig {
+        grid: Dim3::new(2, 2, 1),
+        block: Dim3::new(16, 16, 1),
+        shared_mem_bytes: 0,
+    };
+    match transpose::launch::<32>(&stream, cfg, &mut dout, &din, w, h) {
+        Err(ferrocuda::runtime::Error::InvalidLaunch(
+            ferrocuda::runtime::LaunchError::BlockShape { block, required },
+        )) if block == cfg.block && required == Dim3::new(32, ROWS, 1) => {}
+        other => return Err(format!("expected a BlockShape error, got {other:?}")),
+    }
+    let out = dout.to_vec().map_err(|e| e.to_string())?;
+    if out.iter().any(|v| !v.is_nan()) {
+        return Err("the refused launch wrote to the output".into());
+    }
+    Ok(())
+}

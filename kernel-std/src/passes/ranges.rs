@@ -129,6 +129,25 @@ pub fn of_binary(op: BinOp, a: Option<Range>, b: Option<Range>, t: Ty) -> Option
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_required_block_shape_bounds_each_axis() {
+        let id = |n: &str| intrinsics::lookup(n).expect(n);
+        let attrs = KernelAttrs {
+            block_dim: Some([32, 8, 1]),
+            max_threads: Some(256),
+            ..KernelAttrs::default()
+        };
+        assert_eq!(of_intrinsic(id("tid.x"), &attrs), Some((0, 31)));
+        assert_eq!(of_intrinsic(id("tid.y"), &attrs), Some((0, 7)));
+        assert_eq!(of_intrinsic(id("tid.z"), &attrs), Some((0, 0)));
+        assert_eq!(of_intrinsic(id("ntid.y"), &attrs), Some((8, 8)));
+        let bounds_only = KernelAttrs {
+            max_threads: Some(256),
+            ..KernelAttrs::default()
+        };
+        assert_eq!(of_intrinsic(id("tid.y"), &bounds_only), Some((0, 255)));
+    }
+
     /// Every rule against brute force over small unsigned and signed operand ranges.
     #[test]
     fn binary_ranges_contain_every_result() {
