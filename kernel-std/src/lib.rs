@@ -18,6 +18,7 @@ pub mod ir_print;
 pub mod math;
 pub mod panic_record;
 pub mod passes;
+pub mod printf;
 pub mod ptx;
 pub mod ptxas;
 pub mod sim;
