@@ -210,10 +210,11 @@ fn parse_spec(spec: &str) -> Result<Spec, String> {
         "o" => "Octal",
         "e" => "LowerExp",
         "E" => "UpperExp",
-        "b" => return Err(format!(
+        "b" => {
+            return Err(format!(
             "`{{:b}}` (binary) has no C printf conversion; use `{{:x}}` or `{{:o}}`; {SUPPORTED}"
-        )),
-        "#?" => return Err(format!("pretty `{{:#?}}` is not supported; {SUPPORTED}")),
+        ))
+        }
         other => return Err(format!("unsupported format spec `{other}`; {SUPPORTED}")),
     };
     Ok(out)
@@ -419,13 +420,15 @@ mod tests {
         assert_eq!(s.conv, "UpperHex");
         assert_eq!(one("{:0}").zero, true);
         assert_eq!(one("{:10}").width, Some(10));
+        // Pretty debug of a number is its plain debug form.
+        assert_eq!(one("{:#?}").conv, "Debug");
     }
 
     #[test]
     fn unsupported_is_an_error_not_a_panic() {
         for bad in [
-            "{:b}", "{:^5}", "{:*<5}", "{:1$}", "{:.*}", "{:w$}", "{:#?}", "{:s}", "{", "}",
-            "{a{}", "{:.x}", "{:-}", "{ 1 2 }",
+            "{:b}", "{:^5}", "{:*<5}", "{:1$}", "{:.*}", "{:w$}", "{:s}", "{", "}", "{a{}",
+            "{:.x}", "{:-}", "{ 1 2 }",
         ] {
             assert!(parse_format(bad).is_err(), "{bad} should be rejected");
         }
