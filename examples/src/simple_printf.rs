@@ -75,7 +75,7 @@ pub fn expected_lines(val: i32) -> Vec<String> {
 
 /// The showcase's arguments.
 pub const SHOWCASE: (u32, i32, i64, i8, u64, u16, f32, f64, f32) =
-    (42, -7, -42, -1, 0xBEEF, 8, 3.14159, 2.5, 0.75);
+    (42, -7, -42, -1, 0xBEEF, 8, 1.23456, 2.5, 0.75);
 
 /// What `format_showcase` prints for [`SHOWCASE`]: the first line by Rust's own `format!`.
 pub fn showcase_reference() -> Vec<String> {
@@ -87,8 +87,8 @@ pub fn showcase_reference() -> Vec<String> {
             "{:>4}|{:<4}|{:05}|{:x}|{:#X}|{:o}|{:.3}|{:+.2}|{}|{1}|{z:>3}|{:.1}|{{ok}} 100%",
             a, b, c, d, e, f, x, y, z, h
         ),
-        // C's `%g`, `%e` and `%.2E` forms of 3.14159f32 and 2.5.
-        "3.14159 2.5 2.500000e+00 3.14E+00 -002.500".to_string(),
+        // C's `%g`, `%e` and `%.2E` forms of 1.23456f32 and 2.5.
+        "1.23456 2.5 2.500000e+00 1.23E+00 -002.500".to_string(),
     ]
 }
 

@@ -59,8 +59,11 @@ fn run(
 ) -> String {
     let c = compile(def, generics, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let mut mem = GlobalMemory::new();
-    let (r, text) =
-        capture_output(|| sim::launch(&c.kernel, &SimLaunch::linear(1, threads), params, &mut mem));
+    // The error only becomes a message, which keeps the closure's result small.
+    let (r, text) = capture_output(|| {
+        sim::launch(&c.kernel, &SimLaunch::linear(1, threads), params, &mut mem)
+            .map_err(|e| e.to_string())
+    });
     r.unwrap_or_else(|e| panic!("{e}"));
     text
 }

@@ -418,7 +418,7 @@ mod tests {
         let s = one("{:#X}");
         assert!(s.alternate);
         assert_eq!(s.conv, "UpperHex");
-        assert_eq!(one("{:0}").zero, true);
+        assert!(one("{:0}").zero);
         assert_eq!(one("{:10}").width, Some(10));
         // Pretty debug of a number is its plain debug form.
         assert_eq!(one("{:#?}").conv, "Debug");
