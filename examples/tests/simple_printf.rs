@@ -50,6 +50,16 @@ fn simple_printf_sim_stdout() {
 }
 
 #[test]
+fn printf_fifo_size_is_a_no_op_on_the_simulator() {
+    let dev = Device::simulator();
+    dev.set_printf_fifo_size(4 << 20).unwrap();
+    assert!(matches!(
+        dev.printf_fifo_size(),
+        Err(ferrocuda::runtime::Error::Unsupported(_))
+    ));
+}
+
+#[test]
 fn capture_keeps_only_its_own_launches_output() {
     let dev = Device::simulator();
     let (r, outer) = ferrocuda::device_std::sim::capture_output(|| {
@@ -79,6 +89,9 @@ fn gpu() -> Option<Device> {
 fn simple_printf_gpu_stdout() {
     let Some(dev) = gpu() else { return };
     if is_child() {
+        // A bigger buffer than the 1 MiB default, set before the first printing launch.
+        dev.set_printf_fifo_size(4 << 20).unwrap();
+        assert!(dev.printf_fifo_size().unwrap() >= 4 << 20);
         return simple_printf::run(&dev, VAL).unwrap();
     }
     drop(dev);
