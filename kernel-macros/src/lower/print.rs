@@ -86,6 +86,7 @@ pub(crate) fn parse_format(s: &str) -> Result<Vec<Piece>, String> {
                 };
                 pieces.push(Piece::Arg(parse_arg(arg.trim())?, parse_spec(spec)?));
             }
+            '\0' => return Err("a NUL character would end the C format string early".into()),
             c => text.push(c),
         }
     }
@@ -118,6 +119,10 @@ fn parse_arg(a: &str) -> Result<ArgRef, String> {
         ))
     }
 }
+
+/// Largest width or precision accepted: more is surely a typo, and C's printf would have to
+/// produce that many characters per call through a 1 MiB buffer.
+const MAX_FIELD: u32 = 4096;
 
 fn number(s: &[char], at: &mut usize) -> Option<u32> {
     let start = *at;
@@ -200,6 +205,9 @@ fn parse_spec(spec: &str) -> Result<Spec, String> {
             Some(p) if s.get(at) != Some(&'$') => out.precision = Some(p),
             _ => return Err(format!("a precision must be a number; {SUPPORTED}")),
         }
+    }
+    if out.width.max(out.precision).is_some_and(|n| n > MAX_FIELD) {
+        return Err(format!("widths and precisions are limited to {MAX_FIELD}"));
     }
     let rest: String = s[at..].iter().collect();
     out.conv = match rest.as_str() {
@@ -303,7 +311,10 @@ impl Lower {
                             Some(&(_, i)) => i,
                             None => {
                                 // `{x}` captures the variable `x`, as in Rust 2021.
-                                let id = syn::Ident::new(&n, lit_span);
+                                let Ok(mut id) = syn::parse_str::<syn::Ident>(&n) else {
+                                    return err(lit_span, format!("`{n}` is not a variable name"));
+                                };
+                                id.set_span(lit_span);
                                 names.push((n, exprs.len()));
                                 exprs.push(syn::parse_quote!(#id));
                                 exprs.len() - 1
@@ -428,7 +439,7 @@ mod tests {
     fn unsupported_is_an_error_not_a_panic() {
         for bad in [
             "{:b}", "{:^5}", "{:*<5}", "{:1$}", "{:.*}", "{:w$}", "{:s}", "{", "}", "{a{}",
-            "{:.x}", "{:-}", "{ 1 2 }",
+            "{:.x}", "{:-}", "{ 1 2 }", "{:99999}", "{:.5000}", "a\0b",
         ] {
             assert!(parse_format(bad).is_err(), "{bad} should be rejected");
         }

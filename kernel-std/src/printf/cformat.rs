@@ -3,6 +3,10 @@
 //! `hh h l ll` lengths, `f F e E g G`, `c`, `%%`) with flags `- + space # 0`, width and precision.
 //! Reading arguments from the packed buffer, not from typed values, checks the buffer layout too.
 
+/// Largest width or precision formatted (the macro accepts at most 4096), so that a hand-made
+/// format cannot make the simulator allocate without bound.
+const MAX_FIELD: usize = 1 << 16;
+
 /// One parsed conversion specification.
 #[derive(Default)]
 struct Spec {
@@ -44,6 +48,9 @@ pub fn format_c(fmt: &str, args: &[u8]) -> Result<String, String> {
         if chars.peek().map(|&(_, c)| c) == Some('.') {
             chars.next();
             s.precision = Some(digits(&mut chars));
+        }
+        if s.width.max(s.precision.unwrap_or(0)) > MAX_FIELD {
+            return Err(format!("width or precision above {MAX_FIELD}"));
         }
         while let Some(&(_, l)) = chars.peek() {
             match l {

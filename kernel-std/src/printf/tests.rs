@@ -308,5 +308,6 @@ fn malformed_calls_are_errors_not_panics() {
     assert!(format_c("%lld", &[0; 4]).is_err());
     assert!(format_c("abc %", &[]).is_err());
     assert!(format_c("%s", &[0; 8]).is_err());
+    assert!(format_c("%99999999999999999999d", &[0; 4]).is_err());
     assert_eq!(format_c("%% %c", &[65, 0, 0, 0]).unwrap(), "% A");
 }
