@@ -41,7 +41,9 @@ pub mod __private {
 /// rejected); the GPU driver prints the text to stdout when the host synchronizes, the simulator
 /// as each thread runs. This `macro_rules!` definition only serves the hidden host copy of the
 /// kernel that rustc type-checks, so rustc checks the format string and that every argument
-/// implements the trait its placeholder names, exactly as for `print!`.
+/// implements the trait its placeholder names, exactly as for `print!`. Called in ordinary host
+/// code it prints nothing (it cannot panic like the device-only functions: the host copy of
+/// every kernel that prints would then end in unreachable code).
 ///
 /// ```ignore
 /// gpu_print!("block {} thread {}: {:.3}", block_idx().x, thread_idx().x, x);
