@@ -74,3 +74,18 @@ device_intrinsic!(
     /// `__cvta_generic_to_global(p)`: the global address of a global-memory reference.
     pub fn cvta_to_global<T: DeviceType>(p: &T) -> u64
 );
+device_intrinsic!(
+    /// `malloc(n * size_of::<T>())` on the device heap (B.33): a block of `n` elements that lives
+    /// until `device_free` (or the end of the context), visible to every thread that gets the
+    /// slice. When the heap is exhausted (8 MiB by default; see `Device::set_malloc_heap_size`)
+    /// CUDA's `malloc` returns null: the slice is then empty, so `buf.is_empty()` tells and every
+    /// index fails its bounds check instead of touching address 0. The contents start
+    /// unspecified on a GPU (zero in the simulator).
+    pub fn device_malloc<T: DeviceType>(n: usize) -> &'static mut [T]
+);
+device_intrinsic!(
+    /// `free(buf)`: returns a `device_malloc` block to the heap; an empty (failed) block is a
+    /// no-op, as `free(NULL)`. The simulator reports a double free, a free of anything else
+    /// (a parameter slice, a sub-slice) and any later access to the block.
+    pub fn device_free<T: DeviceType>(buf: &mut [T])
+);

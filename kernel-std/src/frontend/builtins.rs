@@ -16,6 +16,9 @@ impl Lower {
         if let Some(v) = self.special_intrinsic(e, name, args)? {
             return Ok(v);
         }
+        if let Some(v) = self.heap_intrinsic(e, name, args)? {
+            return Ok(v);
+        }
         let mut vals = Vec::new();
         // Value-generic families resolve to the entry for the value's type (and, for atomics,
         // the address space of the reference, known once it is evaluated).
@@ -188,7 +191,7 @@ impl Lower {
         Ok(dsts)
     }
 
-    fn intrinsic_ty(&self, e: &Expr, sp: crate::ast::Span) -> R<Ty> {
+    pub(super) fn intrinsic_ty(&self, e: &Expr, sp: crate::ast::Span) -> R<Ty> {
         self.cx()
             .types
             .intrinsic_args

@@ -29,6 +29,7 @@
 mod builtins;
 pub mod consts;
 mod emit;
+mod heap;
 mod hints;
 pub mod infer;
 mod inline;

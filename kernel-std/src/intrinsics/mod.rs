@@ -8,8 +8,11 @@
 
 use crate::ir::{IntrinsicId, Space, Ty};
 
+pub use heap::{extern_declarations, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
+
 mod atomics;
 mod half;
+mod heap;
 mod integer;
 mod math;
 mod memory;
@@ -53,6 +56,17 @@ pub trait SimEnv {
     /// Writes the low `bytes` of `bits` at `addr`; as `atomic_read` (the default drops the write).
     fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
         let _ = (space, addr, bytes, bits);
+    }
+    /// Device `malloc`: the global address of a fresh heap block, or 0 when the heap is
+    /// exhausted (the default: no heap).
+    fn heap_alloc(&mut self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+    /// Device `free`; in the simulator a bad pointer (double free...) stops the launch as
+    /// `atomic_read` does. The default ignores it.
+    fn heap_free(&mut self, addr: u64) {
+        let _ = addr;
     }
 }
 
@@ -100,6 +114,7 @@ pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::
         half::ENTRIES,
         memory::ENTRIES,
         misc::ENTRIES,
+        heap::ENTRIES,
     ]
     .concat()
 });

@@ -258,6 +258,15 @@ impl SimEnv for Env<'_, '_> {
             self.fault.get_or_insert(e);
         }
     }
+    fn heap_alloc(&mut self, bytes: u64) -> u64 {
+        self.m.global.heap_alloc(bytes).unwrap_or(0)
+    }
+    fn heap_free(&mut self, addr: u64) {
+        if let Err(message) = self.m.global.heap_free(addr) {
+            self.fault
+                .get_or_insert(mem_err(SimErrorKind::InvalidFree, message));
+        }
+    }
 }
 
 /// Register bits of an intrinsic result of type `ty` (whatever garbage sits above its width).

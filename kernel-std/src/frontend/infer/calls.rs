@@ -160,6 +160,32 @@ impl<'a> Infer<'a> {
                     Ty::Slice(Box::new(t), true)
                 })
             }
+            "device_malloc" => {
+                let t = match generic_args.first() {
+                    Some(GenericArg::Type(t)) => self.conv(t, sp)?,
+                    _ => {
+                        return Err(self.err(
+                            sp,
+                            "`device_malloc` needs its element type written explicitly: `device_malloc::<T>(n)`",
+                        ))
+                    }
+                };
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                self.unify(&arg_tys[0], &Ty::USIZE, args[0].span)?;
+                self.intrinsic_args.insert(key(e), vec![t.clone()]);
+                Ok(Ty::Slice(Box::new(t), true))
+            }
+            "device_free" => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Slice(_, true) => Ok(Ty::Unit),
+                    Ty::Ref(t, _) if matches!(self.shallow(&t), Ty::Slice(_, true)) => Ok(Ty::Unit),
+                    _ => Err(self.err(
+                        args[0].span,
+                        "`device_free` takes the `&mut [T]` that `device_malloc` returned",
+                    )),
+                }
+            }
             _ if crate::math::shape(name).is_some() && intrinsics::lookup(name).is_none() => {
                 // Generic math-library free functions (`rsqrt(x)`): one float type throughout.
                 let t = self.deref(&arg_tys[0]);
