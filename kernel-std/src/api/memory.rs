@@ -89,3 +89,23 @@ device_intrinsic!(
     /// (a parameter slice, a sub-slice) and any later access to the block.
     pub fn device_free<T: DeviceType>(buf: &mut [T])
 );
+device_intrinsic!(
+    /// `__cvta_shared_to_generic(a)`: the generic address of shared-window address `a` (what
+    /// `cvta_to_shared` returns). In the simulator the shared window sits at a fixed base, so
+    /// only differences and round trips match a GPU.
+    pub fn cvta_shared_to_generic(a: u32) -> u64
+);
+device_intrinsic!(
+    /// `__cvta_generic_to_shared(p)`: the shared-window address of a generic address into
+    /// shared memory (meaningless for any other address, as in CUDA).
+    pub fn cvta_generic_to_shared(p: u64) -> u32
+);
+device_intrinsic!(
+    /// `__cvta_global_to_generic(a)`: the generic address of global address `a` (the same value
+    /// on every supported GPU).
+    pub fn cvta_global_to_generic(a: u64) -> u64
+);
+device_intrinsic!(
+    /// `__cvta_generic_to_global(p)`: the global address of a generic address into global memory.
+    pub fn cvta_generic_to_global(p: u64) -> u64
+);

@@ -26,6 +26,7 @@
 //! inside the elements of arrays, re-pointing a reference between different arrays or memory
 //! spaces.
 
+mod assume;
 mod builtins;
 pub mod consts;
 mod emit;

@@ -8,9 +8,11 @@
 
 use crate::ir::{IntrinsicId, Space, Ty};
 
+pub use cvta::SHARED_WINDOW;
 pub use heap::{extern_declarations, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
 
 mod atomics;
+mod cvta;
 mod half;
 mod heap;
 mod integer;
@@ -115,6 +117,7 @@ pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::
         memory::ENTRIES,
         misc::ENTRIES,
         heap::ENTRIES,
+        cvta::ENTRIES,
     ]
     .concat()
 });

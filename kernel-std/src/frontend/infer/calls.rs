@@ -160,6 +160,23 @@ impl<'a> Infer<'a> {
                     Ty::Slice(Box::new(t), true)
                 })
             }
+            "assume_aligned" => {
+                self.want_intrinsic_args(name, args, 2, sp)?;
+                self.unify(&arg_tys[1], &Ty::USIZE, args[1].span)?;
+                let t = self.shallow(&arg_tys[0]);
+                let is_slice = match &t {
+                    Ty::Slice(..) => true,
+                    Ty::Ref(r, _) => matches!(self.shallow(r), Ty::Slice(..)),
+                    _ => false,
+                };
+                if !is_slice {
+                    return Err(self.err(
+                        args[0].span,
+                        "`assume_aligned` takes a slice (`&[T]` or `&mut [T]`)",
+                    ));
+                }
+                Ok(t)
+            }
             "device_malloc" => {
                 let t = match generic_args.first() {
                     Some(GenericArg::Type(t)) => self.conv(t, sp)?,
