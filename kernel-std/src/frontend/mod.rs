@@ -40,6 +40,7 @@ mod lower_match;
 mod lower_place;
 mod lower_stmt;
 mod methods;
+mod pair_atomics;
 mod scope;
 pub mod types;
 mod value;

@@ -56,7 +56,7 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
         "cvta_generic_to_shared",
         &[Ty::U64],
         &[Ty::U32],
-        "{{; .reg .b64 %fc_t; cvta.to.shared.u64 %fc_t, {a0}; cvt.u32.u64 {d0}, %fc_t; }}",
+        ".reg .b64 %fcv{uid}; cvta.to.shared.u64 %fcv{uid}, {a0}; cvt.u32.u64 {d0}, %fcv{uid}",
         generic_to_shared,
     ),
     pure(

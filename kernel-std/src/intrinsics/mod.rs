@@ -14,11 +14,13 @@ pub use heap::{extern_declarations, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
 mod atomics;
 mod cvta;
 mod half;
+mod half_div;
 mod heap;
 mod integer;
 mod math;
 mod memory;
 mod misc;
+mod pair_atomics;
 mod registers;
 mod sync;
 mod warp;
@@ -118,6 +120,8 @@ pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::
         misc::ENTRIES,
         heap::ENTRIES,
         cvta::ENTRIES,
+        half_div::ENTRIES,
+        pair_atomics::ENTRIES,
     ]
     .concat()
 });

@@ -87,11 +87,6 @@ impl<'k> Emitter<'k> {
         let _ = writeln!(self.body, "\t{};", s.as_ref());
     }
 
-    /// A line as is, without the `;` that ends an instruction (scope braces).
-    pub fn raw_line(&mut self, s: &str) {
-        let _ = writeln!(self.body, "\t{s}");
-    }
-
     pub fn label(&mut self, l: &str) {
         let _ = writeln!(self.body, "{l}:");
     }

@@ -95,11 +95,6 @@ impl Emitter<'_> {
             Err(e) => return self.err(format!("intrinsic `{}`: {e}", def.name)),
         };
         for ins in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-            // `{{` and `}}` alone open and close a scope for a template's own `.reg` temporaries.
-            if ins == "{" || ins == "}" {
-                self.raw_line(ins);
-                continue;
-            }
             // A label inside a template (`$L...: instr`) goes on its own line.
             if let Some((lab, after)) = ins.split_once(':').filter(|(l, _)| l.starts_with('$')) {
                 self.label(lab.trim());

@@ -177,6 +177,25 @@ impl<'a> Infer<'a> {
                 }
                 Ok(t)
             }
+            "atomic_add_half2_lanes" | "atomic_add_bfloat162_lanes" => {
+                self.want_intrinsic_args(name, args, 3, sp)?;
+                if !matches!(self.shallow(&arg_tys[0]), Ty::Ref(_, true)) {
+                    return Err(self.err(
+                        args[0].span,
+                        format!("`{name}` takes a mutable reference (`&mut x[i]`)"),
+                    ));
+                }
+                let lane = Ty::Float(if name == "atomic_add_half2_lanes" {
+                    FloatTy::F16
+                } else {
+                    FloatTy::BF16
+                });
+                for (t, a) in arg_tys.iter().zip(args).skip(1) {
+                    let t = self.deref(t);
+                    self.unify(&t, &lane, a.span)?;
+                }
+                Ok(Ty::Tuple(vec![lane.clone(), lane]))
+            }
             "device_malloc" => {
                 let t = match generic_args.first() {
                     Some(GenericArg::Type(t)) => self.conv(t, sp)?,
