@@ -175,8 +175,8 @@ fn heap_calls_declare_malloc_and_free_and_assemble() {
     for s in [
         ".extern .func (.param .b64 func_retval0) malloc",
         ".extern .func free",
-        "call.uni (fc_malloc_ret",
-        "call.uni free",
+        "call (fc_malloc_ret",
+        "call free,",
     ] {
         assert!(ptx.contains(s), "{s} missing:\n{ptx}");
     }

@@ -109,3 +109,11 @@ device_intrinsic!(
     /// `__cvta_generic_to_global(p)`: the global address of a generic address into global memory.
     pub fn cvta_generic_to_global(p: u64) -> u64
 );
+device_intrinsic!(
+    /// `alloca(n * size_of::<T>())` (B.17): `n` elements of the thread's own stack (PTX
+    /// `alloca`, 16-byte aligned), valid until the kernel returns; bounds-checked like any slice.
+    /// Each call takes more stack, also in a loop. The contents start unspecified on a GPU (zero
+    /// in the simulator). Stack overflow is not detected on a GPU (the stack size is
+    /// `cudaLimitStackSize`); the simulator grants at most 64 KiB per call and reports more.
+    pub fn alloca<T: DeviceType>(n: usize) -> &'static mut [T]
+);

@@ -18,6 +18,12 @@ impl Lower {
         let entry = match space {
             Space::Global => format!("{name}.global"),
             Space::Shared => format!("{name}.shared"),
+            Space::Local => {
+                return Err(self.err(
+                    args[0].span,
+                    format!("`{name}` needs a reference into global or shared memory"),
+                ))
+            }
         };
         debug_assert!(intrinsics::lookup(&entry).is_some());
         let x = self.scalar(&args[1])?;

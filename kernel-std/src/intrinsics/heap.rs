@@ -9,9 +9,15 @@
 use super::{Class, IntrinsicDef, SimEnv};
 use crate::ir::{Block, Inst, Kernel, Ty};
 
-/// The table names of the two calls.
+/// The table names of the two calls, and of `alloca` (B.17), the per-thread stack's allocator.
 pub const MALLOC: &str = "heap.malloc";
 pub const FREE: &str = "heap.free";
+pub const ALLOCA: &str = "stack.alloca";
+
+/// `alloca(bytes)`: `d0` the block's `.local` address.
+fn sim_alloca(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
+    o[0] = e.stack_alloc(a[0]);
+}
 
 /// `malloc(bytes)`: `d0` the block's address, `d1` whether it is null (heap exhausted).
 fn sim_malloc(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
@@ -20,15 +26,26 @@ fn sim_malloc(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     o[1] = (addr == 0) as u64;
 }
 
-/// `free(ptr)`: `d0` is the generic pointer passed to `free` (a scratch register in PTX).
-fn sim_free(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
+/// `free(ptr)`.
+fn sim_free(e: &mut dyn SimEnv, a: &[u64], _: &mut [u64]) {
     e.heap_free(a[0]);
-    o[0] = a[0];
 }
 
-/// This category's entries (appended to the table in `mod.rs`'s order). Both are `Memory`
-/// class so no pass merges two calls or drops one whose result is unused.
+/// This category's entries (appended to the table in `mod.rs`'s order). All are `Memory`
+/// class so no pass merges two calls or drops one whose result is unused. The calls are plain
+/// `call`, not `call.uni`: threads of a warp may reach them divergently.
 pub(super) static ENTRIES: &[IntrinsicDef] = &[
+    // PTX `alloca` (ISA 7.3, sm_52): 16-byte alignment covers every element type.
+    IntrinsicDef {
+        name: ALLOCA,
+        args: &[Ty::U64],
+        rets: &[Ty::U64],
+        min_sm: 70,
+        ptx: "alloca.u64 {d0}, {a0}, 16",
+        class: Class::Memory,
+        sim: Some(sim_alloca),
+        sim_warp: None,
+    },
     IntrinsicDef {
         name: MALLOC,
         args: &[Ty::U64],
@@ -37,7 +54,7 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
         ptx: ".param .b64 fc_malloc_arg{uid};\
               .param .b64 fc_malloc_ret{uid};\
               st.param.b64 [fc_malloc_arg{uid}], {a0};\
-              call.uni (fc_malloc_ret{uid}), malloc, (fc_malloc_arg{uid});\
+              call (fc_malloc_ret{uid}), malloc, (fc_malloc_arg{uid});\
               ld.param.b64 {d0}, [fc_malloc_ret{uid}];\
               setp.eq.u64 {d1}, {d0}, 0;\
               cvta.to.global.u64 {d0}, {d0}",
@@ -48,12 +65,13 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
     IntrinsicDef {
         name: FREE,
         args: &[Ty::U64],
-        rets: &[Ty::U64],
+        rets: &[],
         min_sm: 70,
-        ptx: "cvta.global.u64 {d0}, {a0};\
+        ptx: ".reg .b64 %fcf{uid};\
+              cvta.global.u64 %fcf{uid}, {a0};\
               .param .b64 fc_free_arg{uid};\
-              st.param.b64 [fc_free_arg{uid}], {d0};\
-              call.uni free, (fc_free_arg{uid})",
+              st.param.b64 [fc_free_arg{uid}], %fcf{uid};\
+              call free, (fc_free_arg{uid})",
         class: Class::Memory,
         sim: Some(sim_free),
         sim_warp: None,

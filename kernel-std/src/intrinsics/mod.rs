@@ -9,7 +9,7 @@
 use crate::ir::{IntrinsicId, Space, Ty};
 
 pub use cvta::SHARED_WINDOW;
-pub use heap::{extern_declarations, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
+pub use heap::{extern_declarations, ALLOCA, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
 
 mod atomics;
 mod cvta;
@@ -64,6 +64,13 @@ pub trait SimEnv {
     /// Device `malloc`: the global address of a fresh heap block, or 0 when the heap is
     /// exhausted (the default: no heap).
     fn heap_alloc(&mut self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+    /// `alloca`: the address of a fresh block of `bytes` in the thread's stack, freed when the
+    /// thread's block finishes; in the simulator an oversized request stops the launch (as
+    /// `atomic_read`). The default (no memory) gives 0.
+    fn stack_alloc(&mut self, bytes: u64) -> u64 {
         let _ = bytes;
         0
     }
@@ -161,6 +168,7 @@ pub fn typed_name(name: &str, ty: Ty, space: Space) -> String {
         let sp = match space {
             Space::Global => "global",
             Space::Shared => "shared",
+            Space::Local => "local",
         };
         format!("{name}.{t}.{sp}")
     } else {

@@ -26,7 +26,13 @@ pub struct GlobalMemory {
     heap: std::collections::BTreeMap<u64, u64>,
     heap_used: u64,
     heap_limit: u64,
+    /// Live `alloca` blocks: freed together when their block of threads finishes.
+    stacks: Vec<u64>,
 }
+
+/// The largest `alloca` the simulator grants in one call. A GPU's limit is the context's
+/// per-thread stack size (`cudaLimitStackSize`), which the driver may grow for a kernel.
+pub const MAX_ALLOCA_BYTES: u64 = 64 << 10;
 
 /// CUDA's default device heap size (`cudaLimitMallocHeapSize`): 8 MiB.
 pub const DEFAULT_HEAP_LIMIT: u64 = 8 << 20;
@@ -45,6 +51,7 @@ impl GlobalMemory {
             heap: Default::default(),
             heap_used: 0,
             heap_limit: DEFAULT_HEAP_LIMIT,
+            stacks: Vec::new(),
         }
     }
 
@@ -69,6 +76,26 @@ impl GlobalMemory {
         self.heap.insert(addr, bytes);
         self.heap_used = used;
         Some(addr)
+    }
+
+    /// `alloca`: a fresh zeroed block of `bytes` for one thread, `None` above
+    /// [`MAX_ALLOCA_BYTES`].
+    pub fn stack_alloc(&mut self, bytes: u64) -> Option<u64> {
+        if bytes > MAX_ALLOCA_BYTES {
+            return None;
+        }
+        let addr = self.alloc(bytes as usize);
+        self.stacks.push(addr);
+        Some(addr)
+    }
+
+    /// Frees every `alloca` block (at the end of each block of threads).
+    pub fn release_stacks(&mut self) {
+        if self.stacks.is_empty() {
+            return;
+        }
+        let dead: std::collections::HashSet<u64> = self.stacks.drain(..).collect();
+        self.allocs.retain(|a| !dead.contains(&a.base));
     }
 
     /// Device-side `free`: null is a no-op, as in C; anything but a live heap block (a double

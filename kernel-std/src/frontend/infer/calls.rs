@@ -196,13 +196,15 @@ impl<'a> Infer<'a> {
                 }
                 Ok(Ty::Tuple(vec![lane.clone(), lane]))
             }
-            "device_malloc" => {
+            "device_malloc" | "alloca" => {
                 let t = match generic_args.first() {
                     Some(GenericArg::Type(t)) => self.conv(t, sp)?,
                     _ => {
                         return Err(self.err(
                             sp,
-                            "`device_malloc` needs its element type written explicitly: `device_malloc::<T>(n)`",
+                            format!(
+                            "`{name}` needs its element type written explicitly: `{name}::<T>(n)`"
+                        ),
                         ))
                     }
                 };
