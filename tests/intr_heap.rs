@@ -94,6 +94,23 @@ fn exhaustion_on(dev: &Device) {
     assert_eq!(out.to_vec().unwrap(), vec![u32::MAX; 8]);
 }
 
+/// After `set_malloc_heap_size(4 MiB)` (before any heap kernel runs, as CUDA requires) a 6 MiB
+/// block, which the default 8 MiB heap could hold, fails; small blocks still work.
+fn heap_size_on(dev: &Device) {
+    dev.set_malloc_heap_size(4 << 20).unwrap();
+    let s = dev.new_stream().unwrap();
+    let mut out = dev.upload(&[0u32; 1]).unwrap();
+    heap_sums::launch(
+        &s,
+        LaunchConfig::for_elements(1, 1),
+        &mut out,
+        (6 << 20) / 4,
+    )
+    .unwrap();
+    assert_eq!(out.to_vec().unwrap(), [u32::MAX]);
+    sums_on(dev, 1024, 37);
+}
+
 fn unchecked_on(dev: &Device) {
     let s = dev.new_stream().unwrap();
     let mut out = dev.upload(&[0f64]).unwrap();
@@ -136,6 +153,7 @@ fn heap_exhaustion_gives_empty_blocks_on_the_simulator() {
     let mut out = dev.upload(&[0u32; 4]).unwrap();
     heap_sums::launch(&s, LaunchConfig::for_elements(4, 4), &mut out, 300).unwrap();
     assert_eq!(out.to_vec().unwrap(), vec![u32::MAX; 4]);
+    heap_size_on(&sim());
 }
 
 #[test]
@@ -189,6 +207,8 @@ fn heap_calls_declare_malloc_and_free_and_assemble() {
 #[ignore = "needs a GPU"]
 fn heap_on_the_gpu() {
     let Some(dev) = gpu() else { return };
+    // First: the heap size can only change before a heap kernel has run in the context.
+    heap_size_on(&dev);
     sums_on(&dev, 4096, 37);
     sums_on(&dev, 3, 0);
     exhaustion_on(&dev);
