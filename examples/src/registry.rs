@@ -110,6 +110,11 @@ pub static KERNELS: &[KernelEntry] = &[
         def: crate::fence_reduction::fence_reduce::ast,
         generics: none,
     },
+    KernelEntry {
+        name: "timed_reduction",
+        def: crate::clock::timed_reduction::ast,
+        generics: none,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static KernelEntry> {

@@ -2,7 +2,7 @@
 //! (no GPU here), the GPU when run from the gpu-bundle with `--include-ignored`.
 
 use ferrocuda::prelude::*;
-use ferrocuda_examples::{reverse, saxpy, sgemm, transpose, vector_add};
+use ferrocuda_examples::{clock, reverse, saxpy, sgemm, transpose, vector_add};
 
 fn sim() -> Device {
     Device::simulator()
@@ -38,6 +38,12 @@ fn sgemm_sim() {
     sgemm::check(&sim(), 128, 256, 16).unwrap();
 }
 
+#[test]
+fn clock_sim() {
+    let cycles = clock::check(&sim(), 5).unwrap();
+    assert!(cycles > 0.0);
+}
+
 fn gpu() -> Option<Device> {
     match Device::cuda(0) {
         Ok(d) => Some(d),
@@ -59,4 +65,12 @@ fn examples_gpu() {
     transpose::check(&dev, 4099, 2051).unwrap();
     transpose::check_wrong_block(&dev).unwrap();
     sgemm::check(&dev, 1024, 512, 256).unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn clock_gpu() {
+    let Some(dev) = gpu() else { return };
+    let cycles = clock::check(&dev, 64).unwrap();
+    eprintln!("clock: {cycles:.0} cycles per block on average");
 }

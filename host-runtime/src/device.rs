@@ -271,6 +271,24 @@ impl Device {
         }
     }
 
+    /// Sets the size of the device heap that `device_malloc` draws from (CUDA's default is
+    /// 8 MiB): `cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)`. On a GPU it must be called before the
+    /// first launch of a kernel that uses the heap; the driver rounds the size.
+    pub fn set_malloc_heap_size(&self, bytes: usize) -> Result<()> {
+        match &self.inner.backend {
+            Backend::Cuda(c) => {
+                c.ctx.bind()?;
+                let limit = cudarc::driver::sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE;
+                unsafe { cu!(cuCtxSetLimit(limit, bytes))? };
+                Ok(())
+            }
+            Backend::Sim(s) => {
+                s.set_heap_limit(bytes as u64);
+                Ok(())
+            }
+        }
+    }
+
     /// Stream priorities as `(least, greatest)`; numerically lower is higher priority.
     pub fn stream_priority_range(&self) -> Result<(i32, i32)> {
         match &self.inner.backend {

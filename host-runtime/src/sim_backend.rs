@@ -97,6 +97,11 @@ impl SimDevice {
         }
     }
 
+    /// See `GlobalMemory::set_heap_limit`.
+    pub(crate) fn set_heap_limit(&self, bytes: u64) {
+        self.mem().set_heap_limit(bytes);
+    }
+
     /// See `GlobalMemory::host_ptr`.
     pub(crate) fn host_ptr(&self, addr: u64) -> Option<*mut u8> {
         self.mem().host_ptr(addr)

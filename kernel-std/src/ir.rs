@@ -205,6 +205,9 @@ impl BinOp {
 pub enum Space {
     Global,
     Shared,
+    /// Thread-private stack memory from `alloca` (64-bit `.local` addresses); fixed-size arrays
+    /// are `LocalArray`s instead.
+    Local,
 }
 
 /// A fixed-size array of scalars in thread-private storage. Becomes registers when every index is

@@ -108,6 +108,7 @@ fn space_name(s: Space) -> &'static str {
     match s {
         Space::Global => "global",
         Space::Shared => "shared",
+        Space::Local => "local",
     }
 }
 

@@ -35,9 +35,15 @@ device_intrinsic!(
     pub fn unlikely(b: bool) -> bool
 );
 device_intrinsic!(
-    /// `__builtin_assume(cond)`: a hint that `cond` holds. It is neither used nor checked yet: the
-    /// condition is evaluated and dropped.
+    /// `__builtin_assume(cond)`: a hint that `cond` holds. The simulator checks it (a false
+    /// assumption panics with `assumption violated` at the call); the PTX carries no check.
     pub fn assume(cond: bool)
+);
+device_intrinsic!(
+    /// `__builtin_assume_aligned(p, align)`: returns the slice `s`, promising that its address is
+    /// a multiple of `align` (a constant power of two, in bytes). The simulator checks it and
+    /// panics when it is not; the PTX carries no check.
+    pub fn assume_aligned<S>(s: S, align: usize) -> S
 );
 
 device_intrinsic!(

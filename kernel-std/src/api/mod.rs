@@ -32,10 +32,12 @@ macro_rules! device_intrinsic {
 
 mod atomics;
 mod fp16;
+mod fp16_div;
 mod integer;
 mod math;
 mod memory;
 mod misc;
+mod pair_atomics;
 mod sync;
 mod vector;
 mod warp;
@@ -44,6 +46,8 @@ pub use atomics::*;
 #[allow(unused_imports)]
 pub use fp16::*;
 #[allow(unused_imports)]
+pub use fp16_div::*;
+#[allow(unused_imports)]
 pub use integer::*;
 #[allow(unused_imports)]
 pub use math::*;
@@ -51,6 +55,8 @@ pub use math::*;
 pub use memory::*;
 #[allow(unused_imports)]
 pub use misc::*;
+#[allow(unused_imports)]
+pub use pair_atomics::*;
 #[allow(unused_imports)]
 pub use sync::*;
 #[allow(unused_imports)]

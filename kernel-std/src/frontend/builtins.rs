@@ -16,6 +16,12 @@ impl Lower {
         if let Some(v) = self.special_intrinsic(e, name, args)? {
             return Ok(v);
         }
+        if let Some(v) = self.heap_intrinsic(e, name, args)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.pair_atomic(e, name, args)? {
+            return Ok(v);
+        }
         let mut vals = Vec::new();
         // Value-generic families resolve to the entry for the value's type (and, for atomics,
         // the address space of the reference, known once it is evaluated).
@@ -155,7 +161,7 @@ impl Lower {
     }
 
     /// The address space and address of the memory a reference argument points at (atomics).
-    fn reference_address(&mut self, a: &Expr, name: &str) -> R<(Space, Operand)> {
+    pub(super) fn reference_address(&mut self, a: &Expr, name: &str) -> R<(Space, Operand)> {
         match self.expr(a)? {
             Val::Ref(Loc::Mem { space, addr, readonly }) => {
                 if readonly && !name.starts_with("atomic_load") {
@@ -199,7 +205,7 @@ impl Lower {
         Ok(dsts)
     }
 
-    fn intrinsic_ty(&self, e: &Expr, sp: crate::ast::Span) -> R<Ty> {
+    pub(super) fn intrinsic_ty(&self, e: &Expr, sp: crate::ast::Span) -> R<Ty> {
         self.cx()
             .types
             .intrinsic_args

@@ -161,11 +161,7 @@ impl Lower {
                 });
                 Ok(Some(Val::Unit))
             }
-            "assume" => {
-                // A hint only: evaluated for its effects, never checked.
-                self.scalar(&args[0])?;
-                Ok(Some(Val::Unit))
-            }
+            "assume" | "assume_aligned" => self.assumption(e, name, args).map(Some),
             "pm_counter" => {
                 let env = self.cx().env.clone();
                 let n = match eval_const(&args[0], &env) {

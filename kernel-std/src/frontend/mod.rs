@@ -26,9 +26,11 @@
 //! inside the elements of arrays, re-pointing a reference between different arrays or memory
 //! spaces.
 
+mod assume;
 mod builtins;
 pub mod consts;
 mod emit;
+mod heap;
 mod hints;
 pub mod infer;
 mod inline;
@@ -38,6 +40,7 @@ mod lower_match;
 mod lower_place;
 mod lower_stmt;
 mod methods;
+mod pair_atomics;
 mod print;
 mod scope;
 pub mod types;

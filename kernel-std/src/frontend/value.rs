@@ -523,7 +523,7 @@ impl Lower {
     /// `base + i * size` in the address width of `space`; `i` is any unsigned integer operand.
     pub fn scaled_addr(&mut self, space: Space, base: Operand, i: Operand, size: u32) -> Operand {
         let at = match space {
-            Space::Global => ir::Ty::U64,
+            Space::Global | Space::Local => ir::Ty::U64,
             Space::Shared => ir::Ty::U32,
         };
         let i = self.cast(i, at);

@@ -9,6 +9,9 @@ fn sim_globaltimer(e: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
     o[0] = e.clock();
 }
 fn sim_nothing(_: &mut dyn SimEnv, _: &[u64], _: &mut [u64]) {}
+fn sim_true(_: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
+    o[0] = 1;
+}
 fn sim_copy(_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     o[0] = a[0];
 }
@@ -72,6 +75,18 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
     effect("pm_counter.13", &[], &[], 70, "pmevent 13", sim_nothing),
     effect("pm_counter.14", &[], &[], 70, "pmevent 14", sim_nothing),
     effect("pm_counter.15", &[], &[], 70, "pmevent 15", sim_nothing),
+    // Whether checks that only the simulator makes are on: `assume` and `assume_aligned` guard
+    // their panics with it, and ptxas deletes a branch on a constant false predicate.
+    IntrinsicDef {
+        name: "sim_checks",
+        args: &[],
+        rets: &[Ty::Bool],
+        min_sm: 70,
+        ptx: "mov.pred {d0}, 0",
+        class: Class::Pure,
+        sim: Some(sim_true),
+        sim_warp: None,
+    },
     IntrinsicDef {
         name: "likely",
         args: &[Ty::Bool],

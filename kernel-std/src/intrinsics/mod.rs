@@ -8,12 +8,19 @@
 
 use crate::ir::{IntrinsicId, Space, Ty};
 
+pub use cvta::SHARED_WINDOW;
+pub use heap::{extern_declarations, ALLOCA, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
+
 mod atomics;
+mod cvta;
 mod half;
+mod half_div;
+mod heap;
 mod integer;
 mod math;
 mod memory;
 mod misc;
+mod pair_atomics;
 mod registers;
 mod sync;
 mod warp;
@@ -53,6 +60,24 @@ pub trait SimEnv {
     /// Writes the low `bytes` of `bits` at `addr`; as `atomic_read` (the default drops the write).
     fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
         let _ = (space, addr, bytes, bits);
+    }
+    /// Device `malloc`: the global address of a fresh heap block, or 0 when the heap is
+    /// exhausted (the default: no heap).
+    fn heap_alloc(&mut self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+    /// `alloca`: the address of a fresh block of `bytes` in the thread's stack, freed when the
+    /// thread's block finishes; in the simulator an oversized request stops the launch (as
+    /// `atomic_read`). The default (no memory) gives 0.
+    fn stack_alloc(&mut self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+    /// Device `free`; in the simulator a bad pointer (double free...) stops the launch as
+    /// `atomic_read` does. The default ignores it.
+    fn heap_free(&mut self, addr: u64) {
+        let _ = addr;
     }
 }
 
@@ -100,6 +125,10 @@ pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::
         half::ENTRIES,
         memory::ENTRIES,
         misc::ENTRIES,
+        heap::ENTRIES,
+        cvta::ENTRIES,
+        half_div::ENTRIES,
+        pair_atomics::ENTRIES,
     ]
     .concat()
 });
@@ -139,6 +168,7 @@ pub fn typed_name(name: &str, ty: Ty, space: Space) -> String {
         let sp = match space {
             Space::Global => "global",
             Space::Shared => "shared",
+            Space::Local => "local",
         };
         format!("{name}.{t}.{sp}")
     } else {

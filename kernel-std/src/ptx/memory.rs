@@ -18,7 +18,7 @@ pub fn local_symbol(id: u32) -> String {
 impl Emitter<'_> {
     fn address(&mut self, space: Space, addr: Operand) -> Res<String> {
         let want = match space {
-            Space::Global => Ty::U64,
+            Space::Global | Space::Local => Ty::U64,
             Space::Shared => Ty::U32,
         };
         let ty = self.oty(addr)?;
@@ -59,6 +59,7 @@ impl Emitter<'_> {
             (Space::Global, true) => "global.nc",
             (Space::Global, false) => "global",
             (Space::Shared, _) => "shared",
+            (Space::Local, _) => "local",
         };
         self.load_into(sp, ty, &d, &a);
         Ok(())
@@ -89,6 +90,7 @@ impl Emitter<'_> {
             (Space::Global, true) => "global.nc",
             (Space::Global, false) => "global",
             (Space::Shared, _) => "shared",
+            (Space::Local, _) => "local",
         };
         self.line(format!(
             "ld.{sp}.v{}.{} {{{}}}, [{a}]",
@@ -106,6 +108,7 @@ impl Emitter<'_> {
         let sp = match space {
             Space::Global => "global",
             Space::Shared => "shared",
+            Space::Local => "local",
         };
         self.store_from(sp, ty, &a, &v);
         Ok(())

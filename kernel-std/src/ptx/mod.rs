@@ -87,6 +87,7 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
         opts.sm
     );
     let _ = writeln!(out, ".visible .global .align 8 .u64 {SLOT_SYMBOL};");
+    out.push_str(&crate::intrinsics::extern_declarations(kernel));
     if e.uses_dyn_shared || kernel.uses_dyn_shared {
         let _ = writeln!(out, ".extern .shared .align 16 .b8 {DYN_SHARED_SYMBOL}[];");
     }

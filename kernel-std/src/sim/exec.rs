@@ -64,6 +64,7 @@ fn space_name(s: Space) -> &'static str {
     match s {
         Space::Global => "global",
         Space::Shared => "shared",
+        Space::Local => "local",
     }
 }
 
@@ -89,21 +90,25 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// Global memory, and `alloca` stacks (which the simulator keeps in global memory, each
+    /// block its own allocation).
     fn global_loc(
         &mut self,
+        space: Space,
         addr: u64,
         bytes: usize,
         write: bool,
     ) -> Result<(usize, usize), MemErr> {
-        Self::check_align(Space::Global, addr, bytes)?;
+        Self::check_align(space, addr, bytes)?;
         self.global
             .locate(addr, bytes as u64, &mut self.hint)
             .ok_or_else(|| {
                 mem_err(
                     SimErrorKind::OutOfBounds,
                     format!(
-                        "{} of {bytes} bytes at global address {addr:#x}, outside every allocation",
-                        if write { "write" } else { "read" }
+                        "{} of {bytes} bytes at {} address {addr:#x}, outside every allocation",
+                        if write { "write" } else { "read" },
+                        space_name(space)
                     ),
                 )
             })
@@ -172,8 +177,8 @@ impl Machine<'_> {
     ) -> Result<u64, MemErr> {
         let bytes = ty.bytes() as usize;
         Ok(match space {
-            Space::Global => {
-                let (i, off) = self.global_loc(addr, bytes, false)?;
+            Space::Global | Space::Local => {
+                let (i, off) = self.global_loc(space, addr, bytes, false)?;
                 ops::from_bytes(ty, &self.global.bytes(i)[off..off + bytes])
             }
             Space::Shared => {
@@ -194,8 +199,8 @@ impl Machine<'_> {
     ) -> Result<(), MemErr> {
         let src = &v.to_le_bytes()[..bytes];
         match space {
-            Space::Global => {
-                let (i, off) = self.global_loc(addr, bytes, true)?;
+            Space::Global | Space::Local => {
+                let (i, off) = self.global_loc(space, addr, bytes, true)?;
                 self.global.bytes_mut(i)[off..off + bytes].copy_from_slice(src);
             }
             Space::Shared => {
@@ -256,6 +261,30 @@ impl SimEnv for Env<'_, '_> {
             .write(self.t, space, addr, bytes.min(8) as usize, bits, how)
         {
             self.fault.get_or_insert(e);
+        }
+    }
+    fn heap_alloc(&mut self, bytes: u64) -> u64 {
+        self.m.global.heap_alloc(bytes).unwrap_or(0)
+    }
+    fn stack_alloc(&mut self, bytes: u64) -> u64 {
+        match self.m.global.stack_alloc(bytes) {
+            Some(a) => a,
+            None => {
+                self.fault.get_or_insert(mem_err(
+                    SimErrorKind::OutOfBounds,
+                    format!(
+                        "alloca of {bytes} bytes overflows the thread's stack (the simulator grants at most {} bytes per call)",
+                        super::memory::MAX_ALLOCA_BYTES
+                    ),
+                ));
+                0
+            }
+        }
+    }
+    fn heap_free(&mut self, addr: u64) {
+        if let Err(message) = self.m.global.heap_free(addr) {
+            self.fault
+                .get_or_insert(mem_err(SimErrorKind::InvalidFree, message));
         }
     }
 }

@@ -22,7 +22,20 @@ pub struct GlobalMemory {
     /// Sorted by `base` (addresses only grow).
     allocs: Vec<Allocation>,
     next: u64,
+    /// The device heap (`malloc`/`free` in kernels): live blocks by address with their sizes.
+    heap: std::collections::BTreeMap<u64, u64>,
+    heap_used: u64,
+    heap_limit: u64,
+    /// Live `alloca` blocks: freed together when their block of threads finishes.
+    stacks: Vec<u64>,
 }
+
+/// The largest `alloca` the simulator grants in one call. A GPU's limit is the context's
+/// per-thread stack size (`cudaLimitStackSize`), which the driver may grow for a kernel.
+pub const MAX_ALLOCA_BYTES: u64 = 64 << 10;
+
+/// CUDA's default device heap size (`cudaLimitMallocHeapSize`): 8 MiB.
+pub const DEFAULT_HEAP_LIMIT: u64 = 8 << 20;
 
 impl Default for GlobalMemory {
     fn default() -> Self {
@@ -35,6 +48,70 @@ impl GlobalMemory {
         GlobalMemory {
             allocs: Vec::new(),
             next: BASE,
+            heap: Default::default(),
+            heap_used: 0,
+            heap_limit: DEFAULT_HEAP_LIMIT,
+            stacks: Vec::new(),
+        }
+    }
+
+    /// Sets the device heap size, as `cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)`.
+    pub fn set_heap_limit(&mut self, bytes: u64) {
+        self.heap_limit = bytes;
+    }
+
+    pub fn heap_limit(&self) -> u64 {
+        self.heap_limit
+    }
+
+    /// Device-side `malloc`: a fresh allocation, or `None` (a null pointer) once the live heap
+    /// blocks would exceed the heap size. Blocks are separate allocations, so indexing past one
+    /// or using it after `heap_free` faults.
+    pub fn heap_alloc(&mut self, bytes: u64) -> Option<u64> {
+        let used = self.heap_used.checked_add(bytes)?;
+        if used > self.heap_limit {
+            return None;
+        }
+        let addr = self.alloc(bytes as usize);
+        self.heap.insert(addr, bytes);
+        self.heap_used = used;
+        Some(addr)
+    }
+
+    /// `alloca`: a fresh zeroed block of `bytes` for one thread, `None` above
+    /// [`MAX_ALLOCA_BYTES`].
+    pub fn stack_alloc(&mut self, bytes: u64) -> Option<u64> {
+        if bytes > MAX_ALLOCA_BYTES {
+            return None;
+        }
+        let addr = self.alloc(bytes as usize);
+        self.stacks.push(addr);
+        Some(addr)
+    }
+
+    /// Frees every `alloca` block (at the end of each block of threads).
+    pub fn release_stacks(&mut self) {
+        if self.stacks.is_empty() {
+            return;
+        }
+        let dead: std::collections::HashSet<u64> = self.stacks.drain(..).collect();
+        self.allocs.retain(|a| !dead.contains(&a.base));
+    }
+
+    /// Device-side `free`: null is a no-op, as in C; anything but a live heap block (a double
+    /// free, a pointer into the middle of a block, a host allocation) is an error.
+    pub fn heap_free(&mut self, addr: u64) -> Result<(), String> {
+        if addr == 0 {
+            return Ok(());
+        }
+        match self.heap.remove(&addr) {
+            Some(bytes) => {
+                self.heap_used -= bytes;
+                self.free(addr).map_err(|e| e.message)
+            }
+            None => Err(format!(
+                "device free of {addr:#x}, which is not a live block of the device heap (double free, or not from device malloc)"
+            )),
         }
     }
 

@@ -35,7 +35,7 @@ pub use collectives::{
     sim_sync_threads_count, sim_sync_threads_or,
 };
 pub use error::{SimError, SimErrorKind};
-pub use memory::GlobalMemory;
+pub use memory::{GlobalMemory, DEFAULT_HEAP_LIMIT, MAX_ALLOCA_BYTES};
 pub use print::capture_output;
 pub use probe::throughput_probe;
 pub use sched::MAX_SHARED_BYTES;

@@ -39,6 +39,8 @@ pub(crate) fn launch(
         e
     };
     check_dims(kernel, cfg).map_err(|m| err(SimErrorKind::InvalidLaunch, m))?;
+    // Stacks of a launch that stopped early.
+    mem.release_stacks();
     let mut prog = compile::lower(kernel, table, cfg.dyn_shared_bytes)?;
     let shared_bytes = if cfg.dyn_shared_bytes > 0 {
         prog.dyn_offset as u64 + cfg.dyn_shared_bytes as u64
@@ -165,6 +167,8 @@ pub(crate) fn launch(
             stats.barriers += 1;
             status.fill(Status::Run);
         }
+        // The block's threads are gone, and their `alloca` stacks with them.
+        m.global.release_stacks();
         hint = m.hint;
         stats.instructions = m.icount;
         stats.blocks += 1;

@@ -160,6 +160,70 @@ impl<'a> Infer<'a> {
                     Ty::Slice(Box::new(t), true)
                 })
             }
+            "assume_aligned" => {
+                self.want_intrinsic_args(name, args, 2, sp)?;
+                self.unify(&arg_tys[1], &Ty::USIZE, args[1].span)?;
+                let t = self.shallow(&arg_tys[0]);
+                let is_slice = match &t {
+                    Ty::Slice(..) => true,
+                    Ty::Ref(r, _) => matches!(self.shallow(r), Ty::Slice(..)),
+                    _ => false,
+                };
+                if !is_slice {
+                    return Err(self.err(
+                        args[0].span,
+                        "`assume_aligned` takes a slice (`&[T]` or `&mut [T]`)",
+                    ));
+                }
+                Ok(t)
+            }
+            "atomic_add_half2_lanes" | "atomic_add_bfloat162_lanes" => {
+                self.want_intrinsic_args(name, args, 3, sp)?;
+                if !matches!(self.shallow(&arg_tys[0]), Ty::Ref(_, true)) {
+                    return Err(self.err(
+                        args[0].span,
+                        format!("`{name}` takes a mutable reference (`&mut x[i]`)"),
+                    ));
+                }
+                let lane = Ty::Float(if name == "atomic_add_half2_lanes" {
+                    FloatTy::F16
+                } else {
+                    FloatTy::BF16
+                });
+                for (t, a) in arg_tys.iter().zip(args).skip(1) {
+                    let t = self.deref(t);
+                    self.unify(&t, &lane, a.span)?;
+                }
+                Ok(Ty::Tuple(vec![lane.clone(), lane]))
+            }
+            "device_malloc" | "alloca" => {
+                let t = match generic_args.first() {
+                    Some(GenericArg::Type(t)) => self.conv(t, sp)?,
+                    _ => {
+                        return Err(self.err(
+                            sp,
+                            format!(
+                            "`{name}` needs its element type written explicitly: `{name}::<T>(n)`"
+                        ),
+                        ))
+                    }
+                };
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                self.unify(&arg_tys[0], &Ty::USIZE, args[0].span)?;
+                self.intrinsic_args.insert(key(e), vec![t.clone()]);
+                Ok(Ty::Slice(Box::new(t), true))
+            }
+            "device_free" => {
+                self.want_intrinsic_args(name, args, 1, sp)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Slice(_, true) => Ok(Ty::Unit),
+                    Ty::Ref(t, _) if matches!(self.shallow(&t), Ty::Slice(_, true)) => Ok(Ty::Unit),
+                    _ => Err(self.err(
+                        args[0].span,
+                        "`device_free` takes the `&mut [T]` that `device_malloc` returned",
+                    )),
+                }
+            }
             _ if crate::math::shape(name).is_some() && intrinsics::lookup(name).is_none() => {
                 // Generic math-library free functions (`rsqrt(x)`): one float type throughout.
                 let t = self.deref(&arg_tys[0]);
