@@ -38,7 +38,9 @@
 //! 12. [`shifts`](fn@shifts): integer multiplies by powers of two become shifts (ptxas keeps
 //!     `mul.lo.u64 x, 4` a wide multiply; `shl` folds into `LEA`), and `((x >> a) & m) << k`
 //!     becomes `(x >> (a - k)) & (m << k)`, as nvcc's front end writes byte-indexed addresses.
-//! 13. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
+//! 13. [`licm`](fn@licm): loop-invariant 32-bit integer arithmetic (per-thread index and shared
+//!     address parts) moves in front of its loop, as nvcc computes it once.
+//! 14. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
 //!     the rest renumbered.
 //!
 //! Every pass preserves the IR's semantics exactly (stores, their order within each memory
@@ -56,6 +58,7 @@ pub mod dce;
 pub mod defer_checks;
 pub mod eval;
 pub mod fma;
+pub mod licm;
 pub mod narrow_index;
 pub mod ranges;
 pub mod shifts;
@@ -80,6 +83,7 @@ pub use cse::cse;
 pub use dce::dce;
 pub use defer_checks::defer_checks;
 pub use fma::fma;
+pub use licm::licm;
 pub use narrow_index::narrow_index;
 pub use shifts::shifts;
 pub use speculate::speculate;
@@ -121,5 +125,6 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
     speculate(kernel);
     vectorize(kernel);
     shifts(kernel);
+    licm(kernel);
     dce(kernel);
 }
