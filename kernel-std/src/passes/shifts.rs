@@ -7,7 +7,8 @@
 //! reduction and histogram kernels against nvcc, whose front end emits `shl`). And ptxas does not
 //! merge the shift of an extract into its mask: `sub[(w >> 8) & 0xff]` costs `SHF`, `LOP3` and a
 //! `LEA` for the address, nvcc's `(w >> 6) & 0x3fc` costs `SHF` and `LOP3`, the shared base going
-//! into the instruction's `[R+UR]` operand.
+//! into the instruction's `[R+UR]` operand. Also `(x + c) & m` -> `x & m` when `c` has no bit the
+//! mask can see (SGEMM's unrolled `(tid + l * 256) % 8` become one value, as nvcc has them).
 //!
 //! Runs after `vectorize` (whose address forms read multiplies) and only rewrites values: both
 //! forms are equal for every input (wrapping multiply by `2^k` is a left shift by `k`; the merged
@@ -111,7 +112,15 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool) {
                 _ => {}
             }
             // Whatever the nested code assigned is unknown from here on.
-            run = Run::new(k.vars.len());
+            let mut assigned = Vec::new();
+            let mut note = |i: &Inst| super::util::for_each_def(i, |v| assigned.push(v));
+            note(&inst);
+            for c in super::util::child_blocks(&inst) {
+                super::util::walk(c, &mut note);
+            }
+            for v in assigned {
+                run.assign(v, None);
+            }
             out.push(inst);
             continue;
         }
@@ -133,6 +142,10 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool) {
                 }
             }
         }
+        if let Some(and) = mask_past_offset(k, &run, &inst) {
+            inst = and;
+            *changed = true;
+        }
         if let Some(seq) = merge_extract(k, &run, &inst) {
             *changed = true;
             for i in seq {
@@ -150,15 +163,21 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool) {
 fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
     let def = match inst {
         Inst::Binary { dst, op, a, b }
-            if matches!(op, BinOp::Shr | BinOp::And) && !k.ty(*dst).is_signed() =>
+            if matches!(op, BinOp::Shr | BinOp::And | BinOp::Add) && !k.ty(*dst).is_signed() =>
         {
-            // An operand that is the destination itself is not available afterwards.
-            let self_ref = *a == Operand::Var(*dst) || *b == Operand::Var(*dst);
-            (!self_ref).then(|| Avail {
+            // Only `var op constant` is recorded (constant first for the commutative ones), so
+            // `a_version` covers the one variable operand; one that is the destination itself
+            // is not available afterwards.
+            let (a, b) = match (a, b) {
+                (Operand::Const(_), Operand::Var(_)) if *op != BinOp::Shr => (*b, *a),
+                _ => (*a, *b),
+            };
+            let form = matches!((a, b), (Operand::Var(_), Operand::Const(_)));
+            (form && a != Operand::Var(*dst)).then(|| Avail {
                 op: *op,
-                a: *a,
-                b: *b,
-                a_version: run.version_of(*a),
+                a,
+                b,
+                a_version: run.version_of(a),
             })
         }
         _ => None,
@@ -173,6 +192,47 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
         };
         run.assign(v, d);
     }
+}
+
+/// `dst = (x + c) & m` where `c` has no bit at or below `m`'s highest: the add cannot change the
+/// kept bits (carries only move upwards), so `dst = x & m`. Unrolled copies of
+/// `(tid + l * 256) % 8` all become `tid & 7`, one value for ptxas instead of four.
+fn mask_past_offset(k: &Kernel, run: &Run, inst: &Inst) -> Option<Inst> {
+    let Inst::Binary {
+        dst,
+        op: BinOp::And,
+        a,
+        b,
+    } = inst
+    else {
+        return None;
+    };
+    let ty = k.ty(*dst);
+    if !ty.is_int() || ty.is_signed() {
+        return None;
+    }
+    let (s, m) = match (a, b) {
+        (s @ Operand::Var(_), Operand::Const(m)) | (Operand::Const(m), s @ Operand::Var(_)) => {
+            (*s, m.bits & width_mask(ty))
+        }
+        _ => return None,
+    };
+    let sum = run.get(s, BinOp::Add)?;
+    let Operand::Const(c) = sum.b else {
+        return None;
+    };
+    // Bits up to and including `m`'s highest set bit.
+    let low = if m == 0 {
+        0
+    } else {
+        u64::MAX >> m.leading_zeros()
+    };
+    (c.bits & low == 0).then(|| Inst::Binary {
+        dst: *dst,
+        op: BinOp::And,
+        a: sum.a,
+        b: Const { ty, bits: m }.into(),
+    })
 }
 
 /// `dst = ((x >> a) & m) << s` or `dst = (x >> a) << s` with `a >= s`, unsigned: the shift moves
@@ -195,11 +255,12 @@ fn merge_extract(k: &mut Kernel, run: &Run, inst: &Inst) -> Option<Vec<Inst>> {
     let full = width_mask(ty);
     // `inner` is `src & m` or the shift itself.
     let (src, mut keep) = match run.get(*inner, BinOp::And) {
-        Some(d) => match (d.b, d.a) {
-            (Operand::Const(m), src) if m.ty == ty => (src, m.bits & full),
-            (src, Operand::Const(m)) if m.ty == ty => (src, m.bits & full),
-            _ => return None,
-        },
+        Some(Avail {
+            a: src,
+            b: Operand::Const(m),
+            ..
+        }) if m.ty == ty => (src, m.bits & full),
+        Some(_) => return None,
         None => (*inner, full),
     };
     let shr = run.get(src, BinOp::Shr)?;
@@ -377,5 +438,67 @@ mod tests {
             store(p, q),
         ];
         assert!(!shifts(&mut kn));
+    }
+
+    /// SGEMM's `(tid + l * 256) % 8` after `strength`: the offset goes, the value is exact.
+    #[test]
+    fn masks_ignore_offsets_below_nothing_they_keep() {
+        let mut kn = kernel();
+        let p = param(&mut kn, "p", Ty::U64);
+        let t = param(&mut kn, "t", Ty::U32);
+        let (e, a, f, b) = (
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+        );
+        kn.body.0 = vec![
+            bin(e, BinOp::Add, t, u32c(768)),
+            bin(a, BinOp::And, e, u32c(127)),
+            // 4 has a bit the mask keeps: stays.
+            bin(f, BinOp::Add, t, u32c(4)),
+            bin(b, BinOp::And, u32c(7), f),
+            store(p, a),
+            store(p, b),
+        ];
+        let orig = kn.clone();
+        assert!(shifts(&mut kn));
+        let text = text(&kn);
+        assert!(text.contains("v3 = and.u32 v1, 127u32"), "{text}");
+        assert!(text.contains("v5 = and.u32 7u32, v4"), "{text}");
+        for tv in [0u32, 5, 255, 1000, u32::MAX - 3, u32::MAX] {
+            let args = [(p, Const::u64(8)), (t, Const::u32(tv))];
+            assert_eq!(run(&orig, &args), run(&kn, &args), "{tv}");
+        }
+    }
+
+    #[test]
+    fn runs_continue_past_ifs_that_leave_the_operands_alone() {
+        let mut kn = kernel();
+        let p = param(&mut kn, "p", Ty::U64);
+        let t = param(&mut kn, "t", Ty::U32);
+        let c = param(&mut kn, "c", Ty::Bool);
+        let (e, a, x, e2, b) = (
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+        );
+        kn.body.0 = vec![
+            bin(e, BinOp::Add, t, u32c(256)),
+            bin(e2, BinOp::Add, t, u32c(512)),
+            if_(c, vec![mov(x, u32c(1)), store(p, x)], vec![]),
+            bin(a, BinOp::And, e, u32c(7)),
+            // The if writes `e2`'s operand: no rewrite.
+            if_(c, vec![mov(t, u32c(3))], vec![]),
+            bin(b, BinOp::And, e2, u32c(7)),
+            store(p, a),
+            store(p, b),
+        ];
+        assert!(shifts(&mut kn));
+        let text = text(&kn);
+        assert!(text.contains("v4 = and.u32 v1, 7u32"), "{text}");
+        assert!(text.contains("v7 = and.u32 v6, 7u32"), "{text}");
     }
 }
