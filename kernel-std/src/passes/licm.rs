@@ -141,7 +141,7 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
             invariant
                 && defs[d] == 1
                 && inside.get(&dst).copied().unwrap_or(0) == uses[d]
-                && !(offset_form(&inst) && !non_addr.contains(&dst))
+                && (!offset_form(&inst) || non_addr.contains(&dst))
         });
         if movable {
             if let Some(dst) = candidate(k, &inst) {
