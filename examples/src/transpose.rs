@@ -8,7 +8,9 @@ use crate::util::{check_equal, Rng};
 pub const ROWS: u32 = 8;
 
 /// `out` (w x h... transposed: h columns) = transpose of `inp` (h rows of w).
-#[kernel(launch_bounds(max_threads = 256, min_blocks = 2))]
+/// `block_dim(32, 8)` states the block shape the tile loops assume (the CUDA C twin assumes it
+/// silently): launches with another shape are rejected, and the shared-tile indices need no checks.
+#[kernel(block_dim(32, 8), launch_bounds(max_threads = 256, min_blocks = 2))]
 pub fn transpose<const TILE: usize>(out: &mut [f32], inp: &[f32], w: u32, h: u32) {
     let tile = shared_array::<[[f32; 33]; 32]>();
     let tile_u = TILE as u32;
@@ -69,4 +71,31 @@ pub fn check(dev: &Device, w: usize, h: usize) -> Result<(), String> {
     };
     let got = run().map_err(|e| e.to_string())?;
     check_equal("transpose", &got, &reference(&inp, w, h))
+}
+
+/// A launch with a block shape other than the kernel's `block_dim(32, 8)` must be refused before
+/// the driver, and leave the output untouched.
+pub fn check_wrong_block(dev: &Device) -> Result<(), String> {
+    let (w, h) = (64u32, 64u32);
+    let inp = Rng::new(12).vec_f32((w * h) as usize);
+    let stream = dev.new_stream().map_err(|e| e.to_string())?;
+    let din = dev.upload(&inp).map_err(|e| e.to_string())?;
+    let poison = vec![f32::NAN; (w * h) as usize];
+    let mut dout = dev.upload(&poison).map_err(|e| e.to_string())?;
+    let cfg = LaunchConfig {
+        grid: Dim3::new(2, 2, 1),
+        block: Dim3::new(16, 16, 1),
+        shared_mem_bytes: 0,
+    };
+    match transpose::launch::<32>(&stream, cfg, &mut dout, &din, w, h) {
+        Err(ferrocuda::runtime::Error::InvalidLaunch(
+            ferrocuda::runtime::LaunchError::BlockShape { block, required },
+        )) if block == cfg.block && required == Dim3::new(32, ROWS, 1) => {}
+        other => return Err(format!("expected a BlockShape error, got {other:?}")),
+    }
+    let out = dout.to_vec().map_err(|e| e.to_string())?;
+    if out.iter().any(|v| !v.is_nan()) {
+        return Err("the refused launch wrote to the output".into());
+    }
+    Ok(())
 }

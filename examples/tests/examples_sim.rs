@@ -29,6 +29,11 @@ fn transpose_sim() {
 }
 
 #[test]
+fn transpose_refuses_another_block_shape_sim() {
+    transpose::check_wrong_block(&sim()).unwrap();
+}
+
+#[test]
 fn sgemm_sim() {
     sgemm::check(&sim(), 128, 256, 16).unwrap();
 }
@@ -52,5 +57,6 @@ fn examples_gpu() {
     saxpy::check(&dev, (1 << 22) + 3).unwrap();
     reverse::check(&dev, 4096).unwrap();
     transpose::check(&dev, 4099, 2051).unwrap();
+    transpose::check_wrong_block(&dev).unwrap();
     sgemm::check(&dev, 1024, 512, 256).unwrap();
 }

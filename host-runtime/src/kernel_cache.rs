@@ -166,7 +166,9 @@ pub(crate) fn cuda_loader<'a>(
         let module = load_compiled(device, cuda, c)?;
         // The PTX entry is the kernel name made a valid PTX identifier.
         Ok(Some(
-            module.function(&kernel_std::ptx::entry_name(&c.kernel.name))?,
+            module
+                .function(&kernel_std::ptx::entry_name(&c.kernel.name))?
+                .with_required_block(c.kernel.attrs.block_dim),
         ))
     }
 }

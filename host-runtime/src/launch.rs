@@ -49,6 +49,14 @@ pub enum LaunchError {
         /// The function's limit.
         max: u32,
     },
+    /// The kernel was compiled for one block shape (`block_dim(..)`) and launched with another.
+    #[error("block {block:?} is not this kernel's required block_dim {required:?}")]
+    BlockShape {
+        /// The requested block.
+        block: Dim3,
+        /// The shape the kernel requires.
+        required: Dim3,
+    },
     /// One block extent exceeds its per-axis limit.
     #[error("block {axis} = {value} exceeds the limit {max}")]
     BlockDimTooLarge {
@@ -124,6 +132,8 @@ pub struct FuncLimits {
     pub max_threads_per_block: u32,
     /// Static shared memory the function declares.
     pub static_shared: u32,
+    /// The block shape the function was compiled for (`#[kernel(block_dim(..))]`, `.reqntid`).
+    pub required_block: Option<[u32; 3]>,
 }
 
 /// Checks a configuration against device and function limits without calling the driver.
@@ -157,6 +167,14 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
             threads,
             max: func.max_threads_per_block,
         });
+    }
+    if let Some(want) = func.required_block {
+        if [b.x, b.y, b.z] != want {
+            return Err(LaunchError::BlockShape {
+                block: b,
+                required: Dim3::new(want[0], want[1], want[2]),
+            });
+        }
     }
     for (i, axis) in ['x', 'y', 'z'].into_iter().enumerate() {
         let v = [g.x, g.y, g.z][i];
@@ -317,12 +335,31 @@ mod tests {
                 &H100,
                 &FuncLimits {
                     max_threads_per_block: 768,
-                    static_shared: 0
+                    ..FuncLimits::default()
                 }
             ),
             Err(LaunchError::KernelThreadLimit {
                 threads: 1024,
                 max: 768
+            })
+        );
+    }
+
+    #[test]
+    fn required_block_shape() {
+        let f = FuncLimits {
+            required_block: Some([32, 8, 1]),
+            ..FuncLimits::default()
+        };
+        assert_eq!(
+            validate(&cfg((4, 4, 1), (32, 8, 1), 0), &H100, &f),
+            Ok(())
+        );
+        assert_eq!(
+            validate(&cfg((4, 4, 1), (16, 16, 1), 0), &H100, &f),
+            Err(LaunchError::BlockShape {
+                block: Dim3::new(16, 16, 1),
+                required: Dim3::new(32, 8, 1)
             })
         );
     }
@@ -368,6 +405,7 @@ mod tests {
         let f = FuncLimits {
             max_threads_per_block: 1024,
             static_shared: 40000,
+            required_block: None,
         };
         assert_eq!(
             validate(&cfg((1, 1, 1), (32, 1, 1), 200000), &H100, &f),

@@ -142,6 +142,7 @@ impl Module {
                 limits: FuncLimits {
                     max_threads_per_block: attributes.max_threads_per_block,
                     static_shared: attributes.static_shared_bytes,
+                    required_block: None,
                 },
                 attributes,
                 dyn_shared_limit: AtomicU32::new(dyn_limit),
@@ -205,6 +206,23 @@ unsafe impl Send for FunctionInner {}
 unsafe impl Sync for FunctionInner {}
 
 impl Function {
+    /// The function as compiled for one block shape: launches with another are rejected before
+    /// the driver (which would only say `CUDA_ERROR_INVALID_VALUE`).
+    pub(crate) fn with_required_block(mut self, block: Option<[u32; 3]>) -> Function {
+        if block.is_some() {
+            let mut inner = match Arc::try_unwrap(self.inner) {
+                Ok(inner) => inner,
+                Err(shared) => {
+                    self.inner = shared;
+                    return self;
+                }
+            };
+            inner.limits.required_block = block;
+            self.inner = Arc::new(inner);
+        }
+        self
+    }
+
     /// Launches with raw argument pointers, after the same validation generated launchers get.
     ///
     /// # Safety

@@ -161,6 +161,7 @@ impl SimDevice {
         let func = FuncLimits {
             max_threads_per_block: kernel.attrs.max_threads.unwrap_or(0),
             static_shared: kernel.shared.iter().map(|s| s.bytes).sum(),
+            required_block: kernel.attrs.block_dim,
         };
         validate(cfg, &self.limits, &func)?;
         let params = unsafe { param_bytes(kernel, args)? };

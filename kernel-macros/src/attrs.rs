@@ -3,12 +3,14 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::meta::ParseNestedMeta;
+use syn::parse::Parse;
 use syn::{Attribute, LitInt};
 
 const KERNEL_ATTR_HELP: &str =
     "supported: `#[kernel]`, `#[kernel(launch_bounds(max_threads = N))]`, \
      `#[kernel(launch_bounds(max_threads = N, min_blocks = M))]`, `#[kernel(max_registers = R)]`, \
-     or both separated by a comma";
+     `#[kernel(block_dim(X, Y, Z))]` (the required block shape; Y and Z default to 1), \
+     several separated by commas";
 
 /// `KernelAttrs` as parsed from the attribute.
 #[derive(Default)]
@@ -16,6 +18,7 @@ pub(crate) struct KernelAttrs {
     pub max_threads: Option<u32>,
     pub min_blocks: Option<u32>,
     pub max_registers: Option<u32>,
+    pub block_dim: Option<[u32; 3]>,
 }
 
 impl KernelAttrs {
@@ -24,8 +27,22 @@ impl KernelAttrs {
         if attr.is_empty() {
             return Ok(out);
         }
+        let span = proc_macro2::Span::call_site();
         let parser = syn::meta::parser(|meta| out.parse_meta(meta));
         syn::parse::Parser::parse2(parser, attr)?;
+        if let (Some(d), Some(max)) = (out.block_dim, out.max_threads) {
+            let threads = d.iter().map(|&v| u64::from(v)).product::<u64>();
+            if threads > u64::from(max) {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`block_dim({}, {}, {})` has {threads} threads, more than \
+                         `launch_bounds(max_threads = {max})`",
+                        d[0], d[1], d[2]
+                    ),
+                ));
+            }
+        }
         Ok(out)
     }
 
@@ -53,6 +70,9 @@ impl KernelAttrs {
                 return Err(meta.error("`launch_bounds` needs `max_threads = N` (1..=1024)"));
             }
             Ok(())
+        } else if meta.path.is_ident("block_dim") {
+            self.block_dim = Some(block_dim(&meta)?);
+            Ok(())
         } else if meta.path.is_ident("max_registers") {
             self.max_registers = Some(positive(&meta, "max_registers", 255)?);
             Ok(())
@@ -67,6 +87,41 @@ impl KernelAttrs {
             )))
         }
     }
+}
+
+/// Parses `(X)`, `(X, Y)` or `(X, Y, Z)`: a block shape CUDA accepts (each axis within
+/// (1024, 1024, 64), at most 1024 threads).
+fn block_dim(meta: &ParseNestedMeta) -> syn::Result<[u32; 3]> {
+    let help = "`block_dim` takes one to three integer literals: `block_dim(32, 8)` is a 32x8x1 \
+                block, at most (1024, 1024, 64) and 1024 threads";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(help));
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let lits = content.parse_terminated(LitInt::parse, syn::Token![,])?;
+    if lits.is_empty() {
+        return Err(meta.error(help));
+    }
+    if lits.len() > 3 {
+        return Err(syn::Error::new_spanned(&lits, help));
+    }
+    let mut d = [1u32; 3];
+    for (i, lit) in lits.iter().enumerate() {
+        let max = [1024, 1024, 64][i];
+        let v: u32 = lit.base10_parse().unwrap_or(0);
+        if v == 0 || v > max {
+            return Err(syn::Error::new_spanned(
+                lit,
+                format!("block_dim axis {} must be between 1 and {max}", ["x", "y", "z"][i]),
+            ));
+        }
+        d[i] = v;
+    }
+    if d.iter().map(|&v| u64::from(v)).product::<u64>() > 1024 {
+        return Err(syn::Error::new_spanned(&lits, "a block has at most 1024 threads"));
+    }
+    Ok(d)
 }
 
 /// Parses `= <integer literal>` with `1 <= value <= max`.

@@ -59,6 +59,8 @@ pub struct KernelAttrs {
     pub min_blocks: Option<u32>,
     /// `.maxnreg`
     pub max_registers: Option<u32>,
+    /// `.reqntid`: the only block shape the kernel launches with (`#[kernel(block_dim(x, y, z))]`).
+    pub block_dim: Option<[u32; 3]>,
 }
 
 #[derive(Clone, Debug)]

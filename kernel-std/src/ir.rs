@@ -483,6 +483,9 @@ pub struct KernelAttrs {
     pub max_threads: Option<u32>,
     pub min_blocks: Option<u32>,
     pub max_registers: Option<u32>,
+    /// The required block shape (`.reqntid`): launches with any other shape are rejected, so
+    /// `block_dim()` is a constant and each thread index has an exact bound.
+    pub block_dim: Option<[u32; 3]>,
 }
 
 impl Kernel {

@@ -356,8 +356,15 @@ impl fmt::Display for Kernel {
             )?;
         }
         let a = &self.attrs;
-        if a.max_threads.is_some() || a.min_blocks.is_some() || a.max_registers.is_some() {
+        if a.max_threads.is_some()
+            || a.min_blocks.is_some()
+            || a.max_registers.is_some()
+            || a.block_dim.is_some()
+        {
             let mut parts = Vec::new();
+            if let Some([x, y, z]) = a.block_dim {
+                parts.push(format!("block_dim=({x},{y},{z})"));
+            }
             if let Some(n) = a.max_threads {
                 parts.push(format!("max_threads={n}"));
             }

@@ -50,6 +50,7 @@ fn attributes() {
         max_threads: Some(256),
         min_blocks: Some(2),
         max_registers: None,
+        block_dim: None,
     };
     let p = check(&k);
     assert_line(&p, ".maxntid 256, 1, 1");
@@ -58,6 +59,7 @@ fn attributes() {
         max_threads: None,
         min_blocks: None,
         max_registers: Some(32),
+        block_dim: None,
     };
     let all = check_on(&k, &[80]);
     assert_line(&all[0].1, ".maxnreg 32");

@@ -227,7 +227,16 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 opt_u32(k.min_blocks),
                 opt_u32(k.max_registers),
             );
-            quote!(#a::FnKind::Kernel(#a::KernelAttrs { max_threads: #t, min_blocks: #b, max_registers: #r }))
+            let d = match k.block_dim {
+                Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(#a::FnKind::Kernel(#a::KernelAttrs {
+                max_threads: #t,
+                min_blocks: #b,
+                max_registers: #r,
+                block_dim: #d,
+            }))
         }
     };
     let span = span_value(sig.ident.span());

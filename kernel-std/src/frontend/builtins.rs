@@ -63,7 +63,18 @@ impl Lower {
                     _ => "nctaid",
                 };
                 let mut fields = Vec::new();
-                for c in ["x", "y", "z"] {
+                for (axis, c) in ["x", "y", "z"].into_iter().enumerate() {
+                    // A required block shape makes `block_dim()` a constant, and a thread index
+                    // along an axis of extent 1 zero, as nvcc's `.reqntid` code does.
+                    let fixed = self.k.attrs.block_dim.and_then(|d| match prefix {
+                        "ntid" => Some(d[axis]),
+                        "tid" if d[axis] == 1 => Some(0),
+                        _ => None,
+                    });
+                    if let Some(v) = fixed {
+                        fields.push(Val::Scalar(Operand::Const(ir::Const::u32(v))));
+                        continue;
+                    }
                     let r = self.intrinsic(&format!("{prefix}.{c}"), &[], sp)?;
                     fields.push(Val::Scalar(Operand::Var(r[0])));
                 }

@@ -100,6 +100,7 @@ fn lower_kernel_inner(
             max_threads: a.max_threads,
             min_blocks: a.min_blocks,
             max_registers: a.max_registers,
+            block_dim: a.block_dim,
         },
         ast::FnKind::Device => {
             return Err(FErr::new(

@@ -1,4 +1,5 @@
-//! Deferred bounds checks: a run of straight-line code (small `if`s included) that holds bounds
+//! Deferred bounds checks (for runs whose checks read memory the run loads; the others take the
+//! cheaper [`super::early_checks`] path): a run of straight-line code (small `if`s included) that holds bounds
 //! checks keeps one "all checks passed" flag instead of branching out at every check, guards the
 //! memory accesses that follow a check with that flag, and panics at the end of the run, at the
 //! first check that failed, with that check's index and length.
@@ -176,6 +177,7 @@ struct Deferred {
     path: Vec<(Operand, bool)>,
     /// Whether a check precedes the current point (in program order) of the run.
     seen: bool,
+
     /// Per variable, how many assignments in the run are still ahead of the current point: a
     /// check operand with none ahead needs no copy.
     ahead: HashMap<Var, u32>,
@@ -206,6 +208,11 @@ fn finish_run(k: &mut Kernel, run: Vec<Inst>, out: &mut Vec<Inst>, changed: &mut
         });
     }
     let total = ahead.clone();
+    if let Some(head) = super::early_checks::head(k, &run) {
+        out.extend(head);
+        out.extend(super::early_checks::strip_checks(run));
+        return;
+    }
     let mut d = fresh_run(k, out, ahead, total);
     for inst in run {
         rewrite(k, inst, out, &mut d);

@@ -56,6 +56,7 @@ pub mod const_fold;
 pub mod cse;
 pub mod dce;
 pub mod defer_checks;
+mod early_checks;
 pub mod eval;
 pub mod fma;
 pub mod licm;
@@ -121,6 +122,8 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
     split_webs(kernel);
     if defer_checks(kernel) {
         split_webs(kernel);
+        // Early checks evaluate the run's indices at its head; the run then reuses them.
+        cse(kernel);
     }
     speculate(kernel);
     vectorize(kernel);

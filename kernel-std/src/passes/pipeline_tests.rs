@@ -388,10 +388,9 @@ fn random_programs_survive_the_pipeline() {
                 (n, Const::u32(nv)),
             ];
             let (a, b) = (run(&orig, &args), run(&k, &args));
-            assert_eq!(
-                a,
-                b,
-                "round {round} x={xv} n={nv}\n--- original ---\n{}\n--- optimized ---\n{}",
+            assert!(
+                a.same_effects(&b),
+                "{a:?}\n{b:?}\nround {round} x={xv} n={nv}\n--- original ---\n{}\n--- optimized ---\n{}",
                 text(&orig),
                 text(&k)
             );

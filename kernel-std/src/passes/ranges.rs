@@ -40,10 +40,24 @@ pub fn fit(r: Range, t: Ty) -> Option<Range> {
 
 /// Hardware limits of the special registers (any supported GPU), tightened by the kernel's
 /// launch bounds: `.maxntid n` makes every launch with more than `n` threads per block fail, so
-/// each thread index is below `n` and each block dimension at most `n`.
+/// each thread index is below `n` and each block dimension at most `n`; `.reqntid` gives each
+/// axis exactly.
 pub fn of_intrinsic(id: IntrinsicId, attrs: &KernelAttrs) -> Option<Range> {
     let threads = attrs.max_threads.map_or(1024, |n| n.clamp(1, 1024)) as u128;
     let name = intrinsics::TABLE.get(id.0 as usize)?.name;
+    if let Some(d) = attrs.block_dim {
+        let axis = |c: &str| match c {
+            "x" => d[0],
+            "y" => d[1],
+            _ => d[2],
+        } as u128;
+        if let Some(c) = name.strip_prefix("tid.") {
+            return Some((0, axis(c).max(1) - 1));
+        }
+        if let Some(c) = name.strip_prefix("ntid.") {
+            return Some((axis(c), axis(c)));
+        }
+    }
     Some(match name {
         "tid.x" | "tid.y" => (0, threads - 1),
         "tid.z" => (0, threads.min(64) - 1),
@@ -114,6 +128,25 @@ pub fn of_binary(op: BinOp, a: Option<Range>, b: Option<Range>, t: Ty) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_required_block_shape_bounds_each_axis() {
+        let id = |n: &str| intrinsics::lookup(n).expect(n);
+        let attrs = KernelAttrs {
+            block_dim: Some([32, 8, 1]),
+            max_threads: Some(256),
+            ..KernelAttrs::default()
+        };
+        assert_eq!(of_intrinsic(id("tid.x"), &attrs), Some((0, 31)));
+        assert_eq!(of_intrinsic(id("tid.y"), &attrs), Some((0, 7)));
+        assert_eq!(of_intrinsic(id("tid.z"), &attrs), Some((0, 0)));
+        assert_eq!(of_intrinsic(id("ntid.y"), &attrs), Some((8, 8)));
+        let bounds_only = KernelAttrs {
+            max_threads: Some(256),
+            ..KernelAttrs::default()
+        };
+        assert_eq!(of_intrinsic(id("tid.y"), &bounds_only), Some((0, 255)));
+    }
 
     /// Every rule against brute force over small unsigned and signed operand ranges.
     #[test]

@@ -201,6 +201,19 @@ pub struct Trace {
     pub panic: Option<(u32, u64, u64)>,
 }
 
+impl Trace {
+    /// Whether `opt` (an optimized run) did what `self` (the original) did: the same panic, and
+    /// the same stores, except that a panicking run may leave out stores its early checks skipped
+    /// (see `early_checks`), so its stores are a prefix of the original's.
+    pub fn same_effects(&self, opt: &Trace) -> bool {
+        self.panic == opt.panic
+            && match self.panic {
+                None => self.stores == opt.stores,
+                Some(_) => self.stores.starts_with(&opt.stores),
+            }
+    }
+}
+
 enum Flow {
     Normal,
     Break(LoopId),

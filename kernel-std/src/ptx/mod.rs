@@ -92,7 +92,10 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
     let _ = writeln!(out, "\n.visible .entry {}(", entry_name(&kernel.name));
     let _ = writeln!(out, "{}\n)", params.join(",\n"));
     let a = &kernel.attrs;
-    if let Some(n) = a.max_threads {
+    // `.reqntid` already bounds the block, and PTX allows only one of the two directives.
+    if let Some([x, y, z]) = a.block_dim {
+        let _ = writeln!(out, ".reqntid {x}, {y}, {z}");
+    } else if let Some(n) = a.max_threads {
         let _ = writeln!(out, ".maxntid {n}, 1, 1");
     }
     if let Some(m) = a.min_blocks {

@@ -405,6 +405,14 @@ fn check_dims(kernel: &Kernel, cfg: &SimLaunch) -> Result<(), String> {
             cfg.block
         ));
     }
+    if let Some(d) = kernel.attrs.block_dim {
+        if [bx, by, bz] != d {
+            return Err(format!(
+                "block {:?} is not the kernel's required block_dim ({}, {}, {})",
+                cfg.block, d[0], d[1], d[2]
+            ));
+        }
+    }
     if let Some(max) = kernel.attrs.max_threads {
         if threads > max as u64 {
             return Err(format!(
