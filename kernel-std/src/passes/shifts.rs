@@ -10,9 +10,17 @@
 //! into the instruction's `[R+UR]` operand. Also `(x + c) & m` -> `x & m` when `c` has no bit the
 //! mask can see (SGEMM's unrolled `(tid + l * 256) % 8` become one value, as nvcc has them).
 //!
+//! Within a straight-line run, reads of a copy `v = mov s` read `s` while `s` is unchanged, and an
+//! integer operation computed again from unchanged operands becomes a copy of the first result:
+//! `early_checks` recomputes each checked index at the run's head and `cse` leaves the run's own
+//! computation as a chain of copies, which hid these patterns and left SGEMM's indices computed
+//! twice (once for the check, once for the load).
+//!
 //! Runs after `vectorize` (whose address forms read multiplies) and only rewrites values: both
 //! forms are equal for every input (wrapping multiply by `2^k` is a left shift by `k`; the merged
 //! extract keeps exactly the bits the original kept, for unsigned types, where `>>` is logical).
+
+use std::collections::HashMap;
 
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 
@@ -65,14 +73,61 @@ struct Run {
     /// How many times each variable has been assigned so far in this run.
     version: Vec<u32>,
     defs: Vec<Option<Avail>>,
+    /// `v = mov s` in this run: `s` and its version then (reads of `v` may read `s` while it
+    /// still holds that value).
+    copy_of: Vec<Option<(Var, u32)>>,
+    /// Integer values computed in this run, by operation and operands: the variable holding
+    /// each, with its version and its operands' versions then.
+    values: HashMap<ValueKey, (Var, [u32; 3])>,
 }
+
+/// An integer binary operation or cast (`op` `None`) and its operands.
+type ValueKey = (Option<BinOp>, Ty, Operand, Operand);
 
 impl Run {
     fn new(n: usize) -> Self {
         Run {
             version: vec![0; n],
             defs: vec![None; n],
+            copy_of: vec![None; n],
+            values: HashMap::new(),
         }
+    }
+    fn value_key(k: &Kernel, inst: &Inst) -> Option<(ValueKey, Var)> {
+        let (key, dst) = match inst {
+            Inst::Binary { dst, op, a, b } => ((Some(*op), k.ty(*dst), *a, *b), *dst),
+            Inst::Cast { dst, a } => ((None, k.ty(*dst), *a, *a), *dst),
+            _ => return None,
+        };
+        let (_, ty, a, b) = key;
+        let self_ref = a == Operand::Var(dst) || b == Operand::Var(dst);
+        (ty.is_int() && !self_ref).then_some((key, dst))
+    }
+    /// A variable that already holds the value `inst` computes.
+    fn same_value(&self, k: &Kernel, inst: &Inst) -> Option<Var> {
+        let (key, _) = Self::value_key(k, inst)?;
+        let &(w, [vw, va, vb]) = self.values.get(&key)?;
+        let now = [
+            self.version_of(w.into()),
+            self.version_of(key.2),
+            self.version_of(key.3),
+        ];
+        (now == [vw, va, vb]).then_some(w)
+    }
+    fn note_value(&mut self, k: &Kernel, inst: &Inst) {
+        if let Some((key, dst)) = Self::value_key(k, inst) {
+            let vers = [
+                self.version_of(dst.into()),
+                self.version_of(key.2),
+                self.version_of(key.3),
+            ];
+            self.values.insert(key, (dst, vers));
+        }
+    }
+    /// The variable `v` is a still valid copy of.
+    fn source(&self, v: Var) -> Option<Var> {
+        let (s, ver) = (*self.copy_of.get(v.0 as usize)?)?;
+        (self.version_of(s.into()) == ver).then_some(s)
     }
     fn version_of(&self, o: Operand) -> u32 {
         match o {
@@ -91,9 +146,11 @@ impl Run {
         if i >= self.version.len() {
             self.version.resize(i + 1, 0);
             self.defs.resize(i + 1, None);
+            self.copy_of.resize(i + 1, None);
         }
         self.version[i] += 1;
         self.defs[i] = def;
+        self.copy_of[i] = None;
     }
 }
 
@@ -123,6 +180,22 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool) {
             }
             out.push(inst);
             continue;
+        }
+        // Reads of a copy read its source (the copies `early_checks` and `cse` leave would hide
+        // the patterns below, and the copies' sources are what ptxas can see are equal).
+        super::util::for_each_use_mut(&mut inst, |o| {
+            if let Operand::Var(v) = *o {
+                if let Some(s) = run.source(v) {
+                    *o = s.into();
+                    *changed = true;
+                }
+            }
+        });
+        if let Some(w) = run.same_value(k, &inst) {
+            if let Some(dst) = super::util::single_dst(&inst) {
+                inst = Inst::Mov { dst, src: w.into() };
+                *changed = true;
+            }
         }
         if let Inst::Binary {
             dst,
@@ -191,6 +264,17 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
             None
         };
         run.assign(v, d);
+    }
+    run.note_value(k, inst);
+    if let Inst::Mov {
+        dst,
+        src: Operand::Var(s),
+    } = inst
+    {
+        if s != dst {
+            let ver = run.version_of((*s).into());
+            run.copy_of[dst.0 as usize] = Some((*s, ver));
+        }
     }
 }
 
@@ -500,5 +584,74 @@ mod tests {
         let text = text(&kn);
         assert!(text.contains("v4 = and.u32 v1, 7u32"), "{text}");
         assert!(text.contains("v7 = and.u32 v6, 7u32"), "{text}");
+    }
+
+    #[test]
+    fn copies_are_read_through_while_their_source_holds() {
+        let mut kn = kernel();
+        let p = param(&mut kn, "p", Ty::U64);
+        let t = param(&mut kn, "t", Ty::U32);
+        let (e, c, a, d, b) = (
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+        );
+        kn.body.0 = vec![
+            bin(e, BinOp::Add, t, u32c(256)),
+            mov(c, e),
+            bin(a, BinOp::And, c, u32c(7)),
+            mov(d, e),
+            // `e` changes: `d` keeps the old value and is read as itself.
+            bin(e, BinOp::Add, e, u32c(1)),
+            bin(b, BinOp::And, d, u32c(7)),
+            store(p, a),
+            store(p, b),
+        ];
+        let orig = kn.clone();
+        assert!(shifts(&mut kn));
+        let text = text(&kn);
+        assert!(text.contains("v4 = and.u32 v1, 7u32"), "{text}");
+        assert!(text.contains("v6 = and.u32 v5, 7u32"), "{text}");
+        for tv in [0u32, 9, u32::MAX] {
+            let args = [(p, Const::u64(8)), (t, Const::u32(tv))];
+            assert_eq!(run(&orig, &args), run(&kn, &args), "{tv}");
+        }
+    }
+
+    #[test]
+    fn recomputed_values_become_copies() {
+        let mut kn = kernel();
+        let p = param(&mut kn, "p", Ty::U64);
+        let t = param(&mut kn, "t", Ty::U32);
+        let (a, b, c, d) = (
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U64),
+            kn.new_var(Ty::U64),
+        );
+        kn.body.0 = vec![
+            bin(a, BinOp::Add, t, u32c(3)),
+            cast(c, a),
+            bin(b, BinOp::Add, t, u32c(3)),
+            cast(d, b),
+            // `t` changes: a third add is a new value.
+            bin(t, BinOp::Xor, t, u32c(1)),
+            bin(b, BinOp::Add, t, u32c(3)),
+            store(p, c),
+            store(p, d),
+            store(p, b),
+        ];
+        let orig = kn.clone();
+        assert!(shifts(&mut kn));
+        let text = text(&kn);
+        assert!(text.contains("v3 = mov v2"), "{text}");
+        assert!(text.contains("v5 = mov v4"), "{text}");
+        assert_eq!(text.matches("add.u32").count(), 2, "{text}");
+        for tv in [0u32, 9, u32::MAX] {
+            let args = [(p, Const::u64(8)), (t, Const::u32(tv))];
+            assert_eq!(run(&orig, &args), run(&kn, &args), "{tv}");
+        }
     }
 }
