@@ -351,10 +351,7 @@ mod tests {
             required_block: Some([32, 8, 1]),
             ..FuncLimits::default()
         };
-        assert_eq!(
-            validate(&cfg((4, 4, 1), (32, 8, 1), 0), &H100, &f),
-            Ok(())
-        );
+        assert_eq!(validate(&cfg((4, 4, 1), (32, 8, 1), 0), &H100, &f), Ok(()));
         assert_eq!(
             validate(&cfg((4, 4, 1), (16, 16, 1), 0), &H100, &f),
             Err(LaunchError::BlockShape {

@@ -113,13 +113,19 @@ fn block_dim(meta: &ParseNestedMeta) -> syn::Result<[u32; 3]> {
         if v == 0 || v > max {
             return Err(syn::Error::new_spanned(
                 lit,
-                format!("block_dim axis {} must be between 1 and {max}", ["x", "y", "z"][i]),
+                format!(
+                    "block_dim axis {} must be between 1 and {max}",
+                    ["x", "y", "z"][i]
+                ),
             ));
         }
         d[i] = v;
     }
     if d.iter().map(|&v| u64::from(v)).product::<u64>() > 1024 {
-        return Err(syn::Error::new_spanned(&lits, "a block has at most 1024 threads"));
+        return Err(syn::Error::new_spanned(
+            &lits,
+            "a block has at most 1024 threads",
+        ));
     }
     Ok(d)
 }

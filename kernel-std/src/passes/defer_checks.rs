@@ -1,5 +1,5 @@
 //! Deferred bounds checks (for runs whose checks read memory the run loads; the others take the
-//! cheaper [`super::early_checks`] path): a run of straight-line code (small `if`s included) that holds bounds
+//! cheaper `early_checks` path): a run of straight-line code (small `if`s included) that holds bounds
 //! checks keeps one "all checks passed" flag instead of branching out at every check, guards the
 //! memory accesses that follow a check with that flag, and panics at the end of the run, at the
 //! first check that failed, with that check's index and length.

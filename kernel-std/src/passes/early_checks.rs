@@ -252,7 +252,11 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
             } else {
                 (Block::default(), Block(panic))
             };
-            panic = vec![Inst::If { cond: cv, then, els }];
+            panic = vec![Inst::If {
+                cond: cv,
+                then,
+                els,
+            }];
         }
         dispatch.extend(panic);
         all = Some(match all {

@@ -60,3 +60,47 @@ pub fn time_events(
     }
     Ok(Timing::from_samples(samples))
 }
+
+/// Times `ours` and, when given, `twin` alternately (ours-twin, then twin-ours, ...) after warming
+/// both up, so clock or thermal drift during the run falls on both sides alike: the ratios of a
+/// few percent the suite reports would otherwise move with the order of the workloads.
+pub fn time_pair(
+    dev: &Device,
+    stream: &Stream,
+    mut ours: impl FnMut(&Stream) -> Result<()>,
+    mut twin: Option<impl FnMut(&Stream) -> Result<()>>,
+) -> Result<(Timing, Option<Timing>)> {
+    let start = Event::new(dev, EventFlags::default())?;
+    let stop = Event::new(dev, EventFlags::default())?;
+    let once = |f: &mut dyn FnMut(&Stream) -> Result<()>| -> Result<f64> {
+        start.record(stream)?;
+        f(stream)?;
+        stop.record(stream)?;
+        stop.synchronize()?;
+        Ok(start.elapsed_ms(&stop)? as f64)
+    };
+    let (mut warm_ms, mut runs) = (0.0, 0);
+    while runs < WARMUP || warm_ms < f64::from(WARMUP_MS) {
+        warm_ms += once(&mut ours)?;
+        if let Some(t) = twin.as_mut() {
+            warm_ms += once(t)?;
+        }
+        runs += 1;
+    }
+    let (mut a, mut b) = (Vec::with_capacity(RUNS), Vec::with_capacity(RUNS));
+    for i in 0..RUNS {
+        match twin.as_mut() {
+            Some(t) if i % 2 == 1 => {
+                b.push(once(t)?);
+                a.push(once(&mut ours)?);
+            }
+            Some(t) => {
+                a.push(once(&mut ours)?);
+                b.push(once(t)?);
+            }
+            None => a.push(once(&mut ours)?),
+        }
+    }
+    let twin = (!b.is_empty()).then(|| Timing::from_samples(b));
+    Ok((Timing::from_samples(a), twin))
+}

@@ -8,7 +8,7 @@ use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, S
 use ferrocuda_examples::{launch as empty, saxpy, sgemm, transpose, util::Rng};
 
 use super::report::{Row, Unit};
-use super::timing::{time_events, Timing};
+use super::timing::{time_events, time_pair, Timing};
 use super::twins::Twins;
 
 pub struct Workload {
@@ -95,20 +95,21 @@ fn saxpy_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     let mut y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
     let s = Stream::new(dev).map_err(e)?;
     let cfg = LaunchConfig::for_elements(n, 256);
-    let ours = time_events(dev, &s, |s| {
-        saxpy::saxpy::launch(s, cfg, 1.0001, &x, &mut y)
-    })
+    let twin_fn = twins
+        .function(dev, "saxpy", "saxpy")
+        .transpose()
+        .map_err(e)?;
+    let (mut a, mut xp, mut yp, mut nn) = (1.0001f32, x.device_ptr(), y.device_ptr(), n as u64);
+    let mut args = [ptr(&mut a), ptr(&mut xp), ptr(&mut yp), ptr(&mut nn)];
+    let (ours, twin) = time_pair(
+        dev,
+        &s,
+        |s| saxpy::saxpy::launch(s, cfg, 1.0001, &x, &mut y),
+        twin_fn
+            .as_ref()
+            .map(|(_m, f)| |s: &Stream| unsafe { f.launch_raw(s, cfg, &mut args) }),
+    )
     .map_err(e)?;
-    let twin = match twins.function(dev, "saxpy", "saxpy") {
-        None => None,
-        Some(f) => {
-            let (_m, f) = f.map_err(e)?;
-            let (mut a, mut xp, mut yp, mut nn) =
-                (1.0001f32, x.device_ptr(), y.device_ptr(), n as u64);
-            let mut args = [ptr(&mut a), ptr(&mut xp), ptr(&mut yp), ptr(&mut nn)];
-            Some(time_events(dev, &s, |s| unsafe { f.launch_raw(s, cfg, &mut args) }).map_err(e)?)
-        }
-    };
     Ok(vec![Row::new(
         "saxpy (2^28 f32)",
         Unit::GBps,
@@ -126,19 +127,21 @@ fn transpose_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     let mut out = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
     let s = Stream::new(dev).map_err(e)?;
     let cfg = transpose::config(w, h);
-    let ours = time_events(dev, &s, |s| {
-        transpose::transpose::launch::<32>(s, cfg, &mut out, &inp, w, h)
-    })
+    let twin_fn = twins
+        .function(dev, "transpose", "transpose")
+        .transpose()
+        .map_err(e)?;
+    let (mut o, mut i, mut ww, mut hh) = (out.device_ptr(), inp.device_ptr(), w, h);
+    let mut args = [ptr(&mut o), ptr(&mut i), ptr(&mut ww), ptr(&mut hh)];
+    let (ours, twin) = time_pair(
+        dev,
+        &s,
+        |s| transpose::transpose::launch::<32>(s, cfg, &mut out, &inp, w, h),
+        twin_fn
+            .as_ref()
+            .map(|(_m, f)| |s: &Stream| unsafe { f.launch_raw(s, cfg, &mut args) }),
+    )
     .map_err(e)?;
-    let twin = match twins.function(dev, "transpose", "transpose") {
-        None => None,
-        Some(f) => {
-            let (_m, f) = f.map_err(e)?;
-            let (mut o, mut i, mut ww, mut hh) = (out.device_ptr(), inp.device_ptr(), w, h);
-            let mut args = [ptr(&mut o), ptr(&mut i), ptr(&mut ww), ptr(&mut hh)];
-            Some(time_events(dev, &s, |s| unsafe { f.launch_raw(s, cfg, &mut args) }).map_err(e)?)
-        }
-    };
     Ok(vec![Row::new(
         "transpose (8192^2 f32)",
         Unit::GBps,
@@ -158,29 +161,31 @@ fn sgemm_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     let s = Stream::new(dev).map_err(e)?;
     let cfg = sgemm::config(m, n);
     let (alpha, beta) = (1.0f32, 0.0f32);
-    let ours = time_events(dev, &s, |s| {
-        sgemm::sgemm::launch(s, cfg, &a, &b, &mut c, m, n, k, alpha, beta)
-    })
+    let twin_fn = twins
+        .function(dev, "sgemm", "sgemm")
+        .transpose()
+        .map_err(e)?;
+    let (mut pa, mut pb, mut pc) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+    let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, alpha, beta);
+    let mut args = [
+        ptr(&mut pa),
+        ptr(&mut pb),
+        ptr(&mut pc),
+        ptr(&mut mm),
+        ptr(&mut nn),
+        ptr(&mut kk),
+        ptr(&mut al),
+        ptr(&mut be),
+    ];
+    let (ours, twin) = time_pair(
+        dev,
+        &s,
+        |s| sgemm::sgemm::launch(s, cfg, &a, &b, &mut c, m, n, k, alpha, beta),
+        twin_fn
+            .as_ref()
+            .map(|(_m, f)| |s: &Stream| unsafe { f.launch_raw(s, cfg, &mut args) }),
+    )
     .map_err(e)?;
-    let twin = match twins.function(dev, "sgemm", "sgemm") {
-        None => None,
-        Some(f) => {
-            let (_m, f) = f.map_err(e)?;
-            let (mut pa, mut pb, mut pc) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, alpha, beta);
-            let mut args = [
-                ptr(&mut pa),
-                ptr(&mut pb),
-                ptr(&mut pc),
-                ptr(&mut mm),
-                ptr(&mut nn),
-                ptr(&mut kk),
-                ptr(&mut al),
-                ptr(&mut be),
-            ];
-            Some(time_events(dev, &s, |s| unsafe { f.launch_raw(s, cfg, &mut args) }).map_err(e)?)
-        }
-    };
     let flops = 2.0 * m as f64 * n as f64 * k as f64;
     Ok(vec![Row::new(
         "sgemm (4096^3)",
