@@ -5,7 +5,8 @@
 //! address): about 30 instructions per iteration that nvcc computes once before the loop. ptxas
 //! does not hoist them itself when the loop is as large as SGEMM's (it recomputes rather than keep
 //! registers). Only integer values of at most 32 bits move (one register each; 64-bit values
-//! and predicates stay, as nvcc leaves them), and not a `var + constant` whose only readers are
+//! and predicates stay, as nvcc leaves them, unless the loop reads them only through casts to
+//! 32 bits), and not a `var + constant` whose only readers are
 //! memory addresses: ptxas folds that constant into the access (`[R+imm]`), so hoisting it would
 //! cost a register and save nothing. This keeps SGEMM at its register count.
 //!
@@ -58,8 +59,10 @@ fn block(k: &Kernel, b: &mut Block, defs: &[u32], uses: &[u32]) -> bool {
     changed
 }
 
-/// The destination of a pure, hoistable instruction.
-fn candidate(k: &Kernel, inst: &Inst) -> Option<Var> {
+/// The destination of a pure, hoistable instruction: 32 bits or less, or 64 bits when
+/// `narrowed` says the loop only reads it through casts to 32 bits or less (those move too,
+/// so the wide value dies before the loop: SGEMM's `(ty * 8) as u32` shared anchors).
+fn candidate(k: &Kernel, inst: &Inst, narrowed: &HashSet<Var>) -> Option<Var> {
     let dst = match inst {
         Inst::Binary { dst, op, b, .. } => {
             let by_var = matches!(b, Operand::Var(_));
@@ -73,7 +76,7 @@ fn candidate(k: &Kernel, inst: &Inst) -> Option<Var> {
         _ => return None,
     };
     let ty = k.ty(dst);
-    (ty.is_int() && ty.bits() <= 32).then_some(dst)
+    (ty.is_int() && (ty.bits() <= 32 || narrowed.contains(&dst))).then_some(dst)
 }
 
 /// `var + constant` (either order) or `var - constant`.
@@ -106,7 +109,20 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
     // Reads inside the loop, and which of them are only memory addresses.
     let mut inside: HashMap<Var, u32> = HashMap::new();
     let mut non_addr: HashSet<Var> = HashSet::new();
+    // Variables read only by casts to at most 32 bits, and those read otherwise.
+    let (mut narrowed, mut wide_read) = (HashSet::new(), HashSet::new());
     walk(body, &mut |i| {
+        let narrowing =
+            matches!(i, Inst::Cast { dst, .. } if k.ty(*dst).is_int() && k.ty(*dst).bits() <= 32);
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                if narrowing {
+                    narrowed.insert(v);
+                } else {
+                    wide_read.insert(v);
+                }
+            }
+        });
         let addr = match i {
             Inst::Load { addr, .. } | Inst::LoadVec { addr, .. } | Inst::Store { addr, .. } => {
                 Some(*addr)
@@ -126,11 +142,12 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
             }
         });
     });
+    narrowed.retain(|v| !wide_read.contains(v));
     let mut moved_vars: HashSet<Var> = HashSet::new();
     let mut moved = Vec::new();
     let mut keep = Vec::with_capacity(body.0.len());
     for inst in std::mem::take(&mut body.0) {
-        let movable = candidate(k, &inst).is_some_and(|dst| {
+        let movable = candidate(k, &inst, &narrowed).is_some_and(|dst| {
             let d = dst.0 as usize;
             let mut invariant = true;
             for_each_use(&inst, |o| {
@@ -144,7 +161,7 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
                 && (!offset_form(&inst) || non_addr.contains(&dst))
         });
         if movable {
-            if let Some(dst) = candidate(k, &inst) {
+            if let Some(dst) = candidate(k, &inst, &narrowed) {
                 moved_vars.insert(dst);
             }
             moved.push(inst);
@@ -252,5 +269,39 @@ mod tests {
         );
         kn.body.0 = vec![mov(b, u32c(0)), l, store(p, a)];
         assert!(!licm(&mut kn), "{}", text(&kn));
+    }
+
+    /// A 64-bit value the loop reads only through a cast to 32 bits moves with its cast; one it
+    /// also reads as 64 bits stays.
+    #[test]
+    fn wide_values_read_only_narrowed_move() {
+        let mut kn = kernel();
+        let p = param(&mut kn, "p", Ty::U64);
+        let x = param(&mut kn, "x", Ty::U64);
+        let n = param(&mut kn, "n", Ty::U32);
+        let i = kn.new_var(Ty::U32);
+        let (w, c, a, w2) = (
+            kn.new_var(Ty::U64),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U32),
+            kn.new_var(Ty::U64),
+        );
+        let body = vec![
+            bin(w, BinOp::Shl, x, u32c(3)),
+            cast(c, w),
+            bin(a, BinOp::Add, c, i),
+            bin(w2, BinOp::Shl, x, u32c(4)),
+            store(p, a),
+            store(p, w2),
+        ];
+        let l = for_(&mut kn, i, u32c(0), n, Unroll::Never, body);
+        kn.body.0 = vec![l];
+        let orig = kn.clone();
+        assert!(licm(&mut kn));
+        assert_eq!(kn.body.0.len(), 3, "{}", text(&kn));
+        for nv in [0u32, 3] {
+            let args = [(p, Const::u64(64)), (x, Const::u64(5)), (n, Const::u32(nv))];
+            assert_eq!(run(&orig, &args), run(&kn, &args));
+        }
     }
 }

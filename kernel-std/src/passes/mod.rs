@@ -38,10 +38,11 @@
 //! 12. [`shifts`](fn@shifts): integer multiplies by powers of two become shifts (ptxas keeps
 //!     `mul.lo.u64 x, 4` a wide multiply; `shl` folds into `LEA`), and `((x >> a) & m) << k`
 //!     becomes `(x >> (a - k)) & (m << k)`, as nvcc's front end writes byte-indexed addresses.
-//! 13. [`licm`](fn@licm): loop-invariant 32-bit integer arithmetic (per-thread index and shared
-//!     address parts) moves in front of its loop, as nvcc computes it once.
-//! 14. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
+//! 13. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
 //!     the rest renumbered.
+//! 14. [`licm`](fn@licm): loop-invariant 32-bit integer arithmetic (per-thread index and shared
+//!     address parts) moves in front of its loop, as nvcc computes it once (after `dce`, so
+//!     dead reads do not keep a value in the loop).
 //!
 //! Every pass preserves the IR's semantics exactly (stores, their order within each memory
 //! space, panics and their detail values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
@@ -128,6 +129,6 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
     speculate(kernel);
     vectorize(kernel);
     shifts(kernel);
-    licm(kernel);
     dce(kernel);
+    licm(kernel);
 }
