@@ -7,6 +7,7 @@
 pub use host_runtime as runtime;
 pub use kernel_macros::{device, kernel, DeviceCopy};
 pub use kernel_std as device_std;
+pub use kernel_std::{gpu_print, gpu_println};
 
 #[doc(hidden)]
 pub mod __private {

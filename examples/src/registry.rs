@@ -61,6 +61,16 @@ pub static KERNELS: &[KernelEntry] = &[
         generics: none,
     },
     KernelEntry {
+        name: "simple_printf",
+        def: crate::simple_printf::test_kernel::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "printf_showcase",
+        def: crate::simple_printf::format_showcase::ast,
+        generics: none,
+    },
+    KernelEntry {
         name: "vote",
         def: crate::simple_vote::vote::ast,
         generics: none,

@@ -29,6 +29,7 @@ pub mod panic;
 pub mod pinned;
 pub mod pitched;
 pub mod pool;
+mod printf_fifo;
 pub mod properties;
 pub mod sim_backend;
 pub mod stream;

@@ -431,6 +431,60 @@ pub enum ExprKind {
     Panic {
         message: String,
     },
+    /// `gpu_print!` / `gpu_println!` (CUDA's device `printf`): the format string already parsed by
+    /// the macro (`gpu_println!`'s newline is part of the last text piece); `args` are evaluated
+    /// once each, in order, whatever order the placeholders name them in.
+    Print {
+        pieces: Vec<FmtPiece>,
+        args: Vec<Expr>,
+    },
+}
+
+/// One piece of a parsed `gpu_print!` format string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FmtPiece {
+    /// Text printed as is (`{{` / `}}` already unescaped).
+    Text(String),
+    /// A placeholder: argument `index` of the macro, formatted by `spec`.
+    Arg { index: usize, spec: FmtSpec },
+}
+
+/// What follows the `:` of a placeholder, restricted to what C's `printf` can reproduce.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FmtSpec {
+    pub conv: FmtConv,
+    /// Minimum width; the value is right-aligned unless `left`.
+    pub width: Option<u32>,
+    /// Digits after the point for floats (ignored for integers, as in Rust).
+    pub precision: Option<u32>,
+    /// `{:<}`: left-aligned in its width.
+    pub left: bool,
+    /// `{:0N}`: sign-aware zero padding.
+    pub zero: bool,
+    /// `{:+}`: always print the sign.
+    pub plus: bool,
+    /// `{:#x}` / `{:#o}`: the `0x` / `0o` prefix.
+    pub alternate: bool,
+}
+
+/// The formatting trait a placeholder names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FmtConv {
+    /// `{}`
+    #[default]
+    Display,
+    /// `{:?}`
+    Debug,
+    /// `{:x}`
+    LowerHex,
+    /// `{:X}`
+    UpperHex,
+    /// `{:o}`
+    Octal,
+    /// `{:e}`
+    LowerExp,
+    /// `{:E}`
+    UpperExp,
 }
 
 /// `#[unroll]` (full) / `#[unroll(N)]` (by N) / nothing (compiler's choice: small constant loops).

@@ -373,6 +373,14 @@ pub enum Inst {
         a: Operand,
         b: Operand,
     },
+    /// CUDA's device `printf` (`vprintf`): `format` is the C format string (without its NUL),
+    /// with one conversion per argument in order. Arguments are already promoted as C varargs are
+    /// (`I32`/`U32`/`I64`/`U64`/`F64` only), so the PTX emitter and the simulator agree on the
+    /// argument buffer's layout. A side effect: never removed, moved or merged.
+    Print {
+        format: String,
+        args: Vec<Operand>,
+    },
     If {
         cond: Operand,
         then: Block,

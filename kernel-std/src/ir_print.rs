@@ -280,6 +280,10 @@ pub fn write_inst(k: &Kernel, inst: &Inst, depth: usize, out: &mut String) {
         Inst::Panic { site, a, b } => {
             writeln!(out, "{pad}panic @site{} {}, {}", site.0, o(*a), o(*b))
         }
+        Inst::Print { format, args } => {
+            let args: Vec<String> = args.iter().map(|a| o(*a)).collect();
+            writeln!(out, "{pad}printf {format:?} [{}]", args.join(", "))
+        }
         Inst::If { cond, then, els } => {
             let _ = writeln!(out, "{pad}if {} {{", o(*cond));
             write_block(k, then, depth + 1, out);

@@ -12,7 +12,8 @@ use crate::paths;
 
 const SUPPORTED: &str = "supported macros in device code: `assert!`, `assert_eq!`, `assert_ne!`, \
     `debug_assert!`, `debug_assert_eq!`, `debug_assert_ne!`, `panic!`, `unreachable!`, `todo!`, \
-    `unimplemented!` (each with at most a literal message) and `matches!`";
+    `unimplemented!` (each with at most a literal message), `matches!`, and `gpu_print!` / \
+    `gpu_println!`";
 
 const FORMATTING: &[&str] = &[
     "println",
@@ -199,12 +200,15 @@ impl Lower {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        if name == "gpu_print" || name == "gpu_println" {
+            return self.lower_print(mac, name == "gpu_println");
+        }
         if FORMATTING.contains(&name.as_str()) {
             return err_spanned(
                 &mac.path,
                 format!(
-                    "`{name}!` is not supported in device code: there is no printing or string formatting on the device; \
-                     {SUPPORTED}"
+                    "`{name}!` is not supported in device code: there are no strings on the device; \
+                     print numbers with `gpu_print!` / `gpu_println!` (CUDA's printf); {SUPPORTED}"
                 ),
             );
         }

@@ -9,6 +9,7 @@ mod func;
 mod lit;
 mod macros;
 mod pat;
+mod print;
 mod stmt;
 mod types;
 

@@ -214,8 +214,13 @@ unsafe impl DeviceCopy for Dim3 {
 
 /// Floating-point scalars (`f32`, `f64`, `f16`, `bf16`) for generic device code.
 /// The compiler knows these methods on every float type; the trait exists for the host type check.
+/// The formatting traits let generic code print with `gpu_println!("{} {:e}", x, x)`.
 pub trait Float:
     DeviceType
+    + std::fmt::Display
+    + std::fmt::Debug
+    + std::fmt::LowerExp
+    + std::fmt::UpperExp
     + PartialOrd
     + std::ops::Add<Output = Self>
     + std::ops::Sub<Output = Self>

@@ -763,6 +763,12 @@ impl<'a> Infer<'a> {
                 Ty::Unit
             }
             ExprKind::Panic { .. } => Ty::Never,
+            ExprKind::Print { args, .. } => {
+                for a in args {
+                    self.expr(a)?;
+                }
+                Ty::Unit
+            }
         })
     }
 

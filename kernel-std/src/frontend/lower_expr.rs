@@ -269,6 +269,7 @@ impl Lower {
                 });
                 Ok(Val::Never)
             }
+            ExprKind::Print { pieces, args } => self.print(pieces, args, sp),
         }
     }
 

@@ -38,6 +38,7 @@ mod lower_match;
 mod lower_place;
 mod lower_stmt;
 mod methods;
+mod print;
 mod scope;
 pub mod types;
 mod value;

@@ -120,6 +120,7 @@ fn deferrable(inst: &Inst) -> bool {
             .is_some_and(|d| d.class == Class::Pure),
         Inst::If { then, els, .. } => then.0.iter().all(deferrable) && els.0.iter().all(deferrable),
         Inst::Panic { .. }
+        | Inst::Print { .. }
         | Inst::For { .. }
         | Inst::Loop { .. }
         | Inst::Break(_)

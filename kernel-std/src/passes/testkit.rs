@@ -391,6 +391,13 @@ impl Interp<'_> {
                 self.trace.panic = Some((site.0, self.get(*a).bits, self.get(*b).bits));
                 return Flow::Stop;
             }
+            // A print observes its arguments like stores to an address no real store uses.
+            Inst::Print { args, .. } => {
+                for a in args {
+                    let e = (u64::MAX, self.get(*a).bits);
+                    self.trace.stores.push(e)
+                }
+            }
             Inst::If { cond, then, els } => {
                 return if self.get(*cond).bits != 0 {
                     self.block(then)

@@ -35,6 +35,7 @@ pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
             f(*val)
         }
         Inst::Intrinsic { args, .. } => args.iter().for_each(|a| f(*a)),
+        Inst::Print { args, .. } => args.iter().for_each(|a| f(*a)),
         Inst::BoundsCheck { idx, len, .. } => {
             f(*idx);
             f(*len)
@@ -92,6 +93,7 @@ pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
             f(val)
         }
         Inst::Intrinsic { args, .. } => args.iter_mut().for_each(f),
+        Inst::Print { args, .. } => args.iter_mut().for_each(f),
         Inst::BoundsCheck { idx, len, .. } => {
             f(idx);
             f(len)

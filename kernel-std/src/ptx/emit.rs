@@ -41,6 +41,10 @@ pub struct Emitter<'k> {
     /// While set, every emitted instruction is guarded by this predicate register (the body of
     /// an `if` emitted as predicated code; see `control`).
     pub pred: Option<String>,
+    /// Distinct C format strings of the entry's prints, in order (see `print`).
+    pub printf_formats: Vec<String>,
+    /// Size of the largest print's argument buffer.
+    pub printf_buffer_bytes: u32,
 }
 
 impl<'k> Emitter<'k> {
@@ -57,6 +61,8 @@ impl<'k> Emitter<'k> {
             used_arrays: BTreeSet::new(),
             uses_dyn_shared: false,
             pred: None,
+            printf_formats: Vec::new(),
+            printf_buffer_bytes: 0,
         }
     }
 
@@ -199,6 +205,7 @@ impl<'k> Emitter<'k> {
             Inst::Intrinsic { id, dsts, args } => self.intrinsic(*id, dsts, args),
             Inst::BoundsCheck { idx, len, site } => self.bounds_check(*idx, *len, *site),
             Inst::Panic { site, a, b } => self.panic(*site, *a, *b),
+            Inst::Print { format, args } => self.print(format, args),
             Inst::If { cond, then, els } => self.if_(*cond, then, els),
             Inst::For {
                 id,

@@ -18,6 +18,7 @@ mod intrinsic_template;
 mod memory;
 mod ops;
 mod panic;
+mod print;
 mod regs;
 mod types;
 
@@ -89,6 +90,7 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
     if e.uses_dyn_shared || kernel.uses_dyn_shared {
         let _ = writeln!(out, ".extern .shared .align 16 .b8 {DYN_SHARED_SYMBOL}[];");
     }
+    out.push_str(&print::module_decls(&e));
     let _ = writeln!(out, "\n.visible .entry {}(", entry_name(&kernel.name));
     let _ = writeln!(out, "{}\n)", params.join(",\n"));
     let a = &kernel.attrs;
@@ -124,6 +126,9 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
             arr.elem.bytes().max(4),
             local_symbol(id.0)
         );
+    }
+    if let Some(d) = print::buffer_decl(&e) {
+        let _ = writeln!(out, "{d}");
     }
     out.push('\n');
     out.push_str(&e.body);

@@ -124,6 +124,10 @@ pub(crate) enum Op {
         top: u32,
     },
     Exit,
+    /// A device `printf`; `call` indexes `Program::prints`.
+    Print {
+        call: u32,
+    },
     /// Executing it is an error (unsupported intrinsic, ill-typed op in reachable code).
     Invalid {
         msg: u32,
@@ -159,6 +163,7 @@ pub(crate) struct Program {
     pub calls: Vec<Call>,
     pub fors: Vec<ForInfo>,
     pub msgs: Vec<String>,
+    pub prints: Vec<super::print::PrintCall>,
     /// Registers per thread: variables, constants, loop temporaries, local array elements.
     pub nslots: usize,
     /// Initial register file of every thread (constants and parameters filled in).
@@ -220,6 +225,7 @@ pub(crate) fn lower(
             calls: Vec::new(),
             fors: Vec::new(),
             msgs: Vec::new(),
+            prints: Vec::new(),
             nslots: nvars,
             template: vec![0; nvars],
             shared_offsets,
@@ -606,6 +612,22 @@ impl Lower<'_> {
                     a: sa,
                     b: sb,
                 });
+            }
+            Inst::Print { format, args } => {
+                let mut lowered = Vec::with_capacity(args.len());
+                for &a in args {
+                    let ty = k.operand_ty(a);
+                    if !matches!(ty, Ty::I32 | Ty::U32 | Ty::I64 | Ty::U64 | Ty::F64) {
+                        return self.invalid(format!("printf argument of unpromoted type {ty:?}"));
+                    }
+                    lowered.push((self.opnd(a), ty));
+                }
+                let call = self.p.prints.len() as u32;
+                self.p.prints.push(super::print::PrintCall {
+                    format: format.clone(),
+                    args: lowered,
+                });
+                self.emit(Op::Print { call });
             }
             Inst::If { cond, then, els } => {
                 let c = self.opnd(*cond);

@@ -578,6 +578,11 @@ pub(crate) fn run(
                 }
             }
             Op::Exit => break Ok(Stop::Exit),
+            Op::Print { call } => {
+                if let Err(msg) = super::print::run(&prog.prints[call as usize], regs) {
+                    break Err(fault(SimErrorKind::MalformedIr, msg, p));
+                }
+            }
             Op::Invalid { msg } => {
                 break Err(fault(
                     SimErrorKind::MalformedIr,

@@ -20,6 +20,7 @@ mod error;
 mod exec;
 mod memory;
 mod ops;
+mod print;
 mod probe;
 mod sched;
 
@@ -35,6 +36,7 @@ pub use collectives::{
 };
 pub use error::{SimError, SimErrorKind};
 pub use memory::GlobalMemory;
+pub use print::capture_output;
 pub use probe::throughput_probe;
 pub use sched::MAX_SHARED_BYTES;
 
