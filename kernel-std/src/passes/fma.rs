@@ -11,6 +11,8 @@
 //! Negation is exact, so the sign rewrites above are exact too.
 
 use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
+use std::collections::HashMap;
+
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
 
 /// Returns whether anything was contracted.
@@ -18,28 +20,62 @@ pub fn fma(k: &mut Kernel) -> bool {
     let uses = use_counts(k);
     let defs = def_counts(k);
     let mut body = std::mem::take(&mut k.body);
-    let changed = block(k, &mut body, &uses, &defs, true);
+    let changed = block(k, &mut body, &uses, &defs, true, false);
     k.body = body;
     changed
 }
 
-fn block(k: &mut Kernel, b: &mut Block, uses: &[u32], defs: &[u32], top: bool) -> bool {
+/// `loop_body`: `b` is a loop's body, where a product's value may also die at the end (see
+/// [`dead_at_loop_end`]).
+fn block(
+    k: &mut Kernel,
+    b: &mut Block,
+    uses: &[u32],
+    defs: &[u32],
+    top: bool,
+    loop_body: bool,
+) -> bool {
     let mut changed = false;
     for inst in &mut b.0 {
         match inst {
             Inst::If { then, els, .. } => {
-                changed |= block(k, then, uses, defs, false);
-                changed |= block(k, els, uses, defs, false);
+                changed |= block(k, then, uses, defs, false, false);
+                changed |= block(k, els, uses, defs, false, false);
             }
             Inst::For { body, .. } | Inst::Loop { body, .. } => {
-                changed |= block(k, body, uses, defs, false)
+                changed |= block(k, body, uses, defs, false, true)
             }
             _ => {}
         }
     }
+    changed |= contract_all(k, b, uses, defs, top, loop_body);
+    changed
+}
+
+fn contract_all(
+    k: &mut Kernel,
+    b: &mut Block,
+    uses: &[u32],
+    defs: &[u32],
+    top: bool,
+    loop_body: bool,
+) -> bool {
+    let mut changed = false;
+    // Reads inside a loop body, counted before its contractions remove any (as `uses` was).
+    let inside = loop_body.then(|| {
+        let mut n: HashMap<Var, u32> = HashMap::new();
+        super::util::walk(b, &mut |i| {
+            for_each_use(i, |o| {
+                if let Operand::Var(v) = o {
+                    *n.entry(v).or_default() += 1;
+                }
+            })
+        });
+        n
+    });
     let mut i = 0;
     while i < b.0.len() {
-        if let Some(j) = candidate(k, &b.0, i, uses, defs, top) {
+        if let Some(j) = candidate(k, &b.0, i, uses, defs, top, inside.as_ref()) {
             contract(k, b, i, j);
             changed = true;
             // The multiply at `i` is gone; `i` now names the next instruction.
@@ -62,6 +98,7 @@ fn candidate(
     uses: &[u32],
     defs: &[u32],
     top: bool,
+    inside: Option<&HashMap<Var, u32>>,
 ) -> Option<usize> {
     let Inst::Binary {
         dst: m,
@@ -100,7 +137,12 @@ fn candidate(
                 return None;
             };
             let once = (*x == Operand::Var(m)) != (*y == Operand::Var(m));
-            return (once && (single || dead_after(&insts[j + 1..], m, top))).then_some(j);
+            let dead = single
+                || dead_after(&insts[j + 1..], m, top)
+                || inside.is_some_and(|n| {
+                    n.get(&m) == Some(&uses[m.0 as usize]) && dead_at_loop_end(insts, j, m)
+                });
+            return (once && dead).then_some(j);
         }
         if writes(inst, m) || factors.iter().any(|f| writes(inst, *f)) {
             return None;
@@ -110,6 +152,14 @@ fn candidate(
         }
     }
     None
+}
+
+/// Whether the value of `m` after `insts[j]` (the last instruction of a loop body that reads
+/// it) is dead, given that nothing outside the loop reads `m`: nothing after it in the body
+/// reads it and the next iteration writes `m` before reading it. Unrolling leaves the last copy
+/// of a product variable in this position (SGEMM's last `acc += a * b` of each k tile).
+fn dead_at_loop_end(insts: &[Inst], j: usize, m: Var) -> bool {
+    !insts[j + 1..].iter().any(|i| nested_reads(i, m)) && dead_after(insts, m, false)
 }
 
 /// Whether `inst` or anything nested in it writes `v`.
@@ -298,5 +348,46 @@ mod tests {
             store.global.f32 [v0], v4
             ",
         );
+    }
+
+    /// Unrolled copies in a loop share one product variable; the last copy's value dies at the
+    /// end of the body, as long as nothing after the loop reads it.
+    #[test]
+    fn last_product_of_a_loop_body_is_contracted() {
+        let (mut k, p, a, b, c) = setup();
+        let (m, acc, i, n) = (
+            k.new_var(Ty::F32),
+            k.new_var(Ty::F32),
+            k.new_var(Ty::U32),
+            k.new_var(Ty::U32),
+        );
+        let body = vec![
+            bin(m, BinOp::Mul, a, b),
+            bin(acc, BinOp::Add, acc, m),
+            bin(m, BinOp::Mul, a, c),
+            bin(acc, BinOp::Add, acc, m),
+        ];
+        let l = for_(
+            &mut k,
+            i,
+            u32c(0),
+            n,
+            crate::ir::Unroll::Never,
+            body.clone(),
+        );
+        k.body.0 = vec![mov(n, u32c(3)), mov(acc, f32c(0.0)), l, store(p, acc)];
+        assert!(fma(&mut k));
+        assert!(!text(&k).contains("mul"), "{}", text(&k));
+        // Read after the loop: the last copy stays.
+        let l = for_(&mut k, i, u32c(0), n, crate::ir::Unroll::Never, body);
+        k.body.0 = vec![
+            mov(n, u32c(3)),
+            mov(acc, f32c(0.0)),
+            l,
+            store(p, acc),
+            store(p, m),
+        ];
+        fma(&mut k);
+        assert_eq!(text(&k).matches("mul").count(), 1, "{}", text(&k));
     }
 }

@@ -35,8 +35,14 @@
 //! 11. [`vectorize`](fn@vectorize): shared accesses off one symbolic address get constant
 //!     offsets from one anchor register (ptxas folds them into the instruction), and 4 or 2
 //!     adjacent aligned 32-bit shared loads become one vector load.
-//! 12. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
+//! 12. [`shifts`](fn@shifts): integer multiplies by powers of two become shifts (ptxas keeps
+//!     `mul.lo.u64 x, 4` a wide multiply; `shl` folds into `LEA`), and `((x >> a) & m) << k`
+//!     becomes `(x >> (a - k)) & (m << k)`, as nvcc's front end writes byte-indexed addresses.
+//! 13. [`dce`](fn@dce): final cleanup, then unused local arrays and variables are dropped and
 //!     the rest renumbered.
+//! 14. [`licm`](fn@licm): loop-invariant 32-bit integer arithmetic (per-thread index and shared
+//!     address parts) moves in front of its loop, as nvcc computes it once (after `dce`, so
+//!     dead reads do not keep a value in the loop).
 //!
 //! Every pass preserves the IR's semantics exactly (stores, their order within each memory
 //! space, panics and their detail values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
@@ -54,8 +60,10 @@ pub mod defer_checks;
 mod early_checks;
 pub mod eval;
 pub mod fma;
+pub mod licm;
 pub mod narrow_index;
 pub mod ranges;
+pub mod shifts;
 pub mod speculate;
 pub mod split_webs;
 pub mod sroa;
@@ -77,7 +85,9 @@ pub use cse::cse;
 pub use dce::dce;
 pub use defer_checks::defer_checks;
 pub use fma::fma;
+pub use licm::licm;
 pub use narrow_index::narrow_index;
+pub use shifts::shifts;
 pub use speculate::speculate;
 pub use split_webs::split_webs;
 pub use sroa::sroa;
@@ -118,5 +128,7 @@ pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
     }
     speculate(kernel);
     vectorize(kernel);
+    shifts(kernel);
     dce(kernel);
+    licm(kernel);
 }

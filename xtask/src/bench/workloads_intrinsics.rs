@@ -2,15 +2,15 @@
 //! histogram against their CUDA C twins (`benches/reference/{reduction,histogram}.cu`, the same
 //! algorithm, block size and grid), plus the shared-memory-tree and `reduce_add_sync` reductions
 //! as extra rows. Inputs: 256 MiB of random words. Both sides' results are checked against the
-//! CPU before timing.
+//! CPU before timing; ours and the twin are then timed alternately (`time_pair`).
 
 use std::ffi::c_void;
 
-use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Stream};
+use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, Stream};
 use ferrocuda_examples::{histogram, reduction, util::Rng};
 
 use super::report::{Row, Unit};
-use super::timing::{time_events, Timing};
+use super::timing::time_pair;
 use super::twins::Twins;
 
 /// 2^26 words: 256 MiB, far above L2.
@@ -47,30 +47,28 @@ fn launch_twin(
     unsafe { f.launch_raw(s, cfg, &mut args) }
 }
 
-/// Checks one run of the twin `entry` of `file` into a zeroed `out_len`-word buffer against
-/// `want`, then times it; None without twins.
-fn check_and_time_twin(
+/// The twin `entry` of `file`, checked once: one run into a zeroed `out_len`-word buffer must
+/// give `want`. None without twins; the module, function and output buffer to time with.
+fn checked_twin(
     dev: &Device,
     twins: &Twins,
     (file, entry): (&str, &str),
     cfg: LaunchConfig,
     input: &DeviceBuffer<u32>,
     want: &[u32],
-) -> Result<Option<Timing>, String> {
+) -> Result<Option<(Module, Function, DeviceBuffer<u32>)>, String> {
     let Some(f) = twins.function(dev, file, entry) else {
         return Ok(None);
     };
-    let (_m, f) = f.map_err(e)?;
+    let (m, f) = f.map_err(e)?;
     let s = Stream::new(dev).map_err(e)?;
     let out = DeviceBuffer::<u32>::zeroed(dev, want.len()).map_err(e)?;
     launch_twin(&f, &s, cfg, input, &out).map_err(e)?;
     s.synchronize().map_err(e)?;
-    let got = out.to_vec().map_err(e)?;
-    if got != want {
+    if out.to_vec().map_err(e)? != want {
         return Err(format!("{entry} twin: wrong result"));
     }
-    let t = time_events(dev, &s, |s| launch_twin(&f, s, cfg, input, &out)).map_err(e)?;
-    Ok(Some(t))
+    Ok(Some((m, f, out)))
 }
 
 pub fn reduction_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
@@ -91,12 +89,10 @@ pub fn reduction_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> 
         if out.to_vec().map_err(e)? != [want] {
             return Err(format!("reduction {v:?}: wrong sum on 2^26 words"));
         }
-        let ours =
-            time_events(dev, &s, |s| reduction::launch(s, v, grid, &input, &mut out)).map_err(e)?;
-        let (name, twin) = match v {
+        let (name, twin_fn) = match v {
             reduction::Variant::Shuffle => (
                 "reduction, warp shuffle (2^26 u32)",
-                check_and_time_twin(
+                checked_twin(
                     dev,
                     twins,
                     ("reduction", "reduce_shfl"),
@@ -108,6 +104,15 @@ pub fn reduction_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> 
             reduction::Variant::Shared => ("reduction, shared-memory tree (2^26 u32)", None),
             reduction::Variant::Redux => ("reduction, reduce_add_sync (2^26 u32)", None),
         };
+        let (ours, twin) = time_pair(
+            dev,
+            &s,
+            |s| reduction::launch(s, v, grid, &input, &mut out),
+            twin_fn
+                .as_ref()
+                .map(|(_m, f, o)| |s: &Stream| launch_twin(f, s, cfg, &input, o)),
+        )
+        .map_err(e)?;
         rows.push(Row::new(name, Unit::GBps, bytes, Some(ours), twin));
     }
     Ok(rows)
@@ -128,9 +133,7 @@ pub fn histogram_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> 
     if hist.to_vec().map_err(e)? != want {
         return Err("histogram256: wrong counts on 2^26 words".into());
     }
-    let ours =
-        time_events(dev, &s, |s| histogram::launch(s, grid, &input, &mut hist)).map_err(e)?;
-    let twin = check_and_time_twin(
+    let twin_fn = checked_twin(
         dev,
         twins,
         ("histogram", "histogram256"),
@@ -138,6 +141,15 @@ pub fn histogram_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> 
         &input,
         &want,
     )?;
+    let (ours, twin) = time_pair(
+        dev,
+        &s,
+        |s| histogram::launch(s, grid, &input, &mut hist),
+        twin_fn
+            .as_ref()
+            .map(|(_m, f, o)| |s: &Stream| launch_twin(f, s, cfg, &input, o)),
+    )
+    .map_err(e)?;
     Ok(vec![Row::new(
         "histogram256, shared atomics (256 MiB)",
         Unit::GBps,
