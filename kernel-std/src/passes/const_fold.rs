@@ -14,7 +14,7 @@
 //! and comparisons of a value with itself; for floats only `x*1.0`, `x/1.0`, `x+(-0.0)` and
 //! `x-0.0`, which keep NaNs NaN and the sign of zero.
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use super::dce::{coalesce_moves, remove_dead_values};
 use super::eval::{
@@ -52,14 +52,14 @@ pub fn const_fold(k: &mut Kernel) -> bool {
 /// Known values of variables at a program point.
 #[derive(Clone, Default)]
 struct Env {
-    known: HashMap<Var, Operand>,
+    known: FxHashMap<Var, Operand>,
     /// For each variable, the variables currently known to be copies of it (so that writing it
     /// forgets them without scanning every fact).
-    copies: HashMap<Var, Vec<Var>>,
+    copies: FxHashMap<Var, Vec<Var>>,
     /// `w -> x`: `w` holds `x` widened (an integer cast to a wider type, so casting `w` back to
     /// `x`'s type gives `x`), with the reverse index for forgetting.
-    widened: HashMap<Var, Var>,
-    widened_from: HashMap<Var, Vec<Var>>,
+    widened: FxHashMap<Var, Var>,
+    widened_from: FxHashMap<Var, Vec<Var>>,
 }
 
 impl Env {

@@ -10,6 +10,8 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
+use std::collections::VecDeque;
+
 use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
 
@@ -37,16 +39,19 @@ fn block(k: &mut Kernel, b: &mut Block, uses: &[u32], defs: &[u32], top: bool) -
             _ => {}
         }
     }
-    let mut i = 0;
-    while i < b.0.len() {
-        if let Some(j) = candidate(k, &b.0, i, uses, defs, top) {
-            contract(k, b, i, j);
+    // The front of `rest` is the current position: a contracted multiply leaves from the front
+    // (removing it from a vector would move the whole tail each time).
+    let mut rest: VecDeque<Inst> = std::mem::take(&mut b.0).into();
+    let mut out = Vec::with_capacity(rest.len());
+    while !rest.is_empty() {
+        if let Some(j) = candidate(k, rest.make_contiguous(), 0, uses, defs, top) {
+            contract(k, &mut rest, j);
             changed = true;
-            // The multiply at `i` is gone; `i` now names the next instruction.
             continue;
         }
-        i += 1;
+        out.extend(rest.pop_front());
     }
+    b.0 = out;
     changed
 }
 
@@ -149,10 +154,11 @@ fn negate(k: &mut Kernel, o: Operand, before: &mut Vec<Inst>) -> Operand {
     }
 }
 
-fn contract(k: &mut Kernel, b: &mut Block, i: usize, j: usize) {
+/// Fuses the multiply at the front of `b` into its consumer at `j` and drops the multiply.
+fn contract(k: &mut Kernel, b: &mut VecDeque<Inst>, j: usize) {
     let Inst::Binary {
         dst: m, a, b: bb, ..
-    } = b.0[i]
+    } = b[0]
     else {
         return;
     };
@@ -161,7 +167,7 @@ fn contract(k: &mut Kernel, b: &mut Block, i: usize, j: usize) {
         op,
         a: x,
         b: y,
-    } = b.0[j]
+    } = b[j]
     else {
         return;
     };
@@ -186,11 +192,11 @@ fn contract(k: &mut Kernel, b: &mut Block, i: usize, j: usize) {
             }
         }
     };
-    b.0[j] = fused;
+    b[j] = fused;
     for (n, inst) in before.into_iter().enumerate() {
-        b.0.insert(j + n, inst);
+        b.insert(j + n, inst);
     }
-    b.0.remove(i);
+    b.pop_front();
 }
 
 #[cfg(test)]

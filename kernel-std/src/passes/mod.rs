@@ -53,6 +53,7 @@ pub mod dce;
 pub mod defer_checks;
 pub mod eval;
 pub mod fma;
+pub mod fx;
 pub mod narrow_index;
 pub mod ranges;
 pub mod speculate;
@@ -61,6 +62,7 @@ pub mod sroa;
 pub mod strength;
 pub mod unroll;
 pub mod util;
+pub mod varset;
 pub mod vectorize;
 
 #[cfg(test)]
@@ -86,34 +88,69 @@ pub use vectorize::vectorize;
 
 /// Runs every pass in the documented order.
 pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
+    optimize_with(kernel, opts, &mut |_, _| {});
+}
+
+/// [`optimize`], calling `after(pass, kernel)` after each pass run (a pass that runs several
+/// times is reported each time): the hook for per-pass timing (`cargo xtask compile-time
+/// --passes`) and for dumping the IR between passes, at no cost to `optimize` itself.
+pub fn optimize_with(
+    kernel: &mut Kernel,
+    opts: &CompileOptions,
+    after: &mut dyn FnMut(&str, &Kernel),
+) {
     if !opts.bounds_checks {
         bce(kernel, opts);
+        after("bce (checks off)", kernel);
     }
     const_fold(kernel);
+    after("const_fold", kernel);
     for _ in 0..8 {
         let unrolled = unroll(kernel);
+        after("unroll", kernel);
         let folded = const_fold(kernel);
+        after("const_fold (unroll)", kernel);
         if !unrolled && !folded {
             break;
         }
     }
     if sroa(kernel) {
+        after("sroa", kernel);
         const_fold(kernel);
+        after("const_fold (sroa)", kernel);
+    } else {
+        after("sroa", kernel);
     }
     if cse(kernel) {
+        after("cse", kernel);
         const_fold(kernel);
+        after("const_fold (cse)", kernel);
+    } else {
+        after("cse", kernel);
     }
     bce(kernel, opts);
+    after("bce", kernel);
     if opts.fma_contraction {
         fma(kernel);
+        after("fma", kernel);
     }
     narrow_index(kernel);
+    after("narrow_index", kernel);
     strength(kernel);
+    after("strength", kernel);
     split_webs(kernel);
+    after("split_webs", kernel);
     if defer_checks(kernel) {
+        after("defer_checks", kernel);
         split_webs(kernel);
+        after("split_webs (defer)", kernel);
+    } else {
+        after("defer_checks", kernel);
     }
     speculate(kernel);
+    after("speculate", kernel);
     vectorize(kernel);
+    after("vectorize", kernel);
     dce(kernel);
+    after("dce", kernel);
 }
