@@ -30,6 +30,8 @@ use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 /// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
 pub fn const_fold(k: &mut Kernel) -> bool {
     let mut any = false;
+    // Whether the previous round ended with a `coalesce_moves` that changed nothing.
+    let mut settled = false;
     for _ in 0..16 {
         let mut f = Folder {
             vars: &k.vars,
@@ -39,11 +41,18 @@ pub fn const_fold(k: &mut Kernel) -> bool {
         f.block(&mut body, &mut Env::default());
         let changed = f.changed;
         k.body = body;
+        // Folding reports every edit, so the IR is then exactly what the previous round left:
+        // `remove_dead_values` already ran to its fixed point on it and `coalesce_moves` found
+        // nothing, so running them again would change nothing (and cost two more walks).
+        if !changed && settled {
+            break;
+        }
         let removed = remove_dead_values(k);
         let coalesced = coalesce_moves(k);
         if !changed && !removed && !coalesced {
             break;
         }
+        settled = !coalesced;
         any = true;
     }
     any

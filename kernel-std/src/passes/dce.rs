@@ -24,15 +24,27 @@ use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 pub fn remove_dead_values(k: &mut Kernel) -> bool {
     let mut any = false;
     loop {
-        let uses = use_counts(k);
+        // Use counts and the loaded arrays in one walk.
+        let mut uses = vec![0u32; k.vars.len()];
         let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
         walk(&k.body, &mut |i| {
             if let Inst::ArrayLoad { array, .. } = i {
                 loaded.insert(*array);
             }
+            for_each_use(i, |o| {
+                if let Operand::Var(v) = o {
+                    uses[v.0 as usize] += 1;
+                }
+            })
         });
         let mut changed = false;
         sweep(&mut k.body, &uses, &loaded, &mut changed);
+        // Removing what liveness found dead leaves every live set as it was (a dead
+        // instruction adds no use), so liveness finds nothing more in its own output: after the
+        // first round it can only find something new when the sweep changed the code.
+        if any && !changed {
+            return any;
+        }
         changed |= remove_dead_assignments(k);
         if !changed {
             return any;

@@ -41,7 +41,10 @@
 //! Every pass preserves the IR's semantics exactly (stores, their order within each memory
 //! space, panics and their detail values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
 //! `--fmad=true` does, and step 0, which is what switching bounds checks off means.
-//! [`ranges`], [`eval`] and [`util`] are the shared analyses.
+//! [`ranges`], [`eval`] and [`util`] are the shared analyses; [`fx`] (a fast hasher) and
+//! [`varset`] (bit-vector variable sets) keep them and the passes cheap on unrolled kernels.
+//! [`optimize_with`] reports each pass as it finishes (`cargo xtask compile-time --passes`
+//! times them, `cargo xtask ptx --print-after-all` prints the IR between them).
 
 use crate::compile::CompileOptions;
 use crate::ir::Kernel;

@@ -182,9 +182,11 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
             if is_loc {
                 passed = Some(next.clone());
             }
-            b.swap(j, j + 1);
             j += 1;
         }
+        // Nothing moved while scanning (what follows position `j` is still what the store would
+        // meet next): move it in one rotation rather than one swap per instruction passed.
+        b[i..=j].rotate_left(1);
         if let (Some(own), Some(passed)) = (own, passed) {
             b.insert(j + 1, passed);
             b.insert(j, own);
