@@ -1,12 +1,18 @@
 //! `cargo xtask <command>`: developer tooling that is easier in Rust than in shell.
 //!
-//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks]`: dump a pipeline stage and the ptxas report.
+//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--print-after-all] [--time]`:
+//!   dump a pipeline stage (or the IR after every pass) and the ptxas report; `--time` prints
+//!   each stage's compile time (meaningful in a release build).
+//! - `compile-time [KERNELS...] [--runs N] [--passes] [--dump DIR [--dump-only]] [--arch sm_90]`: our
+//!   compiler's time per kernel (run it in release), per pass with `--passes`; `--dump` writes
+//!   every kernel's PTX (checks on and off) to compare builds byte for byte.
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
 
 mod bench;
 mod bundle;
+mod compile_time;
 mod ptx_dump;
 
 use std::process::ExitCode;
@@ -15,6 +21,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ptx") => ptx_dump::run(&args[1..]),
+        Some("compile-time") => compile_time::run(&args[1..]),
         Some("gpu-bundle") => bundle::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("list") => {
@@ -34,4 +41,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";

@@ -1,4 +1,5 @@
-//! `cargo xtask ptx`: print one pipeline stage of a registered kernel, then ptxas's resource report.
+//! `cargo xtask ptx`: print one pipeline stage of a registered kernel (or the IR after every
+//! pass), then ptxas's resource report; `--time` adds each stage's compile time.
 
 use ferrocuda::device_std::{compile, passes, ptxas, CompileOptions};
 use ferrocuda_examples::registry::{self, KernelEntry};
@@ -8,6 +9,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut sm = 90;
     let mut stage = "ptx".to_string();
     let mut bounds_checks = true;
+    let mut after_all = false;
+    let mut time = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -19,6 +22,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .map_err(|_| format!("bad --arch `{v}`"))?;
             }
             "--no-checks" => bounds_checks = false,
+            "--print-after-all" => after_all = true,
+            "--time" => time = true,
             "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
             s if name.is_none() => name = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}`")),
@@ -34,6 +39,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
         bounds_checks,
         ..CompileOptions::default()
     };
+    if after_all {
+        let mut k = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+        println!("// ---- IR after frontend\n{k}");
+        passes::optimize_with(&mut k, &opts, &mut |pass: &str, k: &_| {
+            println!("// ---- IR after {pass}\n{k}");
+        });
+    }
+    if time {
+        crate::compile_time::print_stages(entry, &opts, 9)?;
+    }
     match stage.as_str() {
         "ast" => println!("{def:#?}"),
         "ir" => {

@@ -14,7 +14,7 @@
 //! and comparisons of a value with itself; for floats only `x*1.0`, `x/1.0`, `x+(-0.0)` and
 //! `x-0.0`, which keep NaNs NaN and the sign of zero.
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use super::dce::{coalesce_moves, remove_dead_values};
 use super::eval::{
@@ -30,6 +30,8 @@ use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 /// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
 pub fn const_fold(k: &mut Kernel) -> bool {
     let mut any = false;
+    // Whether the previous round ended with a `coalesce_moves` that changed nothing.
+    let mut settled = false;
     for _ in 0..16 {
         let mut f = Folder {
             vars: &k.vars,
@@ -39,11 +41,18 @@ pub fn const_fold(k: &mut Kernel) -> bool {
         f.block(&mut body, &mut Env::default());
         let changed = f.changed;
         k.body = body;
+        // Folding reports every edit, so the IR is then exactly what the previous round left:
+        // `remove_dead_values` already ran to its fixed point on it and `coalesce_moves` found
+        // nothing, so running them again would change nothing (and cost two more walks).
+        if !changed && settled {
+            break;
+        }
         let removed = remove_dead_values(k);
         let coalesced = coalesce_moves(k);
         if !changed && !removed && !coalesced {
             break;
         }
+        settled = !coalesced;
         any = true;
     }
     any
@@ -52,14 +61,14 @@ pub fn const_fold(k: &mut Kernel) -> bool {
 /// Known values of variables at a program point.
 #[derive(Clone, Default)]
 struct Env {
-    known: HashMap<Var, Operand>,
+    known: FxHashMap<Var, Operand>,
     /// For each variable, the variables currently known to be copies of it (so that writing it
     /// forgets them without scanning every fact).
-    copies: HashMap<Var, Vec<Var>>,
+    copies: FxHashMap<Var, Vec<Var>>,
     /// `w -> x`: `w` holds `x` widened (an integer cast to a wider type, so casting `w` back to
     /// `x`'s type gives `x`), with the reverse index for forgetting.
-    widened: HashMap<Var, Var>,
-    widened_from: HashMap<Var, Vec<Var>>,
+    widened: FxHashMap<Var, Var>,
+    widened_from: FxHashMap<Var, Vec<Var>>,
 }
 
 impl Env {

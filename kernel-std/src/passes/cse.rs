@@ -14,7 +14,7 @@
 //! Besides smaller code, this makes repeated index computations one variable, so `bce` can see
 //! that two checks are identical.
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use super::util::{assigned_vars, falls_through, for_each_def, is_removable, single_dst};
 use crate::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, SharedId, Ty, UnOp, Var};
@@ -47,9 +47,9 @@ impl Key {
 
 #[derive(Clone, Default)]
 struct Avail {
-    holder: HashMap<Key, Var>,
+    holder: FxHashMap<Key, Var>,
     /// Keys that mention a variable (as operand or holder); may hold stale keys.
-    by_var: HashMap<Var, Vec<Key>>,
+    by_var: FxHashMap<Var, Vec<Key>>,
 }
 
 impl Avail {

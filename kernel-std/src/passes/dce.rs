@@ -10,7 +10,8 @@
 //! PTX has no `.local` frame for arrays that became registers) and variables that no instruction
 //! or parameter mentions are dropped from the variable table.
 
-use std::collections::{HashMap, HashSet};
+use super::fx::{FxHashMap, FxHashSet};
+use super::varset::VarSet;
 
 use super::util::{
     dead_after, for_each_def, for_each_use, for_each_use_mut, is_removable, prune_locs, single_dst,
@@ -23,15 +24,27 @@ use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 pub fn remove_dead_values(k: &mut Kernel) -> bool {
     let mut any = false;
     loop {
-        let uses = use_counts(k);
-        let mut loaded: HashSet<ArrayId> = HashSet::new();
+        // Use counts and the loaded arrays in one walk.
+        let mut uses = vec![0u32; k.vars.len()];
+        let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
         walk(&k.body, &mut |i| {
             if let Inst::ArrayLoad { array, .. } = i {
                 loaded.insert(*array);
             }
+            for_each_use(i, |o| {
+                if let Operand::Var(v) = o {
+                    uses[v.0 as usize] += 1;
+                }
+            })
         });
         let mut changed = false;
         sweep(&mut k.body, &uses, &loaded, &mut changed);
+        // Removing what liveness found dead leaves every live set as it was (a dead
+        // instruction adds no use), so liveness finds nothing more in its own output: after the
+        // first round it can only find something new when the sweep changed the code.
+        if any && !changed {
+            return any;
+        }
         changed |= remove_dead_assignments(k);
         if !changed {
             return any;
@@ -40,7 +53,7 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
     }
 }
 
-fn dead(inst: &Inst, uses: &[u32], loaded: &HashSet<ArrayId>) -> bool {
+fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
     match inst {
         Inst::ArrayStore { array, .. } => !loaded.contains(array),
         Inst::If { then, els, .. } => then.0.is_empty() && els.0.is_empty(),
@@ -55,7 +68,7 @@ fn dead(inst: &Inst, uses: &[u32], loaded: &HashSet<ArrayId>) -> bool {
     }
 }
 
-fn sweep(b: &mut Block, uses: &[u32], loaded: &HashSet<ArrayId>, changed: &mut bool) {
+fn sweep(b: &mut Block, uses: &[u32], loaded: &FxHashSet<ArrayId>, changed: &mut bool) {
     for inst in &mut b.0 {
         match inst {
             Inst::If { then, els, .. } => {
@@ -78,20 +91,20 @@ fn sweep(b: &mut Block, uses: &[u32], loaded: &HashSet<ArrayId>, changed: &mut b
 /// loop / at its head.
 pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
     let mut lv = Liveness {
-        loops: HashMap::new(),
+        loops: FxHashMap::default(),
         removed: false,
     };
     let mut body = std::mem::take(&mut k.body);
-    lv.block(&mut body, HashSet::new(), true);
+    lv.block(&mut body, Live::with_capacity(k.vars.len()), true);
     k.body = body;
     lv.removed
 }
 
-type Live = HashSet<Var>;
+type Live = VarSet;
 
 struct Liveness {
     /// For each enclosing loop: (live after it, live at its head).
-    loops: HashMap<LoopId, (Live, Live)>,
+    loops: FxHashMap<LoopId, (Live, Live)>,
     removed: bool,
 }
 
@@ -108,8 +121,8 @@ impl Liveness {
                 Inst::Return => live = Live::new(),
                 Inst::If { cond, then, els } => {
                     let t = self.block(then, live.clone(), remove);
-                    let e = self.block(els, live, remove);
-                    live = t.union(&e).copied().collect();
+                    live = self.block(els, live, remove);
+                    live.union_with(&t);
                     add_use(&mut live, *cond);
                 }
                 Inst::For {
@@ -126,10 +139,11 @@ impl Liveness {
                     for _ in 0..64 {
                         self.loops.insert(*id, (after.clone(), head.clone()));
                         let mut out = head.clone();
-                        out.extend(after.iter().copied());
+                        out.union_with(&after);
                         let mut body_in = self.block(body, out, false);
                         body_in.remove(iv);
-                        let next: Live = head.union(&body_in).copied().collect();
+                        let mut next = head.clone();
+                        next.union_with(&body_in);
                         if next == head {
                             break;
                         }
@@ -137,7 +151,7 @@ impl Liveness {
                     }
                     self.loops.insert(*id, (after.clone(), head.clone()));
                     let mut out = head.clone();
-                    out.extend(after.iter().copied());
+                    out.union_with(&after);
                     self.block(body, out, remove);
                     live = head;
                     live.remove(iv);
@@ -154,7 +168,9 @@ impl Liveness {
                         if next == head {
                             break;
                         }
-                        head = next.union(&head).copied().collect();
+                        let mut next = next;
+                        next.union_with(&head);
+                        head = next;
                     }
                     self.loops.insert(*id, (after, head.clone()));
                     self.block(body, head.clone(), remove);
@@ -231,32 +247,39 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
             _ => {}
         }
     }
-    let mut i = 0;
-    while i + 1 < b.0.len() {
-        let pair = match (&b.0[i], &b.0[i + 1]) {
-            (
-                def,
-                Inst::Mov {
-                    dst: x,
-                    src: Operand::Var(t),
-                },
-            ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
-            _ => None,
-        };
-        if let Some((x, t)) = pair {
-            if uses[t.0 as usize] == 1 || dead_after(&b.0[i + 2..], t, top) {
-                rename_defs(&mut b.0[i], &|v: &mut Var| {
-                    if *v == t {
-                        *v = x
-                    }
-                });
-                b.0.remove(i + 1);
-                changed = true;
-                continue;
+    // One pass that rebuilds the block (removing in place would move the tail once per pair):
+    // `cur` is the instruction at the current position, `it` what follows it.
+    let mut it = std::mem::take(&mut b.0).into_iter();
+    let mut out = Vec::with_capacity(it.len());
+    if let Some(mut cur) = it.next() {
+        while let Some(next) = it.next() {
+            let pair = match (&cur, &next) {
+                (
+                    def,
+                    Inst::Mov {
+                        dst: x,
+                        src: Operand::Var(t),
+                    },
+                ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
+                _ => None,
+            };
+            if let Some((x, t)) = pair {
+                if uses[t.0 as usize] == 1 || dead_after(it.as_slice(), t, top) {
+                    rename_defs(&mut cur, &|v: &mut Var| {
+                        if *v == t {
+                            *v = x
+                        }
+                    });
+                    // The move is dropped; the renamed definition meets the next instruction.
+                    changed = true;
+                    continue;
+                }
             }
+            out.push(std::mem::replace(&mut cur, next));
         }
-        i += 1;
+        out.push(cur);
     }
+    b.0 = out;
     changed
 }
 

@@ -22,7 +22,7 @@
 //! run) execute on the values of accesses that were skipped. The hot path costs one compare and
 //! one `and` per check; a run holds at most `MAX_CHECKS` checks, so the copies stay few.
 
-use std::collections::{HashMap, HashSet};
+use super::fx::{FxHashMap, FxHashSet};
 
 use super::util::{child_blocks, for_each_def, walk};
 use crate::intrinsics::{self, Class};
@@ -181,19 +181,19 @@ struct Deferred {
 
     /// Per variable, how many assignments in the run are still ahead of the current point: a
     /// check operand with none ahead needs no copy.
-    ahead: HashMap<Var, u32>,
+    ahead: FxHashMap<Var, u32>,
     /// Assignments per variable in the whole run.
-    total: HashMap<Var, u32>,
+    total: FxHashMap<Var, u32>,
     /// The pure instruction (and its position) that assigned each variable the run assigns once.
-    pure_def: HashMap<Var, (u32, Inst)>,
+    pure_def: FxHashMap<Var, (u32, Inst)>,
     /// Position of each variable's latest assignment in the run so far.
-    def_pos: HashMap<Var, u32>,
+    def_pos: FxHashMap<Var, u32>,
     /// Instructions of the run passed so far (positions count up).
     pos: u32,
     /// Variables assigned so far inside the run's current top-level `if`: a check operand among
     /// them gets a copy too, so the value itself dies with the `if` (`speculate` can then move
     /// its arithmetic out) and only the copy outlives it.
-    in_if: HashSet<Var>,
+    in_if: FxHashSet<Var>,
 }
 
 fn finish_run(k: &mut Kernel, run: Vec<Inst>, out: &mut Vec<Inst>, changed: &mut bool) {
@@ -202,7 +202,7 @@ fn finish_run(k: &mut Kernel, run: Vec<Inst>, out: &mut Vec<Inst>, changed: &mut
         return;
     }
     *changed = true;
-    let mut ahead = HashMap::new();
+    let mut ahead = FxHashMap::default();
     for inst in &run {
         walk_inst(inst, &mut |i| {
             for_each_def(i, |v| *ahead.entry(v).or_insert(0) += 1)
@@ -241,8 +241,8 @@ fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
 fn fresh_run(
     k: &mut Kernel,
     out: &mut Vec<Inst>,
-    ahead: HashMap<Var, u32>,
-    total: HashMap<Var, u32>,
+    ahead: FxHashMap<Var, u32>,
+    total: FxHashMap<Var, u32>,
 ) -> Deferred {
     let ok = k.new_var(Ty::Bool);
     out.push(Inst::Mov {
@@ -256,10 +256,10 @@ fn fresh_run(
         seen: false,
         ahead,
         total,
-        pure_def: HashMap::new(),
-        def_pos: HashMap::new(),
+        pure_def: FxHashMap::default(),
+        def_pos: FxHashMap::default(),
         pos: 0,
-        in_if: HashSet::new(),
+        in_if: FxHashSet::default(),
     }
 }
 
@@ -332,7 +332,7 @@ fn operand_for_dispatch(
         let keeps = d.ahead.get(&v).copied().unwrap_or(0) == 0 && !d.in_if.contains(&v);
         if !keeps || d.pure_def.contains_key(&v) {
             let mut code = Vec::new();
-            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut HashMap::new(), &mut code) {
+            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut FxHashMap::default(), &mut code) {
                 remat.extend(code);
                 return r;
             }
@@ -349,7 +349,7 @@ fn recompute(
     v: Var,
     before: u32,
     d: &Deferred,
-    memo: &mut HashMap<(Var, u32), Operand>,
+    memo: &mut FxHashMap<(Var, u32), Operand>,
     code: &mut Vec<Inst>,
 ) -> Option<Operand> {
     if let Some(r) = memo.get(&(v, before)) {
@@ -367,7 +367,7 @@ fn recompute(
                     reads.push(x);
                 }
             });
-            let mut map = HashMap::new();
+            let mut map = FxHashMap::default();
             for x in reads {
                 map.insert(x, recompute(k, x, *at, d, memo, code)?);
             }

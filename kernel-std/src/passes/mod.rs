@@ -47,7 +47,10 @@
 //! Every pass preserves the IR's semantics exactly (stores, their order within each memory
 //! space, panics and their detail values), except `fma`, which rounds once where the source rounds twice, as nvcc's default
 //! `--fmad=true` does, and step 0, which is what switching bounds checks off means.
-//! [`ranges`], [`eval`] and [`util`] are the shared analyses.
+//! [`ranges`], [`eval`] and [`util`] are the shared analyses; [`fx`] (a fast hasher) and
+//! [`varset`] (bit-vector variable sets) keep them and the passes cheap on unrolled kernels.
+//! [`optimize_with`] reports each pass as it finishes (`cargo xtask compile-time --passes`
+//! times them, `cargo xtask ptx --print-after-all` prints the IR between them).
 
 use crate::compile::CompileOptions;
 use crate::ir::Kernel;
@@ -60,6 +63,7 @@ pub mod defer_checks;
 mod early_checks;
 pub mod eval;
 pub mod fma;
+pub mod fx;
 pub mod licm;
 pub mod narrow_index;
 pub mod ranges;
@@ -70,6 +74,7 @@ pub mod sroa;
 pub mod strength;
 pub mod unroll;
 pub mod util;
+pub mod varset;
 pub mod vectorize;
 
 #[cfg(test)]
@@ -97,38 +102,76 @@ pub use vectorize::vectorize;
 
 /// Runs every pass in the documented order.
 pub fn optimize(kernel: &mut Kernel, opts: &CompileOptions) {
+    optimize_with(kernel, opts, &mut |_, _| {});
+}
+
+/// [`optimize`], calling `after(pass, kernel)` after each pass run (a pass that runs several
+/// times is reported each time): the hook for per-pass timing (`cargo xtask compile-time
+/// --passes`) and for dumping the IR between passes, at no cost to `optimize` itself.
+pub fn optimize_with(
+    kernel: &mut Kernel,
+    opts: &CompileOptions,
+    after: &mut dyn FnMut(&str, &Kernel),
+) {
     if !opts.bounds_checks {
         bce(kernel, opts);
+        after("bce (checks off)", kernel);
     }
     const_fold(kernel);
+    after("const_fold", kernel);
     for _ in 0..8 {
         let unrolled = unroll(kernel);
+        after("unroll", kernel);
         let folded = const_fold(kernel);
+        after("const_fold (unroll)", kernel);
         if !unrolled && !folded {
             break;
         }
     }
     if sroa(kernel) {
+        after("sroa", kernel);
         const_fold(kernel);
+        after("const_fold (sroa)", kernel);
+    } else {
+        after("sroa", kernel);
     }
     if cse(kernel) {
+        after("cse", kernel);
         const_fold(kernel);
+        after("const_fold (cse)", kernel);
+    } else {
+        after("cse", kernel);
     }
     bce(kernel, opts);
+    after("bce", kernel);
     if opts.fma_contraction {
         fma(kernel);
+        after("fma", kernel);
     }
     narrow_index(kernel);
+    after("narrow_index", kernel);
     strength(kernel);
+    after("strength", kernel);
     split_webs(kernel);
+    after("split_webs", kernel);
     if defer_checks(kernel) {
+        after("defer_checks", kernel);
         split_webs(kernel);
+        after("split_webs (defer)", kernel);
         // Early checks evaluate the run's indices at its head; the run then reuses them.
         cse(kernel);
+        after("cse (defer)", kernel);
+    } else {
+        after("defer_checks", kernel);
     }
     speculate(kernel);
+    after("speculate", kernel);
     vectorize(kernel);
+    after("vectorize", kernel);
     shifts(kernel);
+    after("shifts", kernel);
     dce(kernel);
+    after("dce", kernel);
     licm(kernel);
+    after("licm", kernel);
 }

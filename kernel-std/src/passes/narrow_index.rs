@@ -15,7 +15,7 @@
 //! variables written exactly once in the kernel; parameters and variables written more than once
 //! have their type's full range. Every rewrite keeps each variable's value exactly the same.
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use super::ranges::{self, Range};
 use super::util::{def_counts, for_each_def, walk};
@@ -34,7 +34,7 @@ enum DefInfo {
 /// Returns whether anything was narrowed.
 pub fn narrow_index(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
-    let mut defs = HashMap::new();
+    let mut defs = FxHashMap::default();
     walk(&k.body, &mut |i| {
         let mut single = true;
         for_each_def(i, |v| single &= counts[v.0 as usize] == 1);
@@ -64,7 +64,7 @@ pub fn narrow_index(k: &mut Kernel) -> bool {
     });
     let mut n = Narrow {
         defs,
-        memo: HashMap::new(),
+        memo: FxHashMap::default(),
         counts,
         changed: false,
     };
@@ -75,8 +75,8 @@ pub fn narrow_index(k: &mut Kernel) -> bool {
 }
 
 struct Narrow {
-    defs: HashMap<Var, DefInfo>,
-    memo: HashMap<Var, Option<Range>>,
+    defs: FxHashMap<Var, DefInfo>,
+    memo: FxHashMap<Var, Option<Range>>,
     /// Textual write counts (parameters count once).
     counts: Vec<u32>,
     changed: bool,

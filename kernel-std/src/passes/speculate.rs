@@ -13,15 +13,14 @@
 //! before its position, and is not the condition. Loads, integer division by a variable,
 //! intrinsics, checks and control flow stay inside.
 
-use std::collections::HashSet;
-
-use super::split_webs::{has_jump, live_after_each, reads};
+use super::split_webs::{for_each_read, has_jump, live_after_each, reads};
 use super::util::{for_each_def, for_each_use, walk};
+use super::varset::VarSet;
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Space, Var};
 
 /// Returns whether anything was hoisted.
 pub fn speculate(k: &mut Kernel) -> bool {
-    let mut anywhere = HashSet::new();
+    let mut anywhere = VarSet::with_capacity(k.vars.len());
     walk(&k.body, &mut |i| {
         for_each_use(i, |o| {
             if let Operand::Var(v) = o {
@@ -30,7 +29,7 @@ pub fn speculate(k: &mut Kernel) -> bool {
         })
     });
     let mut body = std::mem::take(&mut k.body);
-    let changed = block(k, &mut body, &HashSet::new(), &anywhere);
+    let changed = block(k, &mut body, &VarSet::new(), &anywhere);
     k.body = body;
     changed
 }
@@ -62,9 +61,9 @@ fn speculable(inst: &Inst) -> Option<Var> {
     d
 }
 
-fn block(k: &mut Kernel, b: &mut Block, live_out: &HashSet<Var>, anywhere: &HashSet<Var>) -> bool {
+fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, anywhere: &VarSet) -> bool {
     let n = b.0.len();
-    let live_after: Vec<HashSet<Var>> = live_after_each(b, live_out, anywhere, |i| {
+    let live_after: Vec<VarSet> = live_after_each(b, live_out, anywhere, |i| {
         matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
     })
     .into_iter()
@@ -183,9 +182,11 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
             if is_loc {
                 passed = Some(next.clone());
             }
-            b.swap(j, j + 1);
             j += 1;
         }
+        // Nothing moved while scanning (what follows position `j` is still what the store would
+        // meet next): move it in one rotation rather than one swap per instruction passed.
+        b[i..=j].rotate_left(1);
         if let (Some(own), Some(passed)) = (own, passed) {
             b.insert(j + 1, passed);
             b.insert(j, own);
@@ -204,7 +205,7 @@ fn dissolve(
     k: &mut Kernel,
     c: Operand,
     then: &Block,
-    live_after: &HashSet<Var>,
+    live_after: &VarSet,
     cur_loc: Option<&Inst>,
 ) -> Option<Vec<Inst>> {
     let mut out = Vec::new();
@@ -312,7 +313,7 @@ fn access(b: &Block) -> bool {
 
 /// Whether `e` is the `else` of a guarded load in `t`: it zeroes the load's destination, which is
 /// dead after the enclosing `if`.
-fn zero_of(e: &Block, t: &Block, live_after: &HashSet<Var>) -> bool {
+fn zero_of(e: &Block, t: &Block, live_after: &VarSet) -> bool {
     match (e.0.as_slice(), t.0.as_slice()) {
         (
             [Inst::Mov {
@@ -340,18 +341,19 @@ fn rename_dst(inst: &mut Inst, to: Var) {
 }
 
 /// Takes the hoistable instructions out of `then`, in order.
-fn hoist(then: &mut Block, cond: Operand, live_after: &HashSet<Var>) -> Vec<Inst> {
+fn hoist(then: &mut Block, cond: Operand, live_after: &VarSet) -> Vec<Inst> {
     let mut hoisted = Vec::new();
     let mut kept = Vec::new();
     // Variables written, and variables read or written, by instructions that stay.
-    let mut kept_defs: HashSet<Var> = HashSet::new();
-    let mut kept_touch: HashSet<Var> = HashSet::new();
+    let mut kept_defs = VarSet::new();
+    let mut kept_touch = VarSet::new();
     for inst in std::mem::take(&mut then.0) {
         let movable = speculable(&inst).is_some_and(|d| {
-            !live_after.contains(&d)
-                && cond != Operand::Var(d)
-                && !kept_touch.contains(&d)
-                && reads(&inst).is_disjoint(&kept_defs)
+            !live_after.contains(&d) && cond != Operand::Var(d) && !kept_touch.contains(&d) && {
+                let mut disjoint = true;
+                for_each_read(&inst, |v| disjoint &= !kept_defs.contains(&v));
+                disjoint
+            }
         });
         if movable {
             hoisted.push(inst);
@@ -369,7 +371,9 @@ fn hoist(then: &mut Block, cond: Operand, live_after: &HashSet<Var>) -> Vec<Inst
                 })
             });
         }
-        kept_touch.extend(reads(&inst));
+        for_each_read(&inst, |v| {
+            kept_touch.insert(v);
+        });
         kept.push(inst);
     }
     then.0 = kept;

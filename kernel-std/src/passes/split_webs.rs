@@ -12,14 +12,14 @@
 //! reads change name. A stretch that contains a `break`, `continue` or `return` is left alone
 //! (the old name could be read where control goes).
 
-use std::collections::{HashMap, HashSet};
-
-use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
+use super::fx::FxHashMap;
+use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, nested_reads, walk};
+use super::varset::VarSet;
 use crate::ir::{Block, Inst, Kernel, Operand, Var};
 
 /// Returns whether any variable was split.
 pub fn split_webs(k: &mut Kernel) -> bool {
-    let mut read_anywhere = HashSet::new();
+    let mut read_anywhere = VarSet::with_capacity(k.vars.len());
     walk(&k.body, &mut |i| {
         for_each_use(i, |o| {
             if let Operand::Var(v) = o {
@@ -33,7 +33,7 @@ pub fn split_webs(k: &mut Kernel) -> bool {
         read_anywhere,
         changed: false,
     };
-    s.block(&mut body, &HashSet::new());
+    s.block(&mut body, &VarSet::new());
     let changed = s.changed;
     k.body = body;
     changed
@@ -42,17 +42,16 @@ pub fn split_webs(k: &mut Kernel) -> bool {
 struct Splitter<'a> {
     k: &'a mut Kernel,
     /// Every variable read somewhere: the conservative live set where control jumps.
-    read_anywhere: HashSet<Var>,
+    read_anywhere: VarSet,
     changed: bool,
 }
 
-/// Variables read by `inst` or anything nested in it.
-pub(crate) fn reads(inst: &Inst) -> HashSet<Var> {
-    let mut s = HashSet::new();
+/// Calls `f` on every variable read by `inst` or anything nested in it.
+pub(crate) fn for_each_read(inst: &Inst, mut f: impl FnMut(Var)) {
     let mut add = |i: &Inst| {
         for_each_use(i, |o| {
             if let Operand::Var(v) = o {
-                s.insert(v);
+                f(v);
             }
         })
     };
@@ -60,6 +59,14 @@ pub(crate) fn reads(inst: &Inst) -> HashSet<Var> {
     for c in child_blocks(inst) {
         walk(c, &mut add);
     }
+}
+
+/// Variables read by `inst` or anything nested in it.
+pub(crate) fn reads(inst: &Inst) -> VarSet {
+    let mut s = VarSet::new();
+    for_each_read(inst, |v| {
+        s.insert(v);
+    });
     s
 }
 
@@ -88,7 +95,7 @@ fn simple_def(inst: &Inst) -> Option<Var> {
 /// Whether `b` assigns `v` at its top level before anything in it reads `v`.
 fn block_defines_first(b: &Block, v: Var) -> bool {
     for inst in &b.0 {
-        if reads(inst).contains(&v) {
+        if nested_reads(inst, v) {
             return false;
         }
         if simple_def(inst) == Some(v) {
@@ -123,24 +130,26 @@ fn full_def(inst: &Inst) -> Option<Var> {
 
 /// Turns the variables live after `inst` into those live before it (conservative for loops and
 /// jumps).
-pub(crate) fn transfer(inst: &Inst, live: &mut HashSet<Var>, anywhere: &HashSet<Var>) {
+pub(crate) fn transfer(inst: &Inst, live: &mut VarSet, anywhere: &VarSet) {
     match inst {
         Inst::If { cond, then, els } => {
             let mut e = live.clone();
             live_through(els, &mut e, anywhere);
             live_through(then, live, anywhere);
-            live.extend(e);
+            live.union_with(&e);
             if let Operand::Var(v) = cond {
                 live.insert(*v);
             }
         }
         Inst::For { .. } | Inst::Loop { .. } => {
-            live.extend(reads(inst));
+            for_each_read(inst, |v| {
+                live.insert(v);
+            });
             if has_jump(inst) {
-                live.extend(anywhere.iter().copied());
+                live.union_with(anywhere);
             }
         }
-        Inst::Break(_) | Inst::Continue(_) => *live = anywhere.clone(),
+        Inst::Break(_) | Inst::Continue(_) => live.assign(anywhere),
         Inst::Return => live.clear(),
         Inst::Panic { .. } => *live = reads(inst),
         _ => {
@@ -157,7 +166,7 @@ pub(crate) fn transfer(inst: &Inst, live: &mut HashSet<Var>, anywhere: &HashSet<
 }
 
 /// [`transfer`] over a whole block, backwards.
-pub(crate) fn live_through(b: &Block, live: &mut HashSet<Var>, anywhere: &HashSet<Var>) {
+pub(crate) fn live_through(b: &Block, live: &mut VarSet, anywhere: &VarSet) {
     for inst in b.0.iter().rev() {
         transfer(inst, live, anywhere);
     }
@@ -166,10 +175,10 @@ pub(crate) fn live_through(b: &Block, live: &mut HashSet<Var>, anywhere: &HashSe
 /// For each instruction of `b` that `want` selects, the variables live after it.
 pub(crate) fn live_after_each(
     b: &Block,
-    live_out: &HashSet<Var>,
-    anywhere: &HashSet<Var>,
+    live_out: &VarSet,
+    anywhere: &VarSet,
     want: impl Fn(&Inst) -> bool,
-) -> Vec<Option<HashSet<Var>>> {
+) -> Vec<Option<VarSet>> {
     let mut out = vec![None; b.0.len()];
     let mut live = live_out.clone();
     for (i, inst) in b.0.iter().enumerate().rev() {
@@ -203,13 +212,25 @@ fn rename_own_defs_with(inst: &mut Inst, r: impl Fn(&mut Var)) {
 }
 
 impl Splitter<'_> {
-    fn block(&mut self, b: &mut Block, live_out: &HashSet<Var>) {
+    fn block(&mut self, b: &mut Block, live_out: &VarSet) {
         let n = b.0.len();
         let anchor_of: Vec<Option<Var>> = b.0.iter().map(full_def).collect();
-        let live_after = live_after_each(b, live_out, &self.read_anywhere, |i| {
-            matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
-                || full_def(i).is_some()
-        });
+        // Backwards: the live set after each nested control structure, and for each anchor only
+        // whether its own variable is live after it (a whole set per anchor would copy the live
+        // set at nearly every instruction).
+        let mut live_after: Vec<Option<VarSet>> = vec![None; n];
+        let mut anchor_live_after = vec![false; n];
+        let mut live = live_out.clone();
+        for (i, inst) in b.0.iter().enumerate().rev() {
+            if matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. }) {
+                live_after[i] = Some(live.clone());
+            }
+            if let Some(v) = anchor_of[i] {
+                anchor_live_after[i] = live.contains(&v);
+            }
+            transfer(inst, &mut live, &self.read_anywhere);
+        }
+        drop(live);
         for (i, inst) in b.0.iter_mut().enumerate() {
             match inst {
                 Inst::If { then, els, .. } => {
@@ -239,23 +260,22 @@ impl Splitter<'_> {
         }
         // Per anchor: does the value it starts get its own variable? Decided from the next
         // anchor of the same variable (or the block's end).
-        let mut next_anchor: HashMap<Var, usize> = HashMap::new();
+        let mut next_anchor: FxHashMap<Var, usize> = FxHashMap::default();
         let mut split = vec![false; n];
         for i in (0..n).rev() {
             let Some(v) = anchor_of[i] else { continue };
             let end = next_anchor.insert(v, i);
             let stop = end.unwrap_or(n);
-            let after = live_after[i].as_ref().expect("computed for anchors");
             split[i] = jumps[stop] == jumps[i + 1]
                 && match end {
                     Some(_) => true,
                     // The last value: only when nothing after the block reads it, and something
                     // in the block does (a value dead at once gains nothing).
-                    None => !live_out.contains(&v) && after.contains(&v),
+                    None => !live_out.contains(&v) && anchor_live_after[i],
                 };
         }
         // One forward walk: each variable's current name.
-        let mut name: HashMap<Var, Var> = HashMap::new();
+        let mut name: FxHashMap<Var, Var> = FxHashMap::default();
         for i in 0..n {
             let inst = &mut b.0[i];
             // Reads by the instruction itself belong to the value before it.
@@ -292,7 +312,7 @@ impl Splitter<'_> {
     }
 }
 
-fn rename_own_uses_map(inst: &mut Inst, name: &HashMap<Var, Var>) {
+fn rename_own_uses_map(inst: &mut Inst, name: &FxHashMap<Var, Var>) {
     if name.is_empty() {
         return;
     }
@@ -306,7 +326,7 @@ fn rename_own_uses_map(inst: &mut Inst, name: &HashMap<Var, Var>) {
 }
 
 /// Renames the definitions of `inst` and every occurrence inside its nested blocks.
-fn rename_defs_and_nested(inst: &mut Inst, name: &HashMap<Var, Var>) {
+fn rename_defs_and_nested(inst: &mut Inst, name: &FxHashMap<Var, Var>) {
     if name.is_empty() {
         return;
     }

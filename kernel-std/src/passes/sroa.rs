@@ -5,7 +5,7 @@
 //! indices constant. Arrays with any variable or out-of-range index stay in memory untouched;
 //! the emptied array entries themselves are dropped later by `dce`.
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use super::util::{walk, walk_mut};
 use crate::ir::{ArrayId, Inst, Kernel, Operand, Var};
@@ -25,7 +25,7 @@ pub fn sroa(k: &mut Kernel) -> bool {
     if !ok.iter().zip(&touched).any(|(o, t)| *o && *t) {
         return false;
     }
-    let mut elems: HashMap<(ArrayId, u64), Var> = HashMap::new();
+    let mut elems: FxHashMap<(ArrayId, u64), Var> = FxHashMap::default();
     let mut body = std::mem::take(&mut k.body);
     walk_mut(&mut body, &mut |i| {
         let (array, idx) = match i {

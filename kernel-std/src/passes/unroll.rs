@@ -422,7 +422,7 @@ mod tests {
                             "{u:?} {s}..{e} step {step} incl {incl} rev {rev}\n{}",
                             text(&k)
                         );
-                        let mut ids = std::collections::HashSet::new();
+                        let mut ids = crate::passes::fx::FxHashSet::default();
                         crate::passes::util::walk(&k.body, &mut |i| {
                             if let Inst::For { id, .. } | Inst::Loop { id, .. } = i {
                                 assert!(ids.insert(*id), "loop id reused");

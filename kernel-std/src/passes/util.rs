@@ -1,6 +1,6 @@
 //! Walkers and small analyses over the structured IR that several passes share.
 
-use std::collections::{HashMap, HashSet};
+use super::fx::{FxHashMap, FxHashSet};
 
 use crate::intrinsics::{self, Class};
 use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
@@ -192,8 +192,8 @@ pub fn walk_mut(b: &mut Block, f: &mut impl FnMut(&mut Inst)) {
 }
 
 /// Every variable written anywhere in `b` (nested blocks and loop induction variables included).
-pub fn assigned_vars(b: &Block) -> HashSet<Var> {
-    let mut s = HashSet::new();
+pub fn assigned_vars(b: &Block) -> FxHashSet<Var> {
+    let mut s = FxHashSet::default();
     walk(b, &mut |i| {
         for_each_def(i, |v| {
             s.insert(v);
@@ -240,22 +240,21 @@ pub fn inst_count(b: &Block) -> usize {
 /// the passes that delete empty `if`s and loops still see it as empty. Returns whether anything
 /// was dropped.
 pub fn prune_locs(b: &mut Block) -> bool {
-    let before = b.0.len();
-    if !b.0.iter().any(|i| matches!(i, Inst::Loc(_))) {
+    // A marker survives only if a non-marker instruction follows it directly. Most calls find
+    // nothing to drop: test first, so that they move nothing.
+    let is_loc = |i: &Inst| matches!(i, Inst::Loc(_));
+    let drops = |w: &[Inst]| is_loc(&w[0]) && is_loc(&w[1]);
+    let last_is_loc = b.0.last().is_some_and(is_loc);
+    if !last_is_loc && !b.0.windows(2).any(drops) {
         return false;
     }
-    let old = std::mem::take(&mut b.0);
-    // Walking backwards, a marker survives only if a non-marker instruction follows it directly.
-    let mut kept: Vec<Inst> = Vec::with_capacity(before);
-    for inst in old.into_iter().rev() {
-        let covers = kept.last().is_some_and(|n| !matches!(n, Inst::Loc(_)));
-        if covers || !matches!(inst, Inst::Loc(_)) {
-            kept.push(inst);
-        }
-    }
-    kept.reverse();
-    b.0 = kept;
-    b.0.len() != before
+    let n = b.0.len();
+    let keep: Vec<bool> = (0..n)
+        .map(|i| !is_loc(&b.0[i]) || b.0.get(i + 1).is_some_and(|x| !is_loc(x)))
+        .collect();
+    let mut it = keep.into_iter();
+    b.0.retain(|_| it.next().unwrap_or(true));
+    true
 }
 
 /// Whether `a` and `b` do the same thing: equal once source markers are ignored (at every depth).
@@ -339,7 +338,7 @@ pub fn jumps_to_insts(insts: &[Inst], id: LoopId) -> bool {
 /// Gives every loop defined inside `b` a fresh id (and rewrites the breaks/continues that name it),
 /// so that copies of one body never share loop ids.
 pub fn refresh_loop_ids(k: &mut Kernel, b: &mut Block) {
-    let mut map: HashMap<LoopId, LoopId> = HashMap::new();
+    let mut map: FxHashMap<LoopId, LoopId> = FxHashMap::default();
     walk_mut(b, &mut |i| {
         if let Inst::For { id, .. } | Inst::Loop { id, .. } = i {
             let fresh = k.new_loop();

@@ -19,7 +19,7 @@
 //! the run between holds no shared store, barrier, atomic, check or control flow, and nothing in
 //! it reads or writes the later loads' destinations.
 
-use std::collections::{HashMap, HashSet};
+use super::fx::{FxHashMap, FxHashSet};
 
 use super::util::{assigned_vars, child_blocks, def_counts, for_each_def, for_each_use, walk};
 use crate::intrinsics::{self, Class};
@@ -31,7 +31,7 @@ const MAX_ALIGN: u32 = 1 << 16;
 /// Returns whether anything changed.
 pub fn vectorize(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
-    let mut defs: HashMap<Var, Inst> = HashMap::new();
+    let mut defs: FxHashMap<Var, Inst> = FxHashMap::default();
     walk(&k.body, &mut |i| {
         for_each_def(i, |v| {
             if counts[v.0 as usize] == 1 {
@@ -42,8 +42,8 @@ pub fn vectorize(k: &mut Kernel) -> bool {
     let mut v = Vectorizer {
         k,
         defs,
-        memo: HashMap::new(),
-        raise: HashSet::new(),
+        memo: FxHashMap::default(),
+        raise: FxHashSet::default(),
         changed: false,
     };
     let mut body = std::mem::take(&mut v.k.body);
@@ -123,10 +123,10 @@ fn wide_int(t: Ty) -> bool {
 struct Vectorizer<'a> {
     k: &'a mut Kernel,
     /// The defining instruction of every variable assigned exactly once.
-    defs: HashMap<Var, Inst>,
-    memo: HashMap<Var, (u32, Vec<SharedId>)>,
+    defs: FxHashMap<Var, Inst>,
+    memo: FxHashMap<Var, (u32, Vec<SharedId>)>,
     /// Static allocations whose base must be 16-aligned for the vector loads made.
-    raise: HashSet<SharedId>,
+    raise: FxHashSet<SharedId>,
     changed: bool,
 }
 
@@ -235,13 +235,13 @@ impl Vectorizer<'_> {
         }
         let accesses = self.scan(b);
         // Symbolic parts used by at least two accesses get an anchor.
-        let mut uses: HashMap<Terms, usize> = HashMap::new();
+        let mut uses: FxHashMap<Terms, usize> = FxHashMap::default();
         for a in &accesses {
             *uses.entry(a.form.terms.clone()).or_default() += 1;
         }
         let groups = self.groups(b, &accesses);
-        let mut leader: HashMap<usize, Vec<Var>> = HashMap::new();
-        let mut dropped: HashSet<usize> = HashSet::new();
+        let mut leader: FxHashMap<usize, Vec<Var>> = FxHashMap::default();
+        let mut dropped: FxHashSet<usize> = FxHashSet::default();
         for g in &groups {
             leader.insert(
                 accesses[g[0]].at,
@@ -251,8 +251,8 @@ impl Vectorizer<'_> {
                 dropped.insert(accesses[i].at);
             }
         }
-        let by_at: HashMap<usize, &Access> = accesses.iter().map(|a| (a.at, a)).collect();
-        let mut anchors: HashMap<Terms, (Var, u32)> = HashMap::new();
+        let by_at: FxHashMap<usize, &Access> = accesses.iter().map(|a| (a.at, a)).collect();
+        let mut anchors: FxHashMap<Terms, (Var, u32)> = FxHashMap::default();
         let mut out = Vec::with_capacity(b.0.len());
         for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
             if dropped.contains(&i) {
@@ -319,13 +319,13 @@ impl Vectorizer<'_> {
 
     /// The shared accesses of `b`'s top level with their address forms.
     fn scan(&mut self, b: &Block) -> Vec<Access> {
-        let mut version: HashMap<Var, u32> = HashMap::new();
-        let mut forms: HashMap<Var, Lin> = HashMap::new();
+        let mut version: FxHashMap<Var, u32> = FxHashMap::default();
+        let mut forms: FxHashMap<Var, Lin> = FxHashMap::default();
         let mut out = Vec::new();
         let mut run = 0;
         for (at, inst) in b.0.iter().enumerate() {
             let form_of =
-                |o: Operand, forms: &HashMap<Var, Lin>, version: &HashMap<Var, u32>| match o {
+                |o: Operand, forms: &FxHashMap<Var, Lin>, version: &FxHashMap<Var, u32>| match o {
                     Operand::Const(c) => Lin::constant(c.bits as u32),
                     Operand::Var(v) => forms
                         .get(&v)
@@ -460,7 +460,7 @@ impl Vectorizer<'_> {
 /// nothing between the leader and each of them reads or writes its destination.
 fn movable(b: &Block, acc: &[Access], g: &[usize]) -> bool {
     let dsts: Vec<Var> = g.iter().map(|&i| acc[i].dst.unwrap().0).collect();
-    let distinct: HashSet<Var> = dsts.iter().copied().collect();
+    let distinct: FxHashSet<Var> = dsts.iter().copied().collect();
     if distinct.len() != dsts.len() {
         return false;
     }
