@@ -56,7 +56,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             continue;
         }
         // Every example also runs inside the GPU test binaries (`examples_gpu`,
-        // `intrinsics_examples_gpu`); one example binary shows the backend selection.
+        // `intrinsics_examples_gpu`); a few example binaries show the backend selection and
+        // what the driver prints (simplePrintf) and measures (clock).
         if !is_test && !BINARIES.contains(&name.as_str()) {
             continue;
         }
@@ -113,7 +114,7 @@ fn json_str(line: &str, key: &str) -> Option<String> {
 const CPU_ONLY: &[&str] = &["sim_bench"];
 
 /// The executables besides tests that go into the bundle.
-const BINARIES: &[&str] = &["xtask", "vector_add"];
+const BINARIES: &[&str] = &["xtask", "vector_add", "simple_printf", "clock"];
 
 /// Whether a libtest binary lists any ignored test (our GPU tests are `#[ignore]`).
 fn has_ignored_tests(exe: &str) -> bool {

@@ -2,7 +2,7 @@
 //! address-space conversions (`cvta_shared_to_generic` and friends): simulator and GPU
 //! (`--ignored`) with the same bodies, PTX assembled for sm_80 and sm_90.
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::prelude::*;
 use ferrocuda::runtime::Error;
@@ -60,7 +60,7 @@ fn false_assumptions_panic_on_the_simulator() {
         match assumed_run(&sim(), off, limit) {
             Err(Error::KernelPanic(p)) => {
                 assert_eq!(p.message, want);
-                assert!(p.file.ends_with("intr_assume_cvta.rs"), "{}", p.file);
+                assert!(p.file.ends_with("intrinsics/assume_cvta.rs"), "{}", p.file);
             }
             other => panic!("off {off}: expected a panic, got {other:?}"),
         }

@@ -1,7 +1,7 @@
 //! `alloca` (B.17): a per-thread stack buffer of runtime length, bounds-checked like a slice.
 //! Same bodies on the simulator and a GPU (`--ignored`); PTX assembled for sm_80 and sm_90.
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::prelude::*;
 use ferrocuda::runtime::Error;
@@ -75,7 +75,7 @@ fn alloca_is_bounds_checked_on_the_simulator() {
                 p.message,
                 "index out of bounds: the len is 5 but the index is 5"
             );
-            assert!(p.file.ends_with("intr_alloca.rs"), "{}", p.file);
+            assert!(p.file.ends_with("intrinsics/alloca.rs"), "{}", p.file);
         }
         other => panic!("expected a bounds panic, got {other:?}"),
     }

@@ -2,7 +2,7 @@
 //! `unreachable`: results against the CPU on the simulator and a GPU (`--ignored`), PTX assembled
 //! by ptxas for sm_80 and sm_90.
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::prelude::*;
 use intr_common::{assembles, gpu, sim};
@@ -174,7 +174,7 @@ fn trap_and_unreachable_stop_the_simulated_launch_at_the_call() {
         match r {
             Err(ferrocuda::runtime::Error::KernelPanic(p)) => {
                 assert_eq!(p.message, msg);
-                assert!(p.file.ends_with("intr_memory_misc.rs"), "{}", p.file);
+                assert!(p.file.ends_with("intrinsics/memory_misc.rs"), "{}", p.file);
             }
             other => panic!("mode {mode}: expected a panic, got {other:?}"),
         }
@@ -245,7 +245,7 @@ fn misuse_is_a_compile_error_at_the_argument() {
         e.contains("`ldg` needs a reference into global memory"),
         "{e}"
     );
-    assert!(e.contains("intr_memory_misc.rs"), "{e}");
+    assert!(e.contains("intrinsics/memory_misc.rs"), "{e}");
     let e = err(counter_not_constant::ast());
     assert!(e.contains("constant counter number"), "{e}");
 }

@@ -2,7 +2,7 @@
 //! CUDA vector types, against CPU references built on the `half` crate: on the simulator, on a GPU
 //! (`--ignored`), and assembled by ptxas for sm_80 and sm_90.
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::prelude::*;
 use intr_common::{assembles, gpu, sim};

@@ -3,7 +3,7 @@
 //! use-after-free reports. Same bodies on the simulator and a GPU (`--ignored`); PTX assembled by
 //! ptxas for sm_80 and sm_90.
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::prelude::*;
 use ferrocuda::runtime::Error;
@@ -121,7 +121,7 @@ fn unchecked_on(dev: &Device) {
     match r {
         Err(Error::KernelPanic(p)) => {
             assert!(p.message.contains("the len is 0"), "{}", p.message);
-            assert!(p.file.ends_with("intr_heap.rs"), "{}", p.file);
+            assert!(p.file.ends_with("intrinsics/heap.rs"), "{}", p.file);
         }
         other => panic!("expected a bounds panic, got {other:?}"),
     }
@@ -178,7 +178,7 @@ fn heap_misuse_is_reported_by_the_simulator() {
         match r {
             Err(Error::Simulator(e)) => {
                 assert!(e.message.contains(want), "mode {mode}: {}", e.message);
-                assert!(e.file.ends_with("intr_heap.rs"), "{}", e.file);
+                assert!(e.file.ends_with("intrinsics/heap.rs"), "{}", e.file);
             }
             other => panic!("mode {mode}: expected a simulator error, got {other:?}"),
         }

@@ -6,7 +6,7 @@
 // lanes already of that type.
 #![allow(clippy::unnecessary_cast)]
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::prelude::*;
 use intr_common::{assembles, gpu, inputs, sim};

@@ -3,7 +3,7 @@
 //! (`--ignored`) share the bodies; PTX assembled by ptxas for sm_80 and sm_90 (bf16x2 atomics:
 //! sm_90 only, a compile error below it).
 
-mod intr_common;
+use crate::intr_common;
 
 use ferrocuda::device_std::{compile, ptxas, sim, CompileOptions};
 use ferrocuda::prelude::*;

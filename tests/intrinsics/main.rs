@@ -1,0 +1,13 @@
+//! Device intrinsics of the guide's Appendix B, one module per family: the same test bodies run
+//! on the simulator in `cargo test` and on a GPU with `--ignored`. One test binary for all of
+//! them, so the GPU bundle carries one copy of the compiler instead of seven.
+
+mod intr_common;
+
+mod alloca;
+mod assume_cvta;
+mod half_div_atomics;
+mod half_vector;
+mod heap;
+mod integer;
+mod memory_misc;
