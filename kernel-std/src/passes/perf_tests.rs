@@ -484,3 +484,34 @@ fn moved_code_keeps_its_source_markers() {
         .collect();
     assert_eq!(kinds, "LLLLSSSSs", "{}", text(&k));
 }
+
+#[test]
+fn runs_in_loops_keep_deferred_checks() {
+    let (mut k, p, x, n) = tile_rows(4);
+    let body = std::mem::take(&mut k.body.0);
+    let iv = k.new_var(Ty::U32);
+    let l = for_(&mut k, iv, u32c(0), u32c(3), crate::ir::Unroll::Never, body);
+    k.body.0 = vec![l];
+    let orig = k.clone();
+    late_passes(&mut k);
+    run_all(&orig, &k, p, x, n);
+    let Some(Inst::For { body, .. }) = k.body.0.iter().find(|i| matches!(i, Inst::For { .. }))
+    else {
+        panic!("the loop is gone:\n{}", text(&k))
+    };
+    // Deferred: the dispatch (the only `if` holding panics) comes after the loads, not before.
+    let has_panic = |i: &Inst| {
+        let mut n = 0;
+        util::walk(&crate::ir::Block(vec![i.clone()]), &mut |j| {
+            n += matches!(j, Inst::Panic { .. }) as usize
+        });
+        n > 0
+    };
+    let first_load = body
+        .0
+        .iter()
+        .position(|i| matches!(i, Inst::If { then, .. } if matches!(then.0.as_slice(), [Inst::Load { .. }])))
+        .expect("guarded loads");
+    let dispatch = body.0.iter().position(has_panic).expect("a dispatch");
+    assert!(first_load < dispatch, "{}", text(&k));
+}
