@@ -14,7 +14,7 @@ const FULL: u32 = 0xffff_ffff;
 /// This thread's grid-stride partial sum.
 #[device]
 fn thread_sum(input: &[u32]) -> u32 {
-    let stride = (grid_dim().x * block_dim().x) as usize;
+    let stride = grid_dim().x as usize * block_dim().x as usize;
     let mut i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
     let mut s = 0u32;
     while i < input.len() {
