@@ -394,7 +394,7 @@ fn recompute(
                 }
             });
             let fresh = k.new_var(k.ty(v));
-            set_dst(&mut inst, fresh);
+            super::util::set_pure_dst(&mut inst, fresh);
             code.push(inst);
             Operand::Var(fresh)
         }
@@ -409,48 +409,6 @@ fn recompute(
     };
     memo.insert((v, before), r);
     Some(r)
-}
-
-/// Instructions whose result a dispatch may compute again: no memory, no fault, one result.
-fn recomputable(inst: &Inst) -> Option<Var> {
-    let ok = match inst {
-        Inst::Mov { .. }
-        | Inst::Unary { .. }
-        | Inst::Fma { .. }
-        | Inst::Cast { .. }
-        | Inst::Bitcast { .. }
-        | Inst::Select { .. }
-        | Inst::SharedAddr { .. } => true,
-        Inst::Binary { op, b, .. } => match op {
-            BinOp::Div | BinOp::Rem => match b {
-                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
-                Operand::Const(c) => c.ty.is_float(),
-                Operand::Var(_) => false,
-            },
-            _ => true,
-        },
-        _ => false,
-    };
-    if !ok {
-        return None;
-    }
-    let mut dst = None;
-    for_each_def(inst, |v| dst = Some(v));
-    dst
-}
-
-fn set_dst(inst: &mut Inst, to: Var) {
-    match inst {
-        Inst::Mov { dst, .. }
-        | Inst::Unary { dst, .. }
-        | Inst::Binary { dst, .. }
-        | Inst::Fma { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Bitcast { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::SharedAddr { dst, .. } => *dst = to,
-        _ => {}
-    }
 }
 
 /// `o`, or a copy of it when later code in the run overwrites it.
@@ -477,7 +435,7 @@ fn guard(d: &Deferred, then: Vec<Inst>, els: Vec<Inst>) -> Inst {
 fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
     // An `if`'s own assignments are its branches', counted as the recursion passes them.
     d.pos += 1;
-    if let Some(v) = recomputable(&inst) {
+    if let Some(v) = super::util::pure_dst(&inst, false) {
         if d.total.get(&v).copied() == Some(1) {
             d.pure_def.insert(v, (d.pos, inst.clone()));
         }

@@ -17,38 +17,10 @@
 
 use std::collections::HashMap;
 
-use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut};
-use crate::intrinsics::{self, Class};
+use super::util::{
+    child_blocks, for_each_def, for_each_use, for_each_use_mut, pure_value, set_pure_dst,
+};
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, SiteId, Ty, UnOp, Var};
-
-/// Instructions a head may evaluate again: pure, cannot fault, one result.
-fn pure(inst: &Inst) -> bool {
-    match inst {
-        Inst::Mov { .. }
-        | Inst::Unary { .. }
-        | Inst::Fma { .. }
-        | Inst::Cast { .. }
-        | Inst::Bitcast { .. }
-        | Inst::Select { .. }
-        | Inst::SharedAddr { .. } => true,
-        Inst::Binary { op, b, .. } => match op {
-            BinOp::Div | BinOp::Rem => match b {
-                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
-                Operand::Const(c) => c.ty.is_float(),
-                Operand::Var(_) => false,
-            },
-            _ => true,
-        },
-        // Special registers (`tid.x`...) and pure math read no memory.
-        Inst::Intrinsic { id, dsts, .. } => {
-            dsts.len() == 1
-                && intrinsics::TABLE
-                    .get(id.0 as usize)
-                    .is_some_and(|d| d.class == Class::Pure)
-        }
-        _ => false,
-    }
-}
 
 /// One assignment in the run: where (pre-order position), under which `if` branches, and the
 /// instruction when it is pure.
@@ -85,7 +57,7 @@ impl Scan {
             self.defs.entry(v).or_default().push(Def {
                 pos,
                 path: self.path.clone(),
-                inst: pure(inst).then(|| inst.clone()),
+                inst: pure_value(inst, true).then(|| inst.clone()),
             })
         });
         match inst {
@@ -161,7 +133,7 @@ impl Head<'_> {
                     }
                 });
                 let fresh = self.k.new_var(self.k.ty(v));
-                set_dst(&mut inst, fresh);
+                set_pure_dst(&mut inst, fresh);
                 self.code.push(inst);
                 Operand::Var(fresh)
             }
@@ -185,21 +157,6 @@ impl Head<'_> {
             a,
         });
         dst.into()
-    }
-}
-
-fn set_dst(inst: &mut Inst, to: Var) {
-    match inst {
-        Inst::Mov { dst, .. }
-        | Inst::Unary { dst, .. }
-        | Inst::Binary { dst, .. }
-        | Inst::Fma { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Bitcast { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::SharedAddr { dst, .. } => *dst = to,
-        Inst::Intrinsic { dsts, .. } => dsts[0] = to,
-        _ => {}
     }
 }
 

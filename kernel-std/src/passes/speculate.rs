@@ -35,30 +35,7 @@ pub fn speculate(k: &mut Kernel) -> bool {
 }
 
 fn speculable(inst: &Inst) -> Option<Var> {
-    let ok = match inst {
-        Inst::Mov { .. }
-        | Inst::Unary { .. }
-        | Inst::Fma { .. }
-        | Inst::Cast { .. }
-        | Inst::Bitcast { .. }
-        | Inst::Select { .. }
-        | Inst::SharedAddr { .. } => true,
-        Inst::Binary { op, b, .. } => match op {
-            BinOp::Div | BinOp::Rem => match b {
-                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
-                Operand::Const(_) => true,
-                Operand::Var(_) => false,
-            },
-            _ => true,
-        },
-        _ => false,
-    };
-    if !ok {
-        return None;
-    }
-    let mut d = None;
-    for_each_def(inst, |v| d = Some(v));
-    d
+    super::util::pure_dst(inst, false)
 }
 
 fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, anywhere: &VarSet) -> bool {

@@ -3,7 +3,7 @@
 use super::fx::{FxHashMap, FxHashSet};
 
 use crate::intrinsics::{self, Class};
-use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
+use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, Var};
 
 /// Calls `f` on every operand read by `inst` itself (not by instructions nested in its blocks).
 pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
@@ -465,5 +465,62 @@ mod tests {
         assert!(same_ignoring_locs(&a, &b));
         let c = Block(vec![inner(5), Inst::Return]);
         assert!(!same_ignoring_locs(&a, &c));
+    }
+}
+
+/// Whether `inst` reads no memory and cannot fault, so a pass may run it again or earlier than
+/// written: division only by a constant other than 0 and -1. Pure intrinsics (special registers,
+/// math) with one result count when `intrinsics` is set.
+pub fn pure_value(inst: &Inst, intrinsics: bool) -> bool {
+    match inst {
+        Inst::Mov { .. }
+        | Inst::Unary { .. }
+        | Inst::Fma { .. }
+        | Inst::Cast { .. }
+        | Inst::Bitcast { .. }
+        | Inst::Select { .. }
+        | Inst::SharedAddr { .. } => true,
+        Inst::Binary { op, b, .. } => match op {
+            BinOp::Div | BinOp::Rem => match b {
+                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
+                Operand::Const(c) => c.ty.is_float(),
+                Operand::Var(_) => false,
+            },
+            _ => true,
+        },
+        Inst::Intrinsic { id, dsts, .. } => {
+            intrinsics
+                && dsts.len() == 1
+                && intrinsics::TABLE
+                    .get(id.0 as usize)
+                    .is_some_and(|d| d.class == Class::Pure)
+        }
+        _ => false,
+    }
+}
+
+/// The destination of a [`pure_value`] instruction.
+pub fn pure_dst(inst: &Inst, intrinsics: bool) -> Option<Var> {
+    if !pure_value(inst, intrinsics) {
+        return None;
+    }
+    let mut dst = None;
+    for_each_def(inst, |v| dst = Some(v));
+    dst
+}
+
+/// Points the single result of a [`pure_value`] instruction at `to`.
+pub fn set_pure_dst(inst: &mut Inst, to: Var) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::SharedAddr { dst, .. } => *dst = to,
+        Inst::Intrinsic { dsts, .. } if dsts.len() == 1 => dsts[0] = to,
+        _ => {}
     }
 }
