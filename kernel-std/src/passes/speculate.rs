@@ -16,7 +16,7 @@
 use super::split_webs::{for_each_read, has_jump, live_after_each, reads};
 use super::util::{for_each_def, for_each_use, walk};
 use super::varset::VarSet;
-use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Space, Var};
+use crate::ir::{Block, Inst, Kernel, Operand, Space, Var};
 
 /// Returns whether anything was hoisted.
 pub fn speculate(k: &mut Kernel) -> bool {

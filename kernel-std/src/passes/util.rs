@@ -428,46 +428,6 @@ pub fn dead_after(rest: &[Inst], v: Var, top: bool) -> bool {
     top
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ir::{Const, SourceLoc};
-
-    fn loc(line: u32) -> Inst {
-        Inst::Loc(SourceLoc {
-            file: "f.rs",
-            line,
-            col: 1,
-        })
-    }
-
-    #[test]
-    fn markers_that_cover_nothing_are_pruned() {
-        let mut b = Block(vec![loc(1), loc(2), Inst::Return, loc(3), loc(4)]);
-        assert!(prune_locs(&mut b));
-        assert_eq!(b.0, vec![loc(2), Inst::Return]);
-        assert!(!prune_locs(&mut b));
-        let mut only = Block(vec![loc(1), loc(2)]);
-        assert!(prune_locs(&mut only));
-        assert!(only.0.is_empty());
-        assert_eq!(inst_count(&Block(vec![loc(1), Inst::Return])), 1);
-    }
-
-    #[test]
-    fn blocks_differing_only_in_markers_are_the_same() {
-        let inner = |l| Inst::If {
-            cond: Const::bool(true).into(),
-            then: Block(vec![loc(l), Inst::Return]),
-            els: Block::default(),
-        };
-        let a = Block(vec![loc(1), inner(2)]);
-        let b = Block(vec![inner(5), loc(9)]);
-        assert!(same_ignoring_locs(&a, &b));
-        let c = Block(vec![inner(5), Inst::Return]);
-        assert!(!same_ignoring_locs(&a, &c));
-    }
-}
-
 /// Whether `inst` reads no memory and cannot fault, so a pass may run it again or earlier than
 /// written: division only by a constant other than 0 and -1. Pure intrinsics (special registers,
 /// math) with one result count when `intrinsics` is set.
@@ -522,5 +482,45 @@ pub fn set_pure_dst(inst: &mut Inst, to: Var) {
         | Inst::SharedAddr { dst, .. } => *dst = to,
         Inst::Intrinsic { dsts, .. } if dsts.len() == 1 => dsts[0] = to,
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Const, SourceLoc};
+
+    fn loc(line: u32) -> Inst {
+        Inst::Loc(SourceLoc {
+            file: "f.rs",
+            line,
+            col: 1,
+        })
+    }
+
+    #[test]
+    fn markers_that_cover_nothing_are_pruned() {
+        let mut b = Block(vec![loc(1), loc(2), Inst::Return, loc(3), loc(4)]);
+        assert!(prune_locs(&mut b));
+        assert_eq!(b.0, vec![loc(2), Inst::Return]);
+        assert!(!prune_locs(&mut b));
+        let mut only = Block(vec![loc(1), loc(2)]);
+        assert!(prune_locs(&mut only));
+        assert!(only.0.is_empty());
+        assert_eq!(inst_count(&Block(vec![loc(1), Inst::Return])), 1);
+    }
+
+    #[test]
+    fn blocks_differing_only_in_markers_are_the_same() {
+        let inner = |l| Inst::If {
+            cond: Const::bool(true).into(),
+            then: Block(vec![loc(l), Inst::Return]),
+            els: Block::default(),
+        };
+        let a = Block(vec![loc(1), inner(2)]);
+        let b = Block(vec![inner(5), loc(9)]);
+        assert!(same_ignoring_locs(&a, &b));
+        let c = Block(vec![inner(5), Inst::Return]);
+        assert!(!same_ignoring_locs(&a, &c));
     }
 }
