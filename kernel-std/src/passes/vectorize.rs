@@ -33,6 +33,18 @@ pub fn vectorize(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
     let mut defs: FxHashMap<Var, Inst> = FxHashMap::default();
     walk(&k.body, &mut |i| {
+        // Only the definitions `Vectorizer::align` looks into (any other counts as unknown,
+        // as an absent one does): cloning every instruction was most of this pass's time.
+        if !matches!(
+            i,
+            Inst::SharedAddr { .. }
+                | Inst::DynSharedAddr { .. }
+                | Inst::Mov { .. }
+                | Inst::Cast { .. }
+                | Inst::Binary { .. }
+        ) {
+            return;
+        }
         for_each_def(i, |v| {
             if counts[v.0 as usize] == 1 {
                 defs.insert(v, i.clone());
