@@ -34,13 +34,22 @@ enum Key {
 }
 
 impl Key {
-    fn operands(&self) -> Vec<Operand> {
+    /// Calls `f` on each operand (without collecting them: this runs for every pure
+    /// instruction).
+    fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
         match self {
-            Key::Un(_, a, _) | Key::Cast(a, _) | Key::Bitcast(a, _) => vec![*a],
-            Key::Bin(_, a, b, _) => vec![*a, *b],
-            Key::Fma(a, b, c) | Key::Select(a, b, c) => vec![*a, *b, *c],
-            Key::Intrinsic(_, args) => args.clone(),
-            Key::SharedAddr(_) | Key::DynSharedAddr | Key::DynSharedBytes => vec![],
+            Key::Un(_, a, _) | Key::Cast(a, _) | Key::Bitcast(a, _) => f(*a),
+            Key::Bin(_, a, b, _) => {
+                f(*a);
+                f(*b);
+            }
+            Key::Fma(a, b, c) | Key::Select(a, b, c) => {
+                f(*a);
+                f(*b);
+                f(*c);
+            }
+            Key::Intrinsic(_, args) => args.iter().for_each(|a| f(*a)),
+            Key::SharedAddr(_) | Key::DynSharedAddr | Key::DynSharedBytes => {}
         }
     }
 }
@@ -118,11 +127,18 @@ impl Avail {
     }
 
     fn add(&mut self, key: u32, h: Var) {
-        for o in self.keys[key as usize].operands() {
+        let Avail {
+            keys,
+            by_var,
+            journal,
+            ..
+        } = self;
+        keys[key as usize].for_each_operand(|o| {
             if let Operand::Var(v) = o {
-                self.push(v, key);
+                by_var[v.0 as usize].push(key);
+                journal.push(Change::Push { var: v.0, key });
             }
-        }
+        });
         self.push(h, key);
         self.set(key, Some(h));
     }
@@ -290,7 +306,9 @@ impl Cx<'_> {
                     }
                     for_each_def(inst, |v| av.kill(v));
                     if let (Some(key), Some(d)) = (key, single_dst(inst)) {
-                        let reads_dst = av.keys[key as usize].operands().contains(&Operand::Var(d));
+                        let mut reads_dst = false;
+                        av.keys[key as usize]
+                            .for_each_operand(|o| reads_dst |= o == Operand::Var(d));
                         if !matches!(inst, Inst::Mov { .. }) && !reads_dst {
                             av.add(key, d);
                         }
