@@ -20,8 +20,8 @@ use super::eval::{
     is_int_zero,
 };
 use super::util::{
-    assigned_vars, diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts,
-    prune_locs, same_ignoring_locs,
+    diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts, prune_locs,
+    same_ignoring_locs, walk,
 };
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 
@@ -113,6 +113,18 @@ impl Env {
             Operand::Var(v) => self.known[v.0 as usize].unwrap_or(o),
             c => c,
         }
+    }
+    /// Forgets every variable `b` assigns (each once; kills commute, so their order does not
+    /// matter, and a hash set of them cost more than the loop body's walk).
+    fn kill_assigned(&mut self, b: &Block) {
+        let mut seen = vec![false; self.known.len()];
+        walk(b, &mut |i| {
+            for_each_def(i, |v| {
+                if !std::mem::replace(&mut seen[v.0 as usize], true) {
+                    self.kill(v);
+                }
+            })
+        });
     }
     fn widen(&mut self, w: Var, x: Var) {
         self.widened[w.0 as usize] = Some(x);
@@ -235,9 +247,7 @@ impl Folder<'_> {
                         return;
                     }
                 }
-                for v in assigned_vars(&body) {
-                    env.kill(v);
-                }
+                env.kill_assigned(&body);
                 env.kill(iv);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
@@ -267,9 +277,7 @@ impl Folder<'_> {
                     }
                     return;
                 }
-                for v in assigned_vars(&body) {
-                    env.kill(v);
-                }
+                env.kill_assigned(&body);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
                 out.push(Inst::Loop { id, body });
