@@ -274,16 +274,11 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
         }
         _ => None,
     };
-    let mut defs = Vec::new();
-    super::util::for_each_def(inst, |v| defs.push(v));
-    for v in defs {
-        let d = if super::util::single_dst(inst) == Some(v) {
-            def.clone()
-        } else {
-            None
-        };
+    let single = super::util::single_dst(inst);
+    super::util::for_each_def(inst, |v| {
+        let d = if single == Some(v) { def.clone() } else { None };
         run.assign(v, d);
-    }
+    });
     run.note_value(k, inst);
     if let Inst::Mov {
         dst,

@@ -406,14 +406,13 @@ impl Vectorizer<'_> {
                 }
                 _ => None,
             };
-            let mut assigned: Vec<Var> = Vec::new();
-            for_each_def(inst, |v| assigned.push(v));
-            for c in child_blocks(inst) {
-                assigned.extend(assigned_vars(c));
-            }
-            for v in assigned {
+            let mut forget = |v: Var| {
                 *version.entry(v).or_insert(0) += 1;
                 forms.remove(&v);
+            };
+            for_each_def(inst, &mut forget);
+            for c in child_blocks(inst) {
+                assigned_vars(c).into_iter().for_each(&mut forget);
             }
             if let Some((d, f)) = new_form {
                 if f.terms.len() <= 4 {
