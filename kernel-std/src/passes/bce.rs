@@ -22,7 +22,7 @@
 //! With `CompileOptions::bounds_checks` off, every check is removed (the benchmark's unchecked
 //! configuration).
 
-use std::collections::HashMap;
+use super::fx::FxHashMap as HashMap;
 
 use super::ranges::{self, Range};
 use super::util::{assigned_vars, falls_through, for_each_def};
@@ -73,15 +73,67 @@ struct State {
     /// Known value ranges (facts about values, so they stay true when an operand that produced
     /// them is written later; only writing the variable itself forgets its range).
     ranges: HashMap<Var, Range>,
+    /// For each variable, the variables whose `defs` entry mentioned it when it was recorded
+    /// (some may be stale): forgetting the definitions that read a written variable looks only
+    /// at these instead of at every definition.
+    readers: HashMap<Var, Vec<Var>>,
+    /// How many entries of `facts` mention each variable, so writing one that none mentions
+    /// skips the scan.
+    in_facts: HashMap<Var, u32>,
 }
 
 impl State {
     fn kill(&mut self, v: Var) {
         self.ranges.remove(&v);
         self.defs.remove(&v);
-        self.defs.retain(|_, d| !d.mentions(v));
-        let o = Operand::Var(v);
-        self.facts.retain(|(a, b)| *a != o && *b != o);
+        if let Some(rs) = self.readers.remove(&v) {
+            for r in rs {
+                if self.defs.get(&r).is_some_and(|d| d.mentions(v)) {
+                    self.defs.remove(&r);
+                }
+            }
+        }
+        if self.in_facts.get(&v).is_some_and(|&n| n > 0) {
+            let o = Operand::Var(v);
+            let in_facts = &mut self.in_facts;
+            self.facts.retain(|&(a, b)| {
+                let keep = a != o && b != o;
+                if !keep {
+                    for x in [a, b] {
+                        if let Operand::Var(x) = x {
+                            *in_facts.entry(x).or_default() -= 1;
+                        }
+                    }
+                }
+                keep
+            });
+        }
+    }
+
+    fn define(&mut self, dst: Var, def: Def) {
+        let (a, b) = match def {
+            Def::Same(a) | Def::Not(a) | Def::AddOne(a) => (a, a),
+            Def::Cmp(_, a, b) | Def::And(a, b) | Def::Or(a, b) => (a, b),
+        };
+        for (i, o) in [a, b].into_iter().enumerate() {
+            if let Operand::Var(x) = o {
+                if i == 0 || b != a {
+                    self.readers.entry(x).or_default().push(dst);
+                }
+            }
+        }
+        self.defs.insert(dst, def);
+    }
+
+    /// Adds `facts[from..]` to `in_facts` (after pushing facts directly).
+    fn count_facts(&mut self, from: usize) {
+        for &(a, b) in &self.facts[from..] {
+            for x in [a, b] {
+                if let Operand::Var(x) = x {
+                    *self.in_facts.entry(x).or_default() += 1;
+                }
+            }
+        }
     }
 
     fn canon(&self, mut o: Operand) -> Operand {
@@ -226,6 +278,7 @@ impl Cx<'_> {
                 }
                 let fact = (st.canon(idx), st.canon(len));
                 st.facts.push(fact);
+                st.count_facts(st.facts.len() - 1);
                 Some(Inst::BoundsCheck { idx, len, site })
             }
             Inst::If {
@@ -235,8 +288,10 @@ impl Cx<'_> {
             } => {
                 let mut st_t = st.clone();
                 st.cond_facts(cond, true, &mut st_t.facts, 0);
+                st_t.count_facts(st.facts.len());
                 let mut st_e = st.clone();
                 st.cond_facts(cond, false, &mut st_e.facts, 0);
+                st_e.count_facts(st.facts.len());
                 self.block(&mut then, &mut st_t);
                 self.block(&mut els, &mut st_e);
                 match (falls_through(&then), falls_through(&els)) {
@@ -304,6 +359,7 @@ impl Cx<'_> {
                         }
                     }
                 }
+                inner.count_facts(st.facts.len());
                 self.block(&mut body, &mut inner);
                 Some(Inst::For {
                     id,
@@ -333,7 +389,7 @@ impl Cx<'_> {
                 }
                 if let Some((dst, def)) = self.def_of(&other, st) {
                     if !def.mentions(dst) {
-                        st.defs.insert(dst, def);
+                        st.define(dst, def);
                     }
                 }
                 Some(other)

@@ -14,21 +14,26 @@
 //! and comparisons of a value with itself; for floats only `x*1.0`, `x/1.0`, `x+(-0.0)` and
 //! `x-0.0`, which keep NaNs NaN and the sign of zero.
 
-use super::fx::FxHashMap;
-
 use super::dce::{coalesce_moves, remove_dead_values};
 use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
     is_int_zero,
 };
 use super::util::{
-    assigned_vars, diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts,
-    prune_locs, same_ignoring_locs,
+    diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts, prune_locs,
+    same_ignoring_locs, walk,
 };
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 
 /// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
 pub fn const_fold(k: &mut Kernel) -> bool {
+    const_fold_settled(k).0
+}
+
+/// [`const_fold`], also saying whether it stopped at its fixed point (rather than at its round
+/// limit): then running it again on the same IR would change nothing, so the pipeline can skip
+/// that run after a pass that changed nothing.
+pub(crate) fn const_fold_settled(k: &mut Kernel) -> (bool, bool) {
     let mut any = false;
     // Whether the previous round ended with a `coalesce_moves` that changed nothing.
     let mut settled = false;
@@ -38,73 +43,107 @@ pub fn const_fold(k: &mut Kernel) -> bool {
             changed: false,
         };
         let mut body = std::mem::take(&mut k.body);
-        f.block(&mut body, &mut Env::default());
+        f.block(&mut body, &mut Env::new(k.vars.len()));
         let changed = f.changed;
         k.body = body;
         // Folding reports every edit, so the IR is then exactly what the previous round left:
         // `remove_dead_values` already ran to its fixed point on it and `coalesce_moves` found
         // nothing, so running them again would change nothing (and cost two more walks).
         if !changed && settled {
-            break;
+            return (any, true);
         }
         let removed = remove_dead_values(k);
         let coalesced = coalesce_moves(k);
         if !changed && !removed && !coalesced {
-            break;
+            return (any, true);
         }
         settled = !coalesced;
         any = true;
     }
-    any
+    (any, false)
 }
 
-/// Known values of variables at a program point.
-#[derive(Clone, Default)]
+/// Known values of variables at a program point, indexed by variable (folding runs before
+/// `split_webs`, while kernels have few variables, and hashing every lookup cost more than
+/// copying the tables at the few branches).
+#[derive(Clone)]
 struct Env {
-    known: FxHashMap<Var, Operand>,
+    known: Vec<Option<Operand>>,
     /// For each variable, the variables currently known to be copies of it (so that writing it
     /// forgets them without scanning every fact).
-    copies: FxHashMap<Var, Vec<Var>>,
+    copies: Vec<Vec<Var>>,
     /// `w -> x`: `w` holds `x` widened (an integer cast to a wider type, so casting `w` back to
     /// `x`'s type gives `x`), with the reverse index for forgetting.
-    widened: FxHashMap<Var, Var>,
-    widened_from: FxHashMap<Var, Vec<Var>>,
+    widened: Vec<Option<Var>>,
+    widened_from: Vec<Vec<Var>>,
 }
 
 impl Env {
+    fn new(vars: usize) -> Self {
+        Env {
+            known: vec![None; vars],
+            copies: vec![Vec::new(); vars],
+            widened: vec![None; vars],
+            widened_from: vec![Vec::new(); vars],
+        }
+    }
     fn kill(&mut self, v: Var) {
-        self.known.remove(&v);
-        self.widened.remove(&v);
-        if let Some(ws) = self.widened_from.remove(&v) {
-            for w in ws {
-                if self.widened.get(&w) == Some(&v) {
-                    self.widened.remove(&w);
-                }
+        let i = v.0 as usize;
+        self.known[i] = None;
+        self.widened[i] = None;
+        for w in std::mem::take(&mut self.widened_from[i]) {
+            if self.widened[w.0 as usize] == Some(v) {
+                self.widened[w.0 as usize] = None;
             }
         }
-        if let Some(ds) = self.copies.remove(&v) {
-            for d in ds {
-                if self.known.get(&d) == Some(&Operand::Var(v)) {
-                    self.known.remove(&d);
-                }
+        for d in std::mem::take(&mut self.copies[i]) {
+            if self.known[d.0 as usize] == Some(Operand::Var(v)) {
+                self.known[d.0 as usize] = None;
             }
         }
     }
     fn set(&mut self, v: Var, val: Operand) {
-        self.known.insert(v, val);
+        self.known[v.0 as usize] = Some(val);
         if let Operand::Var(s) = val {
-            self.copies.entry(s).or_default().push(v);
+            self.copies[s.0 as usize].push(v);
         }
     }
     fn get(&self, o: Operand) -> Operand {
         match o {
-            Operand::Var(v) => self.known.get(&v).copied().unwrap_or(o),
+            Operand::Var(v) => self.known[v.0 as usize].unwrap_or(o),
             c => c,
         }
     }
+    /// Forgets every variable `b` assigns (each once; kills commute, so their order does not
+    /// matter, and a hash set of them cost more than the loop body's walk).
+    fn kill_assigned(&mut self, b: &Block) {
+        let mut seen = vec![false; self.known.len()];
+        walk(b, &mut |i| {
+            for_each_def(i, |v| {
+                if !std::mem::replace(&mut seen[v.0 as usize], true) {
+                    self.kill(v);
+                }
+            })
+        });
+    }
+    fn widen(&mut self, w: Var, x: Var) {
+        self.widened[w.0 as usize] = Some(x);
+        self.widened_from[x.0 as usize].push(w);
+    }
+    fn widened(&self, w: Var) -> Option<Var> {
+        self.widened[w.0 as usize]
+    }
     fn intersect(&mut self, other: &Env) {
-        self.known.retain(|v, val| other.known.get(v) == Some(val));
-        self.widened.retain(|w, x| other.widened.get(w) == Some(x));
+        for (a, b) in self.known.iter_mut().zip(&other.known) {
+            if *a != *b {
+                *a = None;
+            }
+        }
+        for (a, b) in self.widened.iter_mut().zip(&other.widened) {
+            if *a != *b {
+                *a = None;
+            }
+        }
     }
 }
 
@@ -176,7 +215,7 @@ impl Folder<'_> {
                     }
                     (true, false) => env_t,
                     (false, true) => env_e,
-                    (false, false) => Env::default(),
+                    (false, false) => Env::new(self.vars.len()),
                 };
                 if then.0.is_empty() && els.0.is_empty() {
                     self.changed = true;
@@ -208,9 +247,7 @@ impl Folder<'_> {
                         return;
                     }
                 }
-                for v in assigned_vars(&body) {
-                    env.kill(v);
-                }
+                env.kill_assigned(&body);
                 env.kill(iv);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
@@ -240,9 +277,7 @@ impl Folder<'_> {
                     }
                     return;
                 }
-                for v in assigned_vars(&body) {
-                    env.kill(v);
-                }
+                env.kill_assigned(&body);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
                 out.push(Inst::Loop { id, body });
@@ -288,8 +323,7 @@ impl Folder<'_> {
                 {
                     let (from, to) = (self.vars[x.0 as usize], self.vars[dst.0 as usize]);
                     if from.is_int() && to.is_int() && to.bits() > from.bits() && x != dst {
-                        env.widened.insert(dst, x);
-                        env.widened_from.entry(x).or_default().push(dst);
+                        env.widen(dst, x);
                     }
                 }
                 out.push(other);
@@ -303,7 +337,7 @@ impl Folder<'_> {
         let narrow = |o: Operand| -> Option<Operand> {
             match o {
                 Operand::Var(w) => {
-                    let x = *env.widened.get(&w)?;
+                    let x = env.widened(w)?;
                     (self.vars[x.0 as usize] == Ty::U32).then_some(Operand::Var(x))
                 }
                 Operand::Const(c) => {
@@ -357,9 +391,9 @@ impl Folder<'_> {
                 }
                 // Narrowing a widened value back to its own type gives the value.
                 if let Operand::Var(w) = a {
-                    if let Some(x) = env.widened.get(&w) {
+                    if let Some(x) = env.widened(w) {
                         if self.vars[x.0 as usize] == to {
-                            return mov(dst, Operand::Var(*x));
+                            return mov(dst, Operand::Var(x));
                         }
                     }
                 }

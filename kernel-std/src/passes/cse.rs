@@ -34,45 +34,168 @@ enum Key {
 }
 
 impl Key {
-    fn operands(&self) -> Vec<Operand> {
+    /// Calls `f` on each operand (without collecting them: this runs for every pure
+    /// instruction).
+    fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
         match self {
-            Key::Un(_, a, _) | Key::Cast(a, _) | Key::Bitcast(a, _) => vec![*a],
-            Key::Bin(_, a, b, _) => vec![*a, *b],
-            Key::Fma(a, b, c) | Key::Select(a, b, c) => vec![*a, *b, *c],
-            Key::Intrinsic(_, args) => args.clone(),
-            Key::SharedAddr(_) | Key::DynSharedAddr | Key::DynSharedBytes => vec![],
+            Key::Un(_, a, _) | Key::Cast(a, _) | Key::Bitcast(a, _) => f(*a),
+            Key::Bin(_, a, b, _) => {
+                f(*a);
+                f(*b);
+            }
+            Key::Fma(a, b, c) | Key::Select(a, b, c) => {
+                f(*a);
+                f(*b);
+                f(*c);
+            }
+            Key::Intrinsic(_, args) => args.iter().for_each(|a| f(*a)),
+            Key::SharedAddr(_) | Key::DynSharedAddr | Key::DynSharedBytes => {}
         }
     }
 }
 
-#[derive(Clone, Default)]
+/// One change to [`Avail`], with what it replaced: enough to undo it and to redo it.
+enum Change {
+    /// `holder[key]` went from `old` to `new`.
+    Holder {
+        key: u32,
+        old: Option<Var>,
+        new: Option<Var>,
+    },
+    /// `key` was pushed onto `by_var[var]`.
+    Push { var: u32, key: u32 },
+    /// `by_var[var]` (this list) was emptied.
+    Take { var: u32, keys: Vec<u32> },
+}
+
+/// What is available, with every change journaled: a branch or loop body is processed in
+/// place and rolled back after (cloning the whole table at each `if` was quadratic on
+/// unrolled kernels with many small checks).
 struct Avail {
-    holder: FxHashMap<Key, Var>,
+    /// Keys seen so far; `holder` and `by_var` name them by index.
+    keys: Vec<Key>,
+    ids: FxHashMap<Key, u32>,
+    holder: Vec<Option<Var>>,
     /// Keys that mention a variable (as operand or holder); may hold stale keys.
-    by_var: FxHashMap<Var, Vec<Key>>,
+    by_var: Vec<Vec<u32>>,
+    journal: Vec<Change>,
 }
 
 impl Avail {
+    fn new(vars: usize) -> Self {
+        Avail {
+            keys: Vec::new(),
+            ids: FxHashMap::default(),
+            holder: Vec::new(),
+            by_var: vec![Vec::new(); vars],
+            journal: Vec::new(),
+        }
+    }
+
+    fn id(&mut self, key: Key) -> u32 {
+        if let Some(&id) = self.ids.get(&key) {
+            return id;
+        }
+        let id = self.keys.len() as u32;
+        self.keys.push(key.clone());
+        self.ids.insert(key, id);
+        self.holder.push(None);
+        id
+    }
+
+    fn set(&mut self, key: u32, new: Option<Var>) {
+        let old = std::mem::replace(&mut self.holder[key as usize], new);
+        if old != new {
+            self.journal.push(Change::Holder { key, old, new });
+        }
+    }
+
     fn kill(&mut self, v: Var) {
-        if let Some(keys) = self.by_var.remove(&v) {
-            for key in keys {
-                self.holder.remove(&key);
-            }
+        let keys = std::mem::take(&mut self.by_var[v.0 as usize]);
+        if keys.is_empty() {
+            return;
         }
+        for &key in &keys {
+            self.set(key, None);
+        }
+        self.journal.push(Change::Take { var: v.0, keys });
     }
 
-    fn add(&mut self, key: Key, h: Var) {
-        for o in key.operands() {
+    fn push(&mut self, var: Var, key: u32) {
+        self.by_var[var.0 as usize].push(key);
+        self.journal.push(Change::Push { var: var.0, key });
+    }
+
+    fn add(&mut self, key: u32, h: Var) {
+        let Avail {
+            keys,
+            by_var,
+            journal,
+            ..
+        } = self;
+        keys[key as usize].for_each_operand(|o| {
             if let Operand::Var(v) = o {
-                self.by_var.entry(v).or_default().push(key.clone());
+                by_var[v.0 as usize].push(key);
+                journal.push(Change::Push { var: v.0, key });
             }
-        }
-        self.by_var.entry(h).or_default().push(key.clone());
-        self.holder.insert(key, h);
+        });
+        self.push(h, key);
+        self.set(key, Some(h));
     }
 
-    fn intersect(&mut self, other: &Avail) {
-        self.holder.retain(|k, h| other.holder.get(k) == Some(h));
+    /// Undoes every change after `mark`, returning them in the order they were made.
+    fn undo_to(&mut self, mark: usize) -> Vec<Change> {
+        let mut done = self.journal.split_off(mark);
+        for c in done.iter_mut().rev() {
+            match c {
+                Change::Holder { key, old, .. } => self.holder[*key as usize] = *old,
+                Change::Push { var, .. } => {
+                    self.by_var[*var as usize].pop();
+                }
+                Change::Take { var, keys } => {
+                    self.by_var[*var as usize] = std::mem::take(keys);
+                }
+            }
+        }
+        done
+    }
+
+    /// Applies changes undone by [`Avail::undo_to`] again.
+    fn redo(&mut self, changes: Vec<Change>) {
+        for mut c in changes {
+            match &mut c {
+                Change::Holder { key, new, .. } => self.holder[*key as usize] = *new,
+                Change::Push { var, key } => self.by_var[*var as usize].push(*key),
+                Change::Take { var, keys } => {
+                    *keys = std::mem::take(&mut self.by_var[*var as usize]);
+                }
+            }
+            self.journal.push(c);
+        }
+    }
+
+    /// Forgets everything (journaled, so an enclosing branch can still roll back).
+    fn clear(&mut self) {
+        for key in 0..self.holder.len() as u32 {
+            self.set(key, None);
+        }
+        for var in 0..self.by_var.len() {
+            let keys = std::mem::take(&mut self.by_var[var]);
+            if !keys.is_empty() {
+                self.journal.push(Change::Take {
+                    var: var as u32,
+                    keys,
+                });
+            }
+        }
+    }
+}
+
+fn touched(changes: &[Change], out: &mut Vec<u32>) {
+    for c in changes {
+        if let Change::Holder { key, .. } = c {
+            out.push(*key);
+        }
     }
 }
 
@@ -83,7 +206,7 @@ pub fn cse(k: &mut Kernel) -> bool {
         vars: &k.vars,
         changed: false,
     };
-    cx.block(&mut body, &mut Avail::default());
+    cx.block(&mut body, &mut Avail::new(k.vars.len()));
     k.body = body;
     cx.changed
 }
@@ -122,39 +245,56 @@ impl Cx<'_> {
         for inst in &mut b.0 {
             match inst {
                 Inst::If { then, els, .. } => {
-                    let mut at = av.clone();
-                    self.block(then, &mut at);
-                    let mut ae = av.clone();
-                    self.block(els, &mut ae);
-                    *av = match (falls_through(then), falls_through(els)) {
+                    let mark = av.journal.len();
+                    self.block(then, av);
+                    let then_changes = av.undo_to(mark);
+                    self.block(els, av);
+                    match (falls_through(then), falls_through(els)) {
                         (true, true) => {
-                            at.intersect(&ae);
-                            at
+                            // Keep what both branches agree on: only keys either one changed
+                            // can differ.
+                            let mut keys = Vec::new();
+                            touched(&then_changes, &mut keys);
+                            touched(&av.journal[mark..], &mut keys);
+                            let in_else: Vec<Option<Var>> =
+                                keys.iter().map(|&k| av.holder[k as usize]).collect();
+                            av.undo_to(mark);
+                            av.redo(then_changes);
+                            for (&key, &h) in keys.iter().zip(&in_else) {
+                                if av.holder[key as usize] != h {
+                                    av.set(key, None);
+                                }
+                            }
                         }
-                        (true, false) => at,
-                        (false, true) => ae,
-                        (false, false) => Avail::default(),
-                    };
+                        (true, false) => {
+                            av.undo_to(mark);
+                            av.redo(then_changes);
+                        }
+                        (false, true) => {}
+                        (false, false) => av.clear(),
+                    }
                 }
                 Inst::For { iv, body, .. } => {
                     for v in assigned_vars(body) {
                         av.kill(v);
                     }
                     av.kill(*iv);
-                    let mut inner = av.clone();
-                    self.block(body, &mut inner);
+                    let mark = av.journal.len();
+                    self.block(body, av);
+                    av.undo_to(mark);
                 }
                 Inst::Loop { body, .. } => {
                     for v in assigned_vars(body) {
                         av.kill(v);
                     }
-                    let mut inner = av.clone();
-                    self.block(body, &mut inner);
+                    let mark = av.journal.len();
+                    self.block(body, av);
+                    av.undo_to(mark);
                 }
                 _ => {
-                    let key = self.key(inst);
-                    if let (Some(key), Some(d)) = (&key, single_dst(inst)) {
-                        if let Some(&h) = av.holder.get(key) {
+                    let key = self.key(inst).map(|k| av.id(k));
+                    if let (Some(key), Some(d)) = (key, single_dst(inst)) {
+                        if let Some(h) = av.holder[key as usize] {
                             if h != d {
                                 *inst = Inst::Mov {
                                     dst: d,
@@ -166,7 +306,9 @@ impl Cx<'_> {
                     }
                     for_each_def(inst, |v| av.kill(v));
                     if let (Some(key), Some(d)) = (key, single_dst(inst)) {
-                        let reads_dst = key.operands().contains(&Operand::Var(d));
+                        let mut reads_dst = false;
+                        av.keys[key as usize]
+                            .for_each_operand(|o| reads_dst |= o == Operand::Var(d));
                         if !matches!(inst, Inst::Mov { .. }) && !reads_dst {
                             av.add(key, d);
                         }

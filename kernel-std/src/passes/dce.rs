@@ -93,6 +93,7 @@ pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
     let mut lv = Liveness {
         loops: FxHashMap::default(),
         removed: false,
+        found: false,
     };
     let mut body = std::mem::take(&mut k.body);
     lv.block(&mut body, Live::with_capacity(k.vars.len()), true);
@@ -106,6 +107,9 @@ struct Liveness {
     /// For each enclosing loop: (live after it, live at its head).
     loops: FxHashMap<LoopId, (Live, Live)>,
     removed: bool,
+    /// Whether a dead instruction was seen (removed or not) since this was last cleared: a
+    /// loop body's last fixed-point pass that saw none needs no second pass to remove them.
+    found: bool,
 }
 
 impl Liveness {
@@ -136,23 +140,32 @@ impl Liveness {
                 } => {
                     let after = live.clone();
                     let mut head = after.clone();
+                    // Whether the last pass saw a dead instruction, once the head is settled:
+                    // that pass ran on exactly what a last, removing pass would.
+                    let mut settled = None;
                     for _ in 0..64 {
                         self.loops.insert(*id, (after.clone(), head.clone()));
                         let mut out = head.clone();
                         out.union_with(&after);
+                        let outer = std::mem::replace(&mut self.found, false);
                         let mut body_in = self.block(body, out, false);
+                        let found = self.found;
+                        self.found |= outer;
                         body_in.remove(iv);
                         let mut next = head.clone();
                         next.union_with(&body_in);
                         if next == head {
+                            settled = Some(found);
                             break;
                         }
                         head = next;
                     }
                     self.loops.insert(*id, (after.clone(), head.clone()));
-                    let mut out = head.clone();
-                    out.union_with(&after);
-                    self.block(body, out, remove);
+                    if needs_last_pass(settled, remove) {
+                        let mut out = head.clone();
+                        out.union_with(&after);
+                        self.block(body, out, remove);
+                    }
                     live = head;
                     live.remove(iv);
                     for o in [*start, *end, *step] {
@@ -162,10 +175,15 @@ impl Liveness {
                 Inst::Loop { id, body } => {
                     let after = live.clone();
                     let mut head = Live::new();
+                    let mut settled = None;
                     for _ in 0..64 {
                         self.loops.insert(*id, (after.clone(), head.clone()));
+                        let outer = std::mem::replace(&mut self.found, false);
                         let next = self.block(body, head.clone(), false);
+                        let found = self.found;
+                        self.found |= outer;
                         if next == head {
+                            settled = Some(found);
                             break;
                         }
                         let mut next = next;
@@ -173,7 +191,9 @@ impl Liveness {
                         head = next;
                     }
                     self.loops.insert(*id, (after, head.clone()));
-                    self.block(body, head.clone(), remove);
+                    if needs_last_pass(settled, remove) {
+                        self.block(body, head.clone(), remove);
+                    }
                     live = head;
                 }
                 _ => {
@@ -181,6 +201,7 @@ impl Liveness {
                         let mut dead = true;
                         for_each_def(inst, |v| dead &= !live.contains(&v));
                         if dead {
+                            self.found = true;
                             if remove {
                                 keep[n] = false;
                             }
@@ -200,6 +221,16 @@ impl Liveness {
             b.0.retain(|_| it.next().unwrap_or(true));
         }
         live
+    }
+}
+
+/// Whether a loop body needs its pass with the settled head: not when the fixed-point
+/// iteration settled (`Some(found)`) and that pass would remove nothing (`remove` off, or no
+/// dead instruction seen in the last iteration, which computed exactly the same liveness).
+fn needs_last_pass(settled: Option<bool>, remove: bool) -> bool {
+    match settled {
+        Some(found) => remove && found,
+        None => true,
     }
 }
 

@@ -10,10 +10,10 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
+use super::fx::FxHashMap as HashMap;
 use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
-use std::collections::HashMap;
 
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, UnOp, Var};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SourceLoc, Ty, UnOp, Var};
 
 /// Returns whether anything was contracted.
 pub fn fma(k: &mut Kernel) -> bool {
@@ -63,7 +63,7 @@ fn contract_all(
     let mut changed = false;
     // Reads inside a loop body, counted before its contractions remove any (as `uses` was).
     let inside = loop_body.then(|| {
-        let mut n: HashMap<Var, u32> = HashMap::new();
+        let mut n: HashMap<Var, u32> = HashMap::default();
         super::util::walk(b, &mut |i| {
             for_each_use(i, |o| {
                 if let Operand::Var(v) = o {
@@ -73,15 +73,30 @@ fn contract_all(
         });
         n
     });
+    // Contracted multiplies become empty markers (reading and writing nothing, so the scans
+    // below see the block as if they were gone) and are dropped in one pass at the end: removing
+    // each at once moved the rest of the block every time, quadratic on unrolled bodies.
+    let mut gone = Vec::new();
     let mut i = 0;
     while i < b.0.len() {
         if let Some(j) = candidate(k, &b.0, i, uses, defs, top, inside.as_ref()) {
             contract(k, b, i, j);
+            gone.push(i);
             changed = true;
-            // The multiply at `i` is gone; `i` now names the next instruction.
-            continue;
         }
         i += 1;
+    }
+    if !gone.is_empty() {
+        let mut n = 0;
+        let mut next = gone.iter().peekable();
+        b.0.retain(|_| {
+            let keep = next.peek() != Some(&&n);
+            if !keep {
+                next.next();
+            }
+            n += 1;
+            keep
+        });
     }
     changed
 }
@@ -240,7 +255,12 @@ fn contract(k: &mut Kernel, b: &mut Block, i: usize, j: usize) {
     for (n, inst) in before.into_iter().enumerate() {
         b.0.insert(j + n, inst);
     }
-    b.0.remove(i);
+    // Removed by the caller; insertions only ever happen after it, so its index stays valid.
+    b.0[i] = Inst::Loc(SourceLoc {
+        file: "",
+        line: 0,
+        col: 0,
+    });
 }
 
 #[cfg(test)]

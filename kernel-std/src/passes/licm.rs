@@ -15,7 +15,7 @@
 //! only there and read only inside the loop, so every read sees the same value as before; running
 //! it once when the loop runs zero times only computes a value nobody reads.
 
-use std::collections::{HashMap, HashSet};
+use super::fx::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::util::{assigned_vars, def_counts, for_each_use, use_counts, walk};
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Var};
@@ -107,10 +107,10 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
     let mut written = assigned_vars(body);
     written.extend(iv);
     // Reads inside the loop, and which of them are only memory addresses.
-    let mut inside: HashMap<Var, u32> = HashMap::new();
-    let mut non_addr: HashSet<Var> = HashSet::new();
+    let mut inside: HashMap<Var, u32> = HashMap::default();
+    let mut non_addr: HashSet<Var> = HashSet::default();
     // Variables read only by casts to at most 32 bits, and those read otherwise.
-    let (mut narrowed, mut wide_read) = (HashSet::new(), HashSet::new());
+    let (mut narrowed, mut wide_read) = (HashSet::default(), HashSet::default());
     walk(body, &mut |i| {
         let narrowing =
             matches!(i, Inst::Cast { dst, .. } if k.ty(*dst).is_int() && k.ty(*dst).bits() <= 32);
@@ -143,7 +143,7 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
         });
     });
     narrowed.retain(|v| !wide_read.contains(v));
-    let mut moved_vars: HashSet<Var> = HashSet::new();
+    let mut moved_vars: HashSet<Var> = HashSet::default();
     let mut moved = Vec::new();
     let mut keep = Vec::with_capacity(body.0.len());
     for inst in std::mem::take(&mut body.0) {

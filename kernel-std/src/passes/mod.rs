@@ -117,12 +117,17 @@ pub fn optimize_with(
         bce(kernel, opts);
         after("bce (checks off)", kernel);
     }
-    const_fold(kernel);
+    let (_, mut settled) = const_fold::const_fold_settled(kernel);
     after("const_fold", kernel);
     for _ in 0..8 {
         let unrolled = unroll(kernel);
         after("unroll", kernel);
-        let folded = const_fold(kernel);
+        // Folding what it already left at its fixed point would change nothing (and stop here).
+        if !unrolled && settled {
+            break;
+        }
+        let (folded, s) = const_fold::const_fold_settled(kernel);
+        settled = s;
         after("const_fold (unroll)", kernel);
         if !unrolled && !folded {
             break;

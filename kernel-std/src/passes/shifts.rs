@@ -20,7 +20,7 @@
 //! forms are equal for every input (wrapping multiply by `2^k` is a left shift by `k`; the merged
 //! extract keeps exactly the bits the original kept, for unsigned types, where `>>` is logical).
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 
@@ -28,7 +28,7 @@ use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 pub fn shifts(k: &mut Kernel) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let mut changed = false;
-    block(k, &mut body, &mut changed);
+    block(k, &mut body, &mut changed, &mut Vec::new());
     k.body = body;
     changed
 }
@@ -78,7 +78,9 @@ struct Run {
     copy_of: Vec<Option<(Var, u32)>>,
     /// Integer values computed in this run, by operation and operands: the variable holding
     /// each, with its version and its operands' versions then.
-    values: HashMap<ValueKey, (Var, [u32; 3])>,
+    values: FxHashMap<ValueKey, (Var, [u32; 3])>,
+    /// Indices assigned in this run (with repeats): what [`Run::reset`] clears.
+    touched: Vec<u32>,
 }
 
 /// An integer binary operation or cast (`op` `None`) and its operands.
@@ -90,8 +92,21 @@ impl Run {
             version: vec![0; n],
             defs: vec![None; n],
             copy_of: vec![None; n],
-            values: HashMap::new(),
+            values: FxHashMap::default(),
+            touched: Vec::new(),
         }
+    }
+    /// Back to a fresh run's state, keeping the allocations (a run per nested block, each
+    /// sized for every variable, made SGEMM's hundreds of small checked blocks slow).
+    fn reset(&mut self) {
+        for &i in &self.touched {
+            let i = i as usize;
+            self.version[i] = 0;
+            self.defs[i] = None;
+            self.copy_of[i] = None;
+        }
+        self.touched.clear();
+        self.values.clear();
     }
     fn value_key(k: &Kernel, inst: &Inst) -> Option<(ValueKey, Var)> {
         let (key, dst) = match inst {
@@ -148,24 +163,26 @@ impl Run {
             self.defs.resize(i + 1, None);
             self.copy_of.resize(i + 1, None);
         }
+        self.touched.push(v.0);
         self.version[i] += 1;
         self.defs[i] = def;
         self.copy_of[i] = None;
     }
 }
 
-fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool) {
-    let mut run = Run::new(k.vars.len());
+/// `pool` holds cleared runs for reuse by nested blocks.
+fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>) {
+    let mut run = pool.pop().unwrap_or_else(|| Run::new(k.vars.len()));
     let mut out = Vec::with_capacity(b.0.len());
     for mut inst in std::mem::take(&mut b.0) {
         let nested = matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. });
         if nested {
             match &mut inst {
                 Inst::If { then, els, .. } => {
-                    block(k, then, changed);
-                    block(k, els, changed);
+                    block(k, then, changed, pool);
+                    block(k, els, changed, pool);
                 }
-                Inst::For { body, .. } | Inst::Loop { body, .. } => block(k, body, changed),
+                Inst::For { body, .. } | Inst::Loop { body, .. } => block(k, body, changed, pool),
                 _ => {}
             }
             // Whatever the nested code assigned is unknown from here on.
@@ -231,6 +248,8 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool) {
         out.push(inst);
     }
     b.0 = out;
+    run.reset();
+    pool.push(run);
 }
 
 fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
@@ -255,16 +274,11 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
         }
         _ => None,
     };
-    let mut defs = Vec::new();
-    super::util::for_each_def(inst, |v| defs.push(v));
-    for v in defs {
-        let d = if super::util::single_dst(inst) == Some(v) {
-            def.clone()
-        } else {
-            None
-        };
+    let single = super::util::single_dst(inst);
+    super::util::for_each_def(inst, |v| {
+        let d = if single == Some(v) { def.clone() } else { None };
         run.assign(v, d);
-    }
+    });
     run.note_value(k, inst);
     if let Inst::Mov {
         dst,

@@ -165,8 +165,9 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
         // meet next): move it in one rotation rather than one swap per instruction passed.
         b[i..=j].rotate_left(1);
         if let (Some(own), Some(passed)) = (own, passed) {
-            b.insert(j + 1, passed);
-            b.insert(j, own);
+            // `own, store, passed` in place of the store: one move of the tail, not two.
+            let store = std::mem::replace(&mut b[j], Inst::Return);
+            b.splice(j..=j, [own, store, passed]);
         }
         changed |= j != i;
     }

@@ -158,11 +158,29 @@ pub fn single_dst(inst: &Inst) -> Option<Var> {
 }
 
 /// The blocks nested directly in `inst`.
-pub fn child_blocks(inst: &Inst) -> Vec<&Block> {
+pub fn child_blocks(inst: &Inst) -> Children<'_> {
     match inst {
-        Inst::If { then, els, .. } => vec![then, els],
-        Inst::For { body, .. } | Inst::Loop { body, .. } => vec![body],
-        _ => vec![],
+        Inst::If { then, els, .. } => Children([Some(then), Some(els)]),
+        Inst::For { body, .. } | Inst::Loop { body, .. } => Children([Some(body), None]),
+        _ => Children([None, None]),
+    }
+}
+
+/// The blocks nested directly in an instruction (at most two), without allocating: every walk
+/// over the tree asks for them once per instruction.
+pub struct Children<'a>([Option<&'a Block>; 2]);
+
+impl Children<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.0[0].is_none()
+    }
+}
+
+impl<'a> IntoIterator for Children<'a> {
+    type Item = &'a Block;
+    type IntoIter = std::iter::Flatten<std::array::IntoIter<Option<&'a Block>, 2>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter().flatten()
     }
 }
 

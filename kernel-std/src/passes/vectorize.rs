@@ -33,6 +33,18 @@ pub fn vectorize(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
     let mut defs: FxHashMap<Var, Inst> = FxHashMap::default();
     walk(&k.body, &mut |i| {
+        // Only the definitions `Vectorizer::align` looks into (any other counts as unknown,
+        // as an absent one does): cloning every instruction was most of this pass's time.
+        if !matches!(
+            i,
+            Inst::SharedAddr { .. }
+                | Inst::DynSharedAddr { .. }
+                | Inst::Mov { .. }
+                | Inst::Cast { .. }
+                | Inst::Binary { .. }
+        ) {
+            return;
+        }
         for_each_def(i, |v| {
             if counts[v.0 as usize] == 1 {
                 defs.insert(v, i.clone());
@@ -394,14 +406,13 @@ impl Vectorizer<'_> {
                 }
                 _ => None,
             };
-            let mut assigned: Vec<Var> = Vec::new();
-            for_each_def(inst, |v| assigned.push(v));
-            for c in child_blocks(inst) {
-                assigned.extend(assigned_vars(c));
-            }
-            for v in assigned {
+            let mut forget = |v: Var| {
                 *version.entry(v).or_insert(0) += 1;
                 forms.remove(&v);
+            };
+            for_each_def(inst, &mut forget);
+            for c in child_blocks(inst) {
+                assigned_vars(c).into_iter().for_each(&mut forget);
             }
             if let Some((d, f)) = new_form {
                 if f.terms.len() <= 4 {
