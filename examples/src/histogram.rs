@@ -15,7 +15,7 @@ pub fn histogram256(words: &[u32], hist: &mut [u32]) {
     let t = thread_idx().x as usize;
     sub[t] = 0;
     sync_threads();
-    let stride = (grid_dim().x * block_dim().x) as usize;
+    let stride = grid_dim().x as usize * block_dim().x as usize;
     let mut i = block_idx().x as usize * BLOCK as usize + t;
     while i < words.len() {
         let w = words[i];
