@@ -32,6 +32,25 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The type's name as Rust spells it (`u32`, `f16`, `bool`): IR dumps, typed intrinsic
+    /// names and messages all use it.
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Ty::Bool => "bool",
+            Ty::I8 => "i8",
+            Ty::I16 => "i16",
+            Ty::I32 => "i32",
+            Ty::I64 => "i64",
+            Ty::U8 => "u8",
+            Ty::U16 => "u16",
+            Ty::U32 => "u32",
+            Ty::U64 => "u64",
+            Ty::F16 => "f16",
+            Ty::BF16 => "bf16",
+            Ty::F32 => "f32",
+            Ty::F64 => "f64",
+        }
+    }
     pub fn bits(self) -> u32 {
         match self {
             Ty::Bool => 1,

@@ -14,21 +14,7 @@ use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, ParamKind, Space, Ty
 
 /// Lower-case type name as in Rust (`u32`, `f16`, `bool`).
 pub fn ty_name(t: Ty) -> &'static str {
-    match t {
-        Ty::Bool => "bool",
-        Ty::I8 => "i8",
-        Ty::I16 => "i16",
-        Ty::I32 => "i32",
-        Ty::I64 => "i64",
-        Ty::U8 => "u8",
-        Ty::U16 => "u16",
-        Ty::U32 => "u32",
-        Ty::U64 => "u64",
-        Ty::F16 => "f16",
-        Ty::BF16 => "bf16",
-        Ty::F32 => "f32",
-        Ty::F64 => "f64",
-    }
+    t.rust_name()
 }
 
 /// A constant with its type suffix.

@@ -149,21 +149,7 @@ pub fn typed_family(name: &str) -> Option<usize> {
 /// The entry of family `name` for values of type `ty`; atomics also by the address space the
 /// reference points into (`shfl_sync.f32`, `atomic_add.u32.shared`).
 pub fn typed_name(name: &str, ty: Ty, space: Space) -> String {
-    let t = match ty {
-        Ty::Bool => "bool",
-        Ty::I8 => "i8",
-        Ty::I16 => "i16",
-        Ty::I32 => "i32",
-        Ty::I64 => "i64",
-        Ty::U8 => "u8",
-        Ty::U16 => "u16",
-        Ty::U32 => "u32",
-        Ty::U64 => "u64",
-        Ty::F16 => "f16",
-        Ty::BF16 => "bf16",
-        Ty::F32 => "f32",
-        Ty::F64 => "f64",
-    };
+    let t = ty.rust_name();
     if atomics::is_family(name) {
         let sp = match space {
             Space::Global => "global",

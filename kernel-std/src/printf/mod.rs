@@ -64,7 +64,7 @@ pub fn conversion(spec: &FmtSpec, ty: Ty) -> Result<CConv, String> {
                 FmtConv::LowerExp | FmtConv::UpperExp => {
                     return Err(format!(
                         "`{{:e}}` on an integer (`{}`) has no C printf conversion; cast it to `f64` first",
-                        rust_name(t)
+                        t.rust_name()
                     ))
                 }
             };
@@ -117,7 +117,7 @@ pub fn conversion(spec: &FmtSpec, ty: Ty) -> Result<CConv, String> {
                 (FmtConv::LowerHex | FmtConv::UpperHex | FmtConv::Octal, _) => {
                     return Err(format!(
                         "`{{:x}}`/`{{:X}}`/`{{:o}}` need an integer, not `{}`",
-                        rust_name(t)
+                        t.rust_name()
                     ))
                 }
             };
@@ -127,7 +127,7 @@ pub fn conversion(spec: &FmtSpec, ty: Ty) -> Result<CConv, String> {
                 ty: Ty::F64,
             })
         }
-        _ => Err(format!("`{}` cannot be printed", rust_name(ty))),
+        _ => Err(format!("`{}` cannot be printed", ty.rust_name())),
     }
 }
 
@@ -179,24 +179,6 @@ pub fn ptx_bytes(s: &str) -> String {
     }
     out.push('}');
     out
-}
-
-fn rust_name(t: Ty) -> &'static str {
-    match t {
-        Ty::Bool => "bool",
-        Ty::I8 => "i8",
-        Ty::I16 => "i16",
-        Ty::I32 => "i32",
-        Ty::I64 => "i64",
-        Ty::U8 => "u8",
-        Ty::U16 => "u16",
-        Ty::U32 => "u32",
-        Ty::U64 => "u64",
-        Ty::F16 => "f16",
-        Ty::BF16 => "bf16",
-        Ty::F32 => "f32",
-        Ty::F64 => "f64",
-    }
 }
 
 #[cfg(test)]
