@@ -35,30 +35,10 @@ impl Timing {
 pub fn time_events(
     dev: &Device,
     stream: &Stream,
-    mut f: impl FnMut(&Stream) -> Result<()>,
+    f: impl FnMut(&Stream) -> Result<()>,
 ) -> Result<Timing> {
-    let start = Event::new(dev, EventFlags::default())?;
-    let stop = Event::new(dev, EventFlags::default())?;
-    let mut warm_ms = 0.0;
-    let mut runs = 0;
-    while runs < WARMUP || warm_ms < WARMUP_MS {
-        start.record(stream)?;
-        f(stream)?;
-        stop.record(stream)?;
-        stop.synchronize()?;
-        warm_ms += start.elapsed_ms(&stop)?;
-        runs += 1;
-    }
-    let mut samples = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS {
-        f(stream)?;
-        start.record(stream)?;
-        f(stream)?;
-        stop.record(stream)?;
-        stop.synchronize()?;
-        samples.push(start.elapsed_ms(&stop)? as f64);
-    }
-    Ok(Timing::from_samples(samples))
+    let none: Option<fn(&Stream) -> Result<()>> = None;
+    Ok(time_pair(dev, stream, f, none)?.0)
 }
 
 /// Times `ours` and, when given, `twin` alternately (ours-twin, then twin-ours, ...) after warming
@@ -72,7 +52,7 @@ pub fn time_pair(
 ) -> Result<(Timing, Option<Timing>)> {
     let start = Event::new(dev, EventFlags::default())?;
     let stop = Event::new(dev, EventFlags::default())?;
-    // Behind an untimed run, as in `time_events`: no host enqueue time in the sample.
+    // Behind an untimed run (see `time_events`): no host enqueue time in the sample.
     let once = |f: &mut dyn FnMut(&Stream) -> Result<()>| -> Result<f64> {
         f(stream)?;
         start.record(stream)?;
