@@ -22,6 +22,8 @@
 //!    provably fits.
 //! 8. [`strength`](fn@strength): unsigned division and remainder by constants become shifts,
 //!    masks and multiply-high (ptxas keeps the generic divide sequence even for `/ 8`); then
+//!    [`stride_unroll`](fn@stride_unroll): grid-stride loops run four iterations per trip
+//!    with the four iterations' loads first (nvcc keeps one load in flight per thread); then
 //!    [`split_webs`](fn@split_webs): a variable assigned several times (unrolled copies
 //!    share their body's variables) gets one fresh variable per value, so checks' operands
 //!    outlive nothing and predicated PTX does not chain the copies through one register.
@@ -72,6 +74,7 @@ pub mod speculate;
 pub mod split_webs;
 pub mod sroa;
 pub mod strength;
+pub mod stride_unroll;
 pub mod unroll;
 pub mod util;
 pub mod varset;
@@ -97,6 +100,7 @@ pub use speculate::speculate;
 pub use split_webs::split_webs;
 pub use sroa::sroa;
 pub use strength::strength;
+pub use stride_unroll::stride_unroll;
 pub use unroll::unroll;
 pub use vectorize::vectorize;
 
@@ -157,6 +161,9 @@ pub fn optimize_with(
     after("narrow_index", kernel);
     strength(kernel);
     after("strength", kernel);
+    if stride_unroll(kernel) {
+        after("stride_unroll", kernel);
+    }
     split_webs(kernel);
     after("split_webs", kernel);
     if defer_checks(kernel) {

@@ -144,6 +144,27 @@ pub fn for_each_def(inst: &Inst, mut f: impl FnMut(Var)) {
     }
 }
 
+/// Like [`for_each_def`], with mutable access (to rename destinations).
+pub fn for_each_def_mut(inst: &mut Inst, mut f: impl FnMut(&mut Var)) {
+    match inst {
+        Inst::Mov { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Fma { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Bitcast { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Load { dst, .. }
+        | Inst::SharedAddr { dst, .. }
+        | Inst::DynSharedAddr { dst }
+        | Inst::DynSharedBytes { dst }
+        | Inst::ArrayLoad { dst, .. } => f(dst),
+        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => dsts.iter_mut().for_each(f),
+        Inst::For { iv, .. } => f(iv),
+        _ => {}
+    }
+}
+
 /// The single destination of a value-producing instruction, if it has exactly one.
 pub fn single_dst(inst: &Inst) -> Option<Var> {
     match inst {

@@ -200,17 +200,17 @@ fn ptr<T>(v: &mut T) -> *mut c_void {
     v as *mut T as *mut c_void
 }
 
-/// Host enqueue cost of one launch (median over batches), typed launcher vs raw `cuLaunchKernel`.
-fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
+/// Host enqueue cost of one launch (median over batches): our typed launcher, a raw
+/// `cuLaunchKernel` of the very same loaded function, and cudarc's `launch_builder` of the same
+/// PTX. The three take turns batch by batch, each going first equally often, so drift and
+/// whatever a batch leaves behind (a driver queue still draining) fall on all of them.
+fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     const BATCH: usize = 2000;
-    const BATCHES: usize = 25;
+    const ROUNDS: usize = 30;
     let s = Stream::new(dev).map_err(e)?;
     let x = DeviceBuffer::upload(dev, &[1.0f32; 256]).map_err(e)?;
     let mut y = DeviceBuffer::upload(dev, &[2.0f32; 256]).map_err(e)?;
     let cfg = LaunchConfig::for_elements(256, 256);
-    let mut typed = Vec::new();
-    let mut raw = Vec::new();
-    // The raw baseline launches the very same compiled function through cuLaunchKernel.
     empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?;
     s.synchronize().map_err(e)?;
     let f: Function = ferrocuda::runtime::kernel_function(
@@ -220,55 +220,147 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         &Vec::new,
     )
     .map_err(e)?;
+    let ptx = ferrocuda::runtime::compiled_kernel(
+        dev,
+        &empty::empty3::KERNEL,
+        &ferrocuda::runtime::InstanceKey::EMPTY,
+        &Vec::new,
+    )
+    .map_err(e)?
+    .ptx
+    .clone();
+    let cudarc = CudarcLaunch::new(dev.ordinal(), &ptx, f.name(), &x, &y)?;
     let (mut a, mut xa, mut ya) = (1.0f32, slice_arg(&x), slice_arg(&y));
     let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
-    for _ in 0..BATCHES {
-        let t = Instant::now();
-        for _ in 0..BATCH {
-            empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?;
-        }
-        typed.push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
-        s.synchronize().map_err(e)?;
-        let t = Instant::now();
-        for _ in 0..BATCH {
-            let r = unsafe {
-                cudarc::driver::sys::cuLaunchKernel(
-                    f.raw(),
-                    1,
-                    1,
-                    1,
-                    256,
-                    1,
-                    1,
-                    0,
-                    s.raw() as _,
-                    args.as_mut_ptr(),
-                    std::ptr::null_mut(),
-                )
-            };
-            if r != cudarc::driver::sys::CUresult::CUDA_SUCCESS {
-                return Err(format!("cuLaunchKernel: {r:?}"));
+    let mut times: [Vec<f64>; 3] = Default::default();
+    for round in 0..ROUNDS {
+        for turn in 0..3 {
+            let which = (round + turn) % 3;
+            let t = Instant::now();
+            for _ in 0..BATCH {
+                match which {
+                    0 => empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?,
+                    1 => {
+                        let r = unsafe {
+                            cudarc::driver::sys::cuLaunchKernel(
+                                f.raw(),
+                                1,
+                                1,
+                                1,
+                                256,
+                                1,
+                                1,
+                                0,
+                                s.raw() as _,
+                                args.as_mut_ptr(),
+                                std::ptr::null_mut(),
+                            )
+                        };
+                        if r != cudarc::driver::sys::CUresult::CUDA_SUCCESS {
+                            return Err(format!("cuLaunchKernel: {r:?}"));
+                        }
+                    }
+                    _ => cudarc.launch()?,
+                }
             }
+            times[which].push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
+            s.synchronize().map_err(e)?;
+            cudarc.synchronize()?;
         }
-        raw.push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
-        s.synchronize().map_err(e)?;
     }
-    let _ = twins;
-    let us = |v: Vec<f64>| {
-        let t = Timing::from_samples(v);
+    let us = |v: &[f64]| {
+        let t = Timing::from_samples(v.to_vec());
         Timing {
             median_ms: t.median_ms / 1e3,
             min_ms: t.min_ms / 1e3,
             max_ms: t.max_ms / 1e3,
         }
     };
-    Ok(vec![Row::new(
-        "launch enqueue (typed vs raw cuLaunchKernel)",
-        Unit::Micros,
-        0.0,
-        Some(us(typed)),
-        Some(us(raw)),
-    )])
+    Ok(vec![
+        Row::new(
+            "launch enqueue (typed vs raw cuLaunchKernel)",
+            Unit::Micros,
+            0.0,
+            Some(us(&times[0])),
+            Some(us(&times[1])),
+        ),
+        Row::new(
+            "launch enqueue (cudarc launch_builder vs raw cuLaunchKernel)",
+            Unit::Micros,
+            0.0,
+            Some(us(&times[2])),
+            Some(us(&times[1])),
+        ),
+    ])
+}
+
+/// `{ ptr, len }` as our kernels take a slice, for cudarc's argument list.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SlicePair {
+    ptr: u64,
+    len: u64,
+}
+
+// SAFETY: two plain integers, laid out as the kernel's `.param .align 8 .b8 [16]`.
+unsafe impl cudarc::driver::DeviceRepr for SlicePair {}
+
+/// The empty kernel loaded and launched through cudarc's safe API, on its own stream of the
+/// same (primary) context.
+struct CudarcLaunch {
+    stream: std::sync::Arc<cudarc::driver::CudaStream>,
+    func: cudarc::driver::CudaFunction,
+    _module: std::sync::Arc<cudarc::driver::CudaModule>,
+    args: (f32, SlicePair, SlicePair),
+}
+
+impl CudarcLaunch {
+    fn new(
+        ordinal: usize,
+        ptx: &str,
+        name: &str,
+        x: &DeviceBuffer<f32>,
+        y: &DeviceBuffer<f32>,
+    ) -> Result<Self, String> {
+        let d = |e: cudarc::driver::DriverError| format!("cudarc: {e}");
+        let ctx = cudarc::driver::CudaContext::new(ordinal).map_err(d)?;
+        let module = ctx
+            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .map_err(d)?;
+        let func = module.load_function(name).map_err(d)?;
+        let pair = |b: &DeviceBuffer<f32>| SlicePair {
+            ptr: b.device_ptr(),
+            len: b.len() as u64,
+        };
+        Ok(CudarcLaunch {
+            stream: ctx.new_stream().map_err(d)?,
+            func,
+            _module: module,
+            args: (1.0, pair(x), pair(y)),
+        })
+    }
+
+    fn launch(&self) -> Result<(), String> {
+        use cudarc::driver::PushKernelArg;
+        let cfg = cudarc::driver::LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut b = self.stream.launch_builder(&self.func);
+        b.arg(&self.args.0).arg(&self.args.1).arg(&self.args.2);
+        // SAFETY: the arguments match the kernel's parameters; the buffers outlive the stream's work
+        // (the bench synchronizes after every batch).
+        unsafe { b.launch(cfg) }
+            .map(|_| ())
+            .map_err(|e| format!("cudarc launch: {e}"))
+    }
+
+    fn synchronize(&self) -> Result<(), String> {
+        self.stream
+            .synchronize()
+            .map_err(|e| format!("cudarc: {e}"))
+    }
 }
 
 /// Compiles per kernel for the median of our compiler's time.
