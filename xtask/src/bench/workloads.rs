@@ -201,9 +201,11 @@ fn ptr<T>(v: &mut T) -> *mut c_void {
 }
 
 /// Host enqueue cost of one launch (median over batches): our typed launcher, a raw
-/// `cuLaunchKernel` of the very same loaded function, and cudarc's `launch_builder` of the same
-/// PTX. The three take turns batch by batch, each going first equally often, so drift and
-/// whatever a batch leaves behind (a driver queue still draining) fall on all of them.
+/// `cuLaunchKernel` of the very same loaded function, cudarc's `launch_builder` of the same PTX,
+/// and `Function::launch_raw` (our validation and context check without the typed launcher's
+/// cache lookup: where the typed launcher's extra time goes). They take turns batch by batch,
+/// each going first equally often, so drift and whatever a batch leaves behind (a driver queue
+/// still draining) fall on all of them.
 fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     const BATCH: usize = 2000;
     const ROUNDS: usize = 30;
@@ -232,10 +234,10 @@ fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     let cudarc = CudarcLaunch::new(dev.ordinal(), &ptx, f.name(), &x, &y)?;
     let (mut a, mut xa, mut ya) = (1.0f32, slice_arg(&x), slice_arg(&y));
     let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
-    let mut times: [Vec<f64>; 3] = Default::default();
+    let mut times: [Vec<f64>; 4] = Default::default();
     for round in 0..ROUNDS {
-        for turn in 0..3 {
-            let which = (round + turn) % 3;
+        for turn in 0..4 {
+            let which = (round + turn) % 4;
             let t = Instant::now();
             for _ in 0..BATCH {
                 match which {
@@ -260,7 +262,8 @@ fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
                             return Err(format!("cuLaunchKernel: {r:?}"));
                         }
                     }
-                    _ => cudarc.launch()?,
+                    2 => cudarc.launch()?,
+                    _ => unsafe { f.launch_raw(&s, cfg, &mut args) }.map_err(e)?,
                 }
             }
             times[which].push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
@@ -289,6 +292,13 @@ fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             Unit::Micros,
             0.0,
             Some(us(&times[2])),
+            Some(us(&times[1])),
+        ),
+        Row::new(
+            "launch enqueue (Function::launch_raw vs raw cuLaunchKernel)",
+            Unit::Micros,
+            0.0,
+            Some(us(&times[3])),
             Some(us(&times[1])),
         ),
     ])
