@@ -154,6 +154,44 @@ pub fn control(a: &[u32], out: &mut [u32]) {
     }
 }
 
+/// A grid-stride `while` loop, a grid-stride `step_by` loop and a per-thread `for` over a
+/// runtime count: the shapes `passes::stride_unroll` runs four iterations per trip. Checked
+/// against a CPU reference too (both backends run the same optimized IR).
+#[kernel]
+pub fn strided(a: &[u32], out: &mut [u32], sums: &mut [u32]) {
+    let t = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    let stride = (grid_dim().x * block_dim().x) as usize;
+    let mut i = t;
+    let mut s = 0u32;
+    while i < a.len() {
+        s = s.wrapping_add(a[i] ^ i as u32);
+        i += stride;
+    }
+    for j in (t..out.len()).step_by(stride) {
+        out[j] = a[j % a.len()].wrapping_mul(3).wrapping_add(j as u32);
+    }
+    let mut m = 0u32;
+    for k in 0..a[t] % 13 {
+        m = m.wrapping_add(k * k) ^ k;
+    }
+    sums[t] = s ^ m.rotate_left(7);
+}
+
+fn strided_reference(a: &[u32], out_len: usize, threads: usize) -> Vec<u32> {
+    let mut out = vec![0u32; out_len];
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = a[j % a.len()].wrapping_mul(3).wrapping_add(j as u32);
+    }
+    for t in 0..threads {
+        let s = (t..a.len())
+            .step_by(threads)
+            .fold(0u32, |s, i| s.wrapping_add(a[i] ^ i as u32));
+        let m = (0..a[t] % 13).fold(0u32, |m, k| m.wrapping_add(k * k) ^ k);
+        out.push(s ^ m.rotate_left(7));
+    }
+    out
+}
+
 /// Every value class floats have: zeros, subnormals, normals near the integer limits, the
 /// largest finite values, infinities and NaN.
 fn special_f32() -> Vec<f32> {
@@ -284,6 +322,7 @@ fn cases() -> Vec<Case> {
         ("float_casts", run_float_casts),
         ("half_conv", run_half_conv),
         ("control", run_control),
+        ("strided", run_strided),
         ("reverse_block", run_reverse),
         ("saxpy", run_saxpy),
         ("transpose", run_transpose),
@@ -352,6 +391,26 @@ fn run_control(dev: &Device) -> RtResult<Out> {
     let mut out = dev.alloc_zeroed::<u32>(a.len() * 3)?;
     control::launch(&s, LaunchConfig::for_elements(a.len(), 96), &da, &mut out)?;
     Ok(ints(out.to_vec()?))
+}
+
+fn run_strided(dev: &Device) -> RtResult<Out> {
+    let (a, _) = int_pairs(4000);
+    let (blocks, block, out_len) = (7u32, 64u32, 5003usize);
+    let threads = (blocks * block) as usize;
+    let s = dev.new_stream()?;
+    let da = dev.upload(&a)?;
+    let mut out = dev.alloc_zeroed::<u32>(out_len)?;
+    let mut sums = dev.alloc_zeroed::<u32>(threads)?;
+    let cfg = LaunchConfig::for_elements(threads, block);
+    strided::launch(&s, cfg, &da, &mut out, &mut sums)?;
+    let mut got = out.to_vec()?;
+    got.extend(sums.to_vec()?);
+    assert_eq!(
+        got,
+        strided_reference(&a, out_len, threads),
+        "strided on {dev:?}"
+    );
+    Ok(ints(got))
 }
 
 fn run_reverse(dev: &Device) -> RtResult<Out> {

@@ -177,6 +177,29 @@ impl Lower {
                 };
                 self.cast(r, t)
             }
+            "rotate_left" | "rotate_right" => {
+                // `(x << r) | (x >> (bits - r))` with both amounts reduced modulo the width, in
+                // the unsigned type (a logical right shift); ptxas makes it one funnel shift.
+                let u = self.unsigned_of(x);
+                let ut = self.op_ty(u);
+                let mask = c_u32(t.bits() - 1);
+                let r = self.bin(BinOp::And, a[0], mask);
+                let back = self.bin(BinOp::Sub, c_u32(t.bits()), r);
+                let back = self.bin(BinOp::And, back, mask);
+                let (l, rr) = if name == "rotate_left" {
+                    (r, back)
+                } else {
+                    (back, r)
+                };
+                let hi = self.bin(BinOp::Shl, u, l);
+                let lo = self.bin(BinOp::Shr, u, rr);
+                let v = self.bin(BinOp::Or, hi, lo);
+                if ut == t {
+                    v
+                } else {
+                    self.cast(v, t)
+                }
+            }
             "trailing_zeros" => {
                 let u = self.unsigned_of(x);
                 let ut = self.op_ty(u);

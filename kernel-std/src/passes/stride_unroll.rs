@@ -38,7 +38,7 @@ use super::util::{
     use_counts, walk, walk_mut,
 };
 use crate::intrinsics::{self, Class};
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Space, Ty, Var};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Space, Ty, Unroll, Var};
 
 /// Iterations per trip of the unrolled loop.
 const FACTOR: usize = 4;
@@ -63,10 +63,38 @@ fn block(k: &mut Kernel, b: &mut Block, uses: &[u32]) -> bool {
                 changed |= block(k, then, uses);
                 changed |= block(k, els, uses);
             }
+            Inst::For {
+                iv,
+                start,
+                end,
+                inclusive: false,
+                step,
+                reverse: false,
+                body,
+                unroll: Unroll::Auto,
+                ..
+            } => {
+                changed |= block(k, body, uses);
+                let insts = &body.0[..];
+                if let Some(shape) =
+                    Shape::check(k, *iv, *end, *step, insts, (0, insts.len()), body, uses)
+                {
+                    // The copies count from `j`; the `for` then starts where they stopped.
+                    let j = fresh_like(k, *iv);
+                    out.push(Inst::Mov {
+                        dst: j,
+                        src: *start,
+                    });
+                    out.extend(unrolled(k, &shape, insts, j));
+                    *start = Operand::Var(j);
+                    changed = true;
+                }
+            }
             Inst::For { body, .. } => changed |= block(k, body, uses),
             Inst::Loop { id, body } => {
+                changed |= block(k, body, uses);
                 if let Some(shape) = Shape::find(k, *id, body, uses) {
-                    out.extend(unrolled(k, &shape, body));
+                    out.extend(unrolled(k, &shape, &body.0, shape.iv));
                     changed = true;
                 }
             }
@@ -83,10 +111,9 @@ struct Shape {
     iv: Var,
     n: Operand,
     stride: Operand,
-    /// Index of the `if` that breaks out (the body proper starts after it).
-    header_end: usize,
-    /// Index of the increment (the body proper ends before it).
-    increment: usize,
+    /// The body proper: from just after the `if` that breaks out to just before the
+    /// increment (`while` form), or the whole body (`for` form).
+    middle: (usize, usize),
     /// Variables each iteration writes before it reads them and nobody reads after the loop.
     locals: FxHashSet<Var>,
 }
@@ -109,7 +136,7 @@ impl Shape {
             (BinOp::Lt, Operand::Var(iv), n) | (BinOp::Gt, n, Operand::Var(iv)) => (*iv, *n),
             _ => return None,
         };
-        if uses.get(c.0 as usize) != Some(&1) || n == Operand::Var(iv) {
+        if uses.get(c.0 as usize) != Some(&1) {
             return None;
         }
         let Inst::If { cond, then, els } = &insts[second] else {
@@ -136,19 +163,37 @@ impl Shape {
             },
             _ => return None,
         };
+        Shape::check(k, iv, n, stride, insts, (second + 1, last), body, uses)
+    }
+
+    /// The checks both forms share: an unsigned induction variable, `n` and `stride` of its type
+    /// and not written in the loop, and a small body without jumps, nested loops, barriers or
+    /// warp collectives. `insts` is the whole loop body, `middle` the body proper within it.
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        k: &Kernel,
+        iv: Var,
+        n: Operand,
+        stride: Operand,
+        insts: &[Inst],
+        middle: (usize, usize),
+        whole: &Block,
+        uses: &[u32],
+    ) -> Option<Shape> {
         let ty = k.ty(iv);
         if !matches!(ty, Ty::U32 | Ty::U64)
             || k.operand_ty(n) != ty
             || k.operand_ty(stride) != ty
+            || n == Operand::Var(iv)
             || stride == Operand::Var(iv)
         {
             return None;
         }
-        let middle = &insts[second + 1..last];
+        let body = &insts[middle.0..middle.1];
         let mut size = 0;
         let mut fits = true;
         let mut written = FxHashSet::default();
-        for inst in middle {
+        for inst in body {
             let mut visit = |i: &Inst| {
                 size += 1;
                 fits &= match i {
@@ -170,6 +215,7 @@ impl Shape {
         }
         let operand_written = |o: Operand| matches!(o, Operand::Var(v) if written.contains(&v));
         if !fits
+            || size == 0
             || size > MAX_BODY
             || written.contains(&iv)
             || operand_written(n)
@@ -181,9 +227,8 @@ impl Shape {
             iv,
             n,
             stride,
-            header_end: second,
-            increment: last,
-            locals: locals(middle, body, uses),
+            middle,
+            locals: locals(body, whole, uses),
         })
     }
 }
@@ -228,7 +273,9 @@ fn locals(middle: &[Inst], whole: &Block, uses: &[u32]) -> FxHashSet<Var> {
 }
 
 /// The instructions that run the loop's iterations four at a time, to be placed before it.
-fn unrolled(k: &mut Kernel, s: &Shape, body: &Block) -> Vec<Inst> {
+/// `insts` is the loop's body and `from` the variable holding the first iteration's induction
+/// value (the `while` loop's own variable, or the copy of a `for` loop's start).
+fn unrolled(k: &mut Kernel, s: &Shape, insts: &[Inst], from: Var) -> Vec<Inst> {
     let ty = k.ty(s.iv);
     let max = if ty == Ty::U64 {
         u64::MAX
@@ -263,17 +310,17 @@ fn unrolled(k: &mut Kernel, s: &Shape, body: &Block) -> Vec<Inst> {
     let id = k.new_loop();
     let go = k.new_var(Ty::Bool);
     let mut trip = vec![
-        bin(go, BinOp::Lt, s.iv.into(), lim.into()),
+        bin(go, BinOp::Lt, from.into(), lim.into()),
         Inst::If {
             cond: go.into(),
             then: Block::default(),
             els: Block(vec![Inst::Break(id)]),
         },
     ];
-    let middle = &body.0[s.header_end + 1..s.increment];
-    let mut ivs = vec![s.iv];
+    let middle = &insts[s.middle.0..s.middle.1];
+    let mut ivs = vec![from];
     for _ in 1..FACTOR {
-        let prev = *ivs.last().unwrap_or(&s.iv);
+        let prev = *ivs.last().unwrap_or(&from);
         let next = fresh_like(k, s.iv);
         trip.push(bin(next, BinOp::Add, prev.into(), s.stride));
         ivs.push(next);
@@ -284,8 +331,8 @@ fn unrolled(k: &mut Kernel, s: &Shape, body: &Block) -> Vec<Inst> {
         .map(|(n, &ivk)| copy(k, middle, s, ivk, n > 0))
         .collect();
     trip.extend(schedule(copies));
-    let last = *ivs.last().unwrap_or(&s.iv);
-    trip.push(bin(s.iv, BinOp::Add, last.into(), s.stride));
+    let last = *ivs.last().unwrap_or(&from);
+    trip.push(bin(from, BinOp::Add, last.into(), s.stride));
     out.push(Inst::Loop {
         id,
         body: Block(trip),
@@ -535,6 +582,47 @@ mod tests {
         let last_load = body.0.iter().rposition(|i| matches!(i, Inst::Load { .. }));
         assert!(last_load > first_store, "{}", text(&opt));
         same_on(&k, &opt, vars);
+    }
+
+    /// `for i in (i0..n).step_by(s) { out[i] = words[i] + 1 }`, and with step 1.
+    #[test]
+    fn for_loops_unroll_the_same_way() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let q = param(&mut k, "q", Ty::U64);
+        let n = param(&mut k, "n", Ty::U64);
+        let i0 = param(&mut k, "i", Ty::U64);
+        let s = param(&mut k, "s", Ty::U64);
+        let iv = k.new_var(Ty::U64);
+        let [off, addr, oaddr] = [0; 3].map(|_| k.new_var(Ty::U64));
+        let [w, w1] = [0; 2].map(|_| k.new_var(Ty::U32));
+        let body = vec![
+            bin(off, BinOp::Shl, iv, u32c(2)),
+            bin(addr, BinOp::Add, p, off),
+            ro_load(w, addr),
+            bin(w1, BinOp::Add, w, u32c(1)),
+            bin(oaddr, BinOp::Add, q, off),
+            store(oaddr, w1),
+        ];
+        let mut l = for_(&mut k, iv, i0, n, Unroll::Auto, body);
+        if let Inst::For { step, .. } = &mut l {
+            *step = s.into();
+        }
+        k.body.0 = vec![l];
+        let mut opt = k.clone();
+        assert!(stride_unroll(&mut opt), "{}", text(&opt));
+        assert!(
+            matches!(
+                opt.body.0.last(),
+                Some(Inst::For {
+                    start: Operand::Var(_),
+                    ..
+                })
+            ),
+            "{}",
+            text(&opt)
+        );
+        same_on(&k, &opt, [p, q, n, i0, s]);
     }
 
     #[test]

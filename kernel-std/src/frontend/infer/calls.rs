@@ -460,6 +460,11 @@ impl<'a> Infer<'a> {
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
                 Ok(r.clone())
             }
+            "rotate_left" | "rotate_right" if is_int => {
+                want_args(1, self)?;
+                self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
+                Ok(r.clone())
+            }
             "is_positive" | "is_negative" if is_int => {
                 want_args(0, self)?;
                 Ok(Ty::Bool)
