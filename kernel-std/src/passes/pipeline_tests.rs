@@ -294,6 +294,33 @@ impl Gen {
                 };
                 out.push(if_(c, then, els));
             }
+            8 if self.rnd(2) == 0 => {
+                // `while iv < end { body; iv += step }`: a grid-stride loop's shape.
+                let iv = self.k.new_var(Ty::U32);
+                let c = self.k.new_var(Ty::Bool);
+                let id = self.k.new_loop();
+                let start = self.operand();
+                let end = if self.rnd(2) == 0 {
+                    self.n.into()
+                } else {
+                    u32c(self.rnd(40) as u32)
+                };
+                let step = u32c(1 + self.rnd(5) as u32);
+                out.push(mov(iv, start));
+                // No `continue` of this loop (it would skip the increment and never end).
+                self.pool.push(iv);
+                let mut body = vec![
+                    bin(c, BinOp::Lt, iv, end),
+                    if_(c, vec![], vec![Inst::Break(id)]),
+                ];
+                body.extend(self.block(depth + 1));
+                self.pool.pop();
+                body.push(bin(iv, BinOp::Add, iv, step));
+                out.push(Inst::Loop {
+                    id,
+                    body: crate::ir::Block(body),
+                });
+            }
             _ => {
                 let iv = self.k.new_var(Ty::U32);
                 let id = self.k.new_loop();
@@ -332,7 +359,7 @@ impl Gen {
 }
 
 /// Random structured programs (branches, counted loops of every unroll kind with break and
-/// continue, local arrays, bounds checks): the optimized kernel must store the same values in
+/// continue, `while` loops stepping an induction variable, local arrays, bounds checks): the optimized kernel must store the same values in
 /// the same order and panic the same way as the original.
 #[test]
 fn random_programs_survive_the_pipeline() {
