@@ -133,7 +133,11 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     fs::create_dir_all(to).map_err(|e| e.to_string())?;
     for entry in fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))? {
         let entry = entry.map_err(|e| e.to_string())?;
-        fs::copy(entry.path(), to.join(entry.file_name())).map_err(|e| e.to_string())?;
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()))?;
+        } else {
+            fs::copy(entry.path(), to.join(entry.file_name())).map_err(|e| e.to_string())?;
+        }
     }
     Ok(())
 }

@@ -7,6 +7,9 @@ use ferrocuda::runtime::{Device, Function, Module, Result};
 
 pub struct Twins {
     dir: Option<PathBuf>,
+    /// Where the `.cu` sources are, and the architecture they are built for.
+    src: Option<PathBuf>,
+    sm: u32,
     pub nvcc_version: String,
     /// Why twins are missing, if they are.
     pub note: Option<String>,
@@ -49,7 +52,7 @@ impl Twins {
         }
         for entry in std::fs::read_dir(&src).into_iter().flatten().flatten() {
             let p = entry.path();
-            if p.extension().is_some_and(|e| e == "cu") {
+            if p.is_file() && p.extension().is_some_and(|e| e == "cu") {
                 let stem = p.file_stem().unwrap().to_string_lossy().to_string();
                 let cubin = out.join(format!("{stem}.cubin"));
                 let status = Command::new("nvcc")
@@ -64,6 +67,8 @@ impl Twins {
         }
         Twins {
             dir: Some(out),
+            src: Some(src),
+            sm,
             nvcc_version: version,
             note: None,
         }
@@ -72,9 +77,44 @@ impl Twins {
     fn none(note: &str) -> Twins {
         Twins {
             dir: None,
+            src: None,
+            sm: 0,
             nvcc_version: "no nvcc".into(),
             note: Some(note.to_string()),
         }
+    }
+
+    /// Builds the host program `host/<name>.cu` (a CUDA C measurement with its own `main`, such
+    /// as the runtime API's launch cost) and runs it; its standard output, or None when twins
+    /// were not built.
+    pub fn run_host_program(&self, name: &str) -> Option<std::result::Result<String, String>> {
+        let (dir, src) = (self.dir.as_deref()?, self.src.as_deref()?);
+        let source = src.join("host").join(format!("{name}.cu"));
+        let exe = dir.join(name);
+        let built = Command::new("nvcc")
+            .args(["-O3", &format!("-arch=sm_{}", self.sm), "-o"])
+            .arg(&exe)
+            .arg(&source)
+            .output();
+        match built {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                return Some(Err(format!(
+                    "nvcc {}: {}",
+                    source.display(),
+                    String::from_utf8_lossy(&o.stderr).trim()
+                )))
+            }
+            Err(e) => return Some(Err(format!("nvcc {}: {e}", source.display()))),
+        }
+        Some(match Command::new(&exe).output() {
+            Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).into_owned()),
+            Ok(o) => Err(format!(
+                "{name}: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            )),
+            Err(e) => Err(format!("{name}: {e}")),
+        })
     }
 
     /// Loads `entry` from `<file>.cubin`; None when twins were not built.

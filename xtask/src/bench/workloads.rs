@@ -206,7 +206,7 @@ fn ptr<T>(v: &mut T) -> *mut c_void {
 /// cache lookup: where the typed launcher's extra time goes). They take turns batch by batch,
 /// each going first equally often, so drift and whatever a batch leaves behind (a driver queue
 /// still draining) fall on all of them.
-fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
+fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     const BATCH: usize = 2000;
     const ROUNDS: usize = 30;
     let s = Stream::new(dev).map_err(e)?;
@@ -279,7 +279,7 @@ fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             max_ms: t.max_ms / 1e3,
         }
     };
-    Ok(vec![
+    let mut rows = vec![
         Row::new(
             "launch enqueue (typed vs raw cuLaunchKernel)",
             Unit::Micros,
@@ -301,7 +301,31 @@ fn launch_overhead(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             Some(us(&times[3])),
             Some(us(&times[1])),
         ),
-    ])
+    ];
+    // The runtime API from CUDA C (its own process, same method): what a CUDA programmer's
+    // `cudaLaunchKernel` costs on this machine.
+    if let Some(out) = twins.run_host_program("launch_overhead") {
+        let out = out?;
+        let value = |name: &str| {
+            out.lines()
+                .find_map(|l| l.strip_prefix(name)?.trim().parse::<f64>().ok())
+                .ok_or_else(|| format!("launch_overhead printed no `{name}` line: {out}"))
+        };
+        let api = value("cudaLaunchKernel ")? / 1e3;
+        let api = Timing {
+            median_ms: api,
+            min_ms: api,
+            max_ms: api,
+        };
+        rows.push(Row::new(
+            "launch enqueue (typed vs cudaLaunchKernel, CUDA C process)",
+            Unit::Micros,
+            0.0,
+            Some(us(&times[0])),
+            Some(api),
+        ));
+    }
+    Ok(rows)
 }
 
 /// `{ ptr, len }` as our kernels take a slice, for cudarc's argument list.
