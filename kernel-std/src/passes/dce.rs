@@ -38,7 +38,7 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
             })
         });
         let mut changed = false;
-        sweep(&mut k.body, &uses, &loaded, &mut changed);
+        sweep(&mut k.body, &mut uses, &loaded, &mut changed);
         // Removing what liveness found dead leaves every live set as it was (a dead
         // instruction adds no use), so liveness finds nothing more in its own output: after the
         // first round it can only find something new when the sweep changed the code.
@@ -68,21 +68,40 @@ fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
     }
 }
 
-fn sweep(b: &mut Block, uses: &[u32], loaded: &FxHashSet<ArrayId>, changed: &mut bool) {
-    for inst in &mut b.0 {
+/// Removes what [`dead`] finds, last instruction first, and takes each removed instruction's
+/// reads off `uses`: a chain of dead values (`a` read only by `b`, read only by `c`) goes in one
+/// sweep instead of one per link. Deadness only grows as instructions go, so the fixed point
+/// [`remove_dead_values`] reaches is the same in any order.
+fn sweep(b: &mut Block, uses: &mut [u32], loaded: &FxHashSet<ArrayId>, changed: &mut bool) {
+    let mut keep: Vec<bool> = Vec::new();
+    for n in (0..b.0.len()).rev() {
+        let inst = &mut b.0[n];
         match inst {
             Inst::If { then, els, .. } => {
-                sweep(then, uses, loaded, changed);
                 sweep(els, uses, loaded, changed);
+                sweep(then, uses, loaded, changed);
             }
             Inst::For { body, .. } | Inst::Loop { body, .. } => sweep(body, uses, loaded, changed),
             _ => {}
         }
+        if dead(inst, uses, loaded) {
+            for_each_use(inst, |o| {
+                if let Operand::Var(v) = o {
+                    uses[v.0 as usize] -= 1;
+                }
+            });
+            if keep.is_empty() {
+                keep = vec![true; b.0.len()];
+            }
+            keep[n] = false;
+        }
+    }
+    if !keep.is_empty() {
+        *changed = true;
+        let mut it = keep.into_iter();
+        b.0.retain(|_| it.next().unwrap_or(true));
     }
     *changed |= prune_locs(b);
-    let before = b.0.len();
-    b.0.retain(|i| !dead(i, uses, loaded));
-    *changed |= b.0.len() != before;
 }
 
 /// Deletes removable instructions whose results are overwritten before any read (the IR is not

@@ -78,19 +78,21 @@ impl<'k> Emitter<'k> {
 
     /// Appends one instruction (the `;` is added here).
     pub fn line(&mut self, s: impl AsRef<str>) {
-        match &self.pred {
-            Some(p) => {
-                let _ = writeln!(self.body, "\t@{p} {};", s.as_ref());
-            }
-            None => {
-                let _ = writeln!(self.body, "\t{};", s.as_ref());
-            }
+        self.body.push('\t');
+        if let Some(p) = &self.pred {
+            self.body.push('@');
+            self.body.push_str(p);
+            self.body.push(' ');
         }
+        self.body.push_str(s.as_ref());
+        self.body.push_str(";\n");
     }
 
     /// Appends one instruction that runs whatever the current guard (predicate bookkeeping).
     pub fn line_always(&mut self, s: impl AsRef<str>) {
-        let _ = writeln!(self.body, "\t{};", s.as_ref());
+        self.body.push('\t');
+        self.body.push_str(s.as_ref());
+        self.body.push_str(";\n");
     }
 
     pub fn label(&mut self, l: &str) {

@@ -4,18 +4,27 @@
 
 use super::types::RegClass;
 use crate::ir::Ty;
-use std::collections::BTreeMap;
+use std::fmt::Write;
 
 pub struct Regs {
     names: Vec<String>,
-    counts: BTreeMap<RegClass, u32>,
+    /// Registers made so far per class, in `RegClass::ALL` order (an array: `fresh` runs once
+    /// per variable and temporary).
+    counts: [u32; RegClass::ALL.len()],
+}
+
+fn slot(class: RegClass) -> usize {
+    RegClass::ALL
+        .iter()
+        .position(|c| *c == class)
+        .unwrap_or_default()
 }
 
 impl Regs {
     pub fn new(vars: &[Ty]) -> Regs {
         let mut r = Regs {
             names: Vec::with_capacity(vars.len()),
-            counts: BTreeMap::new(),
+            counts: [0; RegClass::ALL.len()],
         };
         for &ty in vars {
             let name = r.fresh(RegClass::of(ty));
@@ -26,9 +35,12 @@ impl Regs {
 
     /// A new register of `class` (a temporary, or a var's own).
     pub fn fresh(&mut self, class: RegClass) -> String {
-        let n = self.counts.entry(class).or_insert(0);
+        let n = &mut self.counts[slot(class)];
         *n += 1;
-        format!("{}{}", class.prefix(), *n - 1)
+        let mut name = String::with_capacity(8);
+        name.push_str(class.prefix());
+        let _ = write!(name, "{}", *n - 1);
+        name
     }
 
     pub fn var(&self, id: u32) -> Option<&str> {
@@ -39,7 +51,8 @@ impl Regs {
     pub fn declarations(&self) -> String {
         let mut s = String::new();
         for class in RegClass::ALL {
-            if let Some(&n) = self.counts.get(&class) {
+            let n = self.counts[slot(class)];
+            if n > 0 {
                 s.push_str(&format!(
                     "\t.reg {} {}<{}>;\n",
                     class.decl(),
