@@ -23,34 +23,47 @@ use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 /// whether anything changed.
 pub fn remove_dead_values(k: &mut Kernel) -> bool {
     let mut any = false;
+    // Use counts and the loaded arrays; both sweeps and liveness keep the counts exact as they
+    // remove code, so only a removed array load (which may leave an array unread) needs them
+    // counted again.
+    let mut counts: Option<(Vec<u32>, FxHashSet<ArrayId>)> = None;
     loop {
-        // Use counts and the loaded arrays in one walk.
-        let mut uses = vec![0u32; k.vars.len()];
-        let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
-        walk(&k.body, &mut |i| {
-            if let Inst::ArrayLoad { array, .. } = i {
-                loaded.insert(*array);
-            }
-            for_each_use(i, |o| {
-                if let Operand::Var(v) = o {
-                    uses[v.0 as usize] += 1;
-                }
-            })
-        });
-        let mut changed = false;
-        sweep(&mut k.body, &mut uses, &loaded, &mut changed);
+        let (uses, loaded) = counts.get_or_insert_with(|| count_uses(k));
+        let (mut changed, mut removed_load) = (false, false);
+        sweep(&mut k.body, uses, loaded, &mut changed, &mut removed_load);
         // Removing what liveness found dead leaves every live set as it was (a dead
         // instruction adds no use), so liveness finds nothing more in its own output: after the
         // first round it can only find something new when the sweep changed the code.
         if any && !changed {
             return any;
         }
-        changed |= remove_dead_assignments(k);
+        let (removed, liveness_removed_load) = remove_dead_assignments_counted(k, Some(uses));
+        if removed_load || liveness_removed_load {
+            counts = None;
+        }
+        changed |= removed;
         if !changed {
             return any;
         }
         any = true;
     }
+}
+
+/// Use counts of every variable and the arrays some instruction loads, in one walk.
+fn count_uses(k: &Kernel) -> (Vec<u32>, FxHashSet<ArrayId>) {
+    let mut uses = vec![0u32; k.vars.len()];
+    let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
+    walk(&k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } = i {
+            loaded.insert(*array);
+        }
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                uses[v.0 as usize] += 1;
+            }
+        })
+    });
+    (uses, loaded)
 }
 
 fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
@@ -72,19 +85,28 @@ fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
 /// reads off `uses`: a chain of dead values (`a` read only by `b`, read only by `c`) goes in one
 /// sweep instead of one per link. Deadness only grows as instructions go, so the fixed point
 /// [`remove_dead_values`] reaches is the same in any order.
-fn sweep(b: &mut Block, uses: &mut [u32], loaded: &FxHashSet<ArrayId>, changed: &mut bool) {
+fn sweep(
+    b: &mut Block,
+    uses: &mut [u32],
+    loaded: &FxHashSet<ArrayId>,
+    changed: &mut bool,
+    removed_load: &mut bool,
+) {
     let mut keep: Vec<bool> = Vec::new();
     for n in (0..b.0.len()).rev() {
         let inst = &mut b.0[n];
         match inst {
             Inst::If { then, els, .. } => {
-                sweep(els, uses, loaded, changed);
-                sweep(then, uses, loaded, changed);
+                sweep(els, uses, loaded, changed, removed_load);
+                sweep(then, uses, loaded, changed, removed_load);
             }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => sweep(body, uses, loaded, changed),
+            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                sweep(body, uses, loaded, changed, removed_load)
+            }
             _ => {}
         }
         if dead(inst, uses, loaded) {
+            *removed_load |= matches!(inst, Inst::ArrayLoad { .. });
             for_each_use(inst, |o| {
                 if let Operand::Var(v) = o {
                     uses[v.0 as usize] -= 1;
@@ -109,29 +131,40 @@ fn sweep(b: &mut Block, uses: &mut [u32], loaded: &FxHashSet<ArrayId>, changed: 
 /// structured tree; loops iterate to a fixed point, `break`/`continue` take the liveness after the
 /// loop / at its head.
 pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
+    remove_dead_assignments_counted(k, None).0
+}
+
+/// [`remove_dead_assignments`], taking each removed instruction's reads off `uses` when given;
+/// also returns whether an array load was removed.
+fn remove_dead_assignments_counted(k: &mut Kernel, uses: Option<&mut [u32]>) -> (bool, bool) {
     let mut lv = Liveness {
         loops: FxHashMap::default(),
         removed: false,
         found: false,
+        uses,
+        removed_load: false,
     };
     let mut body = std::mem::take(&mut k.body);
     lv.block(&mut body, Live::with_capacity(k.vars.len()), true);
     k.body = body;
-    lv.removed
+    (lv.removed, lv.removed_load)
 }
 
 type Live = VarSet;
 
-struct Liveness {
+struct Liveness<'a> {
     /// For each enclosing loop: (live after it, live at its head).
     loops: FxHashMap<LoopId, (Live, Live)>,
     removed: bool,
     /// Whether a dead instruction was seen (removed or not) since this was last cleared: a
     /// loop body's last fixed-point pass that saw none needs no second pass to remove them.
     found: bool,
+    /// Use counts to keep exact as instructions go.
+    uses: Option<&'a mut [u32]>,
+    removed_load: bool,
 }
 
-impl Liveness {
+impl Liveness<'_> {
     /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
     fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
         let mut keep = vec![true; b.0.len()];
@@ -223,6 +256,14 @@ impl Liveness {
                             self.found = true;
                             if remove {
                                 keep[n] = false;
+                                self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
+                                if let Some(uses) = self.uses.as_deref_mut() {
+                                    for_each_use(inst, |o| {
+                                        if let Operand::Var(v) = o {
+                                            uses[v.0 as usize] -= 1;
+                                        }
+                                    });
+                                }
                             }
                             continue;
                         }
