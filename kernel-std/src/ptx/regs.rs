@@ -4,7 +4,6 @@
 
 use super::types::RegClass;
 use crate::ir::Ty;
-use std::fmt::Write;
 
 pub struct Regs {
     names: Vec<String>,
@@ -37,9 +36,9 @@ impl Regs {
     pub fn fresh(&mut self, class: RegClass) -> String {
         let n = &mut self.counts[slot(class)];
         *n += 1;
-        let mut name = String::with_capacity(8);
+        let mut name = String::with_capacity(12);
         name.push_str(class.prefix());
-        let _ = write!(name, "{}", *n - 1);
+        push_decimal(&mut name, *n - 1);
         name
     }
 
@@ -62,5 +61,24 @@ impl Regs {
             }
         }
         s
+    }
+}
+
+/// Appends `n` in decimal (what `write!(s, "{n}")` writes, without the formatting machinery:
+/// one call per register name).
+fn push_decimal(s: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        s.push(d as char);
     }
 }
