@@ -338,23 +338,23 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
             _ => {}
         }
     }
-    // One pass that rebuilds the block (removing in place would move the tail once per pair):
-    // `cur` is the instruction at the current position, `it` what follows it.
-    let mut it = std::mem::take(&mut b.0).into_iter();
-    let mut out = Vec::with_capacity(it.len());
+    // Nothing before the first pair that coalesces changes: find it first, so that a block
+    // with none (most blocks, most calls) is left where it is instead of being moved.
+    let coalesces = |cur: &Inst, next: &Inst, rest: &[Inst]| match pair(cur, next) {
+        Some((_, t)) => uses[t.0 as usize] == 1 || dead_after(rest, t, top),
+        None => false,
+    };
+    let Some(first) =
+        (0..b.0.len().saturating_sub(1)).find(|&i| coalesces(&b.0[i], &b.0[i + 1], &b.0[i + 2..]))
+    else {
+        return changed;
+    };
+    // One pass that rebuilds the rest of the block (removing in place would move the tail once
+    // per pair): `cur` is the instruction at the current position, `it` what follows it.
+    let mut it = b.0.split_off(first).into_iter();
     if let Some(mut cur) = it.next() {
         while let Some(next) = it.next() {
-            let pair = match (&cur, &next) {
-                (
-                    def,
-                    Inst::Mov {
-                        dst: x,
-                        src: Operand::Var(t),
-                    },
-                ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
-                _ => None,
-            };
-            if let Some((x, t)) = pair {
+            if let Some((x, t)) = pair(&cur, &next) {
                 if uses[t.0 as usize] == 1 || dead_after(it.as_slice(), t, top) {
                     rename_defs(&mut cur, &|v: &mut Var| {
                         if *v == t {
@@ -366,12 +366,25 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
                     continue;
                 }
             }
-            out.push(std::mem::replace(&mut cur, next));
+            b.0.push(std::mem::replace(&mut cur, next));
         }
-        out.push(cur);
+        b.0.push(cur);
     }
-    b.0 = out;
     changed
+}
+
+/// `(x, t)` when `cur` computes `t` (removably, as its only result) and `next` is `x = mov t`.
+fn pair(cur: &Inst, next: &Inst) -> Option<(Var, Var)> {
+    match (cur, next) {
+        (
+            def,
+            Inst::Mov {
+                dst: x,
+                src: Operand::Var(t),
+            },
+        ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
+        _ => None,
+    }
 }
 
 fn compact_arrays(k: &mut Kernel) -> bool {
