@@ -205,4 +205,24 @@ mod tests {
         assert_eq!(immediate(Const::i32(-1)), "0xFFFFFFFF");
         assert_eq!(sanitize("a::b<3>"), "a__b_3_");
     }
+
+    #[test]
+    fn immediates_are_zero_padded_hex_of_each_width() {
+        let cases = [
+            (Ty::Bool, 1, "1"),
+            (Ty::Bool, 0, "0"),
+            (Ty::I8, 0x80, "0xFF80"),
+            (Ty::U16, 0xBEEF, "0xBEEF"),
+            (Ty::F16, 0x3C00, "0x3C00"),
+            (Ty::BF16, 0x7, "0x0007"),
+            (Ty::U32, 0xA, "0x0000000A"),
+            (Ty::I64, u64::MAX, "0xFFFFFFFFFFFFFFFF"),
+            (Ty::U64, 0x1234_5678_9ABC, "0x0000123456789ABC"),
+            (Ty::F32, 0x7FC0_0000, "0f7FC00000"),
+            (Ty::F64, 1.5f64.to_bits(), "0d3FF8000000000000"),
+        ];
+        for (ty, bits, want) in cases {
+            assert_eq!(immediate(Const { ty, bits }), want, "{ty:?} {bits:#x}");
+        }
+    }
 }
