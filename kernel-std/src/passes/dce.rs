@@ -175,6 +175,8 @@ impl Liveness<'_> {
                     live = self.loops.get(l).map(|x| x.1.clone()).unwrap_or_default()
                 }
                 Inst::Return => live = Live::new(),
+                // A third of unrolled code: no values, nothing to remove.
+                Inst::Loc(_) => {}
                 Inst::If { cond, then, els } => {
                     let t = self.block(then, live.clone(), remove);
                     live = self.block(els, live, remove);
