@@ -23,34 +23,47 @@ use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 /// whether anything changed.
 pub fn remove_dead_values(k: &mut Kernel) -> bool {
     let mut any = false;
+    // Use counts and the loaded arrays; both sweeps and liveness keep the counts exact as they
+    // remove code, so only a removed array load (which may leave an array unread) needs them
+    // counted again.
+    let mut counts: Option<(Vec<u32>, FxHashSet<ArrayId>)> = None;
     loop {
-        // Use counts and the loaded arrays in one walk.
-        let mut uses = vec![0u32; k.vars.len()];
-        let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
-        walk(&k.body, &mut |i| {
-            if let Inst::ArrayLoad { array, .. } = i {
-                loaded.insert(*array);
-            }
-            for_each_use(i, |o| {
-                if let Operand::Var(v) = o {
-                    uses[v.0 as usize] += 1;
-                }
-            })
-        });
-        let mut changed = false;
-        sweep(&mut k.body, &uses, &loaded, &mut changed);
+        let (uses, loaded) = counts.get_or_insert_with(|| count_uses(k));
+        let (mut changed, mut removed_load) = (false, false);
+        sweep(&mut k.body, uses, loaded, &mut changed, &mut removed_load);
         // Removing what liveness found dead leaves every live set as it was (a dead
         // instruction adds no use), so liveness finds nothing more in its own output: after the
         // first round it can only find something new when the sweep changed the code.
         if any && !changed {
             return any;
         }
-        changed |= remove_dead_assignments(k);
+        let (removed, liveness_removed_load) = remove_dead_assignments_counted(k, Some(uses));
+        if removed_load || liveness_removed_load {
+            counts = None;
+        }
+        changed |= removed;
         if !changed {
             return any;
         }
         any = true;
     }
+}
+
+/// Use counts of every variable and the arrays some instruction loads, in one walk.
+fn count_uses(k: &Kernel) -> (Vec<u32>, FxHashSet<ArrayId>) {
+    let mut uses = vec![0u32; k.vars.len()];
+    let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
+    walk(&k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } = i {
+            loaded.insert(*array);
+        }
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                uses[v.0 as usize] += 1;
+            }
+        })
+    });
+    (uses, loaded)
 }
 
 fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
@@ -68,21 +81,49 @@ fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
     }
 }
 
-fn sweep(b: &mut Block, uses: &[u32], loaded: &FxHashSet<ArrayId>, changed: &mut bool) {
-    for inst in &mut b.0 {
+/// Removes what [`dead`] finds, last instruction first, and takes each removed instruction's
+/// reads off `uses`: a chain of dead values (`a` read only by `b`, read only by `c`) goes in one
+/// sweep instead of one per link. Deadness only grows as instructions go, so the fixed point
+/// [`remove_dead_values`] reaches is the same in any order.
+fn sweep(
+    b: &mut Block,
+    uses: &mut [u32],
+    loaded: &FxHashSet<ArrayId>,
+    changed: &mut bool,
+    removed_load: &mut bool,
+) {
+    let mut keep: Vec<bool> = Vec::new();
+    for n in (0..b.0.len()).rev() {
+        let inst = &mut b.0[n];
         match inst {
             Inst::If { then, els, .. } => {
-                sweep(then, uses, loaded, changed);
-                sweep(els, uses, loaded, changed);
+                sweep(els, uses, loaded, changed, removed_load);
+                sweep(then, uses, loaded, changed, removed_load);
             }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => sweep(body, uses, loaded, changed),
+            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                sweep(body, uses, loaded, changed, removed_load)
+            }
             _ => {}
         }
+        if dead(inst, uses, loaded) {
+            *removed_load |= matches!(inst, Inst::ArrayLoad { .. });
+            for_each_use(inst, |o| {
+                if let Operand::Var(v) = o {
+                    uses[v.0 as usize] -= 1;
+                }
+            });
+            if keep.is_empty() {
+                keep = vec![true; b.0.len()];
+            }
+            keep[n] = false;
+        }
+    }
+    if !keep.is_empty() {
+        *changed = true;
+        let mut it = keep.into_iter();
+        b.0.retain(|_| it.next().unwrap_or(true));
     }
     *changed |= prune_locs(b);
-    let before = b.0.len();
-    b.0.retain(|i| !dead(i, uses, loaded));
-    *changed |= b.0.len() != before;
 }
 
 /// Deletes removable instructions whose results are overwritten before any read (the IR is not
@@ -90,29 +131,40 @@ fn sweep(b: &mut Block, uses: &[u32], loaded: &FxHashSet<ArrayId>, changed: &mut
 /// structured tree; loops iterate to a fixed point, `break`/`continue` take the liveness after the
 /// loop / at its head.
 pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
+    remove_dead_assignments_counted(k, None).0
+}
+
+/// [`remove_dead_assignments`], taking each removed instruction's reads off `uses` when given;
+/// also returns whether an array load was removed.
+fn remove_dead_assignments_counted(k: &mut Kernel, uses: Option<&mut [u32]>) -> (bool, bool) {
     let mut lv = Liveness {
         loops: FxHashMap::default(),
         removed: false,
         found: false,
+        uses,
+        removed_load: false,
     };
     let mut body = std::mem::take(&mut k.body);
     lv.block(&mut body, Live::with_capacity(k.vars.len()), true);
     k.body = body;
-    lv.removed
+    (lv.removed, lv.removed_load)
 }
 
 type Live = VarSet;
 
-struct Liveness {
+struct Liveness<'a> {
     /// For each enclosing loop: (live after it, live at its head).
     loops: FxHashMap<LoopId, (Live, Live)>,
     removed: bool,
     /// Whether a dead instruction was seen (removed or not) since this was last cleared: a
     /// loop body's last fixed-point pass that saw none needs no second pass to remove them.
     found: bool,
+    /// Use counts to keep exact as instructions go.
+    uses: Option<&'a mut [u32]>,
+    removed_load: bool,
 }
 
-impl Liveness {
+impl Liveness<'_> {
     /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
     fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
         let mut keep = vec![true; b.0.len()];
@@ -123,6 +175,8 @@ impl Liveness {
                     live = self.loops.get(l).map(|x| x.1.clone()).unwrap_or_default()
                 }
                 Inst::Return => live = Live::new(),
+                // A third of unrolled code: no values, nothing to remove.
+                Inst::Loc(_) => {}
                 Inst::If { cond, then, els } => {
                     let t = self.block(then, live.clone(), remove);
                     live = self.block(els, live, remove);
@@ -204,6 +258,14 @@ impl Liveness {
                             self.found = true;
                             if remove {
                                 keep[n] = false;
+                                self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
+                                if let Some(uses) = self.uses.as_deref_mut() {
+                                    for_each_use(inst, |o| {
+                                        if let Operand::Var(v) = o {
+                                            uses[v.0 as usize] -= 1;
+                                        }
+                                    });
+                                }
                             }
                             continue;
                         }
@@ -278,23 +340,23 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
             _ => {}
         }
     }
-    // One pass that rebuilds the block (removing in place would move the tail once per pair):
-    // `cur` is the instruction at the current position, `it` what follows it.
-    let mut it = std::mem::take(&mut b.0).into_iter();
-    let mut out = Vec::with_capacity(it.len());
+    // Nothing before the first pair that coalesces changes: find it first, so that a block
+    // with none (most blocks, most calls) is left where it is instead of being moved.
+    let coalesces = |cur: &Inst, next: &Inst, rest: &[Inst]| match pair(cur, next) {
+        Some((_, t)) => uses[t.0 as usize] == 1 || dead_after(rest, t, top),
+        None => false,
+    };
+    let Some(first) =
+        (0..b.0.len().saturating_sub(1)).find(|&i| coalesces(&b.0[i], &b.0[i + 1], &b.0[i + 2..]))
+    else {
+        return changed;
+    };
+    // One pass that rebuilds the rest of the block (removing in place would move the tail once
+    // per pair): `cur` is the instruction at the current position, `it` what follows it.
+    let mut it = b.0.split_off(first).into_iter();
     if let Some(mut cur) = it.next() {
         while let Some(next) = it.next() {
-            let pair = match (&cur, &next) {
-                (
-                    def,
-                    Inst::Mov {
-                        dst: x,
-                        src: Operand::Var(t),
-                    },
-                ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
-                _ => None,
-            };
-            if let Some((x, t)) = pair {
+            if let Some((x, t)) = pair(&cur, &next) {
                 if uses[t.0 as usize] == 1 || dead_after(it.as_slice(), t, top) {
                     rename_defs(&mut cur, &|v: &mut Var| {
                         if *v == t {
@@ -306,12 +368,25 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
                     continue;
                 }
             }
-            out.push(std::mem::replace(&mut cur, next));
+            b.0.push(std::mem::replace(&mut cur, next));
         }
-        out.push(cur);
+        b.0.push(cur);
     }
-    b.0 = out;
     changed
+}
+
+/// `(x, t)` when `cur` computes `t` (removably, as its only result) and `next` is `x = mov t`.
+fn pair(cur: &Inst, next: &Inst) -> Option<(Var, Var)> {
+    match (cur, next) {
+        (
+            def,
+            Inst::Mov {
+                dst: x,
+                src: Operand::Var(t),
+            },
+        ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
+        _ => None,
+    }
 }
 
 fn compact_arrays(k: &mut Kernel) -> bool {

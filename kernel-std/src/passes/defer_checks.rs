@@ -376,19 +376,32 @@ fn recompute(
                 return None;
             }
             let mut inst = def.clone();
-            let mut reads = Vec::new();
+            // A pure instruction reads at most three operands: each is replaced by its
+            // recomputation, in operand order (no allocation per step of the recursion).
+            let mut slots = [None; 3];
+            let mut n = 0;
             super::util::for_each_use(&inst, |o| {
                 if let Operand::Var(x) = o {
-                    reads.push(x);
+                    if let Some(s) = slots.get_mut(n) {
+                        *s = Some(x);
+                    }
+                    n += 1;
                 }
             });
-            let mut map = FxHashMap::default();
-            for x in reads {
-                map.insert(x, recompute(k, x, *at, d, memo, code)?);
+            if n > slots.len() {
+                return None;
+            }
+            let mut map = [None; 3];
+            for (m, x) in map.iter_mut().zip(slots) {
+                if let Some(x) = x {
+                    *m = Some((x, recompute(k, x, *at, d, memo, code)?));
+                }
             }
             super::util::for_each_use_mut(&mut inst, |o| {
                 if let Operand::Var(x) = o {
-                    if let Some(r) = map.get(x) {
+                    // The last recomputation of `x` wins, as a map insert would have it (all
+                    // are equal: the memo answers repeats).
+                    if let Some((_, r)) = map.iter().flatten().rev().find(|(y, _)| y == x) {
                         *o = *r;
                     }
                 }

@@ -15,7 +15,7 @@
 //! Checks whose operands or path conditions come from a load in the run (an index read from
 //! memory) cannot move; such runs keep the deferred flag.
 
-use std::collections::HashMap;
+use super::fx::FxHashMap;
 
 use super::util::{
     child_blocks, for_each_def, for_each_use, for_each_use_mut, pure_value, set_pure_dst,
@@ -45,7 +45,7 @@ struct Scan {
     pos: u32,
     path: Vec<(u32, bool)>,
     conds: Vec<(u32, Operand, bool)>,
-    defs: HashMap<Var, Vec<Def>>,
+    defs: FxHashMap<Var, Vec<Def>>,
     checks: Vec<Check>,
 }
 
@@ -90,8 +90,8 @@ const MAX_HEAD: usize = 256;
 
 struct Head<'a> {
     k: &'a mut Kernel,
-    defs: &'a HashMap<Var, Vec<Def>>,
-    memo: HashMap<(Var, u32), Operand>,
+    defs: &'a FxHashMap<Var, Vec<Def>>,
+    memo: FxHashMap<(Var, u32), Operand>,
     code: Vec<Inst>,
 }
 
@@ -118,16 +118,22 @@ impl Head<'_> {
                 let (def_pos, def_path) = (d.pos, d.path.clone());
                 let mut inst = inst.clone();
                 let mut reads = Vec::new();
-                for_each_use(&inst, |o| reads.push(o));
-                let mut map = HashMap::new();
-                for r in reads {
-                    if let Operand::Var(x) = r {
-                        map.insert(x, self.value(r, def_pos, &def_path)?);
+                for_each_use(&inst, |o| {
+                    if let Operand::Var(x) = o {
+                        reads.push(x);
                     }
+                });
+                // Each read becomes its value at the definition, in operand order (a short
+                // list: a map per step was most of this function's time).
+                let mut map: Vec<(Var, Operand)> = Vec::with_capacity(reads.len());
+                for x in reads {
+                    let r = self.value(x.into(), def_pos, &def_path)?;
+                    map.push((x, r));
                 }
                 for_each_use_mut(&mut inst, |o| {
                     if let Operand::Var(x) = o {
-                        if let Some(r) = map.get(x) {
+                        // The last value found for `x` wins, as a map insert would have it.
+                        if let Some((_, r)) = map.iter().rev().find(|(y, _)| y == x) {
                             *o = *r;
                         }
                     }
@@ -174,7 +180,7 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
     let mut h = Head {
         k,
         defs: &scan.defs,
-        memo: HashMap::new(),
+        memo: FxHashMap::default(),
         code: Vec::new(),
     };
     let mut all: Option<Operand> = None;

@@ -128,22 +128,25 @@ fn load_of(inst: &Inst) -> Option<Space> {
 /// to each space, and every value stored, are unchanged.
 fn sink_stores(b: &mut Vec<Inst>) -> bool {
     let mut changed = false;
-    for i in (0..b.len()).rev() {
-        let Some(space) = store_of(&b[i]) else {
+    // Last instruction first. What follows the current one is kept as a stack (`after`, the
+    // next instruction on top): a store moves only a few places, so it is placed by popping
+    // and pushing those few, where inserting into the block would shift its whole tail (a
+    // tile's hundreds of stores made that most of this pass's time).
+    let mut after: Vec<Inst> = Vec::with_capacity(b.len() + 8);
+    while let Some(inst) = b.pop() {
+        let Some(space) = store_of(&inst) else {
+            after.push(inst);
             continue;
         };
         // The source marker in force at the store, if this block set one: a store may pass
         // other markers only then (it takes its own along, and the last one passed is put back).
-        let own = b[..i]
-            .iter()
-            .rev()
-            .find(|x| matches!(x, Inst::Loc(_)))
-            .cloned();
-        let r = reads(&b[i]);
-        let mut j = i;
+        let own = b.iter().rev().find(|x| matches!(x, Inst::Loc(_))).cloned();
+        let r = reads(&inst);
+        // How many of the following instructions the store passes.
+        let mut passes = 0;
         let mut passed: Option<Inst> = None;
-        while j + 1 < b.len() {
-            let next = &b[j + 1];
+        while passes < after.len() {
+            let next = &after[after.len() - 1 - passes];
             let mut writes = false;
             for_each_def(next, |v| writes |= r.contains(&v));
             for c in super::util::child_blocks(next) {
@@ -159,18 +162,20 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
             if is_loc {
                 passed = Some(next.clone());
             }
-            j += 1;
+            passes += 1;
         }
-        // Nothing moved while scanning (what follows position `j` is still what the store would
-        // meet next): move it in one rotation rather than one swap per instruction passed.
-        b[i..=j].rotate_left(1);
-        if let (Some(own), Some(passed)) = (own, passed) {
-            // `own, store, passed` in place of the store: one move of the tail, not two.
-            let store = std::mem::replace(&mut b[j], Inst::Return);
-            b.splice(j..=j, [own, store, passed]);
+        // The passed instructions, last one first, go back on top of the store.
+        let moved: Vec<Inst> = after.drain(after.len() - passes..).collect();
+        match (own, passed) {
+            // `own, store, passed` in place of the store.
+            (Some(own), Some(passed)) => after.extend([passed, inst, own]),
+            _ => after.push(inst),
         }
-        changed |= j != i;
+        after.extend(moved);
+        changed |= passes != 0;
     }
+    after.reverse();
+    *b = after;
     changed
 }
 

@@ -12,7 +12,6 @@
 //! reads change name. A stretch that contains a `break`, `continue` or `return` is left alone
 //! (the old name could be read where control goes).
 
-use super::fx::FxHashMap;
 use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, nested_reads, walk};
 use super::varset::VarSet;
 use crate::ir::{Block, Inst, Kernel, Operand, Var};
@@ -32,6 +31,8 @@ pub fn split_webs(k: &mut Kernel) -> bool {
         k,
         read_anywhere,
         changed: false,
+        next_anchor: DenseMap::default(),
+        name: DenseMap::default(),
     };
     s.block(&mut body, &VarSet::new());
     let changed = s.changed;
@@ -44,6 +45,65 @@ struct Splitter<'a> {
     /// Every variable read somewhere: the conservative live set where control jumps.
     read_anywhere: VarSet,
     changed: bool,
+    /// Scratch maps of [`Splitter::block`], empty between uses (the nested blocks are done
+    /// before a block uses them): per variable, the position of its next anchor, and its
+    /// current name.
+    next_anchor: DenseMap,
+    name: DenseMap,
+}
+
+/// A map from variables to `u32`s in a vector indexed by variable, cleared through the list of
+/// what was set: SGEMM's blocks look up every operand, which a hash map made a large part of
+/// this pass.
+#[derive(Default)]
+struct DenseMap {
+    slots: Vec<u32>,
+    set: Vec<Var>,
+    len: usize,
+}
+
+impl DenseMap {
+    const NONE: u32 = u32::MAX;
+    fn get(&self, v: Var) -> Option<u32> {
+        self.slots
+            .get(v.0 as usize)
+            .copied()
+            .filter(|&x| x != Self::NONE)
+    }
+    /// Sets `v` to `x`, returning the value before.
+    fn insert(&mut self, v: Var, x: u32) -> Option<u32> {
+        let i = v.0 as usize;
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, Self::NONE);
+        }
+        let old = std::mem::replace(&mut self.slots[i], x);
+        if old == Self::NONE {
+            self.len += 1;
+            self.set.push(v);
+            None
+        } else {
+            Some(old)
+        }
+    }
+    fn remove(&mut self, v: Var) {
+        if let Some(x) = self.slots.get_mut(v.0 as usize) {
+            if *x != Self::NONE {
+                *x = Self::NONE;
+                self.len -= 1;
+            }
+        }
+    }
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    fn clear(&mut self) {
+        for v in self.set.drain(..) {
+            if let Some(x) = self.slots.get_mut(v.0 as usize) {
+                *x = Self::NONE;
+            }
+        }
+        self.len = 0;
+    }
 }
 
 /// Calls `f` on every variable read by `inst` or anything nested in it.
@@ -260,11 +320,11 @@ impl Splitter<'_> {
         }
         // Per anchor: does the value it starts get its own variable? Decided from the next
         // anchor of the same variable (or the block's end).
-        let mut next_anchor: FxHashMap<Var, usize> = FxHashMap::default();
+        let mut next_anchor = std::mem::take(&mut self.next_anchor);
         let mut split = vec![false; n];
         for i in (0..n).rev() {
             let Some(v) = anchor_of[i] else { continue };
-            let end = next_anchor.insert(v, i);
+            let end = next_anchor.insert(v, i as u32).map(|e| e as usize);
             let stop = end.unwrap_or(n);
             split[i] = jumps[stop] == jumps[i + 1]
                 && match end {
@@ -274,8 +334,10 @@ impl Splitter<'_> {
                     None => !live_out.contains(&v) && anchor_live_after[i],
                 };
         }
+        next_anchor.clear();
+        self.next_anchor = next_anchor;
         // One forward walk: each variable's current name.
-        let mut name: FxHashMap<Var, Var> = FxHashMap::default();
+        let mut name = std::mem::take(&mut self.name);
         for i in 0..n {
             let inst = &mut b.0[i];
             // Reads by the instruction itself belong to the value before it.
@@ -283,15 +345,17 @@ impl Splitter<'_> {
             if let Some(v) = anchor_of[i] {
                 if split[i] {
                     let fresh = self.fresh_like(v);
-                    name.insert(v, fresh);
+                    name.insert(v, fresh.0);
                     self.changed = true;
                 } else {
-                    name.remove(&v);
+                    name.remove(v);
                 }
             }
             // Definitions and everything nested: the current names.
             rename_defs_and_nested(inst, &name);
         }
+        name.clear();
+        self.name = name;
     }
 
     fn fresh_like(&mut self, v: Var) -> Var {
@@ -312,27 +376,27 @@ impl Splitter<'_> {
     }
 }
 
-fn rename_own_uses_map(inst: &mut Inst, name: &FxHashMap<Var, Var>) {
+fn rename_own_uses_map(inst: &mut Inst, name: &DenseMap) {
     if name.is_empty() {
         return;
     }
     for_each_use_mut(inst, |o| {
         if let Operand::Var(v) = o {
-            if let Some(n) = name.get(v) {
-                *o = Operand::Var(*n);
+            if let Some(n) = name.get(*v) {
+                *o = Operand::Var(Var(n));
             }
         }
     });
 }
 
 /// Renames the definitions of `inst` and every occurrence inside its nested blocks.
-fn rename_defs_and_nested(inst: &mut Inst, name: &FxHashMap<Var, Var>) {
+fn rename_defs_and_nested(inst: &mut Inst, name: &DenseMap) {
     if name.is_empty() {
         return;
     }
     let r = |v: &mut Var| {
-        if let Some(n) = name.get(v) {
-            *v = *n;
+        if let Some(n) = name.get(*v) {
+            *v = Var(n);
         }
     };
     rename_own_defs_with(inst, r);

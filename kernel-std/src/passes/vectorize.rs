@@ -69,11 +69,68 @@ pub fn vectorize(k: &mut Kernel) -> bool {
     changed
 }
 
-/// The symbolic part of a [`Lin`]: `(variable, version, coefficient)`.
-type Terms = Vec<(Var, u32, u32)>;
+/// Largest number of terms a [`Terms`] holds: stored forms keep at most 4, and a sum or
+/// difference of two of them has at most 8.
+const MAX_TERMS: usize = 8;
+
+/// The symbolic part of a [`Lin`]: `(variable, version, coefficient)` terms in a fixed array,
+/// unused slots zero (so derived equality and hashing see only the terms). Forms are copied at
+/// every address instruction of the block; a `Vec` each was most of this pass's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Terms {
+    /// Terms in use; `MAX_TERMS + 1` once more than fit were added (never stored, see `len`).
+    len: u8,
+    items: [(Var, u32, u32); MAX_TERMS],
+}
+
+impl Terms {
+    const EMPTY: Terms = Terms {
+        len: 0,
+        items: [(Var(0), 0, 0); MAX_TERMS],
+    };
+    fn as_slice(&self) -> &[(Var, u32, u32)] {
+        &self.items[..(self.len as usize).min(MAX_TERMS)]
+    }
+    fn as_mut_slice(&mut self) -> &mut [(Var, u32, u32)] {
+        let n = (self.len as usize).min(MAX_TERMS);
+        &mut self.items[..n]
+    }
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    fn push(&mut self, t: (Var, u32, u32)) {
+        match self.items.get_mut(self.len as usize) {
+            Some(slot) => {
+                *slot = t;
+                self.len += 1;
+            }
+            None => self.len = MAX_TERMS as u8 + 1,
+        }
+    }
+    /// Drops the terms with coefficient 0, keeping the others' order.
+    fn retain_nonzero(&mut self) {
+        let n = (self.len as usize).min(MAX_TERMS);
+        let mut kept = 0;
+        for i in 0..n {
+            if self.items[i].2 != 0 {
+                self.items[kept] = self.items[i];
+                kept += 1;
+            }
+        }
+        for slot in &mut self.items[kept..n] {
+            *slot = (Var(0), 0, 0);
+        }
+        if self.len as usize <= MAX_TERMS {
+            self.len = kept as u8;
+        }
+    }
+}
 
 /// `sum(coef * var@version) + c` modulo 2^32; terms sorted, coefficients non-zero.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Lin {
     terms: Terms,
     c: u32,
@@ -81,37 +138,42 @@ struct Lin {
 
 impl Lin {
     fn constant(c: u32) -> Lin {
-        Lin { terms: vec![], c }
-    }
-    fn atom(v: Var, version: u32) -> Lin {
         Lin {
-            terms: vec![(v, version, 1)],
-            c: 0,
+            terms: Terms::EMPTY,
+            c,
         }
     }
+    fn atom(v: Var, version: u32) -> Lin {
+        let mut terms = Terms::EMPTY;
+        terms.push((v, version, 1));
+        Lin { terms, c: 0 }
+    }
     fn add(&self, o: &Lin, sign: u32) -> Lin {
-        let mut terms = self.terms.clone();
-        for &(v, ver, coef) in &o.terms {
+        let mut terms = self.terms;
+        for &(v, ver, coef) in o.terms.as_slice() {
             let coef = coef.wrapping_mul(sign);
-            match terms.iter_mut().find(|(x, y, _)| *x == v && *y == ver) {
+            match terms
+                .as_mut_slice()
+                .iter_mut()
+                .find(|(x, y, _)| *x == v && *y == ver)
+            {
                 Some(t) => t.2 = t.2.wrapping_add(coef),
                 None => terms.push((v, ver, coef)),
             }
         }
-        terms.retain(|t| t.2 != 0);
-        terms.sort();
+        terms.retain_nonzero();
+        terms.as_mut_slice().sort();
         Lin {
             terms,
             c: self.c.wrapping_add(o.c.wrapping_mul(sign)),
         }
     }
     fn scale(&self, m: u32) -> Lin {
-        let mut terms: Vec<_> = self
-            .terms
-            .iter()
-            .map(|&(v, ver, coef)| (v, ver, coef.wrapping_mul(m)))
-            .collect();
-        terms.retain(|t| t.2 != 0);
+        let mut terms = self.terms;
+        for t in terms.as_mut_slice() {
+            t.2 = t.2.wrapping_mul(m);
+        }
+        terms.retain_nonzero();
         Lin {
             terms,
             c: self.c.wrapping_mul(m),
@@ -223,7 +285,7 @@ impl Vectorizer<'_> {
     fn form_align(&mut self, form: &Lin) -> (u32, Vec<SharedId>) {
         let mut a = low_align(form.c);
         let mut rel = vec![];
-        for &(v, _, coef) in &form.terms {
+        for &(v, _, coef) in form.terms.as_slice() {
             let (x, r) = self.align(v, 0);
             let t = (x as u64 * low_align(coef) as u64).min(MAX_ALIGN as u64) as u32;
             if t < a {
@@ -249,7 +311,7 @@ impl Vectorizer<'_> {
         // Symbolic parts used by at least two accesses get an anchor.
         let mut uses: FxHashMap<Terms, usize> = FxHashMap::default();
         for a in &accesses {
-            *uses.entry(a.form.terms.clone()).or_default() += 1;
+            *uses.entry(a.form.terms).or_default() += 1;
         }
         let groups = self.groups(b, &accesses);
         let mut leader: FxHashMap<usize, Vec<Var>> = FxHashMap::default();
@@ -285,7 +347,7 @@ impl Vectorizer<'_> {
                                     src: old,
                                 },
                             );
-                            anchors.insert(a.form.terms.clone(), (anchor, a.form.c));
+                            anchors.insert(a.form.terms, (anchor, a.form.c));
                             anchor
                         }
                         Some(&(anchor, c0)) if c0 == a.form.c => anchor,

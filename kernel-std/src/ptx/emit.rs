@@ -78,19 +78,40 @@ impl<'k> Emitter<'k> {
 
     /// Appends one instruction (the `;` is added here).
     pub fn line(&mut self, s: impl AsRef<str>) {
-        match &self.pred {
-            Some(p) => {
-                let _ = writeln!(self.body, "\t@{p} {};", s.as_ref());
-            }
-            None => {
-                let _ = writeln!(self.body, "\t{};", s.as_ref());
-            }
+        self.body.push('\t');
+        if let Some(p) = &self.pred {
+            self.body.push('@');
+            self.body.push_str(p);
+            self.body.push(' ');
         }
+        self.body.push_str(s.as_ref());
+        self.body.push_str(";\n");
+    }
+
+    /// [`Emitter::line`] of `ins` (its pieces concatenated) and its operands separated by `, `,
+    /// written straight into the body: the common instructions skip formatting a temporary.
+    pub fn op(&mut self, ins: &[&str], args: &[&str]) {
+        self.body.push('\t');
+        if let Some(p) = &self.pred {
+            self.body.push('@');
+            self.body.push_str(p);
+            self.body.push(' ');
+        }
+        for piece in ins {
+            self.body.push_str(piece);
+        }
+        for (n, a) in args.iter().enumerate() {
+            self.body.push_str(if n == 0 { " " } else { ", " });
+            self.body.push_str(a);
+        }
+        self.body.push_str(";\n");
     }
 
     /// Appends one instruction that runs whatever the current guard (predicate bookkeeping).
     pub fn line_always(&mut self, s: impl AsRef<str>) {
-        let _ = writeln!(self.body, "\t{};", s.as_ref());
+        self.body.push('\t');
+        self.body.push_str(s.as_ref());
+        self.body.push_str(";\n");
     }
 
     pub fn label(&mut self, l: &str) {
@@ -141,7 +162,7 @@ impl<'k> Emitter<'k> {
             Operand::Var(v) => self.reg(v),
             Operand::Const(c) => {
                 let t = self.tmp(c.ty);
-                self.line(format!("mov.{} {t}, {}", bits_suffix(c.ty), immediate(c)));
+                self.op(&["mov.", bits_suffix(c.ty)], &[&t, &immediate(c)]);
                 Ok(t)
             }
         }
@@ -241,11 +262,11 @@ impl<'k> Emitter<'k> {
         let d = self.reg(dst)?;
         match src {
             Operand::Const(c) => {
-                self.line(format!("mov.{} {d}, {}", bits_suffix(ty), immediate(c)));
+                self.op(&["mov.", bits_suffix(ty)], &[&d, &immediate(c)]);
             }
             Operand::Var(v) => {
                 let s = self.reg(v)?;
-                self.line(format!("mov.{} {d}, {s}", bits_suffix(ty)));
+                self.op(&["mov.", bits_suffix(ty)], &[&d, &s]);
             }
         }
         Ok(())

@@ -183,7 +183,7 @@ impl Emitter<'_> {
                 BinOp::Xor => "xor",
                 _ => return self.err(format!("{op:?} is not defined on bool")),
             };
-            self.line(format!("{ins}.pred {d}, {sa}, {sb}"));
+            self.op(&[ins, ".pred"], &[&d, &sa, &sb]);
             return Ok(());
         }
         if ty.is_float() {
@@ -198,26 +198,35 @@ impl Emitter<'_> {
         }
         let is = int_suffix(ty);
         let w = reg_bits(ty);
-        match op {
-            BinOp::Add => self.line(format!("add.{is} {d}, {sa}, {sb}")),
-            BinOp::Sub => self.line(format!("sub.{is} {d}, {sa}, {sb}")),
-            BinOp::Mul => self.line(format!("mul.lo.{is} {d}, {sa}, {sb}")),
-            BinOp::Div => self.line(format!("div.{is} {d}, {sa}, {sb}")),
-            BinOp::Rem => self.line(format!("rem.{is} {d}, {sa}, {sb}")),
-            BinOp::And => self.line(format!("and.b{w} {d}, {sa}, {sb}")),
-            BinOp::Or => self.line(format!("or.b{w} {d}, {sa}, {sb}")),
-            BinOp::Xor => self.line(format!("xor.b{w} {d}, {sa}, {sb}")),
-            BinOp::Shl => self.line(format!("shl.b{w} {d}, {sa}, {sb}")),
-            BinOp::Shr => self.line(format!("shr.{is} {d}, {sa}, {sb}")),
-            BinOp::Min => self.line(format!("min.{is} {d}, {sa}, {sb}")),
-            BinOp::Max => self.line(format!("max.{is} {d}, {sa}, {sb}")),
+        let wb = match w {
+            16 => "b16",
+            32 => "b32",
+            _ => "b64",
+        };
+        let simple = match op {
+            BinOp::Add => Some(["add.", is]),
+            BinOp::Sub => Some(["sub.", is]),
+            BinOp::Mul => Some(["mul.lo.", is]),
+            BinOp::Div => Some(["div.", is]),
+            BinOp::Rem => Some(["rem.", is]),
+            BinOp::And => Some(["and.", wb]),
+            BinOp::Or => Some(["or.", wb]),
+            BinOp::Xor => Some(["xor.", wb]),
+            BinOp::Shl => Some(["shl.", wb]),
+            BinOp::Shr => Some(["shr.", is]),
+            BinOp::Min => Some(["min.", is]),
+            BinOp::Max => Some(["max.", is]),
+            _ => None,
+        };
+        match (op, simple) {
+            (_, Some(ins)) => self.op(&ins, &[&d, &sa, &sb]),
             // 8x8 products fit in 16 bits, so the high byte is the full product shifted down.
-            BinOp::MulHi if ty.bits() == 8 => {
+            (BinOp::MulHi, _) if ty.bits() == 8 => {
                 let t = self.tmp(ty);
                 self.line(format!("mul.lo.{is} {t}, {sa}, {sb}"));
                 self.line(format!("shr.{is} {d}, {t}, 8"));
             }
-            BinOp::MulHi => self.line(format!("mul.hi.{is} {d}, {sa}, {sb}")),
+            (BinOp::MulHi, _) => self.line(format!("mul.hi.{is} {d}, {sa}, {sb}")),
             _ => return self.err(format!("{op:?} is not defined on {ty:?}")),
         }
         if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) {
@@ -242,7 +251,7 @@ impl Emitter<'_> {
                 ))
             }
         };
-        self.line(format!("{ins}.{f} {d}, {a}, {b}"));
+        self.op(&[ins, ".", f], &[d, a, b]);
         Ok(())
     }
 
@@ -262,13 +271,12 @@ impl Emitter<'_> {
             }
             t if t.is_float() => {
                 let f = float_suffix(t);
-                self.line(format!("setp.{}.{f} {d}, {a}, {b}", cmp_name(op, true)));
+                self.op(&["setp.", cmp_name(op, true), ".", f], &[d, a, b]);
             }
-            t => self.line(format!(
-                "setp.{}.{} {d}, {a}, {b}",
-                cmp_name(op, false),
-                int_suffix(t)
-            )),
+            t => self.op(
+                &["setp.", cmp_name(op, false), ".", int_suffix(t)],
+                &[d, a, b],
+            ),
         }
         Ok(())
     }
@@ -290,7 +298,7 @@ impl Emitter<'_> {
             Ty::BF16 => return self.err("bf16 fused multiply-add needs sm_80 or newer"),
             _ => return self.err(format!("fma is not defined on {ty:?}")),
         };
-        self.line(format!("fma.rn.{f} {d}, {sa}, {sb}, {sc}"));
+        self.op(&["fma.rn.", f], &[&d, &sa, &sb, &sc]);
         Ok(())
     }
 

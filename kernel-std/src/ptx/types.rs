@@ -141,16 +141,25 @@ pub fn float_suffix(ty: Ty) -> &'static str {
 
 /// The immediate for `mov.<bits_suffix>` of a constant, normalized as its register holds it.
 pub fn immediate(c: Const) -> String {
-    match c.ty {
-        Ty::Bool => format!("{}", (c.bits != 0) as u32),
-        Ty::I8 => format!("0x{:04X}", c.bits as u8 as i8 as i16 as u16),
-        Ty::U8 => format!("0x{:04X}", c.bits as u8),
-        Ty::I16 | Ty::U16 | Ty::F16 | Ty::BF16 => format!("0x{:04X}", c.bits as u16),
-        Ty::I32 | Ty::U32 => format!("0x{:08X}", c.bits as u32),
-        Ty::I64 | Ty::U64 => format!("0x{:016X}", c.bits),
-        Ty::F32 => format!("0f{:08X}", c.bits as u32),
-        Ty::F64 => format!("0d{:016X}", c.bits),
+    // `0x`/`0f`/`0d` and the bits in upper-case hex, zero-padded to the type's width: built by
+    // hand, as every constant operand of every instruction goes through here.
+    let (prefix, bits, width) = match c.ty {
+        Ty::Bool => return if c.bits != 0 { "1" } else { "0" }.to_string(),
+        Ty::I8 => ("0x", c.bits as u8 as i8 as i16 as u16 as u64, 4),
+        Ty::U8 => ("0x", c.bits as u8 as u64, 4),
+        Ty::I16 | Ty::U16 | Ty::F16 | Ty::BF16 => ("0x", c.bits as u16 as u64, 4),
+        Ty::I32 | Ty::U32 => ("0x", c.bits as u32 as u64, 8),
+        Ty::I64 | Ty::U64 => ("0x", c.bits, 16),
+        Ty::F32 => ("0f", c.bits as u32 as u64, 8),
+        Ty::F64 => ("0d", c.bits, 16),
+    };
+    let mut s = String::with_capacity(2 + width);
+    s.push_str(prefix);
+    for i in (0..width).rev() {
+        let nibble = (bits >> (4 * i)) & 0xF;
+        s.push(char::from(b"0123456789ABCDEF"[nibble as usize]));
     }
+    s
 }
 
 /// Turns a user or compiler name into a PTX identifier (letters, digits, `_`).
@@ -195,5 +204,25 @@ mod tests {
         assert_eq!(immediate(Const::f32(1.0)), "0f3F800000");
         assert_eq!(immediate(Const::i32(-1)), "0xFFFFFFFF");
         assert_eq!(sanitize("a::b<3>"), "a__b_3_");
+    }
+
+    #[test]
+    fn immediates_are_zero_padded_hex_of_each_width() {
+        let cases = [
+            (Ty::Bool, 1, "1"),
+            (Ty::Bool, 0, "0"),
+            (Ty::I8, 0x80, "0xFF80"),
+            (Ty::U16, 0xBEEF, "0xBEEF"),
+            (Ty::F16, 0x3C00, "0x3C00"),
+            (Ty::BF16, 0x7, "0x0007"),
+            (Ty::U32, 0xA, "0x0000000A"),
+            (Ty::I64, u64::MAX, "0xFFFFFFFFFFFFFFFF"),
+            (Ty::U64, 0x1234_5678_9ABC, "0x0000123456789ABC"),
+            (Ty::F32, 0x7FC0_0000, "0f7FC00000"),
+            (Ty::F64, 1.5f64.to_bits(), "0d3FF8000000000000"),
+        ];
+        for (ty, bits, want) in cases {
+            assert_eq!(immediate(Const { ty, bits }), want, "{ty:?} {bits:#x}");
+        }
     }
 }
