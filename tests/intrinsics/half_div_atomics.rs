@@ -191,6 +191,16 @@ fn pair_atomics_and_divisions_assemble() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("needs sm_90 or newer"), "{err}");
+    // The error names the user's line, not the intrinsic's table entry.
+    let line = include_str!("half_div_atomics.rs")
+        .lines()
+        .position(|l| l.trim() == "atomic_add_bfloat162(&mut g[0], v);")
+        .expect("the call is in this file")
+        + 1;
+    assert!(
+        err.starts_with(&format!("tests/intrinsics/half_div_atomics.rs:{line}:")),
+        "{err}"
+    );
     let b = compile(bfloat162_sums::ast(), &[], &opts(90)).unwrap().ptx;
     assert!(b.contains("atom.shared.add.noftz.bf16x2"), "{b}");
     if ptxas::find().is_some() {

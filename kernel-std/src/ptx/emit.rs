@@ -4,7 +4,7 @@
 use super::regs::Regs;
 use super::types::{bits_suffix, immediate, RegClass};
 use crate::error::CompileError;
-use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Ty, Var};
+use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, SourceLoc, Ty, Var};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -45,6 +45,13 @@ pub struct Emitter<'k> {
     pub printf_formats: Vec<String>,
     /// Size of the largest print's argument buffer.
     pub printf_buffer_bytes: u32,
+    /// The source position of the instruction being emitted (the last `Loc`), and the last one
+    /// in the kernel's own file (`kernel_file`, where its body starts): errors such as an
+    /// intrinsic the target architecture lacks name the user's line, also when the intrinsic
+    /// sits in an inlined library function.
+    loc: Option<SourceLoc>,
+    user_loc: Option<SourceLoc>,
+    kernel_file: Option<&'static str>,
 }
 
 impl<'k> Emitter<'k> {
@@ -63,16 +70,32 @@ impl<'k> Emitter<'k> {
             pred: None,
             printf_formats: Vec::new(),
             printf_buffer_bytes: 0,
+            loc: None,
+            user_loc: None,
+            kernel_file: k.body.0.iter().find_map(|i| match i {
+                Inst::Loc(l) => Some(l.file),
+                _ => None,
+            }),
         }
     }
 
     pub fn err<T>(&self, message: impl Into<String>) -> Res<T> {
+        let mut message = message.into();
+        let (file, line, col) = match (self.user_loc.or(self.loc), self.loc) {
+            (Some(u), Some(l)) => {
+                if u != l {
+                    message = format!("{message} (in {}:{}:{})", l.file, l.line, l.col);
+                }
+                (u.file.to_string(), u.line, u.col)
+            }
+            _ => (String::new(), 0, 0),
+        };
         Err(CompileError {
             kernel: self.k.display_name.clone(),
-            file: String::new(),
-            line: 0,
-            col: 0,
-            message: message.into(),
+            file,
+            line,
+            col,
+            message,
         })
     }
 
@@ -181,9 +204,12 @@ impl<'k> Emitter<'k> {
     }
 
     pub fn block(&mut self, b: &Block) -> Res {
+        // A block's positions end with it (nested blocks inherit the enclosing one).
+        let outer = (self.loc, self.user_loc);
         for inst in &b.0 {
             self.inst(inst)?;
         }
+        (self.loc, self.user_loc) = outer;
         Ok(())
     }
 
@@ -246,8 +272,14 @@ impl<'k> Emitter<'k> {
                 self.line("ret");
                 Ok(())
             }
-            // Source positions are for the simulator's reports; PTX carries none.
-            Inst::Loc(_) => Ok(()),
+            // PTX carries no positions; the emitter keeps the last one for its errors.
+            Inst::Loc(l) => {
+                self.loc = Some(*l);
+                if Some(l.file) == self.kernel_file {
+                    self.user_loc = Some(*l);
+                }
+                Ok(())
+            }
         }
     }
 
