@@ -100,15 +100,25 @@ impl Env {
         let i = v.0 as usize;
         self.known[i] = None;
         self.widened[i] = None;
-        for w in std::mem::take(&mut self.widened_from[i]) {
-            if self.widened[w.0 as usize] == Some(v) {
-                self.widened[w.0 as usize] = None;
+        // The lists are emptied in place, keeping their storage: the same variables are
+        // copied and killed again and again in unrolled code.
+        if !self.widened_from[i].is_empty() {
+            let mut ws = std::mem::take(&mut self.widened_from[i]);
+            for w in ws.drain(..) {
+                if self.widened[w.0 as usize] == Some(v) {
+                    self.widened[w.0 as usize] = None;
+                }
             }
+            self.widened_from[i] = ws;
         }
-        for d in std::mem::take(&mut self.copies[i]) {
-            if self.known[d.0 as usize] == Some(Operand::Var(v)) {
-                self.known[d.0 as usize] = None;
+        if !self.copies[i].is_empty() {
+            let mut ds = std::mem::take(&mut self.copies[i]);
+            for d in ds.drain(..) {
+                if self.known[d.0 as usize] == Some(Operand::Var(v)) {
+                    self.known[d.0 as usize] = None;
+                }
             }
+            self.copies[i] = ds;
         }
     }
     fn set(&mut self, v: Var, val: Operand) {

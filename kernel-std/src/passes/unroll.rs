@@ -39,9 +39,11 @@ pub fn unroll(k: &mut Kernel) -> bool {
 
 fn unroll_block(k: &mut Kernel, b: &mut Block) -> bool {
     let mut changed = false;
-    let mut out = Vec::with_capacity(b.0.len());
-    for mut inst in std::mem::take(&mut b.0) {
-        match &mut inst {
+    // The unrolled loops of this block, by position: the block is rebuilt only when there are
+    // any (most blocks, and every block on the pipeline's last unroll round, have none).
+    let mut unrolled: Vec<(usize, Vec<Inst>)> = Vec::new();
+    for (n, inst) in b.0.iter_mut().enumerate() {
+        match inst {
             Inst::If { then, els, .. } => {
                 changed |= unroll_block(k, then);
                 changed |= unroll_block(k, els);
@@ -49,18 +51,27 @@ fn unroll_block(k: &mut Kernel, b: &mut Block) -> bool {
             Inst::Loop { body, .. } => changed |= unroll_block(k, body),
             Inst::For { body, .. } => {
                 changed |= unroll_block(k, body);
-                if let Some(seq) = unroll_for(k, &inst) {
-                    out.extend(seq);
-                    changed = true;
-                    continue;
+                if let Some(seq) = unroll_for(k, inst) {
+                    unrolled.push((n, seq));
                 }
             }
             _ => {}
         }
-        out.push(inst);
+    }
+    if unrolled.is_empty() {
+        return changed;
+    }
+    let extra: usize = unrolled.iter().map(|(_, s)| s.len()).sum();
+    let mut out = Vec::with_capacity(b.0.len() + extra);
+    let mut next = unrolled.into_iter().peekable();
+    for (n, inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
+        match next.next_if(|(at, _)| *at == n) {
+            Some((_, seq)) => out.extend(seq),
+            None => out.push(inst),
+        }
     }
     b.0 = out;
-    changed
+    true
 }
 
 /// A counted loop with constant bounds and step: in iteration `i` (from 0) the induction
@@ -259,13 +270,23 @@ fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]
         Inst::Continue(l) if *l == id => has_continue = true,
         _ => {}
     });
+    // Without nested loops, refreshing loop ids finds nothing to rename (and without jumps to
+    // this loop, retargeting nothing to rewrite): skip those walks over every copy.
+    let mut has_loops = false;
+    super::util::walk(body, &mut |i| {
+        has_loops |= matches!(i, Inst::For { .. } | Inst::Loop { .. })
+    });
     let outer = has_break.then(|| k.new_loop());
-    let mut seq = Vec::new();
+    let mut seq = Vec::with_capacity(vals.len() * body.0.len() + 1);
     for &v in vals {
         let mut copy = body.clone();
-        refresh_loop_ids(k, &mut copy);
+        if has_loops {
+            refresh_loop_ids(k, &mut copy);
+        }
         let inner = has_continue.then(|| k.new_loop());
-        retarget(&mut copy, id, outer, inner);
+        if has_break || has_continue {
+            retarget(&mut copy, id, outer, inner);
+        }
         substitute(&mut copy, iv, Operand::Const(int_const(ty, v)));
         let mut one = copy.0;
         if let Some(c) = inner {
