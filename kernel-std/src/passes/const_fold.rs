@@ -16,14 +16,13 @@
 
 mod dead;
 
-use super::dce::coalesce_moves;
 use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
     is_int_zero,
 };
 use super::util::{
-    diverges, falls_through, for_each_def, for_each_use_mut, jumps_to_insts, prune_locs,
-    same_ignoring_locs, walk,
+    diverges, falls_through, for_each_def, for_each_use_mut, is_removable, jumps_to_insts,
+    prune_locs, same_ignoring_locs, single_dst, walk,
 };
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 use dead::remove_dead_values;
@@ -70,6 +69,27 @@ pub(crate) fn const_fold_settled(k: &mut Kernel) -> (bool, bool) {
         any = true;
     }
     (any, false)
+}
+
+/// [`dce::coalesce_moves`](super::dce::coalesce_moves), after a check that some block has a
+/// pair it looks at (`t = ...` directly followed by `x = mov t`): most rounds have none, and
+/// the check neither counts uses nor rebuilds blocks.
+fn coalesce_moves(k: &mut Kernel) -> bool {
+    has_move_pair(&k.body) && super::dce::coalesce_moves(k)
+}
+
+fn has_move_pair(b: &Block) -> bool {
+    b.0.windows(2).any(|w| match &w[1] {
+        Inst::Mov {
+            dst: x,
+            src: Operand::Var(t),
+        } => x != t && single_dst(&w[0]) == Some(*t) && is_removable(&w[0]),
+        _ => false,
+    }) || b.0.iter().any(|i| match i {
+        Inst::If { then, els, .. } => has_move_pair(then) || has_move_pair(els),
+        Inst::For { body, .. } | Inst::Loop { body, .. } => has_move_pair(body),
+        _ => false,
+    })
 }
 
 /// Known values of variables at a program point, indexed by variable (folding runs before
@@ -805,7 +825,7 @@ mod tests {
             let folded = f.changed;
             k.body = body;
             let removed = super::super::dce::remove_dead_values(k);
-            let coalesced = coalesce_moves(k);
+            let coalesced = super::super::dce::coalesce_moves(k);
             if !folded && !removed && !coalesced {
                 return any;
             }
