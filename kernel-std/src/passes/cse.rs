@@ -16,7 +16,7 @@
 
 use super::fx::FxHashMap;
 
-use super::util::{assigned_vars, falls_through, for_each_def, is_removable, single_dst};
+use super::util::{falls_through, for_each_def, is_removable, single_dst, walk};
 use crate::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, SharedId, Ty, UnOp, Var};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -119,6 +119,19 @@ impl Avail {
             self.set(key, None);
         }
         self.journal.push(Change::Take { var: v.0, keys });
+    }
+
+    /// Forgets every variable `b` assigns, each once (kills commute; collecting them in a hash
+    /// set first cost more than the walk on unrolled loop bodies).
+    fn kill_assigned(&mut self, b: &Block) {
+        let mut seen = vec![false; self.by_var.len()];
+        walk(b, &mut |i| {
+            for_each_def(i, |v| {
+                if !std::mem::replace(&mut seen[v.0 as usize], true) {
+                    self.kill(v);
+                }
+            })
+        });
     }
 
     fn push(&mut self, var: Var, key: u32) {
@@ -275,18 +288,14 @@ impl Cx<'_> {
                     }
                 }
                 Inst::For { iv, body, .. } => {
-                    for v in assigned_vars(body) {
-                        av.kill(v);
-                    }
+                    av.kill_assigned(body);
                     av.kill(*iv);
                     let mark = av.journal.len();
                     self.block(body, av);
                     av.undo_to(mark);
                 }
                 Inst::Loop { body, .. } => {
-                    for v in assigned_vars(body) {
-                        av.kill(v);
-                    }
+                    av.kill_assigned(body);
                     let mark = av.journal.len();
                     self.block(body, av);
                     av.undo_to(mark);

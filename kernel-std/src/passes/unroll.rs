@@ -39,28 +39,45 @@ pub fn unroll(k: &mut Kernel) -> bool {
 
 fn unroll_block(k: &mut Kernel, b: &mut Block) -> bool {
     let mut changed = false;
-    let mut out = Vec::with_capacity(b.0.len());
-    for mut inst in std::mem::take(&mut b.0) {
-        match &mut inst {
-            Inst::If { then, els, .. } => {
-                changed |= unroll_block(k, then);
-                changed |= unroll_block(k, els);
-            }
-            Inst::Loop { body, .. } => changed |= unroll_block(k, body),
-            Inst::For { body, .. } => {
-                changed |= unroll_block(k, body);
-                if let Some(seq) = unroll_for(k, &inst) {
-                    out.extend(seq);
-                    changed = true;
-                    continue;
-                }
-            }
-            _ => {}
+    // In place up to the first loop to unroll: most blocks (and every block on the
+    // pipeline's last unroll round) have none, and are not rebuilt.
+    let mut first = None;
+    for (n, inst) in b.0.iter_mut().enumerate() {
+        changed |= unroll_children(k, inst);
+        if unroll_for(k, inst, None) {
+            first = Some(n);
+            break;
         }
-        out.push(inst);
+    }
+    let Some(first) = first else {
+        return changed;
+    };
+    // From there on the block is rebuilt, the copies written straight into it; children are
+    // unrolled before their loop and loops in order, so fresh ids come out as before.
+    let old = std::mem::take(&mut b.0);
+    let mut out = Vec::with_capacity(old.len());
+    for (n, mut inst) in old.into_iter().enumerate() {
+        if n > first {
+            unroll_children(k, &mut inst);
+        }
+        if n < first || !unroll_for(k, &inst, Some(&mut out)) {
+            out.push(inst);
+        }
     }
     b.0 = out;
-    changed
+    true
+}
+
+/// Unrolls the loops nested in `inst`'s blocks.
+fn unroll_children(k: &mut Kernel, inst: &mut Inst) -> bool {
+    match inst {
+        Inst::If { then, els, .. } => {
+            let t = unroll_block(k, then);
+            unroll_block(k, els) | t
+        }
+        Inst::Loop { body, .. } | Inst::For { body, .. } => unroll_block(k, body),
+        _ => false,
+    }
 }
 
 /// A counted loop with constant bounds and step: in iteration `i` (from 0) the induction
@@ -128,7 +145,13 @@ pub fn iteration_values(
     (t.count <= cap).then(|| (0..t.count).map(|i| t.value(i)).collect())
 }
 
-fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
+/// Whether `inst` is a loop to unroll; with `out`, also writes its unrolled form there (without,
+/// it changes nothing: every test comes before the first fresh id).
+fn unroll_for(k: &mut Kernel, inst: &Inst, out: Option<&mut Vec<Inst>>) -> bool {
+    unroll_for_inner(k, inst, out).is_some()
+}
+
+fn unroll_for_inner(k: &mut Kernel, inst: &Inst, out: Option<&mut Vec<Inst>>) -> Option<()> {
     let Inst::For {
         id,
         iv,
@@ -157,8 +180,12 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
             if t.count > max_trip || (t.count as usize).saturating_mul(size) > max_insts {
                 return None;
             }
+            let Some(out) = out else {
+                return Some(());
+            };
             let vals: Vec<i128> = (0..t.count).map(|i| t.value(i)).collect();
-            Some(full(k, *id, *iv, ty, body, &vals))
+            full(k, *id, *iv, ty, body, &vals, out);
+            Some(())
         }
         Unroll::By(n) => {
             if jumps_to(body, *id) {
@@ -174,7 +201,11 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
             let q = t.count / n as u128;
             let tail = |from: u128| -> Vec<i128> { (from..t.count).map(|i| t.value(i)).collect() };
             if q == 0 {
-                return Some(full(k, *id, *iv, ty, body, &tail(0)));
+                let Some(out) = out else {
+                    return Some(());
+                };
+                full(k, *id, *iv, ty, body, &tail(0), out);
+                return Some(());
             }
             let Operand::Const(st) = *step else {
                 return None;
@@ -184,6 +215,9 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
             if big_step.as_i128() != wide {
                 return None;
             }
+            let Some(out) = out else {
+                return Some(());
+            };
             let (first, last) = (t.value(0), t.value((q - 1) * n as u128));
             let c = |v: i128| Operand::Const(int_const(ty, v));
             let mut main = Vec::new();
@@ -203,7 +237,7 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
                 }
                 main.extend(copy.0);
             }
-            let mut seq = vec![Inst::For {
+            out.push(Inst::For {
                 id: *id,
                 iv: *iv,
                 start: if *reverse { c(last) } else { c(first) },
@@ -213,9 +247,9 @@ fn unroll_for(k: &mut Kernel, inst: &Inst) -> Option<Vec<Inst>> {
                 reverse: *reverse,
                 body: Block(main),
                 unroll: Unroll::Never,
-            }];
-            seq.extend(full(k, *id, *iv, ty, body, &tail(q * n as u128)));
-            Some(seq)
+            });
+            full(k, *id, *iv, ty, body, &tail(q * n as u128), out);
+            Some(())
         }
     }
 }
@@ -230,6 +264,23 @@ fn substitute(b: &mut Block, from: Var, to: Operand) {
             }
         })
     });
+}
+
+/// [`substitute`] in one instruction and the blocks nested in it.
+fn substitute_inst(inst: &mut Inst, from: Var, to: Operand) {
+    super::util::for_each_use_mut(inst, |o| {
+        if *o == Operand::Var(from) {
+            *o = to;
+        }
+    });
+    match inst {
+        Inst::If { then, els, .. } => {
+            substitute(then, from, to);
+            substitute(els, from, to);
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => substitute(body, from, to),
+        _ => {}
+    }
 }
 
 /// Rewrites jumps to loop `from` inside `b` into `to` (a `continue` becomes a `break` of `to`
@@ -250,8 +301,16 @@ fn retarget(b: &mut Block, from: LoopId, brk: Option<LoopId>, cont: Option<LoopI
     });
 }
 
-/// One copy of `body` per value, each preceded by `iv = value`.
-fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]) -> Vec<Inst> {
+/// One copy of `body` per value, with `iv` replaced by the value, appended to `out`.
+fn full(
+    k: &mut Kernel,
+    id: LoopId,
+    iv: Var,
+    ty: Ty,
+    body: &Block,
+    vals: &[i128],
+    out: &mut Vec<Inst>,
+) {
     let mut has_break = false;
     let mut has_continue = false;
     super::util::walk(body, &mut |i| match i {
@@ -259,13 +318,36 @@ fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]
         Inst::Continue(l) if *l == id => has_continue = true,
         _ => {}
     });
+    // Without nested loops, refreshing loop ids finds nothing to rename (and without jumps to
+    // this loop, retargeting nothing to rewrite): skip those walks over every copy.
+    let mut has_loops = false;
+    super::util::walk(body, &mut |i| {
+        has_loops |= matches!(i, Inst::For { .. } | Inst::Loop { .. })
+    });
+    if !has_loops && !has_break && !has_continue {
+        // The common case: each copy is cloned straight into `out` and rewritten there.
+        out.reserve(vals.len() * body.0.len());
+        for &v in vals {
+            let from = out.len();
+            out.extend(body.0.iter().cloned());
+            let to = Operand::Const(int_const(ty, v));
+            for inst in &mut out[from..] {
+                substitute_inst(inst, iv, to);
+            }
+        }
+        return;
+    }
     let outer = has_break.then(|| k.new_loop());
-    let mut seq = Vec::new();
+    let mut seq = Vec::with_capacity(vals.len() * body.0.len() + 1);
     for &v in vals {
         let mut copy = body.clone();
-        refresh_loop_ids(k, &mut copy);
+        if has_loops {
+            refresh_loop_ids(k, &mut copy);
+        }
         let inner = has_continue.then(|| k.new_loop());
-        retarget(&mut copy, id, outer, inner);
+        if has_break || has_continue {
+            retarget(&mut copy, id, outer, inner);
+        }
         substitute(&mut copy, iv, Operand::Const(int_const(ty, v)));
         let mut one = copy.0;
         if let Some(c) = inner {
@@ -277,14 +359,16 @@ fn full(k: &mut Kernel, id: LoopId, iv: Var, ty: Ty, body: &Block, vals: &[i128]
         }
         seq.extend(one);
     }
-    if let Some(o) = outer {
-        seq.push(Inst::Break(o));
-        seq = vec![Inst::Loop {
-            id: o,
-            body: Block(seq),
-        }];
+    match outer {
+        Some(o) => {
+            seq.push(Inst::Break(o));
+            out.push(Inst::Loop {
+                id: o,
+                body: Block(seq),
+            });
+        }
+        None => out.extend(seq),
     }
-    seq
 }
 
 #[cfg(test)]

@@ -1,0 +1,477 @@
+//! Dead-value removal for `const_fold` in (usually) one backward walk.
+//!
+//! [`dce::remove_dead_values`] alternates a use-count sweep (unused values, dead array stores,
+//! empty `if`s and loops, stray source markers) with a liveness pass until neither changes
+//! anything: on unrolled code that is three walks and two liveness passes per call, the last
+//! of each only confirming. [`remove_dead_values`] here does all of those removals inside one
+//! liveness pass: an instruction is deleted only when the sweep or the liveness pass would delete
+//! it in the code as it is at that moment, so it reaches the same fixed point (deleting dead code
+//! never makes other dead code live, so the order of deletions does not matter). Where one of its
+//! deletions may have made more code dead than its own walk can see (an `if` or loop emptied
+//! inside a loop, whose head liveness was computed with it, or the last load of a local array
+//! gone), it finishes with [`dce::remove_dead_values`] itself.
+
+use crate::ir::{Block, Inst, Kernel, LoopId, Operand};
+use crate::passes::dce;
+use crate::passes::util::{for_each_def, for_each_use, is_removable, prune_locs, walk};
+use crate::passes::varset::VarSet;
+
+type Live = VarSet;
+
+/// Deletes unused values, dead array stores and empty control flow, to the fixed point
+/// [`dce::remove_dead_values`] reaches. Returns whether anything changed. Expects source markers
+/// pruned as `util::prune_locs` leaves them, in every block (folding leaves them so).
+pub(super) fn remove_dead_values(k: &mut Kernel) -> bool {
+    let mut loads = vec![0u32; k.arrays.len()];
+    if !k.arrays.is_empty() {
+        walk(&k.body, &mut |i| {
+            if let Inst::ArrayLoad { array, .. } = i {
+                loads[array.0 as usize] += 1;
+            }
+        });
+    }
+    let mut dv = DeadValues {
+        loops: Vec::new(),
+        loads,
+        changed: false,
+        found: false,
+        again: false,
+        depth: 0,
+    };
+    let mut body = std::mem::take(&mut k.body);
+    dv.block(&mut body, Live::with_capacity(k.vars.len()), true);
+    k.body = body;
+    if dv.again {
+        return dce::remove_dead_values(k) || dv.changed;
+    }
+    dv.changed
+}
+
+struct DeadValues {
+    /// For each enclosing loop, by id: (live after it, live at its head).
+    loops: Vec<Option<(Live, Live)>>,
+    /// Number of `array_load`s of each local array left in the kernel.
+    loads: Vec<u32>,
+    changed: bool,
+    /// Whether a dead instruction was seen (deleted or not) since this was last cleared: a loop
+    /// body's last fixed-point pass that saw none needs no second pass to delete them.
+    found: bool,
+    /// Whether a deletion may have made code dead that this walk does not see.
+    again: bool,
+    /// Number of loops around the block being walked.
+    depth: usize,
+}
+
+/// Whether `b` holds nothing but source markers (the sweep's marker pruning empties it).
+fn only_locs(b: &Block) -> bool {
+    b.0.iter().all(|i| matches!(i, Inst::Loc(_)))
+}
+
+/// Whether loop `id`'s body is just `break id` once markers are pruned (a marker in front of
+/// the `break` stays).
+fn breaks_at_once(b: &Block, id: LoopId) -> bool {
+    matches!(b.0.first(), Some(Inst::Break(l)) if *l == id) && only_locs_from(b, 1)
+}
+
+fn only_locs_from(b: &Block, from: usize) -> bool {
+    b.0[from..].iter().all(|i| matches!(i, Inst::Loc(_)))
+}
+
+fn add_use(live: &mut Live, o: Operand) {
+    if let Operand::Var(v) = o {
+        live.insert(v);
+    }
+}
+
+impl DeadValues {
+    fn loop_sets(&self, l: LoopId) -> Option<&(Live, Live)> {
+        self.loops.get(l.0 as usize).and_then(|x| x.as_ref())
+    }
+
+    fn set_loop(&mut self, l: LoopId, sets: (Live, Live)) {
+        let i = l.0 as usize;
+        if i >= self.loops.len() {
+            self.loops.resize(i + 1, None);
+        }
+        self.loops[i] = Some(sets);
+    }
+
+    /// A control-flow instruction emptied by deletions inside it goes too; inside a loop that
+    /// may leave the loop's liveness stale (larger than the code's), so another walk must look.
+    fn emptied(&mut self) {
+        if self.depth > 0 {
+            self.again = true;
+        }
+    }
+
+    /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
+    fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
+        let mut keep: Option<Vec<bool>> = None;
+        let len = b.0.len();
+        for n in (0..len).rev() {
+            let dead = match &mut b.0[n] {
+                Inst::Break(l) => {
+                    live = self.loop_sets(*l).map(|x| x.0.clone()).unwrap_or_default();
+                    false
+                }
+                Inst::Continue(l) => {
+                    live = self.loop_sets(*l).map(|x| x.1.clone()).unwrap_or_default();
+                    false
+                }
+                Inst::Return => {
+                    live = Live::new();
+                    false
+                }
+                Inst::If { then, els, .. } if only_locs(then) && only_locs(els) => true,
+                Inst::If { cond, then, els } => {
+                    let after = remove.then(|| live.clone());
+                    let t = self.block(then, live.clone(), remove);
+                    live = self.block(els, live, remove);
+                    match after {
+                        Some(after) if then.0.is_empty() && els.0.is_empty() => {
+                            self.emptied();
+                            live = after;
+                            true
+                        }
+                        _ => {
+                            live.union_with(&t);
+                            add_use(&mut live, *cond);
+                            false
+                        }
+                    }
+                }
+                Inst::For { body, .. } if only_locs(body) => true,
+                Inst::For {
+                    id,
+                    iv,
+                    start,
+                    end,
+                    step,
+                    body,
+                    ..
+                } => {
+                    let (id, iv) = (*id, *iv);
+                    let after = live.clone();
+                    let mut head = after.clone();
+                    let mut settled = None;
+                    self.depth += 1;
+                    for _ in 0..64 {
+                        self.set_loop(id, (after.clone(), head.clone()));
+                        let mut out = head.clone();
+                        out.union_with(&after);
+                        let outer = std::mem::replace(&mut self.found, false);
+                        let mut body_in = self.block(body, out, false);
+                        let found = self.found;
+                        self.found |= outer;
+                        body_in.remove(&iv);
+                        let mut next = head.clone();
+                        next.union_with(&body_in);
+                        if next == head {
+                            settled = Some(found);
+                            break;
+                        }
+                        head = next;
+                    }
+                    self.set_loop(id, (after.clone(), head.clone()));
+                    if settled.is_none() {
+                        self.again = true;
+                    }
+                    if needs_last_pass(settled, remove) {
+                        let mut out = head.clone();
+                        out.union_with(&after);
+                        self.block(body, out, remove);
+                    }
+                    self.depth -= 1;
+                    if remove && body.0.is_empty() {
+                        self.emptied();
+                        live = after;
+                        true
+                    } else {
+                        live = head;
+                        live.remove(&iv);
+                        for o in [*start, *end, *step] {
+                            add_use(&mut live, o);
+                        }
+                        false
+                    }
+                }
+                Inst::Loop { id, body } if breaks_at_once(body, *id) => true,
+                Inst::Loop { id, body } => {
+                    let id = *id;
+                    let after = live.clone();
+                    let mut head = Live::new();
+                    let mut settled = None;
+                    self.depth += 1;
+                    for _ in 0..64 {
+                        self.set_loop(id, (after.clone(), head.clone()));
+                        let outer = std::mem::replace(&mut self.found, false);
+                        let next = self.block(body, head.clone(), false);
+                        let found = self.found;
+                        self.found |= outer;
+                        if next == head {
+                            settled = Some(found);
+                            break;
+                        }
+                        let mut next = next;
+                        next.union_with(&head);
+                        head = next;
+                    }
+                    self.set_loop(id, (after.clone(), head.clone()));
+                    if settled.is_none() {
+                        self.again = true;
+                    }
+                    if needs_last_pass(settled, remove) {
+                        self.block(body, head.clone(), remove);
+                    }
+                    self.depth -= 1;
+                    if remove && breaks_at_once(body, id) {
+                        self.emptied();
+                        live = after;
+                        true
+                    } else {
+                        live = head;
+                        false
+                    }
+                }
+                Inst::ArrayStore { array, .. } if self.loads[array.0 as usize] == 0 => true,
+                inst => {
+                    let mut dead = is_removable(inst);
+                    if dead {
+                        for_each_def(inst, |v| dead &= !live.contains(&v));
+                    }
+                    if !dead {
+                        for_each_def(inst, |v| {
+                            live.remove(&v);
+                        });
+                        for_each_use(inst, |o| add_use(&mut live, o));
+                    }
+                    dead
+                }
+            };
+            if dead {
+                self.found = true;
+                if remove {
+                    if let Inst::ArrayLoad { array, .. } = &b.0[n] {
+                        let left = &mut self.loads[array.0 as usize];
+                        *left -= 1;
+                        if *left == 0 {
+                            self.again = true;
+                        }
+                    }
+                    keep.get_or_insert_with(|| vec![true; len])[n] = false;
+                }
+            }
+        }
+        if let Some(keep) = keep {
+            self.changed = true;
+            let mut it = keep.into_iter();
+            b.0.retain(|_| it.next().unwrap_or(true));
+            prune_locs(b);
+        }
+        live
+    }
+}
+
+/// Whether a loop body needs its pass with the settled head: not when the fixed-point
+/// iteration settled (`Some(found)`) and that pass would delete nothing (`remove` off, or no
+/// dead instruction seen in the last iteration, which computed exactly the same liveness).
+fn needs_last_pass(settled: Option<bool>, remove: bool) -> bool {
+    match settled {
+        Some(found) => remove && found,
+        None => true,
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::ir::{BinOp, LocalArray, SourceLoc, Ty, Unroll, Var};
+    use crate::passes::testkit::*;
+
+    /// Random structured code full of what dead-value removal looks at: values read or not,
+    /// temporaries overwritten, local array loads and stores, branches and loops that become
+    /// empty, `break`/`continue`, source markers.
+    pub(in crate::passes::const_fold) fn random_kernel(seed: u64) -> Kernel {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 8,
+        });
+        k.arrays.push(LocalArray {
+            elem: Ty::U32,
+            len: 8,
+        });
+        let mut vars: Vec<Var> = vec![x];
+        vars.extend((0..8).map(|_| k.new_var(Ty::U32)));
+        let mut g = RandomCode {
+            seed: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
+            k,
+            vars,
+            p,
+            loops: vec![],
+        };
+        let mut body = g.block(0);
+        if g.rnd(2) == 0 {
+            let v = g.operand();
+            body.push(store(p, v));
+        }
+        let mut k = g.k;
+        k.body.0 = body;
+        // As folding leaves them (the removal's precondition): no marker without code after it.
+        prune_all(&mut k.body);
+        k
+    }
+
+    fn prune_all(b: &mut Block) {
+        prune_locs(b);
+        for i in &mut b.0 {
+            match i {
+                Inst::If { then, els, .. } => {
+                    prune_all(then);
+                    prune_all(els);
+                }
+                Inst::For { body, .. } | Inst::Loop { body, .. } => prune_all(body),
+                _ => {}
+            }
+        }
+    }
+
+    struct RandomCode {
+        seed: u64,
+        k: Kernel,
+        vars: Vec<Var>,
+        p: Var,
+        loops: Vec<LoopId>,
+    }
+
+    impl RandomCode {
+        fn rnd(&mut self, m: u64) -> u64 {
+            self.seed ^= self.seed << 13;
+            self.seed ^= self.seed >> 7;
+            self.seed ^= self.seed << 17;
+            self.seed % m
+        }
+        fn var(&mut self) -> Var {
+            let i = self.rnd(self.vars.len() as u64) as usize;
+            self.vars[i]
+        }
+        fn operand(&mut self) -> Operand {
+            if self.rnd(5) == 0 {
+                u32c(self.rnd(4) as u32)
+            } else {
+                self.var().into()
+            }
+        }
+        fn block(&mut self, depth: u32) -> Vec<Inst> {
+            let mut out = vec![];
+            for _ in 0..self.rnd(6) {
+                self.stmt(depth, &mut out);
+            }
+            out
+        }
+        fn stmt(&mut self, depth: u32, out: &mut Vec<Inst>) {
+            let loc = Inst::Loc(SourceLoc {
+                file: "k.rs",
+                line: self.rnd(100) as u32,
+                col: 1,
+            });
+            match self.rnd(if depth < 3 { 14 } else { 9 }) {
+                0..=2 => {
+                    let (d, a, b) = (self.var(), self.operand(), self.operand());
+                    out.push(bin(d, BinOp::Add, a, b));
+                }
+                3 => {
+                    let (d, a) = (self.var(), self.operand());
+                    out.push(mov(d, a));
+                }
+                4 => {
+                    let v = self.operand();
+                    out.push(store(self.p, v));
+                }
+                5 => {
+                    let (a, i, v) = (self.rnd(2) as u32, self.rnd(8) as u32, self.operand());
+                    out.push(astore(a, u32c(i), v));
+                }
+                6 => {
+                    let (d, a, i) = (self.var(), self.rnd(2) as u32, self.rnd(8) as u32);
+                    out.push(aload(d, a, u32c(i)));
+                }
+                7 | 8 => out.push(loc),
+                9 | 10 => {
+                    let c = self.k.new_var(Ty::Bool);
+                    let (a, b) = (self.operand(), self.operand());
+                    out.push(bin(c, BinOp::Lt, a, b));
+                    let mut then = self.block(depth + 1);
+                    if !self.loops.is_empty() && self.rnd(3) == 0 {
+                        let i = self.rnd(self.loops.len() as u64) as usize;
+                        let l = self.loops[i];
+                        then.push(if self.rnd(2) == 0 {
+                            Inst::Break(l)
+                        } else {
+                            Inst::Continue(l)
+                        });
+                    }
+                    let els = self.block(depth + 1);
+                    out.push(if_(c, then, els));
+                }
+                11 | 12 => {
+                    let iv = self.k.new_var(Ty::U32);
+                    let id = self.k.new_loop();
+                    self.loops.push(id);
+                    self.vars.push(iv);
+                    let body = self.block(depth + 1);
+                    self.vars.pop();
+                    self.loops.pop();
+                    let end = self.operand();
+                    out.push(Inst::For {
+                        id,
+                        iv,
+                        start: u32c(0),
+                        end,
+                        inclusive: false,
+                        step: u32c(1),
+                        reverse: false,
+                        body: Block(body),
+                        unroll: Unroll::Never,
+                    });
+                }
+                _ => {
+                    let id = self.k.new_loop();
+                    self.loops.push(id);
+                    let mut body = self.block(depth + 1);
+                    self.loops.pop();
+                    if self.rnd(3) == 0 {
+                        body.insert(0, Inst::Break(id));
+                    } else {
+                        body.push(Inst::Break(id));
+                    }
+                    if self.rnd(2) == 0 {
+                        body.push(loc);
+                    }
+                    out.push(Inst::Loop {
+                        id,
+                        body: Block(body),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The one-walk removal reaches exactly the fixed point of the round-based one.
+    #[test]
+    fn matches_round_based_removal() {
+        let mut changed = 0;
+        for seed in 0..3000 {
+            let k = random_kernel(seed);
+            let (mut a, mut b) = (k.clone(), k.clone());
+            let ra = remove_dead_values(&mut a);
+            let rb = dce::remove_dead_values(&mut b);
+            assert_eq!(ra, rb, "seed {seed}\n{}", text(&k));
+            assert_eq!(a.body, b.body, "seed {seed}\n{}", text(&k));
+            changed += ra as usize;
+        }
+        assert!(changed > 1000, "{changed}");
+    }
+}
