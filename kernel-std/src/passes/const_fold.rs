@@ -198,22 +198,193 @@ fn cst(o: Operand) -> Option<Const> {
     }
 }
 
+/// What [`Folder::inst_in_place`] did with an instruction.
+enum Edit {
+    /// It stays (possibly rewritten in place).
+    Keep,
+    /// It goes.
+    Remove,
+    /// It is replaced by these instructions, already folded.
+    Splice(Vec<Inst>),
+}
+
 impl Folder<'_> {
+    /// Folds `b` in place: kept instructions are rewritten where they lie and moved only to close
+    /// the gaps removals leave, so a block with nothing removed (most blocks in a round that
+    /// confirms the fixed point) is not rebuilt. The first splice (a branch or one-shot loop
+    /// replaced by its contents) moves the rest of the block through [`Folder::inst`].
     fn block(&mut self, b: &mut Block, env: &mut Env) {
-        let old = std::mem::take(&mut b.0);
-        let mut out = Vec::with_capacity(old.len());
-        let mut iter = old.into_iter();
-        while let Some(inst) = iter.next() {
-            self.inst(inst, env, &mut out);
-            if out.last().is_some_and(diverges) {
-                if iter.next().is_some() {
-                    self.changed = true;
+        let len = b.0.len();
+        let mut w = 0;
+        let mut r = 0;
+        while r < len {
+            match self.inst_in_place(&mut b.0[r], env) {
+                Edit::Keep => {
+                    if w != r {
+                        b.0.swap(w, r);
+                    }
+                    w += 1;
+                    r += 1;
+                    if diverges(&b.0[w - 1]) {
+                        if r < len {
+                            self.changed = true;
+                        }
+                        break;
+                    }
                 }
-                break;
+                Edit::Remove => r += 1,
+                Edit::Splice(insts) => {
+                    let rest = b.0.split_off(r + 1);
+                    b.0.truncate(w);
+                    let mut out = std::mem::take(&mut b.0);
+                    out.extend(insts);
+                    let mut iter = rest.into_iter();
+                    if out.last().is_some_and(diverges) {
+                        if iter.next().is_some() {
+                            self.changed = true;
+                        }
+                    } else {
+                        while let Some(inst) = iter.next() {
+                            self.inst(inst, env, &mut out);
+                            if out.last().is_some_and(diverges) {
+                                if iter.next().is_some() {
+                                    self.changed = true;
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    b.0 = out;
+                    self.changed |= prune_locs(b);
+                    return;
+                }
             }
         }
-        b.0 = out;
+        b.0.truncate(w);
         self.changed |= prune_locs(b);
+    }
+
+    /// [`Folder::inst`] on an instruction where it lies; the same edits, in the same order.
+    fn inst_in_place(&mut self, inst: &mut Inst, env: &mut Env) -> Edit {
+        self.subst(inst, env);
+        match inst {
+            Inst::If { cond, then, els } => {
+                if cst(*cond).is_some() {
+                    return self.splice(inst, env);
+                }
+                let mut env_t = env.clone();
+                self.block(then, &mut env_t);
+                // The else branch starts from `env` itself: a join keeps only facts both
+                // branches agree on, whichever table the result is built in.
+                self.block(els, env);
+                match (falls_through(then), falls_through(els)) {
+                    (true, true) => env.intersect(&env_t),
+                    (true, false) => *env = env_t,
+                    (false, true) => {}
+                    (false, false) => *env = Env::new(self.vars.len()),
+                }
+                if then.0.is_empty() && els.0.is_empty() {
+                    self.changed = true;
+                    return Edit::Remove;
+                }
+                if same_ignoring_locs(then, els) {
+                    self.changed = true;
+                    return Edit::Splice(std::mem::take(&mut then.0));
+                }
+                Edit::Keep
+            }
+            Inst::For {
+                iv,
+                start,
+                end,
+                inclusive,
+                body,
+                ..
+            } => {
+                if let (Some(s), Some(e)) = (cst(*start), cst(*end)) {
+                    let (s, e) = (s.as_i128(), e.as_i128());
+                    if s > e || (s == e && !*inclusive) {
+                        self.changed = true;
+                        return Edit::Remove;
+                    }
+                }
+                env.kill_assigned(body);
+                env.kill(*iv);
+                let mut inner = env.clone();
+                self.block(body, &mut inner);
+                Edit::Keep
+            }
+            Inst::Loop { id, body } => {
+                let runs_once = matches!(body.0.last(), Some(Inst::Break(l)) if *l == *id)
+                    && !jumps_to_insts(&body.0[..body.0.len() - 1], *id);
+                if runs_once {
+                    return self.splice(inst, env);
+                }
+                env.kill_assigned(body);
+                let mut inner = env.clone();
+                self.block(body, &mut inner);
+                Edit::Keep
+            }
+            Inst::BoundsCheck { idx, len, site } => match (cst(*idx), cst(*len)) {
+                (Some(i), Some(l)) if i.bits < l.bits => {
+                    self.changed = true;
+                    Edit::Remove
+                }
+                (Some(_), Some(_)) => {
+                    self.changed = true;
+                    *inst = Inst::Panic {
+                        site: *site,
+                        a: *idx,
+                        b: *len,
+                    };
+                    Edit::Keep
+                }
+                _ => {
+                    (*idx, *len) = self.narrow_check(*idx, *len, env);
+                    Edit::Keep
+                }
+            },
+            _ => {
+                if let Some(s) = self.simplify(inst, env) {
+                    self.changed = true;
+                    *inst = s;
+                }
+                if let Inst::Mov {
+                    dst,
+                    src: Operand::Var(s),
+                } = *inst
+                {
+                    if s == dst {
+                        self.changed = true;
+                        return Edit::Remove;
+                    }
+                }
+                for_each_def(inst, |v| env.kill(v));
+                if let Inst::Mov { dst, src } = *inst {
+                    env.set(dst, src);
+                }
+                if let Inst::Cast {
+                    dst,
+                    a: Operand::Var(x),
+                } = *inst
+                {
+                    let (from, to) = (self.vars[x.0 as usize], self.vars[dst.0 as usize]);
+                    if from.is_int() && to.is_int() && to.bits() > from.bits() && x != dst {
+                        env.widen(dst, x);
+                    }
+                }
+                Edit::Keep
+            }
+        }
+    }
+
+    /// Folds `inst` (a branch on a constant or a one-shot loop) into the instructions that
+    /// replace it.
+    fn splice(&mut self, inst: &mut Inst, env: &mut Env) -> Edit {
+        let inst = std::mem::replace(inst, Inst::Return);
+        let mut out = Vec::new();
+        self.inst(inst, env, &mut out);
+        Edit::Splice(out)
     }
 
     fn subst(&mut self, inst: &mut Inst, env: &Env) {
