@@ -64,8 +64,8 @@ enum Change {
     },
     /// `key` was pushed onto `by_var[var]`.
     Push { var: u32, key: u32 },
-    /// `by_var[var]` (this list) was emptied.
-    Take { var: u32, keys: Vec<u32> },
+    /// `by_var[var]` was emptied; it held `taken[start..start + len]`.
+    Take { var: u32, start: u32, len: u32 },
 }
 
 /// What is available, with every change journaled: a branch or loop body is processed in
@@ -79,6 +79,10 @@ struct Avail {
     /// Keys that mention a variable (as operand or holder); may hold stale keys.
     by_var: Vec<Vec<u32>>,
     journal: Vec<Change>,
+    /// What each journaled `Take` emptied, end to end: the lists are emptied in place (keeping
+    /// their storage, since unrolled code refills the same lists again and again) and never
+    /// trimmed, so a `Take` that is undone and redone still names its keys.
+    taken: Vec<u32>,
 }
 
 impl Avail {
@@ -89,6 +93,7 @@ impl Avail {
             holder: Vec::new(),
             by_var: vec![Vec::new(); vars],
             journal: Vec::new(),
+            taken: Vec::new(),
         }
     }
 
@@ -111,14 +116,26 @@ impl Avail {
     }
 
     fn kill(&mut self, v: Var) {
-        let keys = std::mem::take(&mut self.by_var[v.0 as usize]);
-        if keys.is_empty() {
+        self.take(v.0 as usize);
+    }
+
+    /// Forgets the keys that mention variable `var`, emptying its list (journaled).
+    fn take(&mut self, var: usize) {
+        let len = self.by_var[var].len();
+        if len == 0 {
             return;
         }
-        for &key in &keys {
-            self.set(key, None);
+        let start = self.taken.len();
+        self.taken.extend_from_slice(&self.by_var[var]);
+        self.by_var[var].clear();
+        for n in start..start + len {
+            self.set(self.taken[n], None);
         }
-        self.journal.push(Change::Take { var: v.0, keys });
+        self.journal.push(Change::Take {
+            var: var as u32,
+            start: start as u32,
+            len: len as u32,
+        });
     }
 
     /// Forgets every variable `b` assigns, each once (kills commute; collecting them in a hash
@@ -165,8 +182,10 @@ impl Avail {
                 Change::Push { var, .. } => {
                     self.by_var[*var as usize].pop();
                 }
-                Change::Take { var, keys } => {
-                    self.by_var[*var as usize] = std::mem::take(keys);
+                Change::Take { var, start, len } => {
+                    let (start, len) = (*start as usize, *len as usize);
+                    // Later changes to the list are undone already: it is empty again.
+                    self.by_var[*var as usize].extend_from_slice(&self.taken[start..start + len]);
                 }
             }
         }
@@ -175,13 +194,12 @@ impl Avail {
 
     /// Applies changes undone by [`Avail::undo_to`] again.
     fn redo(&mut self, changes: Vec<Change>) {
-        for mut c in changes {
-            match &mut c {
+        for c in changes {
+            match &c {
                 Change::Holder { key, new, .. } => self.holder[*key as usize] = *new,
                 Change::Push { var, key } => self.by_var[*var as usize].push(*key),
-                Change::Take { var, keys } => {
-                    *keys = std::mem::take(&mut self.by_var[*var as usize]);
-                }
+                // Replayed from the state it was made in, the list holds the same keys again.
+                Change::Take { var, .. } => self.by_var[*var as usize].clear(),
             }
             self.journal.push(c);
         }
@@ -193,13 +211,7 @@ impl Avail {
             self.set(key, None);
         }
         for var in 0..self.by_var.len() {
-            let keys = std::mem::take(&mut self.by_var[var]);
-            if !keys.is_empty() {
-                self.journal.push(Change::Take {
-                    var: var as u32,
-                    keys,
-                });
-            }
+            self.take(var);
         }
     }
 }
