@@ -345,7 +345,18 @@ impl Folder<'_> {
                 }
             },
             _ => {
-                if let Some(s) = self.simplify(inst, env) {
+                // Only these kinds have simpler forms; most instructions (moves, loads and stores
+                // above all) skip the call.
+                let simplifiable = matches!(
+                    inst,
+                    Inst::Unary { .. }
+                        | Inst::Binary { .. }
+                        | Inst::Fma { .. }
+                        | Inst::Cast { .. }
+                        | Inst::Bitcast { .. }
+                        | Inst::Select { .. }
+                );
+                if let Some(s) = simplifiable.then(|| self.simplify(inst, env)).flatten() {
                     self.changed = true;
                     *inst = s;
                 }
