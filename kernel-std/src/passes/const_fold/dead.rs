@@ -235,14 +235,12 @@ impl DeadValues {
                 }
                 Inst::ArrayStore { array, .. } if self.loads[array.0 as usize] == 0 => true,
                 inst => {
-                    let mut dead = is_removable(inst);
-                    if dead {
-                        for_each_def(inst, |v| dead &= !live.contains(&v));
-                    }
+                    // One look at the definitions both decides and kills: a dead value's
+                    // definitions are not live, so removing them changes nothing.
+                    let mut defs_live = false;
+                    for_each_def(inst, |v| defs_live |= live.remove(&v));
+                    let dead = !defs_live && is_removable(inst);
                     if !dead {
-                        for_each_def(inst, |v| {
-                            live.remove(&v);
-                        });
                         for_each_use(inst, |o| add_use(&mut live, o));
                     }
                     dead
