@@ -45,6 +45,7 @@ pub(crate) fn const_fold_settled(k: &mut Kernel) -> (bool, bool) {
         let mut f = Folder {
             vars: &k.vars,
             changed: false,
+            spare: Vec::new(),
         };
         let mut body = std::mem::take(&mut k.body);
         f.block(&mut body, &mut Env::new(k.vars.len()));
@@ -95,7 +96,6 @@ fn has_move_pair(b: &Block) -> bool {
 /// Known values of variables at a program point, indexed by variable (folding runs before
 /// `split_webs`, while kernels have few variables, and hashing every lookup cost more than
 /// copying the tables at the few branches).
-#[derive(Clone)]
 struct Env {
     known: Vec<Option<Operand>>,
     /// For each variable, the variables currently known to be copies of it (so that writing it
@@ -105,6 +105,24 @@ struct Env {
     /// `x`'s type gives `x`), with the reverse index for forgetting.
     widened: Vec<Option<Var>>,
     widened_from: Vec<Vec<Var>>,
+}
+
+impl Clone for Env {
+    fn clone(&self) -> Self {
+        Env {
+            known: self.known.clone(),
+            copies: self.copies.clone(),
+            widened: self.widened.clone(),
+            widened_from: self.widened_from.clone(),
+        }
+    }
+    /// Copies into the tables (and copy lists) already there instead of allocating new ones.
+    fn clone_from(&mut self, source: &Self) {
+        self.known.clone_from(&source.known);
+        self.copies.clone_from(&source.copies);
+        self.widened.clone_from(&source.widened);
+        self.widened_from.clone_from(&source.widened_from);
+    }
 }
 
 impl Env {
@@ -189,6 +207,8 @@ impl Env {
 struct Folder<'a> {
     vars: &'a [Ty],
     changed: bool,
+    /// Tables no longer needed, reused for the copies taken at branches and loops.
+    spare: Vec<Env>,
 }
 
 fn cst(o: Operand) -> Option<Const> {
@@ -272,16 +292,22 @@ impl Folder<'_> {
                 if cst(*cond).is_some() {
                     return self.splice(inst, env);
                 }
-                let mut env_t = env.clone();
+                let mut env_t = self.copy_env(env);
                 self.block(then, &mut env_t);
                 // The else branch starts from `env` itself: a join keeps only facts both
                 // branches agree on, whichever table the result is built in.
                 self.block(els, env);
                 match (falls_through(then), falls_through(els)) {
-                    (true, true) => env.intersect(&env_t),
-                    (true, false) => *env = env_t,
-                    (false, true) => {}
-                    (false, false) => *env = Env::new(self.vars.len()),
+                    (true, true) => {
+                        env.intersect(&env_t);
+                        self.spare.push(env_t);
+                    }
+                    (true, false) => self.spare.push(std::mem::replace(env, env_t)),
+                    (false, true) => self.spare.push(env_t),
+                    (false, false) => {
+                        *env = Env::new(self.vars.len());
+                        self.spare.push(env_t);
+                    }
                 }
                 if then.0.is_empty() && els.0.is_empty() {
                     self.changed = true;
@@ -310,8 +336,9 @@ impl Folder<'_> {
                 }
                 env.kill_assigned(body);
                 env.kill(*iv);
-                let mut inner = env.clone();
+                let mut inner = self.copy_env(env);
                 self.block(body, &mut inner);
+                self.spare.push(inner);
                 Edit::Keep
             }
             Inst::Loop { id, body } => {
@@ -321,8 +348,9 @@ impl Folder<'_> {
                     return self.splice(inst, env);
                 }
                 env.kill_assigned(body);
-                let mut inner = env.clone();
+                let mut inner = self.copy_env(env);
                 self.block(body, &mut inner);
+                self.spare.push(inner);
                 Edit::Keep
             }
             Inst::BoundsCheck { idx, len, site } => match (cst(*idx), cst(*len)) {
@@ -386,6 +414,17 @@ impl Folder<'_> {
                 }
                 Edit::Keep
             }
+        }
+    }
+
+    /// A copy of `env`, in a spare table where there is one.
+    fn copy_env(&mut self, env: &Env) -> Env {
+        match self.spare.pop() {
+            Some(mut e) => {
+                e.clone_from(env);
+                e
+            }
+            None => env.clone(),
         }
     }
 
@@ -1001,6 +1040,7 @@ mod tests {
             let mut f = Folder {
                 vars: &k.vars,
                 changed: false,
+                spare: Vec::new(),
             };
             let mut body = std::mem::take(&mut k.body);
             f.block(&mut body, &mut Env::new(k.vars.len()));
