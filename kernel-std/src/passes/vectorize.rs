@@ -31,7 +31,10 @@ const MAX_ALIGN: u32 = 1 << 16;
 /// Returns whether anything changed.
 pub fn vectorize(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
-    let mut defs: FxHashMap<Var, Inst> = FxHashMap::default();
+    let mut defs = Defs {
+        at: vec![u32::MAX; k.vars.len()],
+        insts: Vec::new(),
+    };
     walk(&k.body, &mut |i| {
         // Only the definitions `Vectorizer::align` looks into (any other counts as unknown,
         // as an absent one does): cloning every instruction was most of this pass's time.
@@ -47,7 +50,10 @@ pub fn vectorize(k: &mut Kernel) -> bool {
         }
         for_each_def(i, |v| {
             if counts[v.0 as usize] == 1 {
-                defs.insert(v, i.clone());
+                if let Some(slot) = defs.at.get_mut(v.0 as usize) {
+                    *slot = defs.insts.len() as u32;
+                    defs.insts.push(i.clone());
+                }
             }
         })
     });
@@ -194,10 +200,24 @@ fn wide_int(t: Ty) -> bool {
     t.is_int() && t.bits() >= 32
 }
 
+/// Definitions by variable: an index into `insts` per variable (`u32::MAX` for none), where a
+/// hash map of clones was a large part of this pass's time.
+struct Defs {
+    at: Vec<u32>,
+    insts: Vec<Inst>,
+}
+
+impl Defs {
+    fn get(&self, v: Var) -> Option<&Inst> {
+        let i = *self.at.get(v.0 as usize)?;
+        self.insts.get(i as usize)
+    }
+}
+
 struct Vectorizer<'a> {
     k: &'a mut Kernel,
     /// The defining instruction of every variable assigned exactly once.
-    defs: FxHashMap<Var, Inst>,
+    defs: Defs,
     memo: FxHashMap<Var, (u32, Vec<SharedId>)>,
     /// Static allocations whose base must be 16-aligned for the vector loads made.
     raise: FxHashSet<SharedId>,
@@ -224,7 +244,7 @@ impl Vectorizer<'_> {
         let r = if depth > 16 {
             (1, vec![])
         } else {
-            match self.defs.get(&v).cloned() {
+            match self.defs.get(v).cloned() {
                 Some(Inst::SharedAddr { alloc, .. }) => {
                     let a = self.k.shared.get(alloc.0 as usize).map_or(1, |s| s.align);
                     if a >= 16 {
