@@ -40,7 +40,8 @@ pub fn defer_checks(k: &mut Kernel) -> bool {
 /// Splits `b` into runs of deferrable instructions; rewrites each run and recurses into the
 /// blocks of the instructions that end runs.
 fn region(k: &mut Kernel, b: Block, in_loop: bool, changed: &mut bool) -> Block {
-    let mut out = Vec::with_capacity(b.0.len());
+    // Deferring adds about half again the checked runs' length (flags, guards, copies).
+    let mut out = Vec::with_capacity(b.0.len() * 3 / 2);
     let mut run = Vec::new();
     for inst in b.0 {
         if deferrable(&inst) {
