@@ -22,9 +22,10 @@
 //! run) execute on the values of accesses that were skipped. The hot path costs one compare and
 //! one `and` per check; a run holds at most `MAX_CHECKS` checks, so the copies stay few.
 
-use super::fx::{FxHashMap, FxHashSet};
+use super::fx::FxHashMap;
 
 use super::util::{child_blocks, for_each_def, walk};
+use super::varset::VarSet;
 use crate::intrinsics::{self, Class};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SiteId, Ty, Var};
 
@@ -39,7 +40,8 @@ pub fn defer_checks(k: &mut Kernel) -> bool {
 /// Splits `b` into runs of deferrable instructions; rewrites each run and recurses into the
 /// blocks of the instructions that end runs.
 fn region(k: &mut Kernel, b: Block, in_loop: bool, changed: &mut bool) -> Block {
-    let mut out = Vec::with_capacity(b.0.len());
+    // Deferring adds about half again the checked runs' length (flags, guards, copies).
+    let mut out = Vec::with_capacity(b.0.len() * 3 / 2);
     let mut run = Vec::new();
     for inst in b.0 {
         if deferrable(&inst) {
@@ -170,6 +172,25 @@ struct Pending {
 }
 
 /// The state of one run.
+/// An absent entry of the per-variable tables of [`Deferred`].
+const NONE: u32 = u32::MAX;
+
+/// The tables of [`Deferred`] are vectors indexed by variable (hash maps were most of this
+/// pass's time on SGEMM); variables made after they were sized read as absent.
+fn at(t: &[u32], v: Var) -> u32 {
+    t.get(v.0 as usize).copied().unwrap_or(0)
+}
+
+impl Deferred {
+    fn ahead(&self, v: Var) -> u32 {
+        at(&self.ahead, v)
+    }
+    fn pure_def(&self, v: Var) -> Option<&(u32, Inst)> {
+        let i = self.pure_def.get(v.0 as usize).copied().unwrap_or(NONE);
+        (i != NONE).then(|| &self.pure_insts[i as usize])
+    }
+}
+
 struct Deferred {
     /// Whether every check so far has passed.
     ok: Var,
@@ -181,19 +202,21 @@ struct Deferred {
 
     /// Per variable, how many assignments in the run are still ahead of the current point: a
     /// check operand with none ahead needs no copy.
-    ahead: FxHashMap<Var, u32>,
+    ahead: Vec<u32>,
     /// Assignments per variable in the whole run.
-    total: FxHashMap<Var, u32>,
-    /// The pure instruction (and its position) that assigned each variable the run assigns once.
-    pure_def: FxHashMap<Var, (u32, Inst)>,
-    /// Position of each variable's latest assignment in the run so far.
-    def_pos: FxHashMap<Var, u32>,
+    total: Vec<u32>,
+    /// The pure instruction (and its position) that assigned each variable the run assigns once:
+    /// an index into `pure_insts` per variable ([`NONE`] when there is none).
+    pure_def: Vec<u32>,
+    pure_insts: Vec<(u32, Inst)>,
+    /// Position of each variable's latest assignment in the run so far ([`NONE`] before any).
+    def_pos: Vec<u32>,
     /// Instructions of the run passed so far (positions count up).
     pos: u32,
     /// Variables assigned so far inside the run's current top-level `if`: a check operand among
     /// them gets a copy too, so the value itself dies with the `if` (`speculate` can then move
     /// its arithmetic out) and only the copy outlives it.
-    in_if: FxHashSet<Var>,
+    in_if: VarSet,
 }
 
 /// Outside loops a run whose checks read no loaded value takes the early path; inside a loop it
@@ -214,10 +237,16 @@ fn finish_run(
         return;
     }
     *changed = true;
-    let mut ahead = FxHashMap::default();
+    let mut ahead = vec![0u32; k.vars.len()];
     for inst in &run {
         walk_inst(inst, &mut |i| {
-            for_each_def(i, |v| *ahead.entry(v).or_insert(0) += 1)
+            for_each_def(i, |v| {
+                let i = v.0 as usize;
+                if i >= ahead.len() {
+                    ahead.resize(i + 1, 0);
+                }
+                ahead[i] += 1;
+            })
         });
     }
     let total = ahead.clone();
@@ -237,10 +266,11 @@ fn finish_run(
             let ahead = std::mem::take(&mut d.ahead);
             let total = std::mem::take(&mut d.total);
             let pure_def = std::mem::take(&mut d.pure_def);
+            let pure_insts = std::mem::take(&mut d.pure_insts);
             let def_pos = std::mem::take(&mut d.def_pos);
             let pos = d.pos;
             d = fresh_run(k, out, ahead, total);
-            (d.pure_def, d.def_pos, d.pos) = (pure_def, def_pos, pos);
+            (d.pure_def, d.pure_insts, d.def_pos, d.pos) = (pure_def, pure_insts, def_pos, pos);
         }
     }
     flush(k, d.pending, d.ok, out);
@@ -253,17 +283,13 @@ fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
     }
 }
 
-fn fresh_run(
-    k: &mut Kernel,
-    out: &mut Vec<Inst>,
-    ahead: FxHashMap<Var, u32>,
-    total: FxHashMap<Var, u32>,
-) -> Deferred {
+fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: Vec<u32>, total: Vec<u32>) -> Deferred {
     let ok = k.new_var(Ty::Bool);
     out.push(Inst::Mov {
         dst: ok,
         src: Const::bool(true).into(),
     });
+    let n = ahead.len();
     Deferred {
         ok,
         pending: Vec::new(),
@@ -271,10 +297,11 @@ fn fresh_run(
         seen: false,
         ahead,
         total,
-        pure_def: FxHashMap::default(),
-        def_pos: FxHashMap::default(),
+        pure_def: vec![NONE; n],
+        pure_insts: Vec::new(),
+        def_pos: vec![NONE; n],
         pos: 0,
-        in_if: FxHashSet::default(),
+        in_if: VarSet::new(),
     }
 }
 
@@ -344,8 +371,8 @@ fn operand_for_dispatch(
     remat: &mut Vec<Inst>,
 ) -> Operand {
     if let Operand::Var(v) = o {
-        let keeps = d.ahead.get(&v).copied().unwrap_or(0) == 0 && !d.in_if.contains(&v);
-        if !keeps || d.pure_def.contains_key(&v) {
+        let keeps = d.ahead(v) == 0 && !d.in_if.contains(&v);
+        if !keeps || d.pure_def(v).is_some() {
             let mut code = Vec::new();
             if let Some(r) = recompute(k, v, d.pos + 1, d, &mut FxHashMap::default(), &mut code) {
                 remat.extend(code);
@@ -370,7 +397,7 @@ fn recompute(
     if let Some(r) = memo.get(&(v, before)) {
         return Some(*r);
     }
-    let r = match d.pure_def.get(&v) {
+    let r = match d.pure_def(v) {
         Some((at, def)) if *at < before => {
             if code.len() >= MAX_REMAT {
                 return None;
@@ -412,8 +439,8 @@ fn recompute(
             Operand::Var(fresh)
         }
         _ => {
-            let unchanged = d.ahead.get(&v).copied().unwrap_or(0) == 0
-                && d.def_pos.get(&v).is_none_or(|p| *p < before);
+            let p = d.def_pos.get(v.0 as usize).copied().unwrap_or(NONE);
+            let unchanged = d.ahead(v) == 0 && (p == NONE || p < before);
             if !unchanged {
                 return None;
             }
@@ -428,7 +455,7 @@ fn recompute(
 fn snapshot(k: &mut Kernel, o: Operand, out: &mut Vec<Inst>, d: &Deferred) -> Operand {
     match o {
         Operand::Const(_) => o,
-        Operand::Var(v) if d.ahead.get(&v).copied().unwrap_or(0) == 0 && !d.in_if.contains(&v) => o,
+        Operand::Var(v) if d.ahead(v) == 0 && !d.in_if.contains(&v) => o,
         Operand::Var(v) => {
             let s = k.new_var(k.ty(v));
             out.push(Inst::Mov { dst: s, src: o });
@@ -449,19 +476,24 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
     // An `if`'s own assignments are its branches', counted as the recursion passes them.
     d.pos += 1;
     if let Some(v) = super::util::pure_dst(&inst, false) {
-        if d.total.get(&v).copied() == Some(1) {
-            d.pure_def.insert(v, (d.pos, inst.clone()));
+        if at(&d.total, v) == 1 {
+            if let Some(slot) = d.pure_def.get_mut(v.0 as usize) {
+                *slot = d.pure_insts.len() as u32;
+                d.pure_insts.push((d.pos, inst.clone()));
+            }
         }
     }
     if !matches!(inst, Inst::If { .. }) {
         let pos = d.pos;
         for_each_def(&inst, |v| {
-            d.def_pos.insert(v, pos);
+            if let Some(p) = d.def_pos.get_mut(v.0 as usize) {
+                *p = pos;
+            }
         });
     }
     if !matches!(inst, Inst::If { .. }) {
         for_each_def(&inst, |v| {
-            if let Some(n) = d.ahead.get_mut(&v) {
+            if let Some(n) = d.ahead.get_mut(v.0 as usize) {
                 *n = n.saturating_sub(1);
             }
             if !d.path.is_empty() {

@@ -24,11 +24,16 @@ use crate::ir::{BinOp, Block, Inst, Kernel, Operand, SiteId, Ty, UnOp, Var};
 
 /// One assignment in the run: where (pre-order position), under which `if` branches, and the
 /// instruction when it is pure.
-struct Def {
+struct Def<'a> {
     pos: u32,
     path: Vec<(u32, bool)>,
-    inst: Option<Inst>,
+    inst: Option<&'a Inst>,
 }
+
+/// A variable's first two assignments in the run, in order: [`Head::value`] needs a value's
+/// only assignment before a point, so a third never decides anything (keeping every one, each
+/// with a copy of its instruction, was most of the head's time).
+type FirstDefs<'a> = [Option<Def<'a>>; 2];
 
 /// A check as the head sees it: position, path (with each `if`'s condition), operands.
 struct Check {
@@ -41,24 +46,27 @@ struct Check {
 }
 
 #[derive(Default)]
-struct Scan {
+struct Scan<'a> {
     pos: u32,
     path: Vec<(u32, bool)>,
     conds: Vec<(u32, Operand, bool)>,
-    defs: FxHashMap<Var, Vec<Def>>,
+    defs: FxHashMap<Var, FirstDefs<'a>>,
     checks: Vec<Check>,
 }
 
-impl Scan {
-    fn inst(&mut self, inst: &Inst) {
+impl<'a> Scan<'a> {
+    fn inst(&mut self, inst: &'a Inst) {
         self.pos += 1;
         let pos = self.pos;
         for_each_def(inst, |v| {
-            self.defs.entry(v).or_default().push(Def {
-                pos,
-                path: self.path.clone(),
-                inst: pure_value(inst, true).then(|| inst.clone()),
-            })
+            let first = self.defs.entry(v).or_default();
+            if let Some(slot) = first.iter_mut().find(|d| d.is_none()) {
+                *slot = Some(Def {
+                    pos,
+                    path: self.path.clone(),
+                    inst: pure_value(inst, true).then_some(inst),
+                });
+            }
         });
         match inst {
             Inst::BoundsCheck { idx, len, site } => self.checks.push(Check {
@@ -90,7 +98,7 @@ const MAX_HEAD: usize = 256;
 
 struct Head<'a> {
     k: &'a mut Kernel,
-    defs: &'a FxHashMap<Var, Vec<Def>>,
+    defs: &'a FxHashMap<Var, FirstDefs<'a>>,
     memo: FxHashMap<(Var, u32), Operand>,
     code: Vec<Inst>,
 }
@@ -103,15 +111,15 @@ impl Head<'_> {
         if let Some(r) = self.memo.get(&(v, at)) {
             return Some(*r);
         }
-        let defs = self.defs.get(&v).map(Vec::as_slice).unwrap_or_default();
-        let mut before = defs.iter().filter(|d| d.pos < at);
+        let defs = self.defs.get(&v).map(|d| &d[..]).unwrap_or_default();
+        let mut before = defs.iter().flatten().filter(|d| d.pos < at);
         let r = match (before.next(), before.next()) {
             (None, _) => o,
             (Some(d), None) => {
                 // The assignment must happen whenever `at` is reached: its branch path is a
                 // prefix of `at`'s.
                 let dominates = d.path.len() <= path.len() && d.path[..] == path[..d.path.len()];
-                let inst = d.inst.as_ref().filter(|_| dominates)?;
+                let inst = d.inst.filter(|_| dominates)?;
                 if self.code.len() >= MAX_HEAD {
                     return None;
                 }

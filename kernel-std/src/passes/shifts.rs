@@ -172,8 +172,10 @@ impl Run {
 
 /// `pool` holds cleared runs for reuse by nested blocks.
 fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>) {
-    let mut run = pool.pop().unwrap_or_else(|| Run::new(k.vars.len()));
-    let mut out = Vec::with_capacity(b.0.len());
+    // Room for the variables and instructions the rewrites add, so the tables and the block
+    // are not copied to grow.
+    let mut run = pool.pop().unwrap_or_else(|| Run::new(k.vars.len() + 64));
+    let mut out = Vec::with_capacity(b.0.len() + 64);
     for mut inst in std::mem::take(&mut b.0) {
         let nested = matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. });
         if nested {

@@ -49,7 +49,8 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, anywhere: &VarSet) ->
     let mut changed = false;
     // The source marker in force at the current point of this block, if the block set one.
     let mut cur_loc: Option<Inst> = None;
-    let mut out = Vec::with_capacity(n);
+    // Room for what hoisting and dissolving add, so the block is not copied to grow.
+    let mut out = Vec::with_capacity(n + n / 2 + 8);
     for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
         match &mut inst {
             Inst::If { then, els, .. } => {
@@ -132,7 +133,7 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
     // next instruction on top): a store moves only a few places, so it is placed by popping
     // and pushing those few, where inserting into the block would shift its whole tail (a
     // tile's hundreds of stores made that most of this pass's time).
-    let mut after: Vec<Inst> = Vec::with_capacity(b.len() + 8);
+    let mut after: Vec<Inst> = Vec::with_capacity(b.len() + b.len() / 2 + 8);
     while let Some(inst) = b.pop() {
         let Some(space) = store_of(&inst) else {
             after.push(inst);

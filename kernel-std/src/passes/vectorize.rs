@@ -31,7 +31,10 @@ const MAX_ALIGN: u32 = 1 << 16;
 /// Returns whether anything changed.
 pub fn vectorize(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
-    let mut defs: FxHashMap<Var, Inst> = FxHashMap::default();
+    let mut defs = Defs {
+        at: vec![u32::MAX; k.vars.len()],
+        insts: Vec::new(),
+    };
     walk(&k.body, &mut |i| {
         // Only the definitions `Vectorizer::align` looks into (any other counts as unknown,
         // as an absent one does): cloning every instruction was most of this pass's time.
@@ -47,7 +50,10 @@ pub fn vectorize(k: &mut Kernel) -> bool {
         }
         for_each_def(i, |v| {
             if counts[v.0 as usize] == 1 {
-                defs.insert(v, i.clone());
+                if let Some(slot) = defs.at.get_mut(v.0 as usize) {
+                    *slot = defs.insts.len() as u32;
+                    defs.insts.push(i.clone());
+                }
             }
         })
     });
@@ -55,6 +61,7 @@ pub fn vectorize(k: &mut Kernel) -> bool {
         k,
         defs,
         memo: FxHashMap::default(),
+        scratch: Scratch::default(),
         raise: FxHashSet::default(),
         changed: false,
     };
@@ -194,14 +201,74 @@ fn wide_int(t: Ty) -> bool {
     t.is_int() && t.bits() >= 32
 }
 
+/// Definitions by variable: an index into `insts` per variable (`u32::MAX` for none), where a
+/// hash map of clones was a large part of this pass's time.
+struct Defs {
+    at: Vec<u32>,
+    insts: Vec<Inst>,
+}
+
+impl Defs {
+    fn get(&self, v: Var) -> Option<&Inst> {
+        let i = *self.at.get(v.0 as usize)?;
+        self.insts.get(i as usize)
+    }
+}
+
 struct Vectorizer<'a> {
     k: &'a mut Kernel,
     /// The defining instruction of every variable assigned exactly once.
-    defs: FxHashMap<Var, Inst>,
+    defs: Defs,
     memo: FxHashMap<Var, (u32, Vec<SharedId>)>,
     /// Static allocations whose base must be 16-aligned for the vector loads made.
     raise: FxHashSet<SharedId>,
     changed: bool,
+    /// Per-variable tables of [`Vectorizer::scan`], reset between blocks.
+    scratch: Scratch,
+}
+
+/// Each variable's version and known form, in vectors indexed by variable and reset through the
+/// list of what was set: hash maps made per block were most of `scan`'s time on SGEMM.
+#[derive(Default)]
+struct Scratch {
+    version: Vec<u32>,
+    forms: Vec<Option<Lin>>,
+    touched: Vec<Var>,
+}
+
+impl Scratch {
+    fn version(&self, v: Var) -> u32 {
+        self.version.get(v.0 as usize).copied().unwrap_or(0)
+    }
+    fn form(&self, v: Var) -> Option<Lin> {
+        self.forms.get(v.0 as usize).copied().flatten()
+    }
+    fn slot(&mut self, v: Var) -> usize {
+        let i = v.0 as usize;
+        if i >= self.version.len() {
+            self.version.resize(i + 1, 0);
+            self.forms.resize(i + 1, None);
+        }
+        self.touched.push(v);
+        i
+    }
+    /// A new value of `v`, of unknown form.
+    fn forget(&mut self, v: Var) {
+        let i = self.slot(v);
+        self.version[i] += 1;
+        self.forms[i] = None;
+    }
+    fn set_form(&mut self, v: Var, f: Lin) {
+        let i = self.slot(v);
+        self.forms[i] = Some(f);
+    }
+    fn reset(&mut self) {
+        for v in self.touched.drain(..) {
+            let i = v.0 as usize;
+            self.version[i] = 0;
+            self.forms[i] = None;
+        }
+    }
 }
 
 /// One shared access of a block, with its address's form.
@@ -224,7 +291,7 @@ impl Vectorizer<'_> {
         let r = if depth > 16 {
             (1, vec![])
         } else {
-            match self.defs.get(&v).cloned() {
+            match self.defs.get(v).cloned() {
                 Some(Inst::SharedAddr { alloc, .. }) => {
                     let a = self.k.shared.get(alloc.0 as usize).map_or(1, |s| s.align);
                     if a >= 16 {
@@ -393,19 +460,14 @@ impl Vectorizer<'_> {
 
     /// The shared accesses of `b`'s top level with their address forms.
     fn scan(&mut self, b: &Block) -> Vec<Access> {
-        let mut version: FxHashMap<Var, u32> = FxHashMap::default();
-        let mut forms: FxHashMap<Var, Lin> = FxHashMap::default();
+        let mut sc = std::mem::take(&mut self.scratch);
         let mut out = Vec::new();
         let mut run = 0;
         for (at, inst) in b.0.iter().enumerate() {
-            let form_of =
-                |o: Operand, forms: &FxHashMap<Var, Lin>, version: &FxHashMap<Var, u32>| match o {
-                    Operand::Const(c) => Lin::constant(c.bits as u32),
-                    Operand::Var(v) => forms
-                        .get(&v)
-                        .cloned()
-                        .unwrap_or_else(|| Lin::atom(v, version.get(&v).copied().unwrap_or(0))),
-                };
+            let form_of = |o: Operand, sc: &Scratch| match o {
+                Operand::Const(c) => Lin::constant(c.bits as u32),
+                Operand::Var(v) => sc.form(v).unwrap_or_else(|| Lin::atom(v, sc.version(v))),
+            };
             match inst {
                 Inst::Load {
                     dst,
@@ -417,7 +479,7 @@ impl Vectorizer<'_> {
                     let vec_ok = t.bits() == 32 && t != Ty::Bool;
                     out.push(Access {
                         at,
-                        form: form_of(*addr, &forms, &version),
+                        form: form_of(*addr, &sc),
                         dst: vec_ok.then_some((*dst, t)),
                         run,
                     });
@@ -429,7 +491,7 @@ impl Vectorizer<'_> {
                 } => {
                     out.push(Access {
                         at,
-                        form: form_of(*addr, &forms, &version),
+                        form: form_of(*addr, &sc),
                         dst: None,
                         run,
                     });
@@ -443,15 +505,15 @@ impl Vectorizer<'_> {
             // The new values of what `inst` assigns.
             let new_form = match inst {
                 Inst::Mov { dst, src } if wide_int(self.k.ty(*dst)) => {
-                    Some((*dst, form_of(*src, &forms, &version)))
+                    Some((*dst, form_of(*src, &sc)))
                 }
                 Inst::Cast { dst, a }
                     if wide_int(self.k.ty(*dst)) && wide_int(self.k.operand_ty(*a)) =>
                 {
-                    Some((*dst, form_of(*a, &forms, &version)))
+                    Some((*dst, form_of(*a, &sc)))
                 }
                 Inst::Binary { dst, op, a, b } if wide_int(self.k.ty(*dst)) => {
-                    let (fa, fb) = (form_of(*a, &forms, &version), form_of(*b, &forms, &version));
+                    let (fa, fb) = (form_of(*a, &sc), form_of(*b, &sc));
                     match op {
                         BinOp::Add => Some((*dst, fa.add(&fb, 1))),
                         BinOp::Sub => Some((*dst, fa.add(&fb, u32::MAX))),
@@ -468,20 +530,19 @@ impl Vectorizer<'_> {
                 }
                 _ => None,
             };
-            let mut forget = |v: Var| {
-                *version.entry(v).or_insert(0) += 1;
-                forms.remove(&v);
-            };
+            let mut forget = |v: Var| sc.forget(v);
             for_each_def(inst, &mut forget);
             for c in child_blocks(inst) {
                 assigned_vars(c).into_iter().for_each(&mut forget);
             }
             if let Some((d, f)) = new_form {
                 if f.terms.len() <= 4 {
-                    forms.insert(d, f);
+                    sc.set_form(d, f);
                 }
             }
         }
+        sc.reset();
+        self.scratch = sc;
         out
     }
 
