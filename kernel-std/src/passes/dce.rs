@@ -14,8 +14,8 @@ use super::fx::{FxHashMap, FxHashSet};
 use super::varset::VarSet;
 
 use super::util::{
-    dead_after, for_each_def, for_each_use, for_each_use_mut, is_removable, prune_locs, single_dst,
-    use_counts, walk, walk_mut,
+    dead_after, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, is_removable,
+    prune_locs, single_dst, use_counts, walk, walk_mut,
 };
 use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 
@@ -358,7 +358,7 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
         while let Some(next) = it.next() {
             if let Some((x, t)) = pair(&cur, &next) {
                 if uses[t.0 as usize] == 1 || dead_after(it.as_slice(), t, top) {
-                    rename_defs(&mut cur, &|v: &mut Var| {
+                    for_each_def_mut(&mut cur, |v: &mut Var| {
                         if *v == t {
                             *v = x
                         }
@@ -461,29 +461,9 @@ fn compact_vars(k: &mut Kernel) -> bool {
                 m(v);
             }
         });
-        rename_defs(i, &m);
+        for_each_def_mut(i, &m);
     });
     true
-}
-
-fn rename_defs(inst: &mut Inst, m: &impl Fn(&mut Var)) {
-    match inst {
-        Inst::Mov { dst, .. }
-        | Inst::Unary { dst, .. }
-        | Inst::Binary { dst, .. }
-        | Inst::Fma { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Bitcast { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::Load { dst, .. }
-        | Inst::SharedAddr { dst, .. }
-        | Inst::DynSharedAddr { dst }
-        | Inst::DynSharedBytes { dst }
-        | Inst::ArrayLoad { dst, .. } => m(dst),
-        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => dsts.iter_mut().for_each(m),
-        Inst::For { iv, .. } => m(iv),
-        _ => {}
-    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,10 @@
 //! reads change name. A stretch that contains a `break`, `continue` or `return` is left alone
 //! (the old name could be read where control goes).
 
-use super::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, nested_reads, walk};
+use super::util::{
+    child_blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, nested_reads,
+    walk,
+};
 use super::varset::VarSet;
 use crate::ir::{Block, Inst, Kernel, Operand, Var};
 
@@ -250,27 +253,6 @@ pub(crate) fn live_after_each(
     out
 }
 
-/// Applies `r` to the variables `inst` itself writes.
-fn rename_own_defs_with(inst: &mut Inst, r: impl Fn(&mut Var)) {
-    match inst {
-        Inst::Mov { dst, .. }
-        | Inst::Unary { dst, .. }
-        | Inst::Binary { dst, .. }
-        | Inst::Fma { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Bitcast { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::Load { dst, .. }
-        | Inst::SharedAddr { dst, .. }
-        | Inst::DynSharedAddr { dst }
-        | Inst::DynSharedBytes { dst }
-        | Inst::ArrayLoad { dst, .. } => r(dst),
-        Inst::Intrinsic { dsts, .. } | Inst::LoadVec { dsts, .. } => dsts.iter_mut().for_each(r),
-        Inst::For { iv, .. } => r(iv),
-        _ => {}
-    }
-}
-
 impl Splitter<'_> {
     fn block(&mut self, b: &mut Block, live_out: &VarSet) {
         let n = b.0.len();
@@ -399,7 +381,7 @@ fn rename_defs_and_nested(inst: &mut Inst, name: &DenseMap) {
             *v = Var(n);
         }
     };
-    rename_own_defs_with(inst, r);
+    for_each_def_mut(inst, r);
     match inst {
         Inst::If { then, els, .. } => {
             for i in then.0.iter_mut().chain(els.0.iter_mut()) {
