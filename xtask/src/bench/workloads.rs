@@ -279,28 +279,20 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
             max_ms: t.max_ms / 1e3,
         }
     };
+    let against_raw = |name: &str, i: usize| {
+        let name = format!("launch enqueue ({name} vs raw cuLaunchKernel)");
+        Row::new(
+            &name,
+            Unit::Micros,
+            0.0,
+            Some(us(&times[i])),
+            Some(us(&times[1])),
+        )
+    };
     let mut rows = vec![
-        Row::new(
-            "launch enqueue (typed vs raw cuLaunchKernel)",
-            Unit::Micros,
-            0.0,
-            Some(us(&times[0])),
-            Some(us(&times[1])),
-        ),
-        Row::new(
-            "launch enqueue (cudarc launch_builder vs raw cuLaunchKernel)",
-            Unit::Micros,
-            0.0,
-            Some(us(&times[2])),
-            Some(us(&times[1])),
-        ),
-        Row::new(
-            "launch enqueue (Function::launch_raw vs raw cuLaunchKernel)",
-            Unit::Micros,
-            0.0,
-            Some(us(&times[3])),
-            Some(us(&times[1])),
-        ),
+        against_raw("typed", 0),
+        against_raw("cudarc launch_builder", 2),
+        against_raw("Function::launch_raw", 3),
     ];
     // The runtime API from CUDA C (its own process, same method): what a CUDA programmer's
     // `cudaLaunchKernel` costs on this machine.
