@@ -263,7 +263,7 @@ fn dissolve(
                 let x = speculable(inst)?;
                 let t = k.new_var(k.ty(x));
                 let mut copy = inst.clone();
-                rename_dst(&mut copy, t);
+                super::util::set_pure_dst(&mut copy, t);
                 out.push(copy);
                 out.push(Inst::Select {
                     dst: x,
@@ -307,20 +307,6 @@ fn zero_of(e: &Block, t: &Block, live_after: &VarSet) -> bool {
             [Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. }],
         ) => z == dst && !live_after.contains(dst),
         _ => false,
-    }
-}
-
-fn rename_dst(inst: &mut Inst, to: Var) {
-    match inst {
-        Inst::Mov { dst, .. }
-        | Inst::Unary { dst, .. }
-        | Inst::Binary { dst, .. }
-        | Inst::Fma { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Bitcast { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::SharedAddr { dst, .. } => *dst = to,
-        _ => {}
     }
 }
 
