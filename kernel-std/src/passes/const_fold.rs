@@ -21,8 +21,8 @@ use super::eval::{
     is_int_zero,
 };
 use super::util::{
-    diverges, falls_through, for_each_def, for_each_use_mut, is_removable, jumps_to_insts,
-    prune_locs, same_ignoring_locs, single_dst, walk,
+    diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use_mut, is_removable,
+    jumps_to_insts, prune_locs, same_ignoring_locs, single_dst, walk,
 };
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 use dead::remove_dead_values;
@@ -36,6 +36,17 @@ pub fn const_fold(k: &mut Kernel) -> bool {
 /// limit): then running it again on the same IR would change nothing, so the pipeline can skip
 /// that run after a pass that changed nothing.
 pub(crate) fn const_fold_settled(k: &mut Kernel) -> (bool, bool) {
+    let (any, settled) = fold_rounds(k);
+    // Removed code leaves a statement's marker next to an equal one (`loc A; x; loc B; loc A`
+    // after `loc B`'s statement folded away). Dropping one neither empties a block nor makes a
+    // marker cover nothing, so the fixed point stands.
+    if any {
+        drop_repeated_locs(&mut k.body, None);
+    }
+    (any, settled)
+}
+
+fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
     let mut any = false;
     // Whether the previous round ended with a `coalesce_moves` that changed nothing.
     let mut settled = false;
@@ -1049,9 +1060,12 @@ mod tests {
             let removed = super::super::dce::remove_dead_values(k);
             let coalesced = super::super::dce::coalesce_moves(k);
             if !folded && !removed && !coalesced {
-                return any;
+                break;
             }
             any = true;
+        }
+        if any {
+            drop_repeated_locs(&mut k.body, None);
         }
         any
     }

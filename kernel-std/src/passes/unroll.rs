@@ -33,6 +33,10 @@ pub const AUTO_MAX_INSTS: usize = 512;
 pub fn unroll(k: &mut Kernel) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let changed = unroll_block(k, &mut body);
+    if changed {
+        // Every copy of a body repeats its statements' markers.
+        super::util::drop_repeated_locs(&mut body, None);
+    }
     k.body = body;
     changed
 }

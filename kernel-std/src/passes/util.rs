@@ -296,6 +296,38 @@ pub fn prune_locs(b: &mut Block) -> bool {
     true
 }
 
+/// Drops every `Loc` marker equal to the one already in force where it stands (the last
+/// marker before it in its block, else `outer`, the enclosing block's), at every depth. Unrolled
+/// copies of a statement each carry its marker: an 8x8 unrolled `acc[i][j] += ..` is 64
+/// markers for one line, over a third of the instructions every later pass walks. A marker's
+/// scope ends with its block (the simulator and the PTX emitter restore the outer one), so a
+/// repeated marker changes no report. Returns whether anything was dropped.
+pub fn drop_repeated_locs(b: &mut Block, outer: Option<crate::ir::SourceLoc>) -> bool {
+    let mut active = outer;
+    let mut changed = false;
+    b.0.retain_mut(|i| {
+        match i {
+            Inst::Loc(l) => {
+                if active == Some(*l) {
+                    changed = true;
+                    return false;
+                }
+                active = Some(*l);
+            }
+            Inst::If { then, els, .. } => {
+                changed |= drop_repeated_locs(then, active);
+                changed |= drop_repeated_locs(els, active);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                changed |= drop_repeated_locs(body, active);
+            }
+            _ => {}
+        }
+        true
+    });
+    changed
+}
+
 /// Whether `a` and `b` do the same thing: equal once source markers are ignored (at every depth).
 pub fn same_ignoring_locs(a: &Block, b: &Block) -> bool {
     let code = |b: &Block| b.0.iter().filter(|i| !matches!(i, Inst::Loc(_))).count();
@@ -547,6 +579,50 @@ mod tests {
         assert!(prune_locs(&mut only));
         assert!(only.0.is_empty());
         assert_eq!(inst_count(&Block(vec![loc(1), Inst::Return])), 1);
+    }
+
+    #[test]
+    fn markers_equal_to_the_one_in_force_are_dropped() {
+        let ret = || Inst::Return;
+        let nested = |then: Vec<Inst>| Inst::If {
+            cond: Const::bool(true).into(),
+            then: Block(then),
+            els: Block(vec![loc(2), ret()]),
+        };
+        // The nested block inherits 1 (so its 1 goes, its 2 stays), and its 2 ends with it: the
+        // outer block is still at 1 after it.
+        let mut b = Block(vec![
+            loc(1),
+            ret(),
+            loc(1),
+            nested(vec![loc(1), ret(), loc(2), ret()]),
+            loc(1),
+            ret(),
+            loc(3),
+            ret(),
+            loc(1),
+        ]);
+        assert!(drop_repeated_locs(&mut b, None));
+        let want = Block(vec![
+            loc(1),
+            ret(),
+            nested(vec![ret(), loc(2), ret()]),
+            ret(),
+            loc(3),
+            ret(),
+            loc(1),
+        ]);
+        assert_eq!(b, want);
+        assert!(!drop_repeated_locs(&mut b, None));
+        let mut inherited = Block(vec![loc(3), ret()]);
+        assert!(drop_repeated_locs(
+            &mut inherited,
+            Some(match loc(3) {
+                Inst::Loc(l) => l,
+                _ => unreachable!(),
+            })
+        ));
+        assert_eq!(inherited.0, vec![ret()]);
     }
 
     #[test]
