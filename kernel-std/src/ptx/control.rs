@@ -5,7 +5,7 @@
 //! down, as an unsigned number of the same width) with the step. That is exact for every range,
 //! including inclusive ranges that end at the type's maximum, where `iv + step` would wrap.
 
-use super::emit::{Emitter, LoopLabels, Res};
+use super::emit::{Emitter, Label, LoopLabels, Res};
 use super::types::{int_suffix, reg_bits, uint_suffix};
 use crate::ir::{Block, Inst, LoopId, Operand, Ty, UnOp, Var};
 
@@ -74,6 +74,7 @@ impl Emitter<'_> {
             return self.err("if condition is not a bool");
         }
         if let Operand::Const(c) = cond {
+            self.maybe_heap_calls = true;
             return self.block(if c.bits != 0 { then } else { els });
         }
         if self.pred.is_none() && tiny(then) && tiny(els) && (accesses(then) || accesses(els)) {
@@ -82,17 +83,17 @@ impl Emitter<'_> {
         let c = self.src(cond)?;
         let end = self.new_label("endif");
         if els.0.is_empty() {
-            self.line(format!("@!{c} bra {end}"));
+            self.ins().s("@!").r(c).s(" bra ").l(end).end();
             self.block(then)?;
         } else {
             let other = self.new_label("else");
-            self.line(format!("@!{c} bra {other}"));
+            self.ins().s("@!").r(c).s(" bra ").l(other).end();
             self.block(then)?;
-            self.line(format!("bra {end}"));
-            self.label(&other);
+            self.bra(end);
+            self.put_label(other);
             self.block(els)?;
         }
-        self.label(&end);
+        self.put_label(end);
         Ok(())
     }
 
@@ -107,21 +108,21 @@ impl Emitter<'_> {
             self.block(els)?;
             let c = self.src(cond)?;
             let pt = self.tmp(Ty::Bool);
-            self.line_always(format!("mov.pred {pt}, {c}"));
+            self.ins_always().s("mov.pred ").r(pt).cr(c).end();
             let outer = self.pred.replace(pt);
             let r = self.block(then);
             self.pred = outer;
             return r;
         }
         let c = self.src(cond)?;
-        let outer = self.pred.clone();
+        let outer = self.pred;
         let pt = self.tmp(Ty::Bool);
-        self.line_always(format!("mov.pred {pt}, {c}"));
+        self.ins_always().s("mov.pred ").r(pt).cr(c).end();
         let pe = if els.0.is_empty() {
             None
         } else {
             let pe = self.tmp(Ty::Bool);
-            self.line_always(format!("not.pred {pe}, {c}"));
+            self.ins_always().s("not.pred ").r(pe).cr(c).end();
             Some(pe)
         };
         self.pred = Some(pt);
@@ -165,75 +166,72 @@ impl Emitter<'_> {
         let brk = self.new_label("for_end");
         let p = self.tmp(Ty::Bool);
         let cmp = if inclusive { "le" } else { "lt" };
-        self.line(format!("setp.{cmp}.{is} {p}, {lo}, {hi}"));
-        self.line(format!("@!{p} bra {brk}"));
+        self.line(format_args!("setp.{cmp}.{is} {p}, {lo}, {hi}"));
+        self.line(format_args!("@!{p} bra {brk}"));
         match (reverse, inclusive) {
-            (false, _) => self.line(format!("mov.b{} {i}, {lo}", reg_bits(ty))),
-            (true, true) => self.line(format!("mov.b{} {i}, {hi}", reg_bits(ty))),
-            (true, false) => self.line(format!("sub.{is} {i}, {hi}, 1")),
+            (false, _) => self.line(format_args!("mov.b{} {i}, {lo}", reg_bits(ty))),
+            (true, true) => self.line(format_args!("mov.b{} {i}, {hi}", reg_bits(ty))),
+            (true, false) => self.line(format_args!("sub.{is} {i}, {hi}, 1")),
         }
-        self.label(&top);
-        self.loops.push(LoopLabels {
-            id,
-            cont: cont.clone(),
-            brk: brk.clone(),
-        });
+        self.put_label(top);
+        self.loops.push(LoopLabels { id, cont, brk });
         let r = self.block(body);
         self.loops.pop();
         r?;
-        self.label(&cont);
+        self.put_label(cont);
         let diff = self.tmp(ty);
         if reverse {
-            self.line(format!("sub.{is} {diff}, {i}, {lo}"));
+            self.line(format_args!("sub.{is} {diff}, {i}, {lo}"));
         } else {
-            self.line(format!("sub.{is} {diff}, {hi}, {i}"));
+            self.line(format_args!("sub.{is} {diff}, {hi}, {i}"));
         }
         // Going up exclusively, another iteration needs iv + step < end, i.e. end - iv > step;
         // otherwise the next value must stay within the bound: distance >= step.
         let stop = if !reverse && !inclusive { "le" } else { "lt" };
         let q = self.tmp(Ty::Bool);
-        self.line(format!("setp.{stop}.{us} {q}, {diff}, {st}"));
-        self.line(format!("@{q} bra {brk}"));
+        self.line(format_args!("setp.{stop}.{us} {q}, {diff}, {st}"));
+        self.line(format_args!("@{q} bra {brk}"));
         let op = if reverse { "sub" } else { "add" };
-        self.line(format!("{op}.{is} {i}, {i}, {st}"));
-        self.line(format!("bra {top}"));
-        self.label(&brk);
+        self.line(format_args!("{op}.{is} {i}, {i}, {st}"));
+        self.bra(top);
+        self.put_label(brk);
         Ok(())
     }
 
     pub fn loop_(&mut self, id: LoopId, body: &Block) -> Res {
         let top = self.new_label("loop");
         let brk = self.new_label("loop_end");
-        self.label(&top);
-        self.loops.push(LoopLabels {
-            id,
-            cont: top.clone(),
-            brk: brk.clone(),
-        });
+        self.put_label(top);
+        self.loops.push(LoopLabels { id, cont: top, brk });
         let r = self.block(body);
         self.loops.pop();
         r?;
-        self.line(format!("bra {top}"));
-        self.label(&brk);
+        self.bra(top);
+        self.put_label(brk);
         Ok(())
     }
 
-    fn target(&self, id: LoopId, brk: bool) -> Res<String> {
+    /// `bra l`.
+    pub fn bra(&mut self, l: Label) {
+        self.ins().s("bra ").l(l).end();
+    }
+
+    fn target(&self, id: LoopId, brk: bool) -> Res<Label> {
         match self.loops.iter().rev().find(|l| l.id == id) {
-            Some(l) => Ok(if brk { l.brk.clone() } else { l.cont.clone() }),
+            Some(l) => Ok(if brk { l.brk } else { l.cont }),
             None => self.err(format!("break/continue outside loop {}", id.0)),
         }
     }
 
     pub fn break_(&mut self, id: LoopId) -> Res {
         let t = self.target(id, true)?;
-        self.line(format!("bra {t}"));
+        self.bra(t);
         Ok(())
     }
 
     pub fn continue_(&mut self, id: LoopId) -> Res {
         let t = self.target(id, false)?;
-        self.line(format!("bra {t}"));
+        self.bra(t);
         Ok(())
     }
 }

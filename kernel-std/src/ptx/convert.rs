@@ -11,30 +11,40 @@
 //! rounding to bf16 exact (f32 has more than 8 + 2 bits).
 
 use super::emit::{Emitter, Res};
+use super::regs::Reg;
 use super::types::{bits_suffix, float_suffix, int_suffix, reg_bits};
 use crate::ir::{Operand, Ty, Var};
 
+/// A register width (16, 32 or 64) as text.
+fn width(bits: u32) -> &'static str {
+    match bits {
+        16 => "16",
+        32 => "32",
+        _ => "64",
+    }
+}
+
 impl Emitter<'_> {
     /// Widens an f16/bf16 register to a fresh f32 register (exact).
-    pub fn half_to_f32(&mut self, ty: Ty, h: &str) -> String {
+    pub fn half_to_f32(&mut self, ty: Ty, h: Reg) -> Reg {
         let f = self.tmp(Ty::F32);
         if ty == Ty::F16 {
-            self.line(format!("cvt.f32.f16 {f}, {h}"));
+            self.line(format_args!("cvt.f32.f16 {f}, {h}"));
         } else {
             let r = self.tmp(Ty::U32);
-            self.line(format!("cvt.u32.u16 {r}, {h}"));
-            self.line(format!("shl.b32 {r}, {r}, 16"));
-            self.line(format!("mov.b32 {f}, {r}"));
+            self.line(format_args!("cvt.u32.u16 {r}, {h}"));
+            self.line(format_args!("shl.b32 {r}, {r}, 16"));
+            self.line(format_args!("mov.b32 {f}, {r}"));
         }
         f
     }
 
     /// Rounds an f32 register to f16/bf16 (to nearest even) into `d`.
-    pub fn f32_to_half(&mut self, ty: Ty, f: &str, d: &str) -> Res {
+    pub fn f32_to_half(&mut self, ty: Ty, f: Reg, d: Reg) -> Res {
         if ty == Ty::F16 {
-            self.line(format!("cvt.rn.f16.f32 {d}, {f}"));
+            self.line(format_args!("cvt.rn.f16.f32 {d}, {f}"));
         } else if self.sm >= 80 {
-            self.line(format!("cvt.rn.bf16.f32 {d}, {f}"));
+            self.line(format_args!("cvt.rn.bf16.f32 {d}, {f}"));
         } else {
             self.f32_to_bf16_soft(f, d);
         }
@@ -42,49 +52,49 @@ impl Emitter<'_> {
     }
 
     /// Round-to-nearest-even from f32 to bf16 with integer ops (NaN stays a quiet NaN).
-    fn f32_to_bf16_soft(&mut self, f: &str, d: &str) {
+    fn f32_to_bf16_soft(&mut self, f: Reg, d: Reg) {
         let r = self.tmp(Ty::U32);
         let t = self.tmp(Ty::U32);
         let n = self.tmp(Ty::U32);
         let p = self.tmp(Ty::Bool);
-        self.line(format!("mov.b32 {r}, {f}"));
-        self.line(format!("shr.u32 {t}, {r}, 16"));
-        self.line(format!("and.b32 {t}, {t}, 1"));
-        self.line(format!("add.u32 {t}, {t}, 0x7FFF"));
-        self.line(format!("add.u32 {t}, {t}, {r}"));
-        self.line(format!("shr.u32 {t}, {t}, 16"));
-        self.line(format!("shr.u32 {n}, {r}, 16"));
-        self.line(format!("or.b32 {n}, {n}, 0x0040"));
-        self.line(format!("setp.nan.f32 {p}, {f}, {f}"));
-        self.line(format!("selp.b32 {t}, {n}, {t}, {p}"));
-        self.line(format!("cvt.u16.u32 {d}, {t}"));
+        self.line(format_args!("mov.b32 {r}, {f}"));
+        self.line(format_args!("shr.u32 {t}, {r}, 16"));
+        self.line(format_args!("and.b32 {t}, {t}, 1"));
+        self.line(format_args!("add.u32 {t}, {t}, 0x7FFF"));
+        self.line(format_args!("add.u32 {t}, {t}, {r}"));
+        self.line(format_args!("shr.u32 {t}, {t}, 16"));
+        self.line(format_args!("shr.u32 {n}, {r}, 16"));
+        self.line(format_args!("or.b32 {n}, {n}, 0x0040"));
+        self.line(format_args!("setp.nan.f32 {p}, {f}, {f}"));
+        self.line(format_args!("selp.b32 {t}, {n}, {t}, {p}"));
+        self.line(format_args!("cvt.u16.u32 {d}, {t}"));
     }
 
     /// Sets the lowest bit of the f32 in `f` when `inexact` holds (round to odd).
-    fn sticky(&mut self, f: &str, inexact: &str) -> String {
+    fn sticky(&mut self, f: Reg, inexact: Reg) -> Reg {
         let r = self.tmp(Ty::U32);
         let r1 = self.tmp(Ty::U32);
         let out = self.tmp(Ty::F32);
-        self.line(format!("mov.b32 {r}, {f}"));
-        self.line(format!("or.b32 {r1}, {r}, 1"));
-        self.line(format!("selp.b32 {r}, {r1}, {r}, {inexact}"));
-        self.line(format!("mov.b32 {out}, {r}"));
+        self.line(format_args!("mov.b32 {r}, {f}"));
+        self.line(format_args!("or.b32 {r1}, {r}, 1"));
+        self.line(format_args!("selp.b32 {r}, {r1}, {r}, {inexact}"));
+        self.line(format_args!("mov.b32 {out}, {r}"));
         out
     }
 
-    fn f64_to_bf16(&mut self, s: &str, d: &str) -> Res {
+    fn f64_to_bf16(&mut self, s: Reg, d: Reg) -> Res {
         if self.sm >= 90 {
-            self.line(format!("cvt.rn.bf16.f64 {d}, {s}"));
+            self.line(format_args!("cvt.rn.bf16.f64 {d}, {s}"));
             return Ok(());
         }
         let f = self.tmp(Ty::F32);
         let back = self.tmp(Ty::F64);
         let p = self.tmp(Ty::Bool);
-        self.line(format!("cvt.rz.f32.f64 {f}, {s}"));
-        self.line(format!("cvt.f64.f32 {back}, {f}"));
-        self.line(format!("setp.neu.f64 {p}, {back}, {s}"));
-        let odd = self.sticky(&f, &p);
-        self.f32_to_half(Ty::BF16, &odd, d)
+        self.line(format_args!("cvt.rz.f32.f64 {f}, {s}"));
+        self.line(format_args!("cvt.f64.f32 {back}, {f}"));
+        self.line(format_args!("setp.neu.f64 {p}, {back}, {s}"));
+        let odd = self.sticky(f, p);
+        self.f32_to_half(Ty::BF16, odd, d)
     }
 
     pub fn cast(&mut self, dst: Var, a: Operand) -> Res {
@@ -93,7 +103,7 @@ impl Emitter<'_> {
         let d = self.reg(dst)?;
         let s = self.src(a)?;
         if from == to {
-            self.line(format!("mov.{} {d}, {s}", bits_suffix(to)));
+            self.op(["mov.", bits_suffix(to)], [d, s]);
             return Ok(());
         }
         match (from, to) {
@@ -103,51 +113,51 @@ impl Emitter<'_> {
                     32 => "u32",
                     _ => "u64",
                 };
-                self.line(format!("selp.{sfx} {d}, 1, 0, {s}"));
+                self.line(format_args!("selp.{sfx} {d}, 1, 0, {s}"));
                 Ok(())
             }
             (f, t) if f.is_int() && t.is_int() => {
-                self.int_to_int(f, t, &s, &d);
+                self.int_to_int(f, t, s, d);
                 Ok(())
             }
-            (f, t) if f.is_int() && t.is_float() => self.int_to_float(f, t, &s, &d),
+            (f, t) if f.is_int() && t.is_float() => self.int_to_float(f, t, s, d),
             (f, t) if f.is_float() && t.is_int() => {
-                self.float_to_int(f, t, &s, &d);
+                self.float_to_int(f, t, s, d);
                 Ok(())
             }
-            (f, t) if f.is_float() && t.is_float() => self.float_to_float(f, t, &s, &d),
+            (f, t) if f.is_float() && t.is_float() => self.float_to_float(f, t, s, d),
             _ => self.err(format!("no `as` cast from {from:?} to {to:?}")),
         }
     }
 
-    fn int_to_int(&mut self, from: Ty, to: Ty, s: &str, d: &str) {
+    fn int_to_int(&mut self, from: Ty, to: Ty, s: Reg, d: Reg) {
         let fb = reg_bits(from);
         let tb = reg_bits(to);
         if to.bits() == 8 {
             let low = if fb == 16 {
-                s.to_string()
+                s
             } else {
                 let t = self.tmp(Ty::U16);
-                self.line(format!("cvt.u16.u{fb} {t}, {s}"));
+                self.line(format_args!("cvt.u16.u{fb} {t}, {s}"));
                 t
             };
             if to == Ty::I8 {
-                self.line(format!("cvt.s16.s8 {d}, {low}"));
+                self.line(format_args!("cvt.s16.s8 {d}, {low}"));
             } else {
-                self.line(format!("and.b16 {d}, {low}, 0x00FF"));
+                self.line(format_args!("and.b16 {d}, {low}, 0x00FF"));
             }
         } else if tb == fb {
             // Same register width: 8-bit sources are already extended the way Rust extends them.
-            self.line(format!("mov.b{tb} {d}, {s}"));
+            self.op(["mov.b", width(tb)], [d, s]);
         } else if tb < fb {
-            self.line(format!("cvt.u{tb}.u{fb} {d}, {s}"));
+            self.op(["cvt.u", width(tb), ".u", width(fb)], [d, s]);
         } else {
             let sign = if from.is_signed() { "s" } else { "u" };
-            self.line(format!("cvt.{sign}{tb}.{sign}{fb} {d}, {s}"));
+            self.op(["cvt.", sign, width(tb), ".", sign, width(fb)], [d, s]);
         }
     }
 
-    fn int_to_float(&mut self, from: Ty, to: Ty, s: &str, d: &str) -> Res {
+    fn int_to_float(&mut self, from: Ty, to: Ty, s: Reg, d: Reg) -> Res {
         let is = int_suffix(from);
         match to {
             Ty::F32 | Ty::F64 | Ty::F16 => {
@@ -155,48 +165,48 @@ impl Emitter<'_> {
                     Ty::F16 => "f16",
                     t => float_suffix(t),
                 };
-                self.line(format!("cvt.rn.{f}.{is} {d}, {s}"));
+                self.line(format_args!("cvt.rn.{f}.{is} {d}, {s}"));
             }
-            _ if self.sm >= 90 => self.line(format!("cvt.rn.bf16.{is} {d}, {s}")),
+            _ if self.sm >= 90 => self.line(format_args!("cvt.rn.bf16.{is} {d}, {s}")),
             _ if reg_bits(from) <= 32 => {
                 let w = self.tmp(Ty::F64);
-                self.line(format!("cvt.rn.f64.{is} {w}, {s}"));
-                self.f64_to_bf16(&w, d)?;
+                self.line(format_args!("cvt.rn.f64.{is} {w}, {s}"));
+                self.f64_to_bf16(w, d)?;
             }
             _ => {
                 let f = self.tmp(Ty::F32);
                 let back = self.tmp(from);
                 let p = self.tmp(Ty::Bool);
-                self.line(format!("cvt.rz.f32.{is} {f}, {s}"));
-                self.line(format!("cvt.rzi.{is}.f32 {back}, {f}"));
-                self.line(format!("setp.ne.{is} {p}, {back}, {s}"));
-                let odd = self.sticky(&f, &p);
-                self.f32_to_half(Ty::BF16, &odd, d)?;
+                self.line(format_args!("cvt.rz.f32.{is} {f}, {s}"));
+                self.line(format_args!("cvt.rzi.{is}.f32 {back}, {f}"));
+                self.line(format_args!("setp.ne.{is} {p}, {back}, {s}"));
+                let odd = self.sticky(f, p);
+                self.f32_to_half(Ty::BF16, odd, d)?;
             }
         }
         Ok(())
     }
 
-    fn float_to_int(&mut self, from: Ty, to: Ty, s: &str, d: &str) {
+    fn float_to_int(&mut self, from: Ty, to: Ty, s: Reg, d: Reg) {
         let (f, fty) = if matches!(from, Ty::F16 | Ty::BF16) {
             (self.half_to_f32(from, s), Ty::F32)
         } else {
-            (s.to_string(), from)
+            (s, from)
         };
         let fs = float_suffix(fty);
         let nan = self.tmp(Ty::Bool);
-        self.line(format!("setp.nan.{fs} {nan}, {f}, {f}"));
+        self.line(format_args!("setp.nan.{fs} {nan}, {f}, {f}"));
         if reg_bits(to) >= 32 {
             let is = int_suffix(to);
             let t = self.tmp(to);
-            self.line(format!("cvt.rzi.sat.{is}.{fs} {t}, {f}"));
-            self.line(format!("selp.{is} {d}, 0, {t}, {nan}"));
+            self.line(format_args!("cvt.rzi.sat.{is}.{fs} {t}, {f}"));
+            self.line(format_args!("selp.{is} {d}, 0, {t}, {nan}"));
             return;
         }
         let wide = if to.is_signed() { Ty::I32 } else { Ty::U32 };
         let is = int_suffix(wide);
         let t = self.tmp(wide);
-        self.line(format!("cvt.rzi.sat.{is}.{fs} {t}, {f}"));
+        self.line(format_args!("cvt.rzi.sat.{is}.{fs} {t}, {f}"));
         let (lo, hi): (i64, i64) = match to {
             Ty::I8 => (-128, 127),
             Ty::I16 => (-32768, 32767),
@@ -204,34 +214,34 @@ impl Emitter<'_> {
             _ => (0, 65535),
         };
         if to.is_signed() {
-            self.line(format!("max.s32 {t}, {t}, {lo}"));
+            self.line(format_args!("max.s32 {t}, {t}, {lo}"));
         }
-        self.line(format!("min.{is} {t}, {t}, {hi}"));
-        self.line(format!("selp.{is} {t}, 0, {t}, {nan}"));
-        self.line(format!("cvt.u16.u32 {d}, {t}"));
+        self.line(format_args!("min.{is} {t}, {t}, {hi}"));
+        self.line(format_args!("selp.{is} {t}, 0, {t}, {nan}"));
+        self.line(format_args!("cvt.u16.u32 {d}, {t}"));
     }
 
-    fn float_to_float(&mut self, from: Ty, to: Ty, s: &str, d: &str) -> Res {
+    fn float_to_float(&mut self, from: Ty, to: Ty, s: Reg, d: Reg) -> Res {
         match (from, to) {
-            (Ty::F32, Ty::F64) => self.line(format!("cvt.f64.f32 {d}, {s}")),
-            (Ty::F64, Ty::F32) => self.line(format!("cvt.rn.f32.f64 {d}, {s}")),
-            (Ty::F16, Ty::F32) => self.line(format!("cvt.f32.f16 {d}, {s}")),
-            (Ty::F16, Ty::F64) => self.line(format!("cvt.f64.f16 {d}, {s}")),
-            (Ty::F64, Ty::F16) => self.line(format!("cvt.rn.f16.f64 {d}, {s}")),
+            (Ty::F32, Ty::F64) => self.line(format_args!("cvt.f64.f32 {d}, {s}")),
+            (Ty::F64, Ty::F32) => self.line(format_args!("cvt.rn.f32.f64 {d}, {s}")),
+            (Ty::F16, Ty::F32) => self.line(format_args!("cvt.f32.f16 {d}, {s}")),
+            (Ty::F16, Ty::F64) => self.line(format_args!("cvt.f64.f16 {d}, {s}")),
+            (Ty::F64, Ty::F16) => self.line(format_args!("cvt.rn.f16.f64 {d}, {s}")),
             (Ty::F32, half) => self.f32_to_half(half, s, d)?,
             (Ty::F64, _) => self.f64_to_bf16(s, d)?,
             (half, Ty::F32) => {
                 let f = self.half_to_f32(half, s);
-                self.line(format!("mov.f32 {d}, {f}"));
+                self.line(format_args!("mov.f32 {d}, {f}"));
             }
             (half, Ty::F64) => {
                 let f = self.half_to_f32(half, s);
-                self.line(format!("cvt.f64.f32 {d}, {f}"));
+                self.line(format_args!("cvt.f64.f32 {d}, {f}"));
             }
             // f16 <-> bf16: widening to f32 is exact, so one rounding.
             (half, other) => {
                 let f = self.half_to_f32(half, s);
-                self.f32_to_half(other, &f, d)?;
+                self.f32_to_half(other, f, d)?;
             }
         }
         Ok(())
@@ -246,9 +256,9 @@ impl Emitter<'_> {
         let d = self.reg(dst)?;
         let s = self.src(a)?;
         let w = reg_bits(from);
-        self.line(format!("mov.b{w} {d}, {s}"));
+        self.line(format_args!("mov.b{w} {d}, {s}"));
         if to.bits() == 8 {
-            self.normalize(to, &d);
+            self.normalize(to, d);
         }
         Ok(())
     }

@@ -1,29 +1,101 @@
 //! The emitter's state and the per-instruction dispatch; the instruction families live in
 //! `ops`, `convert`, `memory`, `control`, `panic` and `intrinsic_template`.
 
-use super::regs::Regs;
-use super::types::{bits_suffix, immediate, RegClass};
+use super::regs::{push_decimal, Reg, Regs};
+use super::types::{bits_suffix, push_immediate, RegClass};
 use crate::error::CompileError;
-use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, SourceLoc, Ty, Var};
+use crate::ir::{ArrayId, Block, Const, Inst, Kernel, LoopId, Operand, SourceLoc, Ty, Var};
 use std::collections::BTreeSet;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 pub type Res<T = ()> = Result<T, CompileError>;
+
+/// A label `$Lfc_<kind>_<n>`, written out where it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    kind: &'static str,
+    n: u32,
+}
+
+impl Label {
+    pub fn write_to(self, out: &mut String) {
+        out.push_str("$Lfc_");
+        out.push_str(self.kind);
+        out.push('_');
+        push_decimal(out, u64::from(self.n));
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "$Lfc_{}_{}", self.kind, self.n)
+    }
+}
 
 /// Labels of an enclosing loop: where `continue` and `break` jump.
 pub struct LoopLabels {
     pub id: LoopId,
-    pub cont: String,
-    pub brk: String,
+    pub cont: Label,
+    pub brk: Label,
 }
 
 /// A cold bounds-failure block, emitted after the kernel body.
 pub struct ColdBounds {
-    pub label: String,
+    pub label: Label,
     pub site: u32,
-    pub idx: String,
-    pub len: String,
+    pub idx: Reg,
+    pub len: Reg,
     pub ty: Ty,
+}
+
+/// One instruction being written straight into the body (see [`Emitter::ins`]): the pieces of
+/// the hot instruction forms are appended without formatting temporaries.
+pub struct Ln<'a>(&'a mut String);
+
+impl Ln<'_> {
+    /// Text.
+    pub fn s(self, t: &str) -> Self {
+        self.0.push_str(t);
+        self
+    }
+
+    /// A register.
+    pub fn r(self, r: Reg) -> Self {
+        r.write_to(self.0);
+        self
+    }
+
+    /// `, ` and a register.
+    pub fn cr(self, r: Reg) -> Self {
+        self.0.push(',');
+        self.0.push(' ');
+        r.write_to(self.0);
+        self
+    }
+
+    /// A label.
+    pub fn l(self, l: Label) -> Self {
+        l.write_to(self.0);
+        self
+    }
+
+    /// A decimal number.
+    pub fn n(self, n: u64) -> Self {
+        push_decimal(self.0, n);
+        self
+    }
+
+    /// The immediate of a constant (as `types::immediate`).
+    pub fn imm(self, c: Const) -> Self {
+        push_immediate(self.0, c);
+        self
+    }
+
+    /// Ends the instruction (`;` and the newline).
+    pub fn end(self) {
+        self.0.push(';');
+        self.0.push('\n');
+    }
 }
 
 pub struct Emitter<'k> {
@@ -35,12 +107,16 @@ pub struct Emitter<'k> {
     pub loops: Vec<LoopLabels>,
     pub cold: Vec<ColdBounds>,
     /// Registers carrying (site, a, b) into the shared panic block, once any panic is emitted.
-    pub panic_regs: Option<(String, String, String)>,
+    pub panic_regs: Option<(Reg, Reg, Reg)>,
     pub used_arrays: BTreeSet<ArrayId>,
     pub uses_dyn_shared: bool,
+    /// Whether an emitted intrinsic is a device-heap call, or some code was left out unemitted
+    /// (a branch on a constant): only then can the module need `intrinsics::extern_declarations`,
+    /// whose walk of the whole kernel the common case skips.
+    pub maybe_heap_calls: bool,
     /// While set, every emitted instruction is guarded by this predicate register (the body of
     /// an `if` emitted as predicated code; see `control`).
-    pub pred: Option<String>,
+    pub pred: Option<Reg>,
     /// Distinct C format strings of the entry's prints, in order (see `print`).
     pub printf_formats: Vec<String>,
     /// Size of the largest print's argument buffer.
@@ -60,13 +136,16 @@ impl<'k> Emitter<'k> {
             k,
             sm,
             regs: Regs::new(&k.vars),
-            body: String::new(),
+            // About 40 bytes of PTX per IR instruction; growing the buffer from empty copied it
+            // a dozen times.
+            body: String::with_capacity(64 * k.vars.len() + 4096),
             next_label: 0,
             loops: Vec::new(),
             cold: Vec::new(),
             panic_regs: None,
             used_arrays: BTreeSet::new(),
             uses_dyn_shared: false,
+            maybe_heap_calls: false,
             pred: None,
             printf_formats: Vec::new(),
             printf_buffer_bytes: 0,
@@ -99,52 +178,65 @@ impl<'k> Emitter<'k> {
         })
     }
 
-    /// Appends one instruction (the `;` is added here).
-    pub fn line(&mut self, s: impl AsRef<str>) {
+    /// Starts one instruction under the current guard: `self.ins().s("bra ").l(l).end()`.
+    pub fn ins(&mut self) -> Ln<'_> {
         self.body.push('\t');
-        if let Some(p) = &self.pred {
+        if let Some(p) = self.pred {
             self.body.push('@');
-            self.body.push_str(p);
+            p.write_to(&mut self.body);
             self.body.push(' ');
         }
-        self.body.push_str(s.as_ref());
-        self.body.push_str(";\n");
+        Ln(&mut self.body)
     }
 
-    /// [`Emitter::line`] of `ins` (its pieces concatenated) and its operands separated by `, `,
-    /// written straight into the body: the common instructions skip formatting a temporary.
-    pub fn op(&mut self, ins: &[&str], args: &[&str]) {
+    /// Starts one instruction that runs whatever the current guard (predicate bookkeeping).
+    pub fn ins_always(&mut self) -> Ln<'_> {
         self.body.push('\t');
-        if let Some(p) = &self.pred {
-            self.body.push('@');
-            self.body.push_str(p);
-            self.body.push(' ');
-        }
+        Ln(&mut self.body)
+    }
+
+    /// Appends one instruction (the `;` is added here); for the rarer forms, `format_args!`.
+    pub fn line(&mut self, s: impl fmt::Display) {
+        let ln = self.ins();
+        let _ = write!(ln.0, "{s}");
+        ln.end();
+    }
+
+    /// [`Emitter::line`] of `ins` (its pieces concatenated) and its register operands separated
+    /// by `, `.
+    pub fn op<const P: usize, const A: usize>(&mut self, ins: [&str; P], args: [Reg; A]) {
+        let ln = self.ins();
         for piece in ins {
-            self.body.push_str(piece);
+            ln.0.push_str(piece);
         }
         for (n, a) in args.iter().enumerate() {
-            self.body.push_str(if n == 0 { " " } else { ", " });
-            self.body.push_str(a);
+            if n > 0 {
+                ln.0.push(',');
+            }
+            ln.0.push(' ');
+            a.write_to(ln.0);
         }
-        self.body.push_str(";\n");
+        ln.end();
     }
 
-    /// Appends one instruction that runs whatever the current guard (predicate bookkeeping).
-    pub fn line_always(&mut self, s: impl AsRef<str>) {
-        self.body.push('\t');
-        self.body.push_str(s.as_ref());
-        self.body.push_str(";\n");
-    }
-
-    pub fn label(&mut self, l: &str) {
+    /// A label line (`l:`).
+    pub fn label(&mut self, l: impl fmt::Display) {
         let _ = writeln!(self.body, "{l}:");
     }
 
+    /// The line of a label made by [`Emitter::new_label`].
+    pub fn put_label(&mut self, l: Label) {
+        l.write_to(&mut self.body);
+        self.body.push_str(":\n");
+    }
+
     /// A fresh label `$Lfc_<kind>_<n>`.
-    pub fn new_label(&mut self, kind: &str) -> String {
+    pub fn new_label(&mut self, kind: &'static str) -> Label {
         self.next_label += 1;
-        format!("$Lfc_{kind}_{}", self.next_label)
+        Label {
+            kind,
+            n: self.next_label,
+        }
     }
 
     /// A unique number for intrinsic templates that need private labels.
@@ -153,24 +245,34 @@ impl<'k> Emitter<'k> {
         self.next_label
     }
 
-    pub fn tmp(&mut self, ty: Ty) -> String {
+    pub fn tmp(&mut self, ty: Ty) -> Reg {
         self.regs.fresh(RegClass::of(ty))
     }
 
-    pub fn reg(&self, v: Var) -> Res<String> {
+    #[inline]
+    pub fn reg(&self, v: Var) -> Res<Reg> {
         match self.regs.var(v.0) {
-            Some(n) => Ok(n.to_string()),
-            None => self.err(format!("IR refers to undeclared variable {v}")),
+            Some(r) => Ok(r),
+            None => self.undeclared(v),
         }
     }
 
+    #[inline]
     pub fn ty(&self, v: Var) -> Res<Ty> {
         match self.k.vars.get(v.0 as usize) {
             Some(&t) => Ok(t),
-            None => self.err(format!("IR refers to undeclared variable {v}")),
+            None => self.undeclared(v),
         }
     }
 
+    /// Out of line, so `reg` and `ty` (a few per instruction) stay small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn undeclared<T>(&self, v: Var) -> Res<T> {
+        self.err(format!("IR refers to undeclared variable {v}"))
+    }
+
+    #[inline]
     pub fn oty(&self, o: Operand) -> Res<Ty> {
         match o {
             Operand::Var(v) => self.ty(v),
@@ -180,26 +282,38 @@ impl<'k> Emitter<'k> {
 
     /// The operand in a register; constants are materialized into a fresh temporary (ptxas folds
     /// them back into immediates), which keeps every instruction form register-only and uniform.
-    pub fn src(&mut self, o: Operand) -> Res<String> {
+    pub fn src(&mut self, o: Operand) -> Res<Reg> {
         match o {
             Operand::Var(v) => self.reg(v),
             Operand::Const(c) => {
                 let t = self.tmp(c.ty);
-                self.op(&["mov.", bits_suffix(c.ty)], &[&t, &immediate(c)]);
+                self.mov_imm(t, c);
                 Ok(t)
             }
         }
     }
 
+    /// `mov.<bits> d, <immediate>`.
+    fn mov_imm(&mut self, d: Reg, c: Const) {
+        self.ins()
+            .s("mov.")
+            .s(bits_suffix(c.ty))
+            .s(" ")
+            .r(d)
+            .s(", ")
+            .imm(c)
+            .end();
+    }
+
     /// A copy of the operand in a fresh register (for values that must not change under a loop).
-    pub fn snapshot(&mut self, o: Operand) -> Res<String> {
+    pub fn snapshot(&mut self, o: Operand) -> Res<Reg> {
         let ty = self.oty(o)?;
         let s = self.src(o)?;
         if matches!(o, Operand::Const(_)) {
             return Ok(s);
         }
         let t = self.tmp(ty);
-        self.line(format!("mov.{} {t}, {s}", bits_suffix(ty)));
+        self.op(["mov.", bits_suffix(ty)], [t, s]);
         Ok(t)
     }
 
@@ -239,12 +353,12 @@ impl<'k> Emitter<'k> {
             Inst::DynSharedAddr { dst } => {
                 self.uses_dyn_shared = true;
                 let d = self.reg(*dst)?;
-                self.line(format!("mov.u32 {d}, {}", super::DYN_SHARED_SYMBOL));
+                self.line(format_args!("mov.u32 {d}, {}", super::DYN_SHARED_SYMBOL));
                 Ok(())
             }
             Inst::DynSharedBytes { dst } => {
                 let d = self.reg(*dst)?;
-                self.line(format!("mov.u32 {d}, %dynamic_smem_size"));
+                self.line(format_args!("mov.u32 {d}, %dynamic_smem_size"));
                 Ok(())
             }
             Inst::ArrayLoad { dst, array, idx } => self.array_load(*dst, *array, *idx),
@@ -293,12 +407,10 @@ impl<'k> Emitter<'k> {
         }
         let d = self.reg(dst)?;
         match src {
-            Operand::Const(c) => {
-                self.op(&["mov.", bits_suffix(ty)], &[&d, &immediate(c)]);
-            }
+            Operand::Const(c) => self.mov_imm(d, c),
             Operand::Var(v) => {
                 let s = self.reg(v)?;
-                self.op(&["mov.", bits_suffix(ty)], &[&d, &s]);
+                self.op(["mov.", bits_suffix(ty)], [d, s]);
             }
         }
         Ok(())

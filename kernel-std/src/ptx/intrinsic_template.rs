@@ -6,11 +6,18 @@
 //! `{{` and `}}` are literal braces. Instructions in a template are separated by `;`.
 
 use super::emit::{Emitter, Res};
+use super::regs::Reg;
 use crate::intrinsics;
 use crate::ir::{IntrinsicId, Operand, Var};
+use std::fmt::{Display, Write};
 
 /// Substitutes `{dN}`, `{aN}` and `{uid}`; fails on an unknown or out-of-range placeholder.
-pub fn fill(template: &str, dsts: &[String], args: &[String], uid: u32) -> Result<String, String> {
+pub fn fill<D: Display>(
+    template: &str,
+    dsts: &[D],
+    args: &[D],
+    uid: u32,
+) -> Result<String, String> {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     while let Some(open) = rest.find(['{', '}']) {
@@ -29,8 +36,8 @@ pub fn fill(template: &str, dsts: &[String], args: &[String], uid: u32) -> Resul
             return Err(format!("unclosed placeholder in `{template}`"));
         };
         let key = &after[..close];
-        let value = if key == "uid" {
-            uid.to_string()
+        if key == "uid" {
+            let _ = write!(out, "{uid}");
         } else {
             let (list, num) = match key.split_at_checked(1) {
                 Some(("d", n)) => (dsts, n),
@@ -41,15 +48,16 @@ pub fn fill(template: &str, dsts: &[String], args: &[String], uid: u32) -> Resul
                 .parse()
                 .map_err(|_| format!("bad placeholder `{{{key}}}` in `{template}`"))?;
             match list.get(i) {
-                Some(v) => v.clone(),
+                Some(v) => {
+                    let _ = write!(out, "{v}");
+                }
                 None => {
                     return Err(format!(
                         "placeholder `{{{key}}}` out of range in `{template}`"
                     ))
                 }
             }
-        };
-        out.push_str(&value);
+        }
         rest = &after[close + 1..];
     }
     out.push_str(rest);
@@ -87,8 +95,11 @@ impl Emitter<'_> {
                 return self.err(format!("argument {i} of `{}` must be {want:?}", def.name));
             }
         }
-        let d: Vec<String> = dsts.iter().map(|&v| self.reg(v)).collect::<Res<_>>()?;
-        let a: Vec<String> = args.iter().map(|&o| self.src(o)).collect::<Res<_>>()?;
+        let d: Vec<Reg> = dsts.iter().map(|&v| self.reg(v)).collect::<Res<_>>()?;
+        let a: Vec<Reg> = args.iter().map(|&o| self.src(o)).collect::<Res<_>>()?;
+        if def.name == intrinsics::HEAP_MALLOC || def.name == intrinsics::HEAP_FREE {
+            self.maybe_heap_calls = true;
+        }
         let uid = self.unique();
         let text = match fill(def.ptx, &d, &a, uid) {
             Ok(t) => t,

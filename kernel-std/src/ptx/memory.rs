@@ -2,6 +2,7 @@
 //! and thread-private `.local` arrays. Bools are stored as one byte (0/1), as in Rust.
 
 use super::emit::{Emitter, Res};
+use super::regs::Reg;
 use super::types::{mem_suffix, sanitize};
 use crate::ir::{ArrayId, Operand, SharedId, Space, Ty, Var};
 
@@ -16,7 +17,7 @@ pub fn local_symbol(id: u32) -> String {
 }
 
 impl Emitter<'_> {
-    fn address(&mut self, space: Space, addr: Operand) -> Res<String> {
+    fn address(&mut self, space: Space, addr: Operand) -> Res<Reg> {
         let want = match space {
             Space::Global | Space::Local => Ty::U64,
             Space::Shared => Ty::U32,
@@ -31,23 +32,42 @@ impl Emitter<'_> {
     }
 
     /// Loads `ty` from `[addr]` in `space_ins` (`global`, `global.nc`, `shared`, `local`) into `d`.
-    fn load_into(&mut self, space_ins: &str, ty: Ty, d: &str, addr: &str) {
+    fn load_into(&mut self, space_ins: &str, ty: Ty, d: Reg, addr: Reg) {
         if ty == Ty::Bool {
             let t = self.tmp(Ty::U16);
-            self.line(format!("ld.{space_ins}.u8 {t}, [{addr}]"));
-            self.line(format!("setp.ne.u16 {d}, {t}, 0"));
+            self.line(format_args!("ld.{space_ins}.u8 {t}, [{addr}]"));
+            self.line(format_args!("setp.ne.u16 {d}, {t}, 0"));
         } else {
-            self.line(format!("ld.{space_ins}.{} {d}, [{addr}]", mem_suffix(ty)));
+            self.ins()
+                .s("ld.")
+                .s(space_ins)
+                .s(".")
+                .s(mem_suffix(ty))
+                .s(" ")
+                .r(d)
+                .s(", [")
+                .r(addr)
+                .s("]")
+                .end();
         }
     }
 
-    fn store_from(&mut self, space_ins: &str, ty: Ty, addr: &str, v: &str) {
+    fn store_from(&mut self, space_ins: &str, ty: Ty, addr: Reg, v: Reg) {
         if ty == Ty::Bool {
             let t = self.tmp(Ty::U16);
-            self.line(format!("selp.u16 {t}, 1, 0, {v}"));
-            self.line(format!("st.{space_ins}.u8 [{addr}], {t}"));
+            self.line(format_args!("selp.u16 {t}, 1, 0, {v}"));
+            self.line(format_args!("st.{space_ins}.u8 [{addr}], {t}"));
         } else {
-            self.line(format!("st.{space_ins}.{} [{addr}], {v}", mem_suffix(ty)));
+            self.ins()
+                .s("st.")
+                .s(space_ins)
+                .s(".")
+                .s(mem_suffix(ty))
+                .s(" [")
+                .r(addr)
+                .s("], ")
+                .r(v)
+                .end();
         }
     }
 
@@ -61,7 +81,7 @@ impl Emitter<'_> {
             (Space::Shared, _) => "shared",
             (Space::Local, _) => "local",
         };
-        self.load_into(sp, ty, &d, &a);
+        self.load_into(sp, ty, d, a);
         Ok(())
     }
 
@@ -78,13 +98,14 @@ impl Emitter<'_> {
                 dsts.len()
             ));
         }
-        let mut regs = Vec::with_capacity(dsts.len());
-        for &d in dsts {
+        let mut regs = [self.reg(first)?; 4];
+        for (slot, &d) in regs.iter_mut().zip(dsts) {
             if self.ty(d)? != ty {
                 return self.err("vector load into variables of different types");
             }
-            regs.push(self.reg(d)?);
+            *slot = self.reg(d)?;
         }
+        let regs = &regs[..dsts.len()];
         let a = self.address(space, addr)?;
         let sp = match (space, readonly) {
             (Space::Global, true) => "global.nc",
@@ -92,12 +113,17 @@ impl Emitter<'_> {
             (Space::Shared, _) => "shared",
             (Space::Local, _) => "local",
         };
-        self.line(format!(
-            "ld.{sp}.v{}.{} {{{}}}, [{a}]",
-            dsts.len(),
-            mem_suffix(ty),
-            regs.join(", ")
-        ));
+        let mut ln = self
+            .ins()
+            .s("ld.")
+            .s(sp)
+            .s(if regs.len() == 2 { ".v2." } else { ".v4." })
+            .s(mem_suffix(ty))
+            .s(" {");
+        for (n, &r) in regs.iter().enumerate() {
+            ln = if n == 0 { ln.r(r) } else { ln.cr(r) };
+        }
+        ln.s("}, [").r(a).s("]").end();
         Ok(())
     }
 
@@ -110,7 +136,7 @@ impl Emitter<'_> {
             Space::Shared => "shared",
             Space::Local => "local",
         };
-        self.store_from(sp, ty, &a, &v);
+        self.store_from(sp, ty, a, v);
         Ok(())
     }
 
@@ -120,12 +146,12 @@ impl Emitter<'_> {
         };
         let sym = shared_symbol(alloc.0, &s.name);
         let d = self.reg(dst)?;
-        self.line(format!("mov.u32 {d}, {sym}"));
+        self.line(format_args!("mov.u32 {d}, {sym}"));
         Ok(())
     }
 
     /// Address of element `idx` of a local array (`base + idx * size`).
-    fn element(&mut self, array: ArrayId, idx: Operand) -> Res<(String, Ty)> {
+    fn element(&mut self, array: ArrayId, idx: Operand) -> Res<(Reg, Ty)> {
         let Some(arr) = self.k.arrays.get(array.0 as usize) else {
             return self.err(format!("unknown local array {}", array.0));
         };
@@ -135,16 +161,19 @@ impl Emitter<'_> {
         }
         self.used_arrays.insert(array);
         let base = self.tmp(Ty::U32);
-        self.line(format!("mov.u32 {base}, {}", local_symbol(array.0)));
+        self.line(format_args!("mov.u32 {base}, {}", local_symbol(array.0)));
         let addr = self.tmp(Ty::U32);
         match idx {
             Operand::Const(c) => {
                 let off = (c.bits as u32).wrapping_mul(elem.bytes());
-                self.line(format!("add.u32 {addr}, {base}, {off}"));
+                self.line(format_args!("add.u32 {addr}, {base}, {off}"));
             }
             Operand::Var(v) => {
                 let i = self.reg(v)?;
-                self.line(format!("mad.lo.u32 {addr}, {i}, {}, {base}", elem.bytes()));
+                self.line(format_args!(
+                    "mad.lo.u32 {addr}, {i}, {}, {base}",
+                    elem.bytes()
+                ));
             }
         }
         Ok((addr, elem))
@@ -156,7 +185,7 @@ impl Emitter<'_> {
             return self.err("array load into a variable of another type");
         }
         let d = self.reg(dst)?;
-        self.load_into("local", elem, &d, &addr);
+        self.load_into("local", elem, d, addr);
         Ok(())
     }
 
@@ -166,7 +195,7 @@ impl Emitter<'_> {
             return self.err("array store of a value of another type");
         }
         let v = self.src(val)?;
-        self.store_from("local", elem, &addr, &v);
+        self.store_from("local", elem, addr, v);
         Ok(())
     }
 }

@@ -7,6 +7,7 @@
 //! ptxas never contracts them into an fma behind the IR's back.
 
 use super::emit::{Emitter, Res};
+use super::regs::Reg;
 use super::types::{bits_suffix, float_suffix, int_suffix, reg_bits};
 use crate::ir::{BinOp, Operand, Ty, UnOp, Var};
 
@@ -29,10 +30,10 @@ fn cmp_name(op: BinOp, float: bool) -> &'static str {
 impl Emitter<'_> {
     /// Restores the 8-bit invariant (sign- or zero-extended in a 16-bit register) after an
     /// operation that may have carried out of the low byte.
-    pub fn normalize(&mut self, ty: Ty, d: &str) {
+    pub fn normalize(&mut self, ty: Ty, d: Reg) {
         match ty {
-            Ty::I8 => self.line(format!("cvt.s16.s8 {d}, {d}")),
-            Ty::U8 => self.line(format!("and.b16 {d}, {d}, 0x00FF")),
+            Ty::I8 => self.line(format_args!("cvt.s16.s8 {d}, {d}")),
+            Ty::U8 => self.line(format_args!("and.b16 {d}, {d}, 0x00FF")),
             _ => {}
         }
     }
@@ -47,42 +48,42 @@ impl Emitter<'_> {
                     "{op:?} of {ty:?} into {dty:?} (expects an integer into u32)"
                 ));
             }
-            return self.bit_count(op, ty, &d, a);
+            return self.bit_count(op, ty, d, a);
         }
         if dty != ty {
             return self.err(format!("{op:?} of {ty:?} into {dty:?}"));
         }
         let s = self.src(a)?;
         match (op, ty) {
-            (UnOp::Not, Ty::Bool) => self.line(format!("not.pred {d}, {s}")),
+            (UnOp::Not, Ty::Bool) => self.line(format_args!("not.pred {d}, {s}")),
             (UnOp::Not, t) if t.is_int() => {
-                self.line(format!("not.{} {d}, {s}", bits_suffix(t)));
-                self.normalize(t, &d);
+                self.line(format_args!("not.{} {d}, {s}", bits_suffix(t)));
+                self.normalize(t, d);
             }
             (UnOp::Neg, t) if t.is_int() => {
                 let sfx = format!("s{}", reg_bits(t));
-                self.line(format!("neg.{sfx} {d}, {s}"));
-                self.normalize(t, &d);
+                self.line(format_args!("neg.{sfx} {d}, {s}"));
+                self.normalize(t, d);
             }
             (UnOp::Abs, t) if t.is_int() => {
                 if t.is_signed() {
-                    self.line(format!("abs.{} {d}, {s}", int_suffix(t)));
-                    self.normalize(t, &d);
+                    self.line(format_args!("abs.{} {d}, {s}", int_suffix(t)));
+                    self.normalize(t, d);
                 } else {
-                    self.line(format!("mov.{} {d}, {s}", bits_suffix(t)));
+                    self.line(format_args!("mov.{} {d}, {s}", bits_suffix(t)));
                 }
             }
             // Sign-bit operations are exact bit flips, as Rust's `neg`/`abs` on floats.
-            (UnOp::Neg, t) if is_half(t) => self.line(format!("xor.b16 {d}, {s}, 0x8000")),
-            (UnOp::Abs, t) if is_half(t) => self.line(format!("and.b16 {d}, {s}, 0x7FFF")),
+            (UnOp::Neg, t) if is_half(t) => self.line(format_args!("xor.b16 {d}, {s}, 0x8000")),
+            (UnOp::Abs, t) if is_half(t) => self.line(format_args!("and.b16 {d}, {s}, 0x7FFF")),
             (_, t) if t.is_float() && !matches!(op, UnOp::Not) => {
                 if is_half(t) {
-                    let f = self.half_to_f32(t, &s);
+                    let f = self.half_to_f32(t, s);
                     let r = self.tmp(Ty::F32);
-                    self.unary_float(op, Ty::F32, &r, &f);
-                    self.f32_to_half(t, &r, &d)?;
+                    self.unary_float(op, Ty::F32, r, f);
+                    self.f32_to_half(t, r, d)?;
                 } else {
-                    self.unary_float(op, t, &d, &s);
+                    self.unary_float(op, t, d, s);
                 }
             }
             _ => return self.err(format!("unary {op:?} is not defined on {ty:?}")),
@@ -90,47 +91,47 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn bit_count(&mut self, op: UnOp, ty: Ty, d: &str, a: Operand) -> Res {
+    fn bit_count(&mut self, op: UnOp, ty: Ty, d: Reg, a: Operand) -> Res {
         let s = self.src(a)?;
         let bits = ty.bits();
         let (arg, w) = match reg_bits(ty) {
             16 => {
                 let low = if bits == 8 {
                     let t = self.tmp(Ty::U16);
-                    self.line(format!("and.b16 {t}, {s}, 0x00FF"));
+                    self.line(format_args!("and.b16 {t}, {s}, 0x00FF"));
                     t
                 } else {
                     s
                 };
                 let w = self.tmp(Ty::U32);
-                self.line(format!("cvt.u32.u16 {w}, {low}"));
+                self.line(format_args!("cvt.u32.u16 {w}, {low}"));
                 (w, 32)
             }
             32 => (s, 32),
             _ => (s, 64),
         };
         match op {
-            UnOp::Popc => self.line(format!("popc.b{w} {d}, {arg}")),
-            _ if w == bits => self.line(format!("clz.b{w} {d}, {arg}")),
+            UnOp::Popc => self.line(format_args!("popc.b{w} {d}, {arg}")),
+            _ if w == bits => self.line(format_args!("clz.b{w} {d}, {arg}")),
             _ => {
                 let t = self.tmp(Ty::U32);
-                self.line(format!("clz.b32 {t}, {arg}"));
-                self.line(format!("sub.u32 {d}, {t}, {}", 32 - bits));
+                self.line(format_args!("clz.b32 {t}, {arg}"));
+                self.line(format_args!("sub.u32 {d}, {t}, {}", 32 - bits));
             }
         }
         Ok(())
     }
 
     /// f32/f64 unary op between registers; `d` may equal `s`.
-    fn unary_float(&mut self, op: UnOp, ty: Ty, d: &str, s: &str) {
+    fn unary_float(&mut self, op: UnOp, ty: Ty, d: Reg, s: Reg) {
         let f = float_suffix(ty);
         match op {
-            UnOp::Neg => self.line(format!("neg.{f} {d}, {s}")),
-            UnOp::Abs => self.line(format!("abs.{f} {d}, {s}")),
-            UnOp::Sqrt => self.line(format!("sqrt.rn.{f} {d}, {s}")),
-            UnOp::Floor => self.line(format!("cvt.rmi.{f}.{f} {d}, {s}")),
-            UnOp::Ceil => self.line(format!("cvt.rpi.{f}.{f} {d}, {s}")),
-            UnOp::Trunc => self.line(format!("cvt.rzi.{f}.{f} {d}, {s}")),
+            UnOp::Neg => self.line(format_args!("neg.{f} {d}, {s}")),
+            UnOp::Abs => self.line(format_args!("abs.{f} {d}, {s}")),
+            UnOp::Sqrt => self.line(format_args!("sqrt.rn.{f} {d}, {s}")),
+            UnOp::Floor => self.line(format_args!("cvt.rmi.{f}.{f} {d}, {s}")),
+            UnOp::Ceil => self.line(format_args!("cvt.rpi.{f}.{f} {d}, {s}")),
+            UnOp::Trunc => self.line(format_args!("cvt.rzi.{f}.{f} {d}, {s}")),
             // Half away from zero: t = trunc(x); the fraction x - t is exact; if |x - t| >= 0.5 step
             // t one unit away from zero. NaN and infinities fall through unchanged (the compare is
             // false on NaN; inf - inf is NaN).
@@ -145,15 +146,15 @@ impl Emitter<'_> {
                 } else {
                     ("0f3F800000", "0f3F000000")
                 };
-                self.line(format!("cvt.rzi.{f}.{f} {t}, {s}"));
-                self.line(format!("sub.rn.{f} {fr}, {s}, {t}"));
-                self.line(format!("abs.{f} {fr}, {fr}"));
-                self.line(format!("mov.{f} {half}, {half_imm}"));
-                self.line(format!("setp.ge.{f} {p}, {fr}, {half}"));
-                self.line(format!("mov.{f} {one}, {one_imm}"));
-                self.line(format!("copysign.{f} {one}, {s}, {one}"));
-                self.line(format!("@{p} add.rn.{f} {t}, {t}, {one}"));
-                self.line(format!("mov.{f} {d}, {t}"));
+                self.line(format_args!("cvt.rzi.{f}.{f} {t}, {s}"));
+                self.line(format_args!("sub.rn.{f} {fr}, {s}, {t}"));
+                self.line(format_args!("abs.{f} {fr}, {fr}"));
+                self.line(format_args!("mov.{f} {half}, {half_imm}"));
+                self.line(format_args!("setp.ge.{f} {p}, {fr}, {half}"));
+                self.line(format_args!("mov.{f} {one}, {one_imm}"));
+                self.line(format_args!("copysign.{f} {one}, {s}, {one}"));
+                self.line(format_args!("@{p} add.rn.{f} {t}, {t}, {one}"));
+                self.line(format_args!("mov.{f} {d}, {t}"));
             }
         }
     }
@@ -174,7 +175,7 @@ impl Emitter<'_> {
         let sa = self.src(a)?;
         let sb = self.src(b)?;
         if op.is_compare() {
-            return self.compare(op, ty, &d, &sa, &sb);
+            return self.compare(op, ty, d, sa, sb);
         }
         if ty == Ty::Bool {
             let ins = match op {
@@ -183,18 +184,18 @@ impl Emitter<'_> {
                 BinOp::Xor => "xor",
                 _ => return self.err(format!("{op:?} is not defined on bool")),
             };
-            self.op(&[ins, ".pred"], &[&d, &sa, &sb]);
+            self.op([ins, ".pred"], [d, sa, sb]);
             return Ok(());
         }
         if ty.is_float() {
             if is_half(ty) {
-                let fa = self.half_to_f32(ty, &sa);
-                let fb = self.half_to_f32(ty, &sb);
+                let fa = self.half_to_f32(ty, sa);
+                let fb = self.half_to_f32(ty, sb);
                 let r = self.tmp(Ty::F32);
-                self.binary_float(op, Ty::F32, &r, &fa, &fb)?;
-                return self.f32_to_half(ty, &r, &d);
+                self.binary_float(op, Ty::F32, r, fa, fb)?;
+                return self.f32_to_half(ty, r, d);
             }
-            return self.binary_float(op, ty, &d, &sa, &sb);
+            return self.binary_float(op, ty, d, sa, sb);
         }
         let is = int_suffix(ty);
         let w = reg_bits(ty);
@@ -219,23 +220,23 @@ impl Emitter<'_> {
             _ => None,
         };
         match (op, simple) {
-            (_, Some(ins)) => self.op(&ins, &[&d, &sa, &sb]),
+            (_, Some(ins)) => self.op(ins, [d, sa, sb]),
             // 8x8 products fit in 16 bits, so the high byte is the full product shifted down.
             (BinOp::MulHi, _) if ty.bits() == 8 => {
                 let t = self.tmp(ty);
-                self.line(format!("mul.lo.{is} {t}, {sa}, {sb}"));
-                self.line(format!("shr.{is} {d}, {t}, 8"));
+                self.line(format_args!("mul.lo.{is} {t}, {sa}, {sb}"));
+                self.line(format_args!("shr.{is} {d}, {t}, 8"));
             }
-            (BinOp::MulHi, _) => self.line(format!("mul.hi.{is} {d}, {sa}, {sb}")),
+            (BinOp::MulHi, _) => self.line(format_args!("mul.hi.{is} {d}, {sa}, {sb}")),
             _ => return self.err(format!("{op:?} is not defined on {ty:?}")),
         }
         if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) {
-            self.normalize(ty, &d);
+            self.normalize(ty, d);
         }
         Ok(())
     }
 
-    fn binary_float(&mut self, op: BinOp, ty: Ty, d: &str, a: &str, b: &str) -> Res {
+    fn binary_float(&mut self, op: BinOp, ty: Ty, d: Reg, a: Reg, b: Reg) -> Res {
         let f = float_suffix(ty);
         let ins = match op {
             BinOp::Add => "add.rn",
@@ -251,31 +252,37 @@ impl Emitter<'_> {
                 ))
             }
         };
-        self.op(&[ins, ".", f], &[d, a, b]);
+        self.op([ins, ".", f], [d, a, b]);
         Ok(())
     }
 
-    fn compare(&mut self, op: BinOp, ty: Ty, d: &str, a: &str, b: &str) -> Res {
+    fn compare(&mut self, op: BinOp, ty: Ty, d: Reg, a: Reg, b: Reg) -> Res {
         match ty {
             Ty::Bool => {
                 let ta = self.tmp(Ty::U16);
                 let tb = self.tmp(Ty::U16);
-                self.line(format!("selp.u16 {ta}, 1, 0, {a}"));
-                self.line(format!("selp.u16 {tb}, 1, 0, {b}"));
-                self.line(format!("setp.{}.u16 {d}, {ta}, {tb}", cmp_name(op, false)));
+                self.line(format_args!("selp.u16 {ta}, 1, 0, {a}"));
+                self.line(format_args!("selp.u16 {tb}, 1, 0, {b}"));
+                self.line(format_args!(
+                    "setp.{}.u16 {d}, {ta}, {tb}",
+                    cmp_name(op, false)
+                ));
             }
             t if is_half(t) => {
                 let fa = self.half_to_f32(t, a);
                 let fb = self.half_to_f32(t, b);
-                self.line(format!("setp.{}.f32 {d}, {fa}, {fb}", cmp_name(op, true)));
+                self.line(format_args!(
+                    "setp.{}.f32 {d}, {fa}, {fb}",
+                    cmp_name(op, true)
+                ));
             }
             t if t.is_float() => {
                 let f = float_suffix(t);
-                self.op(&["setp.", cmp_name(op, true), ".", f], &[d, a, b]);
+                self.op(["setp.", cmp_name(op, true), ".", f], [d, a, b]);
             }
             t => self.op(
-                &["setp.", cmp_name(op, false), ".", int_suffix(t)],
-                &[d, a, b],
+                ["setp.", cmp_name(op, false), ".", int_suffix(t)],
+                [d, a, b],
             ),
         }
         Ok(())
@@ -298,7 +305,7 @@ impl Emitter<'_> {
             Ty::BF16 => return self.err("bf16 fused multiply-add needs sm_80 or newer"),
             _ => return self.err(format!("fma is not defined on {ty:?}")),
         };
-        self.op(&["fma.rn.", f], &[&d, &sa, &sb, &sc]);
+        self.op(["fma.rn.", f], [d, sa, sb, sc]);
         Ok(())
     }
 
@@ -314,12 +321,15 @@ impl Emitter<'_> {
         if ty == Ty::Bool {
             let t1 = self.tmp(Ty::Bool);
             let t2 = self.tmp(Ty::Bool);
-            self.line(format!("and.pred {t1}, {c}, {sa}"));
-            self.line(format!("not.pred {t2}, {c}"));
-            self.line(format!("and.pred {t2}, {t2}, {sb}"));
-            self.line(format!("or.pred {d}, {t1}, {t2}"));
+            self.line(format_args!("and.pred {t1}, {c}, {sa}"));
+            self.line(format_args!("not.pred {t2}, {c}"));
+            self.line(format_args!("and.pred {t2}, {t2}, {sb}"));
+            self.line(format_args!("or.pred {d}, {t1}, {t2}"));
         } else {
-            self.line(format!("selp.{} {d}, {sa}, {sb}, {c}", bits_suffix(ty)));
+            self.line(format_args!(
+                "selp.{} {d}, {sa}, {sb}, {c}",
+                bits_suffix(ty)
+            ));
         }
         Ok(())
     }

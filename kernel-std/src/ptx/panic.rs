@@ -8,6 +8,7 @@
 //! survives and other threads finish).
 
 use super::emit::{ColdBounds, Emitter, Res};
+use super::regs::Reg;
 use super::types::reg_bits;
 use crate::ir::{Operand, SiteId, Ty};
 use crate::panic_record as pr;
@@ -16,12 +17,12 @@ use crate::panic_record as pr;
 pub const PANIC_LABEL: &str = "$Lfc_panic";
 
 impl Emitter<'_> {
-    fn panic_regs(&mut self) -> (String, String, String) {
-        if let Some(r) = &self.panic_regs {
-            return r.clone();
+    fn panic_regs(&mut self) -> (Reg, Reg, Reg) {
+        if let Some(r) = self.panic_regs {
+            return r;
         }
         let r = (self.tmp(Ty::U32), self.tmp(Ty::U64), self.tmp(Ty::U64));
-        self.panic_regs = Some(r.clone());
+        self.panic_regs = Some(r);
         r
     }
 
@@ -47,8 +48,8 @@ impl Emitter<'_> {
         let p = self.tmp(Ty::Bool);
         let label = self.new_label("bounds");
         let sfx = if ty == Ty::U32 { "u32" } else { "u64" };
-        self.line(format!("setp.ge.{sfx} {p}, {i}, {l}"));
-        self.line(format!("@{p} bra {label}"));
+        self.op(["setp.ge.", sfx], [p, i, l]);
+        self.ins().s("@").r(p).s(" bra ").l(label).end();
         self.cold.push(ColdBounds {
             label,
             site: site.0,
@@ -61,20 +62,22 @@ impl Emitter<'_> {
 
     /// Writes `v` (of type `ty`) into the 64-bit register `d`: integers extended per signedness,
     /// floats as their bits, bool as 0/1.
-    fn widen_to_u64(&mut self, ty: Ty, v: &str, d: &str) {
+    fn widen_to_u64(&mut self, ty: Ty, v: Reg, d: Reg) {
         match ty {
-            Ty::Bool => self.line(format!("selp.u64 {d}, 1, 0, {v}")),
+            Ty::Bool => self.line(format_args!("selp.u64 {d}, 1, 0, {v}")),
             Ty::F32 => {
                 let t = self.tmp(Ty::U32);
-                self.line(format!("mov.b32 {t}, {v}"));
-                self.line(format!("cvt.u64.u32 {d}, {t}"));
+                self.op(["mov.b32"], [t, v]);
+                self.op(["cvt.u64.u32"], [d, t]);
             }
-            Ty::F64 => self.line(format!("mov.b64 {d}, {v}")),
-            Ty::F16 | Ty::BF16 => self.line(format!("cvt.u64.u16 {d}, {v}")),
+            Ty::F64 => self.op(["mov.b64"], [d, v]),
+            Ty::F16 | Ty::BF16 => self.op(["cvt.u64.u16"], [d, v]),
             t => match reg_bits(t) {
-                64 => self.line(format!("mov.b64 {d}, {v}")),
-                w if t.is_signed() => self.line(format!("cvt.s64.s{w} {d}, {v}")),
-                w => self.line(format!("cvt.u64.u{w} {d}, {v}")),
+                64 => self.op(["mov.b64"], [d, v]),
+                16 if t.is_signed() => self.op(["cvt.s64.s16"], [d, v]),
+                32 if t.is_signed() => self.op(["cvt.s64.s32"], [d, v]),
+                16 => self.op(["cvt.u64.u16"], [d, v]),
+                _ => self.op(["cvt.u64.u32"], [d, v]),
             },
         }
     }
@@ -85,10 +88,15 @@ impl Emitter<'_> {
         let (ta, tb) = (self.oty(a)?, self.oty(b)?);
         let sa = self.src(a)?;
         let sb = self.src(b)?;
-        self.line(format!("mov.u32 {rs}, {}", site.0));
-        self.widen_to_u64(ta, &sa, &ra);
-        self.widen_to_u64(tb, &sb, &rb);
-        self.line(format!("bra {PANIC_LABEL}"));
+        self.ins()
+            .s("mov.u32 ")
+            .r(rs)
+            .s(", ")
+            .n(u64::from(site.0))
+            .end();
+        self.widen_to_u64(ta, sa, ra);
+        self.widen_to_u64(tb, sb, rb);
+        self.ins().s("bra ").s(PANIC_LABEL).end();
         Ok(())
     }
 
@@ -100,11 +108,16 @@ impl Emitter<'_> {
         }
         let (rs, ra, rb) = self.panic_regs();
         for c in cold {
-            self.label(&c.label);
-            self.line(format!("mov.u32 {rs}, {}", c.site));
-            self.widen_to_u64(c.ty, &c.idx, &ra);
-            self.widen_to_u64(c.ty, &c.len, &rb);
-            self.line(format!("bra {PANIC_LABEL}"));
+            self.put_label(c.label);
+            self.ins()
+                .s("mov.u32 ")
+                .r(rs)
+                .s(", ")
+                .n(u64::from(c.site))
+                .end();
+            self.widen_to_u64(c.ty, c.idx, ra);
+            self.widen_to_u64(c.ty, c.len, rb);
+            self.ins().s("bra ").s(PANIC_LABEL).end();
         }
         let slot = self.tmp(Ty::U64);
         let old = self.tmp(Ty::U32);
@@ -112,30 +125,33 @@ impl Emitter<'_> {
         let p = self.tmp(Ty::Bool);
         let done = self.new_label("panic_exit");
         self.label(PANIC_LABEL);
-        self.line(format!("ld.global.u64 {slot}, [{}]", pr::SLOT_SYMBOL));
-        self.line(format!("setp.eq.u64 {p}, {slot}, 0"));
-        self.line(format!("@{p} bra {done}"));
-        self.line(format!(
+        self.line(format_args!("ld.global.u64 {slot}, [{}]", pr::SLOT_SYMBOL));
+        self.line(format_args!("setp.eq.u64 {p}, {slot}, 0"));
+        self.line(format_args!("@{p} bra {done}"));
+        self.line(format_args!(
             "atom.global.cas.b32 {old}, [{slot}+{}], {}, {}",
             pr::OFF_STATE,
             pr::STATE_EMPTY,
             pr::STATE_WRITING
         ));
-        self.line(format!("setp.ne.u32 {p}, {old}, {}", pr::STATE_EMPTY));
-        self.line(format!("@{p} bra {done}"));
-        self.line(format!("st.global.u32 [{slot}+{}], {rs}", pr::OFF_SITE));
-        self.line(format!("st.global.u64 [{slot}+{}], {ra}", pr::OFF_A));
-        self.line(format!("st.global.u64 [{slot}+{}], {rb}", pr::OFF_B));
+        self.line(format_args!("setp.ne.u32 {p}, {old}, {}", pr::STATE_EMPTY));
+        self.line(format_args!("@{p} bra {done}"));
+        self.line(format_args!(
+            "st.global.u32 [{slot}+{}], {rs}",
+            pr::OFF_SITE
+        ));
+        self.line(format_args!("st.global.u64 [{slot}+{}], {ra}", pr::OFF_A));
+        self.line(format_args!("st.global.u64 [{slot}+{}], {rb}", pr::OFF_B));
         for (i, c) in ["x", "y", "z"].iter().enumerate() {
-            self.line(format!("mov.u32 {t}, %ctaid.{c}"));
-            self.line(format!(
+            self.line(format_args!("mov.u32 {t}, %ctaid.{c}"));
+            self.line(format_args!(
                 "st.global.u32 [{slot}+{}], {t}",
                 pr::OFF_BLOCK + 4 * i as u32
             ));
         }
         for (i, c) in ["x", "y", "z"].iter().enumerate() {
-            self.line(format!("mov.u32 {t}, %tid.{c}"));
-            self.line(format!(
+            self.line(format_args!("mov.u32 {t}, %tid.{c}"));
+            self.line(format_args!(
                 "st.global.u32 [{slot}+{}], {t}",
                 pr::OFF_THREAD + 4 * i as u32
             ));
@@ -144,12 +160,12 @@ impl Emitter<'_> {
         // A strong system-scope write, as `st.volatile` would be, but as an atomic: any strong
         // store in a kernel, even one in this cold block, makes ptxas put a `YIELD` into every
         // loop (measured on histogram256: 21 -> 20 instructions in its grid-stride loop).
-        self.line(format!(
+        self.line(format_args!(
             "atom.relaxed.sys.global.exch.b32 {old}, [{slot}+{}], {}",
             pr::OFF_STATE,
             pr::STATE_DONE
         ));
-        self.label(&done);
+        self.put_label(done);
         self.line("exit");
     }
 }

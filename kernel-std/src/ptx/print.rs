@@ -73,20 +73,20 @@ impl Emitter<'_> {
         };
         for (&a, (&off, &t)) in args.iter().zip(offsets.iter().zip(&tys)) {
             let s = self.src(a)?;
-            self.line(format!(
+            self.line(format_args!(
                 "st.local.{} [{PRINTF_BUFFER}+{off}], {s}",
                 mem_suffix(t)
             ));
         }
         let fmt = self.tmp(Ty::U64);
-        self.line(format!("mov.u64 {fmt}, {}", string_symbol(index)));
-        self.line(format!("cvta.global.u64 {fmt}, {fmt}"));
+        self.line(format_args!("mov.u64 {fmt}, {}", string_symbol(index)));
+        self.line(format_args!("cvta.global.u64 {fmt}, {fmt}"));
         let buf = self.tmp(Ty::U64);
         if size > 0 {
-            self.line(format!("mov.u64 {buf}, {PRINTF_BUFFER}"));
-            self.line(format!("cvta.local.u64 {buf}, {buf}"));
+            self.line(format_args!("mov.u64 {buf}, {PRINTF_BUFFER}"));
+            self.line(format_args!("cvta.local.u64 {buf}, {buf}"));
         } else {
-            self.line(format!("mov.u64 {buf}, 0"));
+            self.line(format_args!("mov.u64 {buf}, 0"));
         }
         let ret = self.tmp(Ty::I32);
         let _ = writeln!(

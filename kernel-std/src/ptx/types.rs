@@ -44,6 +44,11 @@ impl RegClass {
         }
     }
 
+    /// Position in `ALL`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn prefix(self) -> &'static str {
         match self {
             RegClass::Pred => "%p",
@@ -139,27 +144,32 @@ pub fn float_suffix(ty: Ty) -> &'static str {
     }
 }
 
-/// The immediate for `mov.<bits_suffix>` of a constant, normalized as its register holds it.
-pub fn immediate(c: Const) -> String {
+/// Appends the immediate for `mov.<bits_suffix>` of a constant, normalized as its register
+/// holds it.
+pub fn push_immediate(out: &mut String, c: Const) {
     // `0x`/`0f`/`0d` and the bits in upper-case hex, zero-padded to the type's width: built by
     // hand, as every constant operand of every instruction goes through here.
     let (prefix, bits, width) = match c.ty {
-        Ty::Bool => return if c.bits != 0 { "1" } else { "0" }.to_string(),
-        Ty::I8 => ("0x", c.bits as u8 as i8 as i16 as u16 as u64, 4),
-        Ty::U8 => ("0x", c.bits as u8 as u64, 4),
-        Ty::I16 | Ty::U16 | Ty::F16 | Ty::BF16 => ("0x", c.bits as u16 as u64, 4),
-        Ty::I32 | Ty::U32 => ("0x", c.bits as u32 as u64, 8),
-        Ty::I64 | Ty::U64 => ("0x", c.bits, 16),
-        Ty::F32 => ("0f", c.bits as u32 as u64, 8),
-        Ty::F64 => ("0d", c.bits, 16),
+        Ty::Bool => {
+            out.push(if c.bits != 0 { '1' } else { '0' });
+            return;
+        }
+        Ty::I8 => (b'x', c.bits as u8 as i8 as i16 as u16 as u64, 4),
+        Ty::U8 => (b'x', c.bits as u8 as u64, 4),
+        Ty::I16 | Ty::U16 | Ty::F16 | Ty::BF16 => (b'x', c.bits as u16 as u64, 4),
+        Ty::I32 | Ty::U32 => (b'x', c.bits as u32 as u64, 8),
+        Ty::I64 | Ty::U64 => (b'x', c.bits, 16),
+        Ty::F32 => (b'f', c.bits as u32 as u64, 8),
+        Ty::F64 => (b'd', c.bits, 16),
     };
-    let mut s = String::with_capacity(2 + width);
-    s.push_str(prefix);
+    out.reserve(2 + width);
+    out.push('0');
+    out.push(char::from(prefix));
     for i in (0..width).rev() {
         let nibble = (bits >> (4 * i)) & 0xF;
-        s.push(char::from(b"0123456789ABCDEF"[nibble as usize]));
+        // The mask tells the compiler the digit is one byte of UTF-8.
+        out.push(char::from(b"0123456789ABCDEF"[nibble as usize] & 0x7F));
     }
-    s
 }
 
 /// Turns a user or compiler name into a PTX identifier (letters, digits, `_`).
@@ -184,6 +194,12 @@ pub fn sanitize(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn immediate(c: Const) -> String {
+        let mut s = String::from("");
+        push_immediate(&mut s, c);
+        s
+    }
 
     #[test]
     fn immediates_are_normalized() {
