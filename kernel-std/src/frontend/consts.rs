@@ -1,7 +1,7 @@
 //! Compile-time values: generic substitutions, array lengths and other constant expressions,
 //! host constants and associated constants (`T::MAX`) of concrete scalar types.
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 
 use crate::ast::{self, ConstValue, ExprKind, FloatTy, IntTy, Lit, Type};
 

@@ -4,7 +4,7 @@
 //! arguments of device-function calls. Lowering reads the resolved type of every expression from
 //! the resulting [`Types`] table instead of recomputing it.
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 
 use crate::api::DeviceCopy;
 use crate::ast::{self, BinOp, Expr, ExprKind, FloatTy, IntTy, Lit, Pat, Stmt};
@@ -84,13 +84,13 @@ pub fn infer_fn(def: &'static ast::FnDef, env: &Env) -> Result<Types, FErr> {
         file: def.file,
         env,
         vars: Vec::new(),
-        scopes: vec![HashMap::new()],
+        scopes: vec![HashMap::default()],
         loops: Vec::new(),
         ret: Ty::Unit,
-        exprs: HashMap::new(),
-        lets: HashMap::new(),
-        calls: HashMap::new(),
-        intrinsic_args: HashMap::new(),
+        exprs: HashMap::default(),
+        lets: HashMap::default(),
+        calls: HashMap::default(),
+        intrinsic_args: HashMap::default(),
     };
     let ret = inf.conv(&def.ret, def.span)?;
     inf.ret = ret.clone();
@@ -307,7 +307,7 @@ impl<'a> Infer<'a> {
     }
 
     pub fn block(&mut self, b: &ast::Block) -> R<Ty> {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         let mut diverges = false;
         for s in &b.stmts {
             match s {
@@ -640,7 +640,7 @@ impl<'a> Infer<'a> {
                 let ts = self.deref(&ts);
                 let mut out = Ty::Never;
                 for arm in arms {
-                    self.scopes.push(HashMap::new());
+                    self.scopes.push(HashMap::default());
                     self.pat(&arm.pat, &ts, arm.span)?;
                     if let Some(g) = &arm.guard {
                         let tg = self.expr(g)?;
@@ -692,7 +692,7 @@ impl<'a> Infer<'a> {
                         )),
                     },
                 };
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 self.pat(pat, &elem, iter.span)?;
                 self.loop_body(label, None, body)?;
                 self.scopes.pop();

@@ -1,7 +1,7 @@
 //! Loops (`while`, `loop` with break values, counted `for` over ranges, arrays and slices),
 //! `break`, `continue` targets and `return`.
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 
 use crate::ast::{self, Block, Expr, ExprKind, Pat, Span};
 use crate::ir::{self, BinOp, Inst, Operand, PanicKind};
@@ -160,7 +160,7 @@ impl Lower {
             value_ty: None,
             slot: None,
         });
-        self.cx_mut().scopes.push(HashMap::new());
+        self.cx_mut().scopes.push(HashMap::default());
         self.open();
         let r = (|| {
             match pat {
@@ -247,7 +247,7 @@ impl Lower {
             value_ty: None,
             slot: None,
         });
-        self.cx_mut().scopes.push(HashMap::new());
+        self.cx_mut().scopes.push(HashMap::default());
         self.open();
         let r = (|| {
             let el = match &slice {

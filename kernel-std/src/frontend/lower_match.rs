@@ -1,7 +1,7 @@
 //! `match`: patterns become tests on the flattened scrutinee, arms an `if` chain (or, with guards,
 //! a "matched" flag so the lowering stays linear in the number of arms).
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 
 use crate::ast::{self, Arm, Expr, Pat, Span};
 use crate::ir::{self, BinOp, Const, Inst, Operand};
@@ -37,7 +37,7 @@ impl Lower {
                 self.open();
                 let test = self.pat_test(&arm.pat, &st, &v, arm.span)?;
                 self.open();
-                self.cx_mut().scopes.push(HashMap::new());
+                self.cx_mut().scopes.push(HashMap::default());
                 self.bind_arm(&arm.pat, &st, &v, arm.span)?;
                 let g = match &arm.guard {
                     Some(g) => Some(self.scalar(g)?),
@@ -105,7 +105,7 @@ impl Lower {
             self.pat_test(&arm.pat, st, v, arm.span)?
         };
         self.open();
-        self.cx_mut().scopes.push(HashMap::new());
+        self.cx_mut().scopes.push(HashMap::default());
         self.bind_arm(&arm.pat, st, v, arm.span)?;
         let bv = self.expr(&arm.body)?;
         self.branch_result(result, t, &bv, arm.body.span)?;

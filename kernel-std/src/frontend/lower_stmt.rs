@@ -1,6 +1,6 @@
 //! Kernel entry (parameters), blocks, `let` with irrefutable patterns, and `if`.
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 
 use crate::ast::{Block, Expr, FnDef, Pat, Span, Stmt};
 use crate::ir::{self, BinOp, Inst, Operand};
@@ -168,7 +168,7 @@ impl Lower {
     }
 
     pub fn block(&mut self, b: &Block) -> R<Val> {
-        self.cx_mut().scopes.push(HashMap::new());
+        self.cx_mut().scopes.push(HashMap::default());
         let r = self.block_inner(b);
         self.cx_mut().scopes.pop();
         r

@@ -46,7 +46,7 @@ mod scope;
 pub mod types;
 mod value;
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use crate::ast::{self, FnDef, Span};
@@ -181,8 +181,8 @@ fn lower_kernel_inner(
         k: kernel,
         blocks: vec![Vec::new()],
         fns: Vec::new(),
-        infer_cache: HashMap::new(),
-        shared_sites: HashMap::new(),
+        infer_cache: HashMap::default(),
+        shared_sites: HashMap::default(),
     };
     lw.lower_kernel_body(def, env)?;
     let body = lw.blocks.pop().unwrap_or_default();

@@ -1,7 +1,7 @@
 //! Per-function lowering context: local bindings (lexically scoped), enclosing loops and where
 //! `return` goes.
 
-use std::collections::HashMap;
+use crate::passes::fx::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use crate::ast::FnDef;
@@ -58,7 +58,7 @@ impl FnCtx {
             def,
             env,
             types,
-            scopes: vec![HashMap::new()],
+            scopes: vec![HashMap::default()],
             loops: Vec::new(),
             ret,
             ret_slot: None,
