@@ -321,18 +321,69 @@ fn exact(t: u8) -> &'static str {
     }
 }
 
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
+/// Stand-ins for the qualifier and space in a per-(op, type) template: the entries of one op and
+/// type differ only there, so [`ENTRIES`] formats each template once and splices the rest.
+const Q_MARK: char = '\u{1}';
+const SPACE_MARK: char = '\u{2}';
+
+/// `template` cut at its marks: each piece of text, then the mark that ends it (`None` last).
+fn cut(template: &str) -> Vec<(&str, Option<char>)> {
+    let mut pieces = Vec::new();
+    let mut rest = template;
+    while let Some(i) = rest.find([Q_MARK, SPACE_MARK]) {
+        let mark = rest[i..].chars().next();
+        pieces.push((&rest[..i], mark));
+        // Both marks are one byte long.
+        rest = &rest[i + 1..];
+    }
+    pieces.push((rest, None));
+    pieces
+}
+
+/// Appends the template cut by [`cut`] with each [`Q_MARK`] replaced by the pieces of `q` and
+/// each [`SPACE_MARK`] by `.space`.
+fn splice(out: &mut String, pieces: &[(&str, Option<char>)], q: &[&str], space: &str) {
+    for (text, mark) in pieces {
+        out.push_str(text);
+        match mark {
+            Some(Q_MARK) => q.iter().for_each(|p| out.push_str(p)),
+            Some(_) => {
+                out.push('.');
+                out.push_str(space);
+            }
+            None => {}
+        }
+    }
 }
 
 /// This category's entries (appended to the table in `mod.rs`'s order): every op x type x scope x
-/// space, built once.
+/// space, built once per process. All their strings go into one text and all their argument lists
+/// into one slice, each leaked once: the first compile of a process pays for building the table,
+/// and 1272 entries of `format!`s and leaked boxes were 7.5 M instructions (over 1 ms).
 pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
     std::sync::LazyLock::new(|| {
-        let mut v = Vec::new();
+        // Byte ranges into `text` and `tys`, resolved once both are complete and leaked.
+        struct Pending {
+            name: (usize, usize),
+            ptx: (usize, usize),
+            args: (usize, usize),
+            rets: (usize, usize),
+            min_sm: u32,
+            sim: SimFn,
+        }
+        let mut text = String::with_capacity(1 << 18);
+        let mut tys: Vec<Ty> = Vec::new();
+        let mut pending = Vec::new();
+        let push = |text: &mut String, parts: &[&str]| {
+            let start = text.len();
+            parts.iter().for_each(|p| text.push_str(p));
+            (start, text.len())
+        };
         for (op_name, op, types) in OPS {
             for &t in types {
                 let (_, tname, ty) = TYPES[t as usize];
+                let template = ptx(op, t, &Q_MARK.to_string(), &SPACE_MARK.to_string());
+                let pieces = cut(&template);
                 for (scope, ptx_scope) in SCOPES {
                     for &(order, sem) in orders_of(op) {
                         for (space, shared) in [("global", false), ("shared", true)] {
@@ -342,36 +393,57 @@ pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
                                 continue;
                             }
                             let addr = if shared { Ty::U32 } else { Ty::U64 };
-                            let args = match op {
-                                CAS => vec![addr, ty, ty],
-                                LOAD => vec![addr],
-                                _ => vec![addr, ty],
-                            };
-                            let rets = if op == STORE { vec![] } else { vec![ty] };
+                            let args_at = tys.len();
+                            tys.push(addr);
+                            match op {
+                                CAS => tys.extend([ty, ty]),
+                                LOAD => {}
+                                _ => tys.push(ty),
+                            }
+                            let rets_at = tys.len();
+                            if op != STORE {
+                                tys.push(ty);
+                            }
+                            let name =
+                                push(&mut text, &[op_name, scope, order, ".", tname, ".", space]);
                             // Plain `atom` is already relaxed at device scope; loads and
                             // stores always spell it out (a bare `ld` is not atomic).
                             let plain = scope.is_empty() && order.is_empty() && op < LOAD;
-                            let q = if plain {
-                                format!(".{space}")
+                            let q: &[&str] = if plain {
+                                &[".", space]
                             } else {
-                                format!(".{sem}.{ptx_scope}.{space}")
+                                &[".", sem, ".", ptx_scope, ".", space]
                             };
-                            v.push(IntrinsicDef {
-                                name: leak(format!("{op_name}{scope}{order}.{tname}.{space}")),
-                                args: Box::leak(args.into_boxed_slice()),
-                                rets: Box::leak(rets.into_boxed_slice()),
+                            let ptx_at = text.len();
+                            splice(&mut text, &pieces, q, space);
+                            pending.push(Pending {
+                                name,
+                                ptx: (ptx_at, text.len()),
+                                args: (args_at, rets_at),
+                                rets: (rets_at, tys.len()),
                                 min_sm: if t == T_BF16 { 90 } else { 70 },
-                                ptx: leak(ptx(op, t, &q, &format!(".{space}"))),
-                                class: Class::Memory,
-                                sim: Some(pick(op, t, shared)),
-                                sim_warp: None,
+                                sim: pick(op, t, shared),
                             });
                         }
                     }
                 }
             }
         }
-        v
+        let text: &'static str = Box::leak(text.into_boxed_str());
+        let tys: &'static [Ty] = Box::leak(tys.into_boxed_slice());
+        pending
+            .into_iter()
+            .map(|p| IntrinsicDef {
+                name: &text[p.name.0..p.name.1],
+                args: &tys[p.args.0..p.args.1],
+                rets: &tys[p.rets.0..p.rets.1],
+                min_sm: p.min_sm,
+                ptx: &text[p.ptx.0..p.ptx.1],
+                class: Class::Memory,
+                sim: Some(p.sim),
+                sim_warp: None,
+            })
+            .collect()
     });
 
 #[cfg(test)]
@@ -402,6 +474,46 @@ mod tests {
         assert!(lookup(&typed_name("atomic_inc", Ty::U64, Space::Global)).is_none());
         assert!(lookup(&typed_name("atomic_add", Ty::F16, Space::Shared)).is_none());
         assert!(lookup(&typed_name("shfl_up_sync", Ty::BF16, Space::Global)).is_some());
+    }
+
+    /// The spliced table says what formatting each entry in full says.
+    #[test]
+    fn spliced_entries_equal_formatted_ones() {
+        use super::*;
+        let mut n = 0;
+        for (op_name, op, types) in OPS {
+            for &t in types {
+                let (_, tname, ty) = TYPES[t as usize];
+                for (scope, ptx_scope) in SCOPES {
+                    for &(order, sem) in orders_of(op) {
+                        for (space, shared) in [("global", false), ("shared", true)] {
+                            if shared && matches!(t, T_F16 | T_BF16) {
+                                continue;
+                            }
+                            let e = &ENTRIES[n];
+                            n += 1;
+                            assert_eq!(e.name, format!("{op_name}{scope}{order}.{tname}.{space}"));
+                            let plain = scope.is_empty() && order.is_empty() && op < LOAD;
+                            let q = if plain {
+                                format!(".{space}")
+                            } else {
+                                format!(".{sem}.{ptx_scope}.{space}")
+                            };
+                            assert_eq!(e.ptx, ptx(op, t, &q, &format!(".{space}")), "{}", e.name);
+                            let addr = if shared { Ty::U32 } else { Ty::U64 };
+                            assert_eq!(e.args[0], addr);
+                            assert_eq!(
+                                e.args.len(),
+                                1 + (op != LOAD) as usize + (op == CAS) as usize
+                            );
+                            assert!(e.args[1..].iter().chain(e.rets).all(|&r| r == ty));
+                            assert_eq!(e.rets.len(), (op != STORE) as usize);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(n, ENTRIES.len());
     }
 
     #[test]
