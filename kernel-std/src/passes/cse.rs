@@ -54,6 +54,9 @@ impl Key {
     }
 }
 
+/// No list node / empty list in [`Avail::head`].
+const NIL: u32 = u32::MAX;
+
 /// One change to [`Avail`], with what it replaced: enough to undo it and to redo it.
 enum Change {
     /// `holder[key]` went from `old` to `new`.
@@ -62,27 +65,31 @@ enum Change {
         old: Option<Var>,
         new: Option<Var>,
     },
-    /// `key` was pushed onto `by_var[var]`.
-    Push { var: u32, key: u32 },
-    /// `by_var[var]` was emptied; it held `taken[start..start + len]`.
-    Take { var: u32, start: u32, len: u32 },
+    /// Node `node` was pushed onto `var`'s list.
+    Push { var: u32, node: u32 },
+    /// `var`'s list, starting at node `old`, was emptied.
+    Take { var: u32, old: u32 },
 }
 
 /// What is available, with every change journaled: a branch or loop body is processed in
 /// place and rolled back after (cloning the whole table at each `if` was quadratic on
 /// unrolled kernels with many small checks).
+///
+/// The keys that mention each variable form a singly linked list in one arena of nodes that
+/// are never changed once made: pushing, emptying and undoing either just move a list head.
+/// (A vector per variable cost an allocation per variable touched and its growth, and freeing
+/// them all, which was a third of this pass on unrolled kernels.)
 struct Avail {
-    /// Keys seen so far; `holder` and `by_var` name them by index.
+    /// Keys seen so far; `holder` and the lists name them by index.
     keys: Vec<Key>,
     ids: FxHashMap<Key, u32>,
     holder: Vec<Option<Var>>,
-    /// Keys that mention a variable (as operand or holder); may hold stale keys.
-    by_var: Vec<Vec<u32>>,
+    /// Per variable, the first node of the list of keys that mention it (as operand or
+    /// holder); may hold stale keys.
+    head: Vec<u32>,
+    /// List nodes: (key, next node).
+    nodes: Vec<(u32, u32)>,
     journal: Vec<Change>,
-    /// What each journaled `Take` emptied, end to end: the lists are emptied in place (keeping
-    /// their storage, since unrolled code refills the same lists again and again) and never
-    /// trimmed, so a `Take` that is undone and redone still names its keys.
-    taken: Vec<u32>,
 }
 
 impl Avail {
@@ -91,21 +98,23 @@ impl Avail {
             keys: Vec::new(),
             ids: FxHashMap::default(),
             holder: Vec::new(),
-            by_var: vec![Vec::new(); vars],
-            journal: Vec::new(),
-            taken: Vec::new(),
+            head: vec![NIL; vars],
+            nodes: Vec::with_capacity(vars * 2),
+            journal: Vec::with_capacity(vars * 2),
         }
     }
 
     fn id(&mut self, key: Key) -> u32 {
-        if let Some(&id) = self.ids.get(&key) {
-            return id;
+        let next = self.keys.len() as u32;
+        match self.ids.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                self.keys.push(e.key().clone());
+                e.insert(next);
+                self.holder.push(None);
+                next
+            }
         }
-        let id = self.keys.len() as u32;
-        self.keys.push(key.clone());
-        self.ids.insert(key, id);
-        self.holder.push(None);
-        id
     }
 
     fn set(&mut self, key: u32, new: Option<Var>) {
@@ -121,27 +130,27 @@ impl Avail {
 
     /// Forgets the keys that mention variable `var`, emptying its list (journaled).
     fn take(&mut self, var: usize) {
-        let len = self.by_var[var].len();
-        if len == 0 {
+        let old = self.head[var];
+        if old == NIL {
             return;
         }
-        let start = self.taken.len();
-        self.taken.extend_from_slice(&self.by_var[var]);
-        self.by_var[var].clear();
-        for n in start..start + len {
-            self.set(self.taken[n], None);
+        let mut n = old;
+        while n != NIL {
+            let (key, next) = self.nodes[n as usize];
+            self.set(key, None);
+            n = next;
         }
+        self.head[var] = NIL;
         self.journal.push(Change::Take {
             var: var as u32,
-            start: start as u32,
-            len: len as u32,
+            old,
         });
     }
 
     /// Forgets every variable `b` assigns, each once (kills commute; collecting them in a hash
     /// set first cost more than the walk on unrolled loop bodies).
     fn kill_assigned(&mut self, b: &Block) {
-        let mut seen = vec![false; self.by_var.len()];
+        let mut seen = vec![false; self.head.len()];
         walk(b, &mut |i| {
             for_each_def(i, |v| {
                 if !std::mem::replace(&mut seen[v.0 as usize], true) {
@@ -152,54 +161,86 @@ impl Avail {
     }
 
     fn push(&mut self, var: Var, key: u32) {
-        self.by_var[var.0 as usize].push(key);
-        self.journal.push(Change::Push { var: var.0, key });
+        let node = self.nodes.len() as u32;
+        let h = &mut self.head[var.0 as usize];
+        self.nodes.push((key, *h));
+        *h = node;
+        self.journal.push(Change::Push { var: var.0, node });
     }
 
     fn add(&mut self, key: u32, h: Var) {
-        let Avail {
-            keys,
-            by_var,
-            journal,
-            ..
-        } = self;
-        keys[key as usize].for_each_operand(|o| {
+        let mut ops = [None; 3];
+        let mut n = 0;
+        let mut many = false;
+        self.keys[key as usize].for_each_operand(|o| {
             if let Operand::Var(v) = o {
-                by_var[v.0 as usize].push(key);
-                journal.push(Change::Push { var: v.0, key });
+                match ops.get_mut(n) {
+                    Some(slot) => *slot = Some(v),
+                    None => many = true,
+                }
+                n += 1;
             }
         });
+        if many {
+            // An intrinsic with more than three variable arguments (rare).
+            let mut all = Vec::new();
+            self.keys[key as usize].for_each_operand(|o| {
+                if let Operand::Var(v) = o {
+                    all.push(v);
+                }
+            });
+            for v in all {
+                self.push(v, key);
+            }
+        } else {
+            for v in ops.into_iter().flatten() {
+                self.push(v, key);
+            }
+        }
         self.push(h, key);
         self.set(key, Some(h));
     }
 
     /// Undoes every change after `mark`, returning them in the order they were made.
     fn undo_to(&mut self, mark: usize) -> Vec<Change> {
-        let mut done = self.journal.split_off(mark);
-        for c in done.iter_mut().rev() {
-            match c {
-                Change::Holder { key, old, .. } => self.holder[*key as usize] = *old,
-                Change::Push { var, .. } => {
-                    self.by_var[*var as usize].pop();
-                }
-                Change::Take { var, start, len } => {
-                    let (start, len) = (*start as usize, *len as usize);
-                    // Later changes to the list are undone already: it is empty again.
-                    self.by_var[*var as usize].extend_from_slice(&self.taken[start..start + len]);
-                }
+        let done = self.journal.split_off(mark);
+        Self::rollback(&mut self.holder, &mut self.head, &self.nodes, &done);
+        done
+    }
+
+    /// Undoes every change after `mark`, forgetting them.
+    fn drop_to(&mut self, mark: usize) {
+        Self::rollback(
+            &mut self.holder,
+            &mut self.head,
+            &self.nodes,
+            &self.journal[mark..],
+        );
+        self.journal.truncate(mark);
+    }
+
+    fn rollback(
+        holder: &mut [Option<Var>],
+        head: &mut [u32],
+        nodes: &[(u32, u32)],
+        done: &[Change],
+    ) {
+        for c in done.iter().rev() {
+            match *c {
+                Change::Holder { key, old, .. } => holder[key as usize] = old,
+                Change::Push { var, node } => head[var as usize] = nodes[node as usize].1,
+                Change::Take { var, old } => head[var as usize] = old,
             }
         }
-        done
     }
 
     /// Applies changes undone by [`Avail::undo_to`] again.
     fn redo(&mut self, changes: Vec<Change>) {
         for c in changes {
-            match &c {
-                Change::Holder { key, new, .. } => self.holder[*key as usize] = *new,
-                Change::Push { var, key } => self.by_var[*var as usize].push(*key),
-                // Replayed from the state it was made in, the list holds the same keys again.
-                Change::Take { var, .. } => self.by_var[*var as usize].clear(),
+            match c {
+                Change::Holder { key, new, .. } => self.holder[key as usize] = new,
+                Change::Push { var, node } => self.head[var as usize] = node,
+                Change::Take { var, .. } => self.head[var as usize] = NIL,
             }
             self.journal.push(c);
         }
@@ -210,7 +251,7 @@ impl Avail {
         for key in 0..self.holder.len() as u32 {
             self.set(key, None);
         }
-        for var in 0..self.by_var.len() {
+        for var in 0..self.head.len() {
             self.take(var);
         }
     }
@@ -283,7 +324,7 @@ impl Cx<'_> {
                             touched(&av.journal[mark..], &mut keys);
                             let in_else: Vec<Option<Var>> =
                                 keys.iter().map(|&k| av.holder[k as usize]).collect();
-                            av.undo_to(mark);
+                            av.drop_to(mark);
                             av.redo(then_changes);
                             for (&key, &h) in keys.iter().zip(&in_else) {
                                 if av.holder[key as usize] != h {
@@ -292,7 +333,7 @@ impl Cx<'_> {
                             }
                         }
                         (true, false) => {
-                            av.undo_to(mark);
+                            av.drop_to(mark);
                             av.redo(then_changes);
                         }
                         (false, true) => {}
@@ -304,13 +345,13 @@ impl Cx<'_> {
                     av.kill(*iv);
                     let mark = av.journal.len();
                     self.block(body, av);
-                    av.undo_to(mark);
+                    av.drop_to(mark);
                 }
                 Inst::Loop { body, .. } => {
                     av.kill_assigned(body);
                     let mark = av.journal.len();
                     self.block(body, av);
-                    av.undo_to(mark);
+                    av.drop_to(mark);
                 }
                 _ => {
                     let key = self.key(inst).map(|k| av.id(k));

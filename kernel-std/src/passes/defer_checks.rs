@@ -22,8 +22,6 @@
 //! run) execute on the values of accesses that were skipped. The hot path costs one compare and
 //! one `and` per check; a run holds at most `MAX_CHECKS` checks, so the copies stay few.
 
-use super::fx::FxHashMap;
-
 use super::util::{child_blocks, for_each_def, walk};
 use super::varset::VarSet;
 use crate::intrinsics::{self, Class};
@@ -374,7 +372,8 @@ fn operand_for_dispatch(
         let keeps = d.ahead(v) == 0 && !d.in_if.contains(&v);
         if !keeps || d.pure_def(v).is_some() {
             let mut code = Vec::new();
-            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut FxHashMap::default(), &mut code) {
+            let mut memo = Vec::with_capacity(2 * MAX_REMAT);
+            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut memo, &mut code) {
                 remat.extend(code);
                 return r;
             }
@@ -382,6 +381,11 @@ fn operand_for_dispatch(
     }
     snapshot(k, o, out, d)
 }
+
+/// Recomputations made so far for one check operand: `(variable, position)` -> value. A short
+/// list (a recomputation has at most [`MAX_REMAT`] steps), searched linearly: a hash map per
+/// operand cost more in allocations than the lookups it saved.
+type Memo = Vec<((Var, u32), Operand)>;
 
 /// `v` as it was just before position `before`, at the end of the run: the variable itself when
 /// the run assigns it only before `before` and never after the current point, or its pure
@@ -391,10 +395,10 @@ fn recompute(
     v: Var,
     before: u32,
     d: &Deferred,
-    memo: &mut FxHashMap<(Var, u32), Operand>,
+    memo: &mut Memo,
     code: &mut Vec<Inst>,
 ) -> Option<Operand> {
-    if let Some(r) = memo.get(&(v, before)) {
+    if let Some((_, r)) = memo.iter().find(|(key, _)| *key == (v, before)) {
         return Some(*r);
     }
     let r = match d.pure_def(v) {
@@ -447,7 +451,9 @@ fn recompute(
             Operand::Var(v)
         }
     };
-    memo.insert((v, before), r);
+    // A key is never looked up deeper in its own recursion (positions only decrease), so it
+    // is not in the list yet.
+    memo.push(((v, before), r));
     Some(r)
 }
 

@@ -179,6 +179,8 @@ impl Head<'_> {
 /// check cannot be evaluated there. After the head, every check of the run passes.
 pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
     let mut scan = Scan::default();
+    // Most instructions of a run define a value: room for them all at once.
+    scan.defs.reserve(run.len());
     for inst in run {
         scan.inst(inst);
     }
@@ -188,8 +190,8 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
     let mut h = Head {
         k,
         defs: &scan.defs,
-        memo: FxHashMap::default(),
-        code: Vec::new(),
+        memo: FxHashMap::with_capacity_and_hasher(2 * MAX_HEAD, Default::default()),
+        code: Vec::with_capacity(MAX_HEAD),
     };
     let mut all: Option<Operand> = None;
     let mut dispatch = Vec::new();

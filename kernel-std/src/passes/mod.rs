@@ -30,7 +30,10 @@
 //! 9. [`defer_checks`](fn@defer_checks) (then `split_webs` again if it changed anything): in
 //!    straight-line runs, bounds checks clear a flag that guards the memory accesses after
 //!    them, and the run panics once at its end, so ptxas can overlap the guarded loads (it
-//!    never hoists a load above a panic branch).
+//!    never hoists a load above a panic branch). Then `split_webs` and `cse` again (early
+//!    checks evaluate the run's indices at its head; the run then reuses them), and
+//!    [`util::propagate_single_copies`] reads `cse`'s copies through and drops them, so the
+//!    passes below walk about a quarter less code.
 //! 10. [`speculate`](fn@speculate): pure code whose result dies with an `if` moves out of it,
 //!     what is left of small `if`s becomes guarded accesses and selects, and stores sink below
 //!     the loads of the other memory space: a tile's loads come first, as nvcc orders them.
@@ -173,6 +176,8 @@ pub fn optimize_with(
         // Early checks evaluate the run's indices at its head; the run then reuses them.
         cse(kernel);
         after("cse (defer)", kernel);
+        util::propagate_single_copies(kernel);
+        after("copies (defer)", kernel);
     } else {
         after("defer_checks", kernel);
     }

@@ -36,6 +36,8 @@ pub fn split_webs(k: &mut Kernel) -> bool {
         changed: false,
         next_anchor: DenseMap::default(),
         name: DenseMap::default(),
+        scratch: Vec::new(),
+        sets: Vec::new(),
     };
     s.block(&mut body, &VarSet::new());
     let changed = s.changed;
@@ -53,6 +55,24 @@ struct Splitter<'a> {
     /// current name.
     next_anchor: DenseMap,
     name: DenseMap,
+    /// Per-block buffers and liveness sets, reused: most blocks are one- or two-instruction
+    /// branches of guarded accesses, where allocating them was most of the work.
+    scratch: Vec<Scratch>,
+    sets: Vec<VarSet>,
+}
+
+/// The per-instruction tables of one [`Splitter::block`] call.
+#[derive(Default)]
+struct Scratch {
+    anchor_of: Vec<Option<Var>>,
+    jump: Vec<bool>,
+    anchor_live_after: Vec<bool>,
+    /// For each nested control structure (by position): the live set after it, and for loops
+    /// what their body reads.
+    live_after: Vec<(usize, VarSet)>,
+    loop_reads: Vec<(usize, VarSet)>,
+    jumps: Vec<u32>,
+    split: Vec<bool>,
 }
 
 /// A map from variables to `u32`s in a vector indexed by variable, cleared through the list of
@@ -177,10 +197,11 @@ fn block_defines_first(b: &Block, v: Var) -> bool {
 }
 
 /// The variable `inst` surely assigns, not reading its old value first: a plain definition, or
-/// an `if` both of whose branches start by assigning it (the guarded load of `defer_checks`).
-fn full_def(inst: &Inst) -> Option<Var> {
+/// an `if` both of whose branches start by assigning it (the guarded load of `defer_checks`);
+/// `jumps` says whether `inst` contains a jump.
+fn full_def_known_jumps(inst: &Inst, jumps: bool) -> Option<Var> {
     match inst {
-        Inst::If { .. } if has_jump(inst) => None,
+        Inst::If { .. } if jumps => None,
         Inst::If { cond, then, els } => {
             let v = then.0.iter().find_map(simple_def)?;
             let cond_reads = *cond == Operand::Var(v);
@@ -189,6 +210,21 @@ fn full_def(inst: &Inst) -> Option<Var> {
         }
         _ => simple_def(inst),
     }
+}
+
+/// Whether [`transfer`] treats `inst` as a plain instruction: no nested code, no jump, no
+/// panic.
+fn plain(inst: &Inst) -> bool {
+    !matches!(
+        inst,
+        Inst::If { .. }
+            | Inst::For { .. }
+            | Inst::Loop { .. }
+            | Inst::Break(_)
+            | Inst::Continue(_)
+            | Inst::Return
+            | Inst::Panic { .. }
+    )
 }
 
 /// Turns the variables live after `inst` into those live before it (conservative for loops and
@@ -254,66 +290,183 @@ pub(crate) fn live_after_each(
 }
 
 impl Splitter<'_> {
+    /// A set from the pool, equal to `from`.
+    fn set_like(&mut self, from: &VarSet) -> VarSet {
+        let mut s = self.sets.pop().unwrap_or_default();
+        s.clone_from(from);
+        s
+    }
+
+    /// [`transfer`], with the loop's body reads and jumps already known and the pool's sets for
+    /// the branches of `if`s.
+    fn transfer(
+        &mut self,
+        inst: &Inst,
+        live: &mut VarSet,
+        jump: bool,
+        body_reads: Option<&VarSet>,
+    ) {
+        match inst {
+            Inst::If { cond, then, els } => {
+                match (&then.0[..], els.0.is_empty()) {
+                    // A guarded access: what is live after it, and what it reads (its own
+                    // definition does not hide the value from the path around it).
+                    ([one], true) if plain(one) => {
+                        for_each_use(one, |o| {
+                            if let Operand::Var(v) = o {
+                                live.insert(v);
+                            }
+                        });
+                    }
+                    _ => {
+                        let mut e = self.set_like(live);
+                        self.live_through(els, &mut e);
+                        self.live_through(then, live);
+                        live.union_with(&e);
+                        self.sets.push(e);
+                    }
+                }
+                if let Operand::Var(v) = cond {
+                    live.insert(*v);
+                }
+            }
+            Inst::For { .. } | Inst::Loop { .. } => {
+                for_each_use(inst, |o| {
+                    if let Operand::Var(v) = o {
+                        live.insert(v);
+                    }
+                });
+                match body_reads {
+                    Some(r) => live.union_with(r),
+                    None => for_each_read(inst, |v| {
+                        live.insert(v);
+                    }),
+                }
+                if jump {
+                    live.union_with(&self.read_anywhere);
+                }
+            }
+            _ => transfer(inst, live, &self.read_anywhere),
+        }
+    }
+
+    fn live_through(&mut self, b: &Block, live: &mut VarSet) {
+        for inst in b.0.iter().rev() {
+            let jump = matches!(inst, Inst::For { .. } | Inst::Loop { .. }) && has_jump(inst);
+            self.transfer(inst, live, jump, None);
+        }
+    }
+
     fn block(&mut self, b: &mut Block, live_out: &VarSet) {
         let n = b.0.len();
-        let anchor_of: Vec<Option<Var>> = b.0.iter().map(full_def).collect();
+        // A lone plain instruction never splits: its value is either live after the block
+        // (kept) or not read in it (nothing gained).
+        if n == 0 || (n == 1 && plain(&b.0[0])) {
+            return;
+        }
+        let mut sc = self.scratch.pop().unwrap_or_default();
+        sc.jump.clear();
+        sc.jump.extend(b.0.iter().map(|i| match i {
+            Inst::Break(_) | Inst::Continue(_) | Inst::Return => true,
+            Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => has_jump(i),
+            _ => false,
+        }));
+        sc.anchor_of.clear();
+        sc.anchor_of.extend(
+            b.0.iter()
+                .zip(&sc.jump)
+                .map(|(i, &j)| full_def_known_jumps(i, j)),
+        );
+        // What each loop body reads: the loop's live-in and its body's live-out both need it.
+        sc.loop_reads.clear();
+        for (i, inst) in b.0.iter().enumerate() {
+            if let Inst::For { body, .. } | Inst::Loop { body, .. } = inst {
+                let mut r = self.sets.pop().unwrap_or_default();
+                r.clear();
+                walk(body, &mut |x| {
+                    for_each_use(x, |o| {
+                        if let Operand::Var(v) = o {
+                            r.insert(v);
+                        }
+                    })
+                });
+                sc.loop_reads.push((i, r));
+            }
+        }
         // Backwards: the live set after each nested control structure, and for each anchor only
         // whether its own variable is live after it (a whole set per anchor would copy the live
         // set at nearly every instruction).
-        let mut live_after: Vec<Option<VarSet>> = vec![None; n];
-        let mut anchor_live_after = vec![false; n];
-        let mut live = live_out.clone();
+        sc.anchor_live_after.clear();
+        sc.anchor_live_after.resize(n, false);
+        sc.live_after.clear();
+        let mut live = self.set_like(live_out);
+        let mut lr = sc.loop_reads.len();
         for (i, inst) in b.0.iter().enumerate().rev() {
-            if matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. }) {
-                live_after[i] = Some(live.clone());
+            let compound = matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. });
+            if compound {
+                let s = self.set_like(&live);
+                sc.live_after.push((i, s));
             }
-            if let Some(v) = anchor_of[i] {
-                anchor_live_after[i] = live.contains(&v);
+            if let Some(v) = sc.anchor_of[i] {
+                sc.anchor_live_after[i] = live.contains(&v);
             }
-            transfer(inst, &mut live, &self.read_anywhere);
+            let body_reads = if matches!(inst, Inst::For { .. } | Inst::Loop { .. }) {
+                lr -= 1;
+                Some(&sc.loop_reads[lr].1)
+            } else {
+                None
+            };
+            self.transfer(inst, &mut live, sc.jump[i], body_reads);
         }
-        drop(live);
+        self.sets.push(live);
+        // `live_after` was filled backwards.
+        let mut la = sc.live_after.len();
+        let mut lr = 0;
         for (i, inst) in b.0.iter_mut().enumerate() {
             match inst {
                 Inst::If { then, els, .. } => {
-                    let after = live_after[i].as_ref().expect("computed for ifs");
+                    la -= 1;
+                    let after = &sc.live_after[la].1;
+                    debug_assert_eq!(sc.live_after[la].0, i);
                     self.block(then, after);
                     self.block(els, after);
                 }
                 Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                    la -= 1;
                     // Values may flow around the back edge: everything the loop reads stays live.
-                    let mut out = live_after[i].clone().expect("computed for loops");
-                    walk(body, &mut |x| {
-                        for_each_use(x, |o| {
-                            if let Operand::Var(v) = o {
-                                out.insert(v);
-                            }
-                        })
-                    });
+                    let mut out = self.set_like(&sc.live_after[la].1);
+                    out.union_with(&sc.loop_reads[lr].1);
+                    lr += 1;
                     self.block(body, &out);
+                    self.sets.push(out);
                 }
                 _ => {}
             }
         }
+        self.sets.extend(sc.live_after.drain(..).map(|(_, s)| s));
+        self.sets.extend(sc.loop_reads.drain(..).map(|(_, s)| s));
         // Jumps before each position, to test a stretch in constant time.
-        let mut jumps = vec![0u32; n + 1];
+        sc.jumps.clear();
+        sc.jumps.push(0);
         for i in 0..n {
-            jumps[i + 1] = jumps[i] + has_jump(&b.0[i]) as u32;
+            let j = sc.jumps[i] + sc.jump[i] as u32;
+            sc.jumps.push(j);
         }
         // Per anchor: does the value it starts get its own variable? Decided from the next
         // anchor of the same variable (or the block's end).
         let mut next_anchor = std::mem::take(&mut self.next_anchor);
-        let mut split = vec![false; n];
+        sc.split.clear();
+        sc.split.resize(n, false);
         for i in (0..n).rev() {
-            let Some(v) = anchor_of[i] else { continue };
+            let Some(v) = sc.anchor_of[i] else { continue };
             let end = next_anchor.insert(v, i as u32).map(|e| e as usize);
             let stop = end.unwrap_or(n);
-            split[i] = jumps[stop] == jumps[i + 1]
+            sc.split[i] = sc.jumps[stop] == sc.jumps[i + 1]
                 && match end {
                     Some(_) => true,
                     // The last value: only when nothing after the block reads it, and something
                     // in the block does (a value dead at once gains nothing).
-                    None => !live_out.contains(&v) && anchor_live_after[i],
+                    None => !live_out.contains(&v) && sc.anchor_live_after[i],
                 };
         }
         next_anchor.clear();
@@ -324,8 +477,8 @@ impl Splitter<'_> {
             let inst = &mut b.0[i];
             // Reads by the instruction itself belong to the value before it.
             rename_own_uses_map(inst, &name);
-            if let Some(v) = anchor_of[i] {
-                if split[i] {
+            if let Some(v) = sc.anchor_of[i] {
+                if sc.split[i] {
                     let fresh = self.fresh_like(v);
                     name.insert(v, fresh.0);
                     self.changed = true;
@@ -338,6 +491,7 @@ impl Splitter<'_> {
         }
         name.clear();
         self.name = name;
+        self.scratch.push(sc);
     }
 
     fn fresh_like(&mut self, v: Var) -> Var {
@@ -349,10 +503,12 @@ impl Splitter<'_> {
                 .get(v.0 as usize)
                 .cloned()
                 .unwrap_or_default();
-            self.k
-                .var_names
-                .resize(self.k.vars.len() - 1, String::new());
-            self.k.var_names.push(n);
+            let names = &mut self.k.var_names;
+            let want = self.k.vars.len() - 1;
+            if names.len() != want {
+                names.resize(want, String::new());
+            }
+            names.push(n);
         }
         fresh
     }

@@ -556,6 +556,140 @@ pub fn set_pure_dst(inst: &mut Inst, to: Var) {
     }
 }
 
+/// Reads of `x` after `x = mov y` in the same block (nested code included) read `y` instead,
+/// where `x` and `y` are each assigned once in the whole kernel and `y` before the move: within
+/// one run of the block nothing can assign either again, so both hold the same value there. A
+/// move left with no reader goes. Returns whether anything changed.
+///
+/// Why: `cse` turns a value computed again into a move from the first result; after
+/// `split_webs` every such copy has one assignment, and the passes after `cse` would otherwise
+/// walk (and look through) every copy until the final cleanup.
+pub fn propagate_single_copies(k: &mut Kernel) -> bool {
+    // Both counts in one walk.
+    let mut defs = vec![0u32; k.vars.len()];
+    let mut uses = vec![0u32; k.vars.len()];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            defs[v.0 as usize] += 1;
+        }
+    }
+    walk(&k.body, &mut |i| {
+        for_each_def(i, |v| defs[v.0 as usize] += 1);
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                uses[v.0 as usize] += 1;
+            }
+        })
+    });
+    let mut seen = super::varset::VarSet::with_capacity(k.vars.len());
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            seen.insert(*v);
+        }
+    }
+    let mut cx = Copies {
+        defs,
+        uses,
+        seen,
+        map: vec![u32::MAX; k.vars.len()],
+        changed: false,
+    };
+    let mut body = std::mem::take(&mut k.body);
+    cx.block(&mut body);
+    k.body = body;
+    cx.changed
+}
+
+struct Copies {
+    defs: Vec<u32>,
+    /// Reads left per variable.
+    uses: Vec<u32>,
+    /// Variables assigned so far in program order (pre-order of the tree).
+    seen: super::varset::VarSet,
+    /// Per variable, the variable its reads read instead (`u32::MAX`: itself), for the copies
+    /// of the enclosing blocks' runs so far.
+    map: Vec<u32>,
+    changed: bool,
+}
+
+impl Copies {
+    fn block(&mut self, b: &mut Block) {
+        // The copies made in this block: position and destination.
+        let mut active: Vec<(usize, Var)> = Vec::new();
+        for (n, inst) in b.0.iter_mut().enumerate() {
+            let (map, uses, changed) = (&self.map, &mut self.uses, &mut self.changed);
+            for_each_use_mut(inst, |o| {
+                if let Operand::Var(v) = o {
+                    let r = map[v.0 as usize];
+                    if r != u32::MAX {
+                        uses[v.0 as usize] -= 1;
+                        uses[r as usize] += 1;
+                        *o = Operand::Var(Var(r));
+                        *changed = true;
+                    }
+                }
+            });
+            match inst {
+                Inst::If { then, els, .. } => {
+                    self.block(then);
+                    self.block(els);
+                }
+                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
+                _ => {}
+            }
+            let seen = &mut self.seen;
+            for_each_def(inst, |v| {
+                seen.insert(v);
+            });
+            if let Inst::Mov {
+                dst: x,
+                src: Operand::Var(y),
+            } = inst
+            {
+                let (x, y) = (*x, *y);
+                if x != y
+                    && self.defs[x.0 as usize] == 1
+                    && self.defs[y.0 as usize] == 1
+                    && self.seen.contains(&y)
+                {
+                    self.map[x.0 as usize] = y.0;
+                    active.push((n, x));
+                }
+            }
+        }
+        let mut dead = Vec::new();
+        for (n, x) in active {
+            self.map[x.0 as usize] = u32::MAX;
+            if self.uses[x.0 as usize] == 0 {
+                dead.push(n);
+            }
+        }
+        if !dead.is_empty() {
+            self.changed = true;
+            for &n in &dead {
+                // The move's own read goes with it.
+                if let Inst::Mov {
+                    src: Operand::Var(y),
+                    ..
+                } = b.0[n]
+                {
+                    self.uses[y.0 as usize] -= 1;
+                }
+            }
+            let mut d = dead.into_iter().peekable();
+            let mut n = 0;
+            b.0.retain(|_| {
+                let drop = d.peek() == Some(&n);
+                if drop {
+                    d.next();
+                }
+                n += 1;
+                !drop
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -567,6 +701,45 @@ mod tests {
             line,
             col: 1,
         })
+    }
+
+    #[test]
+    fn single_copies_are_read_through_and_dropped() {
+        use crate::ir::{BinOp, Ty};
+        use crate::passes::testkit::*;
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let q = param(&mut k, "q", Ty::Bool);
+        let (a, x, y, z) = (
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+        );
+        k.body.0 = vec![
+            bin(a, BinOp::Add, p, u64c(8)),
+            // One assignment each: read through, then gone.
+            mov(x, a),
+            if_(q, vec![store(x, u64c(1))], vec![]),
+            bin(y, BinOp::Add, x, u64c(4)),
+            store(y, x),
+            // `z` is assigned twice: its copy stays.
+            mov(z, a),
+            store(z, u64c(2)),
+            mov(z, p),
+            store(z, u64c(3)),
+        ];
+        let orig = k.clone();
+        assert!(propagate_single_copies(&mut k));
+        let got = super::super::testkit::text(&k);
+        assert!(!got.contains("v3 = mov"), "{got}");
+        assert!(got.contains("v4 = add.u64 v2, 4u64"), "{got}");
+        assert!(got.contains("v5 = mov v2"), "{got}");
+        for qv in [true, false] {
+            let args = [(p, Const::u64(64)), (q, Const::bool(qv))];
+            assert_eq!(run(&orig, &args), run(&k, &args));
+        }
+        assert!(!propagate_single_copies(&mut k));
     }
 
     #[test]
