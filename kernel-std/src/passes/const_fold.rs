@@ -21,10 +21,10 @@ use super::eval::{
     is_int_zero,
 };
 use super::util::{
-    diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use_mut, is_removable,
-    jumps_to_insts, prune_locs, same_ignoring_locs, single_dst, walk,
+    child_blocks, diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use_mut,
+    is_removable, jumps_to_insts, prune_locs, same_ignoring_locs, single_dst, walk,
 };
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Ty, Var};
 use dead::remove_dead_values;
 
 /// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
@@ -53,15 +53,17 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
     // Whether dead values were removed to their fixed point in an earlier round.
     let mut swept = false;
     for _ in 0..16 {
-        let mut f = Folder {
-            vars: &k.vars,
-            changed: false,
-            spare: Vec::new(),
-        };
+        let mut f = Folder::new(&k.vars);
         let mut body = std::mem::take(&mut k.body);
         f.block(&mut body, &mut Env::new(k.vars.len()));
         let changed = f.changed;
         k.body = body;
+        let Folder {
+            mattered,
+            mut dropped,
+            mut unsettled,
+            ..
+        } = f;
         // Folding reports every edit, so the IR is then exactly what the previous round left:
         // `remove_dead_values` already ran to its fixed point on it and `coalesce_moves` found
         // nothing, so running them again would change nothing (and cost two more walks).
@@ -71,14 +73,18 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         // Dead-value removal left its fixed point at the end of the previous round, and moves
         // coalesced since then take away only a read that its renamed definition alone reached,
         // which makes nothing else dead: with no fold either, there is nothing to remove.
-        let removed = (changed || !swept) && remove_dead_values(k);
+        let removed = (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled);
         swept = true;
         let coalesced = coalesce_moves(k);
         if !changed && !removed && !coalesced {
             return (any, true);
         }
-        settled = !coalesced;
         any = true;
+        // The next round would fold nothing: see `Folder::mattered`.
+        if !coalesced && !unsettled && dropped.iter().all(|v| !mattered[v.0 as usize]) {
+            return (any, true);
+        }
+        settled = !coalesced;
     }
     (any, false)
 }
@@ -145,8 +151,11 @@ impl Env {
             widened_from: vec![Vec::new(); vars],
         }
     }
-    fn kill(&mut self, v: Var) {
+    /// Forgets `v`'s facts and those of other variables that refer to it; returns whether one of
+    /// the latter was still true (then the write mattered to other variables' facts).
+    fn kill(&mut self, v: Var) -> bool {
         let i = v.0 as usize;
+        let mut others = false;
         self.known[i] = None;
         self.widened[i] = None;
         // The lists are emptied in place, keeping their storage: the same variables are
@@ -156,6 +165,7 @@ impl Env {
             for w in ws.drain(..) {
                 if self.widened[w.0 as usize] == Some(v) {
                     self.widened[w.0 as usize] = None;
+                    others = true;
                 }
             }
             self.widened_from[i] = ws;
@@ -165,10 +175,12 @@ impl Env {
             for d in ds.drain(..) {
                 if self.known[d.0 as usize] == Some(Operand::Var(v)) {
                     self.known[d.0 as usize] = None;
+                    others = true;
                 }
             }
             self.copies[i] = ds;
         }
+        others
     }
     fn set(&mut self, v: Var, val: Operand) {
         self.known[v.0 as usize] = Some(val);
@@ -183,13 +195,18 @@ impl Env {
         }
     }
     /// Forgets every variable `b` assigns (each once; kills commute, so their order does not
-    /// matter, and a hash set of them cost more than the loop body's walk).
-    fn kill_assigned(&mut self, b: &Block) {
+    /// matter, and a hash set of them cost more than the loop body's walk), marking in
+    /// `mattered` those that had a fact or that another variable's fact referred to.
+    fn kill_assigned(&mut self, b: &Block, mattered: &mut [bool]) {
         let mut seen = vec![false; self.known.len()];
         walk(b, &mut |i| {
             for_each_def(i, |v| {
-                if !std::mem::replace(&mut seen[v.0 as usize], true) {
-                    self.kill(v);
+                let n = v.0 as usize;
+                if !std::mem::replace(&mut seen[n], true) {
+                    let own = self.known[n].is_some() || self.widened[n].is_some();
+                    if self.kill(v) || own {
+                        mattered[n] = true;
+                    }
                 }
             })
         });
@@ -220,6 +237,24 @@ struct Folder<'a> {
     changed: bool,
     /// Tables no longer needed, reused for the copies taken at branches and loops.
     spare: Vec<Env>,
+    /// Variables whose write, somewhere in this round, forgot a fact that was still true: one
+    /// that another variable's fact referred to, or any fact of a variable a loop assigns,
+    /// forgotten at the loop's head.
+    ///
+    /// A round's edits mostly leave the next round nothing to do: folding rewrites an
+    /// instruction into the form the next round would give it from the same facts, and facts
+    /// are recorded after rewriting. What can give the next round more facts is a write that is
+    /// gone (a definition folded or dropped as unreachable here, or removed as dead after the
+    /// round): the facts its write (or a loop head's) forgot survive. Its own earlier fact does
+    /// not matter past the write (nothing reads the variable before its next write, or the write
+    /// would not be dead), so only a variable marked here can make the next round fold more.
+    mattered: Vec<bool>,
+    /// Variables written by instructions this round took away (see `mattered`).
+    dropped: Vec<Var>,
+    /// Whether this round made an edit after which the next round may fold more for another
+    /// reason: a branch dissolved because both sides are the same (the code after it then sees
+    /// one side's facts rather than their join) or a loop that runs once only after folding.
+    unsettled: bool,
 }
 
 fn cst(o: Operand) -> Option<Const> {
@@ -239,7 +274,36 @@ enum Edit {
     Splice(Vec<Inst>),
 }
 
-impl Folder<'_> {
+impl<'a> Folder<'a> {
+    fn new(vars: &'a [Ty]) -> Self {
+        Folder {
+            vars,
+            changed: false,
+            spare: Vec::new(),
+            mattered: vec![false; vars.len()],
+            dropped: Vec::new(),
+            unsettled: false,
+        }
+    }
+
+    /// Records the variables `insts` (and the code nested in them) write: they are taken away.
+    fn drop_defs<'i>(&mut self, insts: impl IntoIterator<Item = &'i Inst>) {
+        for i in insts {
+            for_each_def(i, |v| self.dropped.push(v));
+            for c in child_blocks(i) {
+                let dropped = &mut self.dropped;
+                walk(c, &mut |j| for_each_def(j, |v| dropped.push(v)));
+            }
+        }
+    }
+
+    /// A write of `v` (killing its facts) by an instruction that stays.
+    fn kill(&mut self, env: &mut Env, v: Var) {
+        if env.kill(v) {
+            self.mattered[v.0 as usize] = true;
+        }
+    }
+
     /// Folds `b` in place: kept instructions are rewritten where they lie and moved only to close
     /// the gaps removals leave, so a block with nothing removed (most blocks in a round that
     /// confirms the fixed point) is not rebuilt. The first splice (a branch or one-shot loop
@@ -259,6 +323,7 @@ impl Folder<'_> {
                     if diverges(&b.0[w - 1]) {
                         if r < len {
                             self.changed = true;
+                            self.drop_defs(&b.0[r..]);
                         }
                         break;
                     }
@@ -271,15 +336,17 @@ impl Folder<'_> {
                     out.extend(insts);
                     let mut iter = rest.into_iter();
                     if out.last().is_some_and(diverges) {
-                        if iter.next().is_some() {
+                        if iter.len() > 0 {
                             self.changed = true;
+                            self.drop_defs(iter.as_slice());
                         }
                     } else {
                         while let Some(inst) = iter.next() {
                             self.inst(inst, env, &mut out);
                             if out.last().is_some_and(diverges) {
-                                if iter.next().is_some() {
+                                if iter.len() > 0 {
                                     self.changed = true;
+                                    self.drop_defs(iter.as_slice());
                                 }
                                 break;
                             }
@@ -326,6 +393,7 @@ impl Folder<'_> {
                 }
                 if same_ignoring_locs(then, els) {
                     self.changed = true;
+                    self.unsettled = true;
                     return Edit::Splice(std::mem::take(&mut then.0));
                 }
                 Edit::Keep
@@ -342,11 +410,12 @@ impl Folder<'_> {
                     let (s, e) = (s.as_i128(), e.as_i128());
                     if s > e || (s == e && !*inclusive) {
                         self.changed = true;
+                        self.drop_defs([&*inst]);
                         return Edit::Remove;
                     }
                 }
-                env.kill_assigned(body);
-                env.kill(*iv);
+                env.kill_assigned(body, &mut self.mattered);
+                self.kill(env, *iv);
                 let mut inner = self.copy_env(env);
                 self.block(body, &mut inner);
                 self.spare.push(inner);
@@ -358,10 +427,11 @@ impl Folder<'_> {
                 if runs_once {
                     return self.splice(inst, env);
                 }
-                env.kill_assigned(body);
+                env.kill_assigned(body, &mut self.mattered);
                 let mut inner = self.copy_env(env);
                 self.block(body, &mut inner);
                 self.spare.push(inner);
+                self.check_once(*id, body);
                 Edit::Keep
             }
             Inst::BoundsCheck { idx, len, site } => match (cst(*idx), cst(*len)) {
@@ -406,10 +476,11 @@ impl Folder<'_> {
                 {
                     if s == dst {
                         self.changed = true;
+                        self.dropped.push(dst);
                         return Edit::Remove;
                     }
                 }
-                for_each_def(inst, |v| env.kill(v));
+                for_each_def(inst, |v| self.kill(env, v));
                 if let Inst::Mov { dst, src } = *inst {
                     env.set(dst, src);
                 }
@@ -425,6 +496,15 @@ impl Folder<'_> {
                 }
                 Edit::Keep
             }
+        }
+    }
+
+    /// A loop that folding left running once is dissolved by the next round.
+    fn check_once(&mut self, id: LoopId, body: &Block) {
+        if matches!(body.0.last(), Some(Inst::Break(l)) if *l == id)
+            && !jumps_to_insts(&body.0[..body.0.len() - 1], id)
+        {
+            self.unsettled = true;
         }
     }
 
@@ -470,7 +550,12 @@ impl Folder<'_> {
             } => {
                 if let Some(c) = cst(cond) {
                     self.changed = true;
-                    let mut taken = if c.bits != 0 { then } else { els };
+                    let (mut taken, other) = if c.bits != 0 {
+                        (then, els)
+                    } else {
+                        (els, then)
+                    };
+                    self.drop_defs(&other.0);
                     self.block(&mut taken, env);
                     out.extend(taken.0);
                     return;
@@ -495,6 +580,7 @@ impl Folder<'_> {
                 if same_ignoring_locs(&then, &els) {
                     // Both branches do the same thing: the condition does not matter.
                     self.changed = true;
+                    self.unsettled = true;
                     out.extend(then.0);
                     return;
                 }
@@ -515,11 +601,13 @@ impl Folder<'_> {
                     let (s, e) = (s.as_i128(), e.as_i128());
                     if s > e || (s == e && !inclusive) {
                         self.changed = true;
+                        self.dropped.push(iv);
+                        self.drop_defs(&body.0);
                         return;
                     }
                 }
-                env.kill_assigned(&body);
-                env.kill(iv);
+                env.kill_assigned(&body, &mut self.mattered);
+                self.kill(env, iv);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
                 out.push(Inst::For {
@@ -540,17 +628,20 @@ impl Folder<'_> {
                 if runs_once {
                     self.changed = true;
                     body.0.pop();
-                    for i in body.0 {
+                    let mut iter = body.0.into_iter();
+                    while let Some(i) = iter.next() {
                         self.inst(i, env, out);
                         if out.last().is_some_and(diverges) {
+                            self.drop_defs(iter.as_slice());
                             break;
                         }
                     }
                     return;
                 }
-                env.kill_assigned(&body);
+                env.kill_assigned(&body, &mut self.mattered);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
+                self.check_once(id, &body);
                 out.push(Inst::Loop { id, body });
             }
             Inst::BoundsCheck { idx, len, site } => match (cst(idx), cst(len)) {
@@ -580,10 +671,11 @@ impl Folder<'_> {
                 {
                     if s == dst {
                         self.changed = true;
+                        self.dropped.push(dst);
                         return;
                     }
                 }
-                for_each_def(&other, |v| env.kill(v));
+                for_each_def(&other, |v| self.kill(env, v));
                 if let Inst::Mov { dst, src } = other {
                     env.set(dst, src);
                 }
@@ -1048,11 +1140,7 @@ mod tests {
     fn reference_fold(k: &mut Kernel) -> bool {
         let mut any = false;
         for _ in 0..16 {
-            let mut f = Folder {
-                vars: &k.vars,
-                changed: false,
-                spare: Vec::new(),
-            };
+            let mut f = Folder::new(&k.vars);
             let mut body = std::mem::take(&mut k.body);
             f.block(&mut body, &mut Env::new(k.vars.len()));
             let folded = f.changed;
