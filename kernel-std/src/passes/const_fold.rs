@@ -15,6 +15,9 @@
 //! `x-0.0`, which keep NaNs NaN and the sign of zero.
 
 mod dead;
+mod prefold;
+
+pub(crate) use prefold::Prefold;
 
 use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
