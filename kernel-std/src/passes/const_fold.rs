@@ -78,13 +78,13 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         // which makes nothing else dead: with no fold either, there is nothing to remove.
         let removed = (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled);
         swept = true;
-        let coalesced = coalesce_moves(k);
+        let (coalesced, quiet) = coalesce_quietly(k, &mattered);
         if !changed && !removed && !coalesced {
             return (any, true);
         }
         any = true;
-        // The next round would fold nothing: see `Folder::mattered`.
-        if !coalesced && !unsettled && dropped.iter().all(|v| !mattered[v.0 as usize]) {
+        // The next round would fold nothing: see `Folder::mattered` and `coalesce_quietly`.
+        if quiet && !unsettled && dropped.iter().all(|v| !mattered[v.0 as usize]) {
             return (any, true);
         }
         settled = !coalesced;
@@ -92,13 +92,67 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
     (any, false)
 }
 
-/// [`dce::coalesce_moves`](super::dce::coalesce_moves), after a check that some block has a
-/// pair it looks at (`t = ...` directly followed by `x = mov t`): most rounds have none, and
-/// the check neither counts uses nor rebuilds blocks.
-fn coalesce_moves(k: &mut Kernel) -> bool {
-    has_move_pair(&k.body) && super::dce::coalesce_moves(k)
+/// Coalesces moves; returns whether it changed anything and whether the next folding round
+/// would still fold nothing (given the round's `mattered`).
+///
+/// Coalescing `t = op; x = mov t` into `x = op` (`t` read by the move alone, or dead after it)
+/// takes away `t`'s write, which matters to folding as any dropped write does (`mattered`), and
+/// `x`'s copy of `t`, which nothing used (a read of `x` folding turned into `t` would be a
+/// second read of `t`). It gives `x` no fact unless `op` is a `cast` (a widened value), and may
+/// leave two arms of an `if` the same. Where every pair it looks at passes on these counts, it
+/// runs to its own fixed point here: the rounds in between would only confirm folding's.
+fn coalesce_quietly(k: &mut Kernel, mattered: &[bool]) -> (bool, bool) {
+    if !has_move_pair(&k.body) {
+        return (false, true);
+    }
+    if !pairs_quiet(&k.body, mattered) {
+        let c = super::dce::coalesce_moves(k);
+        return (c, !c);
+    }
+    let mut coalesced = false;
+    while super::dce::coalesce_moves(k) {
+        coalesced = true;
+        if !has_move_pair(&k.body) {
+            break;
+        }
+        if !pairs_quiet(&k.body, mattered) {
+            return (true, false);
+        }
+    }
+    (coalesced, !(coalesced && has_same_arms(&k.body)))
 }
 
+/// Whether every pair `t = op; x = mov t` in `b` has a `t` whose write did not matter to
+/// folding and an `op` that is no `cast`.
+fn pairs_quiet(b: &Block, mattered: &[bool]) -> bool {
+    b.0.windows(2).all(|w| match &w[1] {
+        Inst::Mov {
+            dst: x,
+            src: Operand::Var(t),
+        } if x != t && single_dst(&w[0]) == Some(*t) && is_removable(&w[0]) => {
+            !mattered[t.0 as usize] && !matches!(w[0], Inst::Cast { .. })
+        }
+        _ => true,
+    }) && b.0.iter().all(|i| match i {
+        Inst::If { then, els, .. } => pairs_quiet(then, mattered) && pairs_quiet(els, mattered),
+        Inst::For { body, .. } | Inst::Loop { body, .. } => pairs_quiet(body, mattered),
+        _ => true,
+    })
+}
+
+/// Whether some `if` in `b` has two arms that are the same (folding dissolves it).
+fn has_same_arms(b: &Block) -> bool {
+    b.0.iter().any(|i| match i {
+        Inst::If { then, els, .. } => {
+            same_ignoring_locs(then, els) || has_same_arms(then) || has_same_arms(els)
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => has_same_arms(body),
+        _ => false,
+    })
+}
+
+/// Whether some block has a pair `dce::coalesce_moves` looks at (`t = ...` directly followed by
+/// `x = mov t`): most rounds have none, and the check neither counts uses nor rebuilds blocks.
 fn has_move_pair(b: &Block) -> bool {
     b.0.windows(2).any(|w| match &w[1] {
         Inst::Mov {

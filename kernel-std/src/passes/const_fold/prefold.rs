@@ -195,5 +195,11 @@ fn simplify_consts(vars: &[Ty], inst: &Inst) -> Option<Inst> {
         dropped: Vec::new(),
         unsettled: false,
     };
-    f.simplify(inst, &Env::new(0))
+    let none = Env {
+        known: Vec::new(),
+        copies: Vec::new(),
+        widened: Vec::new(),
+        widened_from: Vec::new(),
+    };
+    f.simplify(inst, &none)
 }
