@@ -15,16 +15,19 @@
 //! `x-0.0`, which keep NaNs NaN and the sign of zero.
 
 mod dead;
+mod prefold;
+
+pub(crate) use prefold::Prefold;
 
 use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
     is_int_zero,
 };
 use super::util::{
-    diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use_mut, is_removable,
-    jumps_to_insts, prune_locs, same_ignoring_locs, single_dst, walk,
+    child_blocks, diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use_mut,
+    is_removable, jumps_to_insts, prune_locs, same_ignoring_locs, single_dst, walk,
 };
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
+use crate::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Ty, Var};
 use dead::remove_dead_values;
 
 /// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
@@ -53,15 +56,17 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
     // Whether dead values were removed to their fixed point in an earlier round.
     let mut swept = false;
     for _ in 0..16 {
-        let mut f = Folder {
-            vars: &k.vars,
-            changed: false,
-            spare: Vec::new(),
-        };
+        let mut f = Folder::new(&k.vars);
         let mut body = std::mem::take(&mut k.body);
         f.block(&mut body, &mut Env::new(k.vars.len()));
         let changed = f.changed;
         k.body = body;
+        let Folder {
+            mattered,
+            mut dropped,
+            mut unsettled,
+            ..
+        } = f;
         // Folding reports every edit, so the IR is then exactly what the previous round left:
         // `remove_dead_values` already ran to its fixed point on it and `coalesce_moves` found
         // nothing, so running them again would change nothing (and cost two more walks).
@@ -71,25 +76,83 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         // Dead-value removal left its fixed point at the end of the previous round, and moves
         // coalesced since then take away only a read that its renamed definition alone reached,
         // which makes nothing else dead: with no fold either, there is nothing to remove.
-        let removed = (changed || !swept) && remove_dead_values(k);
+        let removed = (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled);
         swept = true;
-        let coalesced = coalesce_moves(k);
+        let (coalesced, quiet) = coalesce_quietly(k, &mattered);
         if !changed && !removed && !coalesced {
             return (any, true);
         }
-        settled = !coalesced;
         any = true;
+        // The next round would fold nothing: see `Folder::mattered` and `coalesce_quietly`.
+        if quiet && !unsettled && dropped.iter().all(|v| !mattered[v.0 as usize]) {
+            return (any, true);
+        }
+        settled = !coalesced;
     }
     (any, false)
 }
 
-/// [`dce::coalesce_moves`](super::dce::coalesce_moves), after a check that some block has a
-/// pair it looks at (`t = ...` directly followed by `x = mov t`): most rounds have none, and
-/// the check neither counts uses nor rebuilds blocks.
-fn coalesce_moves(k: &mut Kernel) -> bool {
-    has_move_pair(&k.body) && super::dce::coalesce_moves(k)
+/// Coalesces moves; returns whether it changed anything and whether the next folding round
+/// would still fold nothing (given the round's `mattered`).
+///
+/// Coalescing `t = op; x = mov t` into `x = op` (`t` read by the move alone, or dead after it)
+/// takes away `t`'s write, which matters to folding as any dropped write does (`mattered`), and
+/// `x`'s copy of `t`, which nothing used (a read of `x` folding turned into `t` would be a
+/// second read of `t`). It gives `x` no fact unless `op` is a `cast` (a widened value), and may
+/// leave two arms of an `if` the same. Where every pair it looks at passes on these counts, it
+/// runs to its own fixed point here: the rounds in between would only confirm folding's.
+fn coalesce_quietly(k: &mut Kernel, mattered: &[bool]) -> (bool, bool) {
+    if !has_move_pair(&k.body) {
+        return (false, true);
+    }
+    if !pairs_quiet(&k.body, mattered) {
+        let c = super::dce::coalesce_moves(k);
+        return (c, !c);
+    }
+    let mut coalesced = false;
+    while super::dce::coalesce_moves(k) {
+        coalesced = true;
+        if !has_move_pair(&k.body) {
+            break;
+        }
+        if !pairs_quiet(&k.body, mattered) {
+            return (true, false);
+        }
+    }
+    (coalesced, !(coalesced && has_same_arms(&k.body)))
 }
 
+/// Whether every pair `t = op; x = mov t` in `b` has a `t` whose write did not matter to
+/// folding and an `op` that is no `cast`.
+fn pairs_quiet(b: &Block, mattered: &[bool]) -> bool {
+    b.0.windows(2).all(|w| match &w[1] {
+        Inst::Mov {
+            dst: x,
+            src: Operand::Var(t),
+        } if x != t && single_dst(&w[0]) == Some(*t) && is_removable(&w[0]) => {
+            !mattered[t.0 as usize] && !matches!(w[0], Inst::Cast { .. })
+        }
+        _ => true,
+    }) && b.0.iter().all(|i| match i {
+        Inst::If { then, els, .. } => pairs_quiet(then, mattered) && pairs_quiet(els, mattered),
+        Inst::For { body, .. } | Inst::Loop { body, .. } => pairs_quiet(body, mattered),
+        _ => true,
+    })
+}
+
+/// Whether some `if` in `b` has two arms that are the same (folding dissolves it).
+fn has_same_arms(b: &Block) -> bool {
+    b.0.iter().any(|i| match i {
+        Inst::If { then, els, .. } => {
+            same_ignoring_locs(then, els) || has_same_arms(then) || has_same_arms(els)
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => has_same_arms(body),
+        _ => false,
+    })
+}
+
+/// Whether some block has a pair `dce::coalesce_moves` looks at (`t = ...` directly followed by
+/// `x = mov t`): most rounds have none, and the check neither counts uses nor rebuilds blocks.
 fn has_move_pair(b: &Block) -> bool {
     b.0.windows(2).any(|w| match &w[1] {
         Inst::Mov {
@@ -145,8 +208,11 @@ impl Env {
             widened_from: vec![Vec::new(); vars],
         }
     }
-    fn kill(&mut self, v: Var) {
+    /// Forgets `v`'s facts and those of other variables that refer to it; returns whether one of
+    /// the latter was still true (then the write mattered to other variables' facts).
+    fn kill(&mut self, v: Var) -> bool {
         let i = v.0 as usize;
+        let mut others = false;
         self.known[i] = None;
         self.widened[i] = None;
         // The lists are emptied in place, keeping their storage: the same variables are
@@ -156,6 +222,7 @@ impl Env {
             for w in ws.drain(..) {
                 if self.widened[w.0 as usize] == Some(v) {
                     self.widened[w.0 as usize] = None;
+                    others = true;
                 }
             }
             self.widened_from[i] = ws;
@@ -165,10 +232,12 @@ impl Env {
             for d in ds.drain(..) {
                 if self.known[d.0 as usize] == Some(Operand::Var(v)) {
                     self.known[d.0 as usize] = None;
+                    others = true;
                 }
             }
             self.copies[i] = ds;
         }
+        others
     }
     fn set(&mut self, v: Var, val: Operand) {
         self.known[v.0 as usize] = Some(val);
@@ -183,13 +252,18 @@ impl Env {
         }
     }
     /// Forgets every variable `b` assigns (each once; kills commute, so their order does not
-    /// matter, and a hash set of them cost more than the loop body's walk).
-    fn kill_assigned(&mut self, b: &Block) {
+    /// matter, and a hash set of them cost more than the loop body's walk), marking in
+    /// `mattered` those that had a fact or that another variable's fact referred to.
+    fn kill_assigned(&mut self, b: &Block, mattered: &mut [bool]) {
         let mut seen = vec![false; self.known.len()];
         walk(b, &mut |i| {
             for_each_def(i, |v| {
-                if !std::mem::replace(&mut seen[v.0 as usize], true) {
-                    self.kill(v);
+                let n = v.0 as usize;
+                if !std::mem::replace(&mut seen[n], true) {
+                    let own = self.known[n].is_some() || self.widened[n].is_some();
+                    if self.kill(v) || own {
+                        mattered[n] = true;
+                    }
                 }
             })
         });
@@ -220,6 +294,24 @@ struct Folder<'a> {
     changed: bool,
     /// Tables no longer needed, reused for the copies taken at branches and loops.
     spare: Vec<Env>,
+    /// Variables whose write, somewhere in this round, forgot a fact that was still true: one
+    /// that another variable's fact referred to, or any fact of a variable a loop assigns,
+    /// forgotten at the loop's head.
+    ///
+    /// A round's edits mostly leave the next round nothing to do: folding rewrites an
+    /// instruction into the form the next round would give it from the same facts, and facts
+    /// are recorded after rewriting. What can give the next round more facts is a write that is
+    /// gone (a definition folded or dropped as unreachable here, or removed as dead after the
+    /// round): the facts its write (or a loop head's) forgot survive. Its own earlier fact does
+    /// not matter past the write (nothing reads the variable before its next write, or the write
+    /// would not be dead), so only a variable marked here can make the next round fold more.
+    mattered: Vec<bool>,
+    /// Variables written by instructions this round took away (see `mattered`).
+    dropped: Vec<Var>,
+    /// Whether this round made an edit after which the next round may fold more for another
+    /// reason: a branch dissolved because both sides are the same (the code after it then sees
+    /// one side's facts rather than their join) or a loop that runs once only after folding.
+    unsettled: bool,
 }
 
 fn cst(o: Operand) -> Option<Const> {
@@ -239,7 +331,36 @@ enum Edit {
     Splice(Vec<Inst>),
 }
 
-impl Folder<'_> {
+impl<'a> Folder<'a> {
+    fn new(vars: &'a [Ty]) -> Self {
+        Folder {
+            vars,
+            changed: false,
+            spare: Vec::new(),
+            mattered: vec![false; vars.len()],
+            dropped: Vec::new(),
+            unsettled: false,
+        }
+    }
+
+    /// Records the variables `insts` (and the code nested in them) write: they are taken away.
+    fn drop_defs<'i>(&mut self, insts: impl IntoIterator<Item = &'i Inst>) {
+        for i in insts {
+            for_each_def(i, |v| self.dropped.push(v));
+            for c in child_blocks(i) {
+                let dropped = &mut self.dropped;
+                walk(c, &mut |j| for_each_def(j, |v| dropped.push(v)));
+            }
+        }
+    }
+
+    /// A write of `v` (killing its facts) by an instruction that stays.
+    fn kill(&mut self, env: &mut Env, v: Var) {
+        if env.kill(v) {
+            self.mattered[v.0 as usize] = true;
+        }
+    }
+
     /// Folds `b` in place: kept instructions are rewritten where they lie and moved only to close
     /// the gaps removals leave, so a block with nothing removed (most blocks in a round that
     /// confirms the fixed point) is not rebuilt. The first splice (a branch or one-shot loop
@@ -259,6 +380,7 @@ impl Folder<'_> {
                     if diverges(&b.0[w - 1]) {
                         if r < len {
                             self.changed = true;
+                            self.drop_defs(&b.0[r..]);
                         }
                         break;
                     }
@@ -271,15 +393,17 @@ impl Folder<'_> {
                     out.extend(insts);
                     let mut iter = rest.into_iter();
                     if out.last().is_some_and(diverges) {
-                        if iter.next().is_some() {
+                        if iter.len() > 0 {
                             self.changed = true;
+                            self.drop_defs(iter.as_slice());
                         }
                     } else {
                         while let Some(inst) = iter.next() {
                             self.inst(inst, env, &mut out);
                             if out.last().is_some_and(diverges) {
-                                if iter.next().is_some() {
+                                if iter.len() > 0 {
                                     self.changed = true;
+                                    self.drop_defs(iter.as_slice());
                                 }
                                 break;
                             }
@@ -326,6 +450,7 @@ impl Folder<'_> {
                 }
                 if same_ignoring_locs(then, els) {
                     self.changed = true;
+                    self.unsettled = true;
                     return Edit::Splice(std::mem::take(&mut then.0));
                 }
                 Edit::Keep
@@ -342,11 +467,12 @@ impl Folder<'_> {
                     let (s, e) = (s.as_i128(), e.as_i128());
                     if s > e || (s == e && !*inclusive) {
                         self.changed = true;
+                        self.drop_defs([&*inst]);
                         return Edit::Remove;
                     }
                 }
-                env.kill_assigned(body);
-                env.kill(*iv);
+                env.kill_assigned(body, &mut self.mattered);
+                self.kill(env, *iv);
                 let mut inner = self.copy_env(env);
                 self.block(body, &mut inner);
                 self.spare.push(inner);
@@ -358,10 +484,11 @@ impl Folder<'_> {
                 if runs_once {
                     return self.splice(inst, env);
                 }
-                env.kill_assigned(body);
+                env.kill_assigned(body, &mut self.mattered);
                 let mut inner = self.copy_env(env);
                 self.block(body, &mut inner);
                 self.spare.push(inner);
+                self.check_once(*id, body);
                 Edit::Keep
             }
             Inst::BoundsCheck { idx, len, site } => match (cst(*idx), cst(*len)) {
@@ -406,10 +533,11 @@ impl Folder<'_> {
                 {
                     if s == dst {
                         self.changed = true;
+                        self.dropped.push(dst);
                         return Edit::Remove;
                     }
                 }
-                for_each_def(inst, |v| env.kill(v));
+                for_each_def(inst, |v| self.kill(env, v));
                 if let Inst::Mov { dst, src } = *inst {
                     env.set(dst, src);
                 }
@@ -425,6 +553,15 @@ impl Folder<'_> {
                 }
                 Edit::Keep
             }
+        }
+    }
+
+    /// A loop that folding left running once is dissolved by the next round.
+    fn check_once(&mut self, id: LoopId, body: &Block) {
+        if matches!(body.0.last(), Some(Inst::Break(l)) if *l == id)
+            && !jumps_to_insts(&body.0[..body.0.len() - 1], id)
+        {
+            self.unsettled = true;
         }
     }
 
@@ -470,7 +607,12 @@ impl Folder<'_> {
             } => {
                 if let Some(c) = cst(cond) {
                     self.changed = true;
-                    let mut taken = if c.bits != 0 { then } else { els };
+                    let (mut taken, other) = if c.bits != 0 {
+                        (then, els)
+                    } else {
+                        (els, then)
+                    };
+                    self.drop_defs(&other.0);
                     self.block(&mut taken, env);
                     out.extend(taken.0);
                     return;
@@ -495,6 +637,7 @@ impl Folder<'_> {
                 if same_ignoring_locs(&then, &els) {
                     // Both branches do the same thing: the condition does not matter.
                     self.changed = true;
+                    self.unsettled = true;
                     out.extend(then.0);
                     return;
                 }
@@ -515,11 +658,13 @@ impl Folder<'_> {
                     let (s, e) = (s.as_i128(), e.as_i128());
                     if s > e || (s == e && !inclusive) {
                         self.changed = true;
+                        self.dropped.push(iv);
+                        self.drop_defs(&body.0);
                         return;
                     }
                 }
-                env.kill_assigned(&body);
-                env.kill(iv);
+                env.kill_assigned(&body, &mut self.mattered);
+                self.kill(env, iv);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
                 out.push(Inst::For {
@@ -540,17 +685,20 @@ impl Folder<'_> {
                 if runs_once {
                     self.changed = true;
                     body.0.pop();
-                    for i in body.0 {
+                    let mut iter = body.0.into_iter();
+                    while let Some(i) = iter.next() {
                         self.inst(i, env, out);
                         if out.last().is_some_and(diverges) {
+                            self.drop_defs(iter.as_slice());
                             break;
                         }
                     }
                     return;
                 }
-                env.kill_assigned(&body);
+                env.kill_assigned(&body, &mut self.mattered);
                 let mut inner = env.clone();
                 self.block(&mut body, &mut inner);
+                self.check_once(id, &body);
                 out.push(Inst::Loop { id, body });
             }
             Inst::BoundsCheck { idx, len, site } => match (cst(idx), cst(len)) {
@@ -580,10 +728,11 @@ impl Folder<'_> {
                 {
                     if s == dst {
                         self.changed = true;
+                        self.dropped.push(dst);
                         return;
                     }
                 }
-                for_each_def(&other, |v| env.kill(v));
+                for_each_def(&other, |v| self.kill(env, v));
                 if let Inst::Mov { dst, src } = other {
                     env.set(dst, src);
                 }
@@ -1048,11 +1197,7 @@ mod tests {
     fn reference_fold(k: &mut Kernel) -> bool {
         let mut any = false;
         for _ in 0..16 {
-            let mut f = Folder {
-                vars: &k.vars,
-                changed: false,
-                spare: Vec::new(),
-            };
+            let mut f = Folder::new(&k.vars);
             let mut body = std::mem::take(&mut k.body);
             f.block(&mut body, &mut Env::new(k.vars.len()));
             let folded = f.changed;

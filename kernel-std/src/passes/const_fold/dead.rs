@@ -11,9 +11,11 @@
 //! inside a loop, whose head liveness was computed with it, or the last load of a local array
 //! gone), it finishes with [`dce::remove_dead_values`] itself.
 
-use crate::ir::{Block, Inst, Kernel, LoopId, Operand};
+use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
 use crate::passes::dce;
-use crate::passes::util::{for_each_def, for_each_use, is_removable, prune_locs, walk};
+use crate::passes::util::{
+    for_each_def, for_each_use, is_removable, prune_locs, same_ignoring_locs, walk,
+};
 use crate::passes::varset::VarSet;
 
 type Live = VarSet;
@@ -21,7 +23,14 @@ type Live = VarSet;
 /// Deletes unused values, dead array stores and empty control flow, to the fixed point
 /// [`dce::remove_dead_values`] reaches. Returns whether anything changed. Expects source markers
 /// pruned as `util::prune_locs` leaves them, in every block (folding leaves them so).
-pub(super) fn remove_dead_values(k: &mut Kernel) -> bool {
+/// Appends to `dropped` every variable a deleted instruction wrote, and sets `same_arms` when
+/// deletions left an `if` with two arms that are the same (folding then dissolves it) or when
+/// the deletions are not all known (after a round-based finish).
+pub(super) fn remove_dead_values(
+    k: &mut Kernel,
+    dropped: &mut Vec<Var>,
+    same_arms: &mut bool,
+) -> bool {
     let mut loads = vec![0u32; k.arrays.len()];
     if !k.arrays.is_empty() {
         walk(&k.body, &mut |i| {
@@ -32,6 +41,9 @@ pub(super) fn remove_dead_values(k: &mut Kernel) -> bool {
     }
     let mut dv = DeadValues {
         loops: Vec::new(),
+        dropped,
+        same_arms: false,
+        deleted: 0,
         loads,
         changed: false,
         found: false,
@@ -41,15 +53,26 @@ pub(super) fn remove_dead_values(k: &mut Kernel) -> bool {
     let mut body = std::mem::take(&mut k.body);
     dv.block(&mut body, Live::with_capacity(k.vars.len()), true);
     k.body = body;
-    if dv.again {
-        return dce::remove_dead_values(k) || dv.changed;
+    let (again, changed) = (dv.again, dv.changed);
+    *same_arms |= dv.same_arms;
+    if again {
+        let more = dce::remove_dead_values(k);
+        // What it deleted is not known: assume the worst.
+        *same_arms |= more;
+        return more || changed;
     }
-    dv.changed
+    changed
 }
 
-struct DeadValues {
+struct DeadValues<'d> {
     /// For each enclosing loop, by id: (live after it, live at its head).
     loops: Vec<Option<(Live, Live)>>,
+    /// Variables written by deleted instructions.
+    dropped: &'d mut Vec<Var>,
+    /// Whether deletions left an `if` whose arms are the same.
+    same_arms: bool,
+    /// Number of instructions deleted so far.
+    deleted: usize,
     /// Number of `array_load`s of each local array left in the kernel.
     loads: Vec<u32>,
     changed: bool,
@@ -83,7 +106,7 @@ fn add_use(live: &mut Live, o: Operand) {
     }
 }
 
-impl DeadValues {
+impl DeadValues<'_> {
     fn loop_sets(&self, l: LoopId) -> Option<&(Live, Live)> {
         self.loops.get(l.0 as usize).and_then(|x| x.as_ref())
     }
@@ -125,6 +148,7 @@ impl DeadValues {
                 Inst::If { then, els, .. } if only_locs(then) && only_locs(els) => true,
                 Inst::If { cond, then, els } => {
                     let after = remove.then(|| live.clone());
+                    let before = self.deleted;
                     let t = self.block(then, live.clone(), remove);
                     live = self.block(els, live, remove);
                     match after {
@@ -134,6 +158,9 @@ impl DeadValues {
                             true
                         }
                         _ => {
+                            if self.deleted > before && same_ignoring_locs(then, els) {
+                                self.same_arms = true;
+                            }
                             live.union_with(&t);
                             add_use(&mut live, *cond);
                             false
@@ -249,6 +276,11 @@ impl DeadValues {
             if dead {
                 self.found = true;
                 if remove {
+                    // An emptied `if` or loop writes nothing but a `for`'s induction variable
+                    // (what it held was deleted, and recorded, first).
+                    let dropped = &mut *self.dropped;
+                    for_each_def(&b.0[n], |v| dropped.push(v));
+                    self.deleted += 1;
                     if let Inst::ArrayLoad { array, .. } = &b.0[n] {
                         let left = &mut self.loads[array.0 as usize];
                         *left -= 1;
@@ -464,7 +496,7 @@ pub(super) mod tests {
         for seed in 0..3000 {
             let k = random_kernel(seed);
             let (mut a, mut b) = (k.clone(), k.clone());
-            let ra = remove_dead_values(&mut a);
+            let ra = remove_dead_values(&mut a, &mut Vec::new(), &mut false);
             let rb = dce::remove_dead_values(&mut b);
             assert_eq!(ra, rb, "seed {seed}\n{}", text(&k));
             assert_eq!(a.body, b.body, "seed {seed}\n{}", text(&k));
