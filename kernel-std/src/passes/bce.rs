@@ -260,63 +260,56 @@ impl Cx<'_> {
         t.is_int() && !t.is_signed()
     }
 
+    /// In place: only dropped checks move the instructions after them.
     fn block(&mut self, b: &mut Block, st: &mut State) {
-        let old = std::mem::take(&mut b.0);
-        for inst in old {
-            if let Some(i) = self.inst(inst, st) {
-                b.0.push(i);
-            }
-        }
+        b.0.retain_mut(|inst| self.inst(inst, st));
     }
 
-    fn inst(&mut self, inst: Inst, st: &mut State) -> Option<Inst> {
+    /// Returns whether `inst` stays.
+    fn inst(&mut self, inst: &mut Inst, st: &mut State) -> bool {
         match inst {
-            Inst::BoundsCheck { idx, len, site } => {
+            Inst::BoundsCheck { idx, len, .. } => {
+                let (idx, len) = (*idx, *len);
                 if self.drop_all || st.proves(self.vars, idx, len) {
                     self.removed = true;
-                    return None;
+                    return false;
                 }
                 let fact = (st.canon(idx), st.canon(len));
                 st.facts.push(fact);
                 st.count_facts(st.facts.len() - 1);
-                Some(Inst::BoundsCheck { idx, len, site })
+                true
             }
-            Inst::If {
-                cond,
-                mut then,
-                mut els,
-            } => {
+            Inst::If { cond, then, els } => {
+                let cond = *cond;
                 let mut st_t = st.clone();
                 st.cond_facts(cond, true, &mut st_t.facts, 0);
                 st_t.count_facts(st.facts.len());
                 let mut st_e = st.clone();
                 st.cond_facts(cond, false, &mut st_e.facts, 0);
                 st_e.count_facts(st.facts.len());
-                self.block(&mut then, &mut st_t);
-                self.block(&mut els, &mut st_e);
-                match (falls_through(&then), falls_through(&els)) {
+                self.block(then, &mut st_t);
+                self.block(els, &mut st_e);
+                match (falls_through(then), falls_through(els)) {
                     (false, true) => *st = st_e,
                     (true, false) => *st = st_t,
                     _ => {
-                        for v in assigned_vars(&then).into_iter().chain(assigned_vars(&els)) {
+                        for v in assigned_vars(then).into_iter().chain(assigned_vars(els)) {
                             st.kill(v);
                         }
                     }
                 }
-                Some(Inst::If { cond, then, els })
+                true
             }
             Inst::For {
-                id,
                 iv,
                 start,
                 end,
                 inclusive,
-                step,
-                reverse,
-                mut body,
-                unroll,
+                body,
+                ..
             } => {
-                let written = assigned_vars(&body);
+                let (iv, start, end, inclusive) = (*iv, *start, *end, *inclusive);
+                let written = assigned_vars(body);
                 let end_c = st.canon(end);
                 let iv_range = match (st.range(self.vars, start), st.range(self.vars, end)) {
                     (Some(s), Some(e)) => {
@@ -360,39 +353,29 @@ impl Cx<'_> {
                     }
                 }
                 inner.count_facts(st.facts.len());
-                self.block(&mut body, &mut inner);
-                Some(Inst::For {
-                    id,
-                    iv,
-                    start,
-                    end,
-                    inclusive,
-                    step,
-                    reverse,
-                    body,
-                    unroll,
-                })
+                self.block(body, &mut inner);
+                true
             }
-            Inst::Loop { id, mut body } => {
-                for v in assigned_vars(&body) {
+            Inst::Loop { body, .. } => {
+                for v in assigned_vars(body) {
                     st.kill(v);
                 }
                 let mut inner = st.clone();
-                self.block(&mut body, &mut inner);
-                Some(Inst::Loop { id, body })
+                self.block(body, &mut inner);
+                true
             }
             other => {
-                let range = self.range_of(&other, st);
-                for_each_def(&other, |v| st.kill(v));
+                let range = self.range_of(other, st);
+                for_each_def(other, |v| st.kill(v));
                 if let Some((dst, r)) = range {
                     st.ranges.insert(dst, r);
                 }
-                if let Some((dst, def)) = self.def_of(&other, st) {
+                if let Some((dst, def)) = self.def_of(other, st) {
                     if !def.mentions(dst) {
                         st.define(dst, def);
                     }
                 }
-                Some(other)
+                true
             }
         }
     }

@@ -39,6 +39,11 @@ fn speculable(inst: &Inst) -> Option<Var> {
 }
 
 fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, anywhere: &VarSet) -> bool {
+    // Without nested control there is nothing to hoist or dissolve, and no liveness is needed:
+    // most blocks are the one-access branches of guarded loads and stores.
+    if !b.0.iter().any(|i| !super::util::child_blocks(i).is_empty()) {
+        return sink_stores(&mut b.0);
+    }
     let n = b.0.len();
     let live_after: Vec<VarSet> = live_after_each(b, live_out, anywhere, |i| {
         matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
@@ -128,6 +133,11 @@ fn load_of(inst: &Inst) -> Option<Space> {
 /// writes what it reads; global and shared memory never overlap, so the order of the accesses
 /// to each space, and every value stored, are unchanged.
 fn sink_stores(b: &mut Vec<Inst>) -> bool {
+    // Only a store with something after it can move.
+    let len = b.len();
+    if !b.iter().enumerate().any(|(i, x)| i + 1 < len && store_of(x).is_some()) {
+        return false;
+    }
     let mut changed = false;
     // Last instruction first. What follows the current one is kept as a stack (`after`, the
     // next instruction on top): a store moves only a few places, so it is placed by popping

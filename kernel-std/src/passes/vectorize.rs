@@ -21,7 +21,7 @@
 
 use super::fx::{FxHashMap, FxHashSet};
 
-use super::util::{assigned_vars, child_blocks, def_counts, for_each_def, for_each_use, walk};
+use super::util::{child_blocks, def_counts, for_each_def, for_each_use, walk};
 use crate::intrinsics::{self, Class};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SharedId, Space, Ty, Var};
 
@@ -374,6 +374,22 @@ impl Vectorizer<'_> {
                 _ => {}
             }
         }
+        // A block without shared accesses (global accesses' guards, most of them) has nothing
+        // to anchor or to vectorize.
+        if !b.0.iter().any(|i| {
+            matches!(
+                i,
+                Inst::Load {
+                    space: Space::Shared,
+                    ..
+                } | Inst::Store {
+                    space: Space::Shared,
+                    ..
+                }
+            )
+        }) {
+            return;
+        }
         let accesses = self.scan(b);
         // Symbolic parts used by at least two accesses get an anchor.
         let mut uses: FxHashMap<Terms, usize> = FxHashMap::default();
@@ -532,8 +548,10 @@ impl Vectorizer<'_> {
             };
             let mut forget = |v: Var| sc.forget(v);
             for_each_def(inst, &mut forget);
+            // Forgetting a variable twice only bumps its version twice: forms compare versions
+            // for equality, so no set of the nested definitions is needed.
             for c in child_blocks(inst) {
-                assigned_vars(c).into_iter().for_each(&mut forget);
+                walk(c, &mut |x| for_each_def(x, &mut forget));
             }
             if let Some((d, f)) = new_form {
                 if f.terms.len() <= 4 {
