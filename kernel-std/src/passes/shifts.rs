@@ -188,14 +188,10 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 _ => {}
             }
             // Whatever the nested code assigned is unknown from here on.
-            let mut assigned = Vec::new();
-            let mut note = |i: &Inst| super::util::for_each_def(i, |v| assigned.push(v));
+            let mut note = |i: &Inst| super::util::for_each_def(i, |v| run.assign(v, None));
             note(&inst);
             for c in super::util::child_blocks(&inst) {
                 super::util::walk(c, &mut note);
-            }
-            for v in assigned {
-                run.assign(v, None);
             }
             out.push(inst);
             continue;
