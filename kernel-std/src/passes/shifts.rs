@@ -78,13 +78,31 @@ struct Run {
     copy_of: Vec<Option<(Var, u32)>>,
     /// Integer values computed in this run, by operation and operands: the variable holding
     /// each, with its version and its operands' versions then.
-    values: FxHashMap<ValueKey, (Var, [u32; 3])>,
+    values: FxHashMap<PackedKey, (Var, [u32; 3])>,
     /// Indices assigned in this run (with repeats): what [`Run::reset`] clears.
     touched: Vec<u32>,
 }
 
 /// An integer binary operation or cast (`op` `None`) and its operands.
 type ValueKey = (Option<BinOp>, Ty, Operand, Operand);
+
+/// A [`ValueKey`] as three words, equal exactly when the keys are: hashing the tuple field by
+/// field was most of the cost of a lookup.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct PackedKey(u64, u64, u64);
+
+impl PackedKey {
+    fn of(key: &ValueKey) -> PackedKey {
+        let (op, ty, a, b) = *key;
+        let op = op.map_or(0, |o| o as u64 + 1);
+        let part = |o: Operand| match o {
+            Operand::Var(v) => (0u64, v.0 as u64),
+            Operand::Const(c) => (1 | (c.ty as u64) << 1, c.bits),
+        };
+        let ((ta, va), (tb, vb)) = (part(a), part(b));
+        PackedKey(op | (ty as u64) << 8 | ta << 16 | tb << 32, va, vb)
+    }
+}
 
 impl Run {
     fn new(n: usize) -> Self {
@@ -121,7 +139,7 @@ impl Run {
     /// A variable that already holds the value `inst` computes.
     fn same_value(&self, k: &Kernel, inst: &Inst) -> Option<Var> {
         let (key, _) = Self::value_key(k, inst)?;
-        let &(w, [vw, va, vb]) = self.values.get(&key)?;
+        let &(w, [vw, va, vb]) = self.values.get(&PackedKey::of(&key))?;
         let now = [
             self.version_of(w.into()),
             self.version_of(key.2),
@@ -136,7 +154,7 @@ impl Run {
                 self.version_of(key.2),
                 self.version_of(key.3),
             ];
-            self.values.insert(key, (dst, vers));
+            self.values.insert(PackedKey::of(&key), (dst, vers));
         }
     }
     /// The variable `v` is a still valid copy of.
@@ -272,11 +290,11 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
         }
         _ => None,
     };
-    let single = super::util::single_dst(inst);
-    super::util::for_each_def(inst, |v| {
-        let d = if single == Some(v) { def.clone() } else { None };
-        run.assign(v, d);
-    });
+    // A single result takes the definition; every result of anything else is unknown.
+    match super::util::single_dst(inst) {
+        Some(d) => run.assign(d, def),
+        None => super::util::for_each_def(inst, |v| run.assign(v, None)),
+    }
     run.note_value(k, inst);
     if let Inst::Mov {
         dst,
