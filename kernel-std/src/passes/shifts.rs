@@ -193,11 +193,14 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
     // Room for the variables and instructions the rewrites add, so the tables and the block
     // are not copied to grow.
     let mut run = pool.pop().unwrap_or_else(|| Run::new(k.vars.len() + 64));
-    let mut out = Vec::with_capacity(b.0.len() + 64);
-    for mut inst in std::mem::take(&mut b.0) {
+    // Rewrites happen in place; the few that turn one instruction into two are spliced in at
+    // the end (rebuilding every block moved each instruction twice, for a handful of splices).
+    let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
+    for at in 0..b.0.len() {
+        let inst = &mut b.0[at];
         let nested = matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. });
         if nested {
-            match &mut inst {
+            match inst {
                 Inst::If { then, els, .. } => {
                     block(k, then, changed, pool);
                     block(k, els, changed, pool);
@@ -207,16 +210,15 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
             }
             // Whatever the nested code assigned is unknown from here on.
             let mut note = |i: &Inst| super::util::for_each_def(i, |v| run.assign(v, None));
-            note(&inst);
-            for c in super::util::child_blocks(&inst) {
+            note(inst);
+            for c in super::util::child_blocks(inst) {
                 super::util::walk(c, &mut note);
             }
-            out.push(inst);
             continue;
         }
         // Reads of a copy read its source (the copies `early_checks` and `cse` leave would hide
         // the patterns below, and the copies' sources are what ptxas can see are equal).
-        super::util::for_each_use_mut(&mut inst, |o| {
+        super::util::for_each_use_mut(inst, |o| {
             if let Operand::Var(v) = *o {
                 if let Some(s) = run.source(v) {
                     *o = s.into();
@@ -224,9 +226,9 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 }
             }
         });
-        if let Some(w) = run.same_value(k, &inst) {
-            if let Some(dst) = super::util::single_dst(&inst) {
-                inst = Inst::Mov { dst, src: w.into() };
+        if let Some(w) = run.same_value(k, inst) {
+            if let Some(dst) = super::util::single_dst(inst) {
+                *inst = Inst::Mov { dst, src: w.into() };
                 *changed = true;
             }
         }
@@ -235,7 +237,7 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
             op: op @ BinOp::Mul,
             a,
             b: bb,
-        } = &mut inst
+        } = inst
         {
             let ty = k.ty(*dst);
             if ty.is_int() {
@@ -248,22 +250,31 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 }
             }
         }
-        if let Some(and) = mask_past_offset(k, &run, &inst) {
-            inst = and;
+        if let Some(and) = mask_past_offset(k, &run, inst) {
+            *inst = and;
             *changed = true;
         }
-        if let Some(seq) = merge_extract(k, &run, &inst) {
+        if let Some(seq) = merge_extract(k, &run, inst) {
             *changed = true;
-            for i in seq {
-                record(k, &mut run, &i);
-                out.push(i);
+            for i in &seq {
+                record(k, &mut run, i);
             }
+            splices.push((at, seq));
             continue;
         }
-        record(k, &mut run, &inst);
-        out.push(inst);
+        record(k, &mut run, inst);
     }
-    b.0 = out;
+    if !splices.is_empty() {
+        let old = std::mem::take(&mut b.0);
+        b.0.reserve(old.len() + splices.len());
+        let mut next = splices.into_iter().peekable();
+        for (at, inst) in old.into_iter().enumerate() {
+            match next.next_if(|(s, _)| *s == at) {
+                Some((_, seq)) => b.0.extend(seq),
+                None => b.0.push(inst),
+            }
+        }
+    }
     run.reset();
     pool.push(run);
 }

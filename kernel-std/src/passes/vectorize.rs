@@ -418,26 +418,29 @@ impl Vectorizer<'_> {
             *uses.entry(a.form.terms).or_default() += 1;
         }
         let groups = self.groups(b, &accesses);
-        let mut leader: FxHashMap<usize, Vec<Var>> = FxHashMap::default();
-        let mut dropped: FxHashSet<usize> = FxHashSet::default();
+        // What happens at each position, in vectors by position (hash maps by position were a
+        // lookup per instruction of the block): its access, and its role in a vector load.
+        let mut leader: Vec<Option<Vec<Var>>> = vec![None; b.0.len()];
+        let mut dropped = vec![false; b.0.len()];
         for g in &groups {
-            leader.insert(
-                accesses[g[0]].at,
-                g.iter().map(|&i| accesses[i].dst.unwrap().0).collect(),
-            );
+            leader[accesses[g[0]].at] =
+                Some(g.iter().map(|&i| accesses[i].dst.unwrap().0).collect());
             for &i in &g[1..] {
-                dropped.insert(accesses[i].at);
+                dropped[accesses[i].at] = true;
             }
         }
-        let by_at: FxHashMap<usize, &Access> = accesses.iter().map(|a| (a.at, a)).collect();
+        let mut by_at: Vec<Option<&Access>> = vec![None; b.0.len()];
+        for a in &accesses {
+            by_at[a.at] = Some(a);
+        }
         let mut anchors: FxHashMap<Terms, (Var, u32)> = FxHashMap::default();
         let mut out = Vec::with_capacity(b.0.len());
         for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
-            if dropped.contains(&i) {
+            if dropped[i] {
                 self.changed = true;
                 continue;
             }
-            if let Some(a) = by_at.get(&i) {
+            if let Some(a) = by_at[i] {
                 let shared_part = !a.form.terms.is_empty() && uses[&a.form.terms] >= 2;
                 if shared_part {
                     let addr = match anchors.get(&a.form.terms) {
@@ -472,7 +475,7 @@ impl Vectorizer<'_> {
                     set_address(&mut inst, addr.into());
                     self.changed = true;
                 }
-                if let Some(dsts) = leader.get(&i) {
+                if let Some(dsts) = leader[i].take() {
                     if let Inst::Load {
                         space,
                         addr,
@@ -481,7 +484,7 @@ impl Vectorizer<'_> {
                     } = inst
                     {
                         inst = Inst::LoadVec {
-                            dsts: dsts.clone(),
+                            dsts,
                             space,
                             addr,
                             readonly,
