@@ -22,8 +22,6 @@
 //! With `CompileOptions::bounds_checks` off, every check is removed (the benchmark's unchecked
 //! configuration).
 
-use super::fx::FxHashMap as HashMap;
-
 use super::ranges::{self, Range};
 use super::util::{assigned_vars, falls_through, for_each_def};
 use crate::compile::CompileOptions;
@@ -38,7 +36,7 @@ pub fn bce(k: &mut Kernel, opts: &CompileOptions) -> bool {
         removed: false,
         drop_all: !opts.bounds_checks,
     };
-    cx.block(&mut body, &mut State::default());
+    cx.block(&mut body, &mut State::new(k.vars.len()));
     k.body = body;
     cx.removed
 }
@@ -65,35 +63,68 @@ impl Def {
     }
 }
 
+/// Per-variable tables indexed by `Var.0` (hash maps of them were most of this pass's time on
+/// unrolled kernels, which assign thousands of values between two branches).
 #[derive(Clone, Default)]
 struct State {
-    defs: HashMap<Var, Def>,
+    defs: Vec<Option<Def>>,
     /// `(a, b)`: `a < b` holds, on canonical operands.
     facts: Vec<(Operand, Operand)>,
     /// Known value ranges (facts about values, so they stay true when an operand that produced
     /// them is written later; only writing the variable itself forgets its range).
-    ranges: HashMap<Var, Range>,
+    ranges: Vec<Option<Range>>,
     /// For each variable, the variables whose `defs` entry mentioned it when it was recorded
     /// (some may be stale): forgetting the definitions that read a written variable looks only
     /// at these instead of at every definition.
-    readers: HashMap<Var, Vec<Var>>,
+    readers: Vec<Vec<Var>>,
     /// How many entries of `facts` mention each variable, so writing one that none mentions
     /// skips the scan.
-    in_facts: HashMap<Var, u32>,
+    in_facts: Vec<u32>,
 }
 
 impl State {
+    fn new(vars: usize) -> Self {
+        State {
+            defs: vec![None; vars],
+            facts: Vec::new(),
+            ranges: vec![None; vars],
+            readers: vec![Vec::new(); vars],
+            in_facts: vec![0; vars],
+        }
+    }
+
+    /// Makes room for `v` in every table (the kernel's variables all fit from the start).
+    fn room(&mut self, v: Var) -> usize {
+        let i = v.0 as usize;
+        if i >= self.defs.len() {
+            self.defs.resize(i + 1, None);
+            self.ranges.resize(i + 1, None);
+            self.readers.resize(i + 1, Vec::new());
+            self.in_facts.resize(i + 1, 0);
+        }
+        i
+    }
+
+    fn def(&self, v: Var) -> Option<&Def> {
+        self.defs.get(v.0 as usize).and_then(Option::as_ref)
+    }
+
+    fn set_range(&mut self, v: Var, r: Range) {
+        let i = self.room(v);
+        self.ranges[i] = Some(r);
+    }
+
     fn kill(&mut self, v: Var) {
-        self.ranges.remove(&v);
-        self.defs.remove(&v);
-        if let Some(rs) = self.readers.remove(&v) {
-            for r in rs {
-                if self.defs.get(&r).is_some_and(|d| d.mentions(v)) {
-                    self.defs.remove(&r);
-                }
+        let i = self.room(v);
+        self.ranges[i] = None;
+        self.defs[i] = None;
+        for r in std::mem::take(&mut self.readers[i]) {
+            let at = r.0 as usize;
+            if self.defs[at].as_ref().is_some_and(|d| d.mentions(v)) {
+                self.defs[at] = None;
             }
         }
-        if self.in_facts.get(&v).is_some_and(|&n| n > 0) {
+        if self.in_facts[i] > 0 {
             let o = Operand::Var(v);
             let in_facts = &mut self.in_facts;
             self.facts.retain(|&(a, b)| {
@@ -101,7 +132,7 @@ impl State {
                 if !keep {
                     for x in [a, b] {
                         if let Operand::Var(x) = x {
-                            *in_facts.entry(x).or_default() -= 1;
+                            in_facts[x.0 as usize] -= 1;
                         }
                     }
                 }
@@ -118,19 +149,23 @@ impl State {
         for (i, o) in [a, b].into_iter().enumerate() {
             if let Operand::Var(x) = o {
                 if i == 0 || b != a {
-                    self.readers.entry(x).or_default().push(dst);
+                    let at = self.room(x);
+                    self.readers[at].push(dst);
                 }
             }
         }
-        self.defs.insert(dst, def);
+        let at = self.room(dst);
+        self.defs[at] = Some(def);
     }
 
     /// Adds `facts[from..]` to `in_facts` (after pushing facts directly).
     fn count_facts(&mut self, from: usize) {
-        for &(a, b) in &self.facts[from..] {
+        for n in from..self.facts.len() {
+            let (a, b) = self.facts[n];
             for x in [a, b] {
                 if let Operand::Var(x) = x {
-                    *self.in_facts.entry(x).or_default() += 1;
+                    let i = self.room(x);
+                    self.in_facts[i] += 1;
                 }
             }
         }
@@ -139,7 +174,7 @@ impl State {
     fn canon(&self, mut o: Operand) -> Operand {
         for _ in 0..64 {
             match o {
-                Operand::Var(v) => match self.defs.get(&v) {
+                Operand::Var(v) => match self.def(v) {
                     Some(Def::Same(x)) => o = *x,
                     _ => return o,
                 },
@@ -161,7 +196,7 @@ impl State {
             return;
         }
         let mut push = |a: Operand, b: Operand| out.push((self.canon(a), self.canon(b)));
-        match self.defs.get(&c) {
+        match self.def(c) {
             Some(Def::Cmp(op, a, b)) => match (op, truth) {
                 (BinOp::Lt, true) | (BinOp::Ge, false) => push(*a, *b),
                 (BinOp::Gt, true) | (BinOp::Le, false) => push(*b, *a),
@@ -195,7 +230,7 @@ impl State {
     /// `x` if `o` is known to equal `x + 1` without wrap-around.
     fn plus_one_of(&self, o: Operand) -> Option<Operand> {
         let Operand::Var(v) = o else { return None };
-        match self.defs.get(&v) {
+        match self.def(v) {
             Some(Def::AddOne(x)) => Some(*x),
             _ => None,
         }
@@ -206,8 +241,9 @@ impl State {
             Operand::Const(c) => ranges::of_const(c),
             Operand::Var(v) => self
                 .ranges
-                .get(&v)
+                .get(v.0 as usize)
                 .copied()
+                .flatten()
                 .or_else(|| ranges::full(vars[v.0 as usize])),
         }
     }
@@ -260,63 +296,56 @@ impl Cx<'_> {
         t.is_int() && !t.is_signed()
     }
 
+    /// In place: only dropped checks move the instructions after them.
     fn block(&mut self, b: &mut Block, st: &mut State) {
-        let old = std::mem::take(&mut b.0);
-        for inst in old {
-            if let Some(i) = self.inst(inst, st) {
-                b.0.push(i);
-            }
-        }
+        b.0.retain_mut(|inst| self.inst(inst, st));
     }
 
-    fn inst(&mut self, inst: Inst, st: &mut State) -> Option<Inst> {
+    /// Returns whether `inst` stays.
+    fn inst(&mut self, inst: &mut Inst, st: &mut State) -> bool {
         match inst {
-            Inst::BoundsCheck { idx, len, site } => {
+            Inst::BoundsCheck { idx, len, .. } => {
+                let (idx, len) = (*idx, *len);
                 if self.drop_all || st.proves(self.vars, idx, len) {
                     self.removed = true;
-                    return None;
+                    return false;
                 }
                 let fact = (st.canon(idx), st.canon(len));
                 st.facts.push(fact);
                 st.count_facts(st.facts.len() - 1);
-                Some(Inst::BoundsCheck { idx, len, site })
+                true
             }
-            Inst::If {
-                cond,
-                mut then,
-                mut els,
-            } => {
+            Inst::If { cond, then, els } => {
+                let cond = *cond;
                 let mut st_t = st.clone();
                 st.cond_facts(cond, true, &mut st_t.facts, 0);
                 st_t.count_facts(st.facts.len());
                 let mut st_e = st.clone();
                 st.cond_facts(cond, false, &mut st_e.facts, 0);
                 st_e.count_facts(st.facts.len());
-                self.block(&mut then, &mut st_t);
-                self.block(&mut els, &mut st_e);
-                match (falls_through(&then), falls_through(&els)) {
+                self.block(then, &mut st_t);
+                self.block(els, &mut st_e);
+                match (falls_through(then), falls_through(els)) {
                     (false, true) => *st = st_e,
                     (true, false) => *st = st_t,
                     _ => {
-                        for v in assigned_vars(&then).into_iter().chain(assigned_vars(&els)) {
+                        for v in assigned_vars(then).into_iter().chain(assigned_vars(els)) {
                             st.kill(v);
                         }
                     }
                 }
-                Some(Inst::If { cond, then, els })
+                true
             }
             Inst::For {
-                id,
                 iv,
                 start,
                 end,
                 inclusive,
-                step,
-                reverse,
-                mut body,
-                unroll,
+                body,
+                ..
             } => {
-                let written = assigned_vars(&body);
+                let (iv, start, end, inclusive) = (*iv, *start, *end, *inclusive);
+                let written = assigned_vars(body);
                 let end_c = st.canon(end);
                 let iv_range = match (st.range(self.vars, start), st.range(self.vars, end)) {
                     (Some(s), Some(e)) => {
@@ -335,7 +364,7 @@ impl Cx<'_> {
                 st.kill(iv);
                 let mut inner = st.clone();
                 if let Some(r) = iv_range {
-                    inner.ranges.insert(iv, r);
+                    inner.set_range(iv, r);
                 }
                 let end_stable = match end {
                     Operand::Var(v) => !written.contains(&v),
@@ -360,39 +389,29 @@ impl Cx<'_> {
                     }
                 }
                 inner.count_facts(st.facts.len());
-                self.block(&mut body, &mut inner);
-                Some(Inst::For {
-                    id,
-                    iv,
-                    start,
-                    end,
-                    inclusive,
-                    step,
-                    reverse,
-                    body,
-                    unroll,
-                })
+                self.block(body, &mut inner);
+                true
             }
-            Inst::Loop { id, mut body } => {
-                for v in assigned_vars(&body) {
+            Inst::Loop { body, .. } => {
+                for v in assigned_vars(body) {
                     st.kill(v);
                 }
                 let mut inner = st.clone();
-                self.block(&mut body, &mut inner);
-                Some(Inst::Loop { id, body })
+                self.block(body, &mut inner);
+                true
             }
             other => {
-                let range = self.range_of(&other, st);
-                for_each_def(&other, |v| st.kill(v));
+                let range = self.range_of(other, st);
+                for_each_def(other, |v| st.kill(v));
                 if let Some((dst, r)) = range {
-                    st.ranges.insert(dst, r);
+                    st.set_range(dst, r);
                 }
-                if let Some((dst, def)) = self.def_of(&other, st) {
+                if let Some((dst, def)) = self.def_of(other, st) {
                     if !def.mentions(dst) {
                         st.define(dst, def);
                     }
                 }
-                Some(other)
+                true
             }
         }
     }

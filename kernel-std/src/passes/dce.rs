@@ -30,7 +30,18 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
     loop {
         let (uses, loaded) = counts.get_or_insert_with(|| count_uses(k));
         let (mut changed, mut removed_load) = (false, false);
-        sweep(&mut k.body, uses, loaded, &mut changed, &mut removed_load);
+        let mut sw = Sweep {
+            uses,
+            loaded,
+            changed: false,
+            removed_load: false,
+            kept: vec![false; k.vars.len()],
+            revived: false,
+        };
+        sw.block(&mut k.body);
+        changed |= sw.changed;
+        removed_load |= sw.removed_load;
+        let revived = sw.revived;
         // Removing what liveness found dead leaves every live set as it was (a dead
         // instruction adds no use), so liveness finds nothing more in its own output: after the
         // first round it can only find something new when the sweep changed the code.
@@ -45,7 +56,74 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
         if !changed {
             return any;
         }
+        // Another sweep finds something only where a value lost its last read after the sweep
+        // had kept its definition (a loop-carried value, read before it is written), or where
+        // liveness removed code or an array load: otherwise it would only walk the kernel again.
+        if !revived && !removed && !removed_load && !liveness_removed_load {
+            return true;
+        }
         any = true;
+    }
+}
+
+/// State of one [`sweep`](Sweep::block) over the kernel.
+struct Sweep<'a> {
+    uses: &'a mut [u32],
+    loaded: &'a FxHashSet<ArrayId>,
+    changed: bool,
+    removed_load: bool,
+    /// Variables written by an instruction the sweep has kept so far.
+    kept: Vec<bool>,
+    /// Whether a kept instruction's result has since lost its last read.
+    revived: bool,
+}
+
+impl Sweep<'_> {
+    /// Removes what [`dead`] finds, last instruction first, and takes each removed
+    /// instruction's reads off `uses`: a chain of dead values (`a` read only by `b`, read only
+    /// by `c`) goes in one sweep instead of one per link. Deadness only grows as instructions
+    /// go, so the fixed point [`remove_dead_values`] reaches is the same in any order.
+    fn block(&mut self, b: &mut Block) {
+        let mut keep: Vec<bool> = Vec::new();
+        for n in (0..b.0.len()).rev() {
+            let inst = &mut b.0[n];
+            match inst {
+                Inst::If { then, els, .. } => {
+                    self.block(els);
+                    self.block(then);
+                }
+                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
+                _ => {}
+            }
+            if dead(inst, self.uses, self.loaded) {
+                self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
+                for_each_use(inst, |o| {
+                    if let Operand::Var(v) = o {
+                        let u = &mut self.uses[v.0 as usize];
+                        *u -= 1;
+                        if *u == 0 && self.kept.get(v.0 as usize).copied().unwrap_or(true) {
+                            self.revived = true;
+                        }
+                    }
+                });
+                if keep.is_empty() {
+                    keep = vec![true; b.0.len()];
+                }
+                keep[n] = false;
+            } else {
+                for_each_def(inst, |v| {
+                    if let Some(k) = self.kept.get_mut(v.0 as usize) {
+                        *k = true;
+                    }
+                });
+            }
+        }
+        if !keep.is_empty() {
+            self.changed = true;
+            let mut it = keep.into_iter();
+            b.0.retain(|_| it.next().unwrap_or(true));
+        }
+        self.changed |= prune_locs(b);
     }
 }
 
@@ -79,51 +157,6 @@ fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
         }
         _ => false,
     }
-}
-
-/// Removes what [`dead`] finds, last instruction first, and takes each removed instruction's
-/// reads off `uses`: a chain of dead values (`a` read only by `b`, read only by `c`) goes in one
-/// sweep instead of one per link. Deadness only grows as instructions go, so the fixed point
-/// [`remove_dead_values`] reaches is the same in any order.
-fn sweep(
-    b: &mut Block,
-    uses: &mut [u32],
-    loaded: &FxHashSet<ArrayId>,
-    changed: &mut bool,
-    removed_load: &mut bool,
-) {
-    let mut keep: Vec<bool> = Vec::new();
-    for n in (0..b.0.len()).rev() {
-        let inst = &mut b.0[n];
-        match inst {
-            Inst::If { then, els, .. } => {
-                sweep(els, uses, loaded, changed, removed_load);
-                sweep(then, uses, loaded, changed, removed_load);
-            }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => {
-                sweep(body, uses, loaded, changed, removed_load)
-            }
-            _ => {}
-        }
-        if dead(inst, uses, loaded) {
-            *removed_load |= matches!(inst, Inst::ArrayLoad { .. });
-            for_each_use(inst, |o| {
-                if let Operand::Var(v) = o {
-                    uses[v.0 as usize] -= 1;
-                }
-            });
-            if keep.is_empty() {
-                keep = vec![true; b.0.len()];
-            }
-            keep[n] = false;
-        }
-    }
-    if !keep.is_empty() {
-        *changed = true;
-        let mut it = keep.into_iter();
-        b.0.retain(|_| it.next().unwrap_or(true));
-    }
-    *changed |= prune_locs(b);
 }
 
 /// Deletes removable instructions whose results are overwritten before any read (the IR is not

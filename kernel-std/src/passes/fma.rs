@@ -10,7 +10,6 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
-use super::fx::FxHashMap as HashMap;
 use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
 
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SourceLoc, Ty, UnOp, Var};
@@ -62,12 +61,15 @@ fn contract_all(
 ) -> bool {
     let mut changed = false;
     // Reads inside a loop body, counted before its contractions remove any (as `uses` was).
+    // A count per variable (a hash map of them was a large part of this pass's time).
     let inside = loop_body.then(|| {
-        let mut n: HashMap<Var, u32> = HashMap::default();
+        let mut n = vec![0u32; k.vars.len()];
         super::util::walk(b, &mut |i| {
             for_each_use(i, |o| {
                 if let Operand::Var(v) = o {
-                    *n.entry(v).or_default() += 1;
+                    if let Some(c) = n.get_mut(v.0 as usize) {
+                        *c += 1;
+                    }
                 }
             })
         });
@@ -79,7 +81,7 @@ fn contract_all(
     let mut gone = Vec::new();
     let mut i = 0;
     while i < b.0.len() {
-        if let Some(j) = candidate(k, &b.0, i, uses, defs, top, inside.as_ref()) {
+        if let Some(j) = candidate(k, &b.0, i, uses, defs, top, inside.as_deref()) {
             contract(k, b, i, j);
             gone.push(i);
             changed = true;
@@ -113,7 +115,7 @@ fn candidate(
     uses: &[u32],
     defs: &[u32],
     top: bool,
-    inside: Option<&HashMap<Var, u32>>,
+    inside: Option<&[u32]>,
 ) -> Option<usize> {
     let Inst::Binary {
         dst: m,
@@ -131,13 +133,10 @@ fn candidate(
     if a == Operand::Var(m) || b == Operand::Var(m) {
         return None;
     }
-    let factors: Vec<Var> = [a, b]
-        .iter()
-        .filter_map(|o| match o {
-            Operand::Var(v) => Some(*v),
-            Operand::Const(_) => None,
-        })
-        .collect();
+    let factors = [a, b].map(|o| match o {
+        Operand::Var(v) => Some(v),
+        Operand::Const(_) => None,
+    });
     for (j, inst) in insts.iter().enumerate().skip(i + 1) {
         let mut reads_m = false;
         for_each_use(inst, |o| reads_m |= o == Operand::Var(m));
@@ -155,11 +154,12 @@ fn candidate(
             let dead = single
                 || dead_after(&insts[j + 1..], m, top)
                 || inside.is_some_and(|n| {
-                    n.get(&m) == Some(&uses[m.0 as usize]) && dead_at_loop_end(insts, j, m)
+                    let here = n.get(m.0 as usize).copied().unwrap_or(0);
+                    here != 0 && here == uses[m.0 as usize] && dead_at_loop_end(insts, j, m)
                 });
             return (once && dead).then_some(j);
         }
-        if writes(inst, m) || factors.iter().any(|f| writes(inst, *f)) {
+        if writes(inst, m) || factors.iter().flatten().any(|f| writes(inst, *f)) {
             return None;
         }
         if !inst_is_simple(inst) && nested_reads(inst, m) {

@@ -15,9 +15,8 @@
 //! only there and read only inside the loop, so every read sees the same value as before; running
 //! it once when the loop runs zero times only computes a value nobody reads.
 
-use super::fx::{FxHashMap as HashMap, FxHashSet as HashSet};
-
-use super::util::{assigned_vars, def_counts, for_each_use, use_counts, walk};
+use super::util::{def_counts, for_each_def, for_each_use, use_counts, walk};
+use super::varset::VarSet;
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Var};
 
 /// Returns whether anything moved.
@@ -32,6 +31,21 @@ pub fn licm(k: &mut Kernel) -> bool {
 
 fn block(k: &Kernel, b: &mut Block, defs: &[u32], uses: &[u32]) -> bool {
     let mut changed = false;
+    // Only a loop at this level takes instructions out in front of it: a block without one is
+    // left where it is (most blocks are the branches of guarded accesses).
+    if !b
+        .0
+        .iter()
+        .any(|i| matches!(i, Inst::For { .. } | Inst::Loop { .. }))
+    {
+        for inst in &mut b.0 {
+            if let Inst::If { then, els, .. } = inst {
+                changed |= block(k, then, defs, uses);
+                changed |= block(k, els, defs, uses);
+            }
+        }
+        return changed;
+    }
     let mut out = Vec::with_capacity(b.0.len());
     for mut inst in std::mem::take(&mut b.0) {
         match &mut inst {
@@ -62,7 +76,7 @@ fn block(k: &Kernel, b: &mut Block, defs: &[u32], uses: &[u32]) -> bool {
 /// The destination of a pure, hoistable instruction: 32 bits or less, or 64 bits when
 /// `narrowed` says the loop only reads it through casts to 32 bits or less (those move too,
 /// so the wide value dies before the loop: SGEMM's `(ty * 8) as u32` shared anchors).
-fn candidate(k: &Kernel, inst: &Inst, narrowed: &HashSet<Var>) -> Option<Var> {
+fn candidate(k: &Kernel, inst: &Inst, narrowed: &VarSet) -> Option<Var> {
     let dst = match inst {
         Inst::Binary { dst, op, b, .. } => {
             let by_var = matches!(b, Operand::Var(_));
@@ -104,25 +118,21 @@ fn offset_form(inst: &Inst) -> bool {
 /// Removes the invariant instructions from the top level of a loop body and returns them in
 /// order.
 fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u32]) -> Vec<Inst> {
-    let mut written = assigned_vars(body);
+    // Per-variable tables (hash maps and sets of these were most of this pass's time).
+    let n = k.vars.len();
+    let mut written = VarSet::with_capacity(n);
     written.extend(iv);
     // Reads inside the loop, and which of them are only memory addresses.
-    let mut inside: HashMap<Var, u32> = HashMap::default();
-    let mut non_addr: HashSet<Var> = HashSet::default();
+    let mut inside = vec![0u32; n];
+    let mut non_addr = VarSet::with_capacity(n);
     // Variables read only by casts to at most 32 bits, and those read otherwise.
-    let (mut narrowed, mut wide_read) = (HashSet::default(), HashSet::default());
+    let (mut narrowed, mut wide_read) = (VarSet::with_capacity(n), VarSet::with_capacity(n));
     walk(body, &mut |i| {
+        for_each_def(i, |v| {
+            written.insert(v);
+        });
         let narrowing =
             matches!(i, Inst::Cast { dst, .. } if k.ty(*dst).is_int() && k.ty(*dst).bits() <= 32);
-        for_each_use(i, |o| {
-            if let Operand::Var(v) = o {
-                if narrowing {
-                    narrowed.insert(v);
-                } else {
-                    wide_read.insert(v);
-                }
-            }
-        });
         let addr = match i {
             Inst::Load { addr, .. } | Inst::LoadVec { addr, .. } | Inst::Store { addr, .. } => {
                 Some(*addr)
@@ -132,7 +142,14 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
         let mut seen_addr = false;
         for_each_use(i, |o| {
             if let Operand::Var(v) = o {
-                *inside.entry(v).or_default() += 1;
+                if narrowing {
+                    narrowed.insert(v);
+                } else {
+                    wide_read.insert(v);
+                }
+                if let Some(c) = inside.get_mut(v.0 as usize) {
+                    *c += 1;
+                }
                 // A store's value equal to its address still counts as a value use.
                 if Some(o) == addr && !seen_addr {
                     seen_addr = true;
@@ -142,8 +159,8 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
             }
         });
     });
-    narrowed.retain(|v| !wide_read.contains(v));
-    let mut moved_vars: HashSet<Var> = HashSet::default();
+    narrowed.difference_with(&wide_read);
+    let mut moved_vars = VarSet::with_capacity(n);
     let mut moved = Vec::new();
     let mut keep = Vec::with_capacity(body.0.len());
     for inst in std::mem::take(&mut body.0) {
@@ -157,7 +174,7 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
             });
             invariant
                 && defs[d] == 1
-                && inside.get(&dst).copied().unwrap_or(0) == uses[d]
+                && inside.get(d).copied().unwrap_or(0) == uses[d]
                 && (!offset_form(&inst) || non_addr.contains(&dst))
         });
         if movable {

@@ -19,22 +19,41 @@ use super::fx::FxHashMap;
 
 use super::ranges::{self, Range};
 use super::util::{def_counts, for_each_def, walk};
-use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
+use crate::ir::{BinOp, Block, Const, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
 
-#[derive(Clone)]
+/// What the passes below read of a variable's single definition: a copy of the instruction
+/// (a hash map of cloned instructions was most of this pass's time).
+#[derive(Clone, Copy)]
 enum DefInfo {
-    Inst(Inst),
     Iv {
         start: Operand,
         end: Operand,
         inclusive: bool,
     },
+    Intrinsic(IntrinsicId),
+    Mov(Operand),
+    Cast(Operand),
+    Binary(BinOp, Operand, Operand),
+    /// Written once by anything else.
+    Other,
+}
+
+impl DefInfo {
+    fn of(i: &Inst) -> DefInfo {
+        match *i {
+            Inst::Intrinsic { id, .. } => DefInfo::Intrinsic(id),
+            Inst::Mov { src, .. } => DefInfo::Mov(src),
+            Inst::Cast { a, .. } => DefInfo::Cast(a),
+            Inst::Binary { op, a, b, .. } => DefInfo::Binary(op, a, b),
+            _ => DefInfo::Other,
+        }
+    }
 }
 
 /// Returns whether anything was narrowed.
 pub fn narrow_index(k: &mut Kernel) -> bool {
     let counts = def_counts(k);
-    let mut defs = FxHashMap::default();
+    let mut defs: Vec<Option<DefInfo>> = vec![None; k.vars.len()];
     walk(&k.body, &mut |i| {
         let mut single = true;
         for_each_def(i, |v| single &= counts[v.0 as usize] == 1);
@@ -46,19 +65,17 @@ pub fn narrow_index(k: &mut Kernel) -> bool {
                 inclusive,
                 ..
             } if single => {
-                defs.insert(
-                    *iv,
-                    DefInfo::Iv {
-                        start: *start,
-                        end: *end,
-                        inclusive: *inclusive,
-                    },
-                );
+                defs[iv.0 as usize] = Some(DefInfo::Iv {
+                    start: *start,
+                    end: *end,
+                    inclusive: *inclusive,
+                });
             }
             Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => {}
-            _ if single => for_each_def(i, |v| {
-                defs.insert(v, DefInfo::Inst(i.clone()));
-            }),
+            _ if single => {
+                let d = DefInfo::of(i);
+                for_each_def(i, |v| defs[v.0 as usize] = Some(d));
+            }
             _ => {}
         }
     });
@@ -75,7 +92,8 @@ pub fn narrow_index(k: &mut Kernel) -> bool {
 }
 
 struct Narrow {
-    defs: FxHashMap<Var, DefInfo>,
+    /// By variable.
+    defs: Vec<Option<DefInfo>>,
     memo: FxHashMap<Var, Option<Range>>,
     /// Textual write counts (parameters count once).
     counts: Vec<u32>,
@@ -83,6 +101,10 @@ struct Narrow {
 }
 
 impl Narrow {
+    fn def(&self, v: Var) -> Option<DefInfo> {
+        self.defs.get(v.0 as usize).copied().flatten()
+    }
+
     fn range(&mut self, k: &Kernel, o: Operand, depth: u32) -> Option<Range> {
         match o {
             Operand::Const(c) => ranges::of_const(c),
@@ -106,10 +128,10 @@ impl Narrow {
     fn compute(&mut self, k: &Kernel, v: Var, depth: u32) -> Option<Range> {
         let t = k.ty(v);
         let full = ranges::full(t);
-        let Some(def) = self.defs.get(&v).cloned() else {
+        let Some(def) = self.def(v) else {
             return full;
         };
-        let inst = match def {
+        match def {
             DefInfo::Iv {
                 start,
                 end,
@@ -118,22 +140,19 @@ impl Narrow {
                 let s = self.range(k, start, depth)?;
                 let e = self.range(k, end, depth)?;
                 let hi = if inclusive { e.1 } else { e.1.checked_sub(1)? };
-                return if s.0 <= hi {
+                if s.0 <= hi {
                     ranges::fit((s.0, hi), t)
                 } else {
                     full
-                };
+                }
             }
-            DefInfo::Inst(i) => i,
-        };
-        match inst {
-            Inst::Intrinsic { id, .. } => ranges::of_intrinsic(id, &k.attrs).or(full),
-            Inst::Mov { src, .. } => self.range(k, src, depth),
-            Inst::Cast { a, .. } if k.operand_ty(a).is_int() => {
+            DefInfo::Intrinsic(id) => ranges::of_intrinsic(id, &k.attrs).or(full),
+            DefInfo::Mov(src) => self.range(k, src, depth),
+            DefInfo::Cast(a) if k.operand_ty(a).is_int() => {
                 let r = self.range(k, a, depth);
                 ranges::of_cast(r, t)
             }
-            Inst::Binary { op, a, b, .. } if !op.is_compare() && op != BinOp::MulHi => {
+            DefInfo::Binary(op, a, b) if !op.is_compare() && op != BinOp::MulHi => {
                 let (ra, rb) = (self.range(k, a, depth), self.range(k, b, depth));
                 ranges::of_binary(op, ra, rb, k.operand_ty(a))
             }
@@ -151,11 +170,11 @@ impl Narrow {
                     .contains(&v)
                     .then(|| Operand::Const(Const::u32(v as u32)))
             }
-            Operand::Var(w) => match self.defs.get(&w) {
-                Some(DefInfo::Inst(Inst::Cast {
-                    a: Operand::Var(x), ..
-                })) if k.ty(*x) == Ty::U32 && k.ty(w).bits() > 32 && k.ty(w).is_int() => {
-                    (self.counts[x.0 as usize] == 1).then_some(Operand::Var(*x))
+            Operand::Var(w) => match self.def(w) {
+                Some(DefInfo::Cast(Operand::Var(x)))
+                    if k.ty(x) == Ty::U32 && k.ty(w).bits() > 32 && k.ty(w).is_int() =>
+                {
+                    (self.counts[x.0 as usize] == 1).then_some(Operand::Var(x))
                 }
                 _ => None,
             },
@@ -164,6 +183,7 @@ impl Narrow {
 
     fn block(&mut self, k: &mut Kernel, blk: &mut Block) {
         let old = std::mem::take(&mut blk.0);
+        blk.0.reserve(old.len());
         for mut inst in old {
             let mut narrowed = None;
             match &mut inst {
@@ -206,7 +226,11 @@ impl Narrow {
                 Some((narrow_def, widen)) => {
                     for i in [narrow_def, widen] {
                         if let Some(d) = super::util::single_dst(&i) {
-                            self.defs.insert(d, DefInfo::Inst(i.clone()));
+                            let at = d.0 as usize;
+                            if at >= self.defs.len() {
+                                self.defs.resize(at + 1, None);
+                            }
+                            self.defs[at] = Some(DefInfo::of(&i));
                         }
                         blk.0.push(i);
                     }
@@ -230,7 +254,7 @@ impl Narrow {
             return None;
         }
         let wide = k.ty(dst);
-        if !wide.is_int() || wide.bits() <= 32 || !self.defs.contains_key(&dst) {
+        if !wide.is_int() || wide.bits() <= 32 || self.def(dst).is_none() {
             return None;
         }
         let (na, nb) = (self.narrow_source(k, a)?, self.narrow_source(k, b)?);

@@ -78,13 +78,31 @@ struct Run {
     copy_of: Vec<Option<(Var, u32)>>,
     /// Integer values computed in this run, by operation and operands: the variable holding
     /// each, with its version and its operands' versions then.
-    values: FxHashMap<ValueKey, (Var, [u32; 3])>,
+    values: FxHashMap<PackedKey, (Var, [u32; 3])>,
     /// Indices assigned in this run (with repeats): what [`Run::reset`] clears.
     touched: Vec<u32>,
 }
 
 /// An integer binary operation or cast (`op` `None`) and its operands.
 type ValueKey = (Option<BinOp>, Ty, Operand, Operand);
+
+/// A [`ValueKey`] as three words, equal exactly when the keys are: hashing the tuple field by
+/// field was most of the cost of a lookup.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct PackedKey(u64, u64, u64);
+
+impl PackedKey {
+    fn of(key: &ValueKey) -> PackedKey {
+        let (op, ty, a, b) = *key;
+        let op = op.map_or(0, |o| o as u64 + 1);
+        let part = |o: Operand| match o {
+            Operand::Var(v) => (0u64, v.0 as u64),
+            Operand::Const(c) => (1 | (c.ty as u64) << 1, c.bits),
+        };
+        let ((ta, va), (tb, vb)) = (part(a), part(b));
+        PackedKey(op | (ty as u64) << 8 | ta << 16 | tb << 32, va, vb)
+    }
+}
 
 impl Run {
     fn new(n: usize) -> Self {
@@ -121,7 +139,7 @@ impl Run {
     /// A variable that already holds the value `inst` computes.
     fn same_value(&self, k: &Kernel, inst: &Inst) -> Option<Var> {
         let (key, _) = Self::value_key(k, inst)?;
-        let &(w, [vw, va, vb]) = self.values.get(&key)?;
+        let &(w, [vw, va, vb]) = self.values.get(&PackedKey::of(&key))?;
         let now = [
             self.version_of(w.into()),
             self.version_of(key.2),
@@ -136,7 +154,7 @@ impl Run {
                 self.version_of(key.2),
                 self.version_of(key.3),
             ];
-            self.values.insert(key, (dst, vers));
+            self.values.insert(PackedKey::of(&key), (dst, vers));
         }
     }
     /// The variable `v` is a still valid copy of.
@@ -175,11 +193,14 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
     // Room for the variables and instructions the rewrites add, so the tables and the block
     // are not copied to grow.
     let mut run = pool.pop().unwrap_or_else(|| Run::new(k.vars.len() + 64));
-    let mut out = Vec::with_capacity(b.0.len() + 64);
-    for mut inst in std::mem::take(&mut b.0) {
+    // Rewrites happen in place; the few that turn one instruction into two are spliced in at
+    // the end (rebuilding every block moved each instruction twice, for a handful of splices).
+    let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
+    for at in 0..b.0.len() {
+        let inst = &mut b.0[at];
         let nested = matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. });
         if nested {
-            match &mut inst {
+            match inst {
                 Inst::If { then, els, .. } => {
                     block(k, then, changed, pool);
                     block(k, els, changed, pool);
@@ -188,21 +209,16 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 _ => {}
             }
             // Whatever the nested code assigned is unknown from here on.
-            let mut assigned = Vec::new();
-            let mut note = |i: &Inst| super::util::for_each_def(i, |v| assigned.push(v));
-            note(&inst);
-            for c in super::util::child_blocks(&inst) {
+            let mut note = |i: &Inst| super::util::for_each_def(i, |v| run.assign(v, None));
+            note(inst);
+            for c in super::util::child_blocks(inst) {
                 super::util::walk(c, &mut note);
             }
-            for v in assigned {
-                run.assign(v, None);
-            }
-            out.push(inst);
             continue;
         }
         // Reads of a copy read its source (the copies `early_checks` and `cse` leave would hide
         // the patterns below, and the copies' sources are what ptxas can see are equal).
-        super::util::for_each_use_mut(&mut inst, |o| {
+        super::util::for_each_use_mut(inst, |o| {
             if let Operand::Var(v) = *o {
                 if let Some(s) = run.source(v) {
                     *o = s.into();
@@ -210,9 +226,9 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 }
             }
         });
-        if let Some(w) = run.same_value(k, &inst) {
-            if let Some(dst) = super::util::single_dst(&inst) {
-                inst = Inst::Mov { dst, src: w.into() };
+        if let Some(w) = run.same_value(k, inst) {
+            if let Some(dst) = super::util::single_dst(inst) {
+                *inst = Inst::Mov { dst, src: w.into() };
                 *changed = true;
             }
         }
@@ -221,7 +237,7 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
             op: op @ BinOp::Mul,
             a,
             b: bb,
-        } = &mut inst
+        } = inst
         {
             let ty = k.ty(*dst);
             if ty.is_int() {
@@ -234,22 +250,31 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 }
             }
         }
-        if let Some(and) = mask_past_offset(k, &run, &inst) {
-            inst = and;
+        if let Some(and) = mask_past_offset(k, &run, inst) {
+            *inst = and;
             *changed = true;
         }
-        if let Some(seq) = merge_extract(k, &run, &inst) {
+        if let Some(seq) = merge_extract(k, &run, inst) {
             *changed = true;
-            for i in seq {
-                record(k, &mut run, &i);
-                out.push(i);
+            for i in &seq {
+                record(k, &mut run, i);
             }
+            splices.push((at, seq));
             continue;
         }
-        record(k, &mut run, &inst);
-        out.push(inst);
+        record(k, &mut run, inst);
     }
-    b.0 = out;
+    if !splices.is_empty() {
+        let old = std::mem::take(&mut b.0);
+        b.0.reserve(old.len() + splices.len());
+        let mut next = splices.into_iter().peekable();
+        for (at, inst) in old.into_iter().enumerate() {
+            match next.next_if(|(s, _)| *s == at) {
+                Some((_, seq)) => b.0.extend(seq),
+                None => b.0.push(inst),
+            }
+        }
+    }
     run.reset();
     pool.push(run);
 }
@@ -276,11 +301,11 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
         }
         _ => None,
     };
-    let single = super::util::single_dst(inst);
-    super::util::for_each_def(inst, |v| {
-        let d = if single == Some(v) { def.clone() } else { None };
-        run.assign(v, d);
-    });
+    // A single result takes the definition; every result of anything else is unknown.
+    match super::util::single_dst(inst) {
+        Some(d) => run.assign(d, def),
+        None => super::util::for_each_def(inst, |v| run.assign(v, None)),
+    }
     run.note_value(k, inst);
     if let Inst::Mov {
         dst,

@@ -16,20 +16,18 @@
 use super::split_webs::{for_each_read, has_jump, live_after_each, reads};
 use super::util::{for_each_def, for_each_use, walk};
 use super::varset::VarSet;
-use crate::ir::{Block, Inst, Kernel, Operand, Space, Var};
+use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Space, Var};
 
 /// Returns whether anything was hoisted.
 pub fn speculate(k: &mut Kernel) -> bool {
-    let mut anywhere = VarSet::with_capacity(k.vars.len());
-    walk(&k.body, &mut |i| {
-        for_each_use(i, |o| {
-            if let Operand::Var(v) = o {
-                anywhere.insert(v);
-            }
-        })
-    });
+    let mut cx = Cx {
+        anywhere: VarSet::with_capacity(k.vars.len()),
+        loops: Vec::new(),
+        seen: Vec::new(),
+    };
+    cx.scan(&k.body, None);
     let mut body = std::mem::take(&mut k.body);
-    let changed = block(k, &mut body, &VarSet::new(), &anywhere);
+    let changed = block(k, &mut body, &VarSet::new(), &cx);
     k.body = body;
     changed
 }
@@ -38,14 +36,160 @@ fn speculable(inst: &Inst) -> Option<Var> {
     super::util::pure_dst(inst, false)
 }
 
-fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, anywhere: &VarSet) -> bool {
+/// What liveness needs of the whole kernel, from one walk: every variable read anywhere, and for
+/// each loop what its body reads (nested code included) and whether it holds a jump or return.
+/// Liveness at every level asked for both by walking the loop again; this pass only changes a
+/// loop after the liveness around it is computed, so one walk up front sees the same code.
+struct Cx {
+    anywhere: VarSet,
+    /// By `LoopId`; `None` for an id seen twice (its loops are walked when asked about).
+    loops: Vec<Option<(VarSet, bool)>>,
+    seen: Vec<bool>,
+}
+
+impl Cx {
+    /// Adds what `b` reads to `anywhere` and to `acc` (the innermost enclosing loop's entry).
+    fn scan(&mut self, b: &Block, mut acc: Option<&mut (VarSet, bool)>) {
+        for inst in &b.0 {
+            for_each_use(inst, |o| {
+                if let Operand::Var(v) = o {
+                    self.anywhere.insert(v);
+                    if let Some(a) = acc.as_deref_mut() {
+                        a.0.insert(v);
+                    }
+                }
+            });
+            match inst {
+                Inst::Break(_) | Inst::Continue(_) | Inst::Return => {
+                    if let Some(a) = acc.as_deref_mut() {
+                        a.1 = true;
+                    }
+                }
+                Inst::If { then, els, .. } => {
+                    self.scan(then, acc.as_deref_mut());
+                    self.scan(els, acc.as_deref_mut());
+                }
+                Inst::For { id, body, .. } | Inst::Loop { id, body } => {
+                    let mut inner = (VarSet::new(), false);
+                    self.scan(body, Some(&mut inner));
+                    if let Some(a) = acc.as_deref_mut() {
+                        a.0.union_with(&inner.0);
+                        a.1 |= inner.1;
+                    }
+                    let at = id.0 as usize;
+                    if at >= self.loops.len() {
+                        self.loops.resize(at + 1, None);
+                        self.seen.resize(at + 1, false);
+                    }
+                    let again = std::mem::replace(&mut self.seen[at], true);
+                    self.loops[at] = (!again).then_some(inner);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// What the body of loop `id` reads, and whether it jumps or returns.
+    fn body_of(&self, id: LoopId) -> Option<&(VarSet, bool)> {
+        self.loops.get(id.0 as usize)?.as_ref()
+    }
+
+    /// `split_webs::transfer`, with each loop's reads and jumps from the walk up front.
+    fn transfer(&self, inst: &Inst, live: &mut VarSet) {
+        match inst {
+            Inst::If { cond, then, els } => {
+                let mut e = live.clone();
+                self.live_through(els, &mut e);
+                self.live_through(then, live);
+                live.union_with(&e);
+                if let Operand::Var(v) = cond {
+                    live.insert(*v);
+                }
+            }
+            Inst::For { id, .. } | Inst::Loop { id, .. } => {
+                for_each_use(inst, |o| {
+                    if let Operand::Var(v) = o {
+                        live.insert(v);
+                    }
+                });
+                match self.body_of(*id) {
+                    Some((reads, jumps)) => {
+                        live.union_with(reads);
+                        if *jumps {
+                            live.union_with(&self.anywhere);
+                        }
+                    }
+                    None => {
+                        for_each_read(inst, |v| {
+                            live.insert(v);
+                        });
+                        if has_jump(inst) {
+                            live.union_with(&self.anywhere);
+                        }
+                    }
+                }
+            }
+            Inst::Break(_) | Inst::Continue(_) => live.assign(&self.anywhere),
+            Inst::Return => live.clear(),
+            Inst::Panic { .. } => *live = reads(inst),
+            _ => {
+                // The last result of a plain instruction (intrinsics keep their results live,
+                // as `split_webs` has it).
+                if !matches!(inst, Inst::Intrinsic { .. }) {
+                    let mut d = None;
+                    for_each_def(inst, |v| d = Some(v));
+                    if let Some(d) = d {
+                        live.remove(&d);
+                    }
+                }
+                for_each_use(inst, |o| {
+                    if let Operand::Var(v) = o {
+                        live.insert(v);
+                    }
+                });
+            }
+        }
+    }
+
+    fn live_through(&self, b: &Block, live: &mut VarSet) {
+        for inst in b.0.iter().rev() {
+            self.transfer(inst, live);
+        }
+    }
+
+    /// The variables live after each `if` and loop of `b` (empty for other instructions).
+    fn live_after(&self, b: &Block, live_out: &VarSet) -> Vec<VarSet> {
+        let mut out = vec![VarSet::new(); b.0.len()];
+        let mut live = live_out.clone();
+        for (i, inst) in b.0.iter().enumerate().rev() {
+            if !super::util::child_blocks(inst).is_empty() {
+                out[i] = live.clone();
+            }
+            self.transfer(inst, &mut live);
+        }
+        out
+    }
+}
+
+fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
+    // Without nested control there is nothing to hoist or dissolve, and no liveness is needed:
+    // most blocks are the one-access branches of guarded loads and stores.
+    if !b.0.iter().any(|i| !super::util::child_blocks(i).is_empty()) {
+        return sink_stores(&mut b.0);
+    }
     let n = b.0.len();
-    let live_after: Vec<VarSet> = live_after_each(b, live_out, anywhere, |i| {
-        matches!(i, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. })
-    })
-    .into_iter()
-    .map(Option::unwrap_or_default)
-    .collect();
+    let live_after = cx.live_after(b, live_out);
+    // Debug builds (the tests' random programs included) check the cached liveness against the
+    // walking one it replaces.
+    debug_assert!(
+        live_after
+            == live_after_each(b, live_out, &cx.anywhere, |i| {
+                !super::util::child_blocks(i).is_empty()
+            })
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect::<Vec<_>>()
+    );
     let mut changed = false;
     // The source marker in force at the current point of this block, if the block set one.
     let mut cur_loc: Option<Inst> = None;
@@ -54,19 +198,22 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, anywhere: &VarSet) ->
     for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
         match &mut inst {
             Inst::If { then, els, .. } => {
-                changed |= block(k, then, &live_after[i], anywhere);
-                changed |= block(k, els, &live_after[i], anywhere);
+                changed |= block(k, then, &live_after[i], cx);
+                changed |= block(k, els, &live_after[i], cx);
             }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+            Inst::For { id, body, .. } | Inst::Loop { id, body } => {
                 let mut o = live_after[i].clone();
-                walk(body, &mut |x| {
-                    for_each_use(x, |u| {
-                        if let Operand::Var(v) = u {
-                            o.insert(v);
-                        }
-                    })
-                });
-                changed |= block(k, body, &o, anywhere);
+                match cx.body_of(*id) {
+                    Some((reads, _)) => o.union_with(reads),
+                    None => walk(body, &mut |x| {
+                        for_each_use(x, |u| {
+                            if let Operand::Var(v) = u {
+                                o.insert(v);
+                            }
+                        })
+                    }),
+                }
+                changed |= block(k, body, &o, cx);
             }
             _ => {}
         }
@@ -109,6 +256,22 @@ fn store_of(inst: &Inst) -> Option<Space> {
     }
 }
 
+/// The variables a [`store_of`] instruction reads: its guard, address and value.
+fn store_reads(inst: &Inst) -> [Option<Var>; 3] {
+    let var = |o: &Operand| match o {
+        Operand::Var(v) => Some(*v),
+        Operand::Const(_) => None,
+    };
+    let (guard, store) = match inst {
+        Inst::If { cond, then, .. } => (var(cond), then.0.first()),
+        _ => (None, Some(inst)),
+    };
+    match store {
+        Some(Inst::Store { addr, val, .. }) => [guard, var(addr), var(val)],
+        _ => [guard, None, None],
+    }
+}
+
 /// The space a plain or guarded load (`if g { x = load } else { x = 0 }`) reads.
 fn load_of(inst: &Inst) -> Option<Space> {
     match inst {
@@ -128,6 +291,15 @@ fn load_of(inst: &Inst) -> Option<Space> {
 /// writes what it reads; global and shared memory never overlap, so the order of the accesses
 /// to each space, and every value stored, are unchanged.
 fn sink_stores(b: &mut Vec<Inst>) -> bool {
+    // Only a store with something after it can move.
+    let len = b.len();
+    if !b
+        .iter()
+        .enumerate()
+        .any(|(i, x)| i + 1 < len && store_of(x).is_some())
+    {
+        return false;
+    }
     let mut changed = false;
     // Last instruction first. What follows the current one is kept as a stack (`after`, the
     // next instruction on top): a store moves only a few places, so it is placed by popping
@@ -142,22 +314,32 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
         // The source marker in force at the store, if this block set one: a store may pass
         // other markers only then (it takes its own along, and the last one passed is put back).
         let own = b.iter().rev().find(|x| matches!(x, Inst::Loc(_))).cloned();
-        let r = reads(&inst);
+        let r = store_reads(&inst);
         // How many of the following instructions the store passes.
         let mut passes = 0;
         let mut passed: Option<Inst> = None;
         while passes < after.len() {
             let next = &after[after.len() - 1 - passes];
-            let mut writes = false;
-            for_each_def(next, |v| writes |= r.contains(&v));
-            for c in super::util::child_blocks(next) {
-                walk(c, &mut |x| for_each_def(x, |v| writes |= r.contains(&v)));
-            }
             let is_loc = matches!(next, Inst::Loc(_));
-            let passable = speculable(next).is_some()
-                || load_of(next).is_some_and(|s| s != space)
-                || (is_loc && own.is_some());
-            if writes || !passable {
+            // Pure code (whose one result is all it writes), markers (which write nothing) and
+            // the other space's loads are passed unless they write what the store reads.
+            let passes_next = if let Some(d) = speculable(next) {
+                !r.contains(&Some(d))
+            } else if is_loc {
+                own.is_some()
+            } else if load_of(next).is_some_and(|s| s != space) {
+                let mut writes = false;
+                for_each_def(next, |v| writes |= r.contains(&Some(v)));
+                for c in super::util::child_blocks(next) {
+                    walk(c, &mut |x| {
+                        for_each_def(x, |v| writes |= r.contains(&Some(v)))
+                    });
+                }
+                !writes
+            } else {
+                false
+            };
+            if !passes_next {
                 break;
             }
             if is_loc {

@@ -6,6 +6,7 @@ use crate::intrinsics::{self, Class};
 use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, Var};
 
 /// Calls `f` on every operand read by `inst` itself (not by instructions nested in its blocks).
+#[inline]
 pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
     match inst {
         Inst::Mov { src, .. } => f(*src),
@@ -64,6 +65,7 @@ pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
 }
 
 /// Like [`for_each_use`], with mutable access (to substitute operands).
+#[inline]
 pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
     match inst {
         Inst::Mov { src, .. } => f(src),
@@ -122,6 +124,7 @@ pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
 }
 
 /// Calls `f` on every variable `inst` itself writes (a `For` writes its induction variable).
+#[inline]
 pub fn for_each_def(inst: &Inst, mut f: impl FnMut(Var)) {
     match inst {
         Inst::Mov { dst, .. }
@@ -145,6 +148,7 @@ pub fn for_each_def(inst: &Inst, mut f: impl FnMut(Var)) {
 }
 
 /// Like [`for_each_def`], with mutable access (to rename destinations).
+#[inline]
 pub fn for_each_def_mut(inst: &mut Inst, mut f: impl FnMut(&mut Var)) {
     match inst {
         Inst::Mov { dst, .. }
@@ -209,8 +213,14 @@ impl<'a> IntoIterator for Children<'a> {
 pub fn walk(b: &Block, f: &mut impl FnMut(&Inst)) {
     for inst in &b.0 {
         f(inst);
-        for c in child_blocks(inst) {
-            walk(c, f);
+        // A match rather than `child_blocks`: its iterator cost more than most callers' bodies.
+        match inst {
+            Inst::If { then, els, .. } => {
+                walk(then, f);
+                walk(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => walk(body, f),
+            _ => {}
         }
     }
 }

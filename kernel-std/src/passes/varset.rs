@@ -75,6 +75,13 @@ impl VarSet {
         }
     }
 
+    /// Removes every element of `other`.
+    pub fn difference_with(&mut self, other: &VarSet) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= !*b;
+        }
+    }
+
     pub fn is_disjoint(&self, other: &VarSet) -> bool {
         self.words.iter().zip(&other.words).all(|(a, b)| a & b == 0)
     }

@@ -21,7 +21,7 @@
 
 use super::fx::{FxHashMap, FxHashSet};
 
-use super::util::{assigned_vars, child_blocks, def_counts, for_each_def, for_each_use, walk};
+use super::util::{child_blocks, for_each_def, for_each_use, walk};
 use crate::intrinsics::{self, Class};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SharedId, Space, Ty, Var};
 
@@ -30,33 +30,32 @@ const MAX_ALIGN: u32 = 1 << 16;
 
 /// Returns whether anything changed.
 pub fn vectorize(k: &mut Kernel) -> bool {
-    let counts = def_counts(k);
-    let mut defs = Defs {
-        at: vec![u32::MAX; k.vars.len()],
-        insts: Vec::new(),
-    };
-    walk(&k.body, &mut |i| {
-        // Only the definitions `Vectorizer::align` looks into (any other counts as unknown,
-        // as an absent one does): cloning every instruction was most of this pass's time.
-        if !matches!(
-            i,
-            Inst::SharedAddr { .. }
-                | Inst::DynSharedAddr { .. }
-                | Inst::Mov { .. }
-                | Inst::Cast { .. }
-                | Inst::Binary { .. }
-        ) {
-            return;
+    // One walk: every variable's write count, and the first definition of each (kept only for
+    // the variables written exactly once, parameters counting as a write).
+    let n = k.vars.len();
+    let mut counts = vec![0u32; n];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            counts[v.0 as usize] += 1;
         }
+    }
+    let mut at: Vec<Option<Def>> = vec![None; n];
+    walk(&k.body, &mut |i| {
+        let def = Def::of(i);
         for_each_def(i, |v| {
-            if counts[v.0 as usize] == 1 {
-                if let Some(slot) = defs.at.get_mut(v.0 as usize) {
-                    *slot = defs.insts.len() as u32;
-                    defs.insts.push(i.clone());
-                }
+            let c = &mut counts[v.0 as usize];
+            *c += 1;
+            if *c == 1 {
+                at[v.0 as usize] = def;
             }
         })
     });
+    for (d, c) in at.iter_mut().zip(&counts) {
+        if *c != 1 {
+            *d = None;
+        }
+    }
+    let defs = Defs { at };
     let mut v = Vectorizer {
         k,
         defs,
@@ -201,17 +200,39 @@ fn wide_int(t: Ty) -> bool {
     t.is_int() && t.bits() >= 32
 }
 
-/// Definitions by variable: an index into `insts` per variable (`u32::MAX` for none), where a
-/// hash map of clones was a large part of this pass's time.
+/// The part of a definition `Vectorizer::align` looks into (any other counts as unknown, as an
+/// absent one does): a copy per variable, where cloned instructions in a hash map were a large
+/// part of this pass's time.
+#[derive(Clone, Copy)]
+enum Def {
+    SharedAddr(SharedId),
+    DynSharedAddr,
+    Mov(Operand),
+    Cast(Var, Operand),
+    Binary(Var, BinOp, Operand, Operand),
+}
+
+impl Def {
+    fn of(i: &Inst) -> Option<Def> {
+        Some(match *i {
+            Inst::SharedAddr { alloc, .. } => Def::SharedAddr(alloc),
+            Inst::DynSharedAddr { .. } => Def::DynSharedAddr,
+            Inst::Mov { src, .. } => Def::Mov(src),
+            Inst::Cast { dst, a } => Def::Cast(dst, a),
+            Inst::Binary { dst, op, a, b } => Def::Binary(dst, op, a, b),
+            _ => return None,
+        })
+    }
+}
+
+/// The definition of every variable written exactly once, by variable.
 struct Defs {
-    at: Vec<u32>,
-    insts: Vec<Inst>,
+    at: Vec<Option<Def>>,
 }
 
 impl Defs {
-    fn get(&self, v: Var) -> Option<&Inst> {
-        let i = *self.at.get(v.0 as usize)?;
-        self.insts.get(i as usize)
+    fn get(&self, v: Var) -> Option<Def> {
+        self.at.get(v.0 as usize).copied().flatten()
     }
 }
 
@@ -291,8 +312,8 @@ impl Vectorizer<'_> {
         let r = if depth > 16 {
             (1, vec![])
         } else {
-            match self.defs.get(v).cloned() {
-                Some(Inst::SharedAddr { alloc, .. }) => {
+            match self.defs.get(v) {
+                Some(Def::SharedAddr(alloc)) => {
                     let a = self.k.shared.get(alloc.0 as usize).map_or(1, |s| s.align);
                     if a >= 16 {
                         (a.min(MAX_ALIGN), vec![])
@@ -300,10 +321,10 @@ impl Vectorizer<'_> {
                         (16, vec![alloc])
                     }
                 }
-                Some(Inst::DynSharedAddr { .. }) => (16, vec![]),
-                Some(Inst::Mov { src, .. }) => self.align_op(src, depth),
-                Some(Inst::Cast { a, dst }) if self.k.ty(dst).is_int() => self.align_op(a, depth),
-                Some(Inst::Binary { op, a, b, dst }) if self.k.ty(dst).is_int() => match op {
+                Some(Def::DynSharedAddr) => (16, vec![]),
+                Some(Def::Mov(src)) => self.align_op(src, depth),
+                Some(Def::Cast(dst, a)) if self.k.ty(dst).is_int() => self.align_op(a, depth),
+                Some(Def::Binary(dst, op, a, b)) if self.k.ty(dst).is_int() => match op {
                     BinOp::Mul => {
                         let (x, rx) = self.align_op(a, depth);
                         let (y, ry) = self.align_op(b, depth);
@@ -374,6 +395,22 @@ impl Vectorizer<'_> {
                 _ => {}
             }
         }
+        // A block without shared accesses (global accesses' guards, most of them) has nothing
+        // to anchor or to vectorize.
+        if !b.0.iter().any(|i| {
+            matches!(
+                i,
+                Inst::Load {
+                    space: Space::Shared,
+                    ..
+                } | Inst::Store {
+                    space: Space::Shared,
+                    ..
+                }
+            )
+        }) {
+            return;
+        }
         let accesses = self.scan(b);
         // Symbolic parts used by at least two accesses get an anchor.
         let mut uses: FxHashMap<Terms, usize> = FxHashMap::default();
@@ -381,26 +418,29 @@ impl Vectorizer<'_> {
             *uses.entry(a.form.terms).or_default() += 1;
         }
         let groups = self.groups(b, &accesses);
-        let mut leader: FxHashMap<usize, Vec<Var>> = FxHashMap::default();
-        let mut dropped: FxHashSet<usize> = FxHashSet::default();
+        // What happens at each position, in vectors by position (hash maps by position were a
+        // lookup per instruction of the block): its access, and its role in a vector load.
+        let mut leader: Vec<Option<Vec<Var>>> = vec![None; b.0.len()];
+        let mut dropped = vec![false; b.0.len()];
         for g in &groups {
-            leader.insert(
-                accesses[g[0]].at,
-                g.iter().map(|&i| accesses[i].dst.unwrap().0).collect(),
-            );
+            leader[accesses[g[0]].at] =
+                Some(g.iter().map(|&i| accesses[i].dst.unwrap().0).collect());
             for &i in &g[1..] {
-                dropped.insert(accesses[i].at);
+                dropped[accesses[i].at] = true;
             }
         }
-        let by_at: FxHashMap<usize, &Access> = accesses.iter().map(|a| (a.at, a)).collect();
+        let mut by_at: Vec<Option<&Access>> = vec![None; b.0.len()];
+        for a in &accesses {
+            by_at[a.at] = Some(a);
+        }
         let mut anchors: FxHashMap<Terms, (Var, u32)> = FxHashMap::default();
         let mut out = Vec::with_capacity(b.0.len());
         for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
-            if dropped.contains(&i) {
+            if dropped[i] {
                 self.changed = true;
                 continue;
             }
-            if let Some(a) = by_at.get(&i) {
+            if let Some(a) = by_at[i] {
                 let shared_part = !a.form.terms.is_empty() && uses[&a.form.terms] >= 2;
                 if shared_part {
                     let addr = match anchors.get(&a.form.terms) {
@@ -435,7 +475,7 @@ impl Vectorizer<'_> {
                     set_address(&mut inst, addr.into());
                     self.changed = true;
                 }
-                if let Some(dsts) = leader.get(&i) {
+                if let Some(dsts) = leader[i].take() {
                     if let Inst::Load {
                         space,
                         addr,
@@ -444,7 +484,7 @@ impl Vectorizer<'_> {
                     } = inst
                     {
                         inst = Inst::LoadVec {
-                            dsts: dsts.clone(),
+                            dsts,
                             space,
                             addr,
                             readonly,
@@ -532,8 +572,10 @@ impl Vectorizer<'_> {
             };
             let mut forget = |v: Var| sc.forget(v);
             for_each_def(inst, &mut forget);
+            // Forgetting a variable twice only bumps its version twice: forms compare versions
+            // for equality, so no set of the nested definitions is needed.
             for c in child_blocks(inst) {
-                assigned_vars(c).into_iter().for_each(&mut forget);
+                walk(c, &mut |x| for_each_def(x, &mut forget));
             }
             if let Some((d, f)) = new_form {
                 if f.terms.len() <= 4 {
