@@ -390,7 +390,7 @@ impl CudarcLaunch {
 }
 
 /// Compiles per kernel for the median of our compiler's time.
-const COMPILE_RUNS: usize = 7;
+const COMPILE_RUNS: usize = 21;
 
 /// First-launch cost per example kernel: our compiler alone (median of warm runs), then the driver's JIT of our PTX
 /// (cold disk cache), then loading the cached cubin (what a second process pays).
@@ -409,16 +409,7 @@ fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
         // Our compiler: one warm-up compile, then the median of a few (the process-wide tables
         // and allocator warm-up are not per-kernel costs).
         let c = kstd::compile(def, &generics, &opts).map_err(e)?;
-        let mut runs: Vec<f64> = (0..COMPILE_RUNS)
-            .map(|_| {
-                let t = Instant::now();
-                let r = kstd::compile(def, &generics, &opts).map(|_| ());
-                r.map(|()| t.elapsed().as_secs_f64() * 1e3)
-            })
-            .collect::<Result<_, _>>()
-            .map_err(e)?;
-        runs.sort_by(f64::total_cmp);
-        ours.push(runs[runs.len() / 2]);
+        ours.push(median_compile_ms(def, &generics, &opts)?);
         // The default load path: the driver's JIT (its own disk cache is off for the bench).
         let t = Instant::now();
         drop(Module::from_ptx(dev, &c.ptx).map_err(e)?);
@@ -434,7 +425,7 @@ fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     unsafe { std::env::remove_var("FERROCUDA_CACHE_DIR") };
     Ok(vec![
         Row::new(
-            "compile: ours, ms per kernel (median of 7, max of examples)",
+            "compile: ours, ms per kernel (median of 21, max of examples)",
             Unit::Millis,
             0.0,
             Some(max_timing(&ours)),
@@ -462,6 +453,24 @@ fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             None,
         ),
     ])
+}
+
+/// Median of [`COMPILE_RUNS`] compiles of one kernel, in ms.
+fn median_compile_ms(
+    def: &'static kstd::ast::FnDef,
+    generics: &[kstd::compile::GenericValue],
+    opts: &CompileOptions,
+) -> Result<f64, String> {
+    let mut runs: Vec<f64> = (0..COMPILE_RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            let r = kstd::compile(def, generics, opts).map(|_| ());
+            r.map(|()| t.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(e)?;
+    runs.sort_by(f64::total_cmp);
+    Ok(runs[runs.len() / 2])
 }
 
 fn max_timing(v: &[f64]) -> Timing {
