@@ -289,6 +289,20 @@ impl Env {
     }
 }
 
+/// Whether `inst` is of a kind `simplify` can rewrite: most instructions (moves, loads and stores
+/// above all) skip the call.
+pub(crate) fn has_simpler_forms(inst: &Inst) -> bool {
+    matches!(
+        inst,
+        Inst::Unary { .. }
+            | Inst::Binary { .. }
+            | Inst::Fma { .. }
+            | Inst::Cast { .. }
+            | Inst::Bitcast { .. }
+            | Inst::Select { .. }
+    )
+}
+
 struct Folder<'a> {
     vars: &'a [Ty],
     changed: bool,
@@ -511,18 +525,10 @@ impl<'a> Folder<'a> {
                 }
             },
             _ => {
-                // Only these kinds have simpler forms; most instructions (moves, loads and stores
-                // above all) skip the call.
-                let simplifiable = matches!(
-                    inst,
-                    Inst::Unary { .. }
-                        | Inst::Binary { .. }
-                        | Inst::Fma { .. }
-                        | Inst::Cast { .. }
-                        | Inst::Bitcast { .. }
-                        | Inst::Select { .. }
-                );
-                if let Some(s) = simplifiable.then(|| self.simplify(inst, env)).flatten() {
+                if let Some(s) = has_simpler_forms(inst)
+                    .then(|| self.simplify(inst, env))
+                    .flatten()
+                {
                     self.changed = true;
                     *inst = s;
                 }

@@ -125,16 +125,7 @@ impl Prefold {
         if diverges(&inst) {
             self.flush();
         }
-        let simplifiable = matches!(
-            inst,
-            Inst::Unary { .. }
-                | Inst::Binary { .. }
-                | Inst::Fma { .. }
-                | Inst::Cast { .. }
-                | Inst::Bitcast { .. }
-                | Inst::Select { .. }
-        );
-        if simplifiable && consts {
+        if consts && super::has_simpler_forms(&inst) {
             if let Some(s) = simplify_consts(vars, &inst) {
                 inst = s;
             }
