@@ -174,10 +174,7 @@ struct Gen {
 
 impl Gen {
     fn rnd(&mut self, m: u64) -> u64 {
-        self.seed ^= self.seed << 13;
-        self.seed ^= self.seed >> 7;
-        self.seed ^= self.seed << 17;
-        self.seed % m
+        crate::passes::testkit::next_below(&mut self.seed, m)
     }
     fn operand(&mut self) -> crate::ir::Operand {
         if self.rnd(4) == 0 {

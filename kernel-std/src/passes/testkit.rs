@@ -4,6 +4,15 @@ use super::util::for_each_def;
 use crate::intrinsics;
 use crate::ir::*;
 
+/// One xorshift64 step of the random-program generators' `seed` (fixed sequences per seed, so a
+/// failing seed reproduces), reduced below `m`.
+pub fn next_below(seed: &mut u64, m: u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed % m
+}
+
 pub fn kernel() -> Kernel {
     Kernel {
         name: "t".into(),

@@ -645,10 +645,7 @@ mod tests {
 
     impl Nest {
         fn rnd(&mut self, m: u64) -> u64 {
-            self.seed ^= self.seed << 13;
-            self.seed ^= self.seed >> 7;
-            self.seed ^= self.seed << 17;
-            self.seed % m
+            crate::passes::testkit::next_below(&mut self.seed, m)
         }
         fn pick(&mut self, from: &[Var], ivs: &[Var]) -> Operand {
             match self.rnd(4) {

@@ -378,10 +378,7 @@ pub(super) mod tests {
 
     impl RandomCode {
         fn rnd(&mut self, m: u64) -> u64 {
-            self.seed ^= self.seed << 13;
-            self.seed ^= self.seed >> 7;
-            self.seed ^= self.seed << 17;
-            self.seed % m
+            crate::passes::testkit::next_below(&mut self.seed, m)
         }
         fn var(&mut self) -> Var {
             let i = self.rnd(self.vars.len() as u64) as usize;
