@@ -24,6 +24,8 @@
 //!    masks and multiply-high (ptxas keeps the generic divide sequence even for `/ 8`); then
 //!    [`stride_unroll`](fn@stride_unroll): grid-stride loops run four iterations per trip
 //!    with the four iterations' loads first (nvcc keeps one load in flight per thread); then
+//!    (with bounds checks on) [`repeats::drop_repeats`]: unrolled copies' recomputations of
+//!    the value a variable still holds go; then
 //!    [`split_webs`](fn@split_webs): a variable assigned several times (unrolled copies
 //!    share their body's variables) gets one fresh variable per value, so checks' operands
 //!    outlive nothing and predicated PTX does not chain the copies through one register.
@@ -72,6 +74,7 @@ pub mod fx;
 pub mod licm;
 pub mod narrow_index;
 pub mod ranges;
+pub mod repeats;
 pub mod shifts;
 pub mod speculate;
 pub mod split_webs;
@@ -166,6 +169,11 @@ pub fn optimize_with(
     after("strength", kernel);
     if stride_unroll(kernel) {
         after("stride_unroll", kernel);
+    }
+    // Without checks nothing below merges the repeats either, and ptxas, which then sees them,
+    // allocated SGEMM two more registers on sm_90 without them: that path stays as it was.
+    if opts.bounds_checks && repeats::drop_repeats(kernel) {
+        after("repeats", kernel);
     }
     split_webs(kernel);
     after("split_webs", kernel);
