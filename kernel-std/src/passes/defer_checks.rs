@@ -516,12 +516,21 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
                 a: idx,
                 b: len,
             });
+            // Outside the run's `if`s each step of the flag is a fresh variable (the
+            // `split_webs` after this pass then has no chain to split); inside one, the step
+            // must update the flag the code after the `if` reads.
+            let next = if d.path.is_empty() {
+                k.new_var(Ty::Bool)
+            } else {
+                d.ok
+            };
             out.push(Inst::Binary {
-                dst: d.ok,
+                dst: next,
                 op: BinOp::And,
                 a: d.ok.into(),
                 b: pass.into(),
             });
+            d.ok = next;
             let mut remat = Vec::new();
             let idx = operand_for_dispatch(k, idx, out, d, &mut remat);
             let len = operand_for_dispatch(k, len, out, d, &mut remat);

@@ -29,11 +29,12 @@
 //!    [`split_webs`](fn@split_webs): a variable assigned several times (unrolled copies
 //!    share their body's variables) gets one fresh variable per value, so checks' operands
 //!    outlive nothing and predicated PTX does not chain the copies through one register.
-//! 9. [`defer_checks`](fn@defer_checks) (then `split_webs` again if it changed anything): in
-//!    straight-line runs, bounds checks clear a flag that guards the memory accesses after
-//!    them, and the run panics once at its end, so ptxas can overlap the guarded loads (it
-//!    never hoists a load above a panic branch). Then `split_webs` and `cse` again (early
-//!    checks evaluate the run's indices at its head; the run then reuses them), and
+//! 9. [`defer_checks`](fn@defer_checks): in straight-line runs, bounds checks clear a flag
+//!    that guards the memory accesses after them, and the run panics once at its end, so ptxas
+//!    can overlap the guarded loads (it never hoists a load above a panic branch). Its flag
+//!    steps are fresh variables, so no second `split_webs` is needed. Then, if it changed
+//!    anything, `cse` again (early checks evaluate the run's indices at its head; the run then
+//!    reuses them), and
 //!    [`util::propagate_single_copies`] reads `cse`'s copies through and drops them, so the
 //!    passes below walk about a quarter less code.
 //! 10. [`speculate`](fn@speculate): pure code whose result dies with an `if` moves out of it,
@@ -179,8 +180,6 @@ pub fn optimize_with(
     after("split_webs", kernel);
     if defer_checks(kernel) {
         after("defer_checks", kernel);
-        split_webs(kernel);
-        after("split_webs (defer)", kernel);
         // Early checks evaluate the run's indices at its head; the run then reuses them.
         cse(kernel);
         after("cse (defer)", kernel);

@@ -10,7 +10,8 @@
 //!
 //! The rewrite is exact: a split value is read only where it was read before, and only those
 //! reads change name. A stretch that contains a `break`, `continue` or `return` is left alone
-//! (the old name could be read where control goes).
+//! (the old name could be read where control goes). A variable the kernel assigns only once
+//! keeps its name (a fresh one would renumber it, nothing more).
 
 use super::util::{
     child_blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, nested_reads,
@@ -22,17 +23,30 @@ use crate::ir::{Block, Inst, Kernel, Operand, Var};
 /// Returns whether any variable was split.
 pub fn split_webs(k: &mut Kernel) -> bool {
     let mut read_anywhere = VarSet::with_capacity(k.vars.len());
+    // Assignments per variable, 2 meaning "several": one written once has nothing to split
+    // (renaming it would only renumber it).
+    let mut defs = vec![0u8; k.vars.len()];
     walk(&k.body, &mut |i| {
         for_each_use(i, |o| {
             if let Operand::Var(v) = o {
                 read_anywhere.insert(v);
             }
-        })
+        });
+        for_each_def(i, |v| {
+            let n = &mut defs[v.0 as usize];
+            *n = (*n + 1).min(2);
+        });
     });
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            defs[v.0 as usize] = 2;
+        }
+    }
     let mut body = std::mem::take(&mut k.body);
     let mut s = Splitter {
         k,
         read_anywhere,
+        defs,
         changed: false,
         next_anchor: DenseMap::default(),
         name: DenseMap::default(),
@@ -49,6 +63,8 @@ struct Splitter<'a> {
     k: &'a mut Kernel,
     /// Every variable read somewhere: the conservative live set where control jumps.
     read_anywhere: VarSet,
+    /// Per variable: assigned once (1) or more often (2).
+    defs: Vec<u8>,
     changed: bool,
     /// Scratch maps of [`Splitter::block`], empty between uses (the nested blocks are done
     /// before a block uses them): per variable, the position of its next anchor, and its
@@ -375,7 +391,8 @@ impl Splitter<'_> {
         sc.anchor_of.extend(
             b.0.iter()
                 .zip(&sc.jump)
-                .map(|(i, &j)| full_def_known_jumps(i, j)),
+                .map(|(i, &j)| full_def_known_jumps(i, j))
+                .map(|a| a.filter(|v| self.defs.get(v.0 as usize).is_none_or(|&n| n > 1))),
         );
         // What each loop body reads: the loop's live-in and its body's live-out both need it.
         sc.loop_reads.clear();
