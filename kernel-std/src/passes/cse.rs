@@ -94,10 +94,11 @@ struct Avail {
 
 impl Avail {
     fn new(vars: usize) -> Self {
+        // About one key per variable: sized once (growing the table rehashed every key).
         Avail {
-            keys: Vec::new(),
-            ids: FxHashMap::default(),
-            holder: Vec::new(),
+            keys: Vec::with_capacity(vars),
+            ids: FxHashMap::with_capacity_and_hasher(vars, Default::default()),
+            holder: Vec::with_capacity(vars),
             head: vec![NIL; vars],
             nodes: Vec::with_capacity(vars * 2),
             journal: Vec::with_capacity(vars * 2),
