@@ -23,7 +23,7 @@
 //! configuration).
 
 use super::ranges::{self, Range};
-use super::util::{assigned_vars, falls_through, for_each_def};
+use super::util::{assigned_set, falls_through, for_each_def};
 use crate::compile::CompileOptions;
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, KernelAttrs, Operand, Ty, UnOp, Var};
 
@@ -329,7 +329,9 @@ impl Cx<'_> {
                     (false, true) => *st = st_e,
                     (true, false) => *st = st_t,
                     _ => {
-                        for v in assigned_vars(then).into_iter().chain(assigned_vars(els)) {
+                        let mut written = assigned_set(then, self.vars.len());
+                        written.union_with(&assigned_set(els, self.vars.len()));
+                        for v in written.iter() {
                             st.kill(v);
                         }
                     }
@@ -345,7 +347,7 @@ impl Cx<'_> {
                 ..
             } => {
                 let (iv, start, end, inclusive) = (*iv, *start, *end, *inclusive);
-                let written = assigned_vars(body);
+                let written = assigned_set(body, self.vars.len());
                 let end_c = st.canon(end);
                 let iv_range = match (st.range(self.vars, start), st.range(self.vars, end)) {
                     (Some(s), Some(e)) => {
@@ -358,8 +360,8 @@ impl Cx<'_> {
                     }
                     _ => None,
                 };
-                for v in &written {
-                    st.kill(*v);
+                for v in written.iter() {
+                    st.kill(v);
                 }
                 st.kill(iv);
                 let mut inner = st.clone();
@@ -393,7 +395,7 @@ impl Cx<'_> {
                 true
             }
             Inst::Loop { body, .. } => {
-                for v in assigned_vars(body) {
+                for v in assigned_set(body, self.vars.len()).iter() {
                     st.kill(v);
                 }
                 let mut inner = st.clone();

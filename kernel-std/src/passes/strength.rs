@@ -25,9 +25,11 @@ pub fn strength(k: &mut Kernel) -> bool {
 }
 
 fn rewrite_block(k: &mut Kernel, insts: &mut Vec<Inst>, changed: &mut bool) {
-    let mut out = Vec::with_capacity(insts.len());
-    for mut inst in std::mem::take(insts) {
-        match &mut inst {
+    // Lowered instructions are spliced in at the end: most blocks lower nothing and are not
+    // moved at all.
+    let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
+    for (at, inst) in insts.iter_mut().enumerate() {
+        match inst {
             Inst::If { then, els, .. } => {
                 rewrite_block(k, &mut then.0, changed);
                 rewrite_block(k, &mut els.0, changed);
@@ -37,15 +39,24 @@ fn rewrite_block(k: &mut Kernel, insts: &mut Vec<Inst>, changed: &mut bool) {
             }
             _ => {}
         }
-        match lower(k, &inst) {
-            Some(seq) => {
-                *changed = true;
-                out.extend(seq);
-            }
-            None => out.push(inst),
+        if let Some(seq) = lower(k, inst) {
+            *changed = true;
+            splices.push((at, seq));
         }
     }
-    *insts = out;
+    if splices.is_empty() {
+        return;
+    }
+    let added: usize = splices.iter().map(|(_, s)| s.len()).sum();
+    let old = std::mem::take(insts);
+    insts.reserve(old.len() + added);
+    let mut next = splices.into_iter().peekable();
+    for (at, inst) in old.into_iter().enumerate() {
+        match next.next_if(|(s, _)| *s == at) {
+            Some((_, seq)) => insts.extend(seq),
+            None => insts.push(inst),
+        }
+    }
 }
 
 fn c(ty: Ty, bits: u64) -> Operand {

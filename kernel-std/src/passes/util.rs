@@ -251,6 +251,18 @@ pub fn assigned_vars(b: &Block) -> FxHashSet<Var> {
     s
 }
 
+/// [`assigned_vars`] as a bit set (`vars`: the kernel's variable count, for its size): a hash
+/// set of an unrolled loop body's thousands of variables cost more than the pass using it.
+pub fn assigned_set(b: &Block, vars: usize) -> super::varset::VarSet {
+    let mut s = super::varset::VarSet::with_capacity(vars);
+    walk(b, &mut |i| {
+        for_each_def(i, |v| {
+            s.insert(v);
+        })
+    });
+    s
+}
+
 /// How often each variable is read, over the whole kernel.
 pub fn use_counts(k: &Kernel) -> Vec<u32> {
     let mut n = vec![0u32; k.vars.len()];
