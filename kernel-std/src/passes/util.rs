@@ -288,6 +288,26 @@ pub fn def_counts(k: &Kernel) -> Vec<u32> {
     n
 }
 
+/// [`def_counts`] and [`use_counts`] from one walk.
+pub fn def_use_counts(k: &Kernel) -> (Vec<u32>, Vec<u32>) {
+    let mut defs = vec![0u32; k.vars.len()];
+    let mut uses = vec![0u32; k.vars.len()];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            defs[v.0 as usize] += 1;
+        }
+    }
+    walk(&k.body, &mut |i| {
+        for_each_def(i, |v| defs[v.0 as usize] += 1);
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                uses[v.0 as usize] += 1;
+            }
+        })
+    });
+    (defs, uses)
+}
+
 /// Number of instructions in `b`, nested ones included (a size measure for unrolling). Source
 /// position markers cost nothing, so they do not count.
 pub fn inst_count(b: &Block) -> usize {
