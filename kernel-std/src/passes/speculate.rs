@@ -97,6 +97,28 @@ impl Cx {
     /// `split_webs::transfer`, with each loop's reads and jumps from the walk up front.
     fn transfer(&self, inst: &Inst, live: &mut VarSet) {
         match inst {
+            // A guarded access: what is live on either path is what is live after it and
+            // what the one instruction reads (no copy of the set).
+            Inst::If { cond, then, els }
+                if els.0.is_empty()
+                    && matches!(then.0.as_slice(), [i] if !matches!(
+                        i,
+                        Inst::If { .. }
+                            | Inst::For { .. }
+                            | Inst::Loop { .. }
+                            | Inst::Break(_)
+                            | Inst::Continue(_)
+                    )) =>
+            {
+                for_each_use(&then.0[0], |o| {
+                    if let Operand::Var(v) = o {
+                        live.insert(v);
+                    }
+                });
+                if let Operand::Var(v) = cond {
+                    live.insert(*v);
+                }
+            }
             Inst::If { cond, then, els } => {
                 let mut e = live.clone();
                 self.live_through(els, &mut e);
@@ -139,28 +161,30 @@ impl Cx {
                     }
                 });
             }
-            _ => {
-                // The last result of a plain instruction (intrinsics keep their results live,
-                // as `split_webs` has it).
-                if !matches!(inst, Inst::Intrinsic { .. }) {
-                    let mut d = None;
-                    for_each_def(inst, |v| d = Some(v));
-                    if let Some(d) = d {
-                        live.remove(&d);
-                    }
-                }
-                for_each_use(inst, |o| {
-                    if let Operand::Var(v) = o {
-                        live.insert(v);
-                    }
-                });
-            }
+            _ => plain_transfer(inst, live),
         }
     }
 
     fn live_through(&self, b: &Block, live: &mut VarSet) {
         for inst in b.0.iter().rev() {
-            self.transfer(inst, live);
+            self.step(inst, live);
+        }
+    }
+
+    /// [`Cx::transfer`], with straight-line instructions (most of a block) handled here
+    /// rather than through the call.
+    #[inline(always)]
+    fn step(&self, inst: &Inst, live: &mut VarSet) {
+        match inst {
+            Inst::Loc(_) => {}
+            Inst::If { .. }
+            | Inst::For { .. }
+            | Inst::Loop { .. }
+            | Inst::Break(_)
+            | Inst::Continue(_)
+            | Inst::Return
+            | Inst::Panic { .. } => self.transfer(inst, live),
+            _ => plain_transfer(inst, live),
         }
     }
 
@@ -169,13 +193,31 @@ impl Cx {
         let mut out = vec![VarSet::new(); b.0.len()];
         let mut live = live_out.clone();
         for (i, inst) in b.0.iter().enumerate().rev() {
-            if !super::util::child_blocks(inst).is_empty() {
+            if matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. }) {
                 out[i] = live.clone();
             }
-            self.transfer(inst, &mut live);
+            self.step(inst, &mut live);
         }
         out
     }
+}
+
+/// Liveness across a straight-line instruction: its last result dies (intrinsics keep their
+/// results live, as `split_webs` has it), what it reads lives.
+#[inline(always)]
+fn plain_transfer(inst: &Inst, live: &mut VarSet) {
+    if !matches!(inst, Inst::Intrinsic { .. }) {
+        let mut d = None;
+        for_each_def(inst, |v| d = Some(v));
+        if let Some(d) = d {
+            live.remove(&d);
+        }
+    }
+    for_each_use(inst, |o| {
+        if let Operand::Var(v) = o {
+            live.insert(v);
+        }
+    });
 }
 
 fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
