@@ -366,7 +366,8 @@ impl Cx<'_> {
                 // most branches hold no check.
                 let keep_then = ft && !fe;
                 let keep_else = fe && !ft;
-                for (branch, truth, kept) in [(&mut *then, true, keep_then), (&mut *els, false, keep_else)]
+                for (branch, truth, kept) in
+                    [(&mut *then, true, keep_then), (&mut *els, false, keep_else)]
                 {
                     if !kept && has_check(branch) {
                         let mut inner = st.clone();

@@ -226,7 +226,6 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     if !b.0.iter().any(|i| !super::util::child_blocks(i).is_empty()) {
         return sink_stores(&mut b.0);
     }
-    let n = b.0.len();
     let live_after = cx.live_after(b, live_out);
     // Debug builds (the tests' random programs included) check the cached liveness against the
     // walking one it replaces.
@@ -245,9 +244,8 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     // What replaces an `if` (hoisted code, then the `if` or its flat form), spliced in at the
     // end: most blocks change nowhere and are not moved at all.
     let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
-    for i in 0..n {
-        let inst = &mut b.0[i];
-        match inst {
+    for (i, inst) in b.0.iter_mut().enumerate() {
+        match &mut *inst {
             Inst::If { then, els, .. } => {
                 changed |= block(k, then, &live_after[i], cx);
                 changed |= block(k, els, &live_after[i], cx);
@@ -269,7 +267,7 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
             Inst::Loc(l) => cur_loc = Some(*l),
             _ => {}
         }
-        if let Inst::If { cond, then, els } = inst {
+        if let Inst::If { cond, then, els } = &mut *inst {
             if els.0.is_empty() && !then.0.iter().any(has_jump) {
                 let cond = *cond;
                 let hoisted = hoist(then, cond, &live_after[i]);
@@ -292,7 +290,7 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
                     }
                 }
                 if !seq.is_empty() {
-                    seq.push(std::mem::replace(&mut b.0[i], Inst::Return));
+                    seq.push(std::mem::replace(inst, Inst::Return));
                     splices.push((i, seq));
                 }
             }
@@ -404,7 +402,11 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
         };
         // The source marker in force at the store, if this block set one: a store may pass
         // other markers only then (it takes its own along, and the last one passed is put back).
-        let own = b[..i].iter().rev().find(|x| matches!(x, Inst::Loc(_))).cloned();
+        let own = b[..i]
+            .iter()
+            .rev()
+            .find(|x| matches!(x, Inst::Loc(_)))
+            .cloned();
         let r = store_reads(&b[i]);
         // How many of the following instructions the store passes.
         let mut passes = 0;

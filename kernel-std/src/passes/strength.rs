@@ -25,11 +25,9 @@ pub fn strength(k: &mut Kernel) -> bool {
 }
 
 fn rewrite_block(k: &mut Kernel, insts: &mut Vec<Inst>, changed: &mut bool) {
-    // Lowered instructions are spliced in at the end: most blocks lower nothing and are not
-    // moved at all.
-    let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
-    for (at, inst) in insts.iter_mut().enumerate() {
-        match inst {
+    let mut out = Vec::with_capacity(insts.len());
+    for mut inst in std::mem::take(insts) {
+        match &mut inst {
             Inst::If { then, els, .. } => {
                 rewrite_block(k, &mut then.0, changed);
                 rewrite_block(k, &mut els.0, changed);
@@ -39,24 +37,15 @@ fn rewrite_block(k: &mut Kernel, insts: &mut Vec<Inst>, changed: &mut bool) {
             }
             _ => {}
         }
-        if let Some(seq) = lower(k, inst) {
-            *changed = true;
-            splices.push((at, seq));
+        match lower(k, &inst) {
+            Some(seq) => {
+                *changed = true;
+                out.extend(seq);
+            }
+            None => out.push(inst),
         }
     }
-    if splices.is_empty() {
-        return;
-    }
-    let added: usize = splices.iter().map(|(_, s)| s.len()).sum();
-    let old = std::mem::take(insts);
-    insts.reserve(old.len() + added);
-    let mut next = splices.into_iter().peekable();
-    for (at, inst) in old.into_iter().enumerate() {
-        match next.next_if(|(s, _)| *s == at) {
-            Some((_, seq)) => insts.extend(seq),
-            None => insts.push(inst),
-        }
-    }
+    *insts = out;
 }
 
 fn c(ty: Ty, bits: u64) -> Operand {
