@@ -23,7 +23,7 @@
 //! configuration).
 
 use super::ranges::{self, Range};
-use super::util::{assigned_vars, falls_through, for_each_def};
+use super::util::{assigned_set, falls_through, for_each_def};
 use crate::compile::CompileOptions;
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, KernelAttrs, Operand, Ty, UnOp, Var};
 
@@ -298,7 +298,48 @@ impl Cx<'_> {
 
     /// In place: only dropped checks move the instructions after them.
     fn block(&mut self, b: &mut Block, st: &mut State) {
-        b.0.retain_mut(|inst| self.inst(inst, st));
+        b.0.retain_mut(|inst| match inst {
+            Inst::BoundsCheck { .. } | Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => {
+                self.inst(inst, st)
+            }
+            _ => {
+                self.plain(inst, st);
+                true
+            }
+        });
+    }
+
+    /// A straight-line instruction: what it writes is forgotten, then its range and definition
+    /// are noted. Floating-point values, loads, selects and fused multiplies have neither (no
+    /// check's index or length is one, nor a condition read through them), so for those (most
+    /// of an unrolled tile) only the forgetting is done.
+    fn plain(&self, inst: &Inst, st: &mut State) {
+        let plain_dst = match *inst {
+            Inst::Load { dst, .. } | Inst::Select { dst, .. } | Inst::Fma { dst, .. } => Some(dst),
+            Inst::Mov { dst, .. }
+            | Inst::Unary { dst, .. }
+            | Inst::Binary { dst, .. }
+            | Inst::Cast { dst, .. }
+                if self.vars[dst.0 as usize].is_float() =>
+            {
+                Some(dst)
+            }
+            _ => None,
+        };
+        if let Some(dst) = plain_dst {
+            st.kill(dst);
+            return;
+        }
+        let range = self.range_of(inst, st);
+        for_each_def(inst, |v| st.kill(v));
+        if let Some((dst, r)) = range {
+            st.set_range(dst, r);
+        }
+        if let Some((dst, def)) = self.def_of(inst, st) {
+            if !def.mentions(dst) {
+                st.define(dst, def);
+            }
+        }
     }
 
     /// Returns whether `inst` stays.
@@ -317,21 +358,36 @@ impl Cx<'_> {
             }
             Inst::If { cond, then, els } => {
                 let cond = *cond;
-                let mut st_t = st.clone();
-                st.cond_facts(cond, true, &mut st_t.facts, 0);
-                st_t.count_facts(st.facts.len());
-                let mut st_e = st.clone();
-                st.cond_facts(cond, false, &mut st_e.facts, 0);
-                st_e.count_facts(st.facts.len());
-                self.block(then, &mut st_t);
-                self.block(els, &mut st_e);
-                match (falls_through(then), falls_through(els)) {
-                    (false, true) => *st = st_e,
-                    (true, false) => *st = st_t,
-                    _ => {
-                        for v in assigned_vars(then).into_iter().chain(assigned_vars(els)) {
-                            st.kill(v);
-                        }
+                let (ft, fe) = (falls_through(then), falls_through(els));
+                // The state after the `if` is the one of the branch that alone falls through,
+                // else the state before it less what either branch writes. A branch is walked
+                // for its checks, or when its state is the one kept, which is then worked on in
+                // place: a copy of the whole state per branch was most of an `if`'s cost, and
+                // most branches hold no check.
+                let keep_then = ft && !fe;
+                let keep_else = fe && !ft;
+                for (branch, truth, kept) in
+                    [(&mut *then, true, keep_then), (&mut *els, false, keep_else)]
+                {
+                    if !kept && has_check(branch) {
+                        let mut inner = st.clone();
+                        st.cond_facts(cond, truth, &mut inner.facts, 0);
+                        inner.count_facts(st.facts.len());
+                        self.block(branch, &mut inner);
+                    }
+                }
+                if keep_then || keep_else {
+                    let mut facts = Vec::new();
+                    st.cond_facts(cond, keep_then, &mut facts, 0);
+                    let from = st.facts.len();
+                    st.facts.extend(facts);
+                    st.count_facts(from);
+                    self.block(if keep_then { then } else { els }, st);
+                } else {
+                    let mut written = assigned_set(then, self.vars.len());
+                    written.union_with(&assigned_set(els, self.vars.len()));
+                    for v in written.iter() {
+                        st.kill(v);
                     }
                 }
                 true
@@ -345,7 +401,7 @@ impl Cx<'_> {
                 ..
             } => {
                 let (iv, start, end, inclusive) = (*iv, *start, *end, *inclusive);
-                let written = assigned_vars(body);
+                let written = assigned_set(body, self.vars.len());
                 let end_c = st.canon(end);
                 let iv_range = match (st.range(self.vars, start), st.range(self.vars, end)) {
                     (Some(s), Some(e)) => {
@@ -358,8 +414,8 @@ impl Cx<'_> {
                     }
                     _ => None,
                 };
-                for v in &written {
-                    st.kill(*v);
+                for v in written.iter() {
+                    st.kill(v);
                 }
                 st.kill(iv);
                 let mut inner = st.clone();
@@ -393,7 +449,7 @@ impl Cx<'_> {
                 true
             }
             Inst::Loop { body, .. } => {
-                for v in assigned_vars(body) {
+                for v in assigned_set(body, self.vars.len()).iter() {
                     st.kill(v);
                 }
                 let mut inner = st.clone();
@@ -401,16 +457,7 @@ impl Cx<'_> {
                 true
             }
             other => {
-                let range = self.range_of(other, st);
-                for_each_def(other, |v| st.kill(v));
-                if let Some((dst, r)) = range {
-                    st.set_range(dst, r);
-                }
-                if let Some((dst, def)) = self.def_of(other, st) {
-                    if !def.mentions(dst) {
-                        st.define(dst, def);
-                    }
-                }
+                self.plain(other, st);
                 true
             }
         }
@@ -497,6 +544,13 @@ impl Cx<'_> {
             _ => return None,
         })
     }
+}
+
+/// Whether `b` holds a bounds check (nested ones included).
+fn has_check(b: &Block) -> bool {
+    let mut found = false;
+    super::util::walk(b, &mut |i| found |= matches!(i, Inst::BoundsCheck { .. }));
+    found
 }
 
 #[cfg(test)]

@@ -22,6 +22,12 @@ use crate::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
 /// Deletes unused values, dead array stores and empty control flow, to a fixed point. Returns
 /// whether anything changed.
 pub fn remove_dead_values(k: &mut Kernel) -> bool {
+    remove_dead_values_counted(k).0
+}
+
+/// [`remove_dead_values`], also returning the use counts of what is left when it still has them
+/// exact (so [`dce`] need not count again for move coalescing).
+fn remove_dead_values_counted(k: &mut Kernel) -> (bool, Option<Vec<u32>>) {
     let mut any = false;
     // Use counts and the loaded arrays; both sweeps and liveness keep the counts exact as they
     // remove code, so only a removed array load (which may leave an array unread) needs them
@@ -46,7 +52,7 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
         // instruction adds no use), so liveness finds nothing more in its own output: after the
         // first round it can only find something new when the sweep changed the code.
         if any && !changed {
-            return any;
+            return (any, counts.map(|c| c.0));
         }
         let (removed, liveness_removed_load) = remove_dead_assignments_counted(k, Some(uses));
         if removed_load || liveness_removed_load {
@@ -54,13 +60,13 @@ pub fn remove_dead_values(k: &mut Kernel) -> bool {
         }
         changed |= removed;
         if !changed {
-            return any;
+            return (any, counts.map(|c| c.0));
         }
         // Another sweep finds something only where a value lost its last read after the sweep
         // had kept its definition (a loop-carried value, read before it is written), or where
         // liveness removed code or an array load: otherwise it would only walk the kernel again.
         if !revived && !removed && !removed_load && !liveness_removed_load {
-            return true;
+            return (true, counts.map(|c| c.0));
         }
         any = true;
     }
@@ -338,13 +344,13 @@ fn add_use(live: &mut Live, o: Operand) {
 /// Final cleanup: [`remove_dead_values`], then drop unused local arrays and variables and renumber
 /// the rest (parameter pieces and debug names follow their variables).
 pub fn dce(k: &mut Kernel) -> bool {
-    let mut changed = remove_dead_values(k);
-    if coalesce_moves(k) {
+    let (mut changed, uses) = remove_dead_values_counted(k);
+    let uses = uses.unwrap_or_else(|| use_counts(k));
+    if coalesce_with(k, &uses) {
         changed = true;
         remove_dead_values(k);
     }
-    changed |= compact_arrays(k);
-    changed |= compact_vars(k);
+    changed |= compact(k);
     changed
 }
 
@@ -353,8 +359,13 @@ pub fn dce(k: &mut Kernel) -> bool {
 /// code is full of these pairs (an accumulator update through a temporary).
 pub fn coalesce_moves(k: &mut Kernel) -> bool {
     let uses = use_counts(k);
+    coalesce_with(k, &uses)
+}
+
+/// [`coalesce_moves`] given every variable's use count.
+fn coalesce_with(k: &mut Kernel, uses: &[u32]) -> bool {
     let mut body = std::mem::take(&mut k.body);
-    let changed = coalesce_block(&mut body, &uses, true);
+    let changed = coalesce_block(&mut body, uses, true);
     k.body = body;
     changed
 }
@@ -373,37 +384,34 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
             _ => {}
         }
     }
-    // Nothing before the first pair that coalesces changes: find it first, so that a block
-    // with none (most blocks, most calls) is left where it is instead of being moved.
-    let coalesces = |cur: &Inst, next: &Inst, rest: &[Inst]| match pair(cur, next) {
-        Some((_, t)) => uses[t.0 as usize] == 1 || dead_after(rest, t, top),
-        None => false,
-    };
-    let Some(first) =
-        (0..b.0.len().saturating_sub(1)).find(|&i| coalesces(&b.0[i], &b.0[i + 1], &b.0[i + 2..]))
-    else {
-        return changed;
-    };
-    // One pass that rebuilds the rest of the block (removing in place would move the tail once
-    // per pair): `cur` is the instruction at the current position, `it` what follows it.
-    let mut it = b.0.split_off(first).into_iter();
-    if let Some(mut cur) = it.next() {
-        while let Some(next) = it.next() {
-            if let Some((x, t)) = pair(&cur, &next) {
-                if uses[t.0 as usize] == 1 || dead_after(it.as_slice(), t, top) {
-                    for_each_def_mut(&mut cur, |v: &mut Var| {
-                        if *v == t {
-                            *v = x
-                        }
-                    });
-                    // The move is dropped; the renamed definition meets the next instruction.
-                    changed = true;
-                    continue;
+    // Pairs are found in place: `cur` is the position of the instruction a move would fold
+    // into (a renamed definition meets the instruction after its dropped move), and dropped
+    // moves are marked, then removed in one pass (most blocks, most calls, drop nothing and are
+    // not moved at all).
+    let n = b.0.len();
+    let mut drop: Vec<bool> = Vec::new();
+    let mut cur = 0;
+    for next in 1..n {
+        if let Some((x, t)) = pair(&b.0[cur], &b.0[next]) {
+            if uses[t.0 as usize] == 1 || dead_after(&b.0[next + 1..], t, top) {
+                for_each_def_mut(&mut b.0[cur], |v: &mut Var| {
+                    if *v == t {
+                        *v = x
+                    }
+                });
+                if drop.is_empty() {
+                    drop = vec![false; n];
                 }
+                drop[next] = true;
+                changed = true;
+                continue;
             }
-            b.0.push(std::mem::replace(&mut cur, next));
         }
-        b.0.push(cur);
+        cur = next;
+    }
+    if !drop.is_empty() {
+        let mut it = drop.into_iter();
+        b.0.retain(|_| !it.next().unwrap_or(false));
     }
     changed
 }
@@ -422,34 +430,10 @@ fn pair(cur: &Inst, next: &Inst) -> Option<(Var, Var)> {
     }
 }
 
-fn compact_arrays(k: &mut Kernel) -> bool {
-    let mut used = vec![false; k.arrays.len()];
-    walk(&k.body, &mut |i| {
-        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
-            used[array.0 as usize] = true;
-        }
-    });
-    if used.iter().all(|u| *u) {
-        return false;
-    }
-    let mut map = vec![0u32; k.arrays.len()];
-    let mut kept = Vec::new();
-    for (i, arr) in std::mem::take(&mut k.arrays).into_iter().enumerate() {
-        if used[i] {
-            map[i] = kept.len() as u32;
-            kept.push(arr);
-        }
-    }
-    k.arrays = kept;
-    walk_mut(&mut k.body, &mut |i| {
-        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
-            *array = ArrayId(map[array.0 as usize]);
-        }
-    });
-    true
-}
-
-fn compact_vars(k: &mut Kernel) -> bool {
+/// Drops the local arrays and the variables nothing mentions and renumbers the rest: one walk
+/// finds both, one more renames both (only when something goes).
+fn compact(k: &mut Kernel) -> bool {
+    let mut used_arrays = vec![false; k.arrays.len()];
     let mut used = vec![false; k.vars.len()];
     for p in &k.params {
         for (_, v) in &p.pieces {
@@ -457,6 +441,9 @@ fn compact_vars(k: &mut Kernel) -> bool {
         }
     }
     walk(&k.body, &mut |i| {
+        if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
+            used_arrays[array.0 as usize] = true;
+        }
         for_each_def(i, |v| used[v.0 as usize] = true);
         for_each_use(i, |o| {
             if let Operand::Var(v) = o {
@@ -464,37 +451,62 @@ fn compact_vars(k: &mut Kernel) -> bool {
             }
         });
     });
-    if used.iter().all(|u| *u) {
+    let arrays_go = !used_arrays.iter().all(|u| *u);
+    let vars_go = !used.iter().all(|u| *u);
+    if !arrays_go && !vars_go {
         return false;
     }
-    let mut map = vec![Var(u32::MAX); k.vars.len()];
-    let mut vars = Vec::new();
-    let mut names = Vec::new();
-    let had_names = !k.var_names.is_empty();
-    for (i, t) in k.vars.iter().enumerate() {
-        if used[i] {
-            map[i] = Var(vars.len() as u32);
-            vars.push(*t);
-            if had_names {
-                names.push(k.var_names.get(i).cloned().unwrap_or_default());
+    let mut array_map = vec![0u32; k.arrays.len()];
+    if arrays_go {
+        let mut kept = Vec::new();
+        for (i, arr) in std::mem::take(&mut k.arrays).into_iter().enumerate() {
+            if used_arrays[i] {
+                array_map[i] = kept.len() as u32;
+                kept.push(arr);
             }
         }
+        k.arrays = kept;
     }
-    k.vars = vars;
-    k.var_names = names;
-    let m = |v: &mut Var| *v = map[v.0 as usize];
-    for p in &mut k.params {
-        for (_, v) in &mut p.pieces {
-            m(v);
+    let mut map = vec![Var(u32::MAX); k.vars.len()];
+    if vars_go {
+        let mut vars = Vec::new();
+        let mut names = Vec::new();
+        let old_names = std::mem::take(&mut k.var_names);
+        let had_names = !old_names.is_empty();
+        let mut old_names = old_names.into_iter();
+        for (i, t) in k.vars.iter().enumerate() {
+            // The names move along (the table has one per variable, or may be shorter).
+            let name = old_names.next();
+            if used[i] {
+                map[i] = Var(vars.len() as u32);
+                vars.push(*t);
+                if had_names {
+                    names.push(name.unwrap_or_default());
+                }
+            }
+        }
+        k.vars = vars;
+        k.var_names = names;
+        for p in &mut k.params {
+            for (_, v) in &mut p.pieces {
+                *v = map[v.0 as usize];
+            }
         }
     }
     walk_mut(&mut k.body, &mut |i| {
-        for_each_use_mut(i, |o| {
-            if let Operand::Var(v) = o {
-                m(v);
+        if arrays_go {
+            if let Inst::ArrayLoad { array, .. } | Inst::ArrayStore { array, .. } = i {
+                *array = ArrayId(array_map[array.0 as usize]);
             }
-        });
-        for_each_def_mut(i, &m);
+        }
+        if vars_go {
+            for_each_use_mut(i, |o| {
+                if let Operand::Var(v) = o {
+                    *v = map[v.0 as usize];
+                }
+            });
+            for_each_def_mut(i, |v| *v = map[v.0 as usize]);
+        }
     });
     true
 }

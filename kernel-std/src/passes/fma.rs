@@ -10,14 +10,13 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
-use super::util::{dead_after, def_counts, for_each_use, nested_reads, use_counts};
+use super::util::{dead_after, def_use_counts, for_each_use, nested_reads};
 
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SourceLoc, Ty, UnOp, Var};
 
 /// Returns whether anything was contracted.
 pub fn fma(k: &mut Kernel) -> bool {
-    let uses = use_counts(k);
-    let defs = def_counts(k);
+    let (defs, uses) = def_use_counts(k);
     let mut body = std::mem::take(&mut k.body);
     let changed = block(k, &mut body, &uses, &defs, true, false);
     k.body = body;

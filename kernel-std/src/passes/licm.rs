@@ -15,14 +15,13 @@
 //! only there and read only inside the loop, so every read sees the same value as before; running
 //! it once when the loop runs zero times only computes a value nobody reads.
 
-use super::util::{def_counts, for_each_def, for_each_use, use_counts, walk};
+use super::util::{def_use_counts, for_each_def, for_each_use, walk};
 use super::varset::VarSet;
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, Var};
 
 /// Returns whether anything moved.
 pub fn licm(k: &mut Kernel) -> bool {
-    let defs = def_counts(k);
-    let uses = use_counts(k);
+    let (defs, uses) = def_use_counts(k);
     let mut body = std::mem::take(&mut k.body);
     let changed = block(k, &mut body, &defs, &uses);
     k.body = body;

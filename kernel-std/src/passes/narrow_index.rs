@@ -182,11 +182,10 @@ impl Narrow {
     }
 
     fn block(&mut self, k: &mut Kernel, blk: &mut Block) {
-        let old = std::mem::take(&mut blk.0);
-        blk.0.reserve(old.len());
-        for mut inst in old {
-            let mut narrowed = None;
-            match &mut inst {
+        // Narrowed pairs are spliced in at the end: most blocks narrow nothing and are not moved.
+        let mut splices: Vec<(usize, [Inst; 2])> = Vec::new();
+        for (at, inst) in blk.0.iter_mut().enumerate() {
+            match inst {
                 Inst::If { then, els, .. } => {
                     self.block(k, then);
                     self.block(k, els);
@@ -206,7 +205,7 @@ impl Narrow {
                 Inst::Binary { dst, op, a, b } => {
                     let (dst, op, a, b) = (*dst, *op, *a, *b);
                     if let Some((t, na, nb)) = self.try_narrow(k, dst, op, a, b) {
-                        narrowed = Some((
+                        let pair = [
                             Inst::Binary {
                                 dst: t,
                                 op,
@@ -217,25 +216,32 @@ impl Narrow {
                                 dst,
                                 a: Operand::Var(t),
                             },
-                        ));
+                        ];
+                        for i in &pair {
+                            if let Some(d) = super::util::single_dst(i) {
+                                let at = d.0 as usize;
+                                if at >= self.defs.len() {
+                                    self.defs.resize(at + 1, None);
+                                }
+                                self.defs[at] = Some(DefInfo::of(i));
+                            }
+                        }
+                        self.changed = true;
+                        splices.push((at, pair));
                     }
                 }
                 _ => {}
             }
-            match narrowed {
-                Some((narrow_def, widen)) => {
-                    for i in [narrow_def, widen] {
-                        if let Some(d) = super::util::single_dst(&i) {
-                            let at = d.0 as usize;
-                            if at >= self.defs.len() {
-                                self.defs.resize(at + 1, None);
-                            }
-                            self.defs[at] = Some(DefInfo::of(&i));
-                        }
-                        blk.0.push(i);
-                    }
-                    self.changed = true;
-                }
+        }
+        if splices.is_empty() {
+            return;
+        }
+        let old = std::mem::take(&mut blk.0);
+        blk.0.reserve(old.len() + splices.len());
+        let mut next = splices.into_iter().peekable();
+        for (at, inst) in old.into_iter().enumerate() {
+            match next.next_if(|(s, _)| *s == at) {
+                Some((_, pair)) => blk.0.extend(pair),
                 None => blk.0.push(inst),
             }
         }

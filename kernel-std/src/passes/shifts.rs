@@ -28,7 +28,7 @@ use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 pub fn shifts(k: &mut Kernel) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let mut changed = false;
-    block(k, &mut body, &mut changed, &mut Vec::new());
+    block(k, &mut body, &mut changed, &mut Vec::new(), &mut Vec::new());
     k.body = body;
     changed
 }
@@ -86,6 +86,16 @@ struct Run {
 /// An integer binary operation or cast (`op` `None`) and its operands.
 type ValueKey = (Option<BinOp>, Ty, Operand, Operand);
 
+/// A [`ValueKey`] packed for lookup, with the destination and operands whose versions go
+/// with it (worked out once per instruction, for the lookup and for recording).
+#[derive(Clone, Copy)]
+struct Keyed {
+    key: PackedKey,
+    dst: Var,
+    a: Operand,
+    b: Operand,
+}
+
 /// A [`ValueKey`] as three words, equal exactly when the keys are: hashing the tuple field by
 /// field was most of the cost of a lookup.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -126,36 +136,39 @@ impl Run {
         self.touched.clear();
         self.values.clear();
     }
-    fn value_key(k: &Kernel, inst: &Inst) -> Option<(ValueKey, Var)> {
-        let (key, dst) = match inst {
-            Inst::Binary { dst, op, a, b } => ((Some(*op), k.ty(*dst), *a, *b), *dst),
-            Inst::Cast { dst, a } => ((None, k.ty(*dst), *a, *a), *dst),
+    /// The value `inst` computes, packed, with its destination and operands.
+    fn value_key(k: &Kernel, inst: &Inst) -> Option<Keyed> {
+        let (key, dst) = match *inst {
+            Inst::Binary { dst, op, a, b } => ((Some(op), k.ty(dst), a, b), dst),
+            Inst::Cast { dst, a } => ((None, k.ty(dst), a, a), dst),
             _ => return None,
         };
         let (_, ty, a, b) = key;
         let self_ref = a == Operand::Var(dst) || b == Operand::Var(dst);
-        (ty.is_int() && !self_ref).then_some((key, dst))
+        (ty.is_int() && !self_ref).then(|| Keyed {
+            key: PackedKey::of(&key),
+            dst,
+            a,
+            b,
+        })
     }
-    /// A variable that already holds the value `inst` computes.
-    fn same_value(&self, k: &Kernel, inst: &Inst) -> Option<Var> {
-        let (key, _) = Self::value_key(k, inst)?;
-        let &(w, [vw, va, vb]) = self.values.get(&PackedKey::of(&key))?;
+    /// A variable that already holds the value `key` stands for.
+    fn same_value(&self, key: &Keyed) -> Option<Var> {
+        let &(w, [vw, va, vb]) = self.values.get(&key.key)?;
         let now = [
             self.version_of(w.into()),
-            self.version_of(key.2),
-            self.version_of(key.3),
+            self.version_of(key.a),
+            self.version_of(key.b),
         ];
         (now == [vw, va, vb]).then_some(w)
     }
-    fn note_value(&mut self, k: &Kernel, inst: &Inst) {
-        if let Some((key, dst)) = Self::value_key(k, inst) {
-            let vers = [
-                self.version_of(dst.into()),
-                self.version_of(key.2),
-                self.version_of(key.3),
-            ];
-            self.values.insert(PackedKey::of(&key), (dst, vers));
-        }
+    fn note_value(&mut self, key: Keyed) {
+        let vers = [
+            self.version_of(key.dst.into()),
+            self.version_of(key.a),
+            self.version_of(key.b),
+        ];
+        self.values.insert(key.key, (key.dst, vers));
     }
     /// The variable `v` is a still valid copy of.
     fn source(&self, v: Var) -> Option<Var> {
@@ -188,8 +201,16 @@ impl Run {
     }
 }
 
-/// `pool` holds cleared runs for reuse by nested blocks.
-fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>) {
+/// `pool` holds cleared runs for reuse by nested blocks. Every variable the block assigns
+/// (nested code included, with repeats) is appended to `assigned`, for the enclosing block's
+/// run to forget.
+fn block(
+    k: &mut Kernel,
+    b: &mut Block,
+    changed: &mut bool,
+    pool: &mut Vec<Run>,
+    assigned: &mut Vec<u32>,
+) {
     // Room for the variables and instructions the rewrites add, so the tables and the block
     // are not copied to grow.
     let mut run = pool.pop().unwrap_or_else(|| Run::new(k.vars.len() + 64));
@@ -200,20 +221,24 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
         let inst = &mut b.0[at];
         let nested = matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. });
         if nested {
+            // Whatever the nested code assigned is unknown from here on: the nested runs list
+            // it (walking the nested code again cost as much as the runs themselves).
+            let from = assigned.len();
             match inst {
                 Inst::If { then, els, .. } => {
-                    block(k, then, changed, pool);
-                    block(k, els, changed, pool);
+                    block(k, then, changed, pool, assigned);
+                    block(k, els, changed, pool, assigned);
                 }
-                Inst::For { body, .. } | Inst::Loop { body, .. } => block(k, body, changed, pool),
+                Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                    block(k, body, changed, pool, assigned)
+                }
                 _ => {}
             }
-            // Whatever the nested code assigned is unknown from here on.
-            let mut note = |i: &Inst| super::util::for_each_def(i, |v| run.assign(v, None));
-            note(inst);
-            for c in super::util::child_blocks(inst) {
-                super::util::walk(c, &mut note);
+            super::util::for_each_def(inst, |v| run.assign(v, None));
+            for &v in &assigned[from..] {
+                run.assign(Var(v), None);
             }
+            assigned.truncate(from);
             continue;
         }
         // Reads of a copy read its source (the copies `early_checks` and `cse` leave would hide
@@ -226,12 +251,15 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
                 }
             }
         });
-        if let Some(w) = run.same_value(k, inst) {
+        let mut key = Run::value_key(k, inst);
+        if let Some(w) = key.as_ref().and_then(|key| run.same_value(key)) {
             if let Some(dst) = super::util::single_dst(inst) {
                 *inst = Inst::Mov { dst, src: w.into() };
                 *changed = true;
+                key = None;
             }
         }
+        let mut rewritten = false;
         if let Inst::Binary {
             dst,
             op: op @ BinOp::Mul,
@@ -243,26 +271,31 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
             if ty.is_int() {
                 if let Some(s) = log2_const(*bb, ty) {
                     (*op, *bb) = (BinOp::Shl, Const::u32(s).into());
-                    *changed = true;
+                    rewritten = true;
                 } else if let Some(s) = log2_const(*a, ty) {
                     (*op, *a, *bb) = (BinOp::Shl, *bb, Const::u32(s).into());
-                    *changed = true;
+                    rewritten = true;
                 }
             }
         }
         if let Some(and) = mask_past_offset(k, &run, inst) {
             *inst = and;
-            *changed = true;
+            rewritten = true;
         }
         if let Some(seq) = merge_extract(k, &run, inst) {
             *changed = true;
             for i in &seq {
-                record(k, &mut run, i);
+                let key = Run::value_key(k, i);
+                record(k, &mut run, i, key);
             }
             splices.push((at, seq));
             continue;
         }
-        record(k, &mut run, inst);
+        if rewritten {
+            *changed = true;
+            key = Run::value_key(k, inst);
+        }
+        record(k, &mut run, inst, key);
     }
     if !splices.is_empty() {
         let old = std::mem::take(&mut b.0);
@@ -275,11 +308,13 @@ fn block(k: &mut Kernel, b: &mut Block, changed: &mut bool, pool: &mut Vec<Run>)
             }
         }
     }
+    assigned.extend_from_slice(&run.touched);
     run.reset();
     pool.push(run);
 }
 
-fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
+/// Notes what `inst` assigns; `key` is its [`Run::value_key`].
+fn record(k: &Kernel, run: &mut Run, inst: &Inst, key: Option<Keyed>) {
     let def = match inst {
         Inst::Binary { dst, op, a, b }
             if matches!(op, BinOp::Shr | BinOp::And | BinOp::Add) && !k.ty(*dst).is_signed() =>
@@ -306,7 +341,9 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst) {
         Some(d) => run.assign(d, def),
         None => super::util::for_each_def(inst, |v| run.assign(v, None)),
     }
-    run.note_value(k, inst);
+    if let Some(key) = key {
+        run.note_value(key);
+    }
     if let Inst::Mov {
         dst,
         src: Operand::Var(s),

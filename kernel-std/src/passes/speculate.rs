@@ -13,10 +13,10 @@
 //! before its position, and is not the condition. Loads, integer division by a variable,
 //! intrinsics, checks and control flow stay inside.
 
-use super::split_webs::{for_each_read, has_jump, live_after_each, reads};
+use super::split_webs::{for_each_read, has_jump, live_after_each};
 use super::util::{for_each_def, for_each_use, walk};
 use super::varset::VarSet;
-use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Space, Var};
+use crate::ir::{Block, Inst, Kernel, LoopId, Operand, SourceLoc, Space, Var};
 
 /// Returns whether anything was hoisted.
 pub fn speculate(k: &mut Kernel) -> bool {
@@ -97,6 +97,28 @@ impl Cx {
     /// `split_webs::transfer`, with each loop's reads and jumps from the walk up front.
     fn transfer(&self, inst: &Inst, live: &mut VarSet) {
         match inst {
+            // A guarded access: what is live on either path is what is live after it and
+            // what the one instruction reads (no copy of the set).
+            Inst::If { cond, then, els }
+                if els.0.is_empty()
+                    && matches!(then.0.as_slice(), [i] if !matches!(
+                        i,
+                        Inst::If { .. }
+                            | Inst::For { .. }
+                            | Inst::Loop { .. }
+                            | Inst::Break(_)
+                            | Inst::Continue(_)
+                    )) =>
+            {
+                for_each_use(&then.0[0], |o| {
+                    if let Operand::Var(v) = o {
+                        live.insert(v);
+                    }
+                });
+                if let Operand::Var(v) = cond {
+                    live.insert(*v);
+                }
+            }
             Inst::If { cond, then, els } => {
                 let mut e = live.clone();
                 self.live_through(els, &mut e);
@@ -131,29 +153,38 @@ impl Cx {
             }
             Inst::Break(_) | Inst::Continue(_) => live.assign(&self.anywhere),
             Inst::Return => live.clear(),
-            Inst::Panic { .. } => *live = reads(inst),
-            _ => {
-                // The last result of a plain instruction (intrinsics keep their results live,
-                // as `split_webs` has it).
-                if !matches!(inst, Inst::Intrinsic { .. }) {
-                    let mut d = None;
-                    for_each_def(inst, |v| d = Some(v));
-                    if let Some(d) = d {
-                        live.remove(&d);
-                    }
-                }
+            Inst::Panic { .. } => {
+                live.clear();
                 for_each_use(inst, |o| {
                     if let Operand::Var(v) = o {
                         live.insert(v);
                     }
                 });
             }
+            _ => plain_transfer(inst, live),
         }
     }
 
     fn live_through(&self, b: &Block, live: &mut VarSet) {
         for inst in b.0.iter().rev() {
-            self.transfer(inst, live);
+            self.step(inst, live);
+        }
+    }
+
+    /// [`Cx::transfer`], with straight-line instructions (most of a block) handled here
+    /// rather than through the call.
+    #[inline(always)]
+    fn step(&self, inst: &Inst, live: &mut VarSet) {
+        match inst {
+            Inst::Loc(_) => {}
+            Inst::If { .. }
+            | Inst::For { .. }
+            | Inst::Loop { .. }
+            | Inst::Break(_)
+            | Inst::Continue(_)
+            | Inst::Return
+            | Inst::Panic { .. } => self.transfer(inst, live),
+            _ => plain_transfer(inst, live),
         }
     }
 
@@ -162,13 +193,31 @@ impl Cx {
         let mut out = vec![VarSet::new(); b.0.len()];
         let mut live = live_out.clone();
         for (i, inst) in b.0.iter().enumerate().rev() {
-            if !super::util::child_blocks(inst).is_empty() {
+            if matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. }) {
                 out[i] = live.clone();
             }
-            self.transfer(inst, &mut live);
+            self.step(inst, &mut live);
         }
         out
     }
+}
+
+/// Liveness across a straight-line instruction: its last result dies (intrinsics keep their
+/// results live, as `split_webs` has it), what it reads lives.
+#[inline(always)]
+fn plain_transfer(inst: &Inst, live: &mut VarSet) {
+    if !matches!(inst, Inst::Intrinsic { .. }) {
+        let mut d = None;
+        for_each_def(inst, |v| d = Some(v));
+        if let Some(d) = d {
+            live.remove(&d);
+        }
+    }
+    for_each_use(inst, |o| {
+        if let Operand::Var(v) = o {
+            live.insert(v);
+        }
+    });
 }
 
 fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
@@ -177,7 +226,6 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     if !b.0.iter().any(|i| !super::util::child_blocks(i).is_empty()) {
         return sink_stores(&mut b.0);
     }
-    let n = b.0.len();
     let live_after = cx.live_after(b, live_out);
     // Debug builds (the tests' random programs included) check the cached liveness against the
     // walking one it replaces.
@@ -192,11 +240,12 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     );
     let mut changed = false;
     // The source marker in force at the current point of this block, if the block set one.
-    let mut cur_loc: Option<Inst> = None;
-    // Room for what hoisting and dissolving add, so the block is not copied to grow.
-    let mut out = Vec::with_capacity(n + n / 2 + 8);
-    for (i, mut inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
-        match &mut inst {
+    let mut cur_loc: Option<SourceLoc> = None;
+    // What replaces an `if` (hoisted code, then the `if` or its flat form), spliced in at the
+    // end: most blocks change nowhere and are not moved at all.
+    let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
+    for (i, inst) in b.0.iter_mut().enumerate() {
+        match &mut *inst {
             Inst::If { then, els, .. } => {
                 changed |= block(k, then, &live_after[i], cx);
                 changed |= block(k, els, &live_after[i], cx);
@@ -215,33 +264,62 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
                 }
                 changed |= block(k, body, &o, cx);
             }
+            Inst::Loc(l) => cur_loc = Some(*l),
             _ => {}
         }
-        if let Inst::If { cond, then, els } = &mut inst {
+        if let Inst::If { cond, then, els } = &mut *inst {
             if els.0.is_empty() && !then.0.iter().any(has_jump) {
-                let hoisted = hoist(then, *cond, &live_after[i]);
+                let cond = *cond;
+                let hoisted = hoist(then, cond, &live_after[i]);
+                let mut seq = Vec::new();
                 if !hoisted.is_empty() {
                     changed = true;
-                    out.extend(hoisted);
+                    seq = hoisted;
                 }
                 if then.0.is_empty() {
+                    splices.push((i, seq));
                     continue;
                 }
-                if let Some(flat) = dissolve(k, *cond, then, &live_after[i], cur_loc.as_ref()) {
-                    changed = true;
-                    out.extend(flat);
-                    continue;
+                // One access under `cond` is its own flat form.
+                if !already_flat(then, &live_after[i]) {
+                    if let Some(flat) = dissolve(k, cond, then, &live_after[i], cur_loc) {
+                        changed = true;
+                        seq.extend(flat);
+                        splices.push((i, seq));
+                        continue;
+                    }
+                }
+                if !seq.is_empty() {
+                    seq.push(std::mem::replace(inst, Inst::Return));
+                    splices.push((i, seq));
                 }
             }
         }
-        if matches!(inst, Inst::Loc(_)) {
-            cur_loc = Some(inst.clone());
-        }
-        out.push(inst);
     }
-    changed |= sink_stores(&mut out);
-    b.0 = out;
+    if !splices.is_empty() {
+        let added: usize = splices.iter().map(|(_, s)| s.len()).sum();
+        let old = std::mem::take(&mut b.0);
+        b.0.reserve(old.len() + added);
+        let mut next = splices.into_iter().peekable();
+        for (at, inst) in old.into_iter().enumerate() {
+            match next.next_if(|(s, _)| *s == at) {
+                Some((_, seq)) => b.0.extend(seq),
+                None => b.0.push(inst),
+            }
+        }
+    }
+    changed |= sink_stores(&mut b.0);
     changed
+}
+
+/// Whether `then` is one access that [`dissolve`] would give back as it is: a store, or a load
+/// whose destination dies with the `if`.
+fn already_flat(then: &Block, live_after: &VarSet) -> bool {
+    match then.0.as_slice() {
+        [Inst::Store { .. } | Inst::ArrayStore { .. }] => true,
+        [Inst::Load { dst, .. } | Inst::ArrayLoad { dst, .. }] => !live_after.contains(dst),
+        _ => false,
+    }
 }
 
 /// The space a plain or guarded store writes, with everything it reads.
@@ -302,24 +380,39 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
     }
     let mut changed = false;
     // Last instruction first. What follows the current one is kept as a stack (`after`, the
-    // next instruction on top): a store moves only a few places, so it is placed by popping
-    // and pushing those few, where inserting into the block would shift its whole tail (a
-    // tile's hundreds of stores made that most of this pass's time).
-    let mut after: Vec<Inst> = Vec::with_capacity(b.len() + b.len() / 2 + 8);
-    while let Some(inst) = b.pop() {
-        let Some(space) = store_of(&inst) else {
-            after.push(inst);
+    // next instruction on top) of positions: a store moves only a few places, so it is placed
+    // by popping and pushing those few. Positions `len..` are the markers a store takes along
+    // (in `extra`). The instructions themselves move once, into the final order, and only
+    // when something moved.
+    let mut extra: Vec<Inst> = Vec::new();
+    let mut after: Vec<u32> = Vec::with_capacity(len + 8);
+    let mut moved: Vec<u32> = Vec::new();
+    for i in (0..len).rev() {
+        let Some(space) = store_of(&b[i]) else {
+            after.push(i as u32);
             continue;
+        };
+        let at = |e: u32| -> &Inst {
+            let e = e as usize;
+            if e < len {
+                &b[e]
+            } else {
+                &extra[e - len]
+            }
         };
         // The source marker in force at the store, if this block set one: a store may pass
         // other markers only then (it takes its own along, and the last one passed is put back).
-        let own = b.iter().rev().find(|x| matches!(x, Inst::Loc(_))).cloned();
-        let r = store_reads(&inst);
+        let own = b[..i]
+            .iter()
+            .rev()
+            .find(|x| matches!(x, Inst::Loc(_)))
+            .cloned();
+        let r = store_reads(&b[i]);
         // How many of the following instructions the store passes.
         let mut passes = 0;
         let mut passed: Option<Inst> = None;
         while passes < after.len() {
-            let next = &after[after.len() - 1 - passes];
+            let next = at(after[after.len() - 1 - passes]);
             let is_loc = matches!(next, Inst::Loc(_));
             // Pure code (whose one result is all it writes), markers (which write nothing) and
             // the other space's loads are passed unless they write what the store reads.
@@ -348,18 +441,36 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
             passes += 1;
         }
         // The passed instructions, last one first, go back on top of the store.
-        let moved: Vec<Inst> = after.drain(after.len() - passes..).collect();
+        moved.clear();
+        moved.extend(after.drain(after.len() - passes..));
         match (own, passed) {
             // `own, store, passed` in place of the store.
-            (Some(own), Some(passed)) => after.extend([passed, inst, own]),
-            _ => after.push(inst),
+            (Some(own), Some(passed)) => {
+                let p = (len + extra.len()) as u32;
+                extra.push(passed);
+                extra.push(own);
+                after.extend([p, i as u32, p + 1]);
+            }
+            _ => after.push(i as u32),
         }
-        after.extend(moved);
+        after.extend_from_slice(&moved);
         changed |= passes != 0;
     }
-    after.reverse();
-    *b = after;
-    changed
+    if !changed {
+        return false;
+    }
+    let mut old = std::mem::take(b);
+    b.reserve(after.len());
+    for &e in after.iter().rev() {
+        let e = e as usize;
+        let slot = if e < len {
+            &mut old[e]
+        } else {
+            &mut extra[e - len]
+        };
+        b.push(std::mem::replace(slot, Inst::Return));
+    }
+    true
 }
 
 /// What is left of an `if c` after hoisting, as straight-line code, when it is only guarded
@@ -372,7 +483,7 @@ fn dissolve(
     c: Operand,
     then: &Block,
     live_after: &VarSet,
-    cur_loc: Option<&Inst>,
+    cur_loc: Option<SourceLoc>,
 ) -> Option<Vec<Inst>> {
     let mut out = Vec::new();
     let mut had_loc = false;
@@ -458,7 +569,7 @@ fn dissolve(
     }
     if had_loc {
         if let Some(l) = cur_loc {
-            out.push(l.clone());
+            out.push(Inst::Loc(l));
         }
     }
     Some(out)

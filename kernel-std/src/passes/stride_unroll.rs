@@ -47,6 +47,10 @@ const MAX_BODY: usize = 48;
 
 /// Returns whether a loop was unrolled.
 pub fn stride_unroll(k: &mut Kernel) -> bool {
+    // Most kernels have no loop small enough: then nothing is counted or rebuilt.
+    if !has_small_loop(&k.body) {
+        return false;
+    }
     let uses = use_counts(k);
     let mut body = std::mem::take(&mut k.body);
     let changed = block(k, &mut body, &uses);
@@ -104,6 +108,46 @@ fn block(k: &mut Kernel, b: &mut Block, uses: &[u32]) -> bool {
     }
     b.0 = out;
     changed
+}
+
+/// Whether some loop [`block`] looks at could have a body proper of at most [`MAX_BODY`]
+/// instructions: its whole body has at most that many besides markers and the 4 of a `while`
+/// form's header and increment (the body proper counts every instruction nested in it).
+fn has_small_loop(b: &Block) -> bool {
+    b.0.iter().any(|inst| match inst {
+        Inst::If { then, els, .. } => has_small_loop(then) || has_small_loop(els),
+        Inst::For {
+            inclusive,
+            reverse,
+            unroll,
+            body,
+            ..
+        } => {
+            (!*inclusive && !*reverse && *unroll == Unroll::Auto && small(body))
+                || has_small_loop(body)
+        }
+        Inst::Loop { body, .. } => small(body) || has_small_loop(body),
+        _ => false,
+    })
+}
+
+/// Whether `b` holds at most `MAX_BODY + 4` instructions other than markers, nested ones
+/// included (counting stops there).
+fn small(b: &Block) -> bool {
+    fn count(b: &Block, n: &mut usize) {
+        for inst in &b.0 {
+            if *n > MAX_BODY + 4 {
+                return;
+            }
+            *n += !matches!(inst, Inst::Loc(_)) as usize;
+            for c in child_blocks(inst) {
+                count(c, n);
+            }
+        }
+    }
+    let mut n = 0;
+    count(b, &mut n);
+    n <= MAX_BODY + 4
 }
 
 /// A grid-stride loop: the positions of its header and increment in the body, and its operands.

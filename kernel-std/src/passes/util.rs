@@ -251,6 +251,18 @@ pub fn assigned_vars(b: &Block) -> FxHashSet<Var> {
     s
 }
 
+/// [`assigned_vars`] as a bit set (`vars`: the kernel's variable count, for its size): a hash
+/// set of an unrolled loop body's thousands of variables cost more than the pass using it.
+pub fn assigned_set(b: &Block, vars: usize) -> super::varset::VarSet {
+    let mut s = super::varset::VarSet::with_capacity(vars);
+    walk(b, &mut |i| {
+        for_each_def(i, |v| {
+            s.insert(v);
+        })
+    });
+    s
+}
+
 /// How often each variable is read, over the whole kernel.
 pub fn use_counts(k: &Kernel) -> Vec<u32> {
     let mut n = vec![0u32; k.vars.len()];
@@ -274,6 +286,26 @@ pub fn def_counts(k: &Kernel) -> Vec<u32> {
     }
     walk(&k.body, &mut |i| for_each_def(i, |v| n[v.0 as usize] += 1));
     n
+}
+
+/// [`def_counts`] and [`use_counts`] from one walk.
+pub fn def_use_counts(k: &Kernel) -> (Vec<u32>, Vec<u32>) {
+    let mut defs = vec![0u32; k.vars.len()];
+    let mut uses = vec![0u32; k.vars.len()];
+    for p in &k.params {
+        for (_, v) in &p.pieces {
+            defs[v.0 as usize] += 1;
+        }
+    }
+    walk(&k.body, &mut |i| {
+        for_each_def(i, |v| defs[v.0 as usize] += 1);
+        for_each_use(i, |o| {
+            if let Operand::Var(v) = o {
+                uses[v.0 as usize] += 1;
+            }
+        })
+    });
+    (defs, uses)
 }
 
 /// Number of instructions in `b`, nested ones included (a size measure for unrolling). Source

@@ -22,6 +22,7 @@
 use super::fx::{FxHashMap, FxHashSet};
 
 use super::util::{child_blocks, for_each_def, for_each_use, walk};
+use super::varset::VarSet;
 use crate::intrinsics::{self, Class};
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SharedId, Space, Ty, Var};
 
@@ -503,6 +504,38 @@ impl Vectorizer<'_> {
         let mut sc = std::mem::take(&mut self.scratch);
         let mut out = Vec::new();
         let mut run = 0;
+        // Forms matter only for values that reach a shared address: a backward pass over the
+        // block marks them (a variable's every earlier definition, which may say more than
+        // needed), and the others keep their versions without a form (most of an unrolled
+        // block is global address arithmetic and floating point).
+        let mut needed = VarSet::with_capacity(self.k.vars.len());
+        let mark = |o: Operand, needed: &mut VarSet| {
+            if let Operand::Var(v) = o {
+                needed.insert(v);
+            }
+        };
+        for inst in b.0.iter().rev() {
+            match *inst {
+                Inst::Load {
+                    space: Space::Shared,
+                    addr,
+                    ..
+                }
+                | Inst::Store {
+                    space: Space::Shared,
+                    addr,
+                    ..
+                } => mark(addr, &mut needed),
+                Inst::Mov { dst, src: a } | Inst::Cast { dst, a } if needed.contains(&dst) => {
+                    mark(a, &mut needed)
+                }
+                Inst::Binary { dst, a, b, .. } if needed.contains(&dst) => {
+                    mark(a, &mut needed);
+                    mark(b, &mut needed);
+                }
+                _ => {}
+            }
+        }
         for (at, inst) in b.0.iter().enumerate() {
             let form_of = |o: Operand, sc: &Scratch| match o {
                 Operand::Const(c) => Lin::constant(c.bits as u32),
@@ -543,7 +576,13 @@ impl Vectorizer<'_> {
                 run += 1;
             }
             // The new values of what `inst` assigns.
+            let wanted = |d: &Var| needed.contains(d);
             let new_form = match inst {
+                Inst::Mov { dst, .. } | Inst::Cast { dst, .. } | Inst::Binary { dst, .. }
+                    if !wanted(dst) =>
+                {
+                    None
+                }
                 Inst::Mov { dst, src } if wide_int(self.k.ty(*dst)) => {
                     Some((*dst, form_of(*src, &sc)))
                 }
