@@ -210,11 +210,25 @@ impl Env {
     }
     /// Forgets `v`'s facts and those of other variables that refer to it; returns whether one of
     /// the latter was still true (then the write mattered to other variables' facts).
+    ///
+    /// Inlined for the common write that finds nothing to forget (most writes in unrolled
+    /// code: a temporary nothing was copied from); the rest is a call.
+    #[inline]
     fn kill(&mut self, v: Var) -> bool {
         let i = v.0 as usize;
-        let mut others = false;
         self.known[i] = None;
         self.widened[i] = None;
+        if self.widened_from[i].is_empty() && self.copies[i].is_empty() {
+            return false;
+        }
+        self.kill_refs(i)
+    }
+
+    /// [`Env::kill`] where some variable's fact may refer to variable `i`.
+    #[inline(never)]
+    fn kill_refs(&mut self, i: usize) -> bool {
+        let v = Var(i as u32);
+        let mut others = false;
         // The lists are emptied in place, keeping their storage: the same variables are
         // copied and killed again and again in unrolled code.
         if !self.widened_from[i].is_empty() {
@@ -630,6 +644,7 @@ impl<'a> Folder<'a> {
         Edit::Splice(out)
     }
 
+    #[inline]
     fn subst(&mut self, inst: &mut Inst, env: &Env) {
         let mut changed = false;
         for_each_use_mut(inst, |o| {
