@@ -86,7 +86,7 @@ struct DeadValues<'d> {
     depth: usize,
     /// Where the block being walked lies: for each enclosing compound instruction, its index in
     /// its block and which of its blocks (0: `then` or a loop body, 1: `else`).
-    path: Vec<(u32, u8)>,
+    path: Path,
     /// Number of deletions so far that a pass without deletions would not have made (emptied
     /// control flow, stores to an array whose last load went), which make liveness smaller.
     stale: usize,
@@ -95,11 +95,14 @@ struct DeadValues<'d> {
     log: Option<Log>,
 }
 
+/// Where a block lies below a loop body: see `DeadValues::path`.
+type Path = Vec<(u32, u8)>;
+
 /// Deletions made on a guess, oldest first: for each block compacted, its path below the
 /// guessed loop's body and the deleted instructions with their indices before the compaction.
 struct Log {
     base: usize,
-    entries: Vec<(Vec<(u32, u8)>, Vec<(usize, Inst)>)>,
+    entries: Vec<(Path, Vec<(usize, Inst)>)>,
 }
 
 /// The walker's counters before a guessed removal pass, to restore when the guess was wrong.
