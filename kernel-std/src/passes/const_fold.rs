@@ -210,11 +210,25 @@ impl Env {
     }
     /// Forgets `v`'s facts and those of other variables that refer to it; returns whether one of
     /// the latter was still true (then the write mattered to other variables' facts).
+    ///
+    /// Inlined for the common write that finds nothing to forget (most writes in unrolled
+    /// code: a temporary nothing was copied from); the rest is a call.
+    #[inline]
     fn kill(&mut self, v: Var) -> bool {
         let i = v.0 as usize;
-        let mut others = false;
         self.known[i] = None;
         self.widened[i] = None;
+        if self.widened_from[i].is_empty() && self.copies[i].is_empty() {
+            return false;
+        }
+        self.kill_refs(i)
+    }
+
+    /// [`Env::kill`] where some variable's fact may refer to variable `i`.
+    #[inline(never)]
+    fn kill_refs(&mut self, i: usize) -> bool {
+        let v = Var(i as u32);
+        let mut others = false;
         // The lists are emptied in place, keeping their storage: the same variables are
         // copied and killed again and again in unrolled code.
         if !self.widened_from[i].is_empty() {
@@ -303,6 +317,26 @@ pub(crate) fn has_simpler_forms(inst: &Inst) -> bool {
     )
 }
 
+/// Whether [`Folder::simplify`] can find anything for an instruction of a kind it rewrites:
+/// not for arithmetic on variables alone (two different ones for a binary operation), which
+/// only constants fold and only constant operands or one operand twice simplify. Most of
+/// unrolled code is such arithmetic, and the call (returning an instruction) costs more than
+/// the test.
+fn may_simplify(inst: &Inst) -> bool {
+    match inst {
+        Inst::Binary {
+            a: Operand::Var(x),
+            b: Operand::Var(y),
+            ..
+        } => x == y,
+        Inst::Unary {
+            a: Operand::Var(_), ..
+        } => false,
+        Inst::Fma { a, b, c, .. } => [a, b, c].iter().all(|o| matches!(o, Operand::Const(_))),
+        _ => true,
+    }
+}
+
 struct Folder<'a> {
     vars: &'a [Ty],
     changed: bool,
@@ -379,11 +413,27 @@ impl<'a> Folder<'a> {
     /// the gaps removals leave, so a block with nothing removed (most blocks in a round that
     /// confirms the fixed point) is not rebuilt. The first splice (a branch or one-shot loop
     /// replaced by its contents) moves the rest of the block through [`Folder::inst`].
+    ///
+    /// Markers are pruned as `util::prune_locs` prunes them, on the way: one that the next kept
+    /// instruction shows to cover nothing (another marker, or the end) is dropped there.
     fn block(&mut self, b: &mut Block, env: &mut Env) {
         let len = b.0.len();
         let mut w = 0;
         let mut r = 0;
         while r < len {
+            // A marker folds to itself; the one kept before it, if also a marker, covers nothing.
+            if let Inst::Loc(_) = b.0[r] {
+                if w > 0 && matches!(b.0[w - 1], Inst::Loc(_)) {
+                    self.changed = true;
+                    w -= 1;
+                }
+                if w != r {
+                    b.0.swap(w, r);
+                }
+                w += 1;
+                r += 1;
+                continue;
+            }
             match self.inst_in_place(&mut b.0[r], env) {
                 Edit::Keep => {
                     if w != r {
@@ -429,8 +479,11 @@ impl<'a> Folder<'a> {
                 }
             }
         }
+        if w > 0 && matches!(b.0[w - 1], Inst::Loc(_)) {
+            self.changed = true;
+            w -= 1;
+        }
         b.0.truncate(w);
-        self.changed |= prune_locs(b);
     }
 
     /// [`Folder::inst`] on an instruction where it lies; the same edits, in the same order.
@@ -525,7 +578,7 @@ impl<'a> Folder<'a> {
                 }
             },
             _ => {
-                if let Some(s) = has_simpler_forms(inst)
+                if let Some(s) = (has_simpler_forms(inst) && may_simplify(inst))
                     .then(|| self.simplify(inst, env))
                     .flatten()
                 {
@@ -591,6 +644,7 @@ impl<'a> Folder<'a> {
         Edit::Splice(out)
     }
 
+    #[inline]
     fn subst(&mut self, inst: &mut Inst, env: &Env) {
         let mut changed = false;
         for_each_use_mut(inst, |o| {
@@ -1230,6 +1284,107 @@ mod tests {
             assert_eq!(const_fold(&mut a), reference_fold(&mut b), "seed {seed}");
             assert_eq!(a.body, b.body, "seed {seed}\n{}", text(&k));
         }
+    }
+
+    /// The instructions [`may_simplify`] lets skip `simplify` are ones it leaves alone, for
+    /// every operation and type, whatever facts hold.
+    #[test]
+    fn skipped_instructions_have_no_simpler_form() {
+        use crate::ir::UnOp;
+        let bins = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::Min,
+            BinOp::Max,
+            BinOp::MulHi,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ];
+        let uns = [
+            UnOp::Neg,
+            UnOp::Not,
+            UnOp::Abs,
+            UnOp::Sqrt,
+            UnOp::Popc,
+            UnOp::Clz,
+            UnOp::Floor,
+            UnOp::Ceil,
+            UnOp::Trunc,
+            UnOp::Round,
+        ];
+        let tys = [
+            Ty::Bool,
+            Ty::I8,
+            Ty::I16,
+            Ty::I32,
+            Ty::I64,
+            Ty::U8,
+            Ty::U16,
+            Ty::U32,
+            Ty::U64,
+            Ty::F16,
+            Ty::BF16,
+            Ty::F32,
+            Ty::F64,
+        ];
+        let mut skipped = 0;
+        for ty in tys {
+            let mut k = kernel();
+            let (x, y, w) = (k.new_var(ty), k.new_var(ty), k.new_var(Ty::U64));
+            let d = k.new_var(ty);
+            let f = Folder::new(&k.vars);
+            let mut env = Env::new(k.vars.len());
+            // Facts that `simplify` reads (a widened value) must not matter either.
+            env.widen(w, x);
+            let c = Operand::Const(int_const(ty, 1));
+            let mut insts = vec![];
+            for op in bins {
+                for (a, b) in [(x.into(), y.into()), (x.into(), x.into()), (x.into(), c)] {
+                    insts.push(Inst::Binary { dst: d, op, a, b });
+                }
+            }
+            for op in uns {
+                insts.push(Inst::Unary {
+                    dst: d,
+                    op,
+                    a: x.into(),
+                });
+            }
+            for (a, b) in [(x.into(), c), (c, c)] {
+                insts.push(Inst::Fma {
+                    dst: d,
+                    a,
+                    b,
+                    c: y.into(),
+                });
+                insts.push(Inst::Fma {
+                    dst: d,
+                    a: c,
+                    b: c,
+                    c: a,
+                });
+                insts.push(Inst::Fma { dst: d, a, b, c });
+            }
+            for i in &insts {
+                if !may_simplify(i) {
+                    skipped += 1;
+                    assert_eq!(f.simplify(i, &env), None, "{i:?}");
+                }
+            }
+        }
+        assert!(skipped > 200, "{skipped}");
     }
 
     #[test]

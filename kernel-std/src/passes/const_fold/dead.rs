@@ -13,9 +13,7 @@
 
 use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
 use crate::passes::dce;
-use crate::passes::util::{
-    for_each_def, for_each_use, is_removable, prune_locs, same_ignoring_locs, walk,
-};
+use crate::passes::util::{for_each_def, for_each_use, is_removable, same_ignoring_locs, walk};
 use crate::passes::varset::VarSet;
 
 type Live = VarSet;
@@ -49,6 +47,9 @@ pub(super) fn remove_dead_values(
         found: false,
         again: false,
         depth: 0,
+        path: Vec::new(),
+        stale: 0,
+        log: None,
     };
     let mut body = std::mem::take(&mut k.body);
     dv.block(&mut body, Live::with_capacity(k.vars.len()), true);
@@ -83,6 +84,36 @@ struct DeadValues<'d> {
     again: bool,
     /// Number of loops around the block being walked.
     depth: usize,
+    /// Where the block being walked lies: for each enclosing compound instruction, its index in
+    /// its block and which of its blocks (0: `then` or a loop body, 1: `else`).
+    path: Path,
+    /// Number of deletions so far that a pass without deletions would not have made (emptied
+    /// control flow, stores to an array whose last load went), which make liveness smaller.
+    stale: usize,
+    /// While a loop body's removal pass runs on a guessed head liveness (see [`Guess`]): what it
+    /// deleted, to put back if the guess was wrong.
+    log: Option<Log>,
+}
+
+/// Where a block lies below a loop body: see `DeadValues::path`.
+type Path = Vec<(u32, u8)>;
+
+/// Deletions made on a guess, oldest first: for each block compacted, its path below the
+/// guessed loop's body and the deleted instructions with their indices before the compaction.
+struct Log {
+    base: usize,
+    entries: Vec<(Path, Vec<(usize, Inst)>)>,
+}
+
+/// The walker's counters before a guessed removal pass, to restore when the guess was wrong.
+struct Guess {
+    dropped: usize,
+    deleted: usize,
+    loads: Vec<u32>,
+    changed: bool,
+    same_arms: bool,
+    again: bool,
+    stale: usize,
 }
 
 /// Whether `b` holds nothing but source markers (the sweep's marker pruning empties it).
@@ -122,6 +153,7 @@ impl DeadValues<'_> {
     /// A control-flow instruction emptied by deletions inside it goes too; inside a loop that
     /// may leave the loop's liveness stale (larger than the code's), so another walk must look.
     fn emptied(&mut self) {
+        self.stale += 1;
         if self.depth > 0 {
             self.again = true;
         }
@@ -149,8 +181,11 @@ impl DeadValues<'_> {
                 Inst::If { cond, then, els } => {
                     let after = remove.then(|| live.clone());
                     let before = self.deleted;
+                    self.path.push((n as u32, 0));
                     let t = self.block(then, live.clone(), remove);
+                    self.path.last_mut().expect("pushed").1 = 1;
                     live = self.block(els, live, remove);
+                    self.path.pop();
                     match after {
                         Some(after) if then.0.is_empty() && els.0.is_empty() => {
                             self.emptied();
@@ -179,36 +214,7 @@ impl DeadValues<'_> {
                 } => {
                     let (id, iv) = (*id, *iv);
                     let after = live.clone();
-                    let mut head = after.clone();
-                    let mut settled = None;
-                    self.depth += 1;
-                    for _ in 0..64 {
-                        self.set_loop(id, (after.clone(), head.clone()));
-                        let mut out = head.clone();
-                        out.union_with(&after);
-                        let outer = std::mem::replace(&mut self.found, false);
-                        let mut body_in = self.block(body, out, false);
-                        let found = self.found;
-                        self.found |= outer;
-                        body_in.remove(&iv);
-                        let mut next = head.clone();
-                        next.union_with(&body_in);
-                        if next == head {
-                            settled = Some(found);
-                            break;
-                        }
-                        head = next;
-                    }
-                    self.set_loop(id, (after.clone(), head.clone()));
-                    if settled.is_none() {
-                        self.again = true;
-                    }
-                    if needs_last_pass(settled, remove) {
-                        let mut out = head.clone();
-                        out.union_with(&after);
-                        self.block(body, out, remove);
-                    }
-                    self.depth -= 1;
+                    let head = self.settle(id, Some(iv), body, n, &after, remove);
                     if remove && body.0.is_empty() {
                         self.emptied();
                         live = after;
@@ -226,31 +232,7 @@ impl DeadValues<'_> {
                 Inst::Loop { id, body } => {
                     let id = *id;
                     let after = live.clone();
-                    let mut head = Live::new();
-                    let mut settled = None;
-                    self.depth += 1;
-                    for _ in 0..64 {
-                        self.set_loop(id, (after.clone(), head.clone()));
-                        let outer = std::mem::replace(&mut self.found, false);
-                        let next = self.block(body, head.clone(), false);
-                        let found = self.found;
-                        self.found |= outer;
-                        if next == head {
-                            settled = Some(found);
-                            break;
-                        }
-                        let mut next = next;
-                        next.union_with(&head);
-                        head = next;
-                    }
-                    self.set_loop(id, (after.clone(), head.clone()));
-                    if settled.is_none() {
-                        self.again = true;
-                    }
-                    if needs_last_pass(settled, remove) {
-                        self.block(body, head.clone(), remove);
-                    }
-                    self.depth -= 1;
+                    let head = self.settle(id, None, body, n, &after, remove);
                     if remove && breaks_at_once(body, id) {
                         self.emptied();
                         live = after;
@@ -285,6 +267,7 @@ impl DeadValues<'_> {
                         let left = &mut self.loads[array.0 as usize];
                         *left -= 1;
                         if *left == 0 {
+                            self.stale += 1;
                             self.again = true;
                         }
                     }
@@ -292,13 +275,189 @@ impl DeadValues<'_> {
                 }
             }
         }
-        if let Some(keep) = keep {
+        if let Some(mut keep) = keep {
             self.changed = true;
-            let mut it = keep.into_iter();
-            b.0.retain(|_| it.next().unwrap_or(true));
-            prune_locs(b);
+            self.compact(b, &mut keep);
         }
         live
+    }
+
+    /// Liveness at the head of loop `id` (a `for` with induction variable `iv`, else a `loop`),
+    /// the instruction at index `n` of its block, computed to its fixed point; deletes dead code
+    /// in its body when `remove`.
+    ///
+    /// The iteration usually settles on its second pass, which only confirms, and a third pass
+    /// then deletes. With `remove`, every pass after the first guesses that it is the one that
+    /// confirms and deletes as it goes, logging what it deletes: if the head did not settle, or
+    /// the pass emptied control flow (which the pass without deletions would not have seen), the
+    /// log puts everything back and the iteration goes on as if the pass had deleted nothing.
+    fn settle(
+        &mut self,
+        id: LoopId,
+        iv: Option<Var>,
+        body: &mut Block,
+        n: usize,
+        after: &Live,
+        remove: bool,
+    ) -> Live {
+        let mut head = match iv {
+            Some(_) => after.clone(),
+            None => Live::new(),
+        };
+        let mut settled = None;
+        let mut deleted = false;
+        let mut may_guess = remove && self.log.is_none();
+        self.depth += 1;
+        let mut round = 0;
+        while round < 64 {
+            self.set_loop(id, (after.clone(), head.clone()));
+            let mut out = head.clone();
+            if iv.is_some() {
+                out.union_with(after);
+            }
+            self.path.push((n as u32, 0));
+            let guess = (may_guess && round > 0).then(|| self.begin_guess());
+            let outer = std::mem::replace(&mut self.found, false);
+            let body_in = self.block(body, out, guess.is_some());
+            self.path.pop();
+            let found = self.found;
+            self.found |= outer;
+            let (next, same) = match iv {
+                Some(iv) => {
+                    let mut body_in = body_in;
+                    body_in.remove(&iv);
+                    let mut next = head.clone();
+                    next.union_with(&body_in);
+                    let same = next == head;
+                    (next, same)
+                }
+                None => {
+                    let same = body_in == head;
+                    let mut next = body_in;
+                    next.union_with(&head);
+                    (next, same)
+                }
+            };
+            if let Some(saved) = guess {
+                let log = self.log.take().expect("a guessed pass logs");
+                let emptied = self.stale != saved.stale;
+                if same && !emptied {
+                    settled = Some(found);
+                    deleted = true;
+                    break;
+                }
+                self.undo(body, log, saved);
+                if emptied {
+                    // Its liveness is not what the pass without deletions finds: do that one.
+                    may_guess = false;
+                    continue;
+                }
+            }
+            if same {
+                settled = Some(found);
+                break;
+            }
+            head = next;
+            round += 1;
+        }
+        self.set_loop(id, (after.clone(), head.clone()));
+        if settled.is_none() {
+            self.again = true;
+        }
+        if !deleted && needs_last_pass(settled, remove) {
+            let mut out = head.clone();
+            if iv.is_some() {
+                out.union_with(after);
+            }
+            self.path.push((n as u32, 0));
+            self.block(body, out, remove);
+            self.path.pop();
+        }
+        self.depth -= 1;
+        head
+    }
+
+    /// Starts logging deletions below the loop body whose path was just pushed.
+    fn begin_guess(&mut self) -> Guess {
+        self.log = Some(Log {
+            base: self.path.len(),
+            entries: Vec::new(),
+        });
+        Guess {
+            dropped: self.dropped.len(),
+            deleted: self.deleted,
+            loads: self.loads.clone(),
+            changed: self.changed,
+            same_arms: self.same_arms,
+            again: self.again,
+            stale: self.stale,
+        }
+    }
+
+    /// Puts back what a wrong guess deleted in `body`, newest deletions first (each block's
+    /// path is valid once the blocks around it are whole again), and the counters.
+    fn undo(&mut self, body: &mut Block, log: Log, saved: Guess) {
+        for (path, mut removed) in log.entries.into_iter().rev() {
+            let mut b = &mut *body;
+            for &(i, arm) in &path {
+                b = match &mut b.0[i as usize] {
+                    Inst::If { then, els, .. } => {
+                        if arm == 0 {
+                            then
+                        } else {
+                            els
+                        }
+                    }
+                    Inst::For { body, .. } | Inst::Loop { body, .. } => body,
+                    _ => unreachable!("a logged path leads through control flow"),
+                };
+            }
+            removed.sort_unstable_by_key(|(i, _)| *i);
+            for (i, inst) in removed {
+                b.0.insert(i, inst);
+            }
+        }
+        self.dropped.truncate(saved.dropped);
+        self.deleted = saved.deleted;
+        self.loads = saved.loads;
+        self.changed = saved.changed;
+        self.same_arms = saved.same_arms;
+        self.again = saved.again;
+        self.stale = saved.stale;
+    }
+
+    /// Deletes the instructions `keep` marks off and then the markers left covering nothing
+    /// (as `util::prune_locs` does), logging them while a guess is on.
+    fn compact(&mut self, b: &mut Block, keep: &mut [bool]) {
+        // A kept marker goes unless the next kept instruction is code.
+        let mut code_next = false;
+        for (k, inst) in keep.iter_mut().zip(&b.0).rev() {
+            if *k {
+                let marker = matches!(inst, Inst::Loc(_));
+                if marker && !code_next {
+                    *k = false;
+                }
+                code_next = !marker;
+            }
+        }
+        match &mut self.log {
+            None => {
+                let mut it = keep.iter();
+                b.0.retain(|_| it.next().copied().unwrap_or(true));
+            }
+            Some(log) => {
+                let mut it = keep.iter();
+                let gone = keep
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| !**k)
+                    .map(|(i, _)| i);
+                let mut removed = Vec::with_capacity(keep.iter().filter(|k| !**k).count());
+                removed
+                    .extend(gone.zip(b.0.extract_if(.., |_| !it.next().copied().unwrap_or(true))));
+                log.entries.push((self.path[log.base..].to_vec(), removed));
+            }
+        }
     }
 }
 
@@ -317,6 +476,7 @@ pub(super) mod tests {
     use super::*;
     use crate::ir::{BinOp, LocalArray, SourceLoc, Ty, Unroll, Var};
     use crate::passes::testkit::*;
+    use crate::passes::util::prune_locs;
 
     /// Random structured code full of what dead-value removal looks at: values read or not,
     /// temporaries overwritten, local array loads and stores, branches and loops that become
