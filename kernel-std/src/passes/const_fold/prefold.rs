@@ -24,9 +24,7 @@
 
 use super::{Env, Folder};
 use crate::ir::{Const, Inst, Operand, Ty, Var};
-use crate::passes::util::{
-    child_blocks, diverges, for_each_def, for_each_use, for_each_use_mut, walk,
-};
+use crate::passes::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
 
 /// The constants the copies built so far hold.
 pub(crate) struct Prefold {
@@ -122,7 +120,12 @@ impl Prefold {
             }
             self.flush();
         }
-        if diverges(&inst) {
+        // `diverges` for an instruction without nested blocks (the only kind pushed here),
+        // inline: this runs for every instruction of every copy.
+        if matches!(
+            inst,
+            Inst::Break(_) | Inst::Continue(_) | Inst::Return | Inst::Panic { .. }
+        ) {
             self.flush();
         }
         if consts && super::has_simpler_forms(&inst) {
