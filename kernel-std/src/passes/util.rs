@@ -607,22 +607,7 @@ pub fn set_pure_dst(inst: &mut Inst, to: Var) {
 /// `split_webs` every such copy has one assignment, and the passes after `cse` would otherwise
 /// walk (and look through) every copy until the final cleanup.
 pub fn propagate_single_copies(k: &mut Kernel) -> bool {
-    // Both counts in one walk.
-    let mut defs = vec![0u32; k.vars.len()];
-    let mut uses = vec![0u32; k.vars.len()];
-    for p in &k.params {
-        for (_, v) in &p.pieces {
-            defs[v.0 as usize] += 1;
-        }
-    }
-    walk(&k.body, &mut |i| {
-        for_each_def(i, |v| defs[v.0 as usize] += 1);
-        for_each_use(i, |o| {
-            if let Operand::Var(v) = o {
-                uses[v.0 as usize] += 1;
-            }
-        })
-    });
+    let (defs, uses) = def_use_counts(k);
     let mut seen = super::varset::VarSet::with_capacity(k.vars.len());
     for p in &k.params {
         for (_, v) in &p.pieces {
