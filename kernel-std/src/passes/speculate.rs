@@ -14,7 +14,7 @@
 //! intrinsics, checks and control flow stay inside.
 
 use super::split_webs::{for_each_read, has_jump, live_after_each};
-use super::util::{for_each_def, for_each_use, walk};
+use super::util::{for_each_def, for_each_use, is_plain, walk};
 use super::varset::VarSet;
 use crate::ir::{Block, Inst, Kernel, LoopId, Operand, SourceLoc, Space, Var};
 
@@ -177,13 +177,7 @@ impl Cx {
     fn step(&self, inst: &Inst, live: &mut VarSet) {
         match inst {
             Inst::Loc(_) => {}
-            Inst::If { .. }
-            | Inst::For { .. }
-            | Inst::Loop { .. }
-            | Inst::Break(_)
-            | Inst::Continue(_)
-            | Inst::Return
-            | Inst::Panic { .. } => self.transfer(inst, live),
+            _ if !is_plain(inst) => self.transfer(inst, live),
             _ => plain_transfer(inst, live),
         }
     }

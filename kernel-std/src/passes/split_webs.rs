@@ -14,8 +14,8 @@
 //! keeps its name (a fresh one would renumber it, nothing more).
 
 use super::util::{
-    child_blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, nested_reads,
-    walk,
+    child_blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, is_plain,
+    nested_reads, walk,
 };
 use super::varset::VarSet;
 use crate::ir::{Block, Inst, Kernel, Operand, Var};
@@ -228,21 +228,6 @@ fn full_def_known_jumps(inst: &Inst, jumps: bool) -> Option<Var> {
     }
 }
 
-/// Whether [`transfer`] treats `inst` as a plain instruction: no nested code, no jump, no
-/// panic.
-fn plain(inst: &Inst) -> bool {
-    !matches!(
-        inst,
-        Inst::If { .. }
-            | Inst::For { .. }
-            | Inst::Loop { .. }
-            | Inst::Break(_)
-            | Inst::Continue(_)
-            | Inst::Return
-            | Inst::Panic { .. }
-    )
-}
-
 /// Turns the variables live after `inst` into those live before it (conservative for loops and
 /// jumps).
 pub(crate) fn transfer(inst: &Inst, live: &mut VarSet, anywhere: &VarSet) {
@@ -327,7 +312,7 @@ impl Splitter<'_> {
                 match (&then.0[..], els.0.is_empty()) {
                     // A guarded access: what is live after it, and what it reads (its own
                     // definition does not hide the value from the path around it).
-                    ([one], true) if plain(one) => {
+                    ([one], true) if is_plain(one) => {
                         for_each_use(one, |o| {
                             if let Operand::Var(v) = o {
                                 live.insert(v);
@@ -377,7 +362,7 @@ impl Splitter<'_> {
         let n = b.0.len();
         // A lone plain instruction never splits: its value is either live after the block
         // (kept) or not read in it (nothing gained).
-        if n == 0 || (n == 1 && plain(&b.0[0])) {
+        if n == 0 || (n == 1 && is_plain(&b.0[0])) {
             return;
         }
         let mut sc = self.scratch.pop().unwrap_or_default();

@@ -503,6 +503,22 @@ pub fn diverges(inst: &Inst) -> bool {
     }
 }
 
+/// Whether `inst` is straight-line: no nested code, no jump, no panic (liveness and renaming
+/// step over such instructions without looking at control flow).
+#[inline(always)]
+pub fn is_plain(inst: &Inst) -> bool {
+    !matches!(
+        inst,
+        Inst::If { .. }
+            | Inst::For { .. }
+            | Inst::Loop { .. }
+            | Inst::Break(_)
+            | Inst::Continue(_)
+            | Inst::Return
+            | Inst::Panic { .. }
+    )
+}
+
 /// Whether control can reach the end of `b`.
 pub fn falls_through(b: &Block) -> bool {
     !b.0.last().is_some_and(diverges)
