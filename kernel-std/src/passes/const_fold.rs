@@ -78,13 +78,24 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         // which makes nothing else dead: with no fold either, there is nothing to remove.
         let removed = (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled);
         swept = true;
-        let (coalesced, quiet) = coalesce_quietly(k, &mattered);
+        let mut copied = Vec::new();
+        let (coalesced, quiet) = coalesce_quietly(k, &mattered, &mut copied);
         if !changed && !removed && !coalesced {
             return (any, true);
         }
         any = true;
         // The next round would fold nothing: see `Folder::mattered` and `coalesce_quietly`.
-        if quiet && !unsettled && dropped.iter().all(|v| !mattered[v.0 as usize]) {
+        if quiet
+            && !unsettled
+            && dropped.iter().all(|v| {
+                let m = mattered[v.0 as usize];
+                if m == COPIES {
+                    copied.push(*v);
+                }
+                m & HARD == 0
+            })
+            && copies_gone(&k.body, &copied, k.vars.len())
+        {
             return (any, true);
         }
         settled = !coalesced;
@@ -92,8 +103,41 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
     (any, false)
 }
 
+/// A variable's write forgot a fact the next round could keep if the write went: a widened
+/// value, a fact forgotten at a loop's head, or a copy nothing tells apart (see
+/// `Folder::mattered`).
+const HARD: u8 = 1;
+/// A variable's write forgot copies of it (`y = t`), and only those. Such a fact is made by a
+/// move `y = mov t` alone (folding records facts from moves as rewritten, and a join keeps a
+/// fact only where both sides have one), so where no move from `t` is left after the round,
+/// the next round makes none of them, and taking `t`'s write away keeps none alive.
+const COPIES: u8 = 2;
+
+/// Whether no move reads a variable of `vars` (with repeats) anywhere in `b`: see [`COPIES`].
+fn copies_gone(b: &Block, vars: &[Var], nvars: usize) -> bool {
+    if vars.is_empty() {
+        return true;
+    }
+    let mut of = vec![false; nvars];
+    for v in vars {
+        of[v.0 as usize] = true;
+    }
+    let mut gone = true;
+    walk(b, &mut |i| {
+        if let Inst::Mov {
+            src: Operand::Var(t),
+            ..
+        } = i
+        {
+            gone &= !of[t.0 as usize];
+        }
+    });
+    gone
+}
+
 /// Coalesces moves; returns whether it changed anything and whether the next folding round
-/// would still fold nothing (given the round's `mattered`).
+/// would still fold nothing (given the round's `mattered`, and provided no move from a
+/// variable pushed to `copied` is left: see [`COPIES`]).
 ///
 /// Coalescing `t = op; x = mov t` into `x = op` (`t` read by the move alone, or dead after it)
 /// takes away `t`'s write, which matters to folding as any dropped write does (`mattered`), and
@@ -101,11 +145,11 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
 /// second read of `t`). It gives `x` no fact unless `op` is a `cast` (a widened value), and may
 /// leave two arms of an `if` the same. Where every pair it looks at passes on these counts, it
 /// runs to its own fixed point here: the rounds in between would only confirm folding's.
-fn coalesce_quietly(k: &mut Kernel, mattered: &[bool]) -> (bool, bool) {
+fn coalesce_quietly(k: &mut Kernel, mattered: &[u8], copied: &mut Vec<Var>) -> (bool, bool) {
     if !has_move_pair(&k.body) {
         return (false, true);
     }
-    if !pairs_quiet(&k.body, mattered) {
+    if !pairs_quiet(&k.body, mattered, copied) {
         let c = super::dce::coalesce_moves(k);
         return (c, !c);
     }
@@ -115,7 +159,7 @@ fn coalesce_quietly(k: &mut Kernel, mattered: &[bool]) -> (bool, bool) {
         if !has_move_pair(&k.body) {
             break;
         }
-        if !pairs_quiet(&k.body, mattered) {
+        if !pairs_quiet(&k.body, mattered, copied) {
             return (true, false);
         }
     }
@@ -123,19 +167,25 @@ fn coalesce_quietly(k: &mut Kernel, mattered: &[bool]) -> (bool, bool) {
 }
 
 /// Whether every pair `t = op; x = mov t` in `b` has a `t` whose write did not matter to
-/// folding and an `op` that is no `cast`.
-fn pairs_quiet(b: &Block, mattered: &[bool]) -> bool {
+/// folding (or forgot only copies: then `t` goes to `copied`) and an `op` that is no `cast`.
+fn pairs_quiet(b: &Block, mattered: &[u8], copied: &mut Vec<Var>) -> bool {
     b.0.windows(2).all(|w| match &w[1] {
         Inst::Mov {
             dst: x,
             src: Operand::Var(t),
         } if x != t && single_dst(&w[0]) == Some(*t) && is_removable(&w[0]) => {
-            !mattered[t.0 as usize] && !matches!(w[0], Inst::Cast { .. })
+            let m = mattered[t.0 as usize];
+            if m == COPIES {
+                copied.push(*t);
+            }
+            m & HARD == 0 && !matches!(w[0], Inst::Cast { .. })
         }
         _ => true,
     }) && b.0.iter().all(|i| match i {
-        Inst::If { then, els, .. } => pairs_quiet(then, mattered) && pairs_quiet(els, mattered),
-        Inst::For { body, .. } | Inst::Loop { body, .. } => pairs_quiet(body, mattered),
+        Inst::If { then, els, .. } => {
+            pairs_quiet(then, mattered, copied) && pairs_quiet(els, mattered, copied)
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => pairs_quiet(body, mattered, copied),
         _ => true,
     })
 }
@@ -208,27 +258,28 @@ impl Env {
             widened_from: vec![Vec::new(); vars],
         }
     }
-    /// Forgets `v`'s facts and those of other variables that refer to it; returns whether one of
-    /// the latter was still true (then the write mattered to other variables' facts).
+    /// Forgets `v`'s facts and those of other variables that refer to it; returns which of the
+    /// latter were still true ([`HARD`] for a widened value, [`COPIES`] for copies of `v`, both
+    /// or neither): then the write mattered to other variables' facts.
     ///
     /// Inlined for the common write that finds nothing to forget (most writes in unrolled
     /// code: a temporary nothing was copied from); the rest is a call.
     #[inline]
-    fn kill(&mut self, v: Var) -> bool {
+    fn kill(&mut self, v: Var) -> u8 {
         let i = v.0 as usize;
         self.known[i] = None;
         self.widened[i] = None;
         if self.widened_from[i].is_empty() && self.copies[i].is_empty() {
-            return false;
+            return 0;
         }
         self.kill_refs(i)
     }
 
     /// [`Env::kill`] where some variable's fact may refer to variable `i`.
     #[inline(never)]
-    fn kill_refs(&mut self, i: usize) -> bool {
+    fn kill_refs(&mut self, i: usize) -> u8 {
         let v = Var(i as u32);
-        let mut others = false;
+        let mut others = 0;
         // The lists are emptied in place, keeping their storage: the same variables are
         // copied and killed again and again in unrolled code.
         if !self.widened_from[i].is_empty() {
@@ -236,7 +287,7 @@ impl Env {
             for w in ws.drain(..) {
                 if self.widened[w.0 as usize] == Some(v) {
                     self.widened[w.0 as usize] = None;
-                    others = true;
+                    others |= HARD;
                 }
             }
             self.widened_from[i] = ws;
@@ -246,7 +297,7 @@ impl Env {
             for d in ds.drain(..) {
                 if self.known[d.0 as usize] == Some(Operand::Var(v)) {
                     self.known[d.0 as usize] = None;
-                    others = true;
+                    others |= COPIES;
                 }
             }
             self.copies[i] = ds;
@@ -268,15 +319,15 @@ impl Env {
     /// Forgets every variable `b` assigns (each once; kills commute, so their order does not
     /// matter, and a hash set of them cost more than the loop body's walk), marking in
     /// `mattered` those that had a fact or that another variable's fact referred to.
-    fn kill_assigned(&mut self, b: &Block, mattered: &mut [bool]) {
+    fn kill_assigned(&mut self, b: &Block, mattered: &mut [u8]) {
         let mut seen = vec![false; self.known.len()];
         walk(b, &mut |i| {
             for_each_def(i, |v| {
                 let n = v.0 as usize;
                 if !std::mem::replace(&mut seen[n], true) {
                     let own = self.known[n].is_some() || self.widened[n].is_some();
-                    if self.kill(v) || own {
-                        mattered[n] = true;
+                    if self.kill(v) != 0 || own {
+                        mattered[n] |= HARD;
                     }
                 }
             })
@@ -353,7 +404,12 @@ struct Folder<'a> {
     /// round): the facts its write (or a loop head's) forgot survive. Its own earlier fact does
     /// not matter past the write (nothing reads the variable before its next write, or the write
     /// would not be dead), so only a variable marked here can make the next round fold more.
-    mattered: Vec<bool>,
+    ///
+    /// Each variable's entry is [`HARD`] and/or [`COPIES`] (0: its writes forgot nothing). A
+    /// write that forgot only copies of its variable matters no more once the moves that made
+    /// them are gone: SGEMM's `t = load; a0 = mov t; t = load; a1 = mov t` after `sroa`, where
+    /// every move is coalesced or dead and a whole confirming round used to follow.
+    mattered: Vec<u8>,
     /// Variables written by instructions this round took away (see `mattered`).
     dropped: Vec<Var>,
     /// Whether this round made an edit after which the next round may fold more for another
@@ -385,7 +441,7 @@ impl<'a> Folder<'a> {
             vars,
             changed: false,
             spare: Vec::new(),
-            mattered: vec![false; vars.len()],
+            mattered: vec![0; vars.len()],
             dropped: Vec::new(),
             unsettled: false,
         }
@@ -404,9 +460,7 @@ impl<'a> Folder<'a> {
 
     /// A write of `v` (killing its facts) by an instruction that stays.
     fn kill(&mut self, env: &mut Env, v: Var) {
-        if env.kill(v) {
-            self.mattered[v.0 as usize] = true;
-        }
+        self.mattered[v.0 as usize] |= env.kill(v);
     }
 
     /// Folds `b` in place: kept instructions are rewritten where they lie and moved only to close
