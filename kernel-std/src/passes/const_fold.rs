@@ -78,25 +78,24 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         // which makes nothing else dead: with no fold either, there is nothing to remove.
         let removed = (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled);
         swept = true;
-        let mut copied = Vec::new();
-        let (coalesced, quiet) = coalesce_quietly(k, &mattered, &mut copied);
+        let (coalesced, scan) = coalesce_quietly(k, &mattered);
         if !changed && !removed && !coalesced {
             return (any, true);
         }
         any = true;
         // The next round would fold nothing: see `Folder::mattered` and `coalesce_quietly`.
-        if quiet
-            && !unsettled
-            && dropped.iter().all(|v| {
+        if let Some(mut scan) = scan.filter(|_| !unsettled) {
+            let mut copied = std::mem::take(&mut scan.copied);
+            if dropped.iter().all(|v| {
                 let m = mattered[v.0 as usize];
                 if m == COPIES {
                     copied.push(*v);
                 }
                 m & HARD == 0
-            })
-            && copies_gone(&k.body, &copied, k.vars.len())
-        {
-            return (any, true);
+            }) && scan.copies_gone(&copied)
+            {
+                return (any, true);
+            }
         }
         settled = !coalesced;
     }
@@ -113,31 +112,78 @@ const HARD: u8 = 1;
 /// the next round makes none of them, and taking `t`'s write away keeps none alive.
 const COPIES: u8 = 2;
 
-/// Whether no move reads a variable of `vars` (with repeats) anywhere in `b`: see [`COPIES`].
-fn copies_gone(b: &Block, vars: &[Var], nvars: usize) -> bool {
-    if vars.is_empty() {
-        return true;
-    }
-    let mut of = vec![false; nvars];
-    for v in vars {
-        of[v.0 as usize] = true;
-    }
-    let mut gone = true;
-    walk(b, &mut |i| {
-        if let Inst::Mov {
-            src: Operand::Var(t),
-            ..
-        } = i
-        {
-            gone &= !of[t.0 as usize];
-        }
-    });
-    gone
+/// What one walk over the IR finds for [`coalesce_quietly`] and the round's end.
+struct Scan<'m> {
+    mattered: &'m [u8],
+    /// Whether some block has a pair `dce::coalesce_moves` looks at (`t = ...` directly
+    /// followed by `x = mov t`): most rounds have none.
+    pair: bool,
+    /// Whether some pair's `t` mattered to folding ([`HARD`]) or its `op` is a `cast`.
+    loud: bool,
+    /// The `t`s of pairs whose writes forgot only copies (see [`COPIES`]), with repeats.
+    copied: Vec<Var>,
+    /// Whether some `if` has two arms that are the same (folding dissolves it).
+    same_arms: bool,
+    /// Variables some move reads.
+    moved_from: Vec<bool>,
 }
 
-/// Coalesces moves; returns whether it changed anything and whether the next folding round
-/// would still fold nothing (given the round's `mattered`, and provided no move from a
-/// variable pushed to `copied` is left: see [`COPIES`]).
+impl<'m> Scan<'m> {
+    fn new(b: &Block, mattered: &'m [u8]) -> Self {
+        let mut s = Scan {
+            mattered,
+            pair: false,
+            loud: false,
+            copied: Vec::new(),
+            same_arms: false,
+            moved_from: vec![false; mattered.len()],
+        };
+        s.block(b);
+        s
+    }
+
+    fn block(&mut self, b: &Block) {
+        let mut prev: Option<&Inst> = None;
+        for i in &b.0 {
+            match i {
+                Inst::Mov {
+                    dst: x,
+                    src: Operand::Var(t),
+                } => {
+                    self.moved_from[t.0 as usize] = true;
+                    if let Some(p) = prev {
+                        if x != t && single_dst(p) == Some(*t) && is_removable(p) {
+                            self.pair = true;
+                            let m = self.mattered[t.0 as usize];
+                            if m & HARD != 0 || matches!(p, Inst::Cast { .. }) {
+                                self.loud = true;
+                            } else if m == COPIES {
+                                self.copied.push(*t);
+                            }
+                        }
+                    }
+                }
+                Inst::If { then, els, .. } => {
+                    self.same_arms |= same_ignoring_locs(then, els);
+                    self.block(then);
+                    self.block(els);
+                }
+                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
+                _ => {}
+            }
+            prev = Some(i);
+        }
+    }
+
+    /// Whether no move reads a variable of `vars` (with repeats): see [`COPIES`].
+    fn copies_gone(&self, vars: &[Var]) -> bool {
+        vars.iter().all(|v| !self.moved_from[v.0 as usize])
+    }
+}
+
+/// Coalesces moves; returns whether it changed anything and, where the next folding round
+/// would still fold nothing (given the round's `mattered`), the walk over the IR it leaves
+/// (its `copied` moves must be gone: see [`COPIES`]).
 ///
 /// Coalescing `t = op; x = mov t` into `x = op` (`t` read by the move alone, or dead after it)
 /// takes away `t`'s write, which matters to folding as any dropped write does (`mattered`), and
@@ -145,76 +191,39 @@ fn copies_gone(b: &Block, vars: &[Var], nvars: usize) -> bool {
 /// second read of `t`). It gives `x` no fact unless `op` is a `cast` (a widened value), and may
 /// leave two arms of an `if` the same. Where every pair it looks at passes on these counts, it
 /// runs to its own fixed point here: the rounds in between would only confirm folding's.
-fn coalesce_quietly(k: &mut Kernel, mattered: &[u8], copied: &mut Vec<Var>) -> (bool, bool) {
-    if !has_move_pair(&k.body) {
-        return (false, true);
+fn coalesce_quietly<'m>(k: &mut Kernel, mattered: &'m [u8]) -> (bool, Option<Scan<'m>>) {
+    let mut scan = Scan::new(&k.body, mattered);
+    if !scan.pair {
+        return (false, Some(scan));
     }
-    if !pairs_quiet(&k.body, mattered, copied) {
-        let c = super::dce::coalesce_moves(k);
-        return (c, !c);
+    if scan.loud {
+        // Unless nothing coalesced: then no write went, and the IR is the one scanned.
+        if super::dce::coalesce_moves(k) {
+            return (true, None);
+        }
+        scan.copied.clear();
+        return (false, Some(scan));
     }
+    let mut copied = std::mem::take(&mut scan.copied);
     let mut coalesced = false;
     while super::dce::coalesce_moves(k) {
         coalesced = true;
-        if !has_move_pair(&k.body) {
+        scan = Scan::new(&k.body, mattered);
+        if scan.loud {
+            return (true, None);
+        }
+        copied.append(&mut scan.copied);
+        if !scan.pair {
             break;
         }
-        if !pairs_quiet(&k.body, mattered, copied) {
-            return (true, false);
-        }
     }
-    (coalesced, !(coalesced && has_same_arms(&k.body)))
-}
-
-/// Whether every pair `t = op; x = mov t` in `b` has a `t` whose write did not matter to
-/// folding (or forgot only copies: then `t` goes to `copied`) and an `op` that is no `cast`.
-fn pairs_quiet(b: &Block, mattered: &[u8], copied: &mut Vec<Var>) -> bool {
-    b.0.windows(2).all(|w| match &w[1] {
-        Inst::Mov {
-            dst: x,
-            src: Operand::Var(t),
-        } if x != t && single_dst(&w[0]) == Some(*t) && is_removable(&w[0]) => {
-            let m = mattered[t.0 as usize];
-            if m == COPIES {
-                copied.push(*t);
-            }
-            m & HARD == 0 && !matches!(w[0], Inst::Cast { .. })
-        }
-        _ => true,
-    }) && b.0.iter().all(|i| match i {
-        Inst::If { then, els, .. } => {
-            pairs_quiet(then, mattered, copied) && pairs_quiet(els, mattered, copied)
-        }
-        Inst::For { body, .. } | Inst::Loop { body, .. } => pairs_quiet(body, mattered, copied),
-        _ => true,
-    })
-}
-
-/// Whether some `if` in `b` has two arms that are the same (folding dissolves it).
-fn has_same_arms(b: &Block) -> bool {
-    b.0.iter().any(|i| match i {
-        Inst::If { then, els, .. } => {
-            same_ignoring_locs(then, els) || has_same_arms(then) || has_same_arms(els)
-        }
-        Inst::For { body, .. } | Inst::Loop { body, .. } => has_same_arms(body),
-        _ => false,
-    })
-}
-
-/// Whether some block has a pair `dce::coalesce_moves` looks at (`t = ...` directly followed by
-/// `x = mov t`): most rounds have none, and the check neither counts uses nor rebuilds blocks.
-fn has_move_pair(b: &Block) -> bool {
-    b.0.windows(2).any(|w| match &w[1] {
-        Inst::Mov {
-            dst: x,
-            src: Operand::Var(t),
-        } => x != t && single_dst(&w[0]) == Some(*t) && is_removable(&w[0]),
-        _ => false,
-    }) || b.0.iter().any(|i| match i {
-        Inst::If { then, els, .. } => has_move_pair(then) || has_move_pair(els),
-        Inst::For { body, .. } | Inst::Loop { body, .. } => has_move_pair(body),
-        _ => false,
-    })
+    if coalesced && scan.same_arms {
+        return (true, None);
+    }
+    if coalesced {
+        scan.copied = copied;
+    }
+    (coalesced, Some(scan))
 }
 
 /// Known values of variables at a program point, indexed by variable (folding runs before
