@@ -243,6 +243,28 @@ impl DeadValues<'_> {
                     }
                 }
                 Inst::ArrayStore { array, .. } if self.loads[array.0 as usize] == 0 => true,
+                // The common kinds in one match each (what the general arm below does with
+                // three): a pure value is dead unless its destination is live.
+                Inst::Loc(_) => false,
+                Inst::Binary { dst, a, b, .. } => {
+                    let dead = !live.remove(dst);
+                    if !dead {
+                        add_use(&mut live, *a);
+                        add_use(&mut live, *b);
+                    }
+                    dead
+                }
+                Inst::Mov { dst, src: a }
+                | Inst::Unary { dst, a, .. }
+                | Inst::Cast { dst, a }
+                | Inst::Bitcast { dst, a }
+                | Inst::Load { dst, addr: a, .. } => {
+                    let dead = !live.remove(dst);
+                    if !dead {
+                        add_use(&mut live, *a);
+                    }
+                    dead
+                }
                 inst => {
                     // One look at the definitions both decides and kills: a dead value's
                     // definitions are not live, so removing them changes nothing.
