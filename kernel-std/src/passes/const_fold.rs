@@ -325,35 +325,22 @@ impl Env {
             c => c,
         }
     }
-    /// Forgets every variable `b` assigns, marking in `mattered` those that had a fact or that
-    /// another variable's fact referred to. A variable assigned again is simply killed again:
-    /// its first kill left nothing to forget (kills commute, so their order does not matter),
-    /// and the walk matches each instruction once rather than going through `util::walk`.
+    /// Forgets every variable `b` assigns (each once; kills commute, so their order does not
+    /// matter, and a hash set of them cost more than the loop body's walk), marking in
+    /// `mattered` those that had a fact or that another variable's fact referred to.
     fn kill_assigned(&mut self, b: &Block, mattered: &mut [u8]) {
-        for i in &b.0 {
-            match i {
-                Inst::Loc(_) | Inst::Store { .. } | Inst::BoundsCheck { .. } => {}
-                Inst::If { then, els, .. } => {
-                    self.kill_assigned(then, mattered);
-                    self.kill_assigned(els, mattered);
+        let mut seen = vec![false; self.known.len()];
+        walk(b, &mut |i| {
+            for_each_def(i, |v| {
+                let n = v.0 as usize;
+                if !std::mem::replace(&mut seen[n], true) {
+                    let own = self.known[n].is_some() || self.widened[n].is_some();
+                    if self.kill(v) != 0 || own {
+                        mattered[n] |= HARD;
+                    }
                 }
-                Inst::For { iv, body, .. } => {
-                    self.kill_at_head(*iv, mattered);
-                    self.kill_assigned(body, mattered);
-                }
-                Inst::Loop { body, .. } => self.kill_assigned(body, mattered),
-                _ => for_each_def(i, |v| self.kill_at_head(v, mattered)),
-            }
-        }
-    }
-    /// A loop head's kill of `v`, which matters if it forgets any fact.
-    #[inline]
-    fn kill_at_head(&mut self, v: Var, mattered: &mut [u8]) {
-        let n = v.0 as usize;
-        let own = self.known[n].is_some() || self.widened[n].is_some();
-        if self.kill(v) != 0 || own {
-            mattered[n] |= HARD;
-        }
+            })
+        });
     }
     fn widen(&mut self, w: Var, x: Var) {
         self.widened[w.0 as usize] = Some(x);
@@ -481,6 +468,7 @@ impl<'a> Folder<'a> {
     }
 
     /// A write of `v` (killing its facts) by an instruction that stays.
+    #[inline(always)]
     fn kill(&mut self, env: &mut Env, v: Var) {
         self.mattered[v.0 as usize] |= env.kill(v);
     }
