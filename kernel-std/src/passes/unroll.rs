@@ -641,6 +641,8 @@ mod tests {
         p: Var,
         narrow: Vec<Var>,
         wide: Vec<Var>,
+        /// Whether bodies get source markers (a few distinct ones, so that some repeat).
+        locs: bool,
     }
 
     impl Nest {
@@ -657,6 +659,14 @@ mod tests {
         fn body(&mut self, ivs: &mut Vec<Var>, depth: u32) -> Vec<Inst> {
             let mut out = vec![];
             for _ in 0..1 + self.rnd(7) {
+                if self.locs && self.rnd(3) == 0 {
+                    let line = 1 + self.rnd(3) as u32;
+                    out.push(Inst::Loc(crate::ir::SourceLoc {
+                        file: "nest.rs",
+                        line,
+                        col: 1,
+                    }));
+                }
                 let narrow = self.narrow.clone();
                 let d = narrow[self.rnd(narrow.len() as u64) as usize];
                 let wi = self.rnd(self.wide.len() as u64) as usize;
@@ -729,6 +739,10 @@ mod tests {
     }
 
     fn random_nest(seed: u64) -> Kernel {
+        random_nest_with(seed, false)
+    }
+
+    fn random_nest_with(seed: u64, locs: bool) -> Kernel {
         let mut k = kernel();
         let p = param(&mut k, "p", Ty::U64);
         let x = param(&mut k, "x", Ty::U32);
@@ -741,6 +755,7 @@ mod tests {
             p,
             narrow,
             wide,
+            locs,
         };
         let iv = g.k.new_var(Ty::U32);
         let mut ivs = vec![iv];
@@ -788,6 +803,47 @@ mod tests {
             assert_eq!(run(&k, &args), run(&a, &args), "seed {seed}\n{}", text(&k));
         }
         assert!(folded_less > 300, "{folded_less}");
+    }
+
+    /// The source markers in force are the same with and without folding while unrolling
+    /// (folding drops a copy's marker that repeats the previous one as it goes), and so is the
+    /// folded code.
+    #[test]
+    fn prefolded_copies_keep_the_markers() {
+        let markers = |k: &Kernel| {
+            let mut v = vec![];
+            crate::passes::util::walk(&k.body, &mut |i| {
+                if let Inst::Loc(l) = i {
+                    v.push(l.line)
+                }
+            });
+            v
+        };
+        let mut repeats = 0;
+        for seed in 0..1000 {
+            let k = random_nest_with(seed, true);
+            let (mut a, mut b) = (k.clone(), k.clone());
+            let ua = unroll_with(&mut a, true);
+            let ub = unroll_with(&mut b, false);
+            assert_eq!(ua, ub, "seed {seed}");
+            assert_eq!(markers(&a), markers(&b), "seed {seed}\n{}", text(&k));
+            // Without the final `drop_repeated_locs`, plain copies repeat markers.
+            let mut c = k.clone();
+            let mut body = std::mem::take(&mut c.body);
+            unroll_block(&mut c, &mut body, false);
+            repeats += (markers(&Kernel { body, ..c }).len() > markers(&b).len()) as usize;
+            for _ in 0..8 {
+                let ua = unroll_with(&mut a, true);
+                let ub = unroll_with(&mut b, false);
+                let fa = const_fold(&mut a);
+                let fb = const_fold(&mut b);
+                assert_eq!(a.body, b.body, "seed {seed}\n{}", text(&k));
+                if !ua && !ub && !fa && !fb {
+                    break;
+                }
+            }
+        }
+        assert!(repeats > 100, "{repeats}");
     }
 
     /// Huge constant trip counts are never materialized: `Full` leaves the loop, `By(n)` keeps a
