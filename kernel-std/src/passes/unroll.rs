@@ -54,8 +54,12 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     // pipeline's last unroll round) have none, and are not rebuilt.
     let mut first = None;
     for (n, inst) in b.0.iter_mut().enumerate() {
+        // Tested inline: after the first round, most of an unrolled kernel is straight code.
+        if child_blocks(inst).is_empty() {
+            continue;
+        }
         changed |= unroll_children(k, inst, prefold);
-        if unroll_for(k, inst, None, prefold) {
+        if matches!(inst, Inst::For { .. }) && unroll_for(k, inst, None, prefold) {
             first = Some(n);
             break;
         }
@@ -68,10 +72,13 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     let old = std::mem::take(&mut b.0);
     let mut out = Vec::with_capacity(old.len());
     for (n, mut inst) in old.into_iter().enumerate() {
-        if n > first {
+        if n > first && !child_blocks(&inst).is_empty() {
             unroll_children(k, &mut inst, prefold);
         }
-        if n < first || !unroll_for(k, &inst, Some(&mut out), prefold) {
+        if n < first
+            || !matches!(inst, Inst::For { .. })
+            || !unroll_for(k, &inst, Some(&mut out), prefold)
+        {
             out.push(inst);
         }
     }
