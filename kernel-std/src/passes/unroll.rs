@@ -23,7 +23,7 @@
 use super::const_fold::Prefold;
 use super::eval::int_const;
 use super::util::{child_blocks, inst_count, jumps_to, refresh_loop_ids, walk_mut};
-use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, Ty, Unroll, Var};
+use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, SourceLoc, Ty, Unroll, Var};
 
 pub const FULL_MAX_TRIP: u128 = 4096;
 pub const FULL_MAX_INSTS: usize = 1 << 17;
@@ -40,12 +40,41 @@ pub fn unroll(k: &mut Kernel) -> bool {
 fn unroll_with(k: &mut Kernel, prefold: bool) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let changed = unroll_block(k, &mut body, prefold);
-    if changed {
-        // Every copy of a body repeats its statements' markers.
+    // Every copy of a body repeats its statements' markers; prefolded copies drop the repeats
+    // as they are built, so the (moving) removal mostly finds nothing and is tested for first.
+    if changed && has_repeated_locs(&body, None) {
         super::util::drop_repeated_locs(&mut body, None);
     }
     k.body = body;
     changed
+}
+
+/// Whether [`drop_repeated_locs`](super::util::drop_repeated_locs) would drop anything.
+fn has_repeated_locs(b: &Block, outer: Option<SourceLoc>) -> bool {
+    let mut active = outer;
+    for i in &b.0 {
+        match i {
+            Inst::Loc(l) => {
+                // Line and column first: most markers differ there, before the file is compared.
+                if active.is_some_and(|a| a.line == l.line && a.col == l.col && a.file == l.file) {
+                    return true;
+                }
+                active = Some(*l);
+            }
+            Inst::If { then, els, .. } => {
+                if has_repeated_locs(then, active) || has_repeated_locs(els, active) {
+                    return true;
+                }
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                if has_repeated_locs(body, active) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
@@ -838,6 +867,11 @@ mod tests {
             let mut c = k.clone();
             let mut body = std::mem::take(&mut c.body);
             unroll_block(&mut c, &mut body, false);
+            let found = has_repeated_locs(&body, None);
+            assert_eq!(
+                found,
+                crate::passes::util::drop_repeated_locs(&mut body.clone(), None)
+            );
             repeats += (markers(&Kernel { body, ..c }).len() > markers(&b).len()) as usize;
             for _ in 0..8 {
                 let ua = unroll_with(&mut a, true);
