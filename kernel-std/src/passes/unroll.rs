@@ -61,15 +61,13 @@ fn has_repeated_locs(b: &Block, outer: Option<SourceLoc>) -> bool {
                 }
                 active = Some(*l);
             }
-            Inst::If { then, els, .. } => {
-                if has_repeated_locs(then, active) || has_repeated_locs(els, active) {
-                    return true;
-                }
+            Inst::If { then, els, .. }
+                if has_repeated_locs(then, active) || has_repeated_locs(els, active) =>
+            {
+                return true;
             }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => {
-                if has_repeated_locs(body, active) {
-                    return true;
-                }
+            Inst::For { body, .. } | Inst::Loop { body, .. } if has_repeated_locs(body, active) => {
+                return true;
             }
             _ => {}
         }
