@@ -23,7 +23,7 @@
 use super::const_fold::Prefold;
 use super::eval::int_const;
 use super::util::{child_blocks, inst_count, jumps_to, refresh_loop_ids, walk_mut};
-use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, Ty, Unroll, Var};
+use crate::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, SourceLoc, Ty, Unroll, Var};
 
 pub const FULL_MAX_TRIP: u128 = 4096;
 pub const FULL_MAX_INSTS: usize = 1 << 17;
@@ -40,12 +40,39 @@ pub fn unroll(k: &mut Kernel) -> bool {
 fn unroll_with(k: &mut Kernel, prefold: bool) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let changed = unroll_block(k, &mut body, prefold);
-    if changed {
-        // Every copy of a body repeats its statements' markers.
+    // Every copy of a body repeats its statements' markers; prefolded copies drop the repeats
+    // as they are built, so the (moving) removal mostly finds nothing and is tested for first.
+    if changed && has_repeated_locs(&body, None) {
         super::util::drop_repeated_locs(&mut body, None);
     }
     k.body = body;
     changed
+}
+
+/// Whether [`drop_repeated_locs`](super::util::drop_repeated_locs) would drop anything.
+fn has_repeated_locs(b: &Block, outer: Option<SourceLoc>) -> bool {
+    let mut active = outer;
+    for i in &b.0 {
+        match i {
+            Inst::Loc(l) => {
+                // Line and column first: most markers differ there, before the file is compared.
+                if active.is_some_and(|a| a.line == l.line && a.col == l.col && a.file == l.file) {
+                    return true;
+                }
+                active = Some(*l);
+            }
+            Inst::If { then, els, .. }
+                if has_repeated_locs(then, active) || has_repeated_locs(els, active) =>
+            {
+                return true;
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } if has_repeated_locs(body, active) => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
@@ -54,8 +81,12 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     // pipeline's last unroll round) have none, and are not rebuilt.
     let mut first = None;
     for (n, inst) in b.0.iter_mut().enumerate() {
+        // Tested inline: after the first round, most of an unrolled kernel is straight code.
+        if child_blocks(inst).is_empty() {
+            continue;
+        }
         changed |= unroll_children(k, inst, prefold);
-        if unroll_for(k, inst, None, prefold) {
+        if matches!(inst, Inst::For { .. }) && unroll_for(k, inst, None, prefold) {
             first = Some(n);
             break;
         }
@@ -68,10 +99,13 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     let old = std::mem::take(&mut b.0);
     let mut out = Vec::with_capacity(old.len());
     for (n, mut inst) in old.into_iter().enumerate() {
-        if n > first {
+        if n > first && !child_blocks(&inst).is_empty() {
             unroll_children(k, &mut inst, prefold);
         }
-        if n < first || !unroll_for(k, &inst, Some(&mut out), prefold) {
+        if n < first
+            || !matches!(inst, Inst::For { .. })
+            || !unroll_for(k, &inst, Some(&mut out), prefold)
+        {
             out.push(inst);
         }
     }
@@ -641,6 +675,8 @@ mod tests {
         p: Var,
         narrow: Vec<Var>,
         wide: Vec<Var>,
+        /// Whether bodies get source markers (a few distinct ones, so that some repeat).
+        locs: bool,
     }
 
     impl Nest {
@@ -657,6 +693,14 @@ mod tests {
         fn body(&mut self, ivs: &mut Vec<Var>, depth: u32) -> Vec<Inst> {
             let mut out = vec![];
             for _ in 0..1 + self.rnd(7) {
+                if self.locs && self.rnd(3) == 0 {
+                    let line = 1 + self.rnd(3) as u32;
+                    out.push(Inst::Loc(crate::ir::SourceLoc {
+                        file: "nest.rs",
+                        line,
+                        col: 1,
+                    }));
+                }
                 let narrow = self.narrow.clone();
                 let d = narrow[self.rnd(narrow.len() as u64) as usize];
                 let wi = self.rnd(self.wide.len() as u64) as usize;
@@ -729,6 +773,10 @@ mod tests {
     }
 
     fn random_nest(seed: u64) -> Kernel {
+        random_nest_with(seed, false)
+    }
+
+    fn random_nest_with(seed: u64, locs: bool) -> Kernel {
         let mut k = kernel();
         let p = param(&mut k, "p", Ty::U64);
         let x = param(&mut k, "x", Ty::U32);
@@ -741,6 +789,7 @@ mod tests {
             p,
             narrow,
             wide,
+            locs,
         };
         let iv = g.k.new_var(Ty::U32);
         let mut ivs = vec![iv];
@@ -788,6 +837,52 @@ mod tests {
             assert_eq!(run(&k, &args), run(&a, &args), "seed {seed}\n{}", text(&k));
         }
         assert!(folded_less > 300, "{folded_less}");
+    }
+
+    /// The source markers in force are the same with and without folding while unrolling
+    /// (folding drops a copy's marker that repeats the previous one as it goes), and so is the
+    /// folded code.
+    #[test]
+    fn prefolded_copies_keep_the_markers() {
+        let markers = |k: &Kernel| {
+            let mut v = vec![];
+            crate::passes::util::walk(&k.body, &mut |i| {
+                if let Inst::Loc(l) = i {
+                    v.push(l.line)
+                }
+            });
+            v
+        };
+        let mut repeats = 0;
+        for seed in 0..1000 {
+            let k = random_nest_with(seed, true);
+            let (mut a, mut b) = (k.clone(), k.clone());
+            let ua = unroll_with(&mut a, true);
+            let ub = unroll_with(&mut b, false);
+            assert_eq!(ua, ub, "seed {seed}");
+            assert_eq!(markers(&a), markers(&b), "seed {seed}\n{}", text(&k));
+            // Without the final `drop_repeated_locs`, plain copies repeat markers.
+            let mut c = k.clone();
+            let mut body = std::mem::take(&mut c.body);
+            unroll_block(&mut c, &mut body, false);
+            let found = has_repeated_locs(&body, None);
+            assert_eq!(
+                found,
+                crate::passes::util::drop_repeated_locs(&mut body.clone(), None)
+            );
+            repeats += (markers(&Kernel { body, ..c }).len() > markers(&b).len()) as usize;
+            for _ in 0..8 {
+                let ua = unroll_with(&mut a, true);
+                let ub = unroll_with(&mut b, false);
+                let fa = const_fold(&mut a);
+                let fb = const_fold(&mut b);
+                assert_eq!(a.body, b.body, "seed {seed}\n{}", text(&k));
+                if !ua && !ub && !fa && !fb {
+                    break;
+                }
+            }
+        }
+        assert!(repeats > 100, "{repeats}");
     }
 
     /// Huge constant trip counts are never materialized: `Full` leaves the loop, `By(n)` keeps a
