@@ -528,12 +528,21 @@ pub fn falls_through(b: &Block) -> bool {
 pub fn nested_reads(inst: &Inst, v: Var) -> bool {
     let mut found = false;
     for_each_use(inst, |o| found |= o == Operand::Var(v));
-    for c in child_blocks(inst) {
-        walk(c, &mut |i| {
-            for_each_use(i, |o| found |= o == Operand::Var(v))
-        });
+    if found {
+        return true;
     }
-    found
+    // A match rather than `child_blocks` (its iterator cost more than the search), and the
+    // nested walk stops at the first read.
+    match inst {
+        Inst::If { then, els, .. } => block_reads(then, v) || block_reads(els, v),
+        Inst::For { body, .. } | Inst::Loop { body, .. } => block_reads(body, v),
+        _ => false,
+    }
+}
+
+/// Whether anything in `b` (nested code included) reads `v`.
+fn block_reads(b: &Block, v: Var) -> bool {
+    b.0.iter().any(|i| nested_reads(i, v))
 }
 
 /// Whether the value `v` holds before `rest` is never read: `rest` overwrites `v` (at its top
