@@ -525,22 +525,22 @@ pub fn falls_through(b: &Block) -> bool {
 }
 
 /// Whether `inst` or anything nested in it reads `v`.
+#[inline]
 pub fn nested_reads(inst: &Inst, v: Var) -> bool {
     let mut found = false;
     for_each_use(inst, |o| found |= o == Operand::Var(v));
-    if found {
-        return true;
-    }
-    // A match rather than `child_blocks` (its iterator cost more than the search), and the
-    // nested walk stops at the first read.
-    match inst {
-        Inst::If { then, els, .. } => block_reads(then, v) || block_reads(els, v),
-        Inst::For { body, .. } | Inst::Loop { body, .. } => block_reads(body, v),
-        _ => false,
-    }
+    // A match rather than `child_blocks` (its iterator cost more than the search); the nested
+    // search is a call of its own, so straight-line instructions (nearly all) stay inline.
+    found
+        || match inst {
+            Inst::If { then, els, .. } => block_reads(then, v) || block_reads(els, v),
+            Inst::For { body, .. } | Inst::Loop { body, .. } => block_reads(body, v),
+            _ => false,
+        }
 }
 
 /// Whether anything in `b` (nested code included) reads `v`.
+#[inline(never)]
 fn block_reads(b: &Block, v: Var) -> bool {
     b.0.iter().any(|i| nested_reads(i, v))
 }
