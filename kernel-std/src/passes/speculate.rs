@@ -381,16 +381,6 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
     let mut extra: Vec<Inst> = Vec::new();
     let mut after: Vec<u32> = Vec::with_capacity(len + 8);
     let mut moved: Vec<u32> = Vec::new();
-    // The position of the last source marker before each instruction (`u32::MAX`: none), from
-    // one forward pass: searching back from every store was quadratic in long unrolled blocks.
-    let mut loc_before: Vec<u32> = Vec::with_capacity(len);
-    let mut last = u32::MAX;
-    for (i, x) in b.iter().enumerate() {
-        loc_before.push(last);
-        if matches!(x, Inst::Loc(_)) {
-            last = i as u32;
-        }
-    }
     for i in (0..len).rev() {
         let Some(space) = store_of(&b[i]) else {
             after.push(i as u32);
@@ -406,7 +396,11 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
         };
         // The source marker in force at the store, if this block set one: a store may pass
         // other markers only then (it takes its own along, and the last one passed is put back).
-        let own = (loc_before[i] != u32::MAX).then(|| b[loc_before[i] as usize].clone());
+        let own = b[..i]
+            .iter()
+            .rev()
+            .find(|x| matches!(x, Inst::Loc(_)))
+            .cloned();
         let r = store_reads(&b[i]);
         // How many of the following instructions the store passes.
         let mut passes = 0;
