@@ -392,6 +392,17 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
     let mut drop: Vec<bool> = Vec::new();
     let mut cur = 0;
     for next in 1..n {
+        // Most instructions are not a move from a variable: only those look back at `cur`.
+        if !matches!(
+            b.0[next],
+            Inst::Mov {
+                src: Operand::Var(_),
+                ..
+            }
+        ) {
+            cur = next;
+            continue;
+        }
         if let Some((x, t)) = pair(&b.0[cur], &b.0[next]) {
             if uses[t.0 as usize] == 1 || dead_after(&b.0[next + 1..], t, top) {
                 for_each_def_mut(&mut b.0[cur], |v: &mut Var| {

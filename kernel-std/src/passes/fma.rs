@@ -180,10 +180,20 @@ fn dead_at_loop_end(insts: &[Inst], j: usize, m: Var) -> bool {
 fn writes(inst: &Inst, v: Var) -> bool {
     let mut found = false;
     super::util::for_each_def(inst, |d| found |= d == v);
-    for c in super::util::child_blocks(inst) {
-        super::util::walk(c, &mut |i| {
+    // A match rather than `child_blocks`: nearly every instruction asked about is straight-line,
+    // and the iterator cost more than the answer.
+    let mut nested = |b: &crate::ir::Block| {
+        super::util::walk(b, &mut |i| {
             super::util::for_each_def(i, |d| found |= d == v)
-        });
+        })
+    };
+    match inst {
+        Inst::If { then, els, .. } => {
+            nested(then);
+            nested(els);
+        }
+        Inst::For { body, .. } | Inst::Loop { body, .. } => nested(body),
+        _ => {}
     }
     found
 }

@@ -525,15 +525,24 @@ pub fn falls_through(b: &Block) -> bool {
 }
 
 /// Whether `inst` or anything nested in it reads `v`.
+#[inline]
 pub fn nested_reads(inst: &Inst, v: Var) -> bool {
     let mut found = false;
     for_each_use(inst, |o| found |= o == Operand::Var(v));
-    for c in child_blocks(inst) {
-        walk(c, &mut |i| {
-            for_each_use(i, |o| found |= o == Operand::Var(v))
-        });
-    }
+    // A match rather than `child_blocks` (its iterator cost more than the search); the nested
+    // search is a call of its own, so straight-line instructions (nearly all) stay inline.
     found
+        || match inst {
+            Inst::If { then, els, .. } => block_reads(then, v) || block_reads(els, v),
+            Inst::For { body, .. } | Inst::Loop { body, .. } => block_reads(body, v),
+            _ => false,
+        }
+}
+
+/// Whether anything in `b` (nested code included) reads `v`.
+#[inline(never)]
+fn block_reads(b: &Block, v: Var) -> bool {
+    b.0.iter().any(|i| nested_reads(i, v))
 }
 
 /// Whether the value `v` holds before `rest` is never read: `rest` overwrites `v` (at its top
