@@ -256,18 +256,6 @@ impl Prefold {
                     self.pending_vars.push(dst);
                 }
             }
-            Inst::Mov { dst, .. }
-            | Inst::Unary { dst, .. }
-            | Inst::Binary { dst, .. }
-            | Inst::Fma { dst, .. }
-            | Inst::Cast { dst, .. }
-            | Inst::Bitcast { dst, .. }
-            | Inst::Select { dst, .. }
-            | Inst::Load { dst, .. }
-            | Inst::ArrayLoad { dst, .. } => {
-                self.def(dst);
-            }
-            Inst::Store { .. } | Inst::ArrayStore { .. } | Inst::BoundsCheck { .. } => {}
             _ => for_each_def(&inst, |d| {
                 self.def(d);
             }),
