@@ -137,8 +137,10 @@ pub fn optimize_with(
         if !unrolled && settled {
             break;
         }
+        let replaced = sroa(kernel);
         let (folded, s) = const_fold::const_fold_settled(kernel);
         settled = s;
+        let folded = folded || replaced;
         after("const_fold (unroll)", kernel);
         if !unrolled && !folded {
             break;
