@@ -99,3 +99,56 @@ pub fn check_wrong_block(dev: &Device) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Bounds checks with an input shorter than `w * h`: the head's covering test (`h * w <=
+/// inp.len()`) fails, so the precise checks decide. A grid over the first tile row only reads
+/// in bounds and must transpose those rows; the full grid must report a failing read of `inp`
+/// at the tile load (line 24) with an index one of the reporting thread's rows computes, at or
+/// past the length, and no earlier row of that thread failing.
+pub fn check_short_input(dev: &Device) -> Result<(), String> {
+    let (w, h) = (64usize, 64usize);
+    let len = w * h - 5;
+    let inp = Rng::new(13).vec_f32(len);
+    let stream = dev.new_stream().map_err(|e| e.to_string())?;
+    let din = dev.upload(&inp).map_err(|e| e.to_string())?;
+    let mut dout = dev
+        .upload(&vec![f32::NAN; w * h])
+        .map_err(|e| e.to_string())?;
+    let first_rows = LaunchConfig {
+        grid: Dim3::new(2, 1, 1),
+        ..config(w as u32, h as u32)
+    };
+    transpose::launch::<32>(&stream, first_rows, &mut dout, &din, w as u32, h as u32)
+        .and_then(|_| stream.synchronize())
+        .map_err(|e| format!("the first tile row reads in bounds, yet: {e}"))?;
+    let out = dout.to_vec().map_err(|e| e.to_string())?;
+    for y in 0..32 {
+        for x in 0..w {
+            let (got, want) = (out[x * h + y], inp[y * w + x]);
+            if got != want {
+                return Err(format!("out[{x}][{y}] = {got}, expected {want}"));
+            }
+        }
+    }
+    let full = config(w as u32, h as u32);
+    let launched = transpose::launch::<32>(&stream, full, &mut dout, &din, w as u32, h as u32);
+    let p = match launched.and_then(|_| stream.synchronize()) {
+        Err(ferrocuda::runtime::Error::KernelPanic(p)) => p,
+        other => return Err(format!("expected a bounds panic, got {other:?}")),
+    };
+    let (bx, by) = (p.block[0] as usize, p.block[1] as usize);
+    let (tx, ty) = (p.thread[0] as usize, p.thread[1] as usize);
+    let x = bx * 32 + tx;
+    let rows: Vec<usize> = (0..32)
+        .step_by(ROWS as usize)
+        .map(|r| by * 32 + ty + r)
+        .filter(|&y| y < h)
+        .collect();
+    let first_bad = rows.iter().map(|y| y * w + x).find(|&i| i >= len);
+    if p.line != 24 || p.len != len as u64 || first_bad != Some(p.index as usize) {
+        return Err(format!(
+            "expected the thread's first failing row at line 24 (len {len}, index {first_bad:?}), got {p:?}"
+        ));
+    }
+    Ok(())
+}

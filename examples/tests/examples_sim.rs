@@ -29,6 +29,11 @@ fn transpose_sim() {
 }
 
 #[test]
+fn transpose_short_input_reports_the_first_failing_row_sim() {
+    transpose::check_short_input(&sim()).unwrap();
+}
+
+#[test]
 fn transpose_refuses_another_block_shape_sim() {
     transpose::check_wrong_block(&sim()).unwrap();
 }
@@ -64,6 +69,7 @@ fn examples_gpu() {
     reverse::check(&dev, 4096).unwrap();
     transpose::check(&dev, 4099, 2051).unwrap();
     transpose::check_wrong_block(&dev).unwrap();
+    transpose::check_short_input(&dev).unwrap();
     sgemm::check(&dev, 1024, 512, 256).unwrap();
 }
 

@@ -15,6 +15,7 @@
 //! Checks whose operands or path conditions come from a load in the run (an index read from
 //! memory) cannot move; such runs keep the deferred flag.
 
+use super::check_cover::{self, Reached};
 use super::fx::FxHashMap;
 
 use super::util::{
@@ -195,9 +196,11 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
     };
     let mut all: Option<Operand> = None;
     let mut dispatch = Vec::new();
+    let mut reached = Vec::with_capacity(scan.checks.len());
     for c in &scan.checks {
         let idx = h.value(c.idx, c.pos, &c.path)?;
         let len = h.value(c.len, c.pos, &c.path)?;
+        let mut on_path = Vec::with_capacity(c.conds.len());
         let fail = h.bool_op(BinOp::Ge, idx, len);
         // Fails when reached: `fail && c0 == t0 && c1 == t1 ...`.
         let mut fails = fail;
@@ -218,6 +221,7 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
                 .copied()
                 .collect();
             let cv = h.value(*cond, *if_pos, &prefix)?;
+            on_path.push((cv, *taken));
             let reached = if *taken { cv } else { h.not(cv) };
             fails = h.bool_op(BinOp::And, reached, fails);
             let (then, els) = if *taken {
@@ -231,19 +235,19 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
                 els,
             }];
         }
+        reached.push(Reached {
+            idx,
+            len,
+            conds: on_path,
+        });
         dispatch.extend(panic);
         all = Some(match all {
             None => fails,
             Some(a) => h.bool_op(BinOp::Or, a, fails),
         });
     }
-    let mut code = h.code;
-    code.push(Inst::If {
-        cond: all?,
-        then: Block(dispatch),
-        els: Block::default(),
-    });
-    Some(code)
+    let Head { k, code, .. } = h;
+    Some(check_cover::wrap(k, code, all?, dispatch, &reached))
 }
 
 /// `b` without its bounds checks (the head made them).

@@ -64,6 +64,7 @@ use crate::compile::CompileOptions;
 use crate::ir::Kernel;
 
 pub mod bce;
+mod check_cover;
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
