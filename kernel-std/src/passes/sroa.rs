@@ -12,6 +12,17 @@ use crate::ir::{ArrayId, Inst, Kernel, Operand, Var};
 
 /// Returns whether any array was replaced.
 pub fn sroa(k: &mut Kernel) -> bool {
+    sroa_left(k).0
+}
+
+/// Arrays longer than this keep their element variables in a hash map rather than a table
+/// with a slot per element (a huge array indexed at a few constants must not allocate one).
+const TABLE_LEN: u32 = 4096;
+
+/// [`sroa`], also saying whether any array access is left afterwards. Where none is, no later
+/// pass that only copies or removes instructions (unrolling, folding) can make a candidate, so
+/// the pipeline skips running `sroa` again.
+pub(crate) fn sroa_left(k: &mut Kernel) -> (bool, bool) {
     let mut ok = vec![true; k.arrays.len()];
     let mut touched = vec![false; k.arrays.len()];
     walk(&k.body, &mut |i| {
@@ -22,31 +33,58 @@ pub fn sroa(k: &mut Kernel) -> bool {
             ok[a] &= in_range;
         }
     });
+    let left = ok.iter().zip(&touched).any(|(o, t)| !*o && *t);
     if !ok.iter().zip(&touched).any(|(o, t)| *o && *t) {
-        return false;
+        return (false, left);
     }
+    // Element variables of short replaced arrays: `table[start[a] + idx]` (`u32::MAX`: none
+    // yet); longer ones go through `elems`.
+    let mut start = vec![u32::MAX; k.arrays.len()];
+    let mut slots = 0u32;
+    for (a, arr) in k.arrays.iter().enumerate() {
+        if ok[a] && touched[a] && arr.len <= TABLE_LEN {
+            start[a] = slots;
+            slots += arr.len;
+        }
+    }
+    let mut table = vec![u32::MAX; slots as usize];
     let mut elems: FxHashMap<(ArrayId, u64), Var> = FxHashMap::default();
     let mut body = std::mem::take(&mut k.body);
     walk_mut(&mut body, &mut |i| {
-        let (array, idx) = match i {
-            Inst::ArrayLoad { array, idx, .. } | Inst::ArrayStore { array, idx, .. } => {
-                (*array, *idx)
+        let (array, bits) = match i {
+            Inst::ArrayLoad {
+                array,
+                idx: Operand::Const(c),
+                ..
             }
+            | Inst::ArrayStore {
+                array,
+                idx: Operand::Const(c),
+                ..
+            } => (*array, c.bits),
             _ => return,
         };
-        if !ok[array.0 as usize] {
+        let a = array.0 as usize;
+        if !ok[a] {
             return;
         }
-        let Operand::Const(c) = idx else { return };
-        let elem_ty = k.arrays[array.0 as usize].elem;
-        let v = *elems.entry((array, c.bits)).or_insert_with(|| {
-            let v = k.new_var(elem_ty);
+        let new_elem = |k: &mut Kernel| {
+            let v = k.new_var(k.arrays[a].elem);
             if !k.var_names.is_empty() {
                 k.var_names.resize(k.vars.len() - 1, String::new());
-                k.var_names.push(format!("a{}[{}]", array.0, c.bits));
+                k.var_names.push(format!("a{}[{}]", array.0, bits));
             }
             v
-        });
+        };
+        let v = if start[a] != u32::MAX {
+            let slot = &mut table[(start[a] + bits as u32) as usize];
+            if *slot == u32::MAX {
+                *slot = new_elem(k).0;
+            }
+            Var(*slot)
+        } else {
+            *elems.entry((array, bits)).or_insert_with(|| new_elem(k))
+        };
         *i = match *i {
             Inst::ArrayLoad { dst, .. } => Inst::Mov {
                 dst,
@@ -57,7 +95,7 @@ pub fn sroa(k: &mut Kernel) -> bool {
         };
     });
     k.body = body;
-    true
+    (true, left)
 }
 
 #[cfg(test)]
