@@ -206,8 +206,46 @@ struct Liveness<'a> {
 impl Liveness<'_> {
     /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
     fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
-        let mut keep = vec![true; b.0.len()];
+        // Allocated at the first removal: most blocks (and every pass without `remove`) have
+        // none.
+        let mut keep: Vec<bool> = Vec::new();
+        let len = b.0.len();
         for (n, inst) in b.0.iter_mut().enumerate().rev() {
+            // The common kinds in one match each (the general arm below does it with four): a
+            // pure value is dead unless its destination is live.
+            let simple = match inst {
+                Inst::Binary { dst, a, b, .. } => Some((*dst, *a, Some(*b))),
+                Inst::Mov { dst, src: a }
+                | Inst::Unary { dst, a, .. }
+                | Inst::Cast { dst, a }
+                | Inst::Bitcast { dst, a }
+                | Inst::Load { dst, addr: a, .. } => Some((*dst, *a, None)),
+                _ => None,
+            };
+            if let Some((dst, a, b2)) = simple {
+                if live.remove(&dst) {
+                    add_use(&mut live, a);
+                    if let Some(b2) = b2 {
+                        add_use(&mut live, b2);
+                    }
+                } else {
+                    self.found = true;
+                    if remove {
+                        if keep.is_empty() {
+                            keep = vec![true; len];
+                        }
+                        keep[n] = false;
+                        if let Some(uses) = self.uses.as_deref_mut() {
+                            for o in [Some(a), b2].into_iter().flatten() {
+                                if let Operand::Var(v) = o {
+                                    uses[v.0 as usize] -= 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
             match inst {
                 Inst::Break(l) => live = self.loops.get(l).map(|x| x.0.clone()).unwrap_or_default(),
                 Inst::Continue(l) => {
@@ -296,6 +334,9 @@ impl Liveness<'_> {
                         if dead {
                             self.found = true;
                             if remove {
+                                if keep.is_empty() {
+                                    keep = vec![true; len];
+                                }
                                 keep[n] = false;
                                 self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
                                 if let Some(uses) = self.uses.as_deref_mut() {
@@ -316,7 +357,7 @@ impl Liveness<'_> {
                 }
             }
         }
-        if keep.iter().any(|k| !k) {
+        if !keep.is_empty() {
             self.removed = true;
             let mut it = keep.into_iter();
             b.0.retain(|_| it.next().unwrap_or(true));
@@ -363,7 +404,7 @@ pub fn coalesce_moves(k: &mut Kernel) -> bool {
 }
 
 /// [`coalesce_moves`] given every variable's use count.
-fn coalesce_with(k: &mut Kernel, uses: &[u32]) -> bool {
+pub(crate) fn coalesce_with(k: &mut Kernel, uses: &[u32]) -> bool {
     let mut body = std::mem::take(&mut k.body);
     let changed = coalesce_block(&mut body, uses, true);
     k.body = body;

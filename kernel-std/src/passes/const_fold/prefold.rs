@@ -288,6 +288,7 @@ fn simplify_consts(vars: &[Ty], inst: &Inst) -> Option<Inst> {
         mattered: Vec::new(),
         dropped: Vec::new(),
         unsettled: false,
+        array_loads: false,
     };
     let none = Env {
         known: Vec::new(),
