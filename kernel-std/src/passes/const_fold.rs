@@ -224,12 +224,9 @@ fn coalesce_quietly<'m>(k: &mut Kernel, mattered: &'m [u8]) -> (bool, Option<Sca
     if !scan.pair {
         return (false, Some(scan));
     }
-    // The counts of the IR scanned, for the first coalescing step.
-    let mut uses = Some(std::mem::take(&mut scan.uses));
-    let mut coalesce = |k: &mut Kernel| match uses.take() {
-        Some(u) => super::dce::coalesce_with(k, &u),
-        None => super::dce::coalesce_moves(k),
-    };
+    // The read counts of the IR scanned, kept exact by each coalescing step.
+    let mut uses = std::mem::take(&mut scan.uses);
+    let mut coalesce = |k: &mut Kernel| super::dce::coalesce_counted(k, &mut uses);
     if scan.loud {
         // Unless nothing coalesced: then no write went, and the IR is the one scanned.
         if coalesce(k) {
