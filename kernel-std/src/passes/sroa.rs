@@ -7,8 +7,7 @@
 
 use super::fx::FxHashMap;
 
-use super::util::{walk, walk_mut};
-use crate::ir::{ArrayId, Inst, Kernel, Operand, Var};
+use crate::ir::{ArrayId, Block, Inst, Kernel, Operand, Var};
 
 /// Returns whether any array was replaced.
 pub fn sroa(k: &mut Kernel) -> bool {
@@ -25,7 +24,7 @@ const TABLE_LEN: u32 = 4096;
 pub(crate) fn sroa_left(k: &mut Kernel) -> (bool, bool) {
     let mut ok = vec![true; k.arrays.len()];
     let mut touched = vec![false; k.arrays.len()];
-    walk(&k.body, &mut |i| {
+    accesses(&k.body, &mut |i| {
         if let Inst::ArrayLoad { array, idx, .. } | Inst::ArrayStore { array, idx, .. } = i {
             let a = array.0 as usize;
             touched[a] = true;
@@ -50,7 +49,7 @@ pub(crate) fn sroa_left(k: &mut Kernel) -> (bool, bool) {
     let mut table = vec![u32::MAX; slots as usize];
     let mut elems: FxHashMap<(ArrayId, u64), Var> = FxHashMap::default();
     let mut body = std::mem::take(&mut k.body);
-    walk_mut(&mut body, &mut |i| {
+    accesses_mut(&mut body, &mut |i| {
         let (array, bits) = match i {
             Inst::ArrayLoad {
                 array,
@@ -96,6 +95,37 @@ pub(crate) fn sroa_left(k: &mut Kernel) -> (bool, bool) {
     });
     k.body = body;
     (true, left)
+}
+
+/// Calls `f` on every array access in `b`, in `util::walk`'s order: one match per instruction
+/// (the walk's callback and its own test for nested blocks were two).
+fn accesses(b: &Block, f: &mut impl FnMut(&Inst)) {
+    for inst in &b.0 {
+        match inst {
+            Inst::ArrayLoad { .. } | Inst::ArrayStore { .. } => f(inst),
+            Inst::If { then, els, .. } => {
+                accesses(then, f);
+                accesses(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => accesses(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// [`accesses`], mutably.
+fn accesses_mut(b: &mut Block, f: &mut impl FnMut(&mut Inst)) {
+    for inst in &mut b.0 {
+        match inst {
+            Inst::ArrayLoad { .. } | Inst::ArrayStore { .. } => f(inst),
+            Inst::If { then, els, .. } => {
+                accesses_mut(then, f);
+                accesses_mut(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => accesses_mut(body, f),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]
