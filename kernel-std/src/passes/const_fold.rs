@@ -24,8 +24,9 @@ use super::eval::{
     is_int_zero,
 };
 use super::util::{
-    child_blocks, diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use_mut,
-    is_removable, jumps_to_insts, prune_locs, same_ignoring_locs, single_dst, walk,
+    child_blocks, diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use,
+    for_each_use_mut, is_removable, jumps_to_insts, prune_locs, same_ignoring_locs, single_dst,
+    walk,
 };
 use crate::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Ty, Var};
 use dead::remove_dead_values;
@@ -65,6 +66,7 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
             mattered,
             mut dropped,
             mut unsettled,
+            array_loads,
             ..
         } = f;
         // Folding reports every edit, so the IR is then exactly what the previous round left:
@@ -76,7 +78,8 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         // Dead-value removal left its fixed point at the end of the previous round, and moves
         // coalesced since then take away only a read that its renamed definition alone reached,
         // which makes nothing else dead: with no fold either, there is nothing to remove.
-        let removed = (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled);
+        let removed =
+            (changed || !swept) && remove_dead_values(k, &mut dropped, &mut unsettled, array_loads);
         swept = true;
         let (coalesced, scan) = coalesce_quietly(k, &mattered);
         if !changed && !removed && !coalesced {
@@ -126,10 +129,22 @@ struct Scan<'m> {
     same_arms: bool,
     /// Variables some move reads.
     moved_from: Vec<bool>,
+    /// Each variable's read count (`util::use_counts`), where the walk was asked to count
+    /// (for the coalescing right after it, which would otherwise walk the IR once more).
+    uses: Vec<u32>,
 }
 
 impl<'m> Scan<'m> {
     fn new(b: &Block, mattered: &'m [u8]) -> Self {
+        Self::walk::<false>(b, mattered)
+    }
+
+    /// [`Scan::new`], counting reads into `uses`.
+    fn counting(b: &Block, mattered: &'m [u8]) -> Self {
+        Self::walk::<true>(b, mattered)
+    }
+
+    fn walk<const COUNT: bool>(b: &Block, mattered: &'m [u8]) -> Self {
         let mut s = Scan {
             mattered,
             pair: false,
@@ -137,14 +152,27 @@ impl<'m> Scan<'m> {
             copied: Vec::new(),
             same_arms: false,
             moved_from: vec![false; mattered.len()],
+            uses: if COUNT {
+                vec![0; mattered.len()]
+            } else {
+                Vec::new()
+            },
         };
-        s.block(b);
+        s.block::<COUNT>(b);
         s
     }
 
-    fn block(&mut self, b: &Block) {
+    fn block<const COUNT: bool>(&mut self, b: &Block) {
         let mut prev: Option<&Inst> = None;
         for i in &b.0 {
+            if COUNT {
+                let uses = &mut self.uses;
+                for_each_use(i, |o| {
+                    if let Operand::Var(v) = o {
+                        uses[v.0 as usize] += 1;
+                    }
+                });
+            }
             match i {
                 Inst::Mov {
                     dst: x,
@@ -165,10 +193,10 @@ impl<'m> Scan<'m> {
                 }
                 Inst::If { then, els, .. } => {
                     self.same_arms |= same_ignoring_locs(then, els);
-                    self.block(then);
-                    self.block(els);
+                    self.block::<COUNT>(then);
+                    self.block::<COUNT>(els);
                 }
-                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
+                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block::<COUNT>(body),
                 _ => {}
             }
             prev = Some(i);
@@ -192,13 +220,16 @@ impl<'m> Scan<'m> {
 /// leave two arms of an `if` the same. Where every pair it looks at passes on these counts, it
 /// runs to its own fixed point here: the rounds in between would only confirm folding's.
 fn coalesce_quietly<'m>(k: &mut Kernel, mattered: &'m [u8]) -> (bool, Option<Scan<'m>>) {
-    let mut scan = Scan::new(&k.body, mattered);
+    let mut scan = Scan::counting(&k.body, mattered);
     if !scan.pair {
         return (false, Some(scan));
     }
+    // The read counts of the IR scanned, kept exact by each coalescing step.
+    let mut uses = std::mem::take(&mut scan.uses);
+    let mut coalesce = |k: &mut Kernel| super::dce::coalesce_counted(k, &mut uses);
     if scan.loud {
         // Unless nothing coalesced: then no write went, and the IR is the one scanned.
-        if super::dce::coalesce_moves(k) {
+        if coalesce(k) {
             return (true, None);
         }
         scan.copied.clear();
@@ -206,7 +237,7 @@ fn coalesce_quietly<'m>(k: &mut Kernel, mattered: &'m [u8]) -> (bool, Option<Sca
     }
     let mut copied = std::mem::take(&mut scan.copied);
     let mut coalesced = false;
-    while super::dce::coalesce_moves(k) {
+    while coalesce(k) {
         coalesced = true;
         scan = Scan::new(&k.body, mattered);
         if scan.loud {
@@ -425,6 +456,9 @@ struct Folder<'a> {
     /// reason: a branch dissolved because both sides are the same (the code after it then sees
     /// one side's facts rather than their join) or a loop that runs once only after folding.
     unsettled: bool,
+    /// Whether the walk met an `array_load`: it meets every instruction the round leaves
+    /// (what it does not fold is dropped), so without one no load is left to count.
+    array_loads: bool,
 }
 
 fn cst(o: Operand) -> Option<Const> {
@@ -453,6 +487,7 @@ impl<'a> Folder<'a> {
             mattered: vec![0; vars.len()],
             dropped: Vec::new(),
             unsettled: false,
+            array_loads: false,
         }
     }
 
@@ -726,6 +761,7 @@ impl<'a> Folder<'a> {
 
     #[inline]
     fn subst(&mut self, inst: &mut Inst, env: &Env) {
+        self.array_loads |= matches!(inst, Inst::ArrayLoad { .. });
         let mut changed = false;
         for_each_use_mut(inst, |o| {
             let n = env.get(*o);

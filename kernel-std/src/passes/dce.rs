@@ -85,6 +85,18 @@ struct Sweep<'a> {
 }
 
 impl Sweep<'_> {
+    /// Takes a removed instruction's read of `o` off the counts.
+    #[inline]
+    fn unuse(&mut self, o: Operand) {
+        if let Operand::Var(v) = o {
+            let u = &mut self.uses[v.0 as usize];
+            *u -= 1;
+            if *u == 0 && self.kept.get(v.0 as usize).copied().unwrap_or(true) {
+                self.revived = true;
+            }
+        }
+    }
+
     /// Removes what [`dead`] finds, last instruction first, and takes each removed
     /// instruction's reads off `uses`: a chain of dead values (`a` read only by `b`, read only
     /// by `c`) goes in one sweep instead of one per link. Deadness only grows as instructions
@@ -93,6 +105,31 @@ impl Sweep<'_> {
         let mut keep: Vec<bool> = Vec::new();
         for n in (0..b.0.len()).rev() {
             let inst = &mut b.0[n];
+            // The common kinds in one match (`dead` and the kept arm below take three): a pure
+            // value with one result is dead when nothing reads it.
+            let simple = match inst {
+                Inst::Binary { dst, a, b, .. } => Some((*dst, *a, Some(*b))),
+                Inst::Mov { dst, src: a }
+                | Inst::Unary { dst, a, .. }
+                | Inst::Cast { dst, a }
+                | Inst::Bitcast { dst, a }
+                | Inst::Load { dst, addr: a, .. } => Some((*dst, *a, None)),
+                _ => None,
+            };
+            if let Some((dst, a, b2)) = simple {
+                if self.uses[dst.0 as usize] == 0 {
+                    for o in [Some(a), b2].into_iter().flatten() {
+                        self.unuse(o);
+                    }
+                    if keep.is_empty() {
+                        keep = vec![true; b.0.len()];
+                    }
+                    keep[n] = false;
+                } else if let Some(k) = self.kept.get_mut(dst.0 as usize) {
+                    *k = true;
+                }
+                continue;
+            }
             match inst {
                 Inst::If { then, els, .. } => {
                     self.block(els);
@@ -103,15 +140,7 @@ impl Sweep<'_> {
             }
             if dead(inst, self.uses, self.loaded) {
                 self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
-                for_each_use(inst, |o| {
-                    if let Operand::Var(v) = o {
-                        let u = &mut self.uses[v.0 as usize];
-                        *u -= 1;
-                        if *u == 0 && self.kept.get(v.0 as usize).copied().unwrap_or(true) {
-                            self.revived = true;
-                        }
-                    }
-                });
+                for_each_use(inst, |o| self.unuse(o));
                 if keep.is_empty() {
                     keep = vec![true; b.0.len()];
                 }
@@ -206,8 +235,46 @@ struct Liveness<'a> {
 impl Liveness<'_> {
     /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
     fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
-        let mut keep = vec![true; b.0.len()];
+        // Allocated at the first removal: most blocks (and every pass without `remove`) have
+        // none.
+        let mut keep: Vec<bool> = Vec::new();
+        let len = b.0.len();
         for (n, inst) in b.0.iter_mut().enumerate().rev() {
+            // The common kinds in one match each (the general arm below does it with four): a
+            // pure value is dead unless its destination is live.
+            let simple = match inst {
+                Inst::Binary { dst, a, b, .. } => Some((*dst, *a, Some(*b))),
+                Inst::Mov { dst, src: a }
+                | Inst::Unary { dst, a, .. }
+                | Inst::Cast { dst, a }
+                | Inst::Bitcast { dst, a }
+                | Inst::Load { dst, addr: a, .. } => Some((*dst, *a, None)),
+                _ => None,
+            };
+            if let Some((dst, a, b2)) = simple {
+                if live.remove(&dst) {
+                    add_use(&mut live, a);
+                    if let Some(b2) = b2 {
+                        add_use(&mut live, b2);
+                    }
+                } else {
+                    self.found = true;
+                    if remove {
+                        if keep.is_empty() {
+                            keep = vec![true; len];
+                        }
+                        keep[n] = false;
+                        if let Some(uses) = self.uses.as_deref_mut() {
+                            for o in [Some(a), b2].into_iter().flatten() {
+                                if let Operand::Var(v) = o {
+                                    uses[v.0 as usize] -= 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
             match inst {
                 Inst::Break(l) => live = self.loops.get(l).map(|x| x.0.clone()).unwrap_or_default(),
                 Inst::Continue(l) => {
@@ -296,6 +363,9 @@ impl Liveness<'_> {
                         if dead {
                             self.found = true;
                             if remove {
+                                if keep.is_empty() {
+                                    keep = vec![true; len];
+                                }
                                 keep[n] = false;
                                 self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
                                 if let Some(uses) = self.uses.as_deref_mut() {
@@ -316,7 +386,7 @@ impl Liveness<'_> {
                 }
             }
         }
-        if keep.iter().any(|k| !k) {
+        if !keep.is_empty() {
             self.removed = true;
             let mut it = keep.into_iter();
             b.0.retain(|_| it.next().unwrap_or(true));
@@ -365,21 +435,41 @@ pub fn coalesce_moves(k: &mut Kernel) -> bool {
 /// [`coalesce_moves`] given every variable's use count.
 fn coalesce_with(k: &mut Kernel, uses: &[u32]) -> bool {
     let mut body = std::mem::take(&mut k.body);
-    let changed = coalesce_block(&mut body, uses, true);
+    let changed = coalesce_block(&mut body, uses, true, &mut Vec::new());
     k.body = body;
     changed
 }
 
-fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
+/// [`coalesce_moves`] given every variable's use count, which it keeps exact for the code it
+/// leaves: each dropped move `x = mov t` was one read of `t`, and renaming a definition reads
+/// nothing (the counts are updated after the walk, which decides on the counts given).
+pub(crate) fn coalesce_counted(k: &mut Kernel, uses: &mut [u32]) -> bool {
+    let mut body = std::mem::take(&mut k.body);
+    let mut moved = Vec::new();
+    let changed = coalesce_block(&mut body, uses, true, &mut moved);
+    k.body = body;
+    for t in moved {
+        uses[t.0 as usize] -= 1;
+    }
+    debug_assert_eq!(
+        uses,
+        &use_counts(k)[..],
+        "coalescing keeps the counts exact"
+    );
+    changed
+}
+
+/// `moved` collects the `t` of every dropped move.
+fn coalesce_block(b: &mut Block, uses: &[u32], top: bool, moved: &mut Vec<Var>) -> bool {
     let mut changed = false;
     for inst in &mut b.0 {
         match inst {
             Inst::If { then, els, .. } => {
-                changed |= coalesce_block(then, uses, false);
-                changed |= coalesce_block(els, uses, false);
+                changed |= coalesce_block(then, uses, false, moved);
+                changed |= coalesce_block(els, uses, false, moved);
             }
             Inst::For { body, .. } | Inst::Loop { body, .. } => {
-                changed |= coalesce_block(body, uses, false)
+                changed |= coalesce_block(body, uses, false, moved)
             }
             _ => {}
         }
@@ -414,6 +504,7 @@ fn coalesce_block(b: &mut Block, uses: &[u32], top: bool) -> bool {
                     drop = vec![false; n];
                 }
                 drop[next] = true;
+                moved.push(t);
                 changed = true;
                 continue;
             }

@@ -131,6 +131,9 @@ pub fn optimize_with(
     }
     let (_, mut settled) = const_fold::const_fold_settled(kernel);
     after("const_fold", kernel);
+    // Whether `sroa` below would find nothing: the loop's `sroa` found nothing and nothing
+    // changed since, or it left no array access (unrolling and folding make none).
+    let mut replaced_all = false;
     for _ in 0..8 {
         let unrolled = unroll(kernel);
         after("unroll", kernel);
@@ -138,16 +141,17 @@ pub fn optimize_with(
         if !unrolled && settled {
             break;
         }
-        let replaced = sroa(kernel);
+        let (replaced, left) = sroa::sroa_left(kernel);
         let (folded, s) = const_fold::const_fold_settled(kernel);
         settled = s;
+        replaced_all = !left || (!replaced && !folded);
         let folded = folded || replaced;
         after("const_fold (unroll)", kernel);
         if !unrolled && !folded {
             break;
         }
     }
-    if sroa(kernel) {
+    if !replaced_all && sroa(kernel) {
         after("sroa", kernel);
         const_fold(kernel);
         after("const_fold (sroa)", kernel);

@@ -7,14 +7,24 @@
 
 use super::fx::FxHashMap;
 
-use super::util::{walk, walk_mut};
-use crate::ir::{ArrayId, Inst, Kernel, Operand, Var};
+use crate::ir::{ArrayId, Block, Inst, Kernel, Operand, Var};
 
 /// Returns whether any array was replaced.
 pub fn sroa(k: &mut Kernel) -> bool {
+    sroa_left(k).0
+}
+
+/// Arrays longer than this keep their element variables in a hash map rather than a table
+/// with a slot per element (a huge array indexed at a few constants must not allocate one).
+const TABLE_LEN: u32 = 4096;
+
+/// [`sroa`], also saying whether any array access is left afterwards. Where none is, no later
+/// pass that only copies or removes instructions (unrolling, folding) can make a candidate, so
+/// the pipeline skips running `sroa` again.
+pub(crate) fn sroa_left(k: &mut Kernel) -> (bool, bool) {
     let mut ok = vec![true; k.arrays.len()];
     let mut touched = vec![false; k.arrays.len()];
-    walk(&k.body, &mut |i| {
+    accesses(&k.body, &mut |i| {
         if let Inst::ArrayLoad { array, idx, .. } | Inst::ArrayStore { array, idx, .. } = i {
             let a = array.0 as usize;
             touched[a] = true;
@@ -22,31 +32,58 @@ pub fn sroa(k: &mut Kernel) -> bool {
             ok[a] &= in_range;
         }
     });
+    let left = ok.iter().zip(&touched).any(|(o, t)| !*o && *t);
     if !ok.iter().zip(&touched).any(|(o, t)| *o && *t) {
-        return false;
+        return (false, left);
     }
+    // Element variables of short replaced arrays: `table[start[a] + idx]` (`u32::MAX`: none
+    // yet); longer ones go through `elems`.
+    let mut start = vec![u32::MAX; k.arrays.len()];
+    let mut slots = 0u32;
+    for (a, arr) in k.arrays.iter().enumerate() {
+        if ok[a] && touched[a] && arr.len <= TABLE_LEN {
+            start[a] = slots;
+            slots += arr.len;
+        }
+    }
+    let mut table = vec![u32::MAX; slots as usize];
     let mut elems: FxHashMap<(ArrayId, u64), Var> = FxHashMap::default();
     let mut body = std::mem::take(&mut k.body);
-    walk_mut(&mut body, &mut |i| {
-        let (array, idx) = match i {
-            Inst::ArrayLoad { array, idx, .. } | Inst::ArrayStore { array, idx, .. } => {
-                (*array, *idx)
+    accesses_mut(&mut body, &mut |i| {
+        let (array, bits) = match i {
+            Inst::ArrayLoad {
+                array,
+                idx: Operand::Const(c),
+                ..
             }
+            | Inst::ArrayStore {
+                array,
+                idx: Operand::Const(c),
+                ..
+            } => (*array, c.bits),
             _ => return,
         };
-        if !ok[array.0 as usize] {
+        let a = array.0 as usize;
+        if !ok[a] {
             return;
         }
-        let Operand::Const(c) = idx else { return };
-        let elem_ty = k.arrays[array.0 as usize].elem;
-        let v = *elems.entry((array, c.bits)).or_insert_with(|| {
-            let v = k.new_var(elem_ty);
+        let new_elem = |k: &mut Kernel| {
+            let v = k.new_var(k.arrays[a].elem);
             if !k.var_names.is_empty() {
                 k.var_names.resize(k.vars.len() - 1, String::new());
-                k.var_names.push(format!("a{}[{}]", array.0, c.bits));
+                k.var_names.push(format!("a{}[{}]", array.0, bits));
             }
             v
-        });
+        };
+        let v = if start[a] != u32::MAX {
+            let slot = &mut table[(start[a] + bits as u32) as usize];
+            if *slot == u32::MAX {
+                *slot = new_elem(k).0;
+            }
+            Var(*slot)
+        } else {
+            *elems.entry((array, bits)).or_insert_with(|| new_elem(k))
+        };
         *i = match *i {
             Inst::ArrayLoad { dst, .. } => Inst::Mov {
                 dst,
@@ -57,7 +94,38 @@ pub fn sroa(k: &mut Kernel) -> bool {
         };
     });
     k.body = body;
-    true
+    (true, left)
+}
+
+/// Calls `f` on every array access in `b`, in `util::walk`'s order: one match per instruction
+/// (the walk's callback and its own test for nested blocks were two).
+fn accesses(b: &Block, f: &mut impl FnMut(&Inst)) {
+    for inst in &b.0 {
+        match inst {
+            Inst::ArrayLoad { .. } | Inst::ArrayStore { .. } => f(inst),
+            Inst::If { then, els, .. } => {
+                accesses(then, f);
+                accesses(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => accesses(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// [`accesses`], mutably.
+fn accesses_mut(b: &mut Block, f: &mut impl FnMut(&mut Inst)) {
+    for inst in &mut b.0 {
+        match inst {
+            Inst::ArrayLoad { .. } | Inst::ArrayStore { .. } => f(inst),
+            Inst::If { then, els, .. } => {
+                accesses_mut(then, f);
+                accesses_mut(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => accesses_mut(body, f),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]

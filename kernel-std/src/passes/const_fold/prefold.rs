@@ -140,6 +140,7 @@ impl Prefold {
     }
 
     /// Appends a copy of `inst` (no control flow) to `out`, folded where it can be.
+    #[inline]
     pub(crate) fn push(&mut self, vars: &[Ty], inst: &Inst, out: &mut Vec<Inst>) {
         let mut consts = true;
         let c = &mut consts;
@@ -264,6 +265,7 @@ impl Prefold {
     }
 
     /// Deletes the dropped `mov`s from `out` (the vector everything was appended to).
+    #[inline]
     pub(crate) fn finish(mut self, out: &mut Vec<Inst>) {
         if self.dead.is_empty() {
             return;
@@ -288,6 +290,7 @@ fn simplify_consts(vars: &[Ty], inst: &Inst) -> Option<Inst> {
         mattered: Vec::new(),
         dropped: Vec::new(),
         unsettled: false,
+        array_loads: false,
     };
     let none = Env {
         known: Vec::new(),
