@@ -274,15 +274,12 @@ fn finish_run(
         rewrite(k, inst, out, &mut d);
         if d.pending.len() >= MAX_CHECKS {
             flush(k, std::mem::take(&mut d.pending), d.ok, out);
-            let ahead = std::mem::take(&mut d.ahead);
-            let total = std::mem::take(&mut d.total);
-            let pure_def = std::mem::take(&mut d.pure_def);
-            let pure_insts = std::mem::take(&mut d.pure_insts);
-            let def_pos = std::mem::take(&mut d.def_pos);
-            let pos = d.pos;
-            d = fresh_run(k, out, ahead, total);
-            d.reuse = !in_loop;
-            (d.pure_def, d.pure_insts, d.def_pos, d.pos) = (pure_def, pure_insts, def_pos, pos);
+            // A new flag; the tables about the run's assignments go on (sizing fresh ones
+            // here only to replace them cost two vectors as long as the kernel's variables).
+            d.ok = new_flag(k, out);
+            d.path.clear();
+            d.seen = false;
+            d.in_if = VarSet::new();
         }
     }
     flush(k, d.pending, d.ok, out);
@@ -295,12 +292,18 @@ fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
     }
 }
 
-fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: Vec<u32>, total: Vec<u32>) -> Deferred {
+/// `ok = true` for a run's flag.
+fn new_flag(k: &mut Kernel, out: &mut Vec<Inst>) -> Var {
     let ok = k.new_var(Ty::Bool);
     out.push(Inst::Mov {
         dst: ok,
         src: Const::bool(true).into(),
     });
+    ok
+}
+
+fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: Vec<u32>, total: Vec<u32>) -> Deferred {
+    let ok = new_flag(k, out);
     let n = ahead.len();
     Deferred {
         ok,
