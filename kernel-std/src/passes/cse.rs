@@ -272,6 +272,8 @@ pub fn cse(k: &mut Kernel) -> bool {
     let mut cx = Cx {
         vars: &k.vars,
         changed: false,
+        scratch: Vec::new(),
+        differ: Vec::new(),
     };
     cx.block(&mut body, &mut Avail::new(k.vars.len()));
     k.body = body;
@@ -281,6 +283,9 @@ pub fn cse(k: &mut Kernel) -> bool {
 struct Cx<'a> {
     vars: &'a [Ty],
     changed: bool,
+    /// Keys a one-armed `if` changed, with their holders after it (reused between `if`s).
+    scratch: Vec<(u32, Option<Var>)>,
+    differ: Vec<bool>,
 }
 
 impl Cx<'_> {
@@ -311,6 +316,47 @@ impl Cx<'_> {
     fn block(&mut self, b: &mut Block, av: &mut Avail) {
         for inst in &mut b.0 {
             match inst {
+                // Most `if`s after `defer_checks` guard one access and have no `else`: the
+                // `else` path keeps the facts from before the `if`, so a fact survives only
+                // where the branch left it as it was. Same result as the general case below,
+                // without its three vectors per `if`.
+                Inst::If { then, els, .. } if els.0.is_empty() && falls_through(then) => {
+                    let mark = av.journal.len();
+                    self.block(then, av);
+                    let mut changed = std::mem::take(&mut self.scratch);
+                    changed.clear();
+                    for c in &av.journal[mark..] {
+                        if let Change::Holder { key, .. } = *c {
+                            changed.push((key, av.holder[key as usize]));
+                        }
+                    }
+                    if !changed.is_empty() {
+                        // Holders as they were before the branch (the journal stays as is).
+                        for c in av.journal[mark..].iter().rev() {
+                            if let Change::Holder { key, old, .. } = *c {
+                                av.holder[key as usize] = old;
+                            }
+                        }
+                        // A key changed twice appears twice, with the same holder after.
+                        let mut differ = std::mem::take(&mut self.differ);
+                        differ.clear();
+                        differ.extend(
+                            changed
+                                .iter()
+                                .map(|&(key, after)| av.holder[key as usize] != after),
+                        );
+                        for &(key, after) in &changed {
+                            av.holder[key as usize] = after;
+                        }
+                        for (&(key, _), &d) in changed.iter().zip(&differ) {
+                            if d {
+                                av.set(key, None);
+                            }
+                        }
+                        self.differ = differ;
+                    }
+                    self.scratch = changed;
+                }
                 Inst::If { then, els, .. } => {
                     let mark = av.journal.len();
                     self.block(then, av);

@@ -169,7 +169,15 @@ struct Pending {
     path: Vec<(Operand, bool)>,
 }
 
-/// The state of one run.
+/// A pure instruction of the run whose destination the run assigns only there: its position,
+/// whether it sits outside the run's `if`s (its value then holds until the run ends), and the
+/// instruction.
+struct PureDef {
+    pos: u32,
+    top: bool,
+    inst: Inst,
+}
+
 /// An absent entry of the per-variable tables of [`Deferred`].
 const NONE: u32 = u32::MAX;
 
@@ -183,12 +191,13 @@ impl Deferred {
     fn ahead(&self, v: Var) -> u32 {
         at(&self.ahead, v)
     }
-    fn pure_def(&self, v: Var) -> Option<&(u32, Inst)> {
+    fn pure_def(&self, v: Var) -> Option<&PureDef> {
         let i = self.pure_def.get(v.0 as usize).copied().unwrap_or(NONE);
         (i != NONE).then(|| &self.pure_insts[i as usize])
     }
 }
 
+/// The state of one run.
 struct Deferred {
     /// Whether every check so far has passed.
     ok: Var,
@@ -206,7 +215,7 @@ struct Deferred {
     /// The pure instruction (and its position) that assigned each variable the run assigns once:
     /// an index into `pure_insts` per variable ([`NONE`] when there is none).
     pure_def: Vec<u32>,
-    pure_insts: Vec<(u32, Inst)>,
+    pure_insts: Vec<PureDef>,
     /// Position of each variable's latest assignment in the run so far ([`NONE`] before any).
     def_pos: Vec<u32>,
     /// Instructions of the run passed so far (positions count up).
@@ -215,6 +224,9 @@ struct Deferred {
     /// them gets a copy too, so the value itself dies with the `if` (`speculate` can then move
     /// its arithmetic out) and only the copy outlives it.
     in_if: VarSet,
+    /// Whether the dispatch may read the run's own values instead of recomputing them (see
+    /// [`recompute`]): outside loops only.
+    reuse: bool,
 }
 
 /// Outside loops a run whose checks read no loaded value takes the early path; inside a loop it
@@ -257,18 +269,17 @@ fn finish_run(
         return;
     }
     let mut d = fresh_run(k, out, ahead, total);
+    d.reuse = !in_loop;
     for inst in run {
         rewrite(k, inst, out, &mut d);
         if d.pending.len() >= MAX_CHECKS {
             flush(k, std::mem::take(&mut d.pending), d.ok, out);
-            let ahead = std::mem::take(&mut d.ahead);
-            let total = std::mem::take(&mut d.total);
-            let pure_def = std::mem::take(&mut d.pure_def);
-            let pure_insts = std::mem::take(&mut d.pure_insts);
-            let def_pos = std::mem::take(&mut d.def_pos);
-            let pos = d.pos;
-            d = fresh_run(k, out, ahead, total);
-            (d.pure_def, d.pure_insts, d.def_pos, d.pos) = (pure_def, pure_insts, def_pos, pos);
+            // A new flag; the tables about the run's assignments go on (sizing fresh ones
+            // here only to replace them cost two vectors as long as the kernel's variables).
+            d.ok = new_flag(k, out);
+            d.path.clear();
+            d.seen = false;
+            d.in_if = VarSet::new();
         }
     }
     flush(k, d.pending, d.ok, out);
@@ -281,12 +292,18 @@ fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
     }
 }
 
-fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: Vec<u32>, total: Vec<u32>) -> Deferred {
+/// `ok = true` for a run's flag.
+fn new_flag(k: &mut Kernel, out: &mut Vec<Inst>) -> Var {
     let ok = k.new_var(Ty::Bool);
     out.push(Inst::Mov {
         dst: ok,
         src: Const::bool(true).into(),
     });
+    ok
+}
+
+fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: Vec<u32>, total: Vec<u32>) -> Deferred {
+    let ok = new_flag(k, out);
     let n = ahead.len();
     Deferred {
         ok,
@@ -300,6 +317,7 @@ fn fresh_run(k: &mut Kernel, out: &mut Vec<Inst>, ahead: Vec<u32>, total: Vec<u3
         def_pos: vec![NONE; n],
         pos: 0,
         in_if: VarSet::new(),
+        reuse: false,
     }
 }
 
@@ -373,7 +391,8 @@ fn operand_for_dispatch(
         if !keeps || d.pure_def(v).is_some() {
             let mut code = Vec::new();
             let mut memo = Vec::with_capacity(2 * MAX_REMAT);
-            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut memo, &mut code) {
+            let mut steps = 0;
+            if let Some(r) = recompute(k, v, d.pos + 1, d, &mut memo, &mut code, &mut steps) {
                 remat.extend(code);
                 return r;
             }
@@ -390,6 +409,13 @@ type Memo = Vec<((Var, u32), Operand)>;
 /// `v` as it was just before position `before`, at the end of the run: the variable itself when
 /// the run assigns it only before `before` and never after the current point, or its pure
 /// definition evaluated again from such values.
+///
+/// When that definition sits outside the run's `if`s and reads only values that are themselves
+/// unchanged until the run's end, the recomputation would equal `v` (assigned once in the run)
+/// step for step: `v` itself is the answer. `cse (defer)` used to find exactly these
+/// recomputations again and the copy propagation after it removed them (about 1000 instructions
+/// on SGEMM, walked by both). `steps` still counts them against [`MAX_REMAT`], so which operands
+/// fall back to a copy does not change.
 fn recompute(
     k: &mut Kernel,
     v: Var,
@@ -397,21 +423,21 @@ fn recompute(
     d: &Deferred,
     memo: &mut Memo,
     code: &mut Vec<Inst>,
+    steps: &mut usize,
 ) -> Option<Operand> {
     if let Some((_, r)) = memo.iter().find(|(key, _)| *key == (v, before)) {
         return Some(*r);
     }
     let r = match d.pure_def(v) {
-        Some((at, def)) if *at < before => {
-            if code.len() >= MAX_REMAT {
+        Some(def) if def.pos < before => {
+            if *steps >= MAX_REMAT {
                 return None;
             }
-            let mut inst = def.clone();
             // A pure instruction reads at most three operands: each is replaced by its
             // recomputation, in operand order (no allocation per step of the recursion).
             let mut slots = [None; 3];
             let mut n = 0;
-            super::util::for_each_use(&inst, |o| {
+            super::util::for_each_use(&def.inst, |o| {
                 if let Operand::Var(x) = o {
                     if let Some(s) = slots.get_mut(n) {
                         *s = Some(x);
@@ -423,24 +449,33 @@ fn recompute(
                 return None;
             }
             let mut map = [None; 3];
+            let mut same = def.top && d.reuse;
             for (m, x) in map.iter_mut().zip(slots) {
                 if let Some(x) = x {
-                    *m = Some((x, recompute(k, x, *at, d, memo, code)?));
+                    let r = recompute(k, x, def.pos, d, memo, code, steps)?;
+                    same &= r == Operand::Var(x);
+                    *m = Some((x, r));
                 }
             }
-            super::util::for_each_use_mut(&mut inst, |o| {
-                if let Operand::Var(x) = o {
-                    // The last recomputation of `x` wins, as a map insert would have it (all
-                    // are equal: the memo answers repeats).
-                    if let Some((_, r)) = map.iter().flatten().rev().find(|(y, _)| y == x) {
-                        *o = *r;
+            *steps += 1;
+            if same {
+                Operand::Var(v)
+            } else {
+                let mut inst = def.inst.clone();
+                super::util::for_each_use_mut(&mut inst, |o| {
+                    if let Operand::Var(x) = o {
+                        // The last recomputation of `x` wins, as a map insert would have it
+                        // (all are equal: the memo answers repeats).
+                        if let Some((_, r)) = map.iter().flatten().rev().find(|(y, _)| y == x) {
+                            *o = *r;
+                        }
                     }
-                }
-            });
-            let fresh = k.new_var(k.ty(v));
-            super::util::set_pure_dst(&mut inst, fresh);
-            code.push(inst);
-            Operand::Var(fresh)
+                });
+                let fresh = k.new_var(k.ty(v));
+                super::util::set_pure_dst(&mut inst, fresh);
+                code.push(inst);
+                Operand::Var(fresh)
+            }
         }
         _ => {
             let p = d.def_pos.get(v.0 as usize).copied().unwrap_or(NONE);
@@ -485,7 +520,11 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
         if at(&d.total, v) == 1 {
             if let Some(slot) = d.pure_def.get_mut(v.0 as usize) {
                 *slot = d.pure_insts.len() as u32;
-                d.pure_insts.push((d.pos, inst.clone()));
+                d.pure_insts.push(PureDef {
+                    pos: d.pos,
+                    top: d.path.is_empty(),
+                    inst: inst.clone(),
+                });
             }
         }
     }
@@ -588,5 +627,50 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
             });
         }
         other => out.push(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::super::util::walk;
+    use super::*;
+    use crate::ir::Unroll;
+
+    /// `i = x + 1` checked against 16, two loads through `p + i`, then a check of a loaded value
+    /// (which keeps the run off the early path): how many `add`s the deferred code holds.
+    fn adds_after_deferring(in_loop: bool) -> usize {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U64);
+        let [i, a, j, l] = [(); 4].map(|_| k.new_var(Ty::U64));
+        let run = vec![
+            bin(i, BinOp::Add, x, u64c(1)),
+            check(i, u64c(16)),
+            bin(a, BinOp::Add, p, i),
+            load(j, a),
+            load(l, a),
+            check(j, u64c(8)),
+            store(p, l),
+        ];
+        k.body = Block(if in_loop {
+            let iv = k.new_var(Ty::U32);
+            vec![for_(&mut k, iv, u32c(0), u32c(4), Unroll::Never, run)]
+        } else {
+            run
+        });
+        assert!(defer_checks(&mut k));
+        let mut adds = 0;
+        walk(&k.body, &mut |inst| {
+            adds += usize::from(matches!(inst, Inst::Binary { op: BinOp::Add, .. }));
+        });
+        adds
+    }
+
+    #[test]
+    fn the_dispatch_reads_the_runs_own_index_outside_loops() {
+        // Outside a loop the panic dispatch reads `i`; inside one it computes `x + 1` again.
+        assert_eq!(adds_after_deferring(false), 2);
+        assert_eq!(adds_after_deferring(true), 3);
     }
 }
