@@ -599,6 +599,10 @@ fn zero_of(e: &Block, t: &Block, live_after: &VarSet) -> bool {
 
 /// Takes the hoistable instructions out of `then`, in order.
 fn hoist(then: &mut Block, cond: Operand, live_after: &VarSet) -> Vec<Inst> {
+    // Most `if`s are one guarded access, which never moves: no sets, no rebuilt block.
+    if !then.0.iter().any(|i| speculable(i).is_some()) {
+        return Vec::new();
+    }
     let mut hoisted = Vec::new();
     let mut kept = Vec::new();
     // Variables written, and variables read or written, by instructions that stay.
