@@ -200,6 +200,39 @@ impl Cx {
 /// results live, as `split_webs` has it), what it reads lives.
 #[inline(always)]
 fn plain_transfer(inst: &Inst, live: &mut VarSet) {
+    // The common forms by hand: LLVM keeps `for_each_use` out of line here, a call per
+    // instruction of every block whose liveness is asked for.
+    let read = |live: &mut VarSet, o: Operand| {
+        if let Operand::Var(v) = o {
+            live.insert(v);
+        }
+    };
+    match *inst {
+        Inst::Binary { dst, a, b, .. } => {
+            live.remove(&dst);
+            read(live, a);
+            return read(live, b);
+        }
+        Inst::Mov { dst, src: a }
+        | Inst::Unary { dst, a, .. }
+        | Inst::Cast { dst, a }
+        | Inst::Bitcast { dst, a, .. }
+        | Inst::Load { dst, addr: a, .. } => {
+            live.remove(&dst);
+            return read(live, a);
+        }
+        Inst::Fma { dst, a, b, c, .. } | Inst::Select { dst, cond: a, a: b, b: c } => {
+            live.remove(&dst);
+            read(live, a);
+            read(live, b);
+            return read(live, c);
+        }
+        Inst::Store { addr, val, .. } => {
+            read(live, addr);
+            return read(live, val);
+        }
+        _ => {}
+    }
     if !matches!(inst, Inst::Intrinsic { .. }) {
         let mut d = None;
         for_each_def(inst, |v| d = Some(v));
