@@ -486,16 +486,27 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
     if !changed {
         return false;
     }
-    let mut old = std::mem::take(b);
-    b.reserve(after.len());
-    for &e in after.iter().rev() {
-        let e = e as usize;
-        let slot = if e < len {
-            &mut old[e]
-        } else {
-            &mut extra[e - len]
-        };
-        b.push(std::mem::replace(slot, Inst::Return));
+    // `after`, read from its end, is the final order of the positions (markers taken along
+    // included, once appended): a permutation, applied in place one cycle at a time, so each
+    // instruction is swapped to where it goes with no placeholder left to drop.
+    b.append(&mut extra);
+    let n = b.len();
+    debug_assert_eq!(after.len(), n);
+    let mut done = vec![false; n];
+    for start in 0..n {
+        if done[start] {
+            continue;
+        }
+        let mut cur = start;
+        loop {
+            done[cur] = true;
+            let from = after[n - 1 - cur] as usize;
+            if from == start {
+                break;
+            }
+            b.swap(cur, from);
+            cur = from;
+        }
     }
     true
 }
