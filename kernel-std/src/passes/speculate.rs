@@ -221,7 +221,13 @@ fn plain_transfer(inst: &Inst, live: &mut VarSet) {
             live.remove(&dst);
             return read(live, a);
         }
-        Inst::Fma { dst, a, b, c, .. } | Inst::Select { dst, cond: a, a: b, b: c } => {
+        Inst::Fma { dst, a, b, c, .. }
+        | Inst::Select {
+            dst,
+            cond: a,
+            a: b,
+            b: c,
+        } => {
             live.remove(&dst);
             read(live, a);
             read(live, b);
