@@ -114,24 +114,84 @@ impl std::fmt::Debug for IntrinsicDef {
 
 /// The table: every category's entries, concatenated. Indices are `IntrinsicId`s, stable within a
 /// build (the compiler and simulator of one build always agree); look entries up by name.
-pub static TABLE: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::new(|| {
-    [
-        registers::ENTRIES,
-        sync::ENTRIES,
-        &warp::ENTRIES[..],
-        &atomics::ENTRIES[..],
-        math::ENTRIES,
-        integer::ENTRIES,
-        half::ENTRIES,
-        memory::ENTRIES,
-        misc::ENTRIES,
-        heap::ENTRIES,
-        cvta::ENTRIES,
-        half_div::ENTRIES,
-        pair_atomics::ENTRIES,
-    ]
-    .concat()
-});
+pub static TABLE: Table = Table {
+    rest: std::sync::LazyLock::new(|| {
+        let head = [registers::ENTRIES, sync::ENTRIES, &warp::ENTRIES[..]];
+        let at = head.iter().map(|c| c.len()).sum();
+        let rest = [
+            math::ENTRIES,
+            integer::ENTRIES,
+            half::ENTRIES,
+            memory::ENTRIES,
+            misc::ENTRIES,
+            heap::ENTRIES,
+            cvta::ENTRIES,
+            half_div::ENTRIES,
+            pair_atomics::ENTRIES,
+        ];
+        (
+            head.iter()
+                .chain(&rest)
+                .copied()
+                .collect::<Vec<_>>()
+                .concat(),
+            at,
+        )
+    }),
+    full: std::sync::LazyLock::new(|| {
+        let (rest, at) = &*TABLE.rest;
+        [&rest[..*at], &atomics::ENTRIES[..], &rest[*at..]].concat()
+    }),
+};
+
+/// The intrinsic table, numbered as if its categories were one slice (which `Deref` gives).
+///
+/// The atomics (about 1300 entries, built once per process, about 1 M instructions) sit in the
+/// middle of the numbering but are built only when an atomic is looked up or the whole slice is
+/// asked for: [`lookup`], [`get`] and `TABLE.get(i)` / `TABLE[i]` on other entries leave them
+/// unbuilt, so compiling a kernel without atomics never pays for them.
+pub struct Table {
+    /// Every category but the atomics, in table order, and where the atomics would start.
+    rest: std::sync::LazyLock<(Vec<IntrinsicDef>, usize)>,
+    full: std::sync::LazyLock<Vec<IntrinsicDef>>,
+}
+
+impl Table {
+    /// Entry `i`, as `<[IntrinsicDef]>::get` on the whole table would give it.
+    pub fn get(&self, i: usize) -> Option<&IntrinsicDef> {
+        let (rest, at) = &*self.rest;
+        match i.checked_sub(*at) {
+            None => rest.get(i),
+            Some(k) if k < atomics::COUNT => atomics::ENTRIES.get(k),
+            Some(_) => rest.get(i - atomics::COUNT),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rest.0.len() + atomics::COUNT
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::ops::Deref for Table {
+    type Target = [IntrinsicDef];
+    fn deref(&self) -> &[IntrinsicDef] {
+        &self.full
+    }
+}
+
+impl std::ops::Index<usize> for Table {
+    type Output = IntrinsicDef;
+    fn index(&self, i: usize) -> &IntrinsicDef {
+        match self.get(i) {
+            Some(d) => d,
+            None => panic!("intrinsic index {i} out of range ({} entries)", self.len()),
+        }
+    }
+}
 
 /// For a value-generic intrinsic (shuffles, matches, warp reductions, atomics), the argument whose
 /// type picks the entry: the value (1) for warp collectives, the pointee of the reference (0) for
@@ -163,12 +223,45 @@ pub fn typed_name(name: &str, ty: Ty, space: Space) -> String {
 }
 
 pub fn lookup(name: &str) -> Option<IntrinsicId> {
-    TABLE
-        .iter()
-        .position(|d| d.name == name)
-        .map(|i| IntrinsicId(i as u16))
+    let (rest, at) = &*TABLE.rest;
+    let i = match rest.iter().position(|d| d.name == name) {
+        Some(j) if j < *at => j,
+        Some(j) => j + atomics::COUNT,
+        // Names are unique across the table (`names_are_unique`).
+        None if name.starts_with(atomics::PREFIX) => {
+            at + atomics::ENTRIES.iter().position(|d| d.name == name)?
+        }
+        None => return None,
+    };
+    Some(IntrinsicId(i as u16))
 }
 
 pub fn get(id: IntrinsicId) -> &'static IntrinsicDef {
     &TABLE[id.0 as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{get, lookup, IntrinsicId, TABLE};
+
+    /// Entry by entry, the lazily split table numbers and finds what the whole slice does.
+    #[test]
+    fn split_table_equals_the_whole() {
+        let full: &[super::IntrinsicDef] = &TABLE;
+        assert_eq!(full.len(), TABLE.len());
+        for (i, d) in full.iter().enumerate() {
+            let g = TABLE.get(i).unwrap();
+            assert!(std::ptr::eq(g.name, d.name) || g.name == d.name);
+            assert_eq!(
+                (g.ptx, g.args, g.rets, g.min_sm),
+                (d.ptx, d.args, d.rets, d.min_sm)
+            );
+            assert_eq!(get(IntrinsicId(i as u16)).name, d.name);
+            assert_eq!(lookup(d.name), Some(IntrinsicId(i as u16)), "{}", d.name);
+        }
+        assert!(TABLE.get(full.len()).is_none());
+        for unknown in ["", "atomic_", "atomic_add.u32", "tid.w", "sync_threadz"] {
+            assert_eq!(lookup(unknown), None);
+        }
+    }
 }

@@ -45,31 +45,40 @@ fn block(k: &Kernel, b: &mut Block, defs: &[u32], uses: &[u32]) -> bool {
         }
         return changed;
     }
-    let mut out = Vec::with_capacity(b.0.len());
-    for mut inst in std::mem::take(&mut b.0) {
-        match &mut inst {
+    // What leaves each loop, by the loop's position; the block is rebuilt once, at its final
+    // size, and only when something left (growing it while rebuilding copied it again).
+    let mut moved: Vec<(usize, Vec<Inst>)> = Vec::new();
+    for (at, inst) in b.0.iter_mut().enumerate() {
+        let (body, iv) = match inst {
             Inst::If { then, els, .. } => {
                 changed |= block(k, then, defs, uses);
                 changed |= block(k, els, defs, uses);
+                continue;
             }
-            Inst::For { iv, body, .. } => {
-                changed |= block(k, body, defs, uses);
-                let moved = hoist(k, body, Some(*iv), defs, uses);
-                changed |= !moved.is_empty();
-                out.extend(moved);
-            }
-            Inst::Loop { body, .. } => {
-                changed |= block(k, body, defs, uses);
-                let moved = hoist(k, body, None, defs, uses);
-                changed |= !moved.is_empty();
-                out.extend(moved);
-            }
-            _ => {}
+            Inst::For { iv, body, .. } => (body, Some(*iv)),
+            Inst::Loop { body, .. } => (body, None),
+            _ => continue,
+        };
+        changed |= block(k, body, defs, uses);
+        let out = hoist(k, body, iv, defs, uses);
+        if !out.is_empty() {
+            moved.push((at, out));
+        }
+    }
+    if moved.is_empty() {
+        return changed;
+    }
+    let added: usize = moved.iter().map(|(_, m)| m.len()).sum();
+    let mut out = Vec::with_capacity(b.0.len() + added);
+    let mut next = moved.into_iter().peekable();
+    for (at, inst) in std::mem::take(&mut b.0).into_iter().enumerate() {
+        if let Some((_, m)) = next.next_if(|(l, _)| *l == at) {
+            out.extend(m);
         }
         out.push(inst);
     }
     b.0 = out;
-    changed
+    true
 }
 
 /// The destination of a pure, hoistable instruction: 32 bits or less, or 64 bits when

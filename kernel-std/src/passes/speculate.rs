@@ -200,6 +200,45 @@ impl Cx {
 /// results live, as `split_webs` has it), what it reads lives.
 #[inline(always)]
 fn plain_transfer(inst: &Inst, live: &mut VarSet) {
+    // The common forms by hand: LLVM keeps `for_each_use` out of line here, a call per
+    // instruction of every block whose liveness is asked for.
+    let read = |live: &mut VarSet, o: Operand| {
+        if let Operand::Var(v) = o {
+            live.insert(v);
+        }
+    };
+    match *inst {
+        Inst::Binary { dst, a, b, .. } => {
+            live.remove(&dst);
+            read(live, a);
+            return read(live, b);
+        }
+        Inst::Mov { dst, src: a }
+        | Inst::Unary { dst, a, .. }
+        | Inst::Cast { dst, a }
+        | Inst::Bitcast { dst, a, .. }
+        | Inst::Load { dst, addr: a, .. } => {
+            live.remove(&dst);
+            return read(live, a);
+        }
+        Inst::Fma { dst, a, b, c, .. }
+        | Inst::Select {
+            dst,
+            cond: a,
+            a: b,
+            b: c,
+        } => {
+            live.remove(&dst);
+            read(live, a);
+            read(live, b);
+            return read(live, c);
+        }
+        Inst::Store { addr, val, .. } => {
+            read(live, addr);
+            return read(live, val);
+        }
+        _ => {}
+    }
     if !matches!(inst, Inst::Intrinsic { .. }) {
         let mut d = None;
         for_each_def(inst, |v| d = Some(v));
@@ -453,16 +492,27 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
     if !changed {
         return false;
     }
-    let mut old = std::mem::take(b);
-    b.reserve(after.len());
-    for &e in after.iter().rev() {
-        let e = e as usize;
-        let slot = if e < len {
-            &mut old[e]
-        } else {
-            &mut extra[e - len]
-        };
-        b.push(std::mem::replace(slot, Inst::Return));
+    // `after`, read from its end, is the final order of the positions (markers taken along
+    // included, once appended): a permutation, applied in place one cycle at a time, so each
+    // instruction is swapped to where it goes with no placeholder left to drop.
+    b.append(&mut extra);
+    let n = b.len();
+    debug_assert_eq!(after.len(), n);
+    let mut done = vec![false; n];
+    for start in 0..n {
+        if done[start] {
+            continue;
+        }
+        let mut cur = start;
+        loop {
+            done[cur] = true;
+            let from = after[n - 1 - cur] as usize;
+            if from == start {
+                break;
+            }
+            b.swap(cur, from);
+            cur = from;
+        }
     }
     true
 }
@@ -599,6 +649,10 @@ fn zero_of(e: &Block, t: &Block, live_after: &VarSet) -> bool {
 
 /// Takes the hoistable instructions out of `then`, in order.
 fn hoist(then: &mut Block, cond: Operand, live_after: &VarSet) -> Vec<Inst> {
+    // Most `if`s are one guarded access, which never moves: no sets, no rebuilt block.
+    if !then.0.iter().any(|i| speculable(i).is_some()) {
+        return Vec::new();
+    }
     let mut hoisted = Vec::new();
     let mut kept = Vec::new();
     // Variables written, and variables read or written, by instructions that stay.
