@@ -393,6 +393,14 @@ fn warp_reductions_need_sm80() {
     };
     let err = compile(warp_reduce_mix::ast(), &[], &opts).unwrap_err();
     assert!(err.to_string().contains("sm_80"), "{err}");
+    // A GPU launch compiles without source markers; its error still names the line.
+    let gpu = CompileOptions {
+        source_markers: false,
+        ..opts
+    };
+    let again = compile(warp_reduce_mix::ast(), &[], &gpu).unwrap_err();
+    assert_eq!(again.to_string(), err.to_string());
+    assert!(err.to_string().contains("intrinsics_sim.rs:"), "{err}");
 }
 
 #[kernel]

@@ -100,7 +100,8 @@ impl KernelCache {
     }
 
     /// The loaded instantiation for `key` on `device` (whose context is in `generation`),
-    /// compiling it for `sm` and handing it to `load` on a miss. `load` returns the backend's
+    /// compiling it for `sm` (with source markers if the backend runs the IR: `markers`) and
+    /// handing it to `load` on a miss. `load` returns the backend's
     /// loaded function (`None` for backends that run the IR directly, like the simulator).
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -109,6 +110,7 @@ impl KernelCache {
         device: &Device,
         generation: u64,
         sm: u32,
+        markers: bool,
         def: fn() -> &'static FnDef,
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
@@ -122,7 +124,7 @@ impl KernelCache {
                 return Ok(e);
             }
         }
-        self.slow(uid, generation, sm, def, key, generics, load)
+        self.slow(uid, generation, sm, markers, def, key, generics, load)
     }
 
     #[cold]
@@ -132,6 +134,7 @@ impl KernelCache {
         uid: u64,
         generation: u64,
         sm: u32,
+        markers: bool,
         def: fn() -> &'static FnDef,
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
@@ -145,6 +148,7 @@ impl KernelCache {
         }
         let opts = CompileOptions {
             sm,
+            source_markers: markers,
             ..CompileOptions::default()
         };
         let compiled = kernel_std::compile(def(), &generics(), &opts)?;

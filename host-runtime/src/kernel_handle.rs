@@ -90,6 +90,8 @@ fn sim_entry(
         device,
         0,
         sim.props.sm(),
+        // The simulator names statements in its reports.
+        true,
         kernel.def,
         key,
         generics,
@@ -110,6 +112,8 @@ fn cuda_entry(
         device,
         cuda.ctx.generation(),
         cuda.props.sm(),
+        // PTX carries no positions (see `CompileOptions::source_markers`).
+        false,
         kernel.def,
         key,
         generics,

@@ -38,20 +38,6 @@ pub fn marker_mix(x: &[f32], y: &mut [f32], n: u32) {
     }
 }
 
-fn strip(b: &mut Block) {
-    b.0.retain(|i| !matches!(i, Inst::Loc(_)));
-    for inst in &mut b.0 {
-        match inst {
-            Inst::If { then, els, .. } => {
-                strip(then);
-                strip(els);
-            }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => strip(body),
-            _ => {}
-        }
-    }
-}
-
 fn count_markers(b: &Block) -> usize {
     let mut n = 0;
     for inst in &b.0 {
@@ -72,7 +58,7 @@ fn both_ways(def: &'static FnDef, generics: &[GenericValue]) -> (Kernel, Kernel)
     let mut with = lowered.clone();
     passes::optimize(&mut with, &opts);
     let mut without = lowered;
-    strip(&mut without.body);
+    passes::util::strip_locs(&mut without.body);
     passes::optimize(&mut without, &opts);
     (with, without)
 }
@@ -91,7 +77,7 @@ fn markers_do_not_change_optimized_ir() {
             "{}: markers all gone",
             def.name
         );
-        strip(&mut with.body);
+        passes::util::strip_locs(&mut with.body);
         assert_eq!(
             with.to_string(),
             without.to_string(),
@@ -116,4 +102,32 @@ fn surviving_markers_name_the_kernels_lines() {
     assert!(with.arrays.is_empty(), "{text}");
     // The `if` whose branches differ only in their lines is gone.
     assert!(!text.contains("else"), "{text}");
+}
+
+/// What a GPU launch compiles (`source_markers: false`) is the PTX of the IR the simulator runs,
+/// byte for byte, for every example kernel on both architectures we validate, checks on and off.
+#[test]
+fn compiling_without_markers_gives_the_same_ptx() {
+    for e in ferrocuda_examples::registry::KERNELS {
+        let (def, generics) = ((e.def)(), (e.generics)());
+        for sm in [80, 90] {
+            for bounds_checks in [true, false] {
+                let opts = |source_markers| CompileOptions {
+                    sm,
+                    bounds_checks,
+                    source_markers,
+                    ..CompileOptions::default()
+                };
+                let with = compile(def, &generics, &opts(true)).unwrap();
+                let without = compile(def, &generics, &opts(false)).unwrap();
+                assert!(count_markers(&with.kernel.body) > 0, "{}", def.name);
+                assert_eq!(count_markers(&without.kernel.body), 0, "{}", def.name);
+                assert!(
+                    with.ptx == without.ptx,
+                    "{} (sm_{sm}, checks {bounds_checks}): markers changed the PTX",
+                    def.name
+                );
+            }
+        }
+    }
 }

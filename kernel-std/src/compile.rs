@@ -20,6 +20,12 @@ pub struct CompileOptions {
     pub bounds_checks: bool,
     /// Contract `a * b + c` into one fused multiply-add (nvcc's default `--fmad=true`).
     pub fma_contraction: bool,
+    /// Keep the source markers (`ir::Inst::Loc`) in the optimized IR. The simulator needs them
+    /// to name the statement of a race or an out-of-bounds access; PTX carries no positions, so
+    /// a compile for a GPU drops them right after lowering: after unrolling they are a quarter
+    /// of the instructions every pass walks. The optimizer ignores them (the same IR either way:
+    /// `host-runtime/tests/loc_markers.rs`), and an emission error is reported with them.
+    pub source_markers: bool,
 }
 
 impl Default for CompileOptions {
@@ -28,6 +34,7 @@ impl Default for CompileOptions {
             sm: 80,
             bounds_checks: true,
             fma_contraction: true,
+            source_markers: true,
         }
     }
 }
@@ -52,7 +59,22 @@ pub fn compile(
     opts: &CompileOptions,
 ) -> Result<Compiled, CompileError> {
     let mut kernel = lower(def, generics)?;
+    if !opts.source_markers {
+        passes::util::strip_locs(&mut kernel.body);
+    }
     passes::optimize(&mut kernel, opts);
-    let ptx = ptx::emit(&kernel, opts)?;
+    let ptx = match ptx::emit(&kernel, opts) {
+        Ok(ptx) => ptx,
+        // The emitter's errors (an intrinsic the target lacks) name the user's line, which only
+        // the markers know: compile once more with them for the message.
+        Err(_) if !opts.source_markers => {
+            let with = CompileOptions {
+                source_markers: true,
+                ..opts.clone()
+            };
+            return compile(def, generics, &with);
+        }
+        Err(e) => return Err(e),
+    };
     Ok(Compiled { kernel, ptx })
 }

@@ -16,6 +16,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut sm = 90;
     let mut runs = 15usize;
     let mut per_pass = false;
+    // What a launch on a GPU compiles: no source markers (`--markers`: the simulator's compile).
+    let mut markers = false;
     let mut dump: Option<std::path::PathBuf> = None;
     let mut names = Vec::new();
     let mut it = args.iter();
@@ -34,6 +36,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 runs = runs.max(1);
             }
             "--passes" => per_pass = true,
+            "--markers" => markers = true,
             "--dump-only" => runs = 0,
             "--dump" => dump = Some(it.next().ok_or("--dump needs a folder")?.into()),
             s => names.push(s.to_string()),
@@ -51,7 +54,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for k in &kernels {
             for checks in [true, false] {
-                let opts = options(sm, checks);
+                // With markers: the IR as the simulator runs it (the PTX is the same without).
+                let opts = options(sm, checks, true);
                 // A kernel the target cannot take is written as its error, compared all the same.
                 // The optimized IR too: the simulator runs it.
                 let (text, ir) = match compile((k.def)(), &(k.generics)(), &opts) {
@@ -83,7 +87,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     let mut worst: f64 = 0.0;
     for k in &kernels {
-        let opts = options(sm, true);
+        let opts = options(sm, true, markers);
         let (def, generics) = ((k.def)(), (k.generics)());
         let mut times = Vec::with_capacity(runs);
         let mut first = None;
@@ -128,6 +132,9 @@ pub fn print_stages(k: &KernelEntry, opts: &CompileOptions, runs: usize) -> Resu
         let mut row: Vec<(String, Duration)> = Vec::new();
         let t = Instant::now();
         let mut kernel = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+        if !opts.source_markers {
+            passes::util::strip_locs(&mut kernel.body);
+        }
         row.push(("frontend".into(), t.elapsed()));
         if run == 0 {
             sizes.push(size(&kernel));
@@ -170,10 +177,11 @@ fn size(k: &Kernel) -> (usize, usize) {
     (passes::util::inst_count(&k.body), k.vars.len())
 }
 
-fn options(sm: u32, bounds_checks: bool) -> CompileOptions {
+fn options(sm: u32, bounds_checks: bool, source_markers: bool) -> CompileOptions {
     CompileOptions {
         sm,
         bounds_checks,
+        source_markers,
         ..CompileOptions::default()
     }
 }

@@ -3,9 +3,10 @@
 //! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--print-after-all] [--time]`:
 //!   dump a pipeline stage (or the IR after every pass) and the ptxas report; `--time` prints
 //!   each stage's compile time (meaningful in a release build).
-//! - `compile-time [KERNELS...] [--runs N] [--passes] [--dump DIR [--dump-only]] [--arch sm_90]`: our
-//!   compiler's time per kernel (run it in release), per pass with `--passes`; `--dump` writes
-//!   every kernel's PTX (checks on and off) to compare builds byte for byte.
+//! - `compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR [--dump-only]] [--arch sm_90]`: our
+//!   compiler's time per kernel (run it in release) as a GPU launch compiles it (`--markers`: with
+//!   the simulator's source markers), per pass with `--passes`; `--dump` writes every kernel's
+//!   PTX and IR (checks on and off) to compare builds byte for byte.
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
@@ -41,4 +42,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";

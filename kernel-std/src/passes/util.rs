@@ -316,6 +316,22 @@ pub fn inst_count(b: &Block) -> usize {
     n
 }
 
+/// Drops every `Loc` marker of `b`, at every depth (what a compile for a GPU does first: see
+/// `CompileOptions::source_markers`).
+pub fn strip_locs(b: &mut Block) {
+    b.0.retain(|i| !matches!(i, Inst::Loc(_)));
+    for inst in &mut b.0 {
+        match inst {
+            Inst::If { then, els, .. } => {
+                strip_locs(then);
+                strip_locs(els);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => strip_locs(body),
+            _ => {}
+        }
+    }
+}
+
 /// Drops the `Loc` markers of `b` (top level only) that cover no instruction: one directly
 /// followed by another marker, or last in its block. A block of markers alone becomes empty, so
 /// the passes that delete empty `if`s and loops still see it as empty. Returns whether anything

@@ -395,8 +395,10 @@ const COMPILE_RUNS: usize = 21;
 /// First-launch cost per example kernel: our compiler alone (median of warm runs), then the driver's JIT of our PTX
 /// (cold disk cache), then loading the cached cubin (what a second process pays).
 fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
+    // What a launch on this device compiles (no source markers: PTX carries no positions).
     let opts = CompileOptions {
         sm: dev.sm(),
+        source_markers: false,
         ..CompileOptions::default()
     };
     let dir = std::env::temp_dir().join(format!("ferrocuda-bench-cache-{}", std::process::id()));
