@@ -291,6 +291,7 @@ fn simplify_consts(vars: &[Ty], inst: &Inst) -> Option<Inst> {
         dropped: Vec::new(),
         unsettled: false,
         array_loads: false,
+        watch: Vec::new(),
     };
     let none = Env {
         known: Vec::new(),
