@@ -1094,6 +1094,32 @@ impl<'a> Folder<'a> {
 
     /// A simpler equivalent of `inst`, if there is one.
     fn simplify(&self, inst: &Inst, env: &Env) -> Option<Inst> {
+        Simplify {
+            vars: self.vars,
+            widened: &env.widened,
+        }
+        .inst(inst)
+    }
+}
+
+/// What `simplify` needs: the variables' types and which variables hold widened values (empty
+/// where none are known). Kept apart from [`Folder`] so that prefolding asks it without
+/// building (and dropping) a folder and its tables for every instruction.
+struct Simplify<'a> {
+    vars: &'a [Ty],
+    widened: &'a [Option<Var>],
+}
+
+impl Simplify<'_> {
+    fn ty(&self, o: Operand) -> Ty {
+        match o {
+            Operand::Var(v) => self.vars[v.0 as usize],
+            Operand::Const(c) => c.ty,
+        }
+    }
+
+    /// A simpler equivalent of `inst`, if there is one.
+    fn inst(&self, inst: &Inst) -> Option<Inst> {
         let mov = |dst, src: Operand| Some(Inst::Mov { dst, src });
         match *inst {
             Inst::Unary { dst, op, a } => {
@@ -1119,7 +1145,7 @@ impl<'a> Folder<'a> {
                 }
                 // Narrowing a widened value back to its own type gives the value.
                 if let Operand::Var(w) = a {
-                    if let Some(x) = env.widened(w) {
+                    if let Some(x) = self.widened.get(w.0 as usize).copied().flatten() {
                         if self.vars[x.0 as usize] == to {
                             return mov(dst, Operand::Var(x));
                         }

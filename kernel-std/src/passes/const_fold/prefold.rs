@@ -22,7 +22,7 @@
 //! Nested control flow is left as it is: what it writes is forgotten, and it ends every run of
 //! writes that could be dropped.
 
-use super::{Env, Folder};
+use super::Simplify;
 use crate::ir::{Const, Inst, Operand, SourceLoc, Ty, Var};
 use crate::passes::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
 
@@ -283,21 +283,5 @@ impl Prefold {
 
 /// What folding makes of `inst`, all of whose operands are constants.
 fn simplify_consts(vars: &[Ty], inst: &Inst) -> Option<Inst> {
-    let f = Folder {
-        vars,
-        changed: false,
-        spare: Vec::new(),
-        mattered: Vec::new(),
-        dropped: Vec::new(),
-        unsettled: false,
-        array_loads: false,
-        watch: Vec::new(),
-    };
-    let none = Env {
-        known: Vec::new(),
-        copies: Vec::new(),
-        widened: Vec::new(),
-        widened_from: Vec::new(),
-    };
-    f.simplify(inst, &none)
+    Simplify { vars, widened: &[] }.inst(inst)
 }
