@@ -824,6 +824,20 @@ impl<'a> Folder<'a> {
                 self.kill(env, *dst);
                 Edit::Keep
             }
+            // Moves, the commonest kind after `sroa` (its element copies): what the general arm
+            // does with one (a move to itself goes, else the kill and its fact), without the
+            // general arm's matches for other kinds.
+            Inst::Mov { dst, src } => {
+                let (dst, src) = (*dst, *src);
+                if src == Operand::Var(dst) {
+                    self.changed = true;
+                    self.dropped.push(dst);
+                    return Edit::Remove;
+                }
+                self.kill(env, dst);
+                env.set(dst, src);
+                Edit::Keep
+            }
             _ => {
                 if let Some(s) = (has_simpler_forms(inst) && may_simplify(inst))
                     .then(|| self.simplify(inst, env))
