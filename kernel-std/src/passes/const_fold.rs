@@ -40,18 +40,24 @@ pub fn const_fold(k: &mut Kernel) -> bool {
 /// limit): then running it again on the same IR would change nothing, so the pipeline can skip
 /// that run after a pass that changed nothing.
 pub(crate) fn const_fold_settled(k: &mut Kernel) -> (bool, bool) {
-    let (any, settled) = fold_rounds(k);
+    let (any, settled, locs) = fold_rounds(k);
     // Removed code leaves a statement's marker next to an equal one (`loc A; x; loc B; loc A`
     // after `loc B`'s statement folded away). Dropping one neither empties a block nor makes a
-    // marker cover nothing, so the fixed point stands.
-    if any {
+    // marker cover nothing, so the fixed point stands. Without markers (GPU compiles drop
+    // them after lowering) the walk would find nothing.
+    if any && locs {
         drop_repeated_locs(&mut k.body, None);
     }
     (any, settled)
 }
 
-fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
+/// Runs folding rounds; returns whether anything changed, whether the rounds stopped at their
+/// fixed point, and whether the IR may hold a source marker.
+fn fold_rounds(k: &mut Kernel) -> (bool, bool, bool) {
     let mut any = false;
+    // Whether a folding walk met a marker: the first walk meets every instruction, and no
+    // later step makes one, so without one there is none.
+    let mut locs = false;
     // Whether the previous round ended with a `coalesce_moves` that changed nothing.
     let mut settled = false;
     // Whether dead values were removed to their fixed point in an earlier round.
@@ -67,13 +73,15 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
             mut dropped,
             mut unsettled,
             array_loads,
+            locs: met_locs,
             ..
         } = f;
+        locs |= met_locs;
         // Folding reports every edit, so the IR is then exactly what the previous round left:
         // `remove_dead_values` already ran to its fixed point on it and `coalesce_moves` found
         // nothing, so running them again would change nothing (and cost two more walks).
         if !changed && settled {
-            return (any, true);
+            return (any, true, locs);
         }
         // Dead-value removal left its fixed point at the end of the previous round, and moves
         // coalesced since then take away only a read that its renamed definition alone reached,
@@ -83,7 +91,7 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
         swept = true;
         let (coalesced, scan) = coalesce_quietly(k, &mattered);
         if !changed && !removed && !coalesced {
-            return (any, true);
+            return (any, true, locs);
         }
         any = true;
         // The next round would fold nothing: see `Folder::mattered` and `coalesce_quietly`.
@@ -97,12 +105,12 @@ fn fold_rounds(k: &mut Kernel) -> (bool, bool) {
                 m & HARD == 0
             }) && scan.copies_gone(&copied)
             {
-                return (any, true);
+                return (any, true, locs);
             }
         }
         settled = !coalesced;
     }
-    (any, false)
+    (any, false, locs)
 }
 
 /// A variable's write forgot a fact the next round could keep if the write went: a widened
@@ -590,6 +598,8 @@ struct Folder<'a> {
     array_loads: bool,
     /// [`Env::kill_assigned`]'s list of variables to look for, kept to reuse its storage.
     watch: Vec<bool>,
+    /// Whether the walk met a source marker (it meets every instruction the round leaves).
+    locs: bool,
 }
 
 fn cst(o: Operand) -> Option<Const> {
@@ -620,6 +630,7 @@ impl<'a> Folder<'a> {
             unsettled: false,
             array_loads: false,
             watch: Vec::new(),
+            locs: false,
         }
     }
 
@@ -654,6 +665,7 @@ impl<'a> Folder<'a> {
         while r < len {
             // A marker folds to itself; the one kept before it, if also a marker, covers nothing.
             if let Inst::Loc(_) = b.0[r] {
+                self.locs = true;
                 if w > 0 && matches!(b.0[w - 1], Inst::Loc(_)) {
                     self.changed = true;
                     w -= 1;
@@ -920,6 +932,7 @@ impl<'a> Folder<'a> {
     }
 
     fn inst(&mut self, mut inst: Inst, env: &mut Env, out: &mut Vec<Inst>) {
+        self.locs |= matches!(inst, Inst::Loc(_));
         self.subst(&mut inst, env);
         match inst {
             Inst::If {
