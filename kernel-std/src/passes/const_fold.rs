@@ -851,6 +851,8 @@ impl<'a> Folder<'a> {
                 Edit::Keep
             }
             _ => {
+                // Array loads reach this arm (and `inst`'s last one) alone.
+                self.array_loads |= matches!(inst, Inst::ArrayLoad { .. });
                 if let Some(s) = (has_simpler_forms(inst) && may_simplify(inst))
                     .then(|| self.simplify(inst, env))
                     .flatten()
@@ -919,7 +921,6 @@ impl<'a> Folder<'a> {
 
     #[inline]
     fn subst(&mut self, inst: &mut Inst, env: &Env) {
-        self.array_loads |= matches!(inst, Inst::ArrayLoad { .. });
         let mut changed = false;
         for_each_use_mut(inst, |o| {
             let n = env.get(*o);
@@ -1052,6 +1053,7 @@ impl<'a> Folder<'a> {
                 }
             },
             mut other => {
+                self.array_loads |= matches!(other, Inst::ArrayLoad { .. });
                 if let Some(s) = self.simplify(&other, env) {
                     self.changed = true;
                     other = s;
