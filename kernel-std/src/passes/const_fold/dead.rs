@@ -470,15 +470,18 @@ impl DeadValues<'_> {
                 b.0.retain(|_| it.next().copied().unwrap_or(true));
             }
             Some(log) => {
-                let mut it = keep.iter();
-                let gone = keep
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, k)| !**k)
-                    .map(|(i, _)| i);
+                // The deleted instructions are taken out in one loop over the flags (a
+                // placeholder left in their place), then the block is compacted as above:
+                // `extract_if` zipped with the deleted indices went through `Vec`'s generic
+                // `extend`, about 40 instructions per instruction of the block.
                 let mut removed = Vec::with_capacity(keep.iter().filter(|k| !**k).count());
-                removed
-                    .extend(gone.zip(b.0.extract_if(.., |_| !it.next().copied().unwrap_or(true))));
+                for (i, k) in keep.iter().enumerate() {
+                    if !*k {
+                        removed.push((i, std::mem::replace(&mut b.0[i], Inst::Return)));
+                    }
+                }
+                let mut it = keep.iter();
+                b.0.retain(|_| it.next().copied().unwrap_or(true));
                 log.entries.push((self.path[log.base..].to_vec(), removed));
             }
         }
