@@ -600,7 +600,12 @@ struct Folder<'a> {
     watch: Vec<bool>,
     /// Whether the walk met a source marker (it meets every instruction the round leaves).
     locs: bool,
+    /// Spare copies of the facts for [`Folder::loop_body`].
+    saved: Vec<Facts>,
 }
+
+/// A copy of an [`Env`]'s facts without its reverse lists: `known` and `widened`.
+type Facts = (Vec<Option<Operand>>, Vec<Option<Var>>);
 
 fn cst(o: Operand) -> Option<Const> {
     match o {
@@ -631,6 +636,7 @@ impl<'a> Folder<'a> {
             array_loads: false,
             watch: Vec::new(),
             locs: false,
+            saved: Vec::new(),
         }
     }
 
@@ -748,11 +754,10 @@ impl<'a> Folder<'a> {
                         self.spare.push(env_t);
                     }
                     (true, false) => self.spare.push(std::mem::replace(env, env_t)),
-                    (false, true) => self.spare.push(env_t),
-                    (false, false) => {
-                        *env = Env::new(self.vars.len());
-                        self.spare.push(env_t);
-                    }
+                    // Neither falls through: the `if` diverges, so no code after it in its block
+                    // is folded (it is dropped) and the table left here is never joined (see
+                    // `Folder::loop_body`): the else branch's table stays.
+                    (false, true) | (false, false) => self.spare.push(env_t),
                 }
                 if then.0.is_empty() && els.0.is_empty() {
                     self.changed = true;
@@ -783,9 +788,7 @@ impl<'a> Folder<'a> {
                 }
                 env.kill_assigned(body, &mut self.mattered, &mut self.watch);
                 self.kill(env, *iv);
-                let mut inner = self.copy_env(env);
-                self.block(body, &mut inner);
-                self.spare.push(inner);
+                self.loop_body(body, env);
                 Edit::Keep
             }
             Inst::Loop { id, body } => {
@@ -795,9 +798,7 @@ impl<'a> Folder<'a> {
                     return self.splice(inst, env);
                 }
                 env.kill_assigned(body, &mut self.mattered, &mut self.watch);
-                let mut inner = self.copy_env(env);
-                self.block(body, &mut inner);
-                self.spare.push(inner);
+                self.loop_body(body, env);
                 self.check_once(*id, body);
                 Edit::Keep
             }
@@ -899,6 +900,27 @@ impl<'a> Folder<'a> {
         }
     }
 
+    /// Folds a loop's body (its head's kills done) in `env` itself, then puts back the facts
+    /// from before it: what a copy of `env` for the body would leave, without copying the
+    /// reverse lists (about half of a table copy).
+    ///
+    /// The body changes only facts of variables it writes (each set after its write's kill)
+    /// and facts that refer to them, of which none is left after the head's kills. So putting
+    /// back `known` and `widened` restores every fact; the reverse lists keep entries the body
+    /// added (stale: a kill checks each entry against the table) and lose only those of
+    /// variables the body writes, which no fact left refers to. An `if` inside that diverges
+    /// leaves its else branch's table rather than an empty one (nothing looks at it), so the
+    /// lists are never replaced by empty ones.
+    fn loop_body(&mut self, body: &mut Block, env: &mut Env) {
+        let mut facts = self.saved.pop().unwrap_or_default();
+        facts.0.clone_from(&env.known);
+        facts.1.clone_from(&env.widened);
+        self.block(body, env);
+        env.known.clone_from(&facts.0);
+        env.widened.clone_from(&facts.1);
+        self.saved.push(facts);
+    }
+
     /// A copy of `env`, in a spare table where there is one.
     fn copy_env(&mut self, env: &Env) -> Env {
         match self.spare.pop() {
@@ -963,8 +985,8 @@ impl<'a> Folder<'a> {
                         env_t
                     }
                     (true, false) => env_t,
-                    (false, true) => env_e,
-                    (false, false) => Env::new(self.vars.len()),
+                    // As in `inst_in_place`: after an `if` that diverges no table is looked at.
+                    (false, true) | (false, false) => env_e,
                 };
                 if then.0.is_empty() && els.0.is_empty() {
                     self.changed = true;
@@ -1001,8 +1023,7 @@ impl<'a> Folder<'a> {
                 }
                 env.kill_assigned(&body, &mut self.mattered, &mut self.watch);
                 self.kill(env, iv);
-                let mut inner = env.clone();
-                self.block(&mut body, &mut inner);
+                self.loop_body(&mut body, env);
                 out.push(Inst::For {
                     id,
                     iv,
@@ -1032,8 +1053,7 @@ impl<'a> Folder<'a> {
                     return;
                 }
                 env.kill_assigned(&body, &mut self.mattered, &mut self.watch);
-                let mut inner = env.clone();
-                self.block(&mut body, &mut inner);
+                self.loop_body(&mut body, env);
                 self.check_once(id, &body);
                 out.push(Inst::Loop { id, body });
             }
