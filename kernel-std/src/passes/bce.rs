@@ -114,6 +114,16 @@ impl State {
         self.ranges[i] = Some(r);
     }
 
+    /// Whether `v` has no range, definition, recorded readers or facts: killing it would change
+    /// nothing.
+    fn forgotten(&self, v: Var) -> bool {
+        let i = v.0 as usize;
+        self.defs.get(i).is_none_or(Option::is_none)
+            && self.ranges.get(i).is_none_or(Option::is_none)
+            && self.readers.get(i).is_none_or(Vec::is_empty)
+            && self.in_facts.get(i).is_none_or(|n| *n == 0)
+    }
+
     fn kill(&mut self, v: Var) {
         let i = self.room(v);
         self.ranges[i] = None;
@@ -313,17 +323,28 @@ impl Cx<'_> {
     /// are noted. Floating-point values, loads, selects and fused multiplies have neither (no
     /// check's index or length is one, nor a condition read through them), so for those (most
     /// of an unrolled tile) only the forgetting is done.
+    ///
+    /// A floating-point variable is never in the state at all: definitions are only noted for
+    /// integer and `bool` values and read only such operands (a `mov` or `add` has operands of
+    /// its result's type, a widening cast an integer source, a compare unsigned operands),
+    /// ranges come from integer arithmetic and integer intrinsics, and facts from checks and
+    /// unsigned compares. Forgetting one is a no-op, so writes of floats (the fmas, loads and
+    /// moves of an unrolled tile) are skipped outright.
     fn plain(&self, inst: &Inst, st: &mut State) {
         let plain_dst = match *inst {
-            Inst::Load { dst, .. } | Inst::Select { dst, .. } | Inst::Fma { dst, .. } => Some(dst),
-            Inst::Mov { dst, .. }
+            Inst::Load { dst, .. }
+            | Inst::Select { dst, .. }
+            | Inst::Fma { dst, .. }
+            | Inst::Mov { dst, .. }
             | Inst::Unary { dst, .. }
             | Inst::Binary { dst, .. }
             | Inst::Cast { dst, .. }
                 if self.vars[dst.0 as usize].is_float() =>
             {
-                Some(dst)
+                debug_assert!(st.forgotten(dst), "a float variable holds no facts");
+                return;
             }
+            Inst::Load { dst, .. } | Inst::Select { dst, .. } | Inst::Fma { dst, .. } => Some(dst),
             _ => None,
         };
         if let Some(dst) = plain_dst {

@@ -16,18 +16,18 @@
 //! memory) cannot move; such runs keep the deferred flag.
 
 use super::check_cover::{self, Reached};
-use super::fx::FxHashMap;
+use super::fx::{FxHashMap, FxHashSet};
 
 use super::util::{
     child_blocks, for_each_def, for_each_use, for_each_use_mut, pure_value, set_pure_dst,
 };
 use crate::ir::{BinOp, Block, Inst, Kernel, Operand, SiteId, Ty, UnOp, Var};
 
-/// One assignment in the run: where (pre-order position), under which `if` branches, and the
-/// instruction when it is pure.
+/// One assignment in the run: where (pre-order position), under which `if` branches (an index
+/// into [`Scan::paths`]), and the instruction when it is pure.
 struct Def<'a> {
     pos: u32,
-    path: Vec<(u32, bool)>,
+    path: u32,
     inst: Option<&'a Inst>,
 }
 
@@ -46,16 +46,36 @@ struct Check {
     site: SiteId,
 }
 
-#[derive(Default)]
 struct Scan<'a> {
     pos: u32,
     path: Vec<(u32, bool)>,
+    /// Every branch path the scan has been under, the empty one first; [`Def::path`] and
+    /// [`Scan::cur`] index it. One copy per `if` branch instead of one per assignment (most
+    /// of the scan's allocations: the runs that reach the head are mostly guarded code).
+    paths: Vec<Vec<(u32, bool)>>,
+    /// The entry of `paths` equal to `path`.
+    cur: u32,
     conds: Vec<(u32, Operand, bool)>,
     defs: FxHashMap<Var, FirstDefs<'a>>,
     checks: Vec<Check>,
 }
 
 impl<'a> Scan<'a> {
+    fn new(run_len: usize) -> Self {
+        let mut defs = FxHashMap::default();
+        // Most instructions of a run define a value: room for them all at once.
+        defs.reserve(run_len);
+        Scan {
+            pos: 0,
+            path: Vec::new(),
+            paths: vec![Vec::new()],
+            cur: 0,
+            conds: Vec::new(),
+            defs,
+            checks: Vec::new(),
+        }
+    }
+
     fn inst(&mut self, inst: &'a Inst) {
         self.pos += 1;
         let pos = self.pos;
@@ -64,7 +84,7 @@ impl<'a> Scan<'a> {
             if let Some(slot) = first.iter_mut().find(|d| d.is_none()) {
                 *slot = Some(Def {
                     pos,
-                    path: self.path.clone(),
+                    path: self.cur,
                     inst: pure_value(inst, true).then_some(inst),
                 });
             }
@@ -79,15 +99,19 @@ impl<'a> Scan<'a> {
                 site: *site,
             }),
             Inst::If { cond, then, els } => {
+                let outer = self.cur;
                 for (taken, b) in [(true, then), (false, els)] {
                     self.path.push((pos, taken));
                     self.conds.push((pos, *cond, taken));
+                    self.cur = self.paths.len() as u32;
+                    self.paths.push(self.path.clone());
                     for i in &b.0 {
                         self.inst(i);
                     }
                     self.conds.pop();
                     self.path.pop();
                 }
+                self.cur = outer;
             }
             other => debug_assert!(child_blocks(other).is_empty()),
         }
@@ -97,9 +121,89 @@ impl<'a> Scan<'a> {
 /// Largest head, in instructions: beyond it the run keeps the chained flag.
 const MAX_HEAD: usize = 256;
 
+/// Whether `path` (an `if` branch path) holds whenever `at_path` does: it is a prefix of it.
+fn dominates(path: &[(u32, bool)], at_path: &[(u32, bool)]) -> bool {
+    path.len() <= at_path.len() && path[..] == at_path[..path.len()]
+}
+
+/// The branches of `path` taken before position `pos`: the path of the `if` at `pos` (entries
+/// are in position order, outermost first).
+fn path_before(path: &[(u32, bool)], pos: u32) -> &[(u32, bool)] {
+    &path[..path.iter().take_while(|(p, _)| *p < pos).count()]
+}
+
+/// A dry run of [`Head`]: walks the same values in the same order and counts the instructions
+/// the head would emit, without making any. `false` exactly when [`Head`] would give up (an
+/// operand it cannot evaluate, or more than [`MAX_HEAD`] instructions). SGEMM's epilogue run
+/// (64 checks) gives up at `MAX_HEAD` after about 20 checks; building those instructions
+/// (clones, fresh variables, memo entries of operands) only to drop them was most of the head's
+/// time.
+struct Count<'a> {
+    defs: &'a FxHashMap<Var, FirstDefs<'a>>,
+    paths: &'a [Vec<(u32, bool)>],
+    /// The `(variable, position)` pairs [`Head::value`] would have in its memo.
+    memo: FxHashSet<(Var, u32)>,
+    code: usize,
+}
+
+impl Count<'_> {
+    /// Mirrors [`Head::value`]: `None` where it returns `None`, and `code` counts its pushes.
+    fn value(&mut self, o: Operand, at: u32, path: &[(u32, bool)]) -> Option<()> {
+        let Operand::Var(v) = o else { return Some(()) };
+        if self.memo.contains(&(v, at)) {
+            return Some(());
+        }
+        let (all_defs, paths) = (self.defs, self.paths);
+        let defs = all_defs.get(&v).map(|d| &d[..]).unwrap_or_default();
+        let mut before = defs.iter().flatten().filter(|d| d.pos < at);
+        match (before.next(), before.next()) {
+            (None, _) => {}
+            (Some(d), None) => {
+                let def_path = &paths[d.path as usize][..];
+                let inst = d.inst.filter(|_| dominates(def_path, path))?;
+                if self.code >= MAX_HEAD {
+                    return None;
+                }
+                let mut ok = true;
+                for_each_use(inst, |o| {
+                    if ok && matches!(o, Operand::Var(_)) {
+                        ok = self.value(o, d.pos, def_path).is_some();
+                    }
+                });
+                if !ok {
+                    return None;
+                }
+                self.code += 1;
+            }
+            _ => return None,
+        }
+        self.memo.insert((v, at));
+        Some(())
+    }
+
+    /// Mirrors [`head`]'s loop over the checks.
+    fn head(&mut self, checks: &[Check]) -> Option<()> {
+        for (i, c) in checks.iter().enumerate() {
+            self.value(c.idx, c.pos, &c.path)?;
+            self.value(c.len, c.pos, &c.path)?;
+            // The failure compare.
+            self.code += 1;
+            for (if_pos, cond, taken) in c.conds.iter().rev() {
+                self.value(*cond, *if_pos, path_before(&c.path, *if_pos))?;
+                // A `not` for the `else` branch, and the `and` onto the failure.
+                self.code += usize::from(!*taken) + 1;
+            }
+            // The `or` onto the previous checks' failures.
+            self.code += usize::from(i > 0);
+        }
+        Some(())
+    }
+}
+
 struct Head<'a> {
     k: &'a mut Kernel,
     defs: &'a FxHashMap<Var, FirstDefs<'a>>,
+    paths: &'a [Vec<(u32, bool)>],
     memo: FxHashMap<(Var, u32), Operand>,
     code: Vec<Inst>,
 }
@@ -112,19 +216,20 @@ impl Head<'_> {
         if let Some(r) = self.memo.get(&(v, at)) {
             return Some(*r);
         }
-        let defs = self.defs.get(&v).map(|d| &d[..]).unwrap_or_default();
+        let (all_defs, paths) = (self.defs, self.paths);
+        let defs = all_defs.get(&v).map(|d| &d[..]).unwrap_or_default();
         let mut before = defs.iter().flatten().filter(|d| d.pos < at);
         let r = match (before.next(), before.next()) {
             (None, _) => o,
             (Some(d), None) => {
                 // The assignment must happen whenever `at` is reached: its branch path is a
                 // prefix of `at`'s.
-                let dominates = d.path.len() <= path.len() && d.path[..] == path[..d.path.len()];
-                let inst = d.inst.filter(|_| dominates)?;
+                let def_path = &paths[d.path as usize][..];
+                let inst = d.inst.filter(|_| dominates(def_path, path))?;
                 if self.code.len() >= MAX_HEAD {
                     return None;
                 }
-                let (def_pos, def_path) = (d.pos, d.path.clone());
+                let def_pos = d.pos;
                 let mut inst = inst.clone();
                 let mut reads = Vec::new();
                 for_each_use(&inst, |o| {
@@ -136,7 +241,7 @@ impl Head<'_> {
                 // list: a map per step was most of this function's time).
                 let mut map: Vec<(Var, Operand)> = Vec::with_capacity(reads.len());
                 for x in reads {
-                    let r = self.value(x.into(), def_pos, &def_path)?;
+                    let r = self.value(x.into(), def_pos, def_path)?;
                     map.push((x, r));
                 }
                 for_each_use_mut(&mut inst, |o| {
@@ -179,18 +284,24 @@ impl Head<'_> {
 /// panics at the first failing one in program order, with its index and length; `None` when a
 /// check cannot be evaluated there. After the head, every check of the run passes.
 pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
-    let mut scan = Scan::default();
-    // Most instructions of a run define a value: room for them all at once.
-    scan.defs.reserve(run.len());
+    let mut scan = Scan::new(run.len());
     for inst in run {
         scan.inst(inst);
     }
     if scan.checks.is_empty() {
         return None;
     }
+    let mut count = Count {
+        defs: &scan.defs,
+        paths: &scan.paths,
+        memo: FxHashSet::with_capacity_and_hasher(2 * MAX_HEAD, Default::default()),
+        code: 0,
+    };
+    count.head(&scan.checks)?;
     let mut h = Head {
         k,
         defs: &scan.defs,
+        paths: &scan.paths,
         memo: FxHashMap::with_capacity_and_hasher(2 * MAX_HEAD, Default::default()),
         code: Vec::with_capacity(MAX_HEAD),
     };
@@ -214,13 +325,7 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
             els: Block::default(),
         }];
         for (if_pos, cond, taken) in c.conds.iter().rev() {
-            let prefix: Vec<(u32, bool)> = c
-                .path
-                .iter()
-                .take_while(|(p, _)| p < if_pos)
-                .copied()
-                .collect();
-            let cv = h.value(*cond, *if_pos, &prefix)?;
+            let cv = h.value(*cond, *if_pos, path_before(&c.path, *if_pos))?;
             on_path.push((cv, *taken));
             let reached = if *taken { cv } else { h.not(cv) };
             fails = h.bool_op(BinOp::And, reached, fails);
@@ -247,6 +352,11 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
         });
     }
     let Head { k, code, .. } = h;
+    debug_assert_eq!(
+        code.len(),
+        count.code,
+        "the dry run counts what the head makes"
+    );
     Some(check_cover::wrap(k, code, all?, dispatch, &reached))
 }
 

@@ -12,7 +12,7 @@
 //! The rewrite is exact: only a pure instruction (no fault, no effect) whose destination and
 //! operands are all unchanged since its previous identical instance in the same block goes.
 
-use super::util::{child_blocks, for_each_def, for_each_use, pure_value, walk};
+use super::util::{child_blocks, for_each_def, for_each_use, pure_value};
 use crate::ir::{Block, Inst, Kernel, Operand, Ty, Var};
 
 /// Returns whether any instruction was dropped.
@@ -77,17 +77,17 @@ impl Cx {
                     Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
                     _ => {}
                 }
-                // Everything it assigns (nested included) changed here.
+                // What it assigns itself (a loop's induction variable) changed here. What its
+                // blocks assign needs no second walk: the recursion stamped each such variable
+                // with a time after every earlier instruction of this block and before every
+                // later one, which is all `unchanged_since` compares, and left its `prev` in a
+                // nested block's number, which never matches this block's.
                 self.time += 1;
-                let (t, stamp, prev) = (self.time, &mut self.stamp, &mut self.prev);
-                let mut kill = |v: Var| {
-                    stamp[v.0 as usize] = t;
-                    prev[v.0 as usize] = Prev::NONE;
-                };
-                for_each_def(inst, &mut kill);
-                for c in child_blocks(inst) {
-                    walk(c, &mut |x| for_each_def(x, &mut kill));
-                }
+                let t = self.time;
+                for_each_def(inst, |v| {
+                    self.stamp[v.0 as usize] = t;
+                    self.prev[v.0 as usize] = Prev::NONE;
+                });
                 continue;
             }
             self.time += 1;

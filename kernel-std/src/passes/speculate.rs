@@ -182,16 +182,19 @@ impl Cx {
         }
     }
 
-    /// The variables live after each `if` and loop of `b` (empty for other instructions).
+    /// The variables live after each `if` and loop of `b`, in block order: one set per nested
+    /// construct rather than one (mostly empty) per instruction, which cost a set made and
+    /// dropped for each of the thousands of instructions of an unrolled loop body.
     fn live_after(&self, b: &Block, live_out: &VarSet) -> Vec<VarSet> {
-        let mut out = vec![VarSet::new(); b.0.len()];
+        let mut out = Vec::new();
         let mut live = live_out.clone();
-        for (i, inst) in b.0.iter().enumerate().rev() {
+        for inst in b.0.iter().rev() {
             if matches!(inst, Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. }) {
-                out[i] = live.clone();
+                out.push(live.clone());
             }
             self.step(inst, &mut live);
         }
+        out.reverse();
         out
     }
 }
@@ -268,23 +271,32 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
                 !super::util::child_blocks(i).is_empty()
             })
             .into_iter()
-            .map(Option::unwrap_or_default)
+            .flatten()
             .collect::<Vec<_>>()
     );
+    // `live_after` of the nested constructs, taken in order as the walk meets them.
+    let mut nested_live = live_after.iter();
     let mut changed = false;
     // The source marker in force at the current point of this block, if the block set one.
     let mut cur_loc: Option<SourceLoc> = None;
     // What replaces an `if` (hoisted code, then the `if` or its flat form), spliced in at the
     // end: most blocks change nowhere and are not moved at all.
     let mut splices: Vec<(usize, Vec<Inst>)> = Vec::new();
+    let empty = VarSet::new();
     for (i, inst) in b.0.iter_mut().enumerate() {
+        let live_after = match inst {
+            Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => {
+                nested_live.next().expect("a live set per nested construct")
+            }
+            _ => &empty,
+        };
         match &mut *inst {
             Inst::If { then, els, .. } => {
-                changed |= block(k, then, &live_after[i], cx);
-                changed |= block(k, els, &live_after[i], cx);
+                changed |= block(k, then, live_after, cx);
+                changed |= block(k, els, live_after, cx);
             }
             Inst::For { id, body, .. } | Inst::Loop { id, body } => {
-                let mut o = live_after[i].clone();
+                let mut o = live_after.clone();
                 match cx.body_of(*id) {
                     Some((reads, _)) => o.union_with(reads),
                     None => walk(body, &mut |x| {
@@ -303,7 +315,7 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
         if let Inst::If { cond, then, els } = &mut *inst {
             if els.0.is_empty() && !then.0.iter().any(has_jump) {
                 let cond = *cond;
-                let hoisted = hoist(then, cond, &live_after[i]);
+                let hoisted = hoist(then, cond, live_after);
                 let mut seq = Vec::new();
                 if !hoisted.is_empty() {
                     changed = true;
@@ -314,8 +326,8 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
                     continue;
                 }
                 // One access under `cond` is its own flat form.
-                if !already_flat(then, &live_after[i]) {
-                    if let Some(flat) = dissolve(k, cond, then, &live_after[i], cur_loc) {
+                if !already_flat(then, live_after) {
+                    if let Some(flat) = dissolve(k, cond, then, live_after, cur_loc) {
                         changed = true;
                         seq.extend(flat);
                         splices.push((i, seq));
