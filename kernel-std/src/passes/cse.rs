@@ -17,39 +17,77 @@
 use super::fx::FxHashMap;
 
 use super::util::{falls_through, for_each_def, is_removable, single_dst, walk};
-use crate::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, SharedId, Ty, UnOp, Var};
+use crate::ir::{BinOp, Block, Const, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Un(UnOp, Operand, Ty),
-    Bin(BinOp, Operand, Operand, Ty),
-    Fma(Operand, Operand, Operand),
-    Cast(Operand, Ty),
-    Bitcast(Operand, Ty),
-    Select(Operand, Operand, Operand),
-    Intrinsic(IntrinsicId, Vec<Operand>),
-    SharedAddr(SharedId),
-    DynSharedAddr,
-    DynSharedBytes,
+/// A pure computation: what is computed and from which operands, in a fixed-size `Copy` value.
+///
+/// Why this shape: the pass looks up a key for every pure instruction, mostly finding one seen
+/// before (unrolled bodies repeat the same computations). An enum with an argument vector cost a
+/// derived hash and comparison that matched on every nested variant, and a clone per new key;
+/// hashing `head` and three operands and comparing them is a few word operations.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    /// The kind of computation in the low byte (`KIND_*`), then its operator, result type,
+    /// operand count, intrinsic or allocation id as [`Key::new`] packs them.
+    head: u64,
+    /// The first `operands()` are the operands; the rest are [`NO_OPERAND`]. An intrinsic with
+    /// more than three arguments has its interned argument list's index in `ops[0]` instead.
+    ops: [Operand; 3],
 }
 
+/// Fills the operand slots a key does not use.
+const NO_OPERAND: Operand = Operand::Var(Var(u32::MAX));
+
+const KIND_UN: u64 = 0;
+const KIND_BIN: u64 = 1;
+const KIND_FMA: u64 = 2;
+const KIND_CAST: u64 = 3;
+const KIND_BITCAST: u64 = 4;
+const KIND_SELECT: u64 = 5;
+const KIND_INTRINSIC: u64 = 6;
+/// An intrinsic with more than three arguments (rare): see [`Key::ops`].
+const KIND_LONG_INTRINSIC: u64 = 7;
+const KIND_SHARED_ADDR: u64 = 8;
+const KIND_DYN_SHARED_ADDR: u64 = 9;
+const KIND_DYN_SHARED_BYTES: u64 = 10;
+
 impl Key {
-    /// Calls `f` on each operand (without collecting them: this runs for every pure
-    /// instruction).
-    fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
-        match self {
-            Key::Un(_, a, _) | Key::Cast(a, _) | Key::Bitcast(a, _) => f(*a),
-            Key::Bin(_, a, b, _) => {
-                f(*a);
-                f(*b);
+    /// `kind` in bits 0..8, the operator `op` in 8..16, the result type `ty` in 16..24,
+    /// the operand count in 24..32 and `id` (intrinsic or shared allocation) in 32..64.
+    fn new(kind: u64, op: u64, ty: u64, ops: &[Operand], id: u32) -> Self {
+        let mut all = [NO_OPERAND; 3];
+        all[..ops.len()].copy_from_slice(ops);
+        Key {
+            head: kind | op << 8 | ty << 16 | (ops.len() as u64) << 24 | (id as u64) << 32,
+            ops: all,
+        }
+    }
+
+    fn kind(&self) -> u64 {
+        self.head & 0xff
+    }
+
+    /// How many of `ops` are operands.
+    fn operands(&self) -> usize {
+        if self.kind() == KIND_LONG_INTRINSIC {
+            0
+        } else {
+            (self.head >> 24 & 0xff) as usize
+        }
+    }
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.head);
+        for o in &self.ops {
+            match *o {
+                Operand::Var(v) => h.write_u64(v.0 as u64),
+                Operand::Const(c) => {
+                    h.write_u64(1 << 32 | c.ty as u64);
+                    h.write_u64(c.bits);
+                }
             }
-            Key::Fma(a, b, c) | Key::Select(a, b, c) => {
-                f(*a);
-                f(*b);
-                f(*c);
-            }
-            Key::Intrinsic(_, args) => args.iter().for_each(|a| f(*a)),
-            Key::SharedAddr(_) | Key::DynSharedAddr | Key::DynSharedBytes => {}
         }
     }
 }
@@ -83,6 +121,10 @@ struct Avail {
     /// Keys seen so far; `holder` and the lists name them by index.
     keys: Vec<Key>,
     ids: FxHashMap<Key, u32>,
+    /// Argument lists of intrinsics with more than three arguments, interned: a key holds the
+    /// index.
+    long_args: Vec<Vec<Operand>>,
+    long_ids: FxHashMap<Vec<Operand>, u32>,
     holder: Vec<Option<Var>>,
     /// Per variable, the first node of the list of keys that mention it (as operand or
     /// holder); may hold stale keys.
@@ -98,6 +140,8 @@ impl Avail {
         Avail {
             keys: Vec::with_capacity(vars),
             ids: FxHashMap::with_capacity_and_hasher(vars, Default::default()),
+            long_args: Vec::new(),
+            long_ids: FxHashMap::default(),
             holder: Vec::with_capacity(vars),
             head: vec![NIL; vars],
             nodes: Vec::with_capacity(vars * 2),
@@ -110,11 +154,38 @@ impl Avail {
         match self.ids.entry(key) {
             std::collections::hash_map::Entry::Occupied(e) => *e.get(),
             std::collections::hash_map::Entry::Vacant(e) => {
-                self.keys.push(e.key().clone());
                 e.insert(next);
+                self.keys.push(key);
                 self.holder.push(None);
                 next
             }
+        }
+    }
+
+    /// The key of intrinsic `id` applied to `args`.
+    fn intrinsic(&mut self, id: IntrinsicId, args: &[Operand]) -> u32 {
+        if args.len() <= 3 {
+            return self.id(Key::new(KIND_INTRINSIC, 0, 0, args, id.0 as u32));
+        }
+        let next = self.long_args.len() as u32;
+        let list = *self.long_ids.entry(args.to_vec()).or_insert(next);
+        if list == next {
+            self.long_args.push(args.to_vec());
+        }
+        let mut key = Key::new(KIND_LONG_INTRINSIC, 0, 0, &[], id.0 as u32);
+        key.ops[0] = Operand::Const(Const::u32(list));
+        self.id(key)
+    }
+
+    /// Calls `f` on each operand of `key` (without collecting them: this runs for every pure
+    /// instruction).
+    fn for_each_operand(&self, key: u32, mut f: impl FnMut(Operand)) {
+        let k = &self.keys[key as usize];
+        match (k.kind(), k.ops[0]) {
+            (KIND_LONG_INTRINSIC, Operand::Const(list)) => self.long_args[list.bits as usize]
+                .iter()
+                .for_each(|a| f(*a)),
+            _ => k.ops[..k.operands()].iter().for_each(|a| f(*a)),
         }
     }
 
@@ -173,7 +244,7 @@ impl Avail {
         let mut ops = [None; 3];
         let mut n = 0;
         let mut many = false;
-        self.keys[key as usize].for_each_operand(|o| {
+        self.for_each_operand(key, |o| {
             if let Operand::Var(v) = o {
                 match ops.get_mut(n) {
                     Some(slot) => *slot = Some(v),
@@ -185,7 +256,7 @@ impl Avail {
         if many {
             // An intrinsic with more than three variable arguments (rare).
             let mut all = Vec::new();
-            self.keys[key as usize].for_each_operand(|o| {
+            self.for_each_operand(key, |o| {
                 if let Operand::Var(v) = o {
                     all.push(v);
                 }
@@ -289,28 +360,30 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn key(&self, inst: &Inst) -> Option<Key> {
-        let ty = |v: Var| self.vars[v.0 as usize];
-        Some(match inst {
-            Inst::Unary { dst, op, a } => Key::Un(*op, *a, ty(*dst)),
+    /// The key of what `inst` computes, if it is a pure value worth merging.
+    fn key(&self, inst: &Inst, av: &mut Avail) -> Option<u32> {
+        let ty = |v: Var| self.vars[v.0 as usize] as u64;
+        let key = match inst {
+            Inst::Unary { dst, op, a } => Key::new(KIND_UN, *op as u64, ty(*dst), &[*a], 0),
             Inst::Binary { dst, op, a, b } => {
-                if *op == BinOp::Mul && ty(*dst).is_float() {
+                if *op == BinOp::Mul && self.vars[dst.0 as usize].is_float() {
                     return None;
                 }
-                Key::Bin(*op, *a, *b, ty(*dst))
+                Key::new(KIND_BIN, *op as u64, ty(*dst), &[*a, *b], 0)
             }
-            Inst::Fma { a, b, c, .. } => Key::Fma(*a, *b, *c),
-            Inst::Cast { dst, a } => Key::Cast(*a, ty(*dst)),
-            Inst::Bitcast { dst, a } => Key::Bitcast(*a, ty(*dst)),
-            Inst::Select { cond, a, b, .. } => Key::Select(*cond, *a, *b),
+            Inst::Fma { a, b, c, .. } => Key::new(KIND_FMA, 0, 0, &[*a, *b, *c], 0),
+            Inst::Cast { dst, a } => Key::new(KIND_CAST, 0, ty(*dst), &[*a], 0),
+            Inst::Bitcast { dst, a } => Key::new(KIND_BITCAST, 0, ty(*dst), &[*a], 0),
+            Inst::Select { cond, a, b, .. } => Key::new(KIND_SELECT, 0, 0, &[*cond, *a, *b], 0),
             Inst::Intrinsic { id, dsts, args } if dsts.len() == 1 && is_removable(inst) => {
-                Key::Intrinsic(*id, args.clone())
+                return Some(av.intrinsic(*id, args));
             }
-            Inst::SharedAddr { alloc, .. } => Key::SharedAddr(*alloc),
-            Inst::DynSharedAddr { .. } => Key::DynSharedAddr,
-            Inst::DynSharedBytes { .. } => Key::DynSharedBytes,
+            Inst::SharedAddr { alloc, .. } => Key::new(KIND_SHARED_ADDR, 0, 0, &[], alloc.0),
+            Inst::DynSharedAddr { .. } => Key::new(KIND_DYN_SHARED_ADDR, 0, 0, &[], 0),
+            Inst::DynSharedBytes { .. } => Key::new(KIND_DYN_SHARED_BYTES, 0, 0, &[], 0),
             _ => return None,
-        })
+        };
+        Some(av.id(key))
     }
 
     fn block(&mut self, b: &mut Block, av: &mut Avail) {
@@ -401,7 +474,7 @@ impl Cx<'_> {
                     av.drop_to(mark);
                 }
                 _ => {
-                    let key = self.key(inst).map(|k| av.id(k));
+                    let key = self.key(inst, av);
                     if let (Some(key), Some(d)) = (key, single_dst(inst)) {
                         if let Some(h) = av.holder[key as usize] {
                             if h != d {
@@ -416,8 +489,7 @@ impl Cx<'_> {
                     for_each_def(inst, |v| av.kill(v));
                     if let (Some(key), Some(d)) = (key, single_dst(inst)) {
                         let mut reads_dst = false;
-                        av.keys[key as usize]
-                            .for_each_operand(|o| reads_dst |= o == Operand::Var(d));
+                        av.for_each_operand(key, |o| reads_dst |= o == Operand::Var(d));
                         if !matches!(inst, Inst::Mov { .. }) && !reads_dst {
                             av.add(key, d);
                         }
@@ -540,5 +612,27 @@ mod tests {
             ];
             assert_eq!(run(&orig, &args), run(&k, &args));
         }
+    }
+
+    #[test]
+    fn keys_of_long_intrinsics_compare_their_arguments() {
+        let mut av = Avail::new(8);
+        let args = |last: u32| {
+            let mut a: Vec<Operand> = (0..4).map(|v| Operand::Var(Var(v))).collect();
+            a.push(Operand::Const(Const::u32(last)));
+            a
+        };
+        let k1 = av.intrinsic(IntrinsicId(3), &args(1));
+        let k2 = av.intrinsic(IntrinsicId(3), &args(2));
+        assert_ne!(k1, k2);
+        assert_eq!(av.intrinsic(IntrinsicId(3), &args(1)), k1);
+        assert_ne!(av.intrinsic(IntrinsicId(4), &args(1)), k1);
+        let mut seen = Vec::new();
+        av.for_each_operand(k2, |o| seen.push(o));
+        assert_eq!(seen, args(2));
+        let short = av.intrinsic(IntrinsicId(3), &args(1)[..2]);
+        let mut seen = Vec::new();
+        av.for_each_operand(short, |o| seen.push(o));
+        assert_eq!(seen, args(1)[..2]);
     }
 }
