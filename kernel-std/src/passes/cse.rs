@@ -16,7 +16,7 @@
 
 use super::fx::FxHashMap;
 
-use super::util::{falls_through, for_each_def, is_removable, single_dst, walk};
+use super::util::{falls_through, for_each_def, is_removable, walk};
 use crate::ir::{BinOp, Block, Const, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
 
 /// A pure computation: what is computed and from which operands, in a fixed-size `Copy` value.
@@ -196,8 +196,12 @@ impl Avail {
         }
     }
 
+    /// Forgets the keys that mention `v`; inline, as most variables written have no list.
+    #[inline]
     fn kill(&mut self, v: Var) {
-        self.take(v.0 as usize);
+        if self.head[v.0 as usize] != NIL {
+            self.take(v.0 as usize);
+        }
     }
 
     /// Forgets the keys that mention variable `var`, emptying its list (journaled).
@@ -360,30 +364,39 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    /// The key of what `inst` computes, if it is a pure value worth merging.
-    fn key(&self, inst: &Inst, av: &mut Avail) -> Option<u32> {
+    /// The key of what `inst` computes, if it is a pure value worth merging, with the one
+    /// variable it writes and whether it also reads that variable (found here, where the
+    /// operands are at hand, rather than by a second look at the instruction).
+    fn key(&self, inst: &Inst, av: &mut Avail) -> Option<(u32, Var, bool)> {
         let ty = |v: Var| self.vars[v.0 as usize] as u64;
-        let key = match inst {
-            Inst::Unary { dst, op, a } => Key::new(KIND_UN, *op as u64, ty(*dst), &[*a], 0),
+        let (key, dst) = match inst {
+            Inst::Unary { dst, op, a } => (Key::new(KIND_UN, *op as u64, ty(*dst), &[*a], 0), *dst),
             Inst::Binary { dst, op, a, b } => {
                 if *op == BinOp::Mul && self.vars[dst.0 as usize].is_float() {
                     return None;
                 }
-                Key::new(KIND_BIN, *op as u64, ty(*dst), &[*a, *b], 0)
+                (Key::new(KIND_BIN, *op as u64, ty(*dst), &[*a, *b], 0), *dst)
             }
-            Inst::Fma { a, b, c, .. } => Key::new(KIND_FMA, 0, 0, &[*a, *b, *c], 0),
-            Inst::Cast { dst, a } => Key::new(KIND_CAST, 0, ty(*dst), &[*a], 0),
-            Inst::Bitcast { dst, a } => Key::new(KIND_BITCAST, 0, ty(*dst), &[*a], 0),
-            Inst::Select { cond, a, b, .. } => Key::new(KIND_SELECT, 0, 0, &[*cond, *a, *b], 0),
+            Inst::Fma { dst, a, b, c } => (Key::new(KIND_FMA, 0, 0, &[*a, *b, *c], 0), *dst),
+            Inst::Cast { dst, a } => (Key::new(KIND_CAST, 0, ty(*dst), &[*a], 0), *dst),
+            Inst::Bitcast { dst, a } => (Key::new(KIND_BITCAST, 0, ty(*dst), &[*a], 0), *dst),
+            Inst::Select { dst, cond, a, b } => {
+                (Key::new(KIND_SELECT, 0, 0, &[*cond, *a, *b], 0), *dst)
+            }
             Inst::Intrinsic { id, dsts, args } if dsts.len() == 1 && is_removable(inst) => {
-                return Some(av.intrinsic(*id, args));
+                let d = dsts[0];
+                let reads = args.contains(&Operand::Var(d));
+                return Some((av.intrinsic(*id, args), d, reads));
             }
-            Inst::SharedAddr { alloc, .. } => Key::new(KIND_SHARED_ADDR, 0, 0, &[], alloc.0),
-            Inst::DynSharedAddr { .. } => Key::new(KIND_DYN_SHARED_ADDR, 0, 0, &[], 0),
-            Inst::DynSharedBytes { .. } => Key::new(KIND_DYN_SHARED_BYTES, 0, 0, &[], 0),
+            Inst::SharedAddr { dst, alloc } => {
+                (Key::new(KIND_SHARED_ADDR, 0, 0, &[], alloc.0), *dst)
+            }
+            Inst::DynSharedAddr { dst } => (Key::new(KIND_DYN_SHARED_ADDR, 0, 0, &[], 0), *dst),
+            Inst::DynSharedBytes { dst } => (Key::new(KIND_DYN_SHARED_BYTES, 0, 0, &[], 0), *dst),
             _ => return None,
         };
-        Some(av.id(key))
+        let reads = key.ops[..key.operands()].contains(&Operand::Var(dst));
+        Some((av.id(key), dst, reads))
     }
 
     fn block(&mut self, b: &mut Block, av: &mut Avail) {
@@ -473,28 +486,26 @@ impl Cx<'_> {
                     self.block(body, av);
                     av.drop_to(mark);
                 }
-                _ => {
-                    let key = self.key(inst, av);
-                    if let (Some(key), Some(d)) = (key, single_dst(inst)) {
-                        if let Some(h) = av.holder[key as usize] {
-                            if h != d {
-                                *inst = Inst::Mov {
-                                    dst: d,
-                                    src: Operand::Var(h),
-                                };
-                                self.changed = true;
+                _ => match self.key(inst, av) {
+                    // A pure value writes only `d`.
+                    Some((key, d, reads_dst)) => match av.holder[key as usize] {
+                        Some(h) if h != d => {
+                            *inst = Inst::Mov {
+                                dst: d,
+                                src: Operand::Var(h),
+                            };
+                            self.changed = true;
+                            av.kill(d);
+                        }
+                        _ => {
+                            av.kill(d);
+                            if !reads_dst {
+                                av.add(key, d);
                             }
                         }
-                    }
-                    for_each_def(inst, |v| av.kill(v));
-                    if let (Some(key), Some(d)) = (key, single_dst(inst)) {
-                        let mut reads_dst = false;
-                        av.for_each_operand(key, |o| reads_dst |= o == Operand::Var(d));
-                        if !matches!(inst, Inst::Mov { .. }) && !reads_dst {
-                            av.add(key, d);
-                        }
-                    }
-                }
+                    },
+                    None => for_each_def(inst, |v| av.kill(v)),
+                },
             }
         }
     }
