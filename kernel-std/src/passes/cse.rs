@@ -77,16 +77,84 @@ impl Key {
     }
 }
 
-impl std::hash::Hash for Key {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.head);
+impl Key {
+    /// Multiply-rotate hashing of the words (as `fx::FxHasher`); the high bits are the best
+    /// mixed, so [`Ids`] uses those.
+    #[inline]
+    fn hash(&self) -> u64 {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let add = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let mut h = add(0, self.head);
         for o in &self.ops {
-            match *o {
-                Operand::Var(v) => h.write_u64(v.0 as u64),
-                Operand::Const(c) => {
-                    h.write_u64(1 << 32 | c.ty as u64);
-                    h.write_u64(c.bits);
+            h = match *o {
+                Operand::Var(v) => add(h, v.0 as u64),
+                Operand::Const(c) => add(add(h, 1 << 32 | c.ty as u64), c.bits),
+            };
+        }
+        h
+    }
+}
+
+/// The ids of the keys seen so far: an open-addressing table with linear probing, each slot the
+/// high half of a key's hash and its id ([`NIL`] when empty).
+///
+/// Why not a `HashMap<Key, u32>`: this lookup runs for every pure instruction, and the generic
+/// entry API moved the key in and out and hashed through a `Hasher`; here a probe compares 32
+/// hash bits before it looks at a key, and growing needs no rehash (the slot keeps those bits).
+struct Ids {
+    slots: Vec<(u32, u32)>,
+    /// 32 minus log2 of the slot count: a hash's top bits pick its first slot.
+    shift: u32,
+    len: usize,
+}
+
+impl Ids {
+    fn with_capacity(keys: usize) -> Self {
+        // At most half full.
+        let n = (keys * 2).next_power_of_two().max(16);
+        Ids {
+            slots: vec![(0, NIL); n],
+            shift: 32 - n.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// The id of `key` among `keys`, or `next` (recorded) if it is new.
+    #[inline]
+    fn get_or_insert(&mut self, keys: &[Key], key: &Key, next: u32) -> u32 {
+        let h = (key.hash() >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let (sh, id) = self.slots[i];
+            if id == NIL {
+                self.slots[i] = (h, next);
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
                 }
+                return next;
+            }
+            if sh == h && keys[id as usize] == *key {
+                return id;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the slots, placing each entry again by its stored hash bits.
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![(0, NIL); n]);
+        self.shift -= 1;
+        let mask = n - 1;
+        for (h, id) in old {
+            if id != NIL {
+                let mut i = (h >> self.shift) as usize;
+                while self.slots[i].1 != NIL {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = (h, id);
             }
         }
     }
@@ -120,7 +188,7 @@ enum Change {
 struct Avail {
     /// Keys seen so far; `holder` and the lists name them by index.
     keys: Vec<Key>,
-    ids: FxHashMap<Key, u32>,
+    ids: Ids,
     /// Argument lists of intrinsics with more than three arguments, interned: a key holds the
     /// index.
     long_args: Vec<Vec<Operand>>,
@@ -139,7 +207,7 @@ impl Avail {
         // About one key per variable: sized once (growing the table rehashed every key).
         Avail {
             keys: Vec::with_capacity(vars),
-            ids: FxHashMap::with_capacity_and_hasher(vars, Default::default()),
+            ids: Ids::with_capacity(vars),
             long_args: Vec::new(),
             long_ids: FxHashMap::default(),
             holder: Vec::with_capacity(vars),
@@ -151,15 +219,12 @@ impl Avail {
 
     fn id(&mut self, key: Key) -> u32 {
         let next = self.keys.len() as u32;
-        match self.ids.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(next);
-                self.keys.push(key);
-                self.holder.push(None);
-                next
-            }
+        let id = self.ids.get_or_insert(&self.keys, &key, next);
+        if id == next {
+            self.keys.push(key);
+            self.holder.push(None);
         }
+        id
     }
 
     /// The key of intrinsic `id` applied to `args`.
@@ -645,5 +710,26 @@ mod tests {
         let mut seen = Vec::new();
         av.for_each_operand(short, |o| seen.push(o));
         assert_eq!(seen, args(1)[..2]);
+    }
+
+    #[test]
+    fn key_ids_survive_the_table_growing() {
+        let mut av = Avail::new(4);
+        let key = |i: u32| {
+            Key::new(
+                KIND_BIN,
+                BinOp::Add as u64,
+                Ty::U32 as u64,
+                &[Operand::Var(Var(i % 7)), Operand::Const(Const::u32(i))],
+                0,
+            )
+        };
+        for i in 0..1000 {
+            assert_eq!(av.id(key(i)), i);
+        }
+        for i in (0..1000).rev() {
+            assert_eq!(av.id(key(i)), i);
+        }
+        assert_eq!(av.keys.len(), 1000);
     }
 }
