@@ -179,7 +179,9 @@ enum Change {
 
 /// What is available, with every change journaled: a branch or loop body is processed in
 /// place and rolled back after (cloning the whole table at each `if` was quadratic on
-/// unrolled kernels with many small checks).
+/// unrolled kernels with many small checks). Outside every branch and loop body nothing is
+/// ever rolled back, so changes there are not journaled (on unrolled kernels much of the code
+/// is there).
 ///
 /// The keys that mention each variable form a singly linked list in one arena of nodes that
 /// are never changed once made: pushing, emptying and undoing either just move a list head.
@@ -200,6 +202,8 @@ struct Avail {
     /// List nodes: (key, next node).
     nodes: Vec<(u32, u32)>,
     journal: Vec<Change>,
+    /// How many branches and loop bodies enclose what is being processed ([`Avail::enter`]).
+    depth: u32,
 }
 
 impl Avail {
@@ -214,6 +218,7 @@ impl Avail {
             head: vec![NIL; vars],
             nodes: Vec::with_capacity(vars * 2),
             journal: Vec::with_capacity(vars * 2),
+            depth: 0,
         }
     }
 
@@ -254,10 +259,38 @@ impl Avail {
         }
     }
 
+    /// Journals `c`, unless nothing encloses it that could roll it back.
+    #[inline]
+    fn log(&mut self, c: Change) {
+        if self.depth > 0 {
+            self.journal.push(c);
+        }
+    }
+
+    /// Starts a branch or loop body; returns the mark to roll back to.
+    fn enter(&mut self) -> usize {
+        self.depth += 1;
+        self.journal.len()
+    }
+
+    /// Ends what [`Avail::enter`] started: changes from here on are journaled only if something
+    /// still encloses them.
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Forgets the journal after `mark` once the `if` that took it is merged, if nothing
+    /// encloses it (the merge itself still reads it).
+    fn merged(&mut self, mark: usize) {
+        if self.depth == 0 {
+            self.journal.truncate(mark);
+        }
+    }
+
     fn set(&mut self, key: u32, new: Option<Var>) {
         let old = std::mem::replace(&mut self.holder[key as usize], new);
         if old != new {
-            self.journal.push(Change::Holder { key, old, new });
+            self.log(Change::Holder { key, old, new });
         }
     }
 
@@ -282,23 +315,16 @@ impl Avail {
             n = next;
         }
         self.head[var] = NIL;
-        self.journal.push(Change::Take {
+        self.log(Change::Take {
             var: var as u32,
             old,
         });
     }
 
-    /// Forgets every variable `b` assigns, each once (kills commute; collecting them in a hash
-    /// set first cost more than the walk on unrolled loop bodies).
+    /// Forgets every variable `b` assigns (kills commute, and killing a variable again finds
+    /// its list empty and does nothing, so no set of variables already seen is needed).
     fn kill_assigned(&mut self, b: &Block) {
-        let mut seen = vec![false; self.head.len()];
-        walk(b, &mut |i| {
-            for_each_def(i, |v| {
-                if !std::mem::replace(&mut seen[v.0 as usize], true) {
-                    self.kill(v);
-                }
-            })
-        });
+        walk(b, &mut |i| for_each_def(i, |v| self.kill(v)));
     }
 
     fn push(&mut self, var: Var, key: u32) {
@@ -306,7 +332,7 @@ impl Avail {
         let h = &mut self.head[var.0 as usize];
         self.nodes.push((key, *h));
         *h = node;
-        self.journal.push(Change::Push { var: var.0, node });
+        self.log(Change::Push { var: var.0, node });
     }
 
     fn add(&mut self, key: u32, h: Var) {
@@ -383,7 +409,7 @@ impl Avail {
                 Change::Push { var, node } => self.head[var as usize] = node,
                 Change::Take { var, .. } => self.head[var as usize] = NIL,
             }
-            self.journal.push(c);
+            self.log(c);
         }
     }
 
@@ -472,8 +498,9 @@ impl Cx<'_> {
                 // where the branch left it as it was. Same result as the general case below,
                 // without its three vectors per `if`.
                 Inst::If { then, els, .. } if els.0.is_empty() && falls_through(then) => {
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(then, av);
+                    av.leave();
                     let mut changed = std::mem::take(&mut self.scratch);
                     changed.clear();
                     for c in &av.journal[mark..] {
@@ -507,12 +534,14 @@ impl Cx<'_> {
                         self.differ = differ;
                     }
                     self.scratch = changed;
+                    av.merged(mark);
                 }
                 Inst::If { then, els, .. } => {
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(then, av);
                     let then_changes = av.undo_to(mark);
                     self.block(els, av);
+                    av.leave();
                     match (falls_through(then), falls_through(els)) {
                         (true, true) => {
                             // Keep what both branches agree on: only keys either one changed
@@ -537,18 +566,21 @@ impl Cx<'_> {
                         (false, true) => {}
                         (false, false) => av.clear(),
                     }
+                    av.merged(mark);
                 }
                 Inst::For { iv, body, .. } => {
                     av.kill_assigned(body);
                     av.kill(*iv);
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(body, av);
+                    av.leave();
                     av.drop_to(mark);
                 }
                 Inst::Loop { body, .. } => {
                     av.kill_assigned(body);
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(body, av);
+                    av.leave();
                     av.drop_to(mark);
                 }
                 _ => match self.key(inst, av) {
