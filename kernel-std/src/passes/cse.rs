@@ -171,10 +171,37 @@ enum Change {
         old: Option<Var>,
         new: Option<Var>,
     },
-    /// Node `node` was pushed onto `var`'s list.
-    Push { var: u32, node: u32 },
+    /// [`Avail::add`] changed `holder[key]` from `old` to the variable of node
+    /// `first + count - 1`, having pushed nodes `first..first + count` onto their variables'
+    /// lists. (One entry where a `Push` per node and a `Holder` took four for a binary op.)
+    Add {
+        key: u32,
+        old: Option<Var>,
+        first: u32,
+        count: u32,
+    },
     /// `var`'s list, starting at node `old`, was emptied.
     Take { var: u32, old: u32 },
+}
+
+impl Change {
+    /// The key whose holder this changed, and its holder before.
+    fn holder_change(&self) -> Option<(u32, Option<Var>)> {
+        match *self {
+            Change::Holder { key, old, .. } | Change::Add { key, old, .. } => Some((key, old)),
+            Change::Take { .. } => None,
+        }
+    }
+}
+
+/// A node of the per-variable lists in [`Avail::nodes`].
+#[derive(Clone, Copy)]
+struct Node {
+    key: u32,
+    /// The next node of `var`'s list.
+    next: u32,
+    /// The variable whose list this node is on (for undoing [`Change::Add`]).
+    var: u32,
 }
 
 /// What is available, with every change journaled: a branch or loop body is processed in
@@ -199,8 +226,7 @@ struct Avail {
     /// Per variable, the first node of the list of keys that mention it (as operand or
     /// holder); may hold stale keys.
     head: Vec<u32>,
-    /// List nodes: (key, next node).
-    nodes: Vec<(u32, u32)>,
+    nodes: Vec<Node>,
     journal: Vec<Change>,
     /// How many branches and loop bodies enclose what is being processed ([`Avail::enter`]).
     depth: u32,
@@ -310,7 +336,7 @@ impl Avail {
         }
         let mut n = old;
         while n != NIL {
-            let (key, next) = self.nodes[n as usize];
+            let Node { key, next, .. } = self.nodes[n as usize];
             self.set(key, None);
             n = next;
         }
@@ -327,29 +353,23 @@ impl Avail {
         walk(b, &mut |i| for_each_def(i, |v| self.kill(v)));
     }
 
-    fn push(&mut self, var: Var, key: u32) {
+    /// Pushes a node for `key` onto `var`'s list (journaled by the caller).
+    fn link(&mut self, var: Var, key: u32) {
         let node = self.nodes.len() as u32;
         let h = &mut self.head[var.0 as usize];
-        self.nodes.push((key, *h));
+        self.nodes.push(Node {
+            key,
+            next: *h,
+            var: var.0,
+        });
         *h = node;
-        self.log(Change::Push { var: var.0, node });
     }
 
+    /// Makes `h` the holder of `key`, listing the key under its variable operands and `h`.
     fn add(&mut self, key: u32, h: Var) {
-        let mut ops = [None; 3];
-        let mut n = 0;
-        let mut many = false;
-        self.for_each_operand(key, |o| {
-            if let Operand::Var(v) = o {
-                match ops.get_mut(n) {
-                    Some(slot) => *slot = Some(v),
-                    None => many = true,
-                }
-                n += 1;
-            }
-        });
-        if many {
-            // An intrinsic with more than three variable arguments (rare).
+        let first = self.nodes.len() as u32;
+        let k = self.keys[key as usize];
+        if k.kind() == KIND_LONG_INTRINSIC {
             let mut all = Vec::new();
             self.for_each_operand(key, |o| {
                 if let Operand::Var(v) = o {
@@ -357,15 +377,24 @@ impl Avail {
                 }
             });
             for v in all {
-                self.push(v, key);
+                self.link(v, key);
             }
         } else {
-            for v in ops.into_iter().flatten() {
-                self.push(v, key);
+            for o in &k.ops[..k.operands()] {
+                if let Operand::Var(v) = *o {
+                    self.link(v, key);
+                }
             }
         }
-        self.push(h, key);
-        self.set(key, Some(h));
+        self.link(h, key);
+        let old = self.holder[key as usize].replace(h);
+        let count = self.nodes.len() as u32 - first;
+        self.log(Change::Add {
+            key,
+            old,
+            first,
+            count,
+        });
     }
 
     /// Undoes every change after `mark`, returning them in the order they were made.
@@ -386,16 +415,21 @@ impl Avail {
         self.journal.truncate(mark);
     }
 
-    fn rollback(
-        holder: &mut [Option<Var>],
-        head: &mut [u32],
-        nodes: &[(u32, u32)],
-        done: &[Change],
-    ) {
+    fn rollback(holder: &mut [Option<Var>], head: &mut [u32], nodes: &[Node], done: &[Change]) {
         for c in done.iter().rev() {
             match *c {
                 Change::Holder { key, old, .. } => holder[key as usize] = old,
-                Change::Push { var, node } => head[var as usize] = nodes[node as usize].1,
+                Change::Add {
+                    key,
+                    old,
+                    first,
+                    count,
+                } => {
+                    holder[key as usize] = old;
+                    for n in nodes[first as usize..(first + count) as usize].iter().rev() {
+                        head[n.var as usize] = n.next;
+                    }
+                }
                 Change::Take { var, old } => head[var as usize] = old,
             }
         }
@@ -406,7 +440,15 @@ impl Avail {
         for c in changes {
             match c {
                 Change::Holder { key, new, .. } => self.holder[key as usize] = new,
-                Change::Push { var, node } => self.head[var as usize] = node,
+                Change::Add {
+                    key, first, count, ..
+                } => {
+                    for n in first..first + count {
+                        self.head[self.nodes[n as usize].var as usize] = n;
+                    }
+                    let last = self.nodes[(first + count - 1) as usize].var;
+                    self.holder[key as usize] = Some(Var(last));
+                }
                 Change::Take { var, .. } => self.head[var as usize] = NIL,
             }
             self.log(c);
@@ -426,8 +468,8 @@ impl Avail {
 
 fn touched(changes: &[Change], out: &mut Vec<u32>) {
     for c in changes {
-        if let Change::Holder { key, .. } = c {
-            out.push(*key);
+        if let Some((key, _)) = c.holder_change() {
+            out.push(key);
         }
     }
 }
@@ -504,14 +546,14 @@ impl Cx<'_> {
                     let mut changed = std::mem::take(&mut self.scratch);
                     changed.clear();
                     for c in &av.journal[mark..] {
-                        if let Change::Holder { key, .. } = *c {
+                        if let Some((key, _)) = c.holder_change() {
                             changed.push((key, av.holder[key as usize]));
                         }
                     }
                     if !changed.is_empty() {
                         // Holders as they were before the branch (the journal stays as is).
                         for c in av.journal[mark..].iter().rev() {
-                            if let Change::Holder { key, old, .. } = *c {
+                            if let Some((key, old)) = c.holder_change() {
                                 av.holder[key as usize] = old;
                             }
                         }
