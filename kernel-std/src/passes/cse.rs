@@ -17,26 +17,44 @@
 use super::fx::FxHashMap;
 
 use super::util::{falls_through, for_each_def, is_removable, walk};
-use crate::ir::{BinOp, Block, Const, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
+use crate::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
 
 /// A pure computation: what is computed and from which operands, in a fixed-size `Copy` value.
 ///
 /// Why this shape: the pass looks up a key for every pure instruction, mostly finding one seen
 /// before (unrolled bodies repeat the same computations). An enum with an argument vector cost a
 /// derived hash and comparison that matched on every nested variant, and a clone per new key;
-/// hashing `head` and three operands and comparing them is a few word operations.
+/// operands are encoded as plain words once, so hashing and comparing keys never match on an
+/// enum.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Key {
     /// The kind of computation in the low byte (`KIND_*`), then its operator, result type,
     /// operand count, intrinsic or allocation id as [`Key::new`] packs them.
     head: u64,
-    /// The first `operands()` are the operands; the rest are [`NO_OPERAND`]. An intrinsic with
-    /// more than three arguments has its interned argument list's index in `ops[0]` instead.
-    ops: [Operand; 3],
+    /// Three operand slots of two words each, as [`encode`] writes them; slots past the
+    /// operands hold [`NO_OPERAND`]. An intrinsic with more than three arguments has
+    /// [`LONG_ARGS`] and its interned argument list's index in the first slot instead.
+    ops: [[u64; 2]; 3],
 }
 
-/// Fills the operand slots a key does not use.
-const NO_OPERAND: Operand = Operand::Var(Var(u32::MAX));
+/// A variable operand is `[var, 0]`; a constant `[CONST_TAG | ty, bits]`.
+const CONST_TAG: u64 = 1 << 32;
+/// Fills the operand slots a key does not use (no variable has this index).
+const NO_OPERAND: [u64; 2] = [u32::MAX as u64, 0];
+/// First word of the slot that holds a long intrinsic's argument list index.
+const LONG_ARGS: u64 = 2 << 32;
+
+fn encode(o: Operand) -> [u64; 2] {
+    match o {
+        Operand::Var(v) => [v.0 as u64, 0],
+        Operand::Const(c) => [CONST_TAG | c.ty as u64, c.bits],
+    }
+}
+
+/// The variable an operand slot holds, if it holds one.
+fn slot_var(w: [u64; 2]) -> Option<Var> {
+    (w[0] < u32::MAX as u64).then_some(Var(w[0] as u32))
+}
 
 const KIND_UN: u64 = 0;
 const KIND_BIN: u64 = 1;
@@ -56,7 +74,9 @@ impl Key {
     /// the operand count in 24..32 and `id` (intrinsic or shared allocation) in 32..64.
     fn new(kind: u64, op: u64, ty: u64, ops: &[Operand], id: u32) -> Self {
         let mut all = [NO_OPERAND; 3];
-        all[..ops.len()].copy_from_slice(ops);
+        for (slot, o) in all.iter_mut().zip(ops) {
+            *slot = encode(*o);
+        }
         Key {
             head: kind | op << 8 | ty << 16 | (ops.len() as u64) << 24 | (id as u64) << 32,
             ops: all,
@@ -67,13 +87,9 @@ impl Key {
         self.head & 0xff
     }
 
-    /// How many of `ops` are operands.
-    fn operands(&self) -> usize {
-        if self.kind() == KIND_LONG_INTRINSIC {
-            0
-        } else {
-            (self.head >> 24 & 0xff) as usize
-        }
+    /// Whether variable `v` is one of the operands (of a key other than a long intrinsic's).
+    fn reads(&self, v: Var) -> bool {
+        self.ops.iter().any(|w| w[0] == v.0 as u64)
     }
 }
 
@@ -85,11 +101,8 @@ impl Key {
         const K: u64 = 0x517c_c1b7_2722_0a95;
         let add = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
         let mut h = add(0, self.head);
-        for o in &self.ops {
-            h = match *o {
-                Operand::Var(v) => add(h, v.0 as u64),
-                Operand::Const(c) => add(add(h, 1 << 32 | c.ty as u64), c.bits),
-            };
+        for [a, b] in self.ops {
+            h = add(add(h, a), b);
         }
         h
     }
@@ -269,19 +282,22 @@ impl Avail {
             self.long_args.push(args.to_vec());
         }
         let mut key = Key::new(KIND_LONG_INTRINSIC, 0, 0, &[], id.0 as u32);
-        key.ops[0] = Operand::Const(Const::u32(list));
+        key.ops[0] = [LONG_ARGS, list as u64];
         self.id(key)
     }
 
-    /// Calls `f` on each operand of `key` (without collecting them: this runs for every pure
-    /// instruction).
-    fn for_each_operand(&self, key: u32, mut f: impl FnMut(Operand)) {
+    /// The variables `key` reads, in order (with repeats).
+    fn vars_read(&self, key: u32) -> Vec<Var> {
         let k = &self.keys[key as usize];
-        match (k.kind(), k.ops[0]) {
-            (KIND_LONG_INTRINSIC, Operand::Const(list)) => self.long_args[list.bits as usize]
+        match k.ops[0] {
+            [LONG_ARGS, list] => self.long_args[list as usize]
                 .iter()
-                .for_each(|a| f(*a)),
-            _ => k.ops[..k.operands()].iter().for_each(|a| f(*a)),
+                .filter_map(|a| match a {
+                    Operand::Var(v) => Some(*v),
+                    Operand::Const(_) => None,
+                })
+                .collect(),
+            _ => k.ops.iter().filter_map(|w| slot_var(*w)).collect(),
         }
     }
 
@@ -370,18 +386,12 @@ impl Avail {
         let first = self.nodes.len() as u32;
         let k = self.keys[key as usize];
         if k.kind() == KIND_LONG_INTRINSIC {
-            let mut all = Vec::new();
-            self.for_each_operand(key, |o| {
-                if let Operand::Var(v) = o {
-                    all.push(v);
-                }
-            });
-            for v in all {
+            for v in self.vars_read(key) {
                 self.link(v, key);
             }
         } else {
-            for o in &k.ops[..k.operands()] {
-                if let Operand::Var(v) = *o {
+            for w in k.ops {
+                if let Some(v) = slot_var(w) {
                     self.link(v, key);
                 }
             }
@@ -528,7 +538,7 @@ impl Cx<'_> {
             Inst::DynSharedBytes { dst } => (Key::new(KIND_DYN_SHARED_BYTES, 0, 0, &[], 0), *dst),
             _ => return None,
         };
-        let reads = key.ops[..key.operands()].contains(&Operand::Var(dst));
+        let reads = key.reads(dst);
         Some((av.id(key), dst, reads))
     }
 
@@ -777,13 +787,11 @@ mod tests {
         assert_ne!(k1, k2);
         assert_eq!(av.intrinsic(IntrinsicId(3), &args(1)), k1);
         assert_ne!(av.intrinsic(IntrinsicId(4), &args(1)), k1);
-        let mut seen = Vec::new();
-        av.for_each_operand(k2, |o| seen.push(o));
-        assert_eq!(seen, args(2));
-        let short = av.intrinsic(IntrinsicId(3), &args(1)[..2]);
-        let mut seen = Vec::new();
-        av.for_each_operand(short, |o| seen.push(o));
-        assert_eq!(seen, args(1)[..2]);
+        let vars: Vec<Var> = (0..4).map(Var).collect();
+        assert_eq!(av.vars_read(k2), vars);
+        let short = av.intrinsic(IntrinsicId(3), &args(1)[2..]);
+        assert_eq!(av.vars_read(short), vars[2..]);
+        assert_ne!(av.intrinsic(IntrinsicId(3), &args(2)[2..]), short);
     }
 
     #[test]
