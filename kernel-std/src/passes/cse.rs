@@ -16,40 +16,159 @@
 
 use super::fx::FxHashMap;
 
-use super::util::{falls_through, for_each_def, is_removable, single_dst, walk};
-use crate::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, SharedId, Ty, UnOp, Var};
+use super::util::{falls_through, for_each_def, is_removable, walk};
+use crate::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Un(UnOp, Operand, Ty),
-    Bin(BinOp, Operand, Operand, Ty),
-    Fma(Operand, Operand, Operand),
-    Cast(Operand, Ty),
-    Bitcast(Operand, Ty),
-    Select(Operand, Operand, Operand),
-    Intrinsic(IntrinsicId, Vec<Operand>),
-    SharedAddr(SharedId),
-    DynSharedAddr,
-    DynSharedBytes,
+/// A pure computation: what is computed and from which operands, in a fixed-size `Copy` value.
+///
+/// Why this shape: the pass looks up a key for every pure instruction, mostly finding one seen
+/// before (unrolled bodies repeat the same computations). An enum with an argument vector cost a
+/// derived hash and comparison that matched on every nested variant, and a clone per new key;
+/// operands are encoded as plain words once, so hashing and comparing keys never match on an
+/// enum.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    /// The kind of computation in the low byte (`KIND_*`), then its operator, result type,
+    /// operand count, intrinsic or allocation id as [`Key::new`] packs them.
+    head: u64,
+    /// Three operand slots of two words each, as [`encode`] writes them; slots past the
+    /// operands hold [`NO_OPERAND`]. An intrinsic with more than three arguments has
+    /// [`LONG_ARGS`] and its interned argument list's index in the first slot instead.
+    ops: [[u64; 2]; 3],
+}
+
+/// A variable operand is `[var, 0]`; a constant `[CONST_TAG | ty, bits]`.
+const CONST_TAG: u64 = 1 << 32;
+/// Fills the operand slots a key does not use (no variable has this index).
+const NO_OPERAND: [u64; 2] = [u32::MAX as u64, 0];
+/// First word of the slot that holds a long intrinsic's argument list index.
+const LONG_ARGS: u64 = 2 << 32;
+
+fn encode(o: Operand) -> [u64; 2] {
+    match o {
+        Operand::Var(v) => [v.0 as u64, 0],
+        Operand::Const(c) => [CONST_TAG | c.ty as u64, c.bits],
+    }
+}
+
+/// The variable an operand slot holds, if it holds one.
+fn slot_var(w: [u64; 2]) -> Option<Var> {
+    (w[0] < u32::MAX as u64).then_some(Var(w[0] as u32))
+}
+
+const KIND_UN: u64 = 0;
+const KIND_BIN: u64 = 1;
+const KIND_FMA: u64 = 2;
+const KIND_CAST: u64 = 3;
+const KIND_BITCAST: u64 = 4;
+const KIND_SELECT: u64 = 5;
+const KIND_INTRINSIC: u64 = 6;
+/// An intrinsic with more than three arguments (rare): see [`Key::ops`].
+const KIND_LONG_INTRINSIC: u64 = 7;
+const KIND_SHARED_ADDR: u64 = 8;
+const KIND_DYN_SHARED_ADDR: u64 = 9;
+const KIND_DYN_SHARED_BYTES: u64 = 10;
+
+impl Key {
+    /// `kind` in bits 0..8, the operator `op` in 8..16, the result type `ty` in 16..24,
+    /// the operand count in 24..32 and `id` (intrinsic or shared allocation) in 32..64.
+    fn new(kind: u64, op: u64, ty: u64, ops: &[Operand], id: u32) -> Self {
+        let mut all = [NO_OPERAND; 3];
+        for (slot, o) in all.iter_mut().zip(ops) {
+            *slot = encode(*o);
+        }
+        Key {
+            head: kind | op << 8 | ty << 16 | (ops.len() as u64) << 24 | (id as u64) << 32,
+            ops: all,
+        }
+    }
+
+    fn kind(&self) -> u64 {
+        self.head & 0xff
+    }
+
+    /// Whether variable `v` is one of the operands (of a key other than a long intrinsic's).
+    fn reads(&self, v: Var) -> bool {
+        self.ops.iter().any(|w| w[0] == v.0 as u64)
+    }
 }
 
 impl Key {
-    /// Calls `f` on each operand (without collecting them: this runs for every pure
-    /// instruction).
-    fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
-        match self {
-            Key::Un(_, a, _) | Key::Cast(a, _) | Key::Bitcast(a, _) => f(*a),
-            Key::Bin(_, a, b, _) => {
-                f(*a);
-                f(*b);
+    /// Multiply-rotate hashing of the words (as `fx::FxHasher`); the high bits are the best
+    /// mixed, so [`Ids`] uses those.
+    #[inline]
+    fn hash(&self) -> u64 {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let add = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let mut h = add(0, self.head);
+        for [a, b] in self.ops {
+            h = add(add(h, a), b);
+        }
+        h
+    }
+}
+
+/// The ids of the keys seen so far: an open-addressing table with linear probing, each slot the
+/// high half of a key's hash and its id ([`NIL`] when empty).
+///
+/// Why not a `HashMap<Key, u32>`: this lookup runs for every pure instruction, and the generic
+/// entry API moved the key in and out and hashed through a `Hasher`; here a probe compares 32
+/// hash bits before it looks at a key, and growing needs no rehash (the slot keeps those bits).
+struct Ids {
+    slots: Vec<(u32, u32)>,
+    /// 32 minus log2 of the slot count: a hash's top bits pick its first slot.
+    shift: u32,
+    len: usize,
+}
+
+impl Ids {
+    fn with_capacity(keys: usize) -> Self {
+        // At most half full.
+        let n = (keys * 2).next_power_of_two().max(16);
+        Ids {
+            slots: vec![(0, NIL); n],
+            shift: 32 - n.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// The id of `key` among `keys`, or `next` (recorded) if it is new.
+    #[inline]
+    fn get_or_insert(&mut self, keys: &[Key], key: &Key, next: u32) -> u32 {
+        let h = (key.hash() >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let (sh, id) = self.slots[i];
+            if id == NIL {
+                self.slots[i] = (h, next);
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return next;
             }
-            Key::Fma(a, b, c) | Key::Select(a, b, c) => {
-                f(*a);
-                f(*b);
-                f(*c);
+            if sh == h && keys[id as usize] == *key {
+                return id;
             }
-            Key::Intrinsic(_, args) => args.iter().for_each(|a| f(*a)),
-            Key::SharedAddr(_) | Key::DynSharedAddr | Key::DynSharedBytes => {}
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the slots, placing each entry again by its stored hash bits.
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![(0, NIL); n]);
+        self.shift -= 1;
+        let mask = n - 1;
+        for (h, id) in old {
+            if id != NIL {
+                let mut i = (h >> self.shift) as usize;
+                while self.slots[i].1 != NIL {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = (h, id);
+            }
         }
     }
 }
@@ -65,15 +184,44 @@ enum Change {
         old: Option<Var>,
         new: Option<Var>,
     },
-    /// Node `node` was pushed onto `var`'s list.
-    Push { var: u32, node: u32 },
+    /// [`Avail::add`] changed `holder[key]` from `old` to the variable of node
+    /// `first + count - 1`, having pushed nodes `first..first + count` onto their variables'
+    /// lists. (One entry where a `Push` per node and a `Holder` took four for a binary op.)
+    Add {
+        key: u32,
+        old: Option<Var>,
+        first: u32,
+        count: u32,
+    },
     /// `var`'s list, starting at node `old`, was emptied.
     Take { var: u32, old: u32 },
 }
 
+impl Change {
+    /// The key whose holder this changed, and its holder before.
+    fn holder_change(&self) -> Option<(u32, Option<Var>)> {
+        match *self {
+            Change::Holder { key, old, .. } | Change::Add { key, old, .. } => Some((key, old)),
+            Change::Take { .. } => None,
+        }
+    }
+}
+
+/// A node of the per-variable lists in [`Avail::nodes`].
+#[derive(Clone, Copy)]
+struct Node {
+    key: u32,
+    /// The next node of `var`'s list.
+    next: u32,
+    /// The variable whose list this node is on (for undoing [`Change::Add`]).
+    var: u32,
+}
+
 /// What is available, with every change journaled: a branch or loop body is processed in
 /// place and rolled back after (cloning the whole table at each `if` was quadratic on
-/// unrolled kernels with many small checks).
+/// unrolled kernels with many small checks). Outside every branch and loop body nothing is
+/// ever rolled back, so changes there are not journaled (on unrolled kernels much of the code
+/// is there).
 ///
 /// The keys that mention each variable form a singly linked list in one arena of nodes that
 /// are never changed once made: pushing, emptying and undoing either just move a list head.
@@ -82,14 +230,19 @@ enum Change {
 struct Avail {
     /// Keys seen so far; `holder` and the lists name them by index.
     keys: Vec<Key>,
-    ids: FxHashMap<Key, u32>,
+    ids: Ids,
+    /// Argument lists of intrinsics with more than three arguments, interned: a key holds the
+    /// index.
+    long_args: Vec<Vec<Operand>>,
+    long_ids: FxHashMap<Vec<Operand>, u32>,
     holder: Vec<Option<Var>>,
     /// Per variable, the first node of the list of keys that mention it (as operand or
     /// holder); may hold stale keys.
     head: Vec<u32>,
-    /// List nodes: (key, next node).
-    nodes: Vec<(u32, u32)>,
+    nodes: Vec<Node>,
     journal: Vec<Change>,
+    /// How many branches and loop bodies enclose what is being processed ([`Avail::enter`]).
+    depth: u32,
 }
 
 impl Avail {
@@ -97,36 +250,98 @@ impl Avail {
         // About one key per variable: sized once (growing the table rehashed every key).
         Avail {
             keys: Vec::with_capacity(vars),
-            ids: FxHashMap::with_capacity_and_hasher(vars, Default::default()),
+            ids: Ids::with_capacity(vars),
+            long_args: Vec::new(),
+            long_ids: FxHashMap::default(),
             holder: Vec::with_capacity(vars),
             head: vec![NIL; vars],
             nodes: Vec::with_capacity(vars * 2),
             journal: Vec::with_capacity(vars * 2),
+            depth: 0,
         }
     }
 
     fn id(&mut self, key: Key) -> u32 {
         let next = self.keys.len() as u32;
-        match self.ids.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                self.keys.push(e.key().clone());
-                e.insert(next);
-                self.holder.push(None);
-                next
-            }
+        let id = self.ids.get_or_insert(&self.keys, &key, next);
+        if id == next {
+            self.keys.push(key);
+            self.holder.push(None);
+        }
+        id
+    }
+
+    /// The key of intrinsic `id` applied to `args`.
+    fn intrinsic(&mut self, id: IntrinsicId, args: &[Operand]) -> u32 {
+        if args.len() <= 3 {
+            return self.id(Key::new(KIND_INTRINSIC, 0, 0, args, id.0 as u32));
+        }
+        let next = self.long_args.len() as u32;
+        let list = *self.long_ids.entry(args.to_vec()).or_insert(next);
+        if list == next {
+            self.long_args.push(args.to_vec());
+        }
+        let mut key = Key::new(KIND_LONG_INTRINSIC, 0, 0, &[], id.0 as u32);
+        key.ops[0] = [LONG_ARGS, list as u64];
+        self.id(key)
+    }
+
+    /// The variables `key` reads, in order (with repeats).
+    fn vars_read(&self, key: u32) -> Vec<Var> {
+        let k = &self.keys[key as usize];
+        match k.ops[0] {
+            [LONG_ARGS, list] => self.long_args[list as usize]
+                .iter()
+                .filter_map(|a| match a {
+                    Operand::Var(v) => Some(*v),
+                    Operand::Const(_) => None,
+                })
+                .collect(),
+            _ => k.ops.iter().filter_map(|w| slot_var(*w)).collect(),
+        }
+    }
+
+    /// Journals `c`, unless nothing encloses it that could roll it back.
+    #[inline]
+    fn log(&mut self, c: Change) {
+        if self.depth > 0 {
+            self.journal.push(c);
+        }
+    }
+
+    /// Starts a branch or loop body; returns the mark to roll back to.
+    fn enter(&mut self) -> usize {
+        self.depth += 1;
+        self.journal.len()
+    }
+
+    /// Ends what [`Avail::enter`] started: changes from here on are journaled only if something
+    /// still encloses them.
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Forgets the journal after `mark` once the `if` that took it is merged, if nothing
+    /// encloses it (the merge itself still reads it).
+    fn merged(&mut self, mark: usize) {
+        if self.depth == 0 {
+            self.journal.truncate(mark);
         }
     }
 
     fn set(&mut self, key: u32, new: Option<Var>) {
         let old = std::mem::replace(&mut self.holder[key as usize], new);
         if old != new {
-            self.journal.push(Change::Holder { key, old, new });
+            self.log(Change::Holder { key, old, new });
         }
     }
 
+    /// Forgets the keys that mention `v`; inline, as most variables written have no list.
+    #[inline]
     fn kill(&mut self, v: Var) {
-        self.take(v.0 as usize);
+        if self.head[v.0 as usize] != NIL {
+            self.take(v.0 as usize);
+        }
     }
 
     /// Forgets the keys that mention variable `var`, emptying its list (journaled).
@@ -137,69 +352,59 @@ impl Avail {
         }
         let mut n = old;
         while n != NIL {
-            let (key, next) = self.nodes[n as usize];
+            let Node { key, next, .. } = self.nodes[n as usize];
             self.set(key, None);
             n = next;
         }
         self.head[var] = NIL;
-        self.journal.push(Change::Take {
+        self.log(Change::Take {
             var: var as u32,
             old,
         });
     }
 
-    /// Forgets every variable `b` assigns, each once (kills commute; collecting them in a hash
-    /// set first cost more than the walk on unrolled loop bodies).
+    /// Forgets every variable `b` assigns (kills commute, and killing a variable again finds
+    /// its list empty and does nothing, so no set of variables already seen is needed).
     fn kill_assigned(&mut self, b: &Block) {
-        let mut seen = vec![false; self.head.len()];
-        walk(b, &mut |i| {
-            for_each_def(i, |v| {
-                if !std::mem::replace(&mut seen[v.0 as usize], true) {
-                    self.kill(v);
-                }
-            })
-        });
+        walk(b, &mut |i| for_each_def(i, |v| self.kill(v)));
     }
 
-    fn push(&mut self, var: Var, key: u32) {
+    /// Pushes a node for `key` onto `var`'s list (journaled by the caller).
+    fn link(&mut self, var: Var, key: u32) {
         let node = self.nodes.len() as u32;
         let h = &mut self.head[var.0 as usize];
-        self.nodes.push((key, *h));
+        self.nodes.push(Node {
+            key,
+            next: *h,
+            var: var.0,
+        });
         *h = node;
-        self.journal.push(Change::Push { var: var.0, node });
     }
 
+    /// Makes `h` the holder of `key`, listing the key under its variable operands and `h`.
     fn add(&mut self, key: u32, h: Var) {
-        let mut ops = [None; 3];
-        let mut n = 0;
-        let mut many = false;
-        self.keys[key as usize].for_each_operand(|o| {
-            if let Operand::Var(v) = o {
-                match ops.get_mut(n) {
-                    Some(slot) => *slot = Some(v),
-                    None => many = true,
-                }
-                n += 1;
-            }
-        });
-        if many {
-            // An intrinsic with more than three variable arguments (rare).
-            let mut all = Vec::new();
-            self.keys[key as usize].for_each_operand(|o| {
-                if let Operand::Var(v) = o {
-                    all.push(v);
-                }
-            });
-            for v in all {
-                self.push(v, key);
+        let first = self.nodes.len() as u32;
+        let k = self.keys[key as usize];
+        if k.kind() == KIND_LONG_INTRINSIC {
+            for v in self.vars_read(key) {
+                self.link(v, key);
             }
         } else {
-            for v in ops.into_iter().flatten() {
-                self.push(v, key);
+            for w in k.ops {
+                if let Some(v) = slot_var(w) {
+                    self.link(v, key);
+                }
             }
         }
-        self.push(h, key);
-        self.set(key, Some(h));
+        self.link(h, key);
+        let old = self.holder[key as usize].replace(h);
+        let count = self.nodes.len() as u32 - first;
+        self.log(Change::Add {
+            key,
+            old,
+            first,
+            count,
+        });
     }
 
     /// Undoes every change after `mark`, returning them in the order they were made.
@@ -220,16 +425,21 @@ impl Avail {
         self.journal.truncate(mark);
     }
 
-    fn rollback(
-        holder: &mut [Option<Var>],
-        head: &mut [u32],
-        nodes: &[(u32, u32)],
-        done: &[Change],
-    ) {
+    fn rollback(holder: &mut [Option<Var>], head: &mut [u32], nodes: &[Node], done: &[Change]) {
         for c in done.iter().rev() {
             match *c {
                 Change::Holder { key, old, .. } => holder[key as usize] = old,
-                Change::Push { var, node } => head[var as usize] = nodes[node as usize].1,
+                Change::Add {
+                    key,
+                    old,
+                    first,
+                    count,
+                } => {
+                    holder[key as usize] = old;
+                    for n in nodes[first as usize..(first + count) as usize].iter().rev() {
+                        head[n.var as usize] = n.next;
+                    }
+                }
                 Change::Take { var, old } => head[var as usize] = old,
             }
         }
@@ -240,10 +450,18 @@ impl Avail {
         for c in changes {
             match c {
                 Change::Holder { key, new, .. } => self.holder[key as usize] = new,
-                Change::Push { var, node } => self.head[var as usize] = node,
+                Change::Add {
+                    key, first, count, ..
+                } => {
+                    for n in first..first + count {
+                        self.head[self.nodes[n as usize].var as usize] = n;
+                    }
+                    let last = self.nodes[(first + count - 1) as usize].var;
+                    self.holder[key as usize] = Some(Var(last));
+                }
                 Change::Take { var, .. } => self.head[var as usize] = NIL,
             }
-            self.journal.push(c);
+            self.log(c);
         }
     }
 
@@ -260,8 +478,8 @@ impl Avail {
 
 fn touched(changes: &[Change], out: &mut Vec<u32>) {
     for c in changes {
-        if let Change::Holder { key, .. } = c {
-            out.push(*key);
+        if let Some((key, _)) = c.holder_change() {
+            out.push(key);
         }
     }
 }
@@ -289,28 +507,39 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn key(&self, inst: &Inst) -> Option<Key> {
-        let ty = |v: Var| self.vars[v.0 as usize];
-        Some(match inst {
-            Inst::Unary { dst, op, a } => Key::Un(*op, *a, ty(*dst)),
+    /// The key of what `inst` computes, if it is a pure value worth merging, with the one
+    /// variable it writes and whether it also reads that variable (found here, where the
+    /// operands are at hand, rather than by a second look at the instruction).
+    fn key(&self, inst: &Inst, av: &mut Avail) -> Option<(u32, Var, bool)> {
+        let ty = |v: Var| self.vars[v.0 as usize] as u64;
+        let (key, dst) = match inst {
+            Inst::Unary { dst, op, a } => (Key::new(KIND_UN, *op as u64, ty(*dst), &[*a], 0), *dst),
             Inst::Binary { dst, op, a, b } => {
-                if *op == BinOp::Mul && ty(*dst).is_float() {
+                if *op == BinOp::Mul && self.vars[dst.0 as usize].is_float() {
                     return None;
                 }
-                Key::Bin(*op, *a, *b, ty(*dst))
+                (Key::new(KIND_BIN, *op as u64, ty(*dst), &[*a, *b], 0), *dst)
             }
-            Inst::Fma { a, b, c, .. } => Key::Fma(*a, *b, *c),
-            Inst::Cast { dst, a } => Key::Cast(*a, ty(*dst)),
-            Inst::Bitcast { dst, a } => Key::Bitcast(*a, ty(*dst)),
-            Inst::Select { cond, a, b, .. } => Key::Select(*cond, *a, *b),
+            Inst::Fma { dst, a, b, c } => (Key::new(KIND_FMA, 0, 0, &[*a, *b, *c], 0), *dst),
+            Inst::Cast { dst, a } => (Key::new(KIND_CAST, 0, ty(*dst), &[*a], 0), *dst),
+            Inst::Bitcast { dst, a } => (Key::new(KIND_BITCAST, 0, ty(*dst), &[*a], 0), *dst),
+            Inst::Select { dst, cond, a, b } => {
+                (Key::new(KIND_SELECT, 0, 0, &[*cond, *a, *b], 0), *dst)
+            }
             Inst::Intrinsic { id, dsts, args } if dsts.len() == 1 && is_removable(inst) => {
-                Key::Intrinsic(*id, args.clone())
+                let d = dsts[0];
+                let reads = args.contains(&Operand::Var(d));
+                return Some((av.intrinsic(*id, args), d, reads));
             }
-            Inst::SharedAddr { alloc, .. } => Key::SharedAddr(*alloc),
-            Inst::DynSharedAddr { .. } => Key::DynSharedAddr,
-            Inst::DynSharedBytes { .. } => Key::DynSharedBytes,
+            Inst::SharedAddr { dst, alloc } => {
+                (Key::new(KIND_SHARED_ADDR, 0, 0, &[], alloc.0), *dst)
+            }
+            Inst::DynSharedAddr { dst } => (Key::new(KIND_DYN_SHARED_ADDR, 0, 0, &[], 0), *dst),
+            Inst::DynSharedBytes { dst } => (Key::new(KIND_DYN_SHARED_BYTES, 0, 0, &[], 0), *dst),
             _ => return None,
-        })
+        };
+        let reads = key.reads(dst);
+        Some((av.id(key), dst, reads))
     }
 
     fn block(&mut self, b: &mut Block, av: &mut Avail) {
@@ -321,19 +550,20 @@ impl Cx<'_> {
                 // where the branch left it as it was. Same result as the general case below,
                 // without its three vectors per `if`.
                 Inst::If { then, els, .. } if els.0.is_empty() && falls_through(then) => {
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(then, av);
+                    av.leave();
                     let mut changed = std::mem::take(&mut self.scratch);
                     changed.clear();
                     for c in &av.journal[mark..] {
-                        if let Change::Holder { key, .. } = *c {
+                        if let Some((key, _)) = c.holder_change() {
                             changed.push((key, av.holder[key as usize]));
                         }
                     }
                     if !changed.is_empty() {
                         // Holders as they were before the branch (the journal stays as is).
                         for c in av.journal[mark..].iter().rev() {
-                            if let Change::Holder { key, old, .. } = *c {
+                            if let Some((key, old)) = c.holder_change() {
                                 av.holder[key as usize] = old;
                             }
                         }
@@ -356,12 +586,14 @@ impl Cx<'_> {
                         self.differ = differ;
                     }
                     self.scratch = changed;
+                    av.merged(mark);
                 }
                 Inst::If { then, els, .. } => {
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(then, av);
                     let then_changes = av.undo_to(mark);
                     self.block(els, av);
+                    av.leave();
                     match (falls_through(then), falls_through(els)) {
                         (true, true) => {
                             // Keep what both branches agree on: only keys either one changed
@@ -386,43 +618,43 @@ impl Cx<'_> {
                         (false, true) => {}
                         (false, false) => av.clear(),
                     }
+                    av.merged(mark);
                 }
                 Inst::For { iv, body, .. } => {
                     av.kill_assigned(body);
                     av.kill(*iv);
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(body, av);
+                    av.leave();
                     av.drop_to(mark);
                 }
                 Inst::Loop { body, .. } => {
                     av.kill_assigned(body);
-                    let mark = av.journal.len();
+                    let mark = av.enter();
                     self.block(body, av);
+                    av.leave();
                     av.drop_to(mark);
                 }
-                _ => {
-                    let key = self.key(inst).map(|k| av.id(k));
-                    if let (Some(key), Some(d)) = (key, single_dst(inst)) {
-                        if let Some(h) = av.holder[key as usize] {
-                            if h != d {
-                                *inst = Inst::Mov {
-                                    dst: d,
-                                    src: Operand::Var(h),
-                                };
-                                self.changed = true;
+                _ => match self.key(inst, av) {
+                    // A pure value writes only `d`.
+                    Some((key, d, reads_dst)) => match av.holder[key as usize] {
+                        Some(h) if h != d => {
+                            *inst = Inst::Mov {
+                                dst: d,
+                                src: Operand::Var(h),
+                            };
+                            self.changed = true;
+                            av.kill(d);
+                        }
+                        _ => {
+                            av.kill(d);
+                            if !reads_dst {
+                                av.add(key, d);
                             }
                         }
-                    }
-                    for_each_def(inst, |v| av.kill(v));
-                    if let (Some(key), Some(d)) = (key, single_dst(inst)) {
-                        let mut reads_dst = false;
-                        av.keys[key as usize]
-                            .for_each_operand(|o| reads_dst |= o == Operand::Var(d));
-                        if !matches!(inst, Inst::Mov { .. }) && !reads_dst {
-                            av.add(key, d);
-                        }
-                    }
-                }
+                    },
+                    None => for_each_def(inst, |v| av.kill(v)),
+                },
             }
         }
     }
@@ -540,5 +772,46 @@ mod tests {
             ];
             assert_eq!(run(&orig, &args), run(&k, &args));
         }
+    }
+
+    #[test]
+    fn keys_of_long_intrinsics_compare_their_arguments() {
+        let mut av = Avail::new(8);
+        let args = |last: u32| {
+            let mut a: Vec<Operand> = (0..4).map(|v| Operand::Var(Var(v))).collect();
+            a.push(Operand::Const(Const::u32(last)));
+            a
+        };
+        let k1 = av.intrinsic(IntrinsicId(3), &args(1));
+        let k2 = av.intrinsic(IntrinsicId(3), &args(2));
+        assert_ne!(k1, k2);
+        assert_eq!(av.intrinsic(IntrinsicId(3), &args(1)), k1);
+        assert_ne!(av.intrinsic(IntrinsicId(4), &args(1)), k1);
+        let vars: Vec<Var> = (0..4).map(Var).collect();
+        assert_eq!(av.vars_read(k2), vars);
+        let short = av.intrinsic(IntrinsicId(3), &args(1)[2..]);
+        assert_eq!(av.vars_read(short), vars[2..]);
+        assert_ne!(av.intrinsic(IntrinsicId(3), &args(2)[2..]), short);
+    }
+
+    #[test]
+    fn key_ids_survive_the_table_growing() {
+        let mut av = Avail::new(4);
+        let key = |i: u32| {
+            Key::new(
+                KIND_BIN,
+                BinOp::Add as u64,
+                Ty::U32 as u64,
+                &[Operand::Var(Var(i % 7)), Operand::Const(Const::u32(i))],
+                0,
+            )
+        };
+        for i in 0..1000 {
+            assert_eq!(av.id(key(i)), i);
+        }
+        for i in (0..1000).rev() {
+            assert_eq!(av.id(key(i)), i);
+        }
+        assert_eq!(av.keys.len(), 1000);
     }
 }
