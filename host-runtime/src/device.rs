@@ -6,15 +6,15 @@
 //! CUDA arm and a simulator arm ([`crate::sim_backend`]); buffers hold a `u64` that is a
 //! `CUdeviceptr` on CUDA and a simulator address on the simulator.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use cudarc::driver::sys::CUdevice;
+use cudarc::driver::sys::{CUdevice, CUstream};
 
 use crate::context::Context;
 use crate::driver::{self, cu};
 use crate::launch::Limits;
-use crate::panic::PanicSlots;
+use crate::panic_slots::PanicSlots;
 use crate::properties::DeviceProperties;
 use crate::sim_backend::SimDevice;
 use crate::{DeviceBuffer, Error, Result, Stream};
@@ -55,6 +55,9 @@ pub(crate) struct CudaDevice {
     pub(crate) limits: Limits,
     pub(crate) panics: PanicSlots,
     pub(crate) driver_version: i32,
+    /// The runtime's own non-blocking stream, for work that must not wait for (or be waited on by)
+    /// the user's streams: resetting panic slots, initializing module words.
+    internal: AtomicPtr<cudarc::driver::sys::CUstream_st>,
 }
 
 impl CudaDevice {
@@ -65,11 +68,25 @@ impl CudaDevice {
         self.ctx.bind()
     }
 
-    /// Waits for all work of the context, then reports kernel panics.
+    /// Waits for all work of the context, then reports kernel panics of any stream.
     pub(crate) fn synchronize(&self) -> Result<()> {
         self.ctx.bind()?;
+        let mark = self.panics.mark();
         unsafe { cu!(cuCtxSynchronize())? };
-        self.panics.check()
+        self.panics.check_all(mark, self.internal_stream())
+    }
+
+    /// The runtime's internal stream (non-blocking, of the current context generation).
+    #[inline]
+    pub(crate) fn internal_stream(&self) -> CUstream {
+        self.internal.load(Ordering::Acquire)
+    }
+
+    fn create_internal_stream() -> Result<CUstream> {
+        let mut s: CUstream = std::ptr::null_mut();
+        let flags = cudarc::driver::sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32;
+        unsafe { cu!(cuStreamCreate(&mut s, flags))? };
+        Ok(s)
     }
 }
 
@@ -77,6 +94,9 @@ impl Drop for CudaDevice {
     fn drop(&mut self) {
         if self.ctx.bind().is_ok() {
             self.panics.free_pages();
+            unsafe {
+                let _ = cudarc::driver::sys::cuStreamDestroy_v2(self.internal_stream());
+            }
         }
     }
 }
@@ -106,6 +126,8 @@ impl Device {
         unsafe { cu!(cuDeviceGet(&mut cu_dev, ordinal as i32))? };
         let props = DeviceProperties::query(cu_dev)?;
         let ctx = Context::retain(cu_dev)?;
+        ctx.bind()?;
+        let internal = CudaDevice::create_internal_stream()?;
         let driver_version = driver::driver_version()?;
         let limits = Limits::from_properties(&props);
         let inner = Arc::new(DeviceInner {
@@ -118,6 +140,7 @@ impl Device {
                 limits,
                 panics: PanicSlots::default(),
                 driver_version,
+                internal: AtomicPtr::new(internal),
             }),
         });
         open.push((ordinal, Arc::downgrade(&inner)));
@@ -319,7 +342,11 @@ impl Device {
         match &self.inner.backend {
             Backend::Cuda(c) => {
                 c.panics.forget();
-                c.ctx.reset()
+                c.ctx.reset()?;
+                // The reset destroyed the internal stream with everything else.
+                c.internal
+                    .store(CudaDevice::create_internal_stream()?, Ordering::Release);
+                Ok(())
             }
             Backend::Sim(s) => {
                 s.clear();

@@ -49,6 +49,8 @@ pub struct Event {
     flags: EventFlags,
     /// On the simulator: the host time of the last record (work is complete when recorded).
     sim_stamp: Mutex<Option<Instant>>,
+    /// The stream of the last record, whose kernel panics [`Event::synchronize`] reports.
+    recorded_on: Mutex<Option<Stream>>,
 }
 
 // SAFETY: event handles are usable from any thread of the process.
@@ -84,6 +86,7 @@ impl Event {
                 generation: 0,
                 flags,
                 sim_stamp: Mutex::new(None),
+                recorded_on: Mutex::new(None),
             });
         }
         let cuda = device.cuda_arm()?;
@@ -96,6 +99,7 @@ impl Event {
             generation: cuda.ctx.generation(),
             flags,
             sim_stamp: Mutex::new(None),
+            recorded_on: Mutex::new(None),
         })
     }
 
@@ -132,10 +136,12 @@ impl Event {
         self.check_device(stream.device())?;
         if self.is_sim() {
             *self.sim_stamp.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-            return Ok(());
+        } else {
+            self.enter()?;
+            unsafe { cu!(cuEventRecord(self.raw, stream.raw()))? };
         }
-        self.enter()?;
-        unsafe { cu!(cuEventRecord(self.raw, stream.raw())) }
+        *self.recorded_on.lock().unwrap_or_else(|e| e.into_inner()) = Some(stream.clone());
+        Ok(())
     }
 
     /// `Ok(true)` once the captured work has completed.
@@ -151,14 +157,22 @@ impl Event {
         }
     }
 
-    /// Waits for the captured work, then reports kernel panics on the device.
+    /// Waits for the captured work, then reports a panic of a kernel of the stream the event was
+    /// last recorded on (once).
     pub fn synchronize(&self) -> Result<()> {
-        if self.is_sim() {
-            return self.device.synchronize();
+        if !self.is_sim() {
+            self.enter()?;
+            unsafe { cu!(cuEventSynchronize(self.raw))? };
         }
-        let cuda = self.enter()?;
-        unsafe { cu!(cuEventSynchronize(self.raw))? };
-        cuda.panics.check()
+        let stream = self
+            .recorded_on
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        match stream {
+            Some(s) => s.check_panics(),
+            None => Ok(()),
+        }
     }
 
     /// Milliseconds between `self` (the start) and `end`, both recorded and completed, both with

@@ -73,7 +73,7 @@ pub fn launch_kernel(
                 .into());
             }
             // SAFETY: as above; the simulator reads `params[i].size` bytes behind each pointer.
-            unsafe { sim.launch(&entry.compiled.kernel, &cfg, args) }
+            unsafe { sim.launch(stream.id(), &entry.compiled.kernel, &cfg, args) }
         }
     }
 }

@@ -217,6 +217,34 @@ pub(crate) unsafe fn launch_cuda(
     if cfg.shared_mem_bytes > f.dyn_shared_limit.load(Ordering::Relaxed) {
         raise_dynamic_shared(cuda, f, cfg.shared_mem_bytes)?;
     }
+    if f.module.panic_id.is_none() {
+        return unsafe { cu_launch(f, cfg, stream, args) };
+    }
+    // The trailing `__fc_panic` argument: the stream's panic slot.
+    let mut slot = stream.panic_slot_addr();
+    let slot_ptr = &mut slot as *mut u64 as *mut c_void;
+    let mut all = [std::ptr::null_mut(); INLINE_ARGS];
+    if args.len() < INLINE_ARGS {
+        all[..args.len()].copy_from_slice(args);
+        all[args.len()] = slot_ptr;
+        unsafe { cu_launch(f, cfg, stream, &mut all[..=args.len()]) }
+    } else {
+        let mut all = args.to_vec();
+        all.push(slot_ptr);
+        unsafe { cu_launch(f, cfg, stream, &mut all) }
+    }
+}
+
+/// Argument arrays up to this long are extended on the stack.
+const INLINE_ARGS: usize = 32;
+
+#[inline]
+unsafe fn cu_launch(
+    f: &FunctionInner,
+    cfg: &LaunchConfig,
+    stream: &Stream,
+    args: &mut [*mut c_void],
+) -> Result<()> {
     unsafe {
         cu!(cuLaunchKernel(
             f.raw,

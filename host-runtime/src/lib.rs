@@ -26,6 +26,7 @@ pub mod memory;
 pub mod module;
 pub mod occupancy;
 pub mod panic;
+mod panic_slots;
 pub mod pinned;
 pub mod pitched;
 pub mod pool;

@@ -14,7 +14,7 @@ use cudarc::driver::sys::{
 
 use crate::driver::{cu, driver_error};
 use crate::launch::{launch_cuda, FuncLimits};
-use crate::panic::SlotOwner;
+use crate::panic_slots::ModuleInfo;
 use crate::{Device, Error, LaunchConfig, Result, Stream};
 
 const LOG_BYTES: usize = 16 * 1024;
@@ -29,7 +29,9 @@ pub(crate) struct ModuleInner {
     pub(crate) device: Device,
     pub(crate) raw: CUmodule,
     pub(crate) generation: u64,
-    slot: Option<u32>,
+    /// The module's id in the device's panic table: set when the module defines
+    /// `__fc_panic_module`, whose entries then take the stream's panic slot as a trailing argument.
+    pub(crate) panic_id: Option<u32>,
     name: String,
 }
 
@@ -48,8 +50,8 @@ impl Drop for ModuleInner {
         unsafe {
             let _ = sys::cuModuleUnload(self.raw);
         }
-        if let Some(id) = self.slot {
-            cuda.panics.release(id);
+        if let Some(id) = self.panic_id {
+            cuda.panics.unregister_module(id);
         }
     }
 }
@@ -74,7 +76,8 @@ impl Module {
         Module::adopt(device, raw, "cubin module".into(), None)
     }
 
-    /// Wraps a freshly loaded handle: attaches a panic slot when the module has one.
+    /// Wraps a freshly loaded handle: registers it for panic reports when it defines
+    /// `__fc_panic_module`.
     pub(crate) fn adopt(
         device: &Device,
         raw: CUmodule,
@@ -82,11 +85,14 @@ impl Module {
         sites: Option<Arc<[kernel_std::ir::PanicSite]>>,
     ) -> Result<Module> {
         let cuda = device.cuda_arm()?;
-        let owner = SlotOwner {
+        let info = ModuleInfo {
             kernel: name.clone(),
             sites,
         };
-        let slot = match cuda.panics.attach(raw, owner) {
+        let panic_id = match cuda
+            .panics
+            .register_module(raw, info, cuda.internal_stream())
+        {
             Ok(s) => s,
             Err(e) => {
                 unsafe {
@@ -100,7 +106,7 @@ impl Module {
                 device: device.clone(),
                 raw,
                 generation: cuda.ctx.generation(),
-                slot,
+                panic_id,
                 name,
             }),
         })
@@ -156,9 +162,11 @@ impl Module {
         &self.inner.device
     }
 
-    /// Whether the module reports kernel panics (it defines `__fc_panic_slot`).
+    /// Whether the module reports kernel panics (it defines `__fc_panic_module`, and its entries
+    /// take the stream's panic slot after their own parameters; see
+    /// `kernel_std::panic_record`).
     pub fn reports_panics(&self) -> bool {
-        self.inner.slot.is_some()
+        self.inner.panic_id.is_some()
     }
 
     /// The name panics are reported under.
@@ -224,6 +232,8 @@ impl Function {
     }
 
     /// Launches with raw argument pointers, after the same validation generated launchers get.
+    /// For a module that reports panics, the runtime appends the stream's panic slot: pass only
+    /// the kernel's own parameters.
     ///
     /// # Safety
     /// `args` must hold one pointer per kernel parameter, each to a value of the parameter's exact

@@ -3,8 +3,8 @@
 //!
 //! To keep programs portable between backends, the simulator reports like a GPU: a launch only
 //! fails for a bad configuration, and what goes wrong *inside* the kernel (a panic, or a bug one of
-//! the simulator's detectors caught) is returned by the next synchronizing call, the first error
-//! winning. Streams and events exist so the same code runs, but since every launch completes
+//! the simulator's detectors caught) is returned by the next synchronize of the stream that ran it
+//! (or by a device-wide synchronize or copy to the host), the first error of each stream winning. Streams and events exist so the same code runs, but since every launch completes
 //! before it returns, ordering between them is trivially satisfied and event times are host times.
 //! Managed memory is a simulator allocation the host reads and writes in place; page-locked memory
 //! is ordinary host memory (mapped page-locked memory cannot alias simulated device memory, so it is
@@ -24,8 +24,8 @@ use crate::{param_bytes, Error, LaunchConfig, Result};
 
 pub(crate) struct SimDevice {
     mem: Mutex<GlobalMemory>,
-    /// The first in-kernel error since the last synchronizing call.
-    pending: Mutex<Option<Error>>,
+    /// The first in-kernel error of each stream (by stream id) since its last synchronize.
+    pending: Mutex<Vec<(u64, Error)>>,
     pub(crate) props: DeviceProperties,
     pub(crate) limits: Limits,
 }
@@ -58,7 +58,7 @@ impl SimDevice {
         let limits = Limits::from_properties(&props);
         SimDevice {
             mem: Mutex::new(GlobalMemory::new()),
-            pending: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
             props,
             limits,
         }
@@ -68,25 +68,32 @@ impl SimDevice {
         self.mem.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Reports (once) the first error of the kernels run since the last call.
+    fn pending(&self) -> MutexGuard<'_, Vec<(u64, Error)>> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reports (once) the first pending error of any stream: the device-wide synchronize.
     pub(crate) fn synchronize(&self) -> Result<()> {
-        match self
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-        {
-            Some(e) => Err(e),
+        let mut p = self.pending();
+        if p.is_empty() {
+            Ok(())
+        } else {
+            Err(p.remove(0).1)
+        }
+    }
+
+    /// Reports (once) the first error of the kernels stream `stream` ran.
+    pub(crate) fn synchronize_stream(&self, stream: u64) -> Result<()> {
+        let mut p = self.pending();
+        match p.iter().position(|(s, _)| *s == stream) {
+            Some(i) => Err(p.remove(i).1),
             None => Ok(()),
         }
     }
 
-    /// Forgets a pending error (the simulator's `recover`).
+    /// Forgets pending errors (the simulator's `recover`).
     pub(crate) fn clear(&self) {
-        self.pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        self.pending().clear();
     }
 
     pub(crate) fn alloc(&self, bytes: usize) -> u64 {
@@ -153,12 +160,14 @@ impl SimDevice {
         self.write(addr, &bytes)
     }
 
-    /// Validates and runs one launch; in-kernel errors are kept for the next synchronize.
+    /// Validates and runs one launch on stream `stream` (its id); in-kernel errors are kept for
+    /// the stream's next synchronize.
     ///
     /// # Safety
     /// `args[i]` must point at `kernel.params[i].size` readable bytes.
     pub(crate) unsafe fn launch(
         &self,
+        stream: u64,
         kernel: &ir::Kernel,
         cfg: &LaunchConfig,
         args: &[*mut c_void],
@@ -178,9 +187,9 @@ impl SimDevice {
         };
         let r = sim::launch(kernel, &launch, &params, &mut self.mem());
         if let Err(e) = r {
-            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-            if pending.is_none() {
-                *pending = Some(sim_error(e));
+            let mut pending = self.pending();
+            if !pending.iter().any(|(s, _)| *s == stream) {
+                pending.push((stream, sim_error(e)));
             }
         }
         Ok(())

@@ -8,12 +8,15 @@
 use std::any::Any;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{self, CUresult, CUstream};
 
+use crate::device::Backend;
 use crate::driver::cu;
 use crate::event::{Event, EventFlags};
+use crate::panic_slots::SlotHandle;
 use crate::{BackendKind, Device, Error, Result};
 
 /// How to create a stream.
@@ -36,9 +39,15 @@ pub(crate) struct StreamInner {
     device: Device,
     raw: CUstream,
     generation: u64,
+    /// Process-unique: what the simulator files a kernel's errors under.
+    id: u64,
+    /// Where this stream's kernels report panics (CUDA only).
+    slot: Option<SlotHandle>,
     /// Messages of callbacks that panicked, reported at the next synchronize.
     panics: Arc<Mutex<Vec<String>>>,
 }
+
+static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
 
 // SAFETY: CUstream handles are usable from any thread of the process.
 unsafe impl Send for StreamInner {}
@@ -50,9 +59,13 @@ impl Drop for StreamInner {
             return;
         };
         if cuda.enter(self.generation).is_ok() {
-            // Pending work still completes; the driver releases the stream afterwards.
+            // Pending work still completes; the driver releases the stream afterwards, and the
+            // panic slot stays reserved until a device synchronize has seen that work finish.
             unsafe {
                 let _ = sys::cuStreamDestroy_v2(self.raw);
+            }
+            if let Some(slot) = &self.slot {
+                cuda.panics.retire(slot);
             }
         }
     }
@@ -82,6 +95,8 @@ impl Stream {
                     device: device.clone(),
                     raw: std::ptr::null_mut(),
                     generation: 0,
+                    id: NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed),
+                    slot: None,
                     panics: Arc::default(),
                 }),
             });
@@ -93,13 +108,19 @@ impl Stream {
         } else {
             sys::CUstream_flags::CU_STREAM_DEFAULT as u32
         };
+        let slot = cuda.panics.take(cuda.internal_stream())?;
         let mut raw: CUstream = std::ptr::null_mut();
-        unsafe { cu!(cuStreamCreateWithPriority(&mut raw, flags, opts.priority))? };
+        if let Err(e) = unsafe { cu!(cuStreamCreateWithPriority(&mut raw, flags, opts.priority)) } {
+            cuda.panics.retire(&slot);
+            return Err(e);
+        }
         Ok(Stream {
             inner: Arc::new(StreamInner {
                 device: device.clone(),
                 raw,
                 generation: cuda.ctx.generation(),
+                id: NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed),
+                slot: Some(slot),
                 panics: Arc::default(),
             }),
         })
@@ -123,6 +144,30 @@ impl Stream {
         self.inner.raw
     }
 
+    /// Process-unique id of the stream.
+    #[inline]
+    pub(crate) fn id(&self) -> u64 {
+        self.inner.id
+    }
+
+    /// The device address of the stream's panic slot: the trailing kernel argument (0 on the
+    /// simulator, which reports panics itself).
+    #[inline]
+    pub(crate) fn panic_slot_addr(&self) -> u64 {
+        self.inner.slot.as_ref().map_or(0, |s| s.dev)
+    }
+
+    /// Reports a kernel panic of this stream's kernels (once). Call after its work completed.
+    pub(crate) fn check_panics(&self) -> Result<()> {
+        match &self.device().inner.backend {
+            Backend::Cuda(cuda) => match &self.inner.slot {
+                Some(slot) => cuda.panics.check_slot(slot, cuda.internal_stream()),
+                None => Ok(()),
+            },
+            Backend::Sim(sim) => sim.synchronize_stream(self.id()),
+        }
+    }
+
     #[inline]
     fn is_sim(&self) -> bool {
         self.device().backend() == BackendKind::Sim
@@ -136,16 +181,15 @@ impl Stream {
         Ok(cuda)
     }
 
-    /// Waits for the stream's work, then reports a driver error, a kernel panic on the device or a
-    /// panicked host callback of this stream, in that order.
+    /// Waits for the stream's work, then reports a driver error, a panic of a kernel this stream
+    /// ran, or a panicked host callback of this stream, in that order. Panics of kernels on other
+    /// streams are left for their own stream's (or the device's) synchronize.
     pub fn synchronize(&self) -> Result<()> {
-        if self.is_sim() {
-            self.device().synchronize()?;
-            return self.take_callback_panic();
+        if !self.is_sim() {
+            self.enter()?;
+            unsafe { cu!(cuStreamSynchronize(self.raw()))? };
         }
-        let cuda = self.enter()?;
-        unsafe { cu!(cuStreamSynchronize(self.raw()))? };
-        cuda.panics.check()?;
+        self.check_panics()?;
         self.take_callback_panic()
     }
 

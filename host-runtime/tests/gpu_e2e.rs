@@ -213,10 +213,13 @@ fn typed_launches_succeed_and_their_overhead_is_reported() {
     let f = host_runtime::kernel_function(&dev, &empty3::KERNEL, &InstanceKey::EMPTY, &Vec::new)
         .unwrap();
     let (mut a, mut xa, mut ya): (f32, SliceArg, SliceArg) = (1.0, x.kernel_arg(), y.kernel_arg());
+    // Compiled entries take the stream's panic slot last; 0 means "no reporting".
+    let mut no_slot = 0u64;
     let mut args = [
         &mut a as *mut f32 as *mut c_void,
         &mut xa as *mut SliceArg as *mut c_void,
         &mut ya as *mut SliceArg as *mut c_void,
+        &mut no_slot as *mut u64 as *mut c_void,
     ];
     const N: u32 = 1000;
     let (mut best_raw, mut best_typed) = (f64::MAX, f64::MAX);

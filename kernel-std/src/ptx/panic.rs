@@ -2,10 +2,12 @@
 //!
 //! A failing check branches to a per-site cold block after the kernel body, which loads the site id
 //! and the two detail values into three fixed registers and jumps to the single shared panic block
-//! at the very end of the entry. That block implements the protocol of `panic_record`: read
-//! `__fc_panic_slot`; if non-zero, win `state` 0 -> 1 with a CAS, write the fields, `membar.sys`,
-//! set `state` = 2 (a relaxed system-scope exchange); then `exit` (never `trap`, so the context
-//! survives and other threads finish).
+//! at the very end of the entry. That block implements the protocol of `panic_record`: load the
+//! stream's slot from the trailing `__fc_panic` parameter; if non-zero, win the slot's `claim`
+//! 0 -> 1 with a device-scope CAS on device memory, load the record's address from the slot, write
+//! the fields (and the module id) with plain stores, `membar.sys`, store `state` = 2; then `exit`
+//! (never `trap`, so the context survives and other threads finish). No atomic touches the
+//! host-mapped record, and nothing here runs unless a thread panics.
 
 use super::emit::{ColdBounds, Emitter, Res};
 use super::regs::Reg;
@@ -120,48 +122,56 @@ impl Emitter<'_> {
             self.ins().s("bra ").s(PANIC_LABEL).end();
         }
         let slot = self.tmp(Ty::U64);
+        let rec = self.tmp(Ty::U64);
         let old = self.tmp(Ty::U32);
         let t = self.tmp(Ty::U32);
         let p = self.tmp(Ty::Bool);
         let done = self.new_label("panic_exit");
         self.label(PANIC_LABEL);
-        self.line(format_args!("ld.global.u64 {slot}, [{}]", pr::SLOT_SYMBOL));
+        self.line(format_args!("ld.param.u64 {slot}, [{}]", pr::PANIC_PARAM));
         self.line(format_args!("setp.eq.u64 {p}, {slot}, 0"));
         self.line(format_args!("@{p} bra {done}"));
+        // The claim is device memory: a plain (relaxed, .gpu scope) CAS is all CUDA needs.
         self.line(format_args!(
             "atom.global.cas.b32 {old}, [{slot}+{}], {}, {}",
-            pr::OFF_STATE,
-            pr::STATE_EMPTY,
-            pr::STATE_WRITING
+            pr::SLOT_OFF_CLAIM,
+            pr::CLAIM_FREE,
+            pr::CLAIM_TAKEN
         ));
-        self.line(format_args!("setp.ne.u32 {p}, {old}, {}", pr::STATE_EMPTY));
+        self.line(format_args!("setp.ne.u32 {p}, {old}, {}", pr::CLAIM_FREE));
         self.line(format_args!("@{p} bra {done}"));
         self.line(format_args!(
-            "st.global.u32 [{slot}+{}], {rs}",
-            pr::OFF_SITE
+            "ld.global.u64 {rec}, [{slot}+{}]",
+            pr::SLOT_OFF_RECORD
         ));
-        self.line(format_args!("st.global.u64 [{slot}+{}], {ra}", pr::OFF_A));
-        self.line(format_args!("st.global.u64 [{slot}+{}], {rb}", pr::OFF_B));
+        self.line(format_args!("st.global.u32 [{rec}+{}], {rs}", pr::OFF_SITE));
+        self.line(format_args!("st.global.u64 [{rec}+{}], {ra}", pr::OFF_A));
+        self.line(format_args!("st.global.u64 [{rec}+{}], {rb}", pr::OFF_B));
         for (i, c) in ["x", "y", "z"].iter().enumerate() {
             self.line(format_args!("mov.u32 {t}, %ctaid.{c}"));
             self.line(format_args!(
-                "st.global.u32 [{slot}+{}], {t}",
+                "st.global.u32 [{rec}+{}], {t}",
                 pr::OFF_BLOCK + 4 * i as u32
             ));
         }
         for (i, c) in ["x", "y", "z"].iter().enumerate() {
             self.line(format_args!("mov.u32 {t}, %tid.{c}"));
             self.line(format_args!(
-                "st.global.u32 [{slot}+{}], {t}",
+                "st.global.u32 [{rec}+{}], {t}",
                 pr::OFF_THREAD + 4 * i as u32
             ));
         }
-        self.line("membar.sys");
-        // A strong system-scope write, as `st.volatile` would be, but as an atomic: any strong
-        // store in a kernel, even one in this cold block, makes ptxas put a `YIELD` into every
-        // loop (measured on histogram256: 21 -> 20 instructions in its grid-stride loop).
+        self.line(format_args!("ld.global.u32 {t}, [{}]", pr::MODULE_SYMBOL));
         self.line(format_args!(
-            "atom.relaxed.sys.global.exch.b32 {old}, [{slot}+{}], {}",
+            "st.global.u32 [{rec}+{}], {t}",
+            pr::OFF_MODULE
+        ));
+        self.line("membar.sys");
+        // A plain (weak) store: the host reads the record only after the kernel completed, and
+        // a strong store anywhere in a kernel, even in this cold block, makes ptxas put a `YIELD`
+        // into every loop (measured on histogram256: 21 -> 20 instructions in its grid-stride loop).
+        self.line(format_args!(
+            "st.global.u32 [{rec}+{}], {}",
             pr::OFF_STATE,
             pr::STATE_DONE
         ));
