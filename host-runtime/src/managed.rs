@@ -9,7 +9,7 @@ use kernel_std::api::DeviceType;
 use crate::device::Backend;
 use crate::driver::{cu, has_symbol};
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
-use crate::memory::byte_len;
+use crate::memory::{byte_len, check_use};
 use crate::sim_backend::SimDevice;
 use crate::{Device, Error, Result, Stream};
 
@@ -178,6 +178,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
 
     /// Migrates the pages to `to` in stream order on `stream`.
     pub fn prefetch(&self, to: Location, stream: &Stream) -> Result<()> {
+        check_use(&self.device, self.generation, stream)?;
         if self.is_sim() {
             // One memory serves host and kernels: nothing to migrate.
             return Ok(());
@@ -241,17 +242,29 @@ impl<T: DeviceType> ManagedBuffer<T> {
     }
 }
 
-impl<T: DeviceType> KernelSlice<T> for ManagedBuffer<T> {
+// SAFETY: `launch_arg` checks device and context; the buffer outlives the borrow.
+unsafe impl<T: DeviceType> KernelSlice<T> for ManagedBuffer<T> {
     fn kernel_arg(&self) -> SliceArg {
         SliceArg {
             ptr: self.addr,
             len: self.len as u64,
         }
     }
+
+    fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for ManagedBuffer<T> {
+// SAFETY: as above.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for ManagedBuffer<T> {
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
+    }
+
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        Ok(self.kernel_arg())
     }
 }

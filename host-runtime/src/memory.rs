@@ -161,6 +161,17 @@ unsafe fn host_bytes<'a>(p: *const c_void, bytes: usize) -> &'a [u8] {
     }
 }
 
+/// What every launch argument checks: memory of `device` (allocated in context generation
+/// `generation`) may be used by work on `stream`. Peer access between devices is not supported, so
+/// another device's memory is always an error.
+#[inline]
+pub(crate) fn check_use(device: &Device, generation: u64, stream: &Stream) -> Result<()> {
+    if *stream.device() != *device {
+        return Err(Error::WrongDevice);
+    }
+    device.check_generation(generation)
+}
+
 /// Byte size of `len` elements of `T`, or an error instead of an overflow.
 pub(crate) fn byte_len<T>(len: usize) -> Result<usize> {
     len.checked_mul(std::mem::size_of::<T>())
@@ -635,13 +646,21 @@ macro_rules! view_common {
             }
         }
 
-        impl<T: DeviceType> KernelSlice<T> for $ty<'_, T> {
+        // SAFETY: `launch_arg` checks the device and context of the viewed buffer, which the
+        // borrow keeps alive.
+        unsafe impl<T: DeviceType> KernelSlice<T> for $ty<'_, T> {
             #[inline]
             fn kernel_arg(&self) -> SliceArg {
                 SliceArg {
                     ptr: self.buf.addr + (self.offset * std::mem::size_of::<T>()) as u64,
                     len: self.len as u64,
                 }
+            }
+
+            #[inline]
+            fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+                check_use(&self.buf.device, self.buf.generation, stream)?;
+                Ok(self.kernel_arg())
             }
         }
     };
@@ -690,14 +709,23 @@ impl<T: DeviceType> DeviceViewMut<'_, T> {
     }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for DeviceViewMut<'_, T> {
+// SAFETY: as for `DeviceView`.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for DeviceViewMut<'_, T> {
     #[inline]
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
     }
+
+    #[inline]
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.buf.device, self.buf.generation, stream)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
+// SAFETY: `launch_arg` checks device and context; the buffer outlives the borrow, and its drop is
+// ordered after queued work.
+unsafe impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
     #[inline]
     fn kernel_arg(&self) -> SliceArg {
         SliceArg {
@@ -705,12 +733,25 @@ impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
             len: self.len as u64,
         }
     }
+
+    #[inline]
+    fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for DeviceBuffer<T> {
+// SAFETY: as above.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for DeviceBuffer<T> {
     #[inline]
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
+    }
+
+    #[inline]
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        Ok(self.kernel_arg())
     }
 }
 

@@ -156,6 +156,14 @@ impl<T: DeviceType> PinnedBuffer<T> {
         self.flags
     }
 
+    /// Page-locked memory belongs to the context that allocated it unless it is `portable`.
+    fn check_stream(&self, stream: &Stream) -> Result<()> {
+        if !self.flags.portable && *stream.device() != self.device {
+            return Err(Error::WrongDevice);
+        }
+        Ok(())
+    }
+
     /// Stream-ordered copy of `src` into this buffer.
     ///
     /// # Safety
@@ -165,6 +173,7 @@ impl<T: DeviceType> PinnedBuffer<T> {
         src: &DeviceBuffer<T>,
         stream: &Stream,
     ) -> Result<()> {
+        self.check_stream(stream)?;
         let dst: &mut [T] = &mut *self;
         unsafe { src.copy_to_host_async(dst, stream) }
     }
@@ -178,6 +187,7 @@ impl<T: DeviceType> PinnedBuffer<T> {
         dst: &mut DeviceBuffer<T>,
         stream: &Stream,
     ) -> Result<()> {
+        self.check_stream(stream)?;
         unsafe { dst.copy_from_host_async(self, stream) }
     }
 }

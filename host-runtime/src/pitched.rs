@@ -10,9 +10,9 @@ use kernel_std::api::DeviceType;
 use crate::device::Backend;
 use crate::driver::cu;
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
-use crate::memory::byte_len;
+use crate::memory::{byte_len, check_use};
 use crate::sim_backend::SimDevice;
-use crate::{Device, DeviceBuffer, Error, Result};
+use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
 /// Row alignment of pitched memory on the simulator.
 const SIM_PITCH_ALIGN: usize = 512;
@@ -325,17 +325,29 @@ impl<T: DeviceType> PitchedBuffer<T> {
 }
 
 /// Kernels see the padded array: `pitch_elems() * height` elements, row `r` at `r * pitch_elems()`.
-impl<T: DeviceType> KernelSlice<T> for PitchedBuffer<T> {
+// SAFETY: `launch_arg` checks device and context; the buffer outlives the borrow.
+unsafe impl<T: DeviceType> KernelSlice<T> for PitchedBuffer<T> {
     fn kernel_arg(&self) -> SliceArg {
         SliceArg {
             ptr: self.addr,
             len: (self.pitch_elems() * self.height) as u64,
         }
     }
+
+    fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for PitchedBuffer<T> {
+// SAFETY: as above.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for PitchedBuffer<T> {
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
+    }
+
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        Ok(self.kernel_arg())
     }
 }

@@ -1,5 +1,6 @@
 //! `name::launch(stream, cfg, args...)`, following host-runtime's `launch_api` contract: one
-//! argument pointer per user parameter, slices as `SliceArg`, values by their own bytes, and for
+//! argument pointer per user parameter, slices as `SliceArg` (checked against the stream's device
+//! by `launch_arg`), values by their own bytes, and for
 //! generic kernels an allocation-free instance key plus a closure building the generic values.
 
 use std::collections::HashSet;
@@ -133,7 +134,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 uses_element = true;
                 inputs.push(quote!(#name: &impl #rt::KernelSlice<#elem>));
                 prep.push(quote_spanned!(span=> __fc_element::<#elem>();));
-                prep.push(quote!(let mut #var = #rt::KernelSlice::kernel_arg(#name);));
+                prep.push(quote!(let mut #var = #rt::KernelSlice::launch_arg(#name, #stream)?;));
             }
             ParamClass::Slice {
                 elem,
@@ -142,7 +143,9 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 uses_element = true;
                 inputs.push(quote!(#name: &mut impl #rt::KernelSliceMut<#elem>));
                 prep.push(quote_spanned!(span=> __fc_element::<#elem>();));
-                prep.push(quote!(let mut #var = #rt::KernelSliceMut::kernel_arg_mut(#name);));
+                prep.push(
+                    quote!(let mut #var = #rt::KernelSliceMut::launch_arg_mut(#name, #stream)?;),
+                );
             }
             ParamClass::Value => {
                 inputs.push(quote!(#name: #ty));

@@ -540,21 +540,32 @@ fn device_copy_types() {
 /// A stand-in device buffer: the launchers must accept anything implementing the slice traits.
 struct FakeBuf(u64);
 
-impl<T> ferrocuda::runtime::KernelSlice<T> for FakeBuf {
+// SAFETY: never launched (see `launchers_type_check`); `launch_arg` refuses every stream.
+unsafe impl<T> ferrocuda::runtime::KernelSlice<T> for FakeBuf {
     fn kernel_arg(&self) -> ferrocuda::runtime::SliceArg {
         ferrocuda::runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
     }
+    fn launch_arg(&self, _: &Stream) -> ferrocuda::runtime::Result<ferrocuda::runtime::SliceArg> {
+        Err(ferrocuda::runtime::Error::WrongDevice)
+    }
 }
 
-impl<T> ferrocuda::runtime::KernelSliceMut<T> for FakeBuf {
+// SAFETY: as above.
+unsafe impl<T> ferrocuda::runtime::KernelSliceMut<T> for FakeBuf {
     fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
         ferrocuda::runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
+    }
+    fn launch_arg_mut(
+        &mut self,
+        _: &Stream,
+    ) -> ferrocuda::runtime::Result<ferrocuda::runtime::SliceArg> {
+        Err(ferrocuda::runtime::Error::WrongDevice)
     }
 }
 

@@ -96,9 +96,16 @@ pub fn named_like_launcher(stream: u32, cfg: &mut [u32]) {
 
 fn launcher_with_clashing_names(s: &Stream, out: &mut Vec<u32>) {
     struct Buf;
-    impl ferrocuda::runtime::KernelSliceMut<u32> for Buf {
+    // SAFETY: `launch_arg_mut` refuses every stream, so nothing is launched with it.
+    unsafe impl ferrocuda::runtime::KernelSliceMut<u32> for Buf {
         fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
             ferrocuda::runtime::SliceArg { ptr: 0, len: 0 }
+        }
+        fn launch_arg_mut(
+            &mut self,
+            _: &Stream,
+        ) -> ferrocuda::runtime::Result<ferrocuda::runtime::SliceArg> {
+            Err(ferrocuda::runtime::Error::WrongDevice)
         }
     }
     let _ = named_like_launcher::launch(s, LaunchConfig::for_elements(1, 1), 3, &mut Buf);
