@@ -123,7 +123,8 @@ impl Device {
             });
         }
         let mut cu_dev: CUdevice = 0;
-        unsafe { cu!(cuDeviceGet(&mut cu_dev, ordinal as i32))? };
+        let c_ordinal = driver::to_c_int(ordinal, "device ordinal")?;
+        unsafe { cu!(cuDeviceGet(&mut cu_dev, c_ordinal))? };
         let props = DeviceProperties::query(cu_dev)?;
         let ctx = Context::retain(cu_dev)?;
         ctx.bind()?;

@@ -79,6 +79,20 @@ pub fn driver_error(call: &'static str, code: CUresult) -> Error {
     }
 }
 
+/// A count or size for a driver parameter of C type `int`: one that does not fit is
+/// `Err(InvalidValue)` naming it, never a wrapped (negative) value.
+pub(crate) fn to_c_int<T>(value: T, what: &str) -> Result<i32>
+where
+    T: TryInto<i32> + Copy + std::fmt::Display,
+{
+    value.try_into().map_err(|_| {
+        Error::InvalidValue(format!(
+            "{what} {value} exceeds the driver's limit of {}",
+            i32::MAX
+        ))
+    })
+}
+
 /// Whether a driver symbol exists in the loaded library (for entry points newer drivers added).
 pub(crate) fn has_symbol(name: &str) -> bool {
     if !driver_present() {
@@ -390,6 +404,19 @@ mod tests {
         assert!(!check("cuMemAlloc_v2", CUresult::CUDA_ERROR_INVALID_VALUE)
             .unwrap_err()
             .is_sticky());
+    }
+
+    #[test]
+    fn c_ints_never_wrap() {
+        assert_eq!(to_c_int(7u32, "block").unwrap(), 7);
+        assert_eq!(to_c_int(i32::MAX as usize, "n").unwrap(), i32::MAX);
+        match to_c_int(3_000_000_000u32, "threads per block") {
+            Err(Error::InvalidValue(m)) => {
+                assert!(m.contains("threads per block 3000000000"), "{m}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(to_c_int(usize::MAX, "ordinal").is_err());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 use kernel_std::api::Dim3;
 
 use crate::device::CudaDevice;
-use crate::driver::cu;
+use crate::driver::{cu, to_c_int};
 use crate::module::FunctionInner;
 use crate::properties::DeviceProperties;
 use crate::{LaunchConfig, Result, Stream};
@@ -85,6 +85,18 @@ pub enum LaunchError {
         /// Dynamic shared memory requested by the launch.
         dynamic_bytes: u32,
         /// The device's opt-in limit per block.
+        max: u32,
+    },
+    /// One thread per element needs more blocks than a grid holds along x.
+    #[error("{elements} elements at {block} threads per block need {blocks} blocks; a grid holds at most {max} along x")]
+    TooManyElements {
+        /// Elements to cover.
+        elements: u64,
+        /// Threads per block.
+        block: u32,
+        /// Blocks needed.
+        blocks: u64,
+        /// Blocks allowed along x.
         max: u32,
     },
     /// The launcher passed a different number of arguments than the kernel has parameters.
@@ -270,11 +282,12 @@ fn raise_dynamic_shared(cuda: &CudaDevice, f: &FunctionInner, needed: u32) -> Re
         .max_shared_optin
         .saturating_sub(f.limits.static_shared)
         .max(needed);
+    let value = to_c_int(max, "dynamic shared memory bytes")?;
     unsafe {
         cu!(cuFuncSetAttribute(
             f.raw,
             cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            max as i32
+            value
         ))?
     };
     f.dyn_shared_limit.store(max, Ordering::Relaxed);

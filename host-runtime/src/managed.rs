@@ -7,7 +7,7 @@ use cudarc::driver::sys::{self, CUmem_advise as MA};
 use kernel_std::api::DeviceType;
 
 use crate::device::Backend;
-use crate::driver::{cu, has_symbol};
+use crate::driver::{cu, has_symbol, to_c_int};
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory::{byte_len, check_use};
 use crate::sim_backend::SimDevice;
@@ -160,20 +160,20 @@ impl<T: DeviceType> ManagedBuffer<T> {
         Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr(), self.len) })
     }
 
-    fn location(&self, l: Location) -> sys::CUmemLocation {
+    fn location(&self, l: Location) -> Result<sys::CUmemLocation> {
         // SAFETY: all-zero is a valid location value; the fields are set right after.
         let mut loc: sys::CUmemLocation = unsafe { std::mem::zeroed() };
         match l {
             Location::Device => {
                 loc.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-                loc.id = self.device.ordinal() as i32;
+                loc.id = to_c_int(self.device.ordinal(), "device ordinal")?;
             }
             Location::Host => {
                 loc.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST;
                 loc.id = 0;
             }
         }
-        loc
+        Ok(loc)
     }
 
     /// Migrates the pages to `to` in stream order on `stream`.
@@ -199,7 +199,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
         if bytes == 0 {
             return Ok(());
         }
-        let loc = self.location(to);
+        let loc = self.location(to)?;
         unsafe {
             cu!(cuMemPrefetchAsync_v2(
                 self.addr,
@@ -237,7 +237,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
             Advice::SetAccessedBy(l) => (MA::CU_MEM_ADVISE_SET_ACCESSED_BY, l),
             Advice::UnsetAccessedBy(l) => (MA::CU_MEM_ADVISE_UNSET_ACCESSED_BY, l),
         };
-        let loc = self.location(loc);
+        let loc = self.location(loc)?;
         unsafe { cu!(cuMemAdvise_v2(self.addr, bytes, a, loc)) }
     }
 }

@@ -126,20 +126,21 @@ impl Module {
                 cname.as_ptr()
             ))?
         };
-        let get = |a: FA| -> Result<i32> {
+        // Attributes are counts and sizes, never negative.
+        let get = |a: FA| -> Result<u32> {
             let mut v = 0;
             unsafe { cu!(cuFuncGetAttribute(&mut v, a, raw))? };
-            Ok(v)
+            Ok(u32::try_from(v).unwrap_or(0))
         };
         let attributes = FunctionAttributes {
-            max_threads_per_block: get(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32,
-            static_shared_bytes: get(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)? as u32,
-            local_bytes: get(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)? as u32,
-            num_regs: get(FA::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32,
-            ptx_version: get(FA::CU_FUNC_ATTRIBUTE_PTX_VERSION)? as u32,
-            binary_version: get(FA::CU_FUNC_ATTRIBUTE_BINARY_VERSION)? as u32,
+            max_threads_per_block: get(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+            static_shared_bytes: get(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+            local_bytes: get(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
+            num_regs: get(FA::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
+            ptx_version: get(FA::CU_FUNC_ATTRIBUTE_PTX_VERSION)?,
+            binary_version: get(FA::CU_FUNC_ATTRIBUTE_BINARY_VERSION)?,
         };
-        let dyn_limit = get(FA::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)? as u32;
+        let dyn_limit = get(FA::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)?;
         Ok(Function {
             inner: Arc::new(FunctionInner {
                 module: self.inner.clone(),

@@ -7,7 +7,7 @@
 use cudarc::driver::sys::{self, CUmemPool_attribute as PA, CUmemoryPool};
 use kernel_std::api::DeviceType;
 
-use crate::driver::cu;
+use crate::driver::{cu, to_c_int};
 use crate::memory::byte_len;
 use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
@@ -62,7 +62,7 @@ impl MemPool {
         props.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
         props.handleTypes = sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE;
         props.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-        props.location.id = cuda.ordinal as i32;
+        props.location.id = to_c_int(cuda.ordinal, "device ordinal")?;
         let mut raw: CUmemoryPool = std::ptr::null_mut();
         unsafe { cu!(cuMemPoolCreate(&mut raw, &props))? };
         Ok(MemPool {

@@ -170,6 +170,16 @@ fn occupancy_matches_the_driver() {
                 assert_eq!(f.max_active_blocks_per_sm(block, smem).unwrap(), n as u32);
             }
         }
+        // Too large is an error, never a wrapped value: a block of 3e9 threads would become a
+        // negative `int`, and a grid cut at the device's limit would skip elements.
+        assert!(matches!(
+            f.max_active_blocks_per_sm(3_000_000_000, 0),
+            Err(Error::InvalidValue(_))
+        ));
+        assert!(matches!(
+            LaunchConfig::occupancy_based(&f, usize::MAX, 0),
+            Err(Error::InvalidLaunch(LaunchError::TooManyElements { .. }))
+        ));
     }
 }
 

@@ -193,6 +193,16 @@ fn launches_are_validated() {
         fill::launch(&s, zero, 1.0f32, &mut y),
         Err(Error::InvalidLaunch(LaunchError::ZeroGrid { .. }))
     ));
+    // 2^40 + 1280 elements need 2^32 + 5 blocks of 256: the grid used to wrap to 5 and the launch
+    // ran, covering 1280 elements. Now it never wraps, so the launch is refused.
+    let huge = LaunchConfig::for_elements((1 << 40) + 1280, 256);
+    assert!(matches!(
+        fill::launch(&s, huge, 1.0f32, &mut y),
+        Err(Error::InvalidLaunch(LaunchError::GridDimTooLarge {
+            axis: 'x',
+            ..
+        }))
+    ));
 }
 
 #[test]
