@@ -6,13 +6,14 @@
 //! CUDA arm and a simulator arm ([`crate::sim_backend`]); buffers hold a `u64` that is a
 //! `CUdeviceptr` on CUDA and a simulator address on the simulator.
 
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use cudarc::driver::sys::{CUdevice, CUstream};
 
 use crate::context::Context;
 use crate::driver::{self, cu};
+use crate::internal::Internal;
 use crate::launch::Limits;
 use crate::panic_slots::PanicSlots;
 use crate::properties::DeviceProperties;
@@ -55,9 +56,8 @@ pub(crate) struct CudaDevice {
     pub(crate) limits: Limits,
     pub(crate) panics: PanicSlots,
     pub(crate) driver_version: i32,
-    /// The runtime's own non-blocking stream, for work that must not wait for (or be waited on by)
-    /// the user's streams: resetting panic slots, initializing module words.
-    internal: AtomicPtr<cudarc::driver::sys::CUstream_st>,
+    /// The runtime's own streams and memory pool.
+    pub(crate) internal: Internal,
 }
 
 impl CudaDevice {
@@ -76,17 +76,16 @@ impl CudaDevice {
         self.panics.check_all(mark, self.internal_stream())
     }
 
-    /// The runtime's internal stream (non-blocking, of the current context generation).
+    /// The runtime's work stream (see `internal`): where synchronous copies and the panic
+    /// table's writes run.
     #[inline]
     pub(crate) fn internal_stream(&self) -> CUstream {
-        self.internal.load(Ordering::Acquire)
+        self.internal.work()
     }
 
-    fn create_internal_stream() -> Result<CUstream> {
-        let mut s: CUstream = std::ptr::null_mut();
-        let flags = cudarc::driver::sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32;
-        unsafe { cu!(cuStreamCreate(&mut s, flags))? };
-        Ok(s)
+    /// Waits for the work stream (what every synchronous operation ends with).
+    pub(crate) fn wait_internal(&self) -> Result<()> {
+        unsafe { cu!(cuStreamSynchronize(self.internal.work())) }
     }
 }
 
@@ -94,9 +93,7 @@ impl Drop for CudaDevice {
     fn drop(&mut self) {
         if self.ctx.bind().is_ok() {
             self.panics.free_pages();
-            unsafe {
-                let _ = cudarc::driver::sys::cuStreamDestroy_v2(self.internal_stream());
-            }
+            self.internal.destroy();
         }
     }
 }
@@ -128,7 +125,7 @@ impl Device {
         let props = DeviceProperties::query(cu_dev)?;
         let ctx = Context::retain(cu_dev)?;
         ctx.bind()?;
-        let internal = CudaDevice::create_internal_stream()?;
+        let internal = Internal::create(ordinal, props.memory_pools_supported)?;
         let driver_version = driver::driver_version()?;
         let limits = Limits::from_properties(&props);
         let inner = Arc::new(DeviceInner {
@@ -141,7 +138,7 @@ impl Device {
                 limits,
                 panics: PanicSlots::default(),
                 driver_version,
-                internal: AtomicPtr::new(internal),
+                internal,
             }),
         });
         open.push((ordinal, Arc::downgrade(&inner)));
@@ -344,10 +341,9 @@ impl Device {
             Backend::Cuda(c) => {
                 c.panics.forget();
                 c.ctx.reset()?;
-                // The reset destroyed the internal stream with everything else.
+                // The reset destroyed the runtime's own streams and pool with everything else.
                 c.internal
-                    .store(CudaDevice::create_internal_stream()?, Ordering::Release);
-                Ok(())
+                    .recreate(c.ordinal, c.props.memory_pools_supported)
             }
             Backend::Sim(s) => {
                 s.clear();

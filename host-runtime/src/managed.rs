@@ -10,7 +10,9 @@ use crate::device::Backend;
 use crate::driver::{cu, has_symbol, to_c_int};
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory::{byte_len, check_use};
+use crate::memory_ops::track;
 use crate::sim_backend::SimDevice;
+use crate::uses::Uses;
 use crate::{Device, Error, Result, Stream};
 
 /// Where managed memory should live.
@@ -52,6 +54,8 @@ pub struct ManagedBuffer<T: DeviceType> {
     /// Where the host reads the elements: `addr` itself on a GPU, the simulator allocation's
     /// bytes on the simulator.
     host: *mut T,
+    /// Streams with queued kernels on the buffer (what a drop waits for).
+    uses: Uses,
     _t: PhantomData<T>,
 }
 
@@ -60,7 +64,8 @@ unsafe impl<T: DeviceType> Sync for ManagedBuffer<T> {}
 
 impl<T: DeviceType> Drop for ManagedBuffer<T> {
     fn drop(&mut self) {
-        self.device.raw_free(self.addr, self.generation);
+        self.device
+            .free_after_uses(self.addr, self.generation, false, &self.uses);
     }
 }
 
@@ -93,6 +98,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
             len,
             generation: cuda.ctx.generation(),
             host: addr as usize as *mut T,
+            uses: Uses::new(bytes as u64),
             _t: PhantomData,
         })
     }
@@ -114,6 +120,7 @@ impl<T: DeviceType> ManagedBuffer<T> {
             len,
             generation: 0,
             host: host as *mut T,
+            uses: Uses::new(bytes as u64),
             _t: PhantomData,
         };
         if !host.is_null() && !(host as usize).is_multiple_of(std::mem::align_of::<T>()) {
@@ -253,6 +260,7 @@ unsafe impl<T: DeviceType> KernelSlice<T> for ManagedBuffer<T> {
 
     fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
         check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), false)?;
         Ok(self.kernel_arg())
     }
 }
@@ -265,6 +273,7 @@ unsafe impl<T: DeviceType> KernelSliceMut<T> for ManagedBuffer<T> {
 
     fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
         check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), true)?;
         Ok(self.kernel_arg())
     }
 }

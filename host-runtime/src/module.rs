@@ -238,7 +238,10 @@ impl Function {
     ///
     /// # Safety
     /// `args` must hold one pointer per kernel parameter, each to a value of the parameter's exact
-    /// size and layout; device pointers passed must stay valid until the kernel finishes.
+    /// size and layout; device pointers passed must stay valid until the kernel finishes. The
+    /// runtime does not see which buffers a raw launch uses, so it cannot order their copies and
+    /// frees after it: synchronize `stream` (or wait for an event recorded on it) before copying
+    /// into, or dropping, memory the kernel uses, and before using that memory on another stream.
     pub unsafe fn launch_raw(
         &self,
         stream: &Stream,

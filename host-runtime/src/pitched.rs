@@ -11,7 +11,9 @@ use crate::device::Backend;
 use crate::driver::cu;
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory::{byte_len, check_use};
+use crate::memory_ops::{track, Target};
 use crate::sim_backend::SimDevice;
+use crate::uses::Uses;
 use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
 /// Row alignment of pitched memory on the simulator.
@@ -25,6 +27,8 @@ pub struct PitchedBuffer<T: DeviceType> {
     width: usize,
     height: usize,
     generation: u64,
+    /// Streams with queued work on the array.
+    uses: Uses,
     _t: PhantomData<T>,
 }
 
@@ -33,7 +37,8 @@ unsafe impl<T: DeviceType> Sync for PitchedBuffer<T> {}
 
 impl<T: DeviceType> Drop for PitchedBuffer<T> {
     fn drop(&mut self) {
-        self.device.raw_free(self.addr, self.generation);
+        self.device
+            .free_after_uses(self.addr, self.generation, false, &self.uses);
     }
 }
 
@@ -80,11 +85,18 @@ impl<T: DeviceType> PitchedBuffer<T> {
             width,
             height,
             generation: cuda.ctx.generation(),
+            uses: Uses::new((pitch * height) as u64),
             _t: PhantomData,
         };
         if addr != 0 {
-            b.device
-                .raw_fill(b.generation, addr, 1, 0, pitch * height)?;
+            let span = b.uses.all();
+            let at = Target {
+                addr,
+                generation: b.generation,
+                uses: &b.uses,
+                span: &span,
+            };
+            b.device.raw_fill(at, 1, 0, pitch * height)?;
         }
         Ok(b)
     }
@@ -114,6 +126,7 @@ impl<T: DeviceType> PitchedBuffer<T> {
             width,
             height,
             generation: 0,
+            uses: Uses::new(total as u64),
             _t: PhantomData,
         })
     }
@@ -175,11 +188,22 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.addr
     }
 
-    fn copy_2d(&self, src: (End, usize), dst: (End, usize)) -> Result<()> {
+    /// A 2-D copy of this array's shape. On CUDA it runs on the runtime's work stream after the
+    /// uses of the device memory involved it conflicts with (`order`: each allocation's uses and
+    /// whether the copy writes it), and the host waits for it; `written` (held exclusively by the
+    /// caller) then has no pending uses left.
+    fn copy_2d(
+        &self,
+        src: (End, usize),
+        dst: (End, usize),
+        order: &[(&Uses, bool)],
+        written: Option<&Uses>,
+    ) -> Result<()> {
         if let Backend::Sim(sim) = &self.device.inner.backend {
             return self.copy_2d_sim(sim, src, dst);
         }
-        self.device.cuda_arm()?.enter(self.generation)?;
+        let cuda = self.device.cuda_arm()?;
+        cuda.enter(self.generation)?;
         let row = byte_len::<T>(self.width)?;
         if row == 0 || self.height == 0 {
             return Ok(());
@@ -215,7 +239,17 @@ impl<T: DeviceType> PitchedBuffer<T> {
         };
         p.WidthInBytes = row;
         p.Height = self.height;
-        unsafe { cu!(cuMemcpy2D_v2(&p)) }
+        let q = cuda.internal_stream();
+        for (uses, write) in order {
+            uses.order_before(&uses.all(), *write, &mut |s| s.order_before(q))?;
+        }
+        cuda.enter(self.generation)?;
+        unsafe { cu!(cuMemcpy2DAsync_v2(&p, q))? };
+        cuda.wait_internal()?;
+        if let Some(w) = written {
+            w.completed(&w.all());
+        }
+        Ok(())
     }
 
     fn dense_len(&self) -> usize {
@@ -234,6 +268,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.copy_2d(
             (End::Host(src.as_ptr() as *const c_void), row),
             (End::Device(self.addr), self.pitch),
+            &[(&self.uses, true)],
+            Some(&self.uses),
         )
     }
 
@@ -256,6 +292,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.copy_2d(
             (End::Device(self.addr), self.pitch),
             (End::HostMut(dst as *mut c_void), row),
+            &[(&self.uses, false)],
+            None,
         )
     }
 
@@ -284,6 +322,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.copy_2d(
             (End::Device(src.addr), src.pitch),
             (End::Device(self.addr), self.pitch),
+            &[(&src.uses, false), (&self.uses, true)],
+            Some(&self.uses),
         )
     }
 
@@ -299,9 +339,12 @@ impl<T: DeviceType> PitchedBuffer<T> {
             });
         }
         let row = byte_len::<T>(self.width)?;
+        src.device().check_generation(src.generation())?;
         self.copy_2d(
             (End::Device(src.device_ptr()), row),
             (End::Device(self.addr), self.pitch),
+            &[(src.uses(), false), (&self.uses, true)],
+            Some(&self.uses),
         )
     }
 
@@ -317,9 +360,12 @@ impl<T: DeviceType> PitchedBuffer<T> {
             });
         }
         let row = byte_len::<T>(self.width)?;
+        dst.device().check_generation(dst.generation())?;
         self.copy_2d(
             (End::Device(self.addr), self.pitch),
             (End::Device(dst.device_ptr()), row),
+            &[(&self.uses, false), (dst.uses(), true)],
+            Some(dst.uses()),
         )
     }
 }
@@ -336,6 +382,7 @@ unsafe impl<T: DeviceType> KernelSlice<T> for PitchedBuffer<T> {
 
     fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
         check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), false)?;
         Ok(self.kernel_arg())
     }
 }
@@ -348,6 +395,7 @@ unsafe impl<T: DeviceType> KernelSliceMut<T> for PitchedBuffer<T> {
 
     fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
         check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), true)?;
         Ok(self.kernel_arg())
     }
 }

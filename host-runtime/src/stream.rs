@@ -9,9 +9,9 @@ use std::any::Any;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use cudarc::driver::sys::{self, CUresult, CUstream};
+use cudarc::driver::sys::{self, CUevent, CUresult, CUstream};
 
 use crate::device::Backend;
 use crate::driver::cu;
@@ -22,8 +22,10 @@ use crate::{BackendKind, Device, Error, Result};
 /// How to create a stream.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StreamOptions {
-    /// Don't synchronize with the legacy default stream. Off by default because the synchronous
-    /// copy helpers (`upload`, `copy_from_host`) run on the legacy stream and rely on that ordering.
+    /// Don't synchronize with the legacy default stream (`CU_STREAM_NON_BLOCKING`). The runtime's
+    /// own copies, launches and frees are ordered after the work that uses the same memory on any
+    /// stream either way (see `memory`); this only matters for work queued behind the runtime's
+    /// back (raw launches, other libraries) on the legacy stream.
     pub non_blocking: bool,
     /// Priority within [`Device::stream_priority_range`] (lower is more urgent; 0 is normal).
     pub priority: i32,
@@ -43,11 +45,20 @@ pub(crate) struct StreamInner {
     id: u64,
     /// Where this stream's kernels report panics (CUDA only).
     slot: Option<SlotHandle>,
+    /// An event other queues wait on to be ordered after this stream's work (created on first use).
+    fence: OnceLock<Fence>,
     /// Messages of callbacks that panicked, reported at the next synchronize.
     panics: Arc<Mutex<Vec<String>>>,
 }
 
 static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A driver event handle (only recorded and waited on; timing disabled).
+struct Fence(CUevent);
+
+// SAFETY: event handles are usable from any thread of the process.
+unsafe impl Send for Fence {}
+unsafe impl Sync for Fence {}
 
 // SAFETY: CUstream handles are usable from any thread of the process.
 unsafe impl Send for StreamInner {}
@@ -63,6 +74,10 @@ impl Drop for StreamInner {
             // panic slot stays reserved until a device synchronize has seen that work finish.
             unsafe {
                 let _ = sys::cuStreamDestroy_v2(self.raw);
+                // Waits already queued on the event keep it alive until they resolve.
+                if let Some(f) = self.fence.get() {
+                    let _ = sys::cuEventDestroy_v2(f.0);
+                }
             }
             if let Some(slot) = &self.slot {
                 cuda.panics.retire(slot);
@@ -97,6 +112,7 @@ impl Stream {
                     generation: 0,
                     id: NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed),
                     slot: None,
+                    fence: OnceLock::new(),
                     panics: Arc::default(),
                 }),
             });
@@ -121,6 +137,7 @@ impl Stream {
                 generation: cuda.ctx.generation(),
                 id: NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed),
                 slot: Some(slot),
+                fence: OnceLock::new(),
                 panics: Arc::default(),
             }),
         })
@@ -157,6 +174,35 @@ impl Stream {
         self.inner.slot.as_ref().map_or(0, |s| s.dev)
     }
 
+    /// Makes the driver queue `waiter` wait for all work enqueued on this stream so far (an event
+    /// recorded now, then `cuStreamWaitEvent`). Recording the same event again later only makes a
+    /// wait that has not been enqueued yet wait longer, never shorter, so concurrent callers need
+    /// no lock. Nothing to do on the simulator, whose work completes when enqueued.
+    pub(crate) fn order_before(&self, waiter: CUstream) -> Result<()> {
+        if self.is_sim() {
+            return Ok(());
+        }
+        self.enter()?;
+        let fence = match self.inner.fence.get() {
+            Some(f) => f.0,
+            None => {
+                let mut ev: CUevent = std::ptr::null_mut();
+                let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
+                unsafe { cu!(cuEventCreate(&mut ev, flags))? };
+                if let Err(Fence(lost)) = self.inner.fence.set(Fence(ev)) {
+                    unsafe {
+                        let _ = sys::cuEventDestroy_v2(lost);
+                    }
+                }
+                self.inner.fence.get().expect("just set").0
+            }
+        };
+        unsafe {
+            cu!(cuEventRecord(fence, self.raw()))?;
+            cu!(cuStreamWaitEvent(waiter, fence, 0))
+        }
+    }
+
     /// Reports a kernel panic of this stream's kernels (once). Call after its work completed.
     pub(crate) fn check_panics(&self) -> Result<()> {
         match &self.device().inner.backend {
@@ -169,7 +215,7 @@ impl Stream {
     }
 
     #[inline]
-    fn is_sim(&self) -> bool {
+    pub(crate) fn is_sim(&self) -> bool {
         self.device().backend() == BackendKind::Sim
     }
 
