@@ -177,7 +177,9 @@ fn work_on_another_stream_waits_for_conflicting_writes() {
 }
 
 /// Ordering never costs concurrency where there is no conflict: reads of one buffer and writes to
-/// disjoint views run at the same time on two streams.
+/// disjoint views run at the same time on two streams. (The slow kernels take one wave of blocks,
+/// so the GPU has room for the other stream's; every kernel is loaded before the timed part,
+/// since loading a module waits for the device.)
 #[test]
 #[ignore]
 fn reads_and_disjoint_writes_on_two_streams_overlap() {
@@ -188,6 +190,9 @@ fn reads_and_disjoint_writes_on_two_streams_overlap() {
     let x = dev.upload(&vec![5u32; N]).unwrap();
     let mut y = dev.upload(&vec![0u32; N]).unwrap();
     let mut z = dev.upload(&vec![0u32; N]).unwrap();
+    copy::launch(&t, cfg(), &x, &mut z).unwrap();
+    slow_copy::launch(&t, cfg(), 0, &x, &mut z).unwrap();
+    t.synchronize().unwrap();
     slow_copy::launch(&s, cfg(), spin, &x, &mut y).unwrap();
     let t0 = Instant::now();
     copy::launch(&t, cfg(), &x, &mut z).unwrap();
@@ -215,7 +220,8 @@ fn reads_and_disjoint_writes_on_two_streams_overlap() {
 
 /// Before: dropping a buffer synchronized the whole context, so it waited for every stream.
 /// Now the free is queued after the buffer's last use and the drop returns at once; memory
-/// allocated next is never the buffer's while a kernel still writes it.
+/// allocated next is never the buffer's while a kernel still writes it. (One wave of slow blocks,
+/// so the GPU has room for the other stream's kernel, loaded beforehand.)
 #[test]
 #[ignore]
 fn dropping_a_buffer_neither_waits_nor_frees_early() {
@@ -223,15 +229,15 @@ fn dropping_a_buffer_neither_waits_nor_frees_early() {
     let Some(dev) = gpu() else { return };
     let spin = cycles_for_ms(&dev, 100.0);
     let (s, t) = (non_blocking(&dev), non_blocking(&dev));
-    let big = 1 << 22;
+    let big = N;
     let big_cfg = LaunchConfig::for_elements(big, 256);
+    let mut small = dev.upload(&vec![0u32; N]).unwrap();
     let mut a = dev.upload(&vec![7u32; big]).unwrap();
     slow_fill::launch(&s, big_cfg, spin, 9, &mut a).unwrap();
     let t0 = Instant::now();
     drop(a);
     let drop_ms = t0.elapsed().as_secs_f64() * 1e3;
     // Other streams keep running meanwhile.
-    let mut small = dev.upload(&vec![0u32; N]).unwrap();
     slow_fill::launch(&t, cfg(), 0, 3, &mut small).unwrap();
     t.synchronize().unwrap();
     let other_ms = t0.elapsed().as_secs_f64() * 1e3;

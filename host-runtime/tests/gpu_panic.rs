@@ -159,3 +159,19 @@ fn a_dropped_streams_panic_is_reported_by_the_device() {
     launch_panic(&f, &t, 3);
     expect_panic(t.synchronize(), 3);
 }
+
+/// The examples' transpose with an input shorter than `w * h`: a bounds panic inside a tiled,
+/// shared-memory kernel (what compute-sanitizer's memcheck used to refuse, because the report was
+/// published with a system-scope atomic on mapped memory). Run under the sanitizer by the GPU
+/// bundle's sanitizer pass.
+#[test]
+#[ignore]
+fn examples_transpose_short_input_panics_cleanly() {
+    let _g = serial();
+    let Some(dev) = gpu() else { return };
+    ferrocuda_examples::transpose::check_short_input(&dev).unwrap();
+    // The context survives: the next launch and copy work.
+    dev.synchronize().unwrap();
+    let b = DeviceBuffer::upload(&dev, &[1u32, 2, 3]).unwrap();
+    assert_eq!(b.to_vec().unwrap(), vec![1, 2, 3]);
+}
