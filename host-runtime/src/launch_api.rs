@@ -31,7 +31,7 @@
 
 use std::any::TypeId;
 
-use kernel_std::compile::GenericValue;
+use kernel_ir::GenericValue;
 
 use crate::{Result, Stream};
 

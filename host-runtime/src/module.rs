@@ -57,9 +57,9 @@ impl Drop for ModuleInner {
 }
 
 impl Module {
-    /// Loads a kernel compiled by `kernel_std::compile` the way launches do: through the on-disk
+    /// Loads a kernel compiled by `kernel_compiler::compile` the way launches do: through the on-disk
     /// cubin cache (`FERROCUDA_CACHE_DIR`, `off` to disable), with its panic sites for reports.
-    pub fn from_compiled(device: &Device, compiled: &kernel_std::Compiled) -> Result<Module> {
+    pub fn from_compiled(device: &Device, compiled: &kernel_compiler::Compiled) -> Result<Module> {
         let cuda = device.cuda_arm()?;
         crate::kernel_cache::load_compiled(device, cuda, compiled)
     }
@@ -82,7 +82,7 @@ impl Module {
         device: &Device,
         raw: CUmodule,
         name: String,
-        sites: Option<Arc<[kernel_std::ir::PanicSite]>>,
+        sites: Option<Arc<[kernel_ir::ir::PanicSite]>>,
     ) -> Result<Module> {
         let cuda = device.cuda_arm()?;
         let info = ModuleInfo {
@@ -165,7 +165,7 @@ impl Module {
 
     /// Whether the module reports kernel panics (it defines `__fc_panic_module`, and its entries
     /// take the stream's panic slot after their own parameters; see
-    /// `kernel_std::panic_record`).
+    /// `kernel_ir::panic_record`).
     pub fn reports_panics(&self) -> bool {
         self.inner.panic_id.is_some()
     }

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use kernel_std::ir::{PanicKind, PanicSite};
-use kernel_std::panic_record::PanicRecord;
+use kernel_ir::ir::{PanicKind, PanicSite};
+use kernel_ir::panic_record::PanicRecord;
 
 /// A panic inside a kernel, as reported at the next synchronization.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +100,7 @@ impl KernelPanic {
 mod tests {
     use super::*;
 
-    use kernel_std::panic_record::STATE_DONE;
+    use kernel_ir::panic_record::STATE_DONE;
     use std::sync::Arc;
 
     fn rec(site: u32, a: u64, b: u64) -> PanicRecord {

@@ -23,8 +23,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::sys::{self, CUmodule, CUresult, CUstream};
-use kernel_std::ir::PanicSite;
-use kernel_std::panic_record::{
+use kernel_ir::ir::PanicSite;
+use kernel_ir::panic_record::{
     PanicRecord, PanicSlot, CLAIM_FREE, MODULE_SYMBOL, SLOT_OFF_CLAIM, STATE_DONE,
 };
 

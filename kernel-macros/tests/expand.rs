@@ -541,22 +541,22 @@ fn device_copy_types() {
 struct FakeBuf(u64);
 
 // SAFETY: never launched (see `launchers_type_check`); `launch_arg` refuses every stream.
-unsafe impl<T> ferrocuda::runtime::KernelSlice<T> for FakeBuf {
-    fn kernel_arg(&self) -> ferrocuda::runtime::SliceArg {
-        ferrocuda::runtime::SliceArg {
+unsafe impl<T> ferrocuda::host_runtime::KernelSlice<T> for FakeBuf {
+    fn kernel_arg(&self) -> ferrocuda::host_runtime::SliceArg {
+        ferrocuda::host_runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
     }
-    fn launch_arg(&self, _: &Stream) -> ferrocuda::runtime::Result<ferrocuda::runtime::SliceArg> {
-        Err(ferrocuda::runtime::Error::WrongDevice)
+    fn launch_arg(&self, _: &Stream) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
+        Err(ferrocuda::host_runtime::Error::WrongDevice)
     }
 }
 
 // SAFETY: as above.
-unsafe impl<T> ferrocuda::runtime::KernelSliceMut<T> for FakeBuf {
-    fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
-        ferrocuda::runtime::SliceArg {
+unsafe impl<T> ferrocuda::host_runtime::KernelSliceMut<T> for FakeBuf {
+    fn kernel_arg_mut(&mut self) -> ferrocuda::host_runtime::SliceArg {
+        ferrocuda::host_runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
@@ -564,8 +564,8 @@ unsafe impl<T> ferrocuda::runtime::KernelSliceMut<T> for FakeBuf {
     fn launch_arg_mut(
         &mut self,
         _: &Stream,
-    ) -> ferrocuda::runtime::Result<ferrocuda::runtime::SliceArg> {
-        Err(ferrocuda::runtime::Error::WrongDevice)
+    ) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
+        Err(ferrocuda::host_runtime::Error::WrongDevice)
     }
 }
 
@@ -576,7 +576,7 @@ fn launchers_type_check(
     stream: &Stream,
     x: &FakeBuf,
     y: &mut FakeBuf,
-) -> ferrocuda::runtime::Result<()> {
+) -> ferrocuda::host_runtime::Result<()> {
     let p = Particle {
         pos: [0.0; 3],
         mass: 1.0,
