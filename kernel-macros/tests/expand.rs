@@ -548,7 +548,10 @@ unsafe impl<T> ferrocuda::host_runtime::KernelSlice<T> for FakeBuf {
             len: 1,
         }
     }
-    fn launch_arg(&self, _: &Stream) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
+    fn launch_arg(
+        &self,
+        _: &Stream,
+    ) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
         Err(ferrocuda::host_runtime::Error::WrongDevice)
     }
 }
