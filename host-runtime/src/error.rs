@@ -6,7 +6,7 @@
 
 use cudarc::driver::sys::CUresult;
 
-use crate::launch::LaunchError;
+use crate::launch_error::LaunchError;
 use crate::panic::KernelPanic;
 
 /// Every fallible host call returns this.
@@ -105,7 +105,7 @@ impl Error {
     /// [`crate::Device::recover`] resets it.
     pub fn is_sticky(&self) -> bool {
         match self {
-            Error::Driver { code, .. } => crate::driver::is_sticky(*code),
+            Error::Driver { code, .. } => crate::cuda::error_codes::is_sticky(*code),
             _ => false,
         }
     }

@@ -2,7 +2,7 @@
 
 use kernel_std::api::Dim3;
 
-use crate::launch::LaunchError;
+use crate::launch_error::LaunchError;
 
 /// Grid, block and dynamic shared memory of one launch (`<<<grid, block, shared_mem_bytes>>>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

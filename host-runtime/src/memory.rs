@@ -18,8 +18,7 @@ use std::ops::{Bound, RangeBounds};
 
 use kernel_std::api::DeviceType;
 
-use crate::device::Backend;
-use crate::driver::cu;
+use crate::backend::AsyncCopy;
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory_ops::{track, Target};
 use crate::uses::{Span, Uses};
@@ -220,7 +219,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// valid for `T` (e.g. not for `bool`).
     pub unsafe fn alloc_uninit(device: &Device, len: usize) -> Result<Self> {
         let b = Self::alloc_on_work(device, len)?;
-        device.finish_init()?;
+        device.ops().finish_init()?;
         Ok(b)
     }
 
@@ -228,7 +227,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// waited for, which every synchronous write (the initialization) does.
     fn alloc_on_work(device: &Device, len: usize) -> Result<Self> {
         let bytes = byte_len::<T>(len)?;
-        let (addr, pooled) = device.alloc_for_init(bytes)?;
+        let (addr, pooled) = device.ops().alloc(bytes)?;
         Ok(DeviceBuffer {
             device: device.clone(),
             addr,
@@ -250,15 +249,8 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// Stream-ordered allocation from the device's default memory pool (`cuMemAllocAsync`),
     /// zeroed on `stream`, and freed in stream order when dropped.
     pub fn alloc_async(stream: &Stream, len: usize) -> Result<Self> {
-        if let Backend::Sim(_) = &stream.device().inner.backend {
-            return Self::zeroed(stream.device(), len);
-        }
-        stream.enter()?;
         let bytes = byte_len::<T>(len)?;
-        let mut addr = 0u64;
-        if bytes != 0 {
-            unsafe { cu!(cuMemAllocAsync(&mut addr, bytes, stream.raw()))? };
-        }
+        let addr = stream.device().ops().alloc_on_stream(stream.ops(), bytes)?;
         Self::adopt_stream_ordered(stream, addr, len)
     }
 
@@ -276,7 +268,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
         };
         if addr != 0 {
             track(&b.uses, stream, b.uses.all(), true)?;
-            unsafe { cu!(cuMemsetD8Async(addr, 0, bytes, stream.raw()))? };
+            b.device.ops().zero_on_stream(stream.ops(), addr, bytes)?;
         }
         Ok(b)
     }
@@ -361,9 +353,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// `src` must stay alive and unmodified until the copy completes (synchronize `stream` or an
     /// event recorded after it). Use page-locked memory ([`crate::PinnedBuffer`]) for real overlap.
     pub unsafe fn copy_from_host_async(&mut self, src: &[T], stream: &Stream) -> Result<()> {
-        if self.check_stream(stream)? {
-            return self.copy_from_host(src);
-        }
+        check_use(&self.device, self.generation, stream)?;
         if src.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -375,14 +365,13 @@ impl<T: DeviceType> DeviceBuffer<T> {
             return Ok(());
         }
         track(&self.uses, stream, self.uses.all(), true)?;
-        unsafe {
-            cu!(cuMemcpyHtoDAsync_v2(
-                self.addr,
-                src.as_ptr() as *const c_void,
-                bytes,
-                stream.raw()
-            ))
-        }
+        let copy = AsyncCopy::HostToDevice {
+            dst: self.addr,
+            src: src.as_ptr() as *const c_void,
+            bytes,
+        };
+        // SAFETY: the caller keeps `src` alive until the copy completes.
+        unsafe { self.device.ops().copy_on_stream(stream.ops(), copy) }
     }
 
     /// Stream-ordered device-to-host copy.
@@ -390,9 +379,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// # Safety
     /// `dst` must stay alive and must not be read until the copy completes.
     pub unsafe fn copy_to_host_async(&self, dst: &mut [T], stream: &Stream) -> Result<()> {
-        if self.check_stream(stream)? {
-            return self.copy_to_host(dst);
-        }
+        check_use(&self.device, self.generation, stream)?;
         if dst.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -404,22 +391,19 @@ impl<T: DeviceType> DeviceBuffer<T> {
             return Ok(());
         }
         track(&self.uses, stream, self.uses.all(), false)?;
-        unsafe {
-            cu!(cuMemcpyDtoHAsync_v2(
-                dst.as_mut_ptr() as *mut c_void,
-                self.addr,
-                bytes,
-                stream.raw()
-            ))
-        }
+        let copy = AsyncCopy::DeviceToHost {
+            dst: dst.as_mut_ptr() as *mut c_void,
+            src: self.addr,
+            bytes,
+        };
+        // SAFETY: the caller keeps `dst` alive and unread until the copy completes.
+        unsafe { self.device.ops().copy_on_stream(stream.ops(), copy) }
     }
 
     /// Stream-ordered device-to-device copy.
     pub fn copy_from_async(&mut self, src: &DeviceBuffer<T>, stream: &Stream) -> Result<()> {
-        src.check_stream(stream)?;
-        if self.check_stream(stream)? {
-            return self.copy_from(src);
-        }
+        check_use(&src.device, src.generation, stream)?;
+        check_use(&self.device, self.generation, stream)?;
         if src.len != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -430,31 +414,15 @@ impl<T: DeviceType> DeviceBuffer<T> {
         if bytes == 0 {
             return Ok(());
         }
-        src.device.check_generation(src.generation)?;
         track(&src.uses, stream, src.uses.all(), false)?;
         track(&self.uses, stream, self.uses.all(), true)?;
-        unsafe {
-            cu!(cuMemcpyDtoDAsync_v2(
-                self.addr,
-                src.addr,
-                bytes,
-                stream.raw()
-            ))
-        }
-    }
-
-    /// Checks that `stream` may work on this buffer. `Ok(true)` on the simulator, where the
-    /// "asynchronous" copies simply run synchronously.
-    fn check_stream(&self, stream: &Stream) -> Result<bool> {
-        if *stream.device() != self.device {
-            return Err(Error::WrongDevice);
-        }
-        if let Backend::Sim(_) = &self.device.inner.backend {
-            return Ok(true);
-        }
-        stream.enter()?;
-        self.device.check_generation(self.generation)?;
-        Ok(false)
+        let copy = AsyncCopy::DeviceToDevice {
+            dst: self.addr,
+            src: src.addr,
+            bytes,
+        };
+        // SAFETY: both buffers outlive the copy: their frees are ordered after it.
+        unsafe { self.device.ops().copy_on_stream(stream.ops(), copy) }
     }
 
     /// A read-only view of `range` (an error, not a panic, when out of bounds).

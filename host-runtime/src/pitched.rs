@@ -4,20 +4,14 @@
 use std::ffi::c_void;
 use std::marker::PhantomData;
 
-use cudarc::driver::sys::{self, CUmemorytype as MT};
 use kernel_std::api::DeviceType;
 
-use crate::device::Backend;
-use crate::driver::cu;
+use crate::backend::{Copy2d, End2d, StreamOps};
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
 use crate::memory::{byte_len, check_use};
-use crate::memory_ops::{track, Target};
-use crate::sim_backend::SimDevice;
+use crate::memory_ops::track;
 use crate::uses::Uses;
 use crate::{Device, DeviceBuffer, Error, Result, Stream};
-
-/// Row alignment of pitched memory on the simulator.
-const SIM_PITCH_ALIGN: usize = 512;
 
 /// A `height` x `width` array of `T` whose rows are `pitch` bytes apart.
 pub struct PitchedBuffer<T: DeviceType> {
@@ -42,125 +36,25 @@ impl<T: DeviceType> Drop for PitchedBuffer<T> {
     }
 }
 
-/// One side of a 2-D copy.
-enum End {
-    Host(*const c_void),
-    HostMut(*mut c_void),
-    Device(u64),
-}
-
 impl<T: DeviceType> PitchedBuffer<T> {
-    /// Allocates `height` rows of `width` elements, zeroed (padding included).
+    /// Allocates `height` rows of `width` elements, zeroed (padding included). The simulator pads
+    /// rows to 512 bytes (and whole elements), like typical GPU pitches, so code that wrongly
+    /// assumes dense rows fails there too.
     pub fn new(device: &Device, width: usize, height: usize) -> Result<Self> {
-        if let Backend::Sim(sim) = &device.inner.backend {
-            return Self::new_sim(device, sim, width, height);
-        }
-        let cuda = device.cuda_arm()?;
-        cuda.ctx.bind()?;
-        let size = std::mem::size_of::<T>();
         let row = byte_len::<T>(width)?;
-        let mut addr = 0u64;
-        let mut pitch = row;
-        if row != 0 && height != 0 {
-            // The driver only accepts 4, 8 or 16 as the element size (it picks the alignment).
-            let elem = match size {
-                0..=4 => 4,
-                5..=8 => 8,
-                _ => 16,
-            };
-            unsafe { cu!(cuMemAllocPitch_v2(&mut addr, &mut pitch, row, height, elem))? };
-            if pitch % size != 0 {
-                unsafe {
-                    let _ = sys::cuMemFree_v2(addr);
-                }
-                return Err(Error::InvalidValue(format!(
-                    "pitch {pitch} is not a multiple of the {size}-byte element size"
-                )));
-            }
-        }
-        let b = PitchedBuffer {
+        let (addr, pitch) = device
+            .ops()
+            .alloc_pitched(row, height, std::mem::size_of::<T>())?;
+        Ok(PitchedBuffer {
             device: device.clone(),
             addr,
             pitch,
             width,
             height,
-            generation: cuda.ctx.generation(),
+            generation: device.generation(),
             uses: Uses::new((pitch * height) as u64),
             _t: PhantomData,
-        };
-        if addr != 0 {
-            let span = b.uses.all();
-            let at = Target {
-                addr,
-                generation: b.generation,
-                uses: &b.uses,
-                span: &span,
-            };
-            b.device.raw_fill(at, 1, 0, pitch * height)?;
-        }
-        Ok(b)
-    }
-
-    /// The simulator pads rows to 512 bytes (and whole elements), like typical GPU pitches, so
-    /// code that wrongly assumes dense rows fails there too.
-    fn new_sim(device: &Device, sim: &SimDevice, width: usize, height: usize) -> Result<Self> {
-        let size = std::mem::size_of::<T>().max(1);
-        let row = byte_len::<T>(width)?;
-        let gcd = |mut a: usize, mut b: usize| {
-            while b != 0 {
-                (a, b) = (b, a % b);
-            }
-            a
-        };
-        let unit = SIM_PITCH_ALIGN / gcd(SIM_PITCH_ALIGN, size) * size;
-        let pitch = row
-            .checked_next_multiple_of(unit)
-            .ok_or_else(|| Error::InvalidValue(format!("rows of {row} bytes are too long")))?;
-        let total = pitch
-            .checked_mul(height)
-            .ok_or_else(|| Error::InvalidValue(format!("{height} rows of {pitch} bytes")))?;
-        Ok(PitchedBuffer {
-            device: device.clone(),
-            addr: if row == 0 { 0 } else { sim.alloc(total) },
-            pitch,
-            width,
-            height,
-            generation: 0,
-            uses: Uses::new(total as u64),
-            _t: PhantomData,
         })
-    }
-
-    /// Row-by-row copies through the simulator's memory.
-    fn copy_2d_sim(&self, sim: &SimDevice, src: (End, usize), dst: (End, usize)) -> Result<()> {
-        let row = byte_len::<T>(self.width)?;
-        if row == 0 || self.height == 0 {
-            return Ok(());
-        }
-        for r in 0..self.height {
-            let (so, d_o) = (r * src.1, r * dst.1);
-            match (&src.0, &dst.0) {
-                (End::Host(h), End::Device(d)) => {
-                    // SAFETY: the callers pass host arrays of `height` rows of `pitch` bytes.
-                    let bytes =
-                        unsafe { std::slice::from_raw_parts((*h as *const u8).add(so), row) };
-                    sim.write(d + d_o as u64, bytes)?;
-                }
-                (End::HostMut(h), End::Device(d)) => {
-                    let bytes =
-                        unsafe { std::slice::from_raw_parts((*h as *const u8).add(so), row) };
-                    sim.write(d + d_o as u64, bytes)?;
-                }
-                (End::Device(s), End::HostMut(h)) => {
-                    let bytes =
-                        unsafe { std::slice::from_raw_parts_mut((*h as *mut u8).add(d_o), row) };
-                    sim.read(s + so as u64, bytes)?;
-                }
-                (End::Device(s), End::Device(d)) => sim.copy(d + d_o as u64, s + so as u64, row)?,
-                _ => return Err(Error::InvalidValue("host-to-host 2-D copy".into())),
-            }
-        }
-        Ok(())
     }
 
     /// Elements per row.
@@ -188,64 +82,37 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.addr
     }
 
-    /// A 2-D copy of this array's shape. On CUDA it runs on the runtime's work stream after the
-    /// uses of the device memory involved it conflicts with (`order`: each allocation's uses and
-    /// whether the copy writes it), and the host waits for it; `written` (held exclusively by the
-    /// caller) then has no pending uses left.
+    /// A 2-D copy of this array's shape, after the uses of the device memory involved it
+    /// conflicts with (`order`: each allocation's uses and whether the copy writes it); then
+    /// `written` (held exclusively by the caller) has no pending uses left.
     fn copy_2d(
         &self,
-        src: (End, usize),
-        dst: (End, usize),
+        src: (End2d, usize),
+        dst: (End2d, usize),
         order: &[(&Uses, bool)],
         written: Option<&Uses>,
     ) -> Result<()> {
-        if let Backend::Sim(sim) = &self.device.inner.backend {
-            return self.copy_2d_sim(sim, src, dst);
-        }
-        let cuda = self.device.cuda_arm()?;
-        cuda.enter(self.generation)?;
-        let row = byte_len::<T>(self.width)?;
-        if row == 0 || self.height == 0 {
-            return Ok(());
-        }
-        // Built field by field: CUmemorytype has no zero variant, so an all-zero value is invalid Rust.
-        let (src_type, src_host, src_device) = match src.0 {
-            End::Host(h) => (MT::CU_MEMORYTYPE_HOST, h, 0),
-            End::HostMut(h) => (MT::CU_MEMORYTYPE_HOST, h as *const c_void, 0),
-            End::Device(d) => (MT::CU_MEMORYTYPE_DEVICE, std::ptr::null(), d),
+        self.device.check_generation(self.generation)?;
+        let copy = Copy2d {
+            src: src.0,
+            src_pitch: src.1,
+            dst: dst.0,
+            dst_pitch: dst.1,
+            row_bytes: byte_len::<T>(self.width)?,
+            height: self.height,
         };
-        let (dst_type, dst_host, dst_device) = match dst.0 {
-            End::HostMut(h) => (MT::CU_MEMORYTYPE_HOST, h, 0),
-            End::Host(_) => return Err(Error::InvalidValue("read-only copy destination".into())),
-            End::Device(d) => (MT::CU_MEMORYTYPE_DEVICE, std::ptr::null_mut(), d),
-        };
-        let mut p = sys::CUDA_MEMCPY2D {
-            srcXInBytes: 0,
-            srcY: 0,
-            srcMemoryType: src_type,
-            srcHost: src_host,
-            srcDevice: src_device,
-            srcArray: std::ptr::null_mut(),
-            srcPitch: src.1,
-            dstXInBytes: 0,
-            dstY: 0,
-            dstMemoryType: dst_type,
-            dstHost: dst_host,
-            dstDevice: dst_device,
-            dstArray: std::ptr::null_mut(),
-            dstPitch: dst.1,
-            WidthInBytes: 0,
-            Height: 0,
-        };
-        p.WidthInBytes = row;
-        p.Height = self.height;
-        let q = cuda.internal_stream();
+        let mut after: Vec<Stream> = Vec::new();
         for (uses, write) in order {
-            uses.order_before(&uses.all(), *write, &mut |s| s.order_before(q))?;
+            uses.order_before(&uses.all(), *write, &mut |s| {
+                if !after.iter().any(|o| o.id() == s.id()) {
+                    after.push(s.clone());
+                }
+                Ok(())
+            })?;
         }
-        cuda.enter(self.generation)?;
-        unsafe { cu!(cuMemcpy2DAsync_v2(&p, q))? };
-        cuda.wait_internal()?;
+        let ops: Vec<&dyn StreamOps> = after.iter().map(Stream::ops).collect();
+        // SAFETY: the host ends are the callers' slices of `height` rows of their pitch.
+        unsafe { self.device.ops().copy_2d(self.generation, &copy, &ops)? };
         if let Some(w) = written {
             w.completed(&w.all());
         }
@@ -266,8 +133,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         }
         let row = byte_len::<T>(self.width)?;
         self.copy_2d(
-            (End::Host(src.as_ptr() as *const c_void), row),
-            (End::Device(self.addr), self.pitch),
+            (End2d::Host(src.as_ptr() as *const c_void), row),
+            (End2d::Device(self.addr), self.pitch),
             &[(&self.uses, true)],
             Some(&self.uses),
         )
@@ -290,8 +157,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.device.synchronize()?;
         let row = byte_len::<T>(self.width)?;
         self.copy_2d(
-            (End::Device(self.addr), self.pitch),
-            (End::HostMut(dst as *mut c_void), row),
+            (End2d::Device(self.addr), self.pitch),
+            (End2d::HostMut(dst as *mut c_void), row),
             &[(&self.uses, false)],
             None,
         )
@@ -320,8 +187,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         }
         src.device.check_generation(src.generation)?;
         self.copy_2d(
-            (End::Device(src.addr), src.pitch),
-            (End::Device(self.addr), self.pitch),
+            (End2d::Device(src.addr), src.pitch),
+            (End2d::Device(self.addr), self.pitch),
             &[(&src.uses, false), (&self.uses, true)],
             Some(&self.uses),
         )
@@ -341,8 +208,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         let row = byte_len::<T>(self.width)?;
         src.device().check_generation(src.generation())?;
         self.copy_2d(
-            (End::Device(src.device_ptr()), row),
-            (End::Device(self.addr), self.pitch),
+            (End2d::Device(src.device_ptr()), row),
+            (End2d::Device(self.addr), self.pitch),
             &[(src.uses(), false), (&self.uses, true)],
             Some(&self.uses),
         )
@@ -362,8 +229,8 @@ impl<T: DeviceType> PitchedBuffer<T> {
         let row = byte_len::<T>(self.width)?;
         dst.device().check_generation(dst.generation())?;
         self.copy_2d(
-            (End::Device(self.addr), self.pitch),
-            (End::Device(dst.device_ptr()), row),
+            (End2d::Device(self.addr), self.pitch),
+            (End2d::Device(dst.device_ptr()), row),
             &[(&self.uses, false), (dst.uses(), true)],
             Some(dst.uses()),
         )

@@ -579,6 +579,18 @@ mod tests {
         assert!(c.strongly_connected().is_empty());
     }
 
+    /// host-runtime's files stay layered (backends below one dispatch point, the safe types on
+    /// top); other crates are checked by `cargo xtask cycles`.
+    #[test]
+    fn host_runtime_has_no_import_cycles() {
+        let cycles = find_cycles(&workspace_root()).unwrap();
+        let ours: Vec<_> = cycles
+            .iter()
+            .filter(|c| c.iter().any(|f| f.starts_with("host-runtime/")))
+            .collect();
+        assert!(ours.is_empty(), "{ours:?}");
+    }
+
     #[test]
     fn use_trees_expand() {
         let got = expand_use("crate::a::{b, c::{d, e as f}, self}");

@@ -22,13 +22,13 @@ use std::ffi::{c_void, CString};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use cudarc::driver::sys::{self, CUmodule, CUresult, CUstream};
+use cudarc::driver::sys::{self, CUmodule, CUstream};
 use kernel_ir::ir::PanicSite;
 use kernel_ir::panic_record::{
     PanicRecord, PanicSlot, CLAIM_FREE, MODULE_SYMBOL, SLOT_OFF_CLAIM, STATE_DONE,
 };
 
-use crate::driver::cu;
+use super::result;
 use crate::panic::KernelPanic;
 use crate::{Error, Result};
 
@@ -131,14 +131,11 @@ impl PanicSlots {
         info: ModuleInfo,
         q: CUstream,
     ) -> Result<Option<u32>> {
-        let mut global = 0u64;
-        let mut size = 0usize;
         let name = CString::new(MODULE_SYMBOL).expect("symbol has no NUL");
-        let r = unsafe { sys::cuModuleGetGlobal_v2(&mut global, &mut size, module, name.as_ptr()) };
-        if r == CUresult::CUDA_ERROR_NOT_FOUND {
+        // SAFETY: the caller passes a module it just loaded.
+        let Some((global, size)) = (unsafe { result::module_get_global(module, &name)? }) else {
             return Ok(None);
-        }
-        crate::driver::check("cuModuleGetGlobal_v2", r)?;
+        };
         if size != 4 {
             return Err(Error::InvalidValue(format!(
                 "`{MODULE_SYMBOL}` is {size} bytes, expected 4"
@@ -218,9 +215,10 @@ impl PanicSlots {
     pub(crate) fn free_pages(&self) {
         let mut t = self.lock();
         for p in t.pages.drain(..) {
+            // SAFETY: the table's own pages; no stream is left to use them.
             unsafe {
-                let _ = sys::cuMemFree_v2(p.dev);
-                let _ = sys::cuMemFreeHost(p.host as *mut c_void);
+                let _ = result::mem_free(p.dev);
+                let _ = result::mem_free_host(p.host as *mut c_void);
             }
         }
         *t = Table::default();
@@ -248,14 +246,10 @@ fn take_report(t: &Table, dev: u64, host: *mut PanicRecord, q: CUstream) -> Erro
 /// words are in place for every stream (a legacy-stream copy is not ordered before work on
 /// non-blocking streams, and a pageable copy may return before its DMA finished).
 fn write_sync(q: CUstream, dst: u64, bytes: &[u8]) -> Result<()> {
+    // SAFETY: `bytes` outlives the copy (the host waits for it); `dst` is the caller's word.
     unsafe {
-        cu!(cuMemcpyHtoDAsync_v2(
-            dst,
-            bytes.as_ptr() as *const c_void,
-            bytes.len(),
-            q
-        ))?;
-        cu!(cuStreamSynchronize(q))
+        result::memcpy_htod_async(dst, bytes.as_ptr() as *const c_void, bytes.len(), q)?;
+        result::stream_synchronize(q)
     }
 }
 
@@ -274,23 +268,29 @@ fn slot_ptrs(t: &Table, id: u32) -> (u64, *mut PanicRecord) {
 fn alloc_page(q: CUstream) -> Result<Page> {
     let host_bytes = SLOTS_PER_PAGE * std::mem::size_of::<PanicRecord>();
     let dev_bytes = SLOTS_PER_PAGE * std::mem::size_of::<PanicSlot>();
-    let mut host: *mut c_void = std::ptr::null_mut();
     let flags = sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE;
-    unsafe { cu!(cuMemHostAlloc(&mut host, host_bytes, flags))? };
+    let host = result::mem_host_alloc(host_bytes, flags)?;
+    // SAFETY: just allocated, `host_bytes` long.
     unsafe { std::ptr::write_bytes(host as *mut u8, 0, host_bytes) };
+    // SAFETY (both closures' callers): the page is ours and used by nothing yet.
     let free_host = |host| unsafe {
-        let _ = sys::cuMemFreeHost(host);
+        let _ = result::mem_free_host(host);
     };
-    let mut host_dev = 0u64;
-    if let Err(e) = unsafe { cu!(cuMemHostGetDevicePointer_v2(&mut host_dev, host, 0)) } {
-        free_host(host);
-        return Err(e);
-    }
-    let mut dev = 0u64;
-    if let Err(e) = unsafe { cu!(cuMemAlloc_v2(&mut dev, dev_bytes)) } {
-        free_host(host);
-        return Err(e);
-    }
+    // SAFETY: mapped page-locked memory.
+    let host_dev = match unsafe { result::mem_host_get_device_pointer(host) } {
+        Ok(d) => d,
+        Err(e) => {
+            free_host(host);
+            return Err(e);
+        }
+    };
+    let dev = match result::mem_alloc(dev_bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            free_host(host);
+            return Err(e);
+        }
+    };
     let words: Vec<PanicSlot> = (0..SLOTS_PER_PAGE)
         .map(|i| PanicSlot {
             claim: CLAIM_FREE,
@@ -302,7 +302,7 @@ fn alloc_page(q: CUstream) -> Result<Page> {
     let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, dev_bytes) };
     if let Err(e) = write_sync(q, dev, bytes) {
         unsafe {
-            let _ = sys::cuMemFree_v2(dev);
+            let _ = result::mem_free(dev);
         }
         free_host(host);
         return Err(e);

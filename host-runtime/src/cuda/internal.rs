@@ -19,7 +19,7 @@ use cudarc::driver::sys::{
     self, CUmemPool_attribute as PA, CUmemoryPool, CUstream, CUstream_flags,
 };
 
-use crate::driver::{cu, to_c_int};
+use super::result::{self, to_c_int};
 use crate::Result;
 
 pub(crate) struct Internal {
@@ -74,22 +74,20 @@ impl Internal {
 
     /// Releases everything at device teardown (the context is current and alive).
     pub(crate) fn destroy(&self) {
+        // SAFETY: the runtime's own objects, used by nothing once the device is dropped.
         unsafe {
-            let _ = sys::cuStreamDestroy_v2(self.work());
-            let _ = sys::cuStreamDestroy_v2(self.frees());
+            let _ = result::stream_destroy(self.work());
+            let _ = result::stream_destroy(self.frees());
             if let Some(p) = self.pool() {
                 // Outstanding allocations keep the pool until they are freed.
-                let _ = sys::cuMemPoolDestroy(p);
+                let _ = result::mem_pool_destroy(p);
             }
         }
     }
 }
 
 fn new_stream() -> Result<CUstream> {
-    let mut s: CUstream = std::ptr::null_mut();
-    let flags = CUstream_flags::CU_STREAM_NON_BLOCKING as u32;
-    unsafe { cu!(cuStreamCreate(&mut s, flags))? };
-    Ok(s)
+    result::stream_create(CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
 }
 
 fn new_pool(ordinal: usize) -> Result<CUmemoryPool> {
@@ -99,19 +97,20 @@ fn new_pool(ordinal: usize) -> Result<CUmemoryPool> {
     props.handleTypes = sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE;
     props.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
     props.location.id = to_c_int(ordinal, "device ordinal")?;
-    let mut pool: CUmemoryPool = std::ptr::null_mut();
-    unsafe { cu!(cuMemPoolCreate(&mut pool, &props))? };
+    let pool = result::mem_pool_create(&props)?;
     let mut off: i32 = 0;
+    // SAFETY: a live pool; the attribute is an `int`.
     let r = unsafe {
-        cu!(cuMemPoolSetAttribute(
+        result::mem_pool_set_attribute(
             pool,
             PA::CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES,
-            &mut off as *mut i32 as *mut std::ffi::c_void
-        ))
+            &mut off as *mut i32 as *mut std::ffi::c_void,
+        )
     };
     if let Err(e) = r {
+        // SAFETY: just created, used by nothing.
         unsafe {
-            let _ = sys::cuMemPoolDestroy(pool);
+            let _ = result::mem_pool_destroy(pool);
         }
         return Err(e);
     }
