@@ -72,10 +72,12 @@ pub fn capture_warnings<R>(f: impl FnOnce() -> R) -> (R, Vec<SimWarning>) {
     (r, got.unwrap_or_default())
 }
 
+/// What makes a warning the same as one printed before: kernel, kind, file, line, column.
+type Key = (String, SimWarningKind, String, u32, u32);
+
 /// Prints the warnings not printed before in this process.
 pub(crate) fn report(warnings: &[SimWarning]) {
-    static SEEN: Mutex<Option<HashSet<(String, SimWarningKind, String, u32, u32)>>> =
-        Mutex::new(None);
+    static SEEN: Mutex<Option<HashSet<Key>>> = Mutex::new(None);
     for w in warnings {
         let key = (
             w.kernel.clone(),

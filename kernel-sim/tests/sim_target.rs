@@ -1,6 +1,8 @@
 //! Launches are checked against the GPU architecture they stand for (`SimLaunch::target`): what a
 //! GPU of that architecture (or ptxas for it) refuses, the simulator refuses too.
 
+#![allow(clippy::result_large_err)]
+
 use kernel_ir::intrinsic::{Class, IntrinsicDef, IntrinsicId, SimEnv};
 use kernel_ir::ir::{BinOp, Inst, Kernel, SourceLoc, Space, Ty};
 use kernel_sim::{SimErrorKind, SimLaunch, Target};
