@@ -163,7 +163,7 @@ pub(crate) struct Program {
     pub calls: Vec<Call>,
     pub fors: Vec<ForInfo>,
     pub msgs: Vec<String>,
-    pub prints: Vec<super::print::PrintCall>,
+    pub prints: Vec<PrintCall>,
     /// Registers per thread: variables, constants, loop temporaries, local array elements.
     pub nslots: usize,
     /// Initial register file of every thread (constants and parameters filled in).
@@ -173,6 +173,12 @@ pub(crate) struct Program {
     pub dyn_offset: u32,
     /// The first intrinsic call the target lacks (`min_sm` above it): its op and entry.
     pub too_new: Option<(usize, &'static IntrinsicDef)>,
+}
+
+/// One print site, lowered: the C format and where its promoted arguments live.
+pub(crate) struct PrintCall {
+    pub format: String,
+    pub args: Vec<(Slot, Ty)>,
 }
 
 /// Where dynamic shared memory starts relative to the static allocations.
@@ -625,7 +631,7 @@ impl Lower<'_> {
                     lowered.push((self.opnd(a), ty));
                 }
                 let call = self.p.prints.len() as u32;
-                self.p.prints.push(super::print::PrintCall {
+                self.p.prints.push(PrintCall {
                     format: format.clone(),
                     args: lowered,
                 });
