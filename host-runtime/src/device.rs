@@ -138,9 +138,7 @@ impl Device {
     /// A new simulated device of compute capability `sm` (`major * 10 + minor`): its limits and
     /// instruction set are that architecture's (`kernel_sim::Target`).
     pub fn simulator_with_arch(sm: u32) -> Result<Device> {
-        let target = kernel_sim::Target::from_sm(sm).ok_or_else(|| {
-            Error::InvalidValue(kernel_sim::Target::parse(&sm.to_string()).unwrap_err())
-        })?;
+        let target = kernel_sim::Target::parse(&sm.to_string()).map_err(Error::InvalidValue)?;
         Ok(Device::simulated(target))
     }
 
