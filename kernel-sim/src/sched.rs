@@ -2,7 +2,10 @@
 //! order. Within a block, threads run in linear-id order, each until it exits or parks; when none
 //! can run, warp collectives fire (lanes gathered per warp and program point), then a barrier
 //! releases if every live thread waits at that same barrier, and anything else is reported as
-//! divergence instead of hanging.
+//! divergence instead of hanging. A thread that reads shared memory nobody wrote yet is held
+//! there (never resumed) while the others run: a later write to that byte by another thread makes
+//! the read a race, and otherwise the read is reported once nothing else can run. Before anything
+//! runs, the launch is checked against its target (`Target`).
 
 use super::compile::{self, Op, Program};
 use super::detect::Shadow;
