@@ -55,9 +55,18 @@ impl LoadedKernel for SimKernel {
             block: [cfg.block.x, cfg.block.y, cfg.block.z],
             dyn_shared_bytes: cfg.shared_mem_bytes,
             block_order: BlockOrder::Sequential,
+            target: self.device.target,
+            // The CUDA backend raises the attribute for launches that need it.
+            max_dynamic_shared_bytes: (self.limits.static_shared + cfg.shared_mem_bytes
+                > self.device.props.shared_mem_per_block)
+                .then_some(cfg.shared_mem_bytes),
         };
         let r = kernel_sim::launch(kernel, &launch, &params, &mut self.device.mem());
         if let Err(e) = r {
+            // What ptxas would refuse fails the launch, as the module load does on a GPU.
+            if e.kind == SimErrorKind::TargetLimit {
+                return Err(sim_error(e));
+            }
             self.device.file_error(stream.id(), sim_error(e));
         }
         Ok(())

@@ -17,7 +17,7 @@ use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use kernel_compiler::Compiled;
-use kernel_sim::GlobalMemory;
+use kernel_sim::{GlobalMemory, Target};
 
 use crate::backend::{
     AsyncCopy, BackendKind, ContextLimit, Copy2d, DeviceOps, EventOps, LoadedKernel, PinnedAlloc,
@@ -46,6 +46,8 @@ pub(crate) struct Shared {
     pending: Mutex<Vec<(u64, Error)>>,
     props: DeviceProperties,
     limits: Limits,
+    /// The architecture it simulates: its limits and instruction set.
+    target: Target,
 }
 
 impl Shared {
@@ -75,20 +77,21 @@ impl Shared {
 pub(crate) struct SimDevice(Arc<Shared>);
 
 impl SimDevice {
-    pub(crate) fn new() -> Self {
+    /// A simulated device of architecture `target`.
+    pub(crate) fn new(target: Target) -> Self {
         let props = DeviceProperties {
             name: "Ferrocuda simulator".into(),
-            compute_capability: (8, 0),
+            compute_capability: target.compute_capability(),
             multiprocessor_count: 1,
-            max_threads_per_block: 1024,
-            max_block_dim: [1024, 1024, 64],
-            max_grid_dim: [i32::MAX as u32, 65535, 65535],
-            shared_mem_per_block: 48 * 1024,
-            shared_mem_per_block_optin: kernel_sim::MAX_SHARED_BYTES,
-            shared_mem_per_multiprocessor: kernel_sim::MAX_SHARED_BYTES,
-            registers_per_block: 65536,
+            max_threads_per_block: target.max_threads_per_block,
+            max_block_dim: target.max_block_dim,
+            max_grid_dim: target.max_grid_dim,
+            shared_mem_per_block: target.default_shared_per_block,
+            shared_mem_per_block_optin: target.max_shared_per_block_optin,
+            shared_mem_per_multiprocessor: target.shared_per_multiprocessor,
+            registers_per_block: target.registers_per_block,
             warp_size: 32,
-            max_threads_per_multiprocessor: 2048,
+            max_threads_per_multiprocessor: target.max_threads_per_multiprocessor,
             total_memory: 0,
             l2_cache_bytes: 0,
             concurrent_kernels: false,
@@ -105,6 +108,7 @@ impl SimDevice {
             pending: Mutex::new(Vec::new()),
             props,
             limits,
+            target,
         }))
     }
 }
