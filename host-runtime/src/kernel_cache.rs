@@ -17,9 +17,9 @@ use std::sync::{Arc, Mutex};
 use kernel_compiler::{CompileOptions, Compiled};
 use kernel_ir::ast::FnDef;
 
-use crate::backend::{DeviceOps, LoadedKernel};
+use crate::backend::LoadedKernel;
 use crate::launch_api::{GenericsFn, InstanceKey};
-use crate::Result;
+use crate::{Device, Result};
 
 /// What identifies a loaded instantiation: the device, its context generation and the generic
 /// arguments.
@@ -62,6 +62,9 @@ fn same<T: PartialEq>(a: &[T], b: &[T]) -> bool {
 /// One loaded instantiation.
 pub(crate) struct Entry {
     key: EntryKey,
+    /// Keeps the device open while the cache can hand out its loaded kernel, so a later
+    /// `Device::new` of the same ordinal finds it rather than opening a second state.
+    _device: Device,
     /// The instantiation as the device's backend runs it.
     pub(crate) kernel: Arc<dyn LoadedKernel>,
     /// Parameters of the kernel, checked against the launcher's argument count.
@@ -97,18 +100,18 @@ impl KernelCache {
         }
     }
 
-    /// The loaded instantiation for `key` on the device `uid` (whose backend is `ops`): compiled
-    /// for the backend's target and loaded by it on a miss.
+    /// The loaded instantiation for `key` on `device`: compiled for its backend's target and
+    /// loaded by it on a miss.
     #[inline]
     pub(crate) fn get(
         &self,
-        uid: u64,
-        ops: &dyn DeviceOps,
+        device: &Device,
         def: fn() -> &'static FnDef,
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
     ) -> Result<&'static Entry> {
-        let generation = ops.generation();
+        let uid = device.uid();
+        let generation = device.ops().generation();
         let last = self.last.load(Ordering::Acquire);
         // SAFETY: published entries are leaked, so a non-null pointer is valid forever.
         if let Some(e) = unsafe { last.as_ref() } {
@@ -116,7 +119,7 @@ impl KernelCache {
                 return Ok(e);
             }
         }
-        self.slow(uid, generation, ops, def, key, generics)
+        self.slow(uid, generation, device, def, key, generics)
     }
 
     #[cold]
@@ -124,7 +127,7 @@ impl KernelCache {
         &self,
         uid: u64,
         generation: u64,
-        ops: &dyn DeviceOps,
+        device: &Device,
         def: fn() -> &'static FnDef,
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
@@ -135,6 +138,7 @@ impl KernelCache {
                 .store(*e as *const Entry as *mut Entry, Ordering::Release);
             return Ok(e);
         }
+        let ops = device.ops();
         let (sm, source_markers) = ops.compile_target();
         let opts = CompileOptions {
             sm,
@@ -145,6 +149,7 @@ impl KernelCache {
         let kernel = ops.load(&compiled)?;
         let entry: &'static Entry = Box::leak(Box::new(Entry {
             key: EntryKey::new(uid, generation, key),
+            _device: device.clone(),
             kernel,
             param_count: compiled.kernel.params.len(),
             compiled,

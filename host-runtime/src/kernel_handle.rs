@@ -66,9 +66,7 @@ fn entry(
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<&'static Entry> {
-    kernel
-        .cache
-        .get(device.uid(), device.ops(), kernel.def, key, generics)
+    kernel.cache.get(device, kernel.def, key, generics)
 }
 
 /// The loaded function of one instantiation of a kernel on `device` (compiling it if needed): the
