@@ -88,6 +88,8 @@ bin2! {
 }
 
 un! {
+    sincospi_s_f32, f32, |v| { let (s, _c) = sincospi(v); s };
+    sincospi_c_f32, f32, |v| { let (_s, c) = sincospi(v); c };
     fast_sin_f32, f32, |v| fast_sin(v);
     fast_cos_f32, f32, |v| fast_cos(v);
     fast_exp_f32, f32, |v| fast_exp(v);
