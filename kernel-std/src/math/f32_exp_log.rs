@@ -59,6 +59,7 @@ pub fn exp10(x: f32) -> f32 {
 #[device]
 fn expm1_q(f: f32) -> f32 {
     let q = 0.00019890988187398762f32;
+    let q = q.mul_add(f, 0.001393364742398262);
     let q = q.mul_add(f, 0.00833331048488617);
     let q = q.mul_add(f, 0.04166646674275398);
     let q = q.mul_add(f, 0.1666666716337204);
@@ -91,13 +92,13 @@ pub fn expm1(x: f32) -> f32 {
     let big = j > 127.0;
     let jb = if big { t.to_bits() - 1 } else { t.to_bits() };
     let s = f32::from_bits((jb << 23).wrapping_add(0x3f80_0000));
-    // e^x - 1 = (s - 1) + s*f1 + s*(w + c*(1 + f1)); the first sum by Fast2Sum
+    // e^x - 1 = (s - 1) + s*f1 + s*(w + c*(1 + f1 + w)); the first sum by Fast2Sum
     // (|s - 1| >= 0.5 >= |s*f1| for j != 0).
     let a = s - 1.0;
     let b = s * f1;
     let u = a + b;
     let e = (a - u) + b;
-    let tail = c.mul_add(f1, c) + w;
+    let tail = c.mul_add((f1 + w) + 1.0, w);
     let r = u + s.mul_add(tail, e);
     if big {
         r * 2.0

@@ -43,7 +43,7 @@ pub fn sinh(x: f32) -> f32 {
         let p = p.mul_add(u, 0.00019838102161884308);
         let p = p.mul_add(u, 0.008333339355885983);
         let p = p.mul_add(u, 0.1666666716337204);
-        return (x * u).mul_add(p, x);
+        return with_sign_of((x * u).mul_add(p, x), x);
     }
     let h = half_exp(a);
     let r = if h < 1e30 { (-0.25f32).mul_add(recip(h), h) } else { h };
@@ -72,7 +72,7 @@ pub fn tanh(x: f32) -> f32 {
         let p = p.mul_add(u, -0.05396806448698044);
         let p = p.mul_add(u, 0.13333332538604736);
         let p = p.mul_add(u, -0.3333333432674408);
-        return (x * u).mul_add(p, x);
+        return with_sign_of((x * u).mul_add(p, x), x);
     }
     if a > 9.1 {
         // 1 - tanh(9.1) is below half an ulp of 1; NaN takes the general path.

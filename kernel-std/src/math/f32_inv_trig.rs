@@ -22,7 +22,7 @@ fn asin_k(x: f32, u: f32) -> f32 {
     let p = p.mul_add(u, 0.04459940269589424);
     let p = p.mul_add(u, 0.07500094175338745);
     let p = p.mul_add(u, 0.1666666567325592);
-    (x * u).mul_add(p, x)
+    with_sign_of((x * u).mul_add(p, x), x)
 }
 
 /// `sqrt(z)` for `z` in `[0, 1]` (normal or zero), correctly rounded or one ulp off.
@@ -88,7 +88,7 @@ fn atan_k(x: f32) -> f32 {
     let p = p.mul_add(u, -0.14284004271030426);
     let p = p.mul_add(u, 0.19999949634075165);
     let p = p.mul_add(u, -0.3333333432674408);
-    (x * u).mul_add(p, x)
+    with_sign_of((x * u).mul_add(p, x), x)
 }
 
 #[device]

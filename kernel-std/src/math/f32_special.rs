@@ -46,7 +46,10 @@ fn erf_small(x: f32) -> f32 {
     let p = p.mul_add(u, 0.11283782124519348);
     let p = p.mul_add(u, -0.37612637877464294);
     // 2/sqrt(pi) in two parts.
-    x.mul_add(1.128379225730896, x * u.mul_add(p, -5.8635382771399236e-08))
+    with_sign_of(
+        x.mul_add(1.128379225730896, x * u.mul_add(p, -5.8635382771399236e-08)),
+        x,
+    )
 }
 
 /// `erfc(a)` for `1/2 <= a <= 10.1`.
@@ -216,14 +219,18 @@ pub fn lgamma(x: f32) -> f32 {
         return -ln(a);
     }
     if x >= 3.0 {
-        return if x > 4e36 {
-            f32::INFINITY
+        return if x > 1e30 {
+            // x (log x - 1): the other terms are below 2^-90 of it (overflows past 4.08e36).
+            let (u, v) = ln_hi_lo(x, 0.0);
+            x * ((u - 1.0) + v)
         } else {
             lgamma_stirling(x)
         };
     }
     if x > 0.0 {
-        return ln_1p(gamma_m1(x));
+        // lgamma(1) = lgamma(2) = +0 (the product of the exact factors is -0 there).
+        let r = ln_1p(gamma_m1(x));
+        return if r == 0.0 { 0.0 } else { r };
     }
     if x >= -11.0 {
         // lgamma(x) = lgamma(w) - log|x (x+1) ... (x+n-1)|, w = x + n in (0, 1].

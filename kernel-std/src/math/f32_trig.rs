@@ -12,7 +12,7 @@
 
 use kernel_macros::device;
 
-use super::approx::rcp_ftz;
+use super::approx::{rcp_ftz, rint};
 
 /// `x = n*pi/2 + r` for `|x| >= 2^17` (finite): `(n mod 4, r)`.
 #[device]
@@ -25,7 +25,8 @@ fn rem_pio2_large(x: f32) -> (i32, f32) {
     // x = m * 2^big_e with m a 24-bit integer; big_e >= -6.
     let big_e = ((b >> 23) & 0xff) as i32 - 150;
     let m = ((b & 0x007f_ffff) | 0x0080_0000) as u64;
-    let i0 = (big_e - 1) >> 5;
+    // Words before i0 contribute multiples of 4 (mod 4: nothing): their bits weigh at least 2^2.
+    let i0 = (big_e - 2) >> 5;
     let i0 = if i0 < 0 { 0 } else { i0 };
     let w0 = words[i0 as usize] as u64;
     let w1 = words[(i0 + 1) as usize] as u64;
@@ -38,7 +39,7 @@ fn rem_pio2_large(x: f32) -> (i32, f32) {
     let t0 = m * w0 + (t1 >> 32);
     let hi = t0; // bits 96.. of the product
     let mid = ((t1 & 0xffff_ffff) << 32) | (t2 & 0xffff_ffff); // bits 32..95
-    // The binary point of x * 2/pi sits at bit `sh` of the product, 96 <= sh <= 127 (for big_e >= 1).
+    // The binary point of x * 2/pi sits at bit `sh` of the product, 95 <= sh <= 134.
     let sh = 32 * (i0 + 4) - big_e;
     let q = (hi << (158 - sh) as u32) | (mid >> (sh - 94) as u32);
     // Top two bits: the quadrant; the rest: the fraction, rounded to nearest as a signed value.
@@ -83,7 +84,13 @@ pub fn sin_k(r: f32) -> f32 {
     let p = p.mul_add(u, -0.00019840084132738411);
     let p = p.mul_add(u, 0.008333331905305386);
     let p = p.mul_add(u, -0.1666666716337204);
-    (r * u).mul_add(p, r)
+    // The sign of r (the fma would turn sin(-0) into +0).
+    with_sign_of((r * u).mul_add(p, r), r)
+}
+
+#[device]
+fn with_sign_of(v: f32, s: f32) -> f32 {
+    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
 }
 
 /// `cos(r)` for `|r| <= pi/4`.
@@ -145,7 +152,7 @@ pub fn tan(x: f32) -> f32 {
     let p = p.mul_add(u, 0.05396499112248421);
     let p = p.mul_add(u, 0.13333342969417572);
     let p = p.mul_add(u, 0.3333333432674408);
-    let t = (r * u).mul_add(p, r);
+    let t = with_sign_of((r * u).mul_add(p, r), r);
     if n & 1 == 1 {
         // -1/t: the hardware reciprocal and one Newton step.
         let y = rcp_ftz(t);
@@ -184,16 +191,11 @@ fn cospi_k(t: f32) -> f32 {
 /// `x = n/2 + t` exactly, `|t| <= 1/4`: `(n mod 4, t)`; `t` is NaN for infinite or NaN `x`.
 #[device]
 fn rem_half(x: f32) -> (i32, f32) {
-    let ax = x.abs();
-    if ax < 4194304.0 {
-        let t = (x + x) + 12582912.0;
-        let nf = t - 12582912.0;
-        ((t.to_bits() & 3) as i32, nf.mul_add(-0.5, x))
-    } else if ax < 16777216.0 {
-        // 2x is an integer below 2^25.
-        (((x + x) as i32) & 3, x * 0.0)
+    if x.abs() < 16777216.0 {
+        let nf = rint(x + x);
+        ((nf as i32) & 3, nf.mul_add(-0.5, x))
     } else {
-        // Even integers, or infinity / NaN (t = NaN).
+        // Even integers (t = 0), or infinity / NaN (t = NaN).
         (0, x * 0.0)
     }
 }
