@@ -748,9 +748,13 @@ mod tests {
             sm: 90,
             ..CompileOptions::default()
         };
+        let dump = std::env::var("MATH_PTX_DUMP").ok();
         for def in defs {
             let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("{}: {e}", def.name));
             assert!(!c.ptx.contains(".f64"), "{}", def.name);
+            if let Some(d) = &dump {
+                std::fs::write(format!("{d}/{}.ptx", def.name), &c.ptx).unwrap();
+            }
         }
     }
 }
