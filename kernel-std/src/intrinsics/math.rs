@@ -13,7 +13,7 @@
 //! for the `approx_*` entries the f32 math library is built on (`ex2`, `lg2`, `rsqrt`, `rcp`).
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 /// The float operations the rounding-mode semantics need, for f32 and f64 alike.
 trait Fp: Copy + PartialOrd + std::ops::Neg<Output = Self> {
