@@ -242,8 +242,8 @@ fn f32_math_functions_use_no_f64_instruction() {
             if !f64_lines.is_empty() {
                 bad.push(format!("{} sm_{sm}: {}", def.name, f64_lines.join(" | ")));
             }
-            if ptxas::find().is_some() {
-                let r = ptxas::assemble(&c.ptx, sm);
+            if kernel_testkit::ptxas::find().is_some() {
+                let r = kernel_testkit::ptxas::assemble(&c.ptx, sm);
                 assert!(r.is_ok(), "{} sm_{sm}: {:?}", def.name, r.err());
             }
         }

@@ -52,8 +52,8 @@ macro_rules! approx_fn {
         }
         #[doc(hidden)]
         pub mod $name {
-            pub fn __fc_callable() -> crate::ast::Callable {
-                crate::ast::Callable::Intrinsic($entry)
+            pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
+                ::kernel_ir::ast::Callable::Intrinsic($entry)
             }
         }
     };

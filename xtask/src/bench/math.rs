@@ -9,7 +9,7 @@
 use std::ffi::c_void;
 
 use ferrocuda::prelude::*;
-use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, Stream};
+use ferrocuda::host_runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, Stream};
 use ferrocuda_examples::util::Rng;
 
 use super::report::{Row, Unit};
@@ -243,7 +243,8 @@ pub fn functions_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> 
         once(&s, &mut y).map_err(e)?;
         let bin = matches!(launch, Launch::Bin(_));
         if let Some((_m, f)) = &twin_fn {
-            run_twin(f, &s, if bin { &mut args_bin } else { &mut args_un }).map_err(e)?;
+            let a: &mut [*mut c_void] = if bin { &mut args_bin } else { &mut args_un };
+            run_twin(f, &s, a).map_err(e)?;
         }
         s.synchronize().map_err(e)?;
         let label = if twin_fn.is_some() {
@@ -702,7 +703,7 @@ mod tests {
     /// Every benchmark kernel compiles for sm_90, with no f64 instruction.
     #[test]
     fn math_bench_kernels_compile_without_f64() {
-        use ferrocuda::device_std::{compile, CompileOptions};
+        use ferrocuda::kernel_compiler::{compile, CompileOptions};
         let defs = [
             k_sqrt::ast(),
             k_rsqrt::ast(),
