@@ -248,5 +248,9 @@ fn f32_math_functions_use_no_f64_instruction() {
             }
         }
     }
-    assert!(bad.is_empty(), "f64 instructions in f32 math:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "f64 instructions in f32 math:\n{}",
+        bad.join("\n")
+    );
 }

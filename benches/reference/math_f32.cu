@@ -13,7 +13,7 @@
         if (i < n) {                                                                       \
             float v = x[i];                                                                \
             float acc = 0.0f;                                                              \
-            for (int k = 0; k < ITERS; k++) {                                              \
+            _Pragma("unroll 8") for (int k = 0; k < ITERS; k++) {                          \
                 acc += (EXPR);                                                             \
                 v += 1e-4f;                                                                \
             }                                                                              \
@@ -30,7 +30,7 @@
             float v = x[i];                                                                \
             float w = z[i];                                                                \
             float acc = 0.0f;                                                              \
-            for (int k = 0; k < ITERS; k++) {                                              \
+            _Pragma("unroll 8") for (int k = 0; k < ITERS; k++) {                          \
                 acc += (EXPR);                                                             \
                 v += 1e-4f;                                                                \
             }                                                                              \
@@ -94,6 +94,7 @@ extern "C" __global__ void nbody(const float *__restrict__ pos, unsigned n, floa
         tile[4 * t + 2] = pos[4 * (base + t) + 2];
         tile[4 * t + 3] = pos[4 * (base + t) + 3];
         __syncthreads();
+#pragma unroll 4
         for (unsigned j = 0; j < NB_TILE; j++) {
             float dx = tile[4 * j] - px;
             float dy = tile[4 * j + 1] - py;

@@ -302,6 +302,7 @@ sims! {
     sim_approx_rsqrt => |a, o| put32(o, approx_model::rsqrt(f32a(a, 0)));
     sim_approx_rcp_ftz => |a, o| put32(o, approx_model::rcp_ftz(f32a(a, 0)));
     sim_rint32 => |a, o| put32(o, approx_model::rint(f32a(a, 0)));
+    sim_fma_sat32 => |a, o| put32(o, approx_model::fma_sat(f32a(a, 0), f32a(a, 1), f32a(a, 2)));
 }
 
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
@@ -579,9 +580,16 @@ const OTHER: [IntrinsicDef; 16] = [
 ];
 
 /// The hardware's approximate f32 units (MUFU) as the f32 math library (`crate::math::f32_*`)
-/// calls them, and `rint` for its range reductions. Not user API: CUDA's own f32 functions are
+/// calls them, and `rint` and the saturating `fma` for its range reductions. Not user API: CUDA's own f32 functions are
 /// built on the same instructions.
-const APPROX: [IntrinsicDef; 6] = [
+const APPROX: [IntrinsicDef; 7] = [
+    entry!(
+        "fma_sat.f32",
+        [F32, F32, F32],
+        F32,
+        "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}",
+        sim_fma_sat32
+    ),
     entry!(
         "approx_ex2.f32",
         [F32],
@@ -628,7 +636,7 @@ const APPROX: [IntrinsicDef; 6] = [
 
 /// This category's entries (appended to the table in `mod.rs`'s order).
 pub(super) static ENTRIES: &[IntrinsicDef] = &{
-    let mut all = [OTHER[0]; 70];
+    let mut all = [OTHER[0]; 71];
     let groups: [&[IntrinsicDef]; 8] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &OTHER, &APPROX];
     let mut n = 0;
     let mut g = 0;

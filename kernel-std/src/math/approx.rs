@@ -41,6 +41,15 @@ pub mod model {
     pub fn rint(x: f32) -> f32 {
         x.round_ties_even()
     }
+    /// `fma.rn.sat.f32`: exact; the result clamped to `[0, 1]`, NaN to `+0`.
+    pub fn fma_sat(a: f32, b: f32, c: f32) -> f32 {
+        let r = a.mul_add(b, c);
+        if r.is_nan() {
+            0.0
+        } else {
+            r.clamp(0.0, 1.0) + 0.0
+        }
+    }
 }
 
 /// A host twin computing the model, plus the companion module naming the table entry.
@@ -83,3 +92,14 @@ approx_fn!(
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
     rint => "rint.f32", model::rint
 );
+
+/// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
+pub fn fma_sat(a: f32, b: f32, c: f32) -> f32 {
+    model::fma_sat(a, b, c)
+}
+#[doc(hidden)]
+pub mod fma_sat {
+    pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
+        ::kernel_ir::ast::Callable::Intrinsic("fma_sat.f32")
+    }
+}

@@ -21,25 +21,33 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, rcp_ftz};
+use super::approx::{ex2, ex2_ftz, fma_sat, rcp_ftz};
+use crate::api::fma_rd;
 
-/// `e^x` (or `b^x` for `c = log2(b)` split as `c_hi + c_lo`) as `(2^f, 2^j)`, whose product is
-/// the result rounded once (see the module documentation).
+/// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
+/// as `(2^f, 2^j)`, whose product is the result rounded once (see the module documentation).
+/// `j` comes from two instructions: a saturating fma maps `x*c - k` from `[-126.5, 127.5]` onto
+/// `[0, 1]` (clamping beyond, NaN to 0), and an fma rounding down scales it back by 253 onto
+/// `1.5*2^23 + 127`, leaving `j + 127` in the low bits (so `2^j` is one shift) and
+/// `j = round(x*c - k)` clamped to `[-126, 127]`.
 #[device]
-pub fn exp_parts(x: f32, c_hi: f32, c_lo: f32) -> (f32, f32) {
-    let t = x.mul_add(c_hi, 12582912.0);
-    let t = t.max(12582786.0).min(12583039.0);
-    let j = t - 12582912.0;
-    let f = x.mul_add(c_hi, -j);
+pub fn exp_parts(x: f32, c_hi: f32, c_lo: f32, k: f32) -> (f32, f32) {
+    let t = fma_sat(
+        x,
+        c_hi * 0.003952569169960474,
+        0.5 - k * 0.003952569169960474,
+    );
+    let u = fma_rd(t, 253.0, 12582913.0);
+    let f = x.mul_add(c_hi, (12583039.0 - k) - u);
     let f = x.mul_add(c_lo, f);
     let m = ex2_ftz(f);
-    let s = f32::from_bits((t.to_bits() << 23).wrapping_add(0x3f80_0000));
+    let s = f32::from_bits(u.to_bits() << 23);
     (m, s)
 }
 
 #[device]
 pub fn exp(x: f32) -> f32 {
-    let (m, s) = exp_parts(x, 1.4426950216293335, 1.925963033500011e-08);
+    let (m, s) = exp_parts(x, 1.4426950216293335, 1.925963033500011e-08, 0.0);
     m * s
 }
 
@@ -51,7 +59,7 @@ pub fn exp2(x: f32) -> f32 {
 
 #[device]
 pub fn exp10(x: f32) -> f32 {
-    let (m, s) = exp_parts(x, 3.321928024291992, 7.059536955011936e-08);
+    let (m, s) = exp_parts(x, 3.321928024291992, 7.059536955011936e-08, 0.0);
     m * s
 }
 
@@ -210,7 +218,11 @@ pub fn ln_1p(x: f32) -> f32 {
     }
     let s = 1.0 + x;
     if !(s > 0.0 && s < f32::INFINITY) {
-        return if x == -1.0 { f32::NEG_INFINITY } else { log_special(s) };
+        return if x == -1.0 {
+            f32::NEG_INFINITY
+        } else {
+            log_special(s)
+        };
     }
     // 1 + x = s + c exactly (two-sum); log(1 + x) = log(s) + c/s.
     let bb = s - 1.0;

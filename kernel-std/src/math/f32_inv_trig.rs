@@ -44,33 +44,43 @@ fn with_sign_of(v: f32, s: f32) -> f32 {
     f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
 }
 
+/// `(s, z, big)`: `asin|x| = asin_k(s, z)` when `|x| <= 1/2` (`s = |x|`, `z = x^2`), else
+/// `pi/2 - 2 asin_k(s, z)` with `z = (1 - |x|)/2`, `s = sqrt(z)`. Both cases share one
+/// polynomial evaluation (no divergent branch).
+#[device]
+fn asin_reduce(x: f32) -> (f32, f32, bool) {
+    let a = x.abs();
+    let big = a > 0.5;
+    let zb = (1.0 - a) * 0.5;
+    let z = if big { zb } else { x * x };
+    let s = if big { sqrt_unit(zb) } else { a };
+    (s, z, big)
+}
+
 #[device]
 pub fn asin(x: f32) -> f32 {
-    let a = x.abs();
-    if a <= 0.5 {
-        return asin_k(x, x * x);
-    }
-    let z = (1.0 - a) * 0.5;
-    let s = sqrt_unit(z);
+    let (s, z, big) = asin_reduce(x);
     let r = asin_k(s, z);
-    let v = (-2.0f32).mul_add(r, -4.371138828673793e-08) + 1.5707963705062866;
+    let v = if big {
+        (-2.0f32).mul_add(r, -4.371138828673793e-08) + 1.5707963705062866
+    } else {
+        r
+    };
     with_sign_of(v, x)
 }
 
 #[device]
 pub fn acos(x: f32) -> f32 {
-    let a = x.abs();
-    if a <= 0.5 {
-        let r = asin_k(x, x * x);
-        return (-4.371138828673793e-08 - r) + 1.5707963705062866;
-    }
-    let z = (1.0 - a) * 0.5;
-    let s = sqrt_unit(z);
+    let (s, z, big) = asin_reduce(x);
     let r = asin_k(s, z);
-    if x > 0.0 {
-        r + r
+    if big {
+        if x > 0.0 {
+            r + r
+        } else {
+            (-2.0f32).mul_add(r, -8.742277657347586e-08) + 3.1415927410125732
+        }
     } else {
-        (-2.0f32).mul_add(r, -8.742277657347586e-08) + 3.1415927410125732
+        (-4.371138828673793e-08 - with_sign_of(r, x)) + 1.5707963705062866
     }
 }
 
@@ -93,19 +103,26 @@ fn atan_k(x: f32) -> f32 {
 
 #[device]
 pub fn atan(x: f32) -> f32 {
+    // atan|x| = pi/2 - atan(1/|x|) beyond 1, one polynomial evaluation for both cases (no
+    // divergent branch); 1/|x| from the hardware reciprocal and one Newton step (|x| capped at
+    // 2^100, where pi/2 - 1/|x| rounds to pi/2).
     let a = x.abs();
-    if a <= 1.0 {
-        return atan_k(x);
-    }
-    if a > 16777216.0 {
-        // pi/2 - 1/a rounds to pi/2 (NaN takes the general path and stays NaN).
-        return with_sign_of(1.5707963705062866, x);
-    }
-    let y = rcp_ftz(a);
-    let e = (-a).mul_add(y, 1.0);
+    let big = a > 1.0;
+    let ac = a.min(1.2676506e30);
+    let y = rcp_ftz(ac);
+    let e = (-ac).mul_add(y, 1.0);
     let y = y.mul_add(e, y);
-    let t = atan_k(y);
-    with_sign_of((-4.371138828673793e-08 - t) + 1.5707963705062866, x)
+    let t = atan_k(if big { y } else { a });
+    let r = if big {
+        (-4.371138828673793e-08 - t) + 1.5707963705062866
+    } else {
+        t
+    };
+    if x.is_nan() {
+        x
+    } else {
+        with_sign_of(r, x)
+    }
 }
 
 /// `atan2(y, x)`: the angle of `(x, y)`, C's argument order (Rust's `y.atan2(x)`).

@@ -178,8 +178,16 @@ pub fn fmod(x: f32, y: f32) -> f32 {
     }
     let ex = (bx >> 23) as i32;
     let ey = (by >> 23) as i32;
-    let mx = if ex == 0 { bx } else { (bx & 0x007f_ffff) | 0x0080_0000 };
-    let my = if ey == 0 { by } else { (by & 0x007f_ffff) | 0x0080_0000 };
+    let mx = if ex == 0 {
+        bx
+    } else {
+        (bx & 0x007f_ffff) | 0x0080_0000
+    };
+    let my = if ey == 0 {
+        by
+    } else {
+        (by & 0x007f_ffff) | 0x0080_0000
+    };
     let ex = if ex == 0 { 1 } else { ex };
     let ey = if ey == 0 { 1 } else { ey };
     let mut d = ex - ey;

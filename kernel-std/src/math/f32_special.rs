@@ -82,7 +82,7 @@ fn erfc_pos(a: f32) -> f32 {
     };
     let h = a * a;
     let l = a.mul_add(a, -h);
-    let (m, s) = exp_parts(-h, 1.4426950216293335, 1.925963033500011e-08);
+    let (m, s) = exp_parts(-h, 1.4426950216293335, 1.925963033500011e-08, 0.0);
     (m * (-l).mul_add(r, r)) * s
 }
 
