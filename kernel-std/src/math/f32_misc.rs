@@ -176,6 +176,21 @@ pub fn fmod(x: f32, y: f32) -> f32 {
     if bx < by {
         return x;
     }
+    let ax = f32::from_bits(bx);
+    let ay = f32::from_bits(by);
+    if ay >= 7.888609e-31 && ay <= 1.2676506e30 && ax < 65536.0 * ay {
+        // Quotient below 2^16: q = trunc(ax/ay), taken from a reciprocal and biased up by
+        // 2^-21 so it is never below the true quotient (and at most one above). Then
+        // r = ax - q*ay lies in (-ay, ay), a multiple of ay's quantum below 2^24 of it, so the
+        // fma computes it exactly; one exact addition of ay fixes the overshoot.
+        let yi = rcp_ftz(ay);
+        let e = (-ay).mul_add(yi, 1.0);
+        let yi = yi.mul_add(e, yi);
+        let q = (ax * yi * 1.000000476837158).trunc();
+        let r = (-q).mul_add(ay, ax);
+        let r = if r < 0.0 { r + ay } else { r };
+        return copysign(r, x);
+    }
     let ex = (bx >> 23) as i32;
     let ey = (by >> 23) as i32;
     let mx = if ex == 0 {
