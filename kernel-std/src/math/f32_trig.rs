@@ -9,6 +9,13 @@
 //! exactly (`x - n/2` with `n = rint(2x)`).
 
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
+// Device code: plain comparisons (NaN-aware as written) lower to one instruction each; the
+// kernel DSL has no `contains`, `clamp` or `partial_cmp`.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_clamp,
+    clippy::manual_range_contains
+)]
 
 use kernel_macros::device;
 

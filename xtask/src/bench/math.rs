@@ -418,7 +418,8 @@ pub fn layernorm_rows(x: &[f32], gamma: &[f32], beta: &[f32], cols: u32, eps: f3
 
 fn check(what: &str, got: &[f32], want: &[f64], tol: f64) -> Result<(), String> {
     for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        if !((g as f64 - w).abs() <= tol * w.abs().max(1.0)) {
+        let ok = (g as f64 - w).abs() <= tol * w.abs().max(1.0);
+        if !ok {
             return Err(format!("{what}: element {i} is {g}, expected {w}"));
         }
     }
