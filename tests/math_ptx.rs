@@ -254,3 +254,20 @@ fn f32_math_functions_use_no_f64_instruction() {
         bad.join("\n")
     );
 }
+
+#[kernel]
+pub fn exp_cr_f32(x: &[f32], y: &mut [f32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < y.len() {
+        y[i] = exp_cr(x[i]);
+    }
+}
+
+/// The scan above can fail: the correctly rounded variant keeps the f64 route (what every f32
+/// function compiled to before issue 27) and its PTX has f64 instructions.
+#[test]
+fn the_f64_scan_sees_the_correctly_rounded_route() {
+    let c = compile(exp_cr_f32::ast(), &[], &CompileOptions::default()).unwrap();
+    assert!(c.ptx.contains("cvt.f64.f32"), "exp_cr goes through f64");
+    assert!(c.ptx.lines().any(|l| l.contains(".f64")));
+}
