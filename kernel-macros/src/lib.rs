@@ -38,12 +38,15 @@
 use proc_macro::TokenStream;
 
 mod attrs;
+mod cfg;
 mod derive;
 mod device;
 mod kernel;
 mod launcher;
 mod lower;
+mod nesting;
 mod paths;
+mod rebalance;
 mod scope;
 mod span;
 mod strip;

@@ -15,6 +15,8 @@ pub mod frontend;
 pub mod intrinsics;
 pub mod ir;
 pub mod ir_print;
+#[doc(hidden)]
+pub mod macro_checks;
 pub mod math;
 pub mod panic_record;
 pub mod passes;
@@ -32,6 +34,7 @@ pub mod __private {
     pub use crate::api::{DeviceCopy, DeviceType};
     pub use crate::ast;
     pub use crate::compile::GenericValue;
+    pub use crate::macro_checks::{const_value, declare_at_module_level, not_a_device_fn};
 }
 
 /// CUDA's device `printf` with Rust's format syntax: prints numbers from a kernel.

@@ -10,7 +10,6 @@ use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
 use super::{err, err_spanned, Lower};
-use crate::paths;
 
 const SUPPORTED: &str =
     "supported in `gpu_print!`: `{}`, `{:?}`, `{:x}`, `{:X}`, `{:o}`, `{:e}`, `{:E}` \
@@ -235,7 +234,7 @@ impl Lower {
         mac: &syn::Macro,
         newline: bool,
     ) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let args: Punctuated<Expr, Token![,]> =
             match mac.parse_body_with(Punctuated::parse_terminated) {
                 Ok(args) => args,
