@@ -167,6 +167,11 @@ pub(crate) fn last_span(e: &syn::Expr) -> Span {
                 e = &x.body;
                 continue;
             }
+            E::Let(x) => {
+                e = &x.expr;
+                continue;
+            }
+            E::Await(x) => x.await_token.span,
             E::If(x) => match &x.else_branch {
                 Some((_, els)) => {
                     e = els;

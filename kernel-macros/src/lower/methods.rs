@@ -18,6 +18,19 @@ const OPTION_HELP: &str = "`Option` and `Result` do not exist on the device";
 
 /// Why a method outside the list is missing, and what to write instead.
 fn method_hint(name: &str) -> String {
+    specific_hint(name).unwrap_or_else(|| {
+        format!(
+            "method `{name}` is not supported in device code. Device code calls, on slices and \
+             arrays: {}; on integers and floats: {}; the math library on floats (`x.sin()`, \
+             `x.exp()`, ...). Methods of your own traits are not supported: write a `#[device]` fn",
+            CONTAINER_METHODS.join(", "),
+            SCALAR_METHODS.join(", ")
+        )
+    })
+}
+
+/// What to write instead of a well-known method device code lacks.
+fn specific_hint(name: &str) -> Option<String> {
     let iterator = [
         "sum",
         "product",
@@ -58,61 +71,54 @@ fn method_hint(name: &str) -> String {
         "contains",
         "first",
         "split_at",
-        "iter_sum",
     ];
     if name == "get" || name == "get_mut" {
-        return format!(
+        return Some(format!(
             "`{name}` returns an `Option`, which does not exist on the device; index with `x[i]` \
              (an out-of-range index is a kernel panic reported on the host) after checking \
              `i < x.len()` if needed"
-        );
+        ));
     }
     if let Some(op) = name
         .strip_prefix("checked_")
         .or_else(|| name.strip_prefix("overflowing_"))
     {
-        return format!(
+        return Some(format!(
             "`{name}` returns an `Option` or a tuple with a flag, which device code does not \
              support; check the operands with `if` first, or use `wrapping_{op}` / \
              `saturating_{op}` where they exist"
-        );
+        ));
     }
     if matches!(
         name,
         "unwrap" | "expect" | "unwrap_or" | "is_some" | "is_none" | "ok"
     ) {
-        return format!("`{name}`: {OPTION_HELP}");
+        return Some(format!("`{name}`: {OPTION_HELP}"));
     }
     if iterator.contains(&name) {
-        return format!(
+        return Some(format!(
             "`{name}` is not supported in device code: iterator adapters and slice algorithms are \
              not available; write a `for` loop (`for i in 0..x.len()`, `for v in x.iter()`)"
-        );
+        ));
     }
     if matches!(name, "clone" | "to_owned" | "copied") {
-        return format!(
+        return Some(format!(
             "`{name}` is not needed in device code: device values are `Copy`; use the value itself"
-        );
+        ));
     }
     if matches!(name, "into" | "try_into" | "from" | "try_from" | "as_()") {
-        return format!(
+        return Some(format!(
             "conversions with `{name}` are not supported in device code; convert with `as` \
              (`x as f32`)"
-        );
+        ));
     }
     if matches!(
         name,
         "to_string" | "fmt" | "len_utf8" | "as_str" | "chars" | "bytes"
     ) {
-        return format!("`{name}`: there are no strings on the device");
+        return Some(format!("`{name}`: there are no strings on the device"));
     }
-    format!(
-        "method `{name}` is not supported in device code. Device code calls, on slices and \
-         arrays: {}; on integers and floats: {}; the math library on floats (`x.sin()`, \
-         `x.exp()`, ...). Methods of your own traits are not supported: write a `#[device]` fn",
-        CONTAINER_METHODS.join(", "),
-        SCALAR_METHODS.join(", ")
-    )
+    None
 }
 
 /// `x.name(..)`: the name must be one the compiler implements for some receiver.
@@ -145,8 +151,8 @@ pub(crate) fn check_assoc_fn(ty: &str, name: &str, span: Span) -> syn::Result<()
         format!(
             "`{ty}::{name}` is not supported in device code. Through a type, device code calls \
              the methods of integers and floats (`f32::max(a, b)`, `T::sqrt(x)`), the math \
-             library and `from_bits` / `from_f32` / `from_f64`; {}",
-            method_hint(name)
+             library and `from_bits` / `from_f32` / `from_f64`{}",
+            specific_hint(name).map(|h| format!("; {h}")).unwrap_or_default()
         ),
     )
 }
