@@ -39,6 +39,8 @@ use proc_macro::TokenStream;
 
 mod attrs;
 mod cfg;
+#[cfg(test)]
+mod corpus;
 mod derive;
 mod device;
 mod kernel;

@@ -120,10 +120,27 @@ pub fn two_params(#[cfg(any())] a: u32, b: u32) -> u32 {
 
 #[device]
 pub fn cfg_elements(x: u32) -> u32 {
-    let a = [x, #[cfg(any())] 1000, 3];
-    let t = (x, #[cfg(any())] 7u64, 9u32);
-    let c = two_params(#[cfg(any())] 1000, x);
-    let m = x.max(#[cfg(all())] 2);
+    let a = [
+        x,
+        #[cfg(any())]
+        1000,
+        3,
+    ];
+    let t = (
+        x,
+        #[cfg(any())]
+        7u64,
+        9u32,
+    );
+    let c = two_params(
+        #[cfg(any())]
+        1000,
+        x,
+    );
+    let m = x.max(
+        #[cfg(all())]
+        2,
+    );
     a[1] + t.1 + c + m + a.len() as u32
 }
 

@@ -359,24 +359,106 @@ impl Lower {
     }
 
     /// The `ExprKind` tokens of an expression that is not a chain link, and the span it records.
+    ///
+    /// A dispatcher to one small function per kind of expression: at opt-level 0 (how a proc
+    /// macro is built) a function's frame holds the temporaries of all its arms, and this
+    /// recursion goes as deep as the user's code nests.
     fn expr_kind(&mut self, e: &Expr) -> syn::Result<(TokenStream, Span)> {
-        let a = super::ast();
         if !matches!(e, Expr::ForLoop(_)) {
-            let info = crate::cfg::analyze(expr_attrs(e))?;
-            if let Some(l) = info.rest.iter().find(|r| attrs::is_loop_meta(&r.meta)) {
-                return err_spanned(
-                    &l.meta,
-                    "`#[unroll]` / `#[no_unroll]` apply to `for` loops only",
-                );
-            }
+            self.check_no_loop_attrs(e)?;
         }
+        let r = match e {
+            Expr::Lit(_) => self.kind_0(e),
+            Expr::Path(_) => self.kind_1(e),
+            Expr::Unary(_) => self.kind_2(e),
+            Expr::Binary(_) => self.kind_3(e),
+            Expr::Assign(_) => self.kind_4(e),
+            Expr::Call(_) => self.kind_5(e),
+            Expr::Tuple(_) => self.kind_6(e),
+            Expr::Array(_) => self.kind_7(e),
+            Expr::Repeat(_) => self.kind_8(e),
+            Expr::Struct(_) => self.kind_9(e),
+            Expr::Block(_) => self.kind_10(e),
+            Expr::Unsafe(_) => self.kind_11(e),
+            Expr::If(_) => self.kind_12(e),
+            Expr::Match(_) => self.kind_13(e),
+            Expr::While(_) => self.kind_14(e),
+            Expr::Loop(_) => self.kind_15(e),
+            Expr::ForLoop(_) => self.kind_16(e),
+            Expr::Range(_) => self.kind_17(e),
+            Expr::Break(_) => self.kind_18(e),
+            Expr::Continue(_) => self.kind_19(e),
+            Expr::Return(_) => self.kind_20(e),
+            Expr::Reference(_) => self.kind_21(e),
+            Expr::Macro(_) => self.kind_22(e),
+            Expr::Closure(_) => self.kind_23(e),
+            Expr::Async(_) | Expr::Await(_) => self.kind_24(e),
+            Expr::Try(_) => self.kind_25(e),
+            Expr::TryBlock(_) => self.kind_26(e),
+            Expr::Yield(_) => self.kind_27(e),
+            Expr::Let(_) => self.kind_28(e),
+            Expr::Const(_) => self.kind_29(e),
+            Expr::RawAddr(_) => self.kind_30(e),
+            Expr::Infer(_) => self.kind_31(e),
+            _ => self.kind_32(e),
+        }?;
+        match r {
+            Some(r) => Ok(r),
+            None => err_expr(e, "unsupported expression in device code"),
+        }
+    }
+
+    #[inline(never)]
+    fn check_no_loop_attrs(&self, e: &Expr) -> syn::Result<()> {
+        let info = crate::cfg::analyze(expr_attrs(e))?;
+        if let Some(l) = info.rest.iter().find(|r| attrs::is_loop_meta(&r.meta)) {
+            return err_spanned(
+                &l.meta,
+                "`#[unroll]` / `#[no_unroll]` apply to `for` loops only",
+            );
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_0(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
         let span = first_span(e);
+        #[allow(unreachable_patterns)]
         let kind = match e {
             Expr::Lit(l) => {
                 let lit = lower_lit(&l.lit)?;
                 quote!(#a::ExprKind::Lit(#lit))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_1(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Path(p) => self.path_expr(p)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_2(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Unary(u) => {
                 let inner = self.boxed(&u.expr)?;
                 match u.op {
@@ -386,27 +468,133 @@ impl Lower {
                     _ => return err_expr(e, "unsupported unary operator in device code"),
                 }
             }
-            Expr::Binary(b) => return err_spanned(b.op, "unsupported binary operator in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_3(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::Binary(b) => {
+                return err_spanned(b.op, "unsupported binary operator in device code")
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_4(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Assign(x) => {
                 let l = self.boxed(&x.left)?;
                 let r = self.boxed(&x.right)?;
                 quote!(#a::ExprKind::Assign(#l, #r))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_5(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Call(c) => self.call(c)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_6(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Tuple(t) => {
                 let elems = self.expr_list(&t.elems)?;
                 quote!(#a::ExprKind::Tuple(#elems))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_7(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Array(arr) => {
                 let elems = self.expr_list(&arr.elems)?;
                 quote!(#a::ExprKind::Array(#elems))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_8(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Repeat(r) => {
                 let v = self.boxed(&r.expr)?;
                 let n = self.boxed(&r.len)?;
                 quote!(#a::ExprKind::ArrayRepeat(#v, #n))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_9(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Struct(s) => self.struct_lit(s)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_10(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Block(b) => {
                 if let Some(l) = &b.label {
                     return err_spanned(
@@ -417,13 +605,65 @@ impl Lower {
                 let block = self.lower_block(&b.block)?;
                 quote!(#a::ExprKind::Block(#block))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_11(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Unsafe(u) => {
                 check_unsafe(u)?;
                 let block = self.lower_block(&u.block)?;
                 quote!(#a::ExprKind::Block(#block))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_12(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::If(i) => self.if_expr(i)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_13(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Match(m) => self.match_expr(m)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_14(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::While(w) => {
                 if contains_let(&w.cond) {
                     return err_expr(
@@ -436,11 +676,37 @@ impl Lower {
                 let body = self.lower_block(&w.body)?;
                 quote!(#a::ExprKind::While { label: #label, cond: #cond, body: #body })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_15(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Loop(l) => {
                 let label = label_tokens(l.label.as_ref().map(|l| &l.name));
                 let body = self.lower_block(&l.body)?;
                 quote!(#a::ExprKind::Loop { label: #label, body: #body })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_16(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::ForLoop(f) => {
                 let unroll = attrs::unroll(&f.attrs)?;
                 let label = label_tokens(f.label.as_ref().map(|l| &l.name));
@@ -460,8 +726,21 @@ impl Lower {
                     Some(l) => l.name.span(),
                     None => f.for_token.span,
                 };
-                return Ok((kind, span));
+                return Ok(Some((kind, span)));
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_17(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Range(r) => {
                 let start = match &r.start {
                     Some(s) => Some(self.boxed(s)?),
@@ -475,6 +754,19 @@ impl Lower {
                 let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
                 quote!(#a::ExprKind::Range { start: #start, end: #end, inclusive: #inclusive })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_18(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Break(b) => {
                 let label = label_tokens(b.label.as_ref());
                 let value = match &b.expr {
@@ -484,10 +776,36 @@ impl Lower {
                 let value = opt(value);
                 quote!(#a::ExprKind::Break { label: #label, value: #value })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_19(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Continue(c) => {
                 let label = label_tokens(c.label.as_ref());
                 quote!(#a::ExprKind::Continue { label: #label })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_20(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Return(r) => {
                 let value = match &r.expr {
                     Some(v) => Some(self.boxed(v)?),
@@ -496,6 +814,19 @@ impl Lower {
                 let value = opt(value);
                 quote!(#a::ExprKind::Return(#value))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_21(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Reference(r) => {
                 let inner = self.boxed(&r.expr)?;
                 let m = if r.mutability.is_some() {
@@ -505,46 +836,187 @@ impl Lower {
                 };
                 quote!(#a::ExprKind::Ref(#m, #inner))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_22(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Macro(m) => self.lower_macro(&m.mac)?,
-            Expr::Closure(_) => {
-                return err_expr(
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_23(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind =
+            match e {
+                Expr::Closure(_) => return err_expr(
                     e,
                     "closures are not supported in device code; write a `#[device]` fn and call it",
-                )
-            }
+                ),
+                _ => return Ok(None),
+            };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_24(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Async(_) | Expr::Await(_) => {
                 return err_expr(e, "async/await is not supported in device code")
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_25(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Try(t) => {
                 return err_spanned(
                     t.question_token,
                     "the `?` operator is not supported in device code (there is no `Result`/`Option` on the device); \
                      check conditions with `if` or `assert!`",
                 )
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_26(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::TryBlock(_) => {
+                return err_expr(e, "`try` blocks are not supported in device code")
             }
-            Expr::TryBlock(_) => return err_expr(e, "`try` blocks are not supported in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_27(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Yield(_) => return err_expr(e, "`yield` is not supported in device code"),
-            Expr::Let(_) => {
-                return err_expr(
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_28(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind =
+            match e {
+                Expr::Let(_) => return err_expr(
                     e,
                     "`if let` / `let` in conditions is not supported in device code; use `match`",
-                )
-            }
-            Expr::Const(_) => {
-                return err_expr(
-                    e,
-                    "inline `const { .. }` blocks are not supported in device code; use a `const` item",
-                )
-            }
+                ),
+                _ => return Ok(None),
+            };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_29(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::Const(_) => return err_expr(
+                e,
+                "inline `const { .. }` blocks are not supported in device code; use a `const` item",
+            ),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_30(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::RawAddr(_) => {
                 return err_expr(e, "raw pointers (`&raw`) are not supported in device code")
             }
-            Expr::Infer(_) => return err_expr(e, "`_` is not a value in device code"),
-            _ => return err_expr(e, "unsupported expression in device code"),
+            _ => return Ok(None),
         };
-        Ok((kind, span))
+        Ok(Some((kind, span)))
     }
 
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_31(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::Infer(_) => return err_expr(e, "`_` is not a value in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code)]
+    fn kind_32(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            _ => return err_expr(e, "unsupported expression in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
     /// `T` when `ty` is one of the function's generic type parameters.
     fn type_param_of(&self, ty: &Type) -> Option<String> {
         match ty {

@@ -152,7 +152,9 @@ pub(crate) fn check_assoc_fn(ty: &str, name: &str, span: Span) -> syn::Result<()
             "`{ty}::{name}` is not supported in device code. Through a type, device code calls \
              the methods of integers and floats (`f32::max(a, b)`, `T::sqrt(x)`), the math \
              library and `from_bits` / `from_f32` / `from_f64`{}",
-            specific_hint(name).map(|h| format!("; {h}")).unwrap_or_default()
+            specific_hint(name)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default()
         ),
     )
 }
