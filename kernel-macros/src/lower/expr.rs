@@ -368,39 +368,39 @@ impl Lower {
             self.check_no_loop_attrs(e)?;
         }
         let r = match e {
-            Expr::Lit(_) => self.kind_0(e),
-            Expr::Path(_) => self.kind_1(e),
-            Expr::Unary(_) => self.kind_2(e),
-            Expr::Binary(_) => self.kind_3(e),
-            Expr::Assign(_) => self.kind_4(e),
-            Expr::Call(_) => self.kind_5(e),
-            Expr::Tuple(_) => self.kind_6(e),
-            Expr::Array(_) => self.kind_7(e),
-            Expr::Repeat(_) => self.kind_8(e),
-            Expr::Struct(_) => self.kind_9(e),
-            Expr::Block(_) => self.kind_10(e),
-            Expr::Unsafe(_) => self.kind_11(e),
-            Expr::If(_) => self.kind_12(e),
-            Expr::Match(_) => self.kind_13(e),
-            Expr::While(_) => self.kind_14(e),
-            Expr::Loop(_) => self.kind_15(e),
-            Expr::ForLoop(_) => self.kind_16(e),
-            Expr::Range(_) => self.kind_17(e),
-            Expr::Break(_) => self.kind_18(e),
-            Expr::Continue(_) => self.kind_19(e),
-            Expr::Return(_) => self.kind_20(e),
-            Expr::Reference(_) => self.kind_21(e),
-            Expr::Macro(_) => self.kind_22(e),
-            Expr::Closure(_) => self.kind_23(e),
-            Expr::Async(_) | Expr::Await(_) => self.kind_24(e),
-            Expr::Try(_) => self.kind_25(e),
-            Expr::TryBlock(_) => self.kind_26(e),
-            Expr::Yield(_) => self.kind_27(e),
-            Expr::Let(_) => self.kind_28(e),
-            Expr::Const(_) => self.kind_29(e),
-            Expr::RawAddr(_) => self.kind_30(e),
-            Expr::Infer(_) => self.kind_31(e),
-            _ => self.kind_32(e),
+            Expr::Lit(_) => self.kind_lit(e),
+            Expr::Path(_) => self.kind_path(e),
+            Expr::Unary(_) => self.kind_unary(e),
+            Expr::Binary(_) => self.kind_binary(e),
+            Expr::Assign(_) => self.kind_assign(e),
+            Expr::Call(_) => self.kind_call(e),
+            Expr::Tuple(_) => self.kind_tuple(e),
+            Expr::Array(_) => self.kind_array(e),
+            Expr::Repeat(_) => self.kind_repeat(e),
+            Expr::Struct(_) => self.kind_struct(e),
+            Expr::Block(_) => self.kind_block(e),
+            Expr::Unsafe(_) => self.kind_unsafe(e),
+            Expr::If(_) => self.kind_if(e),
+            Expr::Match(_) => self.kind_match(e),
+            Expr::While(_) => self.kind_while(e),
+            Expr::Loop(_) => self.kind_loop(e),
+            Expr::ForLoop(_) => self.kind_for_loop(e),
+            Expr::Range(_) => self.kind_range(e),
+            Expr::Break(_) => self.kind_break(e),
+            Expr::Continue(_) => self.kind_continue(e),
+            Expr::Return(_) => self.kind_return(e),
+            Expr::Reference(_) => self.kind_reference(e),
+            Expr::Macro(_) => self.kind_macro(e),
+            Expr::Closure(_) => self.kind_closure(e),
+            Expr::Async(_) | Expr::Await(_) => self.kind_async(e),
+            Expr::Try(_) => self.kind_try(e),
+            Expr::TryBlock(_) => self.kind_try_block(e),
+            Expr::Yield(_) => self.kind_yield(e),
+            Expr::Let(_) => self.kind_let(e),
+            Expr::Const(_) => self.kind_const(e),
+            Expr::RawAddr(_) => self.kind_raw_addr(e),
+            Expr::Infer(_) => self.kind_infer(e),
+            _ => self.kind_other(e),
         }?;
         match r {
             Some(r) => Ok(r),
@@ -421,8 +421,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_0(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_lit(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -438,8 +438,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_1(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_path(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -452,8 +452,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_2(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_unary(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -474,8 +474,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_3(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_binary(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -490,8 +490,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_4(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_assign(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -508,8 +508,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_5(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_call(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -522,8 +522,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_6(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_tuple(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -539,8 +539,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_7(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_array(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -556,8 +556,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_8(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_repeat(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -574,8 +574,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_9(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_struct(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -588,8 +588,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_10(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_block(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -611,8 +611,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_11(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_unsafe(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -629,8 +629,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_12(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_if(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -643,8 +643,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_13(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_match(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -657,8 +657,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_14(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_while(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -682,8 +682,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_15(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_loop(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -700,8 +700,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_16(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_for_loop(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -734,8 +734,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_17(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_range(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -760,8 +760,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_18(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_break(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -782,8 +782,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_19(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_continue(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -799,8 +799,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_20(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_return(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -820,8 +820,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_21(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_reference(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -842,8 +842,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_22(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_macro(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -856,8 +856,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_23(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_closure(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -874,8 +874,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_24(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_async(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -890,8 +890,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_25(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_try(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -910,8 +910,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_26(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_try_block(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -926,8 +926,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_27(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_yield(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -940,8 +940,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_28(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_let(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -958,8 +958,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_29(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_const(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -975,8 +975,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_30(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_raw_addr(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -991,8 +991,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_31(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_infer(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
@@ -1005,8 +1005,8 @@ impl Lower {
     }
 
     #[inline(never)]
-    #[allow(unreachable_code)]
-    fn kind_32(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_other(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
         let a = super::ast();
         let _ = &a;
         let span = first_span(e);
