@@ -3,10 +3,17 @@
 //! ```ignore
 //! use ferrocuda::prelude::*;
 //! ```
+//!
+//! Each crate is re-exported under its own name: [`kernel_std`] (what kernels call),
+//! [`host_runtime`] (devices, memory, streams, launches), and for tools the stages below them:
+//! [`kernel_ir`], [`kernel_compiler`], [`kernel_sim`].
 
-pub use host_runtime as runtime;
+pub use host_runtime;
+pub use kernel_compiler;
+pub use kernel_ir;
 pub use kernel_macros::{device, kernel, DeviceCopy};
-pub use kernel_std as device_std;
+pub use kernel_sim;
+pub use kernel_std;
 pub use kernel_std::{gpu_print, gpu_println};
 
 #[doc(hidden)]

@@ -6,10 +6,11 @@
 // Kernels and device functions are reached through their ASTs, never called on the host.
 #![allow(dead_code, clippy::all)]
 
-use ferrocuda::device_std::ast::FnDef;
-use ferrocuda::device_std::ir::PanicKind;
-use ferrocuda::device_std::sim::{self, GlobalMemory, SimError, SimErrorKind, SimLaunch};
-use ferrocuda::device_std::{compile, CompileOptions, GenericValue};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
+use ferrocuda::kernel_ir::ast::FnDef;
+use ferrocuda::kernel_ir::ir::PanicKind;
+use ferrocuda::kernel_ir::GenericValue;
+use ferrocuda::kernel_sim::{self as sim, GlobalMemory, SimError, SimErrorKind, SimLaunch};
 use ferrocuda::prelude::*;
 
 /// Plain numbers that travel as little-endian bytes.
@@ -59,8 +60,8 @@ fn launch(
     args: &mut [A],
 ) -> Result<(), SimError> {
     let c = compile(def, generics, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    if ferrocuda::device_std::ptxas::find().is_some() {
-        ferrocuda::device_std::ptxas::assemble(&c.ptx, 80)
+    if kernel_testkit::ptxas::find().is_some() {
+        kernel_testkit::ptxas::assemble(&c.ptx, 80)
             .unwrap_or_else(|e| panic!("ptxas: {e}\n{}", c.ptx));
     }
     let mut mem = GlobalMemory::new();
@@ -70,7 +71,7 @@ fn launch(
         match a {
             A::Slice(data) => {
                 let elem = match p.kind {
-                    ferrocuda::device_std::ir::ParamKind::Slice { elem_bytes, .. } => {
+                    ferrocuda::kernel_ir::ir::ParamKind::Slice { elem_bytes, .. } => {
                         elem_bytes as usize
                     }
                     _ => panic!("parameter {} is not a slice", p.name),

@@ -1,7 +1,7 @@
 //! Every math-library function and math intrinsic, f32 and f64, compiled in
 //! one kernel per type and assembled by `ptxas` for sm_80 and sm_90 (skipped without ptxas).
 
-use ferrocuda::device_std::{compile, ptxas, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
 use ferrocuda::prelude::*;
 
 macro_rules! every_fn {
@@ -68,8 +68,8 @@ fn every_math_function_assembles_for_sm80_and_sm90() {
             };
             let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("{}: {e}", def.name));
             assert!(c.ptx.contains(".entry"), "{}", def.name);
-            if ptxas::find().is_some() {
-                let r = ptxas::assemble(&c.ptx, sm);
+            if kernel_testkit::ptxas::find().is_some() {
+                let r = kernel_testkit::ptxas::assemble(&c.ptx, sm);
                 assert!(r.is_ok(), "{} sm_{sm}: {:?}", def.name, r.err());
             }
         }
@@ -115,8 +115,8 @@ fn sin_f32_assembles_without_spills() {
     };
     let c = compile(sin_of_f32::ast(), &[], &opts).unwrap();
     assert!(!c.ptx.contains("call"), "math functions are inlined");
-    if ptxas::find().is_some() {
-        let r = ptxas::assemble(&c.ptx, 90).expect("ptxas");
+    if kernel_testkit::ptxas::find().is_some() {
+        let r = kernel_testkit::ptxas::assemble(&c.ptx, 90).expect("ptxas");
         let e = &r.entries[0];
         println!(
             "sin f32 on sm_90: {} registers, {} B stack",

@@ -55,7 +55,7 @@ pub fn reference(input: &[f32]) -> Vec<f32> {
 }
 
 /// Runs `blocks` blocks: the minima and the `2 * blocks` timer stamps (starts, then ends).
-pub fn run(dev: &Device, blocks: usize) -> ferrocuda::runtime::Result<(Vec<f32>, Vec<u64>)> {
+pub fn run(dev: &Device, blocks: usize) -> ferrocuda::host_runtime::Result<(Vec<f32>, Vec<u64>)> {
     let input = Rng::new(5).vec_f32(2 * BLOCK as usize * blocks);
     let stream = dev.new_stream()?;
     let din = dev.upload(&input)?;

@@ -98,7 +98,7 @@ pub fn reference(input: &[f32], blocks: usize) -> f32 {
 /// Two launches in a row over `n` values (the second checks the counter was reset).
 pub fn check(dev: &Device, n: usize, blocks: u32) -> Result<(), String> {
     let input = Rng::new(31).vec_f32(n);
-    let run = || -> ferrocuda::runtime::Result<(Vec<f32>, Vec<f32>)> {
+    let run = || -> ferrocuda::host_runtime::Result<(Vec<f32>, Vec<f32>)> {
         let stream = dev.new_stream()?;
         let din = dev.upload(&input)?;
         let mut partial = dev.upload(&vec![0.0f32; blocks as usize])?;

@@ -48,7 +48,7 @@ pub fn launch(
     blocks: u32,
     words: &DeviceBuffer<u32>,
     hist: &mut DeviceBuffer<u32>,
-) -> ferrocuda::runtime::Result<()> {
+) -> ferrocuda::host_runtime::Result<()> {
     let cfg = LaunchConfig::for_elements(blocks as usize * BLOCK as usize, BLOCK);
     histogram256::launch(stream, cfg, words, hist)
 }
@@ -66,7 +66,7 @@ pub fn check(dev: &Device, n: usize, blocks: u32) -> Result<(), String> {
             }
         })
         .collect();
-    let run = || -> ferrocuda::runtime::Result<Vec<u32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<u32>> {
         let stream = dev.new_stream()?;
         let dw = dev.upload(&words)?;
         let mut dh = dev.upload(&vec![0u32; BINS])?;

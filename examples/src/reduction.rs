@@ -107,7 +107,7 @@ pub fn launch(
     blocks: u32,
     input: &DeviceBuffer<u32>,
     out: &mut DeviceBuffer<u32>,
-) -> ferrocuda::runtime::Result<()> {
+) -> ferrocuda::host_runtime::Result<()> {
     let cfg = LaunchConfig::for_elements(blocks as usize * BLOCK as usize, BLOCK);
     match v {
         Variant::Shared => reduce_shared::launch(stream, cfg, input, out),
@@ -128,7 +128,7 @@ pub fn check(dev: &Device, n: usize, blocks: u32) -> Result<(), String> {
     };
     let want = reference(&input);
     for v in VARIANTS {
-        let run = || -> ferrocuda::runtime::Result<Vec<u32>> {
+        let run = || -> ferrocuda::host_runtime::Result<Vec<u32>> {
             let stream = dev.new_stream()?;
             let din = dev.upload(&input)?;
             let mut out = dev.upload(&[0u32])?;

@@ -1,8 +1,8 @@
 //! Every kernel of the examples by name, with the generic arguments tooling compiles it with
 //! (`cargo xtask ptx`, the ptxas validation test).
 
-use ferrocuda::device_std::ast::FnDef;
-use ferrocuda::device_std::GenericValue;
+use ferrocuda::kernel_ir::ast::FnDef;
+use ferrocuda::kernel_ir::GenericValue;
 
 pub struct KernelEntry {
     pub name: &'static str,

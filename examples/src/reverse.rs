@@ -28,7 +28,7 @@ pub fn reference(input: &[i32]) -> Vec<i32> {
 pub fn check(dev: &Device, blocks: usize) -> Result<(), String> {
     let n = blocks * BLOCK;
     let input = Rng::new(3).vec_i32(n);
-    let run = || -> ferrocuda::runtime::Result<Vec<i32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<i32>> {
         let stream = dev.new_stream()?;
         let din = dev.upload(&input)?;
         let mut dout = dev.upload(&vec![-1i32; n])?;

@@ -21,7 +21,7 @@ pub fn check(dev: &Device, n: usize) -> Result<(), String> {
     let mut rng = Rng::new(7 + n as u64);
     let (x, y) = (rng.vec_f32(n), rng.vec_f32(n));
     let a = 1.5f32;
-    let run = || -> ferrocuda::runtime::Result<Vec<f32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<f32>> {
         let stream = dev.new_stream()?;
         let dx = dev.upload(&x)?;
         let mut dy = dev.upload(&y)?;

@@ -109,7 +109,7 @@ pub fn check(dev: &Device, m: usize, n: usize, k: usize) -> Result<(), String> {
     let mut rng = Rng::new(5);
     let (a, b, c) = (rng.vec_f32(m * k), rng.vec_f32(k * n), rng.vec_f32(m * n));
     let (alpha, beta) = (1.25f32, -0.5f32);
-    let run = || -> ferrocuda::runtime::Result<Vec<f32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<f32>> {
         let stream = dev.new_stream()?;
         let da = dev.upload(&a)?;
         let db = dev.upload(&b)?;

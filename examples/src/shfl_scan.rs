@@ -84,7 +84,7 @@ pub fn scan(
     dev: &Device,
     stream: &Stream,
     data: &mut DeviceBuffer<u32>,
-) -> ferrocuda::runtime::Result<()> {
+) -> ferrocuda::host_runtime::Result<()> {
     let n = data.len();
     let blocks = n.div_ceil(BLOCK);
     let mut sums = dev.upload(&vec![0u32; blocks])?;
@@ -105,7 +105,7 @@ pub fn check(dev: &Device, n: usize) -> Result<(), String> {
     }
     let mut rng = Rng::new(5);
     let input: Vec<u32> = (0..n).map(|_| rng.next_u32() % 1000).collect();
-    let run = || -> ferrocuda::runtime::Result<Vec<u32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<u32>> {
         let stream = dev.new_stream()?;
         let mut d = dev.upload(&input)?;
         scan(dev, &stream, &mut d)?;

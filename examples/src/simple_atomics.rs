@@ -202,7 +202,7 @@ fn initial_float() -> (Vec<f32>, Vec<f64>) {
 pub fn check(dev: &Device, blocks: u32) -> Result<(), String> {
     let n = blocks * BLOCK;
     let cfg = LaunchConfig::for_elements(n as usize, BLOCK);
-    let run = || -> ferrocuda::runtime::Result<_> {
+    let run = || -> ferrocuda::host_runtime::Result<_> {
         let stream = dev.new_stream()?;
         let mut g = dev.upload(&initial_u32())?;
         let mut old = dev.upload(&vec![u32::MAX; n as usize])?;

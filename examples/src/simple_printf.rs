@@ -93,7 +93,7 @@ pub fn showcase_reference() -> Vec<String> {
 }
 
 /// Launches both kernels and synchronizes (which is when a GPU prints).
-pub fn run(dev: &Device, val: i32) -> ferrocuda::runtime::Result<()> {
+pub fn run(dev: &Device, val: i32) -> ferrocuda::host_runtime::Result<()> {
     let stream = dev.new_stream()?;
     test_kernel::launch(&stream, config(), val)?;
     let (a, b, c, d, e, f, x, y, h) = SHOWCASE;
@@ -137,8 +137,8 @@ pub fn check_output(printed: &str, val: i32) -> Result<(), String> {
 /// the process's stdout, which this process cannot read back, so there it only checks that the
 /// launches succeed (`examples/tests/simple_printf.rs` checks a GPU's text from a child process).
 pub fn check(dev: &Device, val: i32) -> Result<(), String> {
-    if dev.backend() == ferrocuda::runtime::BackendKind::Sim {
-        let (r, text) = ferrocuda::device_std::sim::capture_output(|| run(dev, val));
+    if dev.backend() == ferrocuda::host_runtime::BackendKind::Sim {
+        let (r, text) = ferrocuda::kernel_sim::capture_output(|| run(dev, val));
         r.map_err(|e| e.to_string())?;
         check_output(&text, val)
     } else {

@@ -81,7 +81,7 @@ pub fn inputs(n: usize, seed: u64) -> Vec<u32> {
 pub fn check(dev: &Device, blocks: usize) -> Result<(), String> {
     let n = blocks * BLOCK as usize;
     let input = inputs(n, 11);
-    let run = || -> ferrocuda::runtime::Result<Vec<u32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<u32>> {
         let stream = dev.new_stream()?;
         let din = dev.upload(&input)?;
         let mut dout = dev.upload(&vec![0xdead_beefu32; 8 * n])?;

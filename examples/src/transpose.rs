@@ -55,7 +55,7 @@ pub fn config(w: u32, h: u32) -> LaunchConfig {
 
 pub fn check(dev: &Device, w: usize, h: usize) -> Result<(), String> {
     let inp = Rng::new(11).vec_f32(w * h);
-    let run = || -> ferrocuda::runtime::Result<Vec<f32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<f32>> {
         let stream = dev.new_stream()?;
         let din = dev.upload(&inp)?;
         let mut dout = dev.upload(&vec![f32::NAN; w * h])?;
@@ -88,8 +88,8 @@ pub fn check_wrong_block(dev: &Device) -> Result<(), String> {
         shared_mem_bytes: 0,
     };
     match transpose::launch::<32>(&stream, cfg, &mut dout, &din, w, h) {
-        Err(ferrocuda::runtime::Error::InvalidLaunch(
-            ferrocuda::runtime::LaunchError::BlockShape { block, required },
+        Err(ferrocuda::host_runtime::Error::InvalidLaunch(
+            ferrocuda::host_runtime::LaunchError::BlockShape { block, required },
         )) if block == cfg.block && required == Dim3::new(32, ROWS, 1) => {}
         other => return Err(format!("expected a BlockShape error, got {other:?}")),
     }
@@ -133,7 +133,7 @@ pub fn check_short_input(dev: &Device) -> Result<(), String> {
     let full = config(w as u32, h as u32);
     let launched = transpose::launch::<32>(&stream, full, &mut dout, &din, w as u32, h as u32);
     let p = match launched.and_then(|_| stream.synchronize()) {
-        Err(ferrocuda::runtime::Error::KernelPanic(p)) => p,
+        Err(ferrocuda::host_runtime::Error::KernelPanic(p)) => p,
         other => return Err(format!("expected a bounds panic, got {other:?}")),
     };
     let (bx, by) = (p.block[0] as usize, p.block[1] as usize);

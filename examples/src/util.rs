@@ -66,9 +66,9 @@ pub fn check_equal<T: PartialEq + std::fmt::Debug>(
 /// whether the result matched the CPU reference.
 pub fn example_main(
     name: &str,
-    check: impl FnOnce(&ferrocuda::runtime::Device) -> Result<(), String>,
+    check: impl FnOnce(&ferrocuda::host_runtime::Device) -> Result<(), String>,
 ) -> std::process::ExitCode {
-    let dev = match ferrocuda::runtime::Device::default() {
+    let dev = match ferrocuda::host_runtime::Device::default() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("no device: {e}");

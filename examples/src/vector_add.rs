@@ -20,7 +20,7 @@ pub fn reference(a: &[f32], b: &[f32]) -> Vec<f32> {
 pub fn check(dev: &Device, n: usize) -> Result<(), String> {
     let mut rng = Rng::new(n as u64);
     let (a, b) = (rng.vec_f32(n), rng.vec_f32(n));
-    let run = || -> ferrocuda::runtime::Result<Vec<f32>> {
+    let run = || -> ferrocuda::host_runtime::Result<Vec<f32>> {
         let stream = dev.new_stream()?;
         let da = dev.upload(&a)?;
         let db = dev.upload(&b)?;

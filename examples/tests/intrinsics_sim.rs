@@ -362,8 +362,8 @@ fn shared_memory_atomics_sim() {
 
 #[test]
 fn intrinsic_test_kernels_assemble_for_sm80_and_sm90() {
-    use ferrocuda::device_std::{compile, ptxas, CompileOptions};
-    if ptxas::require_ptxas().is_none() {
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
     }
     let defs = [
@@ -378,7 +378,7 @@ fn intrinsic_test_kernels_assemble_for_sm80_and_sm90() {
                 ..CompileOptions::default()
             };
             let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("{}: {e}", def.name));
-            ptxas::assemble(&c.ptx, sm)
+            kernel_testkit::ptxas::assemble(&c.ptx, sm)
                 .unwrap_or_else(|e| panic!("{} for sm_{sm}: ptxas failed:\n{e}", def.name));
         }
     }
@@ -386,7 +386,7 @@ fn intrinsic_test_kernels_assemble_for_sm80_and_sm90() {
 
 #[test]
 fn warp_reductions_need_sm80() {
-    use ferrocuda::device_std::{compile, CompileOptions};
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
     let opts = CompileOptions {
         sm: 70,
         ..CompileOptions::default()
@@ -444,8 +444,8 @@ fn ordered_atomics_loads_and_stores_sim() {
 
 #[test]
 fn ordered_atomics_assemble_for_sm80_and_sm90() {
-    use ferrocuda::device_std::{compile, ptxas, CompileOptions};
-    if ptxas::require_ptxas().is_none() {
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
     }
     for sm in [80, 90] {
@@ -464,7 +464,7 @@ fn ordered_atomics_assemble_for_sm80_and_sm90() {
         ] {
             assert!(c.ptx.contains(needle), "no `{needle}` in\n{}", c.ptx);
         }
-        ptxas::assemble(&c.ptx, sm)
+        kernel_testkit::ptxas::assemble(&c.ptx, sm)
             .unwrap_or_else(|e| panic!("ordered_atomics for sm_{sm}: ptxas failed:\n{e}"));
     }
 }
@@ -518,7 +518,7 @@ fn half_precision_atomic_add_sim() {
 
 #[test]
 fn half_precision_atomic_add_targets() {
-    use ferrocuda::device_std::{compile, ptxas, CompileOptions};
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
     let opts = |sm| CompileOptions {
         sm,
         ..CompileOptions::default()
@@ -535,10 +535,10 @@ fn half_precision_atomic_add_targets() {
     for sm in [80, 90] {
         let h = compile(half_atomics::ast(), &[], &opts(sm)).unwrap();
         assert!(h.ptx.contains("atom.global.add.noftz.f16"), "{}", h.ptx);
-        if ptxas::require_ptxas().is_some() {
-            ptxas::assemble(&h.ptx, sm).unwrap();
+        if kernel_testkit::ptxas::require_ptxas().is_some() {
+            kernel_testkit::ptxas::assemble(&h.ptx, sm).unwrap();
             if sm == 90 {
-                ptxas::assemble(&b.ptx, 90).unwrap();
+                kernel_testkit::ptxas::assemble(&b.ptx, 90).unwrap();
             }
         }
     }
@@ -556,7 +556,7 @@ fn half_atomic_on_shared(out: &mut [f16]) {
 
 #[test]
 fn half_precision_atomics_on_shared_memory_are_refused() {
-    use ferrocuda::device_std::{compile, CompileOptions};
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
     let err = compile(
         half_atomic_on_shared::ast(),
         &[],

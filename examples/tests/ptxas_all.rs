@@ -2,12 +2,12 @@
 //! register-blocked SGEMM keeps its 8x8 accumulators in registers (no stack frame, no spills).
 //! Skips (with a note) when ptxas is absent, except under CI=true where that is a failure.
 
-use ferrocuda::device_std::{compile, ptxas, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
 use ferrocuda_examples::registry::KERNELS;
 
 #[test]
 fn every_example_kernel_assembles_for_sm80_and_sm90() {
-    if ptxas::require_ptxas().is_none() {
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
     }
     for k in KERNELS {
@@ -18,7 +18,7 @@ fn every_example_kernel_assembles_for_sm80_and_sm90() {
             };
             let c = compile((k.def)(), &(k.generics)(), &opts)
                 .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-            let report = ptxas::assemble(&c.ptx, sm)
+            let report = kernel_testkit::ptxas::assemble(&c.ptx, sm)
                 .unwrap_or_else(|e| panic!("{} for sm_{sm}: ptxas failed:\n{e}", k.name));
             assert_eq!(report.entries.len(), 1, "{}: {report}", k.name);
             let r = &report.entries[0];
@@ -34,7 +34,7 @@ fn every_example_kernel_assembles_for_sm80_and_sm90() {
 
 #[test]
 fn sgemm_accumulators_live_in_registers() {
-    if ptxas::require_ptxas().is_none() {
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
     }
     let k = ferrocuda_examples::registry::find("sgemm").unwrap();
@@ -52,7 +52,7 @@ fn sgemm_accumulators_live_in_registers() {
         "SGEMM uses local memory:\n{}",
         c.ptx
     );
-    let report = ptxas::assemble(&c.ptx, 90).unwrap();
+    let report = kernel_testkit::ptxas::assemble(&c.ptx, 90).unwrap();
     let r = &report.entries[0];
     assert_eq!(r.stack_frame, 0, "{report}");
     assert_eq!(r.spill_stores, 0, "{report}");

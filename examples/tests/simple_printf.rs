@@ -55,15 +55,15 @@ fn printf_fifo_size_is_a_no_op_on_the_simulator() {
     dev.set_printf_fifo_size(4 << 20).unwrap();
     assert!(matches!(
         dev.printf_fifo_size(),
-        Err(ferrocuda::runtime::Error::Unsupported(_))
+        Err(ferrocuda::host_runtime::Error::Unsupported(_))
     ));
 }
 
 #[test]
 fn capture_keeps_only_its_own_launches_output() {
     let dev = Device::simulator();
-    let (r, outer) = ferrocuda::device_std::sim::capture_output(|| {
-        let (r, inner) = ferrocuda::device_std::sim::capture_output(|| simple_printf::run(&dev, 1));
+    let (r, outer) = ferrocuda::kernel_sim::capture_output(|| {
+        let (r, inner) = ferrocuda::kernel_sim::capture_output(|| simple_printf::run(&dev, 1));
         r.unwrap();
         assert!(inner.contains("Value is:1\n"), "{inner}");
         simple_printf::run(&dev, 2)

@@ -14,7 +14,7 @@ use crate::panic::KernelPanic;
 pub enum Error {
     /// The kernel compiler rejected the kernel.
     #[error(transparent)]
-    Compile(#[from] kernel_std::CompileError),
+    Compile(#[from] kernel_compiler::CompileError),
     /// Placeholder for features a backend does not offer.
     #[error("not supported: {0}")]
     Unsupported(&'static str),
@@ -62,7 +62,7 @@ pub enum Error {
     /// The simulator caught a bug inside a kernel that a GPU would hide or turn into a fault
     /// (out-of-bounds or misaligned access, shared-memory race, divergent barrier...).
     #[error("{0}")]
-    Simulator(Box<kernel_std::sim::SimError>),
+    Simulator(Box<kernel_sim::SimError>),
     /// The object belongs to a context that was destroyed by [`crate::Device::recover`].
     #[error("the object belongs to a CUDA context that was reset; re-create it")]
     ContextLost,

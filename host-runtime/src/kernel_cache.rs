@@ -4,7 +4,7 @@
 //! The fast path is one atomic load and a few compares: each `#[kernel]` remembers the entry it
 //! used last, and a launch that matches it (same device, same context generation, same type and
 //! const arguments) goes straight to the driver. Other instantiations are found under a mutex;
-//! a miss compiles the kernel (`kernel_std::compile` for the device's architecture), loads it
+//! a miss compiles the kernel (`kernel_compiler::compile` for the device's architecture), loads it
 //! through the disk cache, and publishes the entry. Entries are never freed: a `#[kernel]` lives
 //! for the whole program and has few instantiations, so an entry's address can be published
 //! without reclamation. After [`crate::Device::recover`] old entries stop matching (their
@@ -14,8 +14,8 @@ use std::any::TypeId;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Arc, Mutex};
 
-use kernel_std::ast::FnDef;
-use kernel_std::{CompileOptions, Compiled};
+use kernel_compiler::{CompileOptions, Compiled};
+use kernel_ir::ast::FnDef;
 
 use crate::device::CudaDevice;
 use crate::disk_cache;
@@ -151,7 +151,7 @@ impl KernelCache {
             source_markers: markers,
             ..CompileOptions::default()
         };
-        let compiled = kernel_std::compile(def(), &generics(), &opts)?;
+        let compiled = kernel_compiler::compile(def(), &generics(), &opts)?;
         let function = load(&compiled)?;
         let entry: &'static Entry = Box::leak(Box::new(Entry {
             key: EntryKey::new(uid, generation, key),
@@ -179,7 +179,7 @@ pub(crate) fn cuda_loader<'a>(
         // The PTX entry is the kernel name made a valid PTX identifier.
         Ok(Some(
             module
-                .function(&kernel_std::ptx::entry_name(&c.kernel.name))?
+                .function(&kernel_compiler::ptx::entry_name(&c.kernel.name))?
                 .with_required_block(c.kernel.attrs.block_dim),
         ))
     }

@@ -3,8 +3,9 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use kernel_std::ast::FnDef;
-use kernel_std::{ir, Compiled};
+use kernel_compiler::Compiled;
+use kernel_ir::ast::FnDef;
+use kernel_ir::ir;
 
 use crate::device::{Backend, CudaDevice};
 use crate::kernel_cache::{cuda_loader, Entry, KernelCache};
@@ -184,7 +185,7 @@ pub unsafe fn param_bytes<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kernel_std::ir::{Block, Kernel, KernelAttrs, Param, ParamKind};
+    use kernel_ir::ir::{Block, Kernel, KernelAttrs, Param, ParamKind};
 
     fn kernel(params: &[(u32, ParamKind)]) -> Kernel {
         Kernel {

@@ -31,7 +31,7 @@
 
 use std::any::TypeId;
 
-use kernel_std::compile::GenericValue;
+use kernel_ir::GenericValue;
 
 /// A slice parameter as the kernel receives it (`.param .align 8 .b8 x[16]`).
 #[repr(C)]

@@ -55,9 +55,9 @@ impl Drop for ModuleInner {
 }
 
 impl Module {
-    /// Loads a kernel compiled by `kernel_std::compile` the way launches do: through the on-disk
+    /// Loads a kernel compiled by `kernel_compiler::compile` the way launches do: through the on-disk
     /// cubin cache (`FERROCUDA_CACHE_DIR`, `off` to disable), with its panic sites for reports.
-    pub fn from_compiled(device: &Device, compiled: &kernel_std::Compiled) -> Result<Module> {
+    pub fn from_compiled(device: &Device, compiled: &kernel_compiler::Compiled) -> Result<Module> {
         let cuda = device.cuda_arm()?;
         crate::kernel_cache::load_compiled(device, cuda, compiled)
     }
@@ -79,7 +79,7 @@ impl Module {
         device: &Device,
         raw: CUmodule,
         name: String,
-        sites: Option<Arc<[kernel_std::ir::PanicSite]>>,
+        sites: Option<Arc<[kernel_ir::ir::PanicSite]>>,
     ) -> Result<Module> {
         let cuda = device.cuda_arm()?;
         let owner = SlotOwner {

@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{self, CUmodule, CUresult};
-use kernel_std::ir::{PanicKind, PanicSite};
-use kernel_std::panic_record::{PanicRecord, SLOT_SYMBOL, STATE_DONE, STATE_EMPTY};
+use kernel_ir::ir::{PanicKind, PanicSite};
+use kernel_ir::panic_record::{PanicRecord, SLOT_SYMBOL, STATE_DONE, STATE_EMPTY};
 
 use crate::driver::cu;
 use crate::Result;

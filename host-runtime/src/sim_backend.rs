@@ -1,4 +1,4 @@
-//! The simulator arm of [`crate::Device`]: device memory is a `kernel_std::sim::GlobalMemory`,
+//! The simulator arm of [`crate::Device`]: device memory is a `kernel_sim::GlobalMemory`,
 //! and a launch runs the kernel's optimized IR on the CPU right away.
 //!
 //! To keep programs portable between backends, the simulator reports like a GPU: a launch only
@@ -14,8 +14,8 @@
 use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
 
-use kernel_std::ir;
-use kernel_std::sim::{self, BlockOrder, GlobalMemory, SimError, SimErrorKind, SimLaunch};
+use kernel_ir::ir;
+use kernel_sim::{self as sim, BlockOrder, GlobalMemory, SimError, SimErrorKind, SimLaunch};
 
 use crate::launch::{validate, FuncLimits, Limits};
 use crate::panic::KernelPanic;

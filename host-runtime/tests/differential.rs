@@ -10,8 +10,8 @@
 
 mod common;
 
+use ferrocuda::host_runtime::Result as RtResult;
 use ferrocuda::prelude::*;
-use ferrocuda::runtime::Result as RtResult;
 use ferrocuda_examples::util::Rng;
 use ferrocuda_examples::{reverse, saxpy, sgemm, transpose};
 use host_runtime::{compiled_kernel, InstanceKey};
@@ -572,7 +572,7 @@ fn differential_harness_runs_on_the_simulator() {
 /// (skipped where ptxas is not installed; CUDA 13's ptxas no longer knows sm_70).
 #[test]
 fn differential_kernels_assemble() {
-    if kernel_std::ptxas::find().is_none() {
+    if kernel_testkit::ptxas::find().is_none() {
         eprintln!("ptxas not found: skipping");
         return;
     }
@@ -586,7 +586,7 @@ fn differential_kernels_assemble() {
     ] {
         let c = compiled_kernel(&dev, handle, &InstanceKey::EMPTY, &Vec::new).unwrap();
         for sm in [80, 90] {
-            kernel_std::ptxas::assemble(&c.ptx, sm)
+            kernel_testkit::ptxas::assemble(&c.ptx, sm)
                 .unwrap_or_else(|e| panic!("{} sm_{sm}: {e}", c.kernel.display_name));
         }
     }

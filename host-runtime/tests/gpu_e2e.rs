@@ -9,7 +9,7 @@ use std::sync::Once;
 use common::{gpu, serial};
 use ferrocuda::prelude::*;
 use host_runtime::{compiled_kernel, InstanceKey, KernelPanic};
-use kernel_std::ir::PanicKind;
+use kernel_ir::ir::PanicKind;
 
 #[kernel]
 pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
@@ -62,18 +62,18 @@ fn use_temp_cache() -> std::path::PathBuf {
 
 #[test]
 fn kernels_of_this_file_compile_without_a_gpu() {
-    let opts = kernel_std::CompileOptions {
+    let opts = kernel_compiler::CompileOptions {
         sm: 90,
         ..Default::default()
     };
-    let c = kernel_std::compile(shift_left::ast(), &[], &opts).unwrap();
+    let c = kernel_compiler::compile(shift_left::ast(), &[], &opts).unwrap();
     let site = c
         .kernel
         .panic_sites
         .iter()
         .find(|s| s.kind == PanicKind::Bounds && s.line == shift_line());
     assert!(site.is_some(), "sites: {:?}", c.kernel.panic_sites);
-    kernel_std::compile(saxpy::ast(), &[], &opts).unwrap();
+    kernel_compiler::compile(saxpy::ast(), &[], &opts).unwrap();
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn saxpy_through_the_generated_launcher() {
     assert!(c.ptx.contains(".entry"));
     let f = host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new)
         .unwrap();
-    assert_eq!(f.name(), kernel_std::ptx::entry_name(&c.kernel.name));
+    assert_eq!(f.name(), kernel_compiler::ptx::entry_name(&c.kernel.name));
     assert!(f.max_potential_block_size(0).unwrap().1 > 0);
     let cubins = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
     assert!(

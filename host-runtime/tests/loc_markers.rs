@@ -3,9 +3,10 @@
 //! (so unrolling, scalar replacement, bounds-check elimination, fma contraction and dead-code
 //! removal all see through them), and the markers that survive still name the user's lines.
 
-use ferrocuda::device_std::ast::FnDef;
-use ferrocuda::device_std::ir::{Block, Inst, Kernel};
-use ferrocuda::device_std::{compile, passes, CompileOptions, GenericValue};
+use ferrocuda::kernel_compiler::{compile, passes, CompileOptions};
+use ferrocuda::kernel_ir::ast::FnDef;
+use ferrocuda::kernel_ir::ir::{Block, Inst, Kernel};
+use ferrocuda::kernel_ir::GenericValue;
 use ferrocuda::prelude::*;
 
 /// Products and sums in separate statements (fma across markers), a local array indexed by an

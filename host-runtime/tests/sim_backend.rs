@@ -8,7 +8,7 @@ use host_runtime::{
     compiled_kernel, BackendKind, InstanceKey, LaunchError, ManagedBuffer, MemPool, Module,
     PinnedBuffer, PinnedFlags, PitchedBuffer,
 };
-use kernel_std::ir::PanicKind;
+use kernel_ir::ir::PanicKind;
 
 #[kernel]
 pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {

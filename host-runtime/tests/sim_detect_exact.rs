@@ -2,7 +2,7 @@
 //! `file:line:col` (from the IR's source markers), its block and its thread.
 
 use ferrocuda::prelude::*;
-use kernel_std::sim::{SimError, SimErrorKind};
+use kernel_sim::{SimError, SimErrorKind};
 
 #[kernel]
 pub fn ww_race(out: &mut [u32]) {

@@ -2,7 +2,7 @@
 //! Its own test binary: it sets `FERROCUDA_SIM_MAX_INSTRUCTIONS`, which every launch reads.
 
 use ferrocuda::prelude::*;
-use kernel_std::sim::SimErrorKind;
+use kernel_sim::SimErrorKind;
 
 #[kernel]
 pub fn spin_until_flag(flag: &[u32], out: &mut [u32]) {

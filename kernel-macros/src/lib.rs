@@ -1,7 +1,7 @@
 //! `#[kernel]`, `#[device]` and `#[derive(DeviceCopy)]`.
 //!
 //! Each macro keeps the user's function for rustc to type-check (so type errors carry the user's
-//! spans) and adds code that builds the function's `kernel_std::ast::FnDef` at run time. Names that
+//! spans) and adds code that builds the function's `kernel_ir::ast::FnDef` at run time. Names that
 //! rustc can resolve (callees, named types, host constants) are emitted as Rust paths inside that
 //! code, so `use`, modules and re-exports behave exactly as in ordinary Rust; everything else
 //! becomes plain data. Unsupported syntax is a `compile_error!` at the user's span; nothing here

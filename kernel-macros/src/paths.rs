@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// `kernel_std::ast`, reached through the facade crate (kernel-std aliases itself as `ferrocuda`).
+/// `kernel_ir::ast`, reached through the facade crate (kernel-std aliases itself as `ferrocuda`).
 pub(crate) fn ast() -> TokenStream {
     quote!(::ferrocuda::__private::ast)
 }

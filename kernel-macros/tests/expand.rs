@@ -540,18 +540,18 @@ fn device_copy_types() {
 /// A stand-in device buffer: the launchers must accept anything implementing the slice traits.
 struct FakeBuf(u64);
 
-impl<T> ferrocuda::runtime::KernelSlice<T> for FakeBuf {
-    fn kernel_arg(&self) -> ferrocuda::runtime::SliceArg {
-        ferrocuda::runtime::SliceArg {
+impl<T> ferrocuda::host_runtime::KernelSlice<T> for FakeBuf {
+    fn kernel_arg(&self) -> ferrocuda::host_runtime::SliceArg {
+        ferrocuda::host_runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
     }
 }
 
-impl<T> ferrocuda::runtime::KernelSliceMut<T> for FakeBuf {
-    fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
-        ferrocuda::runtime::SliceArg {
+impl<T> ferrocuda::host_runtime::KernelSliceMut<T> for FakeBuf {
+    fn kernel_arg_mut(&mut self) -> ferrocuda::host_runtime::SliceArg {
+        ferrocuda::host_runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
@@ -565,7 +565,7 @@ fn launchers_type_check(
     stream: &Stream,
     x: &FakeBuf,
     y: &mut FakeBuf,
-) -> ferrocuda::runtime::Result<()> {
+) -> ferrocuda::host_runtime::Result<()> {
     let p = Particle {
         pos: [0.0; 3],
         mass: 1.0,

@@ -96,9 +96,9 @@ pub fn named_like_launcher(stream: u32, cfg: &mut [u32]) {
 
 fn launcher_with_clashing_names(s: &Stream, out: &mut Vec<u32>) {
     struct Buf;
-    impl ferrocuda::runtime::KernelSliceMut<u32> for Buf {
-        fn kernel_arg_mut(&mut self) -> ferrocuda::runtime::SliceArg {
-            ferrocuda::runtime::SliceArg { ptr: 0, len: 0 }
+    impl ferrocuda::host_runtime::KernelSliceMut<u32> for Buf {
+        fn kernel_arg_mut(&mut self) -> ferrocuda::host_runtime::SliceArg {
+            ferrocuda::host_runtime::SliceArg { ptr: 0, len: 0 }
         }
     }
     let _ = named_like_launcher::launch(s, LaunchConfig::for_elements(1, 1), 3, &mut Buf);

@@ -5,8 +5,9 @@
 mod kernels;
 
 use ferrocuda::__private::ast::{FloatTy, Type};
-use ferrocuda::device_std::sim::{self, GlobalMemory, SimLaunch};
-use ferrocuda::device_std::{compile, CompileOptions, GenericValue};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
+use ferrocuda::kernel_ir::GenericValue;
+use ferrocuda::kernel_sim::{self as sim, GlobalMemory, SimLaunch};
 use kernels::{generic_scale, nested, particles, saxpy, transpose, with_alias};
 
 fn f32_generic() -> GenericValue {

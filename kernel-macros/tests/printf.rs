@@ -4,8 +4,9 @@
 //! in order), the simulator's output, PTX that ptxas accepts, and errors for what C cannot print.
 
 use ferrocuda::__private::ast::{FloatTy, IntTy, Type};
-use ferrocuda::device_std::sim::{self, capture_output, GlobalMemory, SimLaunch};
-use ferrocuda::device_std::{compile, ptxas, CompileOptions, GenericValue};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
+use ferrocuda::kernel_ir::GenericValue;
+use ferrocuda::kernel_sim::{self as sim, capture_output, GlobalMemory, SimLaunch};
 use ferrocuda::prelude::*;
 
 #[device]
@@ -121,7 +122,7 @@ fn what_c_cannot_print_is_a_compile_error_at_the_argument() {
 
 #[test]
 fn printing_kernels_assemble_for_sm80_and_sm90() {
-    if ptxas::require_ptxas().is_none() {
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
     }
     let f32_t = [GenericValue::Type(Type::Float(FloatTy::F32))];
@@ -136,7 +137,8 @@ fn printing_kernels_assemble_for_sm80_and_sm90() {
         ] {
             let c = c.unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(c.ptx.contains("call.uni (fc_pf_ret), vprintf"), "{name}");
-            ptxas::assemble(&c.ptx, sm).unwrap_or_else(|e| panic!("{name} sm_{sm}: {e}"));
+            kernel_testkit::ptxas::assemble(&c.ptx, sm)
+                .unwrap_or_else(|e| panic!("{name} sm_{sm}: {e}"));
         }
     }
 }

@@ -1,40 +1,23 @@
-//! Ferrocuda's device side: the API kernels call, the kernel AST and IR, the compiler from AST to
-//! PTX, and the simulator that runs the same optimized IR on the CPU.
-//!
-//! Pipeline (each stage dumpable with `cargo xtask ptx --stage ...`):
-//! `ast::FnDef` --frontend--> `ir::Kernel` --passes--> optimized `ir::Kernel` --ptx--> PTX text.
+//! Ferrocuda's device standard library: the functions and types kernels call (`thread_idx()`,
+//! `sync_threads()`, warp collectives, atomics, math...), each with its intrinsic-table entry (PTX
+//! lowering and simulator semantics) and the math library written in the kernel language.
 
 // Lets `#[device]` code inside this crate name `::ferrocuda::__private::...` like user code does.
 extern crate self as ferrocuda;
 
 pub mod api;
-pub mod ast;
-pub mod compile;
-pub mod error;
-pub mod frontend;
 pub mod intrinsics;
-pub mod ir;
-pub mod ir_print;
 #[doc(hidden)]
 pub mod macro_checks;
 pub mod math;
-pub mod panic_record;
-pub mod passes;
-pub mod printf;
-pub mod ptx;
-pub mod ptxas;
-pub mod sim;
-
-pub use compile::{compile, CompileOptions, Compiled, GenericValue};
-pub use error::CompileError;
 
 /// Paths used by macro-generated code; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::api::{DeviceCopy, DeviceType};
-    pub use crate::ast;
-    pub use crate::compile::GenericValue;
     pub use crate::macro_checks::{const_value, declare_at_module_level, not_a_device_fn};
+    pub use kernel_ir::ast;
+    pub use kernel_ir::GenericValue;
 }
 
 /// CUDA's device `printf` with Rust's format syntax: prints numbers from a kernel.

@@ -5,7 +5,7 @@
 //! The functions are generic over their result so that the failing bound is only checked where
 //! the generated code uses them, and it then points at the user's tokens.
 
-use crate::ast::{ConstValue, IntoConstValue};
+use kernel_ir::ast::{ConstValue, IntoConstValue};
 
 /// Implemented by nothing: a call in device code whose callee has no companion module (a plain
 /// fn, a std function) resolves to [`not_a_device_fn`] and fails here.

@@ -3,8 +3,8 @@
 
 use crate::intr_common;
 
+use ferrocuda::host_runtime::Error;
 use ferrocuda::prelude::*;
-use ferrocuda::runtime::Error;
 use intr_common::{assembles, gpu, sim};
 
 /// Each thread keeps a running window of its last `w` inputs on its stack (runtime length), and
@@ -109,7 +109,7 @@ fn an_oversized_alloca_is_reported_by_the_simulator() {
 
 #[test]
 fn alloca_lowers_to_ptx_alloca_and_local_accesses() {
-    let ptx = ferrocuda::device_std::compile(windowed::ast(), &[], &Default::default())
+    let ptx = ferrocuda::kernel_compiler::compile(windowed::ast(), &[], &Default::default())
         .unwrap()
         .ptx;
     for s in ["alloca.u64", "st.local.f32", "ld.local.f32", "st.local.u16"] {

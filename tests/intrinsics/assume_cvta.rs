@@ -4,8 +4,8 @@
 
 use crate::intr_common;
 
+use ferrocuda::host_runtime::Error;
 use ferrocuda::prelude::*;
-use ferrocuda::runtime::Error;
 use intr_common::{assembles, gpu, sim};
 
 /// Sums `x[off..off + 4]` through a slice promised to be 16-byte aligned; `limit` bounds the
@@ -71,7 +71,7 @@ fn false_assumptions_panic_on_the_simulator() {
 /// SASS of `assumed` has no branch for them).
 #[test]
 fn assumption_checks_are_off_in_the_ptx() {
-    let ptx = ferrocuda::device_std::compile(assumed::ast(), &[], &Default::default())
+    let ptx = ferrocuda::kernel_compiler::compile(assumed::ast(), &[], &Default::default())
         .unwrap()
         .ptx;
     let guard = ptx
@@ -95,7 +95,7 @@ pub fn bad_alignment(x: &mut [f32], a: usize) {
 
 #[test]
 fn assume_aligned_needs_a_constant_power_of_two() {
-    let e = ferrocuda::device_std::compile(bad_alignment::ast(), &[], &Default::default())
+    let e = ferrocuda::kernel_compiler::compile(bad_alignment::ast(), &[], &Default::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("constant power-of-two alignment"), "{e}");

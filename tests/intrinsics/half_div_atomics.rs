@@ -5,7 +5,8 @@
 
 use crate::intr_common;
 
-use ferrocuda::device_std::{compile, ptxas, sim, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
+use ferrocuda::kernel_sim as sim;
 use ferrocuda::prelude::*;
 use intr_common::{assembles, gpu, inputs};
 
@@ -203,8 +204,8 @@ fn pair_atomics_and_divisions_assemble() {
     );
     let b = compile(bfloat162_sums::ast(), &[], &opts(90)).unwrap().ptx;
     assert!(b.contains("atom.shared.add.noftz.bf16x2"), "{b}");
-    if ptxas::find().is_some() {
-        ptxas::assemble(&b, 90).unwrap_or_else(|e| panic!("{e}\n{b}"));
+    if kernel_testkit::ptxas::find().is_some() {
+        kernel_testkit::ptxas::assemble(&b, 90).unwrap_or_else(|e| panic!("{e}\n{b}"));
     }
 }
 

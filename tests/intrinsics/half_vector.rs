@@ -287,9 +287,10 @@ fn structs_of_scalars_go_field_by_field_through_hints() {
         assert_eq!(ga[i], float3::new(a[i].z, a[i].y, a[i].x));
         assert_eq!(gb[i], uchar4::new(b[i].w, b[i].z, b[i].y, b[i].x));
     }
-    let ptx = ferrocuda::device_std::compile(fieldwise_hinted::ast(), &[], &Default::default())
-        .unwrap()
-        .ptx;
+    let ptx =
+        ferrocuda::kernel_compiler::compile(fieldwise_hinted::ast(), &[], &Default::default())
+            .unwrap()
+            .ptx;
     assert_eq!(ptx.matches("ld.global.nc.f32").count(), 3, "{ptx}");
     assert_eq!(ptx.matches("st.global.wt.u8").count(), 4, "{ptx}");
     assembles(fieldwise_hinted::ast());
@@ -298,7 +299,7 @@ fn structs_of_scalars_go_field_by_field_through_hints() {
 #[test]
 fn vector_types_move_in_one_access_through_hinted_loads_and_stores() {
     vector_hinted_on(&sim(), 200);
-    let ptx = ferrocuda::device_std::compile(vector_hinted::ast(), &[], &Default::default())
+    let ptx = ferrocuda::kernel_compiler::compile(vector_hinted::ast(), &[], &Default::default())
         .unwrap()
         .ptx;
     for ins in [
@@ -550,12 +551,12 @@ fn bf16_directed_on(dev: &Device, n: usize) {
 /// The simulator device compiles for sm_80, which lacks these conversions: run the sm_90 IR on
 /// the simulator directly.
 fn bf16_directed_on_sim_sm90(n: usize) {
-    use ferrocuda::device_std::sim::{self, GlobalMemory, SimLaunch};
-    let opts = ferrocuda::device_std::CompileOptions {
+    use ferrocuda::kernel_sim::{self as sim, GlobalMemory, SimLaunch};
+    let opts = ferrocuda::kernel_compiler::CompileOptions {
         sm: 90,
         ..Default::default()
     };
-    let c = ferrocuda::device_std::compile(bf16_directed::ast(), &[], &opts).unwrap();
+    let c = ferrocuda::kernel_compiler::compile(bf16_directed::ast(), &[], &opts).unwrap();
     let f = directed_inputs(n);
     let mut mem = GlobalMemory::new();
     let fb: Vec<u8> = f.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -779,15 +780,16 @@ fn half_and_vector_intrinsics_assemble_for_sm80_and_sm90() {
     assembles(pairs::ast());
     assembles(vectors::ast());
     // sm_90 only: compiling for sm_80 is refused with the entry's minimum.
-    let opts = |sm| ferrocuda::device_std::CompileOptions {
+    let opts = |sm| ferrocuda::kernel_compiler::CompileOptions {
         sm,
         ..Default::default()
     };
-    let err = ferrocuda::device_std::compile(bf16_directed::ast(), &[], &opts(80)).unwrap_err();
+    let err =
+        ferrocuda::kernel_compiler::compile(bf16_directed::ast(), &[], &opts(80)).unwrap_err();
     assert!(err.to_string().contains("sm_90"), "{err}");
-    let c = ferrocuda::device_std::compile(bf16_directed::ast(), &[], &opts(90)).unwrap();
-    if ferrocuda::device_std::ptxas::find().is_some() {
-        ferrocuda::device_std::ptxas::assemble(&c.ptx, 90).unwrap();
+    let c = ferrocuda::kernel_compiler::compile(bf16_directed::ast(), &[], &opts(90)).unwrap();
+    if kernel_testkit::ptxas::find().is_some() {
+        kernel_testkit::ptxas::assemble(&c.ptx, 90).unwrap();
     }
 }
 

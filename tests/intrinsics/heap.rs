@@ -5,8 +5,8 @@
 
 use crate::intr_common;
 
+use ferrocuda::host_runtime::Error;
 use ferrocuda::prelude::*;
-use ferrocuda::runtime::Error;
 use intr_common::{assembles, gpu, sim};
 
 /// Every thread allocates `n` values, fills them, writes their sum and frees the block; a thread
@@ -187,7 +187,7 @@ fn heap_misuse_is_reported_by_the_simulator() {
 
 #[test]
 fn heap_calls_declare_malloc_and_free_and_assemble() {
-    let ptx = ferrocuda::device_std::compile(heap_sums::ast(), &[], &Default::default())
+    let ptx = ferrocuda::kernel_compiler::compile(heap_sums::ast(), &[], &Default::default())
         .unwrap()
         .ptx;
     for s in [

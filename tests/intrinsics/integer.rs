@@ -496,7 +496,7 @@ type Launch = fn(
     &DeviceBuffer<u32>,
     &DeviceBuffer<u32>,
     &mut DeviceBuffer<u32>,
-) -> ferrocuda::runtime::Result<()>;
+) -> ferrocuda::host_runtime::Result<()>;
 
 /// Runs one kernel over `n` input triples on `dev` and compares every result with `reference`.
 fn check(

@@ -172,7 +172,7 @@ fn trap_and_unreachable_stop_the_simulated_launch_at_the_call() {
         let r = traps::launch(&s, LaunchConfig::for_elements(1, 1), &mut x, mode)
             .and_then(|_| s.synchronize());
         match r {
-            Err(ferrocuda::runtime::Error::KernelPanic(p)) => {
+            Err(ferrocuda::host_runtime::Error::KernelPanic(p)) => {
                 assert_eq!(p.message, msg);
                 assert!(p.file.ends_with("intrinsics/memory_misc.rs"), "{}", p.file);
             }
@@ -188,7 +188,7 @@ fn trap_and_unreachable_stop_the_simulated_launch_at_the_call() {
 #[test]
 fn hints_reach_the_ptx_as_their_instructions() {
     let ptx = |def| {
-        ferrocuda::device_std::compile(def, &[], &Default::default())
+        ferrocuda::kernel_compiler::compile(def, &[], &Default::default())
             .unwrap()
             .ptx
     };
@@ -236,7 +236,7 @@ pub fn counter_not_constant(n: u32) {
 #[test]
 fn misuse_is_a_compile_error_at_the_argument() {
     let err = |def| {
-        ferrocuda::device_std::compile(def, &[], &Default::default())
+        ferrocuda::kernel_compiler::compile(def, &[], &Default::default())
             .unwrap_err()
             .to_string()
     };

@@ -516,13 +516,13 @@ macro_rules! launcher_bin {
 }
 
 type L1<T> =
-    dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::runtime::Result<()>;
+    dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::host_runtime::Result<()>;
 type L2<T> = dyn Fn(
     &Stream,
     &DeviceBuffer<T>,
     &DeviceBuffer<T>,
     &mut DeviceBuffer<T>,
-) -> ferrocuda::runtime::Result<()>;
+) -> ferrocuda::host_runtime::Result<()>;
 
 fn un_launcher32(name: &str) -> &'static L1<f32> {
     match name {

@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use ferrocuda::device_std::ir::Kernel;
-use ferrocuda::device_std::{compile, passes, ptx, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, passes, ptx, CompileOptions};
+use ferrocuda::kernel_ir::ir::Kernel;
 use ferrocuda_examples::registry::{self, KernelEntry};
 
 pub fn run(args: &[String]) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! `cargo xtask ptx`: print one pipeline stage of a registered kernel (or the IR after every
 //! pass), then ptxas's resource report; `--time` adds each stage's compile time.
 
-use ferrocuda::device_std::{compile, passes, ptxas, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, passes, CompileOptions};
 use ferrocuda_examples::registry::{self, KernelEntry};
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -67,9 +67,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if stage == "ptx" {
         println!("{}", compiled.ptx);
     }
-    match ptxas::find() {
+    match kernel_testkit::ptxas::find() {
         Some(_) => {
-            let report = ptxas::assemble(&compiled.ptx, sm)?;
+            let report = kernel_testkit::ptxas::assemble(&compiled.ptx, sm)?;
             eprintln!("ptxas sm_{sm}: {report}");
         }
         None => eprintln!("ptxas not found (set PTXAS or `python3 -m pip install nvidia-cuda-nvcc`): no resource report"),

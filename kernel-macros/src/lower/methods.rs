@@ -1,5 +1,5 @@
 //! Build-time checks of what device code calls: method names (against the compiler's own list,
-//! `kernel-std/src/frontend/method_names.rs`, compiled in here) and paths the device can never
+//! `kernel-compiler/src/frontend/method_names.rs`, compiled in here) and paths the device can never
 //! call (the standard library, heap types, `Option`), each with a message that says what to
 //! write instead.
 
@@ -9,7 +9,7 @@ use super::err;
 
 #[allow(dead_code)]
 mod names {
-    include!("../../../kernel-std/src/frontend/method_names.rs");
+    include!("../../../kernel-compiler/src/frontend/method_names.rs");
 }
 
 pub(crate) use names::{CONTAINER_METHODS, CONVERSIONS, MATH_METHODS, SCALAR_METHODS};

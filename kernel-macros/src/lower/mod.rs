@@ -1,4 +1,4 @@
-//! Rust syntax -> code that builds `kernel_std::ast` values.
+//! Rust syntax -> code that builds `kernel_ir::ast` values.
 //!
 //! Every `lower_*` method returns the tokens of a Rust expression that constructs the AST node;
 //! the tokens are placed in the hidden builder function next to the user's function, so every path

@@ -4,7 +4,7 @@
 //! (with the user's spans); they never run. Each callable has a companion module of the same name
 //! whose `__fc_callable` tells the compiler which intrinsic it is, so `use` renames and paths work.
 
-use crate::ast::{self, FloatTy, IntTy, StructDef, Type};
+use kernel_ir::ast::{self, FloatTy, IntTy, StructDef, Type};
 
 #[cold]
 #[track_caller]
@@ -23,8 +23,8 @@ macro_rules! device_intrinsic {
         }
         #[doc(hidden)]
         pub mod $name {
-            pub fn __fc_callable() -> $crate::ast::Callable {
-                $crate::ast::Callable::Intrinsic(stringify!($name))
+            pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
+                ::kernel_ir::ast::Callable::Intrinsic(stringify!($name))
             }
         }
     };

@@ -10,7 +10,7 @@
 //! `SimEnv::atomic_read/atomic_write`, which the race detector treats as atomic.
 
 use super::{Class, IntrinsicDef, SimEnv, SimFn};
-use crate::ir::{Space, Ty};
+use kernel_ir::ir::{Space, Ty};
 
 /// Operations, as const-generic codes for the simulator functions.
 const ADD: u8 = 0;
@@ -113,33 +113,6 @@ fn orders_of(op: u8) -> &'static [(&'static str, &'static str)] {
 
 /// Every entry's name starts with this (the table skips building [`ENTRIES`] for other names).
 pub(super) const PREFIX: &str = "atomic_";
-
-/// How many entries [`ENTRIES`] holds, known without building them: the table numbers the
-/// categories after this one by it, so a compile that uses no atomic never builds them.
-pub(super) const COUNT: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < OPS.len() {
-        let (_, op, types) = OPS[i];
-        let orders = match op {
-            LOAD | STORE => 2,
-            _ => ORDERS.len(),
-        };
-        let mut j = 0;
-        while j < types.len() {
-            // Global and shared, except 16-bit floats (global only; see `ENTRIES`).
-            let spaces = if matches!(types[j], T_F16 | T_BF16) {
-                1
-            } else {
-                2
-            };
-            n += SCOPES.len() * orders * spaces;
-            j += 1;
-        }
-        i += 1;
-    }
-    n
-};
 
 /// Whether `name` (an API name such as `atomic_add_block_acquire`) is an atomic family.
 pub(super) fn is_family(name: &str) -> bool {
@@ -478,12 +451,12 @@ pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
 
 #[cfg(test)]
 mod tests {
-    use super::super::{lookup, typed_family, typed_name, TABLE};
-    use crate::ir::{Space, Ty};
+    use super::super::{all, lookup, typed_family, typed_name};
+    use kernel_ir::ir::{Space, Ty};
 
     #[test]
     fn names_are_unique() {
-        let mut names: Vec<&str> = TABLE.iter().map(|d| d.name).collect();
+        let mut names: Vec<&str> = all().map(|d| d.name).collect();
         names.sort_unstable();
         let before = names.len();
         names.dedup();
@@ -544,7 +517,6 @@ mod tests {
             }
         }
         assert_eq!(n, ENTRIES.len());
-        assert_eq!(COUNT, ENTRIES.len());
         assert!(ENTRIES.iter().all(|e| e.name.starts_with(PREFIX)));
     }
 

@@ -8,7 +8,7 @@
 //! differences agree with the GPU while the absolute shared values do not.
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 /// Where the simulator puts the shared window in the generic address space: above any global
 /// allocation of `sim::GlobalMemory`, like the GPU's window above its global heap.

@@ -13,7 +13,7 @@
 use half::{bf16, f16};
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 const H: Ty = Ty::F16;
 const B: Ty = Ty::BF16;

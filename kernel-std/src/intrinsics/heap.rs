@@ -7,7 +7,7 @@
 //! every supported GPU), and `free` converts back.
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::{Block, Inst, Kernel, Ty};
+use kernel_ir::ir::{Block, Inst, Kernel, Ty};
 
 /// The table names of the two calls, and of `alloca` (B.17), the per-thread stack's allocator.
 pub const MALLOC: &str = "heap.malloc";
@@ -97,7 +97,7 @@ pub fn extern_declarations(k: &Kernel) -> String {
     out
 }
 
-fn visit(b: &Block, f: &mut dyn FnMut(crate::ir::IntrinsicId)) {
+fn visit(b: &Block, f: &mut dyn FnMut(kernel_ir::intrinsic::IntrinsicId)) {
     for i in &b.0 {
         match i {
             Inst::Intrinsic { id, .. } => f(*id),

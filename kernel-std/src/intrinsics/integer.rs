@@ -6,7 +6,7 @@
 //! instructions take no immediates, so templates that need a zero declare a private register.
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 const I32: Ty = Ty::I32;
 const U32: Ty = Ty::U32;

@@ -12,7 +12,7 @@
 //! simulator and GPU may differ in the last bits of these six functions only.
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 /// The float operations the rounding-mode semantics need, for f32 and f64 alike.
 trait Fp: Copy + PartialOrd + std::ops::Neg<Output = Self> {

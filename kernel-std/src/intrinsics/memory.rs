@@ -7,7 +7,7 @@
 //! struct of 2 or 4 equal scalars whose alignment equals its size.
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::{Space, Ty};
+use kernel_ir::ir::{Space, Ty};
 
 fn load(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64], bytes: u32) {
     o[0] = e.atomic_read(Space::Global, a[0], bytes);

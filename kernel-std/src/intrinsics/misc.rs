@@ -1,7 +1,7 @@
 //! Timers, sleeping, traps, profiler counters and the pass-through hints (`likely`, `assume`).
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 fn sim_globaltimer(e: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
     // The simulator has no wall clock shared by threads; its per-thread cycle counter is

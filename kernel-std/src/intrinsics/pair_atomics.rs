@@ -9,7 +9,7 @@
 use half::{bf16, f16};
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::{Space, Ty};
+use kernel_ir::ir::{Space, Ty};
 
 fn add_lanes<const BF: bool, const SHARED: bool>(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     let space = if SHARED { Space::Shared } else { Space::Global };

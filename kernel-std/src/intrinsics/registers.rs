@@ -1,7 +1,7 @@
 //! Built-in registers (`threadIdx`...), clocks and `__syncthreads`.
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
+use kernel_ir::ir::Ty;
 
 const U32: Ty = Ty::U32;
 

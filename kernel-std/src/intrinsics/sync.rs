@@ -1,8 +1,8 @@
 //! Barrier variants (`__syncthreads_count/and/or`) and memory fences (B.5, B.6).
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::ir::Ty;
-use crate::sim as s;
+use crate::intrinsics::collectives as s;
+use kernel_ir::ir::Ty;
 
 /// The simulator runs one thread at a time against one memory, so every access is already
 /// visible to every later one: a fence has nothing left to order.

@@ -6,8 +6,8 @@
 //! shuffles, 16-bit values ride in the low half of one.
 
 use super::{Class, IntrinsicDef};
-use crate::ir::Ty;
-use crate::sim as s;
+use crate::intrinsics::collectives as s;
+use kernel_ir::ir::Ty;
 
 const U32: Ty = Ty::U32;
 const B: Ty = Ty::Bool;

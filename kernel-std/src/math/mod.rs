@@ -14,8 +14,8 @@
 //! The front end reaches these through [`resolve`]: a Rust method on a float (`x.sin()`), a free
 //! function of `api::math` (`rsqrt(x)`) or float `%` all name an entry there.
 
-use crate::ast::Callable;
-use crate::ir::Ty;
+use kernel_ir::ast::Callable;
+use kernel_ir::ir::Ty;
 
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_fns;

@@ -2,8 +2,8 @@
 
 #![allow(dead_code)]
 
-use ferrocuda::device_std::ast::FnDef;
-use ferrocuda::device_std::{compile, ptxas, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, CompileOptions};
+use ferrocuda::kernel_ir::ast::FnDef;
 use ferrocuda::prelude::*;
 
 pub fn sim() -> Device {
@@ -32,11 +32,12 @@ pub fn assembles(def: &'static FnDef) {
             ..CompileOptions::default()
         };
         let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
-        if ptxas::find().is_none() {
+        if kernel_testkit::ptxas::find().is_none() {
             eprintln!("ptxas not found: PTX of {} not assembled", def.name);
             return;
         }
-        ptxas::assemble(&c.ptx, sm).unwrap_or_else(|e| panic!("ptxas sm_{sm}: {e}\n{}", c.ptx));
+        kernel_testkit::ptxas::assemble(&c.ptx, sm)
+            .unwrap_or_else(|e| panic!("ptxas sm_{sm}: {e}\n{}", c.ptx));
     }
 }
 

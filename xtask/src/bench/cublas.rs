@@ -2,7 +2,7 @@
 //! the row is skipped with a note when libcublas is not found).
 
 use cudarc::cublas::sys as cb;
-use ferrocuda::runtime::{Device, DeviceBuffer, Stream};
+use ferrocuda::host_runtime::{Device, DeviceBuffer, Stream};
 use ferrocuda_examples::util::Rng;
 
 use super::report::{Row, Unit};
@@ -15,7 +15,7 @@ pub fn sgemm(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     }
     let (m, n, k) = (4096usize, 4096usize, 4096usize);
     let mut rng = Rng::new(6);
-    let e = |x: ferrocuda::runtime::Error| x.to_string();
+    let e = |x: ferrocuda::host_runtime::Error| x.to_string();
     let a = DeviceBuffer::upload(dev, &rng.vec_f32(m * k)).map_err(e)?;
     let b = DeviceBuffer::upload(dev, &rng.vec_f32(k * n)).map_err(e)?;
     let c = DeviceBuffer::upload(dev, &rng.vec_f32(m * n)).map_err(e)?;
@@ -37,7 +37,7 @@ pub fn sgemm(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     }
     let (alpha, beta) = (1.0f32, 0.0f32);
     // Row-major C = A B is column-major C^T = B^T A^T.
-    let run = |_: &Stream| -> ferrocuda::runtime::Result<()> {
+    let run = |_: &Stream| -> ferrocuda::host_runtime::Result<()> {
         let st = unsafe {
             cb::cublasSgemm_v2(
                 handle,
@@ -57,7 +57,7 @@ pub fn sgemm(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             )
         };
         if st != cb::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
-            return Err(ferrocuda::runtime::Error::InvalidValue(format!(
+            return Err(ferrocuda::host_runtime::Error::InvalidValue(format!(
                 "cublasSgemm: {st:?}"
             )));
         }

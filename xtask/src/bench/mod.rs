@@ -14,7 +14,7 @@ mod workloads_intrinsics;
 
 use std::time::Instant;
 
-use ferrocuda::runtime::Device;
+use ferrocuda::host_runtime::Device;
 
 pub use report::Row;
 

@@ -1,6 +1,6 @@
 //! Event timing: warm up, then time each run with CUDA events, report median and spread.
 
-use ferrocuda::runtime::{Device, Event, EventFlags, Result, Stream};
+use ferrocuda::host_runtime::{Device, Event, EventFlags, Result, Stream};
 
 pub const WARMUP: usize = 5;
 /// Warm-up also lasts at least this long, so the GPU has left its idle clocks before timing.

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ferrocuda::runtime::{Device, Function, Module, Result};
+use ferrocuda::host_runtime::{Device, Function, Module, Result};
 
 pub struct Twins {
     dir: Option<PathBuf>,

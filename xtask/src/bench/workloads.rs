@@ -3,8 +3,11 @@
 use std::ffi::c_void;
 use std::time::Instant;
 
-use ferrocuda::device_std::{self as kstd, CompileOptions};
-use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, SliceArg, Stream};
+use ferrocuda::host_runtime::{
+    Device, DeviceBuffer, Function, LaunchConfig, Module, SliceArg, Stream,
+};
+use ferrocuda::kernel_compiler::{self, CompileOptions};
+use ferrocuda::kernel_ir::{ast::FnDef, GenericValue};
 use ferrocuda_examples::{launch as empty, saxpy, sgemm, transpose, util::Rng};
 
 use super::report::{Row, Unit};
@@ -63,7 +66,7 @@ fn e(x: impl std::fmt::Display) -> String {
     x.to_string()
 }
 
-fn slice_arg<T: ferrocuda::device_std::api::DeviceType>(b: &DeviceBuffer<T>) -> SliceArg {
+fn slice_arg<T: ferrocuda::kernel_std::api::DeviceType>(b: &DeviceBuffer<T>) -> SliceArg {
     SliceArg {
         ptr: b.device_ptr(),
         len: b.len() as u64,
@@ -215,17 +218,17 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     let cfg = LaunchConfig::for_elements(256, 256);
     empty::empty3::launch(&s, cfg, 1.0, &x, &mut y).map_err(e)?;
     s.synchronize().map_err(e)?;
-    let f: Function = ferrocuda::runtime::kernel_function(
+    let f: Function = ferrocuda::host_runtime::kernel_function(
         dev,
         &empty::empty3::KERNEL,
-        &ferrocuda::runtime::InstanceKey::EMPTY,
+        &ferrocuda::host_runtime::InstanceKey::EMPTY,
         &Vec::new,
     )
     .map_err(e)?;
-    let ptx = ferrocuda::runtime::compiled_kernel(
+    let ptx = ferrocuda::host_runtime::compiled_kernel(
         dev,
         &empty::empty3::KERNEL,
-        &ferrocuda::runtime::InstanceKey::EMPTY,
+        &ferrocuda::host_runtime::InstanceKey::EMPTY,
         &Vec::new,
     )
     .map_err(e)?
@@ -410,7 +413,7 @@ fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
         let generics = (k.generics)();
         // Our compiler: one warm-up compile, then the median of a few (the process-wide tables
         // and allocator warm-up are not per-kernel costs).
-        let c = kstd::compile(def, &generics, &opts).map_err(e)?;
+        let c = kernel_compiler::compile(def, &generics, &opts).map_err(e)?;
         ours.push(median_compile_ms(def, &generics, &opts)?);
         // The default load path: the driver's JIT (its own disk cache is off for the bench).
         let t = Instant::now();
@@ -459,14 +462,14 @@ fn compile_time(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
 
 /// Median of [`COMPILE_RUNS`] compiles of one kernel, in ms.
 fn median_compile_ms(
-    def: &'static kstd::ast::FnDef,
-    generics: &[kstd::compile::GenericValue],
+    def: &'static FnDef,
+    generics: &[GenericValue],
     opts: &CompileOptions,
 ) -> Result<f64, String> {
     let mut runs: Vec<f64> = (0..COMPILE_RUNS)
         .map(|_| {
             let t = Instant::now();
-            let r = kstd::compile(def, generics, opts).map(|_| ());
+            let r = kernel_compiler::compile(def, generics, opts).map(|_| ());
             r.map(|()| t.elapsed().as_secs_f64() * 1e3)
         })
         .collect::<Result<_, _>>()
@@ -574,10 +577,10 @@ fn checks_row(
             bounds_checks: checks,
             ..CompileOptions::default()
         };
-        let c = kstd::compile((k.def)(), &(k.generics)(), &opts).map_err(e)?;
+        let c = kernel_compiler::compile((k.def)(), &(k.generics)(), &opts).map_err(e)?;
         let m = Module::from_ptx(dev, &c.ptx).map_err(e)?;
         let f = m
-            .function(&kstd::ptx::entry_name(&c.kernel.name))
+            .function(&kernel_compiler::ptx::entry_name(&c.kernel.name))
             .map_err(e)?;
         Ok((m, f))
     };

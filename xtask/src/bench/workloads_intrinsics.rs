@@ -6,7 +6,7 @@
 
 use std::ffi::c_void;
 
-use ferrocuda::runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, Stream};
+use ferrocuda::host_runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, Stream};
 use ferrocuda_examples::{histogram, reduction, util::Rng};
 
 use super::report::{Row, Unit};
@@ -41,7 +41,7 @@ fn launch_twin(
     cfg: LaunchConfig,
     input: &DeviceBuffer<u32>,
     out: &DeviceBuffer<u32>,
-) -> ferrocuda::runtime::Result<()> {
+) -> ferrocuda::host_runtime::Result<()> {
     let (mut i, mut n, mut o) = (input.device_ptr(), input.len() as u64, out.device_ptr());
     let mut args = [ptr(&mut i), ptr(&mut n), ptr(&mut o)];
     unsafe { f.launch_raw(s, cfg, &mut args) }

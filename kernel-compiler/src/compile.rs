@@ -1,0 +1,75 @@
+//! The compiler driver: AST -> IR -> passes -> PTX.
+
+use kernel_ir::ast::FnDef;
+use kernel_ir::{ir, GenericValue};
+
+use crate::error::CompileError;
+use crate::options::CompileOptions;
+use crate::{frontend, passes, ptx};
+
+/// A compiled kernel instantiation.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The optimized IR: what the simulator runs and what the PTX was emitted from.
+    pub kernel: ir::Kernel,
+    pub ptx: String,
+}
+
+/// Front end only: type check, monomorphize, inline, lower to IR (the `ir` dump stage).
+pub fn lower(def: &'static FnDef, generics: &[GenericValue]) -> Result<ir::Kernel, CompileError> {
+    frontend::lower_kernel(def, generics)
+}
+
+/// Stack of the thread [`compile`] runs on. The front end and the passes recurse along the
+/// kernel's expression tree; a long expression (10,000 terms) or deep nesting needs far more than
+/// the 2 MiB of a `std::thread` (or the 8 MiB of a main thread) in a crate built at opt-level 0.
+/// The memory is reserved, not committed: pages are touched only as deep as a compile goes.
+const COMPILE_STACK: usize = 1 << 30;
+
+/// The whole pipeline. Runs on its own thread with a [`COMPILE_STACK`]-sized stack, so that how
+/// deep a kernel's expressions go never depends on the stack of the thread that launches it.
+pub fn compile(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("ferrocuda-compile".into())
+            .stack_size(COMPILE_STACK)
+            .spawn_scoped(s, || compile_here(def, generics, opts));
+        match worker {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had (resource limits): compile on the caller's stack.
+            Err(_) => compile_here(def, generics, opts),
+        }
+    })
+}
+
+fn compile_here(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    let mut kernel = lower(def, generics)?;
+    if !opts.source_markers {
+        passes::util::strip_locs(&mut kernel.body);
+    }
+    passes::optimize(&mut kernel, opts);
+    let ptx = match ptx::emit(&kernel, opts) {
+        Ok(ptx) => ptx,
+        // The emitter's errors (an intrinsic the target lacks) name the user's line, which only
+        // the markers know: compile once more with them for the message.
+        Err(_) if !opts.source_markers => {
+            let with = CompileOptions {
+                source_markers: true,
+                ..opts.clone()
+            };
+            return compile_here(def, generics, &with);
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(Compiled { kernel, ptx })
+}

@@ -1,0 +1,16 @@
+//! The compiler from kernel AST to PTX.
+//!
+//! Pipeline (each stage dumpable with `cargo xtask ptx --stage ...`):
+//! `ast::FnDef` --[`frontend`]--> `ir::Kernel` --[`passes`]--> optimized `ir::Kernel`
+//! --[`ptx`]--> PTX text. [`compile`] runs them in order; [`options`] says what is asked for.
+
+pub mod compile;
+pub mod error;
+pub mod frontend;
+pub mod options;
+pub mod passes;
+pub mod ptx;
+
+pub use compile::{compile, lower, Compiled};
+pub use error::CompileError;
+pub use options::CompileOptions;

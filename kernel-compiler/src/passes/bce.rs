@@ -1,0 +1,867 @@
+//! Bounds-check elimination.
+//!
+//! Walks the structured tree keeping facts `x < y` (unsigned, on values) that hold at the current
+//! point, and drops a `BoundsCheck { idx, len }` that the facts prove. Facts come from:
+//! - the condition of an enclosing `if`: in `then`, `a < b` for a condition `lt(a, b)` or
+//!   `gt(b, a)`; in `else`, for `ge(a, b)` / `le(b, a)`; through `and` (then), `or` (else) and `not`;
+//!   and after an `if` one of whose branches cannot fall through (`if i >= n { return }`), the
+//!   other branch's facts continue;
+//! - an enclosing `for iv in start..end` (exclusive, any step, either direction): `iv < end` when
+//!   `end` is a constant or a variable the body does not write; `..=c` gives `iv < c + 1`;
+//! - an earlier check on the path: after `BoundsCheck { idx, len }` the thread only continues if
+//!   `idx < len`.
+//!
+//! Values are compared through copies and zero extensions: `idx = x as u64` with `x: u32` and
+//! `len = n as u64` are checked against facts about `x` and `n`, since widening an unsigned value
+//! preserves its order. Only comparisons of unsigned operands produce facts. Constant sides compare
+//! by value (`i < 8` proves `i < 16`; any fact `_ < len` proves `0 < len`).
+//!
+//! A fact or definition is forgotten as soon as a variable in it is written again; entering a loop
+//! forgets everything about variables the loop writes.
+//!
+//! With `CompileOptions::bounds_checks` off, every check is removed (the benchmark's unchecked
+//! configuration).
+
+use super::ranges::{self, Range};
+use super::util::{assigned_set, falls_through, for_each_def};
+use crate::options::CompileOptions;
+use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, KernelAttrs, Operand, Ty, UnOp, Var};
+
+/// Returns whether any check was removed.
+pub fn bce(k: &mut Kernel, opts: &CompileOptions) -> bool {
+    let mut body = std::mem::take(&mut k.body);
+    let mut cx = Cx {
+        vars: &k.vars,
+        attrs: &k.attrs,
+        removed: false,
+        drop_all: !opts.bounds_checks,
+    };
+    cx.block(&mut body, &mut State::new(k.vars.len()));
+    k.body = body;
+    cx.removed
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Def {
+    /// Same value (a `mov`, or a zero extension of an unsigned value).
+    Same(Operand),
+    Cmp(BinOp, Operand, Operand),
+    And(Operand, Operand),
+    Or(Operand, Operand),
+    Not(Operand),
+    /// `x + 1` in a type wider than `x`'s canonical value (so it cannot wrap).
+    AddOne(Operand),
+}
+
+impl Def {
+    fn mentions(&self, v: Var) -> bool {
+        let m = |o: &Operand| *o == Operand::Var(v);
+        match self {
+            Def::Same(a) | Def::Not(a) | Def::AddOne(a) => m(a),
+            Def::Cmp(_, a, b) | Def::And(a, b) | Def::Or(a, b) => m(a) || m(b),
+        }
+    }
+}
+
+/// Per-variable tables indexed by `Var.0` (hash maps of them were most of this pass's time on
+/// unrolled kernels, which assign thousands of values between two branches).
+#[derive(Clone, Default)]
+struct State {
+    defs: Vec<Option<Def>>,
+    /// `(a, b)`: `a < b` holds, on canonical operands.
+    facts: Vec<(Operand, Operand)>,
+    /// Known value ranges (facts about values, so they stay true when an operand that produced
+    /// them is written later; only writing the variable itself forgets its range).
+    ranges: Vec<Option<Range>>,
+    /// For each variable, the variables whose `defs` entry mentioned it when it was recorded
+    /// (some may be stale): forgetting the definitions that read a written variable looks only
+    /// at these instead of at every definition.
+    readers: Vec<Vec<Var>>,
+    /// How many entries of `facts` mention each variable, so writing one that none mentions
+    /// skips the scan.
+    in_facts: Vec<u32>,
+}
+
+impl State {
+    fn new(vars: usize) -> Self {
+        State {
+            defs: vec![None; vars],
+            facts: Vec::new(),
+            ranges: vec![None; vars],
+            readers: vec![Vec::new(); vars],
+            in_facts: vec![0; vars],
+        }
+    }
+
+    /// Makes room for `v` in every table (the kernel's variables all fit from the start).
+    fn room(&mut self, v: Var) -> usize {
+        let i = v.0 as usize;
+        if i >= self.defs.len() {
+            self.defs.resize(i + 1, None);
+            self.ranges.resize(i + 1, None);
+            self.readers.resize(i + 1, Vec::new());
+            self.in_facts.resize(i + 1, 0);
+        }
+        i
+    }
+
+    fn def(&self, v: Var) -> Option<&Def> {
+        self.defs.get(v.0 as usize).and_then(Option::as_ref)
+    }
+
+    fn set_range(&mut self, v: Var, r: Range) {
+        let i = self.room(v);
+        self.ranges[i] = Some(r);
+    }
+
+    /// Whether `v` has no range, definition, recorded readers or facts: killing it would change
+    /// nothing.
+    fn forgotten(&self, v: Var) -> bool {
+        let i = v.0 as usize;
+        self.defs.get(i).is_none_or(Option::is_none)
+            && self.ranges.get(i).is_none_or(Option::is_none)
+            && self.readers.get(i).is_none_or(Vec::is_empty)
+            && self.in_facts.get(i).is_none_or(|n| *n == 0)
+    }
+
+    fn kill(&mut self, v: Var) {
+        let i = self.room(v);
+        self.ranges[i] = None;
+        self.defs[i] = None;
+        for r in std::mem::take(&mut self.readers[i]) {
+            let at = r.0 as usize;
+            if self.defs[at].as_ref().is_some_and(|d| d.mentions(v)) {
+                self.defs[at] = None;
+            }
+        }
+        if self.in_facts[i] > 0 {
+            let o = Operand::Var(v);
+            let in_facts = &mut self.in_facts;
+            self.facts.retain(|&(a, b)| {
+                let keep = a != o && b != o;
+                if !keep {
+                    for x in [a, b] {
+                        if let Operand::Var(x) = x {
+                            in_facts[x.0 as usize] -= 1;
+                        }
+                    }
+                }
+                keep
+            });
+        }
+    }
+
+    fn define(&mut self, dst: Var, def: Def) {
+        let (a, b) = match def {
+            Def::Same(a) | Def::Not(a) | Def::AddOne(a) => (a, a),
+            Def::Cmp(_, a, b) | Def::And(a, b) | Def::Or(a, b) => (a, b),
+        };
+        for (i, o) in [a, b].into_iter().enumerate() {
+            if let Operand::Var(x) = o {
+                if i == 0 || b != a {
+                    let at = self.room(x);
+                    self.readers[at].push(dst);
+                }
+            }
+        }
+        let at = self.room(dst);
+        self.defs[at] = Some(def);
+    }
+
+    /// Adds `facts[from..]` to `in_facts` (after pushing facts directly).
+    fn count_facts(&mut self, from: usize) {
+        for n in from..self.facts.len() {
+            let (a, b) = self.facts[n];
+            for x in [a, b] {
+                if let Operand::Var(x) = x {
+                    let i = self.room(x);
+                    self.in_facts[i] += 1;
+                }
+            }
+        }
+    }
+
+    fn canon(&self, mut o: Operand) -> Operand {
+        for _ in 0..64 {
+            match o {
+                Operand::Var(v) => match self.def(v) {
+                    Some(Def::Same(x)) => o = *x,
+                    _ => return o,
+                },
+                Operand::Const(_) => return o,
+            }
+        }
+        o
+    }
+
+    fn cond_facts(
+        &self,
+        cond: Operand,
+        truth: bool,
+        out: &mut Vec<(Operand, Operand)>,
+        depth: u32,
+    ) {
+        let Operand::Var(c) = cond else { return };
+        if depth > 16 {
+            return;
+        }
+        let mut push = |a: Operand, b: Operand| out.push((self.canon(a), self.canon(b)));
+        match self.def(c) {
+            Some(Def::Cmp(op, a, b)) => match (op, truth) {
+                (BinOp::Lt, true) | (BinOp::Ge, false) => push(*a, *b),
+                (BinOp::Gt, true) | (BinOp::Le, false) => push(*b, *a),
+                // `x + 1 <= b` gives `x < b` when the increment cannot wrap.
+                (BinOp::Le, true) | (BinOp::Gt, false) => {
+                    if let Some(x) = self.plus_one_of(*a) {
+                        push(x, *b)
+                    }
+                }
+                (BinOp::Ge, true) | (BinOp::Lt, false) => {
+                    if let Some(x) = self.plus_one_of(*b) {
+                        push(x, *a)
+                    }
+                }
+                _ => {}
+            },
+            Some(Def::And(a, b)) if truth => {
+                self.cond_facts(*a, true, out, depth + 1);
+                self.cond_facts(*b, true, out, depth + 1);
+            }
+            Some(Def::Or(a, b)) if !truth => {
+                self.cond_facts(*a, false, out, depth + 1);
+                self.cond_facts(*b, false, out, depth + 1);
+            }
+            Some(Def::Not(a)) => self.cond_facts(*a, !truth, out, depth + 1),
+            Some(Def::Same(a)) => self.cond_facts(*a, truth, out, depth + 1),
+            _ => {}
+        }
+    }
+
+    /// `x` if `o` is known to equal `x + 1` without wrap-around.
+    fn plus_one_of(&self, o: Operand) -> Option<Operand> {
+        let Operand::Var(v) = o else { return None };
+        match self.def(v) {
+            Some(Def::AddOne(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    fn range(&self, vars: &[Ty], o: Operand) -> Option<Range> {
+        match o {
+            Operand::Const(c) => ranges::of_const(c),
+            Operand::Var(v) => self
+                .ranges
+                .get(v.0 as usize)
+                .copied()
+                .flatten()
+                .or_else(|| ranges::full(vars[v.0 as usize])),
+        }
+    }
+
+    fn proves(&self, vars: &[Ty], idx: Operand, len: Operand) -> bool {
+        if let (Some(ri), Some(rl)) = (self.range(vars, idx), self.range(vars, len)) {
+            if ri.1 < rl.0 {
+                return true;
+            }
+        }
+        let (i, l) = (self.canon(idx), self.canon(len));
+        let val = |o: Operand| match o {
+            Operand::Const(c) => Some(c.bits),
+            Operand::Var(_) => None,
+        };
+        if let (Some(a), Some(b)) = (val(i), val(l)) {
+            return a < b;
+        }
+        let same = |x: Operand, y: Operand| match (val(x), val(y)) {
+            (Some(a), Some(b)) => a == b,
+            _ => x == y,
+        };
+        self.facts.iter().any(|&(a, b)| {
+            let lhs_ok = same(a, i)
+                || matches!((val(a), val(i)), (Some(x), Some(y)) if y <= x)
+                || val(i) == Some(0);
+            let rhs_ok = same(b, l) || matches!((val(b), val(l)), (Some(x), Some(y)) if x <= y);
+            lhs_ok && rhs_ok
+        })
+    }
+}
+
+struct Cx<'a> {
+    vars: &'a [Ty],
+    attrs: &'a KernelAttrs,
+    removed: bool,
+    drop_all: bool,
+}
+
+impl Cx<'_> {
+    fn ty(&self, o: Operand) -> Ty {
+        match o {
+            Operand::Var(v) => self.vars[v.0 as usize],
+            Operand::Const(c) => c.ty,
+        }
+    }
+
+    fn is_unsigned(&self, o: Operand) -> bool {
+        let t = self.ty(o);
+        t.is_int() && !t.is_signed()
+    }
+
+    /// In place: only dropped checks move the instructions after them.
+    fn block(&mut self, b: &mut Block, st: &mut State) {
+        b.0.retain_mut(|inst| match inst {
+            Inst::BoundsCheck { .. } | Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => {
+                self.inst(inst, st)
+            }
+            _ => {
+                self.plain(inst, st);
+                true
+            }
+        });
+    }
+
+    /// A straight-line instruction: what it writes is forgotten, then its range and definition
+    /// are noted. Floating-point values, loads, selects and fused multiplies have neither (no
+    /// check's index or length is one, nor a condition read through them), so for those (most
+    /// of an unrolled tile) only the forgetting is done.
+    ///
+    /// A floating-point variable is never in the state at all: definitions are only noted for
+    /// integer and `bool` values and read only such operands (a `mov` or `add` has operands of
+    /// its result's type, a widening cast an integer source, a compare unsigned operands),
+    /// ranges come from integer arithmetic and integer intrinsics, and facts from checks and
+    /// unsigned compares. Forgetting one is a no-op, so writes of floats (the fmas, loads and
+    /// moves of an unrolled tile) are skipped outright.
+    fn plain(&self, inst: &Inst, st: &mut State) {
+        let plain_dst = match *inst {
+            Inst::Load { dst, .. }
+            | Inst::Select { dst, .. }
+            | Inst::Fma { dst, .. }
+            | Inst::Mov { dst, .. }
+            | Inst::Unary { dst, .. }
+            | Inst::Binary { dst, .. }
+            | Inst::Cast { dst, .. }
+                if self.vars[dst.0 as usize].is_float() =>
+            {
+                debug_assert!(st.forgotten(dst), "a float variable holds no facts");
+                return;
+            }
+            Inst::Load { dst, .. } | Inst::Select { dst, .. } | Inst::Fma { dst, .. } => Some(dst),
+            _ => None,
+        };
+        if let Some(dst) = plain_dst {
+            st.kill(dst);
+            return;
+        }
+        let range = self.range_of(inst, st);
+        for_each_def(inst, |v| st.kill(v));
+        if let Some((dst, r)) = range {
+            st.set_range(dst, r);
+        }
+        if let Some((dst, def)) = self.def_of(inst, st) {
+            if !def.mentions(dst) {
+                st.define(dst, def);
+            }
+        }
+    }
+
+    /// Returns whether `inst` stays.
+    fn inst(&mut self, inst: &mut Inst, st: &mut State) -> bool {
+        match inst {
+            Inst::BoundsCheck { idx, len, .. } => {
+                let (idx, len) = (*idx, *len);
+                if self.drop_all || st.proves(self.vars, idx, len) {
+                    self.removed = true;
+                    return false;
+                }
+                let fact = (st.canon(idx), st.canon(len));
+                st.facts.push(fact);
+                st.count_facts(st.facts.len() - 1);
+                true
+            }
+            Inst::If { cond, then, els } => {
+                let cond = *cond;
+                let (ft, fe) = (falls_through(then), falls_through(els));
+                // The state after the `if` is the one of the branch that alone falls through,
+                // else the state before it less what either branch writes. A branch is walked
+                // for its checks, or when its state is the one kept, which is then worked on in
+                // place: a copy of the whole state per branch was most of an `if`'s cost, and
+                // most branches hold no check.
+                let keep_then = ft && !fe;
+                let keep_else = fe && !ft;
+                for (branch, truth, kept) in
+                    [(&mut *then, true, keep_then), (&mut *els, false, keep_else)]
+                {
+                    if !kept && has_check(branch) {
+                        let mut inner = st.clone();
+                        st.cond_facts(cond, truth, &mut inner.facts, 0);
+                        inner.count_facts(st.facts.len());
+                        self.block(branch, &mut inner);
+                    }
+                }
+                if keep_then || keep_else {
+                    let mut facts = Vec::new();
+                    st.cond_facts(cond, keep_then, &mut facts, 0);
+                    let from = st.facts.len();
+                    st.facts.extend(facts);
+                    st.count_facts(from);
+                    self.block(if keep_then { then } else { els }, st);
+                } else {
+                    let mut written = assigned_set(then, self.vars.len());
+                    written.union_with(&assigned_set(els, self.vars.len()));
+                    for v in written.iter() {
+                        st.kill(v);
+                    }
+                }
+                true
+            }
+            Inst::For {
+                iv,
+                start,
+                end,
+                inclusive,
+                body,
+                ..
+            } => {
+                let (iv, start, end, inclusive) = (*iv, *start, *end, *inclusive);
+                let written = assigned_set(body, self.vars.len());
+                let end_c = st.canon(end);
+                let iv_range = match (st.range(self.vars, start), st.range(self.vars, end)) {
+                    (Some(s), Some(e)) => {
+                        let hi = if inclusive {
+                            Some(e.1)
+                        } else {
+                            e.1.checked_sub(1)
+                        };
+                        hi.filter(|h| s.0 <= *h).map(|h| (s.0, h))
+                    }
+                    _ => None,
+                };
+                for v in written.iter() {
+                    st.kill(v);
+                }
+                st.kill(iv);
+                let mut inner = st.clone();
+                if let Some(r) = iv_range {
+                    inner.set_range(iv, r);
+                }
+                let end_stable = match end {
+                    Operand::Var(v) => !written.contains(&v),
+                    Operand::Const(_) => true,
+                };
+                if end_stable && self.is_unsigned(end) {
+                    let end_c = if matches!(end_c, Operand::Var(v) if written.contains(&v)) {
+                        end
+                    } else {
+                        end_c
+                    };
+                    if !inclusive {
+                        inner.facts.push((Operand::Var(iv), end_c));
+                    } else if let Operand::Const(c) = end {
+                        if c.bits < u64::MAX >> (64 - c.ty.bits()) {
+                            let next = Const {
+                                ty: c.ty,
+                                bits: c.bits + 1,
+                            };
+                            inner.facts.push((Operand::Var(iv), next.into()));
+                        }
+                    }
+                }
+                inner.count_facts(st.facts.len());
+                self.block(body, &mut inner);
+                true
+            }
+            Inst::Loop { body, .. } => {
+                for v in assigned_set(body, self.vars.len()).iter() {
+                    st.kill(v);
+                }
+                let mut inner = st.clone();
+                self.block(body, &mut inner);
+                true
+            }
+            other => {
+                self.plain(other, st);
+                true
+            }
+        }
+    }
+
+    /// The range of the value `inst` writes, from the ranges of its operands before it runs.
+    fn range_of(&self, inst: &Inst, st: &State) -> Option<(Var, Range)> {
+        let r = |o: Operand| st.range(self.vars, o);
+        let (dst, range) = match *inst {
+            Inst::Mov { dst, src } => (dst, r(src)),
+            Inst::Cast { dst, a } if self.ty(a).is_int() => {
+                (dst, ranges::of_cast(r(a), self.vars[dst.0 as usize]))
+            }
+            Inst::Binary { dst, op, a, b } if !op.is_compare() && op != BinOp::MulHi => {
+                (dst, ranges::of_binary(op, r(a), r(b), self.ty(a)))
+            }
+            Inst::Intrinsic { id, ref dsts, .. } if dsts.len() == 1 => {
+                (dsts[0], ranges::of_intrinsic(id, self.attrs))
+            }
+            _ => return None,
+        };
+        Some((dst, range?))
+    }
+
+    fn def_of(&self, inst: &Inst, st: &State) -> Option<(Var, Def)> {
+        Some(match *inst {
+            Inst::Mov { dst, src } => (dst, Def::Same(src)),
+            Inst::Cast { dst, a } => {
+                let (from, to) = (self.ty(a), self.vars[dst.0 as usize]);
+                let widening = from.is_int()
+                    && !from.is_signed()
+                    && to.is_int()
+                    && (to.bits() > from.bits() || to == from);
+                if !widening {
+                    return None;
+                }
+                (dst, Def::Same(a))
+            }
+            Inst::Binary { dst, op, a, b } if op.is_compare() && self.is_unsigned(a) => {
+                (dst, Def::Cmp(op, a, b))
+            }
+            Inst::Binary {
+                dst,
+                op: BinOp::And,
+                a,
+                b,
+            } if self.ty(a) == Ty::Bool => (dst, Def::And(a, b)),
+            Inst::Binary {
+                dst,
+                op: BinOp::Or,
+                a,
+                b,
+            } if self.ty(a) == Ty::Bool => (dst, Def::Or(a, b)),
+            Inst::Unary {
+                dst,
+                op: UnOp::Not,
+                a,
+            } if self.ty(a) == Ty::Bool => (dst, Def::Not(a)),
+            Inst::Binary {
+                dst,
+                op: BinOp::Add,
+                a,
+                b,
+            } if self.is_unsigned(a) => {
+                let one = |o: Operand| matches!(o, Operand::Const(c) if c.bits == 1);
+                let x = if one(b) {
+                    a
+                } else if one(a) {
+                    b
+                } else {
+                    return None;
+                };
+                // The canonical value must come from a narrower type (a widened `u32`, say).
+                let root = st.canon(x);
+                let narrower = match root {
+                    Operand::Var(r) => self.ty(Operand::Var(r)).bits() < self.ty(x).bits(),
+                    Operand::Const(c) => c.bits < u64::MAX >> (64 - self.ty(x).bits()),
+                };
+                if !narrower {
+                    return None;
+                }
+                (dst, Def::AddOne(x))
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Whether `b` holds a bounds check (nested ones included).
+fn has_check(b: &Block) -> bool {
+    let mut found = false;
+    super::util::walk(b, &mut |i| found |= matches!(i, Inst::BoundsCheck { .. }));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testkit::*;
+    use kernel_ir::ir::{Inst, Unroll};
+
+    fn checks(k: &Kernel) -> usize {
+        let mut n = 0;
+        crate::passes::util::walk(&k.body, &mut |i| {
+            n += matches!(i, Inst::BoundsCheck { .. }) as usize
+        });
+        n
+    }
+
+    fn on() -> CompileOptions {
+        CompileOptions::default()
+    }
+
+    #[test]
+    fn guard_proves_then_branch_only() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let i = param(&mut k, "i", Ty::U64);
+        let c = k.new_var(Ty::Bool);
+        k.body.0 = vec![
+            bin(c, BinOp::Lt, i, n),
+            if_(c, vec![check(i, n), store(p, i)], vec![check(i, n)]),
+        ];
+        assert!(bce(&mut k, &on()));
+        assert_body(
+            &k,
+            "
+            v3 = lt.u64 v2, v1
+            if v3 {
+              store.global.u64 [v0], v2
+            } else {
+              bounds_check.u64 v2, v1 @site0
+            }
+            ",
+        );
+    }
+
+    #[test]
+    fn early_return_guard_and_and_conditions() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let (_, m) = slice(&mut k, "y", 4);
+        let i = param(&mut k, "i", Ty::U64);
+        let j = param(&mut k, "j", Ty::U64);
+        let (c, c1, c2, c3) = (
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+        );
+        k.body.0 = vec![
+            bin(c, BinOp::Ge, i, n),
+            if_(c, vec![Inst::Return], vec![]),
+            check(i, n),
+            bin(c1, BinOp::Gt, m, j),
+            bin(c2, BinOp::Lt, i, m),
+            bin(c3, BinOp::And, c1, c2),
+            if_(
+                c3,
+                vec![check(j, m), check(i, m), check(i, n)],
+                vec![check(j, m)],
+            ),
+        ];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 1, "{}", text(&k));
+    }
+
+    #[test]
+    fn loop_range_and_widened_u32() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let n32 = param(&mut k, "n32", Ty::U32);
+        let i = k.new_var(Ty::U64);
+        let j = k.new_var(Ty::U32);
+        let (w, l) = (k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let li = for_(
+            &mut k,
+            i,
+            u64c(0),
+            n,
+            Unroll::Never,
+            vec![check(i, n), store(p, i)],
+        );
+        let lj = for_(
+            &mut k,
+            j,
+            u32c(0),
+            n32,
+            Unroll::Never,
+            vec![
+                cast(w, j),
+                cast(l, n32),
+                check(w, l),
+                check(u32c(0), l),
+                check(j, u32c(7)),
+            ],
+        );
+        k.body.0 = vec![li, lj];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 1, "{}", text(&k));
+        assert!(text(&k).contains("bounds_check.u32 v4, 7u32"));
+    }
+
+    #[test]
+    fn writes_invalidate_facts() {
+        let mut k = kernel();
+        let (p, n) = slice(&mut k, "x", 4);
+        let i = k.new_var(Ty::U64);
+        let w = k.new_var(Ty::U64);
+        // The loop writes its own bound and the index: nothing may be dropped.
+        let li = for_(
+            &mut k,
+            i,
+            u64c(0),
+            n,
+            Unroll::Never,
+            vec![
+                check(i, n),
+                bin(n, BinOp::Sub, n, u64c(1)),
+                check(i, n),
+                mov(w, i),
+                check(w, n),
+                bin(w, BinOp::Add, w, u64c(1)),
+                check(w, n),
+            ],
+        );
+        k.body.0 = vec![li, store(p, n)];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 3, "{}", text(&k));
+    }
+
+    #[test]
+    fn repeated_and_constant_checks() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i = param(&mut k, "i", Ty::U64);
+        let s = param(&mut k, "s", Ty::I32);
+        let c = k.new_var(Ty::Bool);
+        let w = k.new_var(Ty::U64);
+        k.body.0 = vec![
+            check(i, n),
+            check(i, n),
+            check(u64c(5), n),
+            check(u64c(3), n),
+            check(u64c(6), n),
+            // A signed comparison proves nothing about unsigned indices.
+            bin(c, BinOp::Lt, s, i32c(4)),
+            cast(w, s),
+            if_(c, vec![check(w, u64c(4))], vec![]),
+        ];
+        bce(&mut k, &on());
+        assert_eq!(checks(&k), 4, "{}", text(&k));
+        let mut off = k.clone();
+        bce(
+            &mut off,
+            &CompileOptions {
+                bounds_checks: false,
+                ..on()
+            },
+        );
+        assert_eq!(checks(&off), 0);
+    }
+
+    /// Each comparison against the facts it may and may not give, checked on both branches by
+    /// running the kernel with `i == n`, `i < n` and `i > n`.
+    #[test]
+    fn every_comparison_gives_only_true_facts() {
+        for op in [
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+        ] {
+            for swap in [false, true] {
+                let mut k = kernel();
+                let p = param(&mut k, "p", Ty::U64);
+                let i = param(&mut k, "i", Ty::U32);
+                let n = param(&mut k, "n", Ty::U32);
+                let c = k.new_var(Ty::Bool);
+                let (a, b) = if swap { (n, i) } else { (i, n) };
+                k.body.0 = vec![
+                    bin(c, op, a, b),
+                    if_(
+                        c,
+                        vec![check(i, n), store(p, u32c(1))],
+                        vec![check(i, n), store(p, u32c(2))],
+                    ),
+                ];
+                let orig = k.clone();
+                bce(&mut k, &on());
+                let proves = matches!(
+                    (op, swap),
+                    (BinOp::Lt | BinOp::Ge, false) | (BinOp::Gt | BinOp::Le, true)
+                );
+                assert_eq!(checks(&k), 2 - proves as usize, "{op:?} swap={swap}");
+                for (iv, nv) in [(3u32, 3u32), (2, 3), (4, 3)] {
+                    let args = [(p, Const::u64(0)), (i, Const::u32(iv)), (n, Const::u32(nv))];
+                    assert_eq!(
+                        run(&orig, &args),
+                        run(&k, &args),
+                        "{op:?} swap={swap} i={iv} n={nv}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn increment_guard_needs_a_narrow_value() {
+        let mut k = kernel();
+        let (_, n) = slice(&mut k, "x", 4);
+        let i32v = param(&mut k, "i", Ty::U32);
+        let i64v = param(&mut k, "j", Ty::U64);
+        let (w, a, b) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
+        let (c, d) = (k.new_var(Ty::Bool), k.new_var(Ty::Bool));
+        k.body.0 = vec![
+            cast(w, i32v),
+            bin(a, BinOp::Add, w, u64c(1)),
+            bin(c, BinOp::Le, a, n),
+            if_(c, vec![check(w, n)], vec![]),
+            // `j + 1` wraps for `j == u64::MAX`, so `j + 1 <= n` proves nothing about `j`.
+            bin(b, BinOp::Add, i64v, u64c(1)),
+            bin(d, BinOp::Ge, n, b),
+            if_(d, vec![check(i64v, n)], vec![]),
+        ];
+        bce(&mut k, &on());
+        let got = text(&k);
+        assert_eq!(checks(&k), 1, "{got}");
+        assert!(got.contains("bounds_check.u64 v3, v1"), "{got}");
+    }
+
+    /// The SGEMM shared-tile pattern: `ty = tid / 16`, `a_s[ty * 8 + 7]` with 128 elements is in
+    /// bounds when at most 256 threads run per block, and not provable without launch bounds.
+    #[test]
+    fn value_ranges_with_launch_bounds() {
+        for (max_threads, dropped) in [(Some(256), true), (None, false), (Some(512), false)] {
+            let mut k = kernel();
+            k.attrs.max_threads = max_threads;
+            let p = param(&mut k, "p", Ty::U64);
+            let (t, ty, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+            let w = k.new_var(Ty::U64);
+            k.body.0 = vec![
+                intr("tid.x", vec![t], vec![]),
+                bin(ty, BinOp::Div, t, u32c(16)),
+                bin(i, BinOp::Mul, ty, u32c(8)),
+                bin(i, BinOp::Add, i, u32c(7)),
+                cast(w, i),
+                check(w, u64c(128)),
+                store(p, w),
+            ];
+            bce(&mut k, &on());
+            assert_eq!(checks(&k) == 0, dropped, "{max_threads:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_follow_loops_and_rewrites() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (i, x) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let body = vec![
+            // In range on entry, but the loop doubles it every iteration.
+            check(x, u32c(10)),
+            bin(x, BinOp::Mul, x, u32c(2)),
+            // The counter of `0..9` is always below 9.
+            check(i, u32c(9)),
+            store(p, x),
+        ];
+        let l = for_(&mut k, i, u32c(0), u32c(9), Unroll::Never, body);
+        k.body.0 = vec![mov(x, u32c(3)), check(x, u32c(10)), l];
+        bce(&mut k, &on());
+        assert_body(
+            &k,
+            "
+            v2 = mov 3u32
+            for L0 v1 in 0u32..9u32 step 1u32 unroll(never) {
+              bounds_check.u32 v2, 10u32 @site0
+              v2 = mul.u32 v2, 2u32
+              store.global.u32 [v0], v2
+            }
+            ",
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! Bounds checks and explicit panics go through cold blocks to one shared panic sequence that
+//! implements `panic_record`'s protocol and ends the thread with `exit`, never `trap`.
+
+mod ptx_support;
+use kernel_ir::ir::*;
+use kernel_ir::panic_record as pr;
+use ptx_support::*;
+
+fn panicking_kernel() -> Kernel {
+    let mut b = KB::new("panics");
+    let (buf, len) = b.slice_param("buf", false, Ty::F32);
+    let tid = b.tid_x();
+    let i = b.cast(v(tid), Ty::U64);
+    let s0 = b.site(PanicKind::Bounds);
+    b.push(Inst::BoundsCheck {
+        idx: v(i),
+        len: v(len),
+        site: s0,
+    });
+    let s1 = b.site(PanicKind::Bounds);
+    b.push(Inst::BoundsCheck {
+        idx: v(tid),
+        len: c(Ty::U32, 100),
+        site: s1,
+    });
+    let a = b.elem_addr(buf, v(i), Ty::F32);
+    let x = b.load_global(Ty::F32, a, false);
+    let neg = b.bin(BinOp::Lt, v(x), c(Ty::F32, 0f32.to_bits() as u64));
+    let s2 = b.site(PanicKind::Explicit("negative".into()));
+    b.if_(
+        v(neg),
+        |b| {
+            b.push(Inst::Panic {
+                site: s2,
+                a: v(x),
+                b: c(Ty::I8, 0xff),
+            })
+        },
+        |_| {},
+    );
+    b.store_global(a, v(x));
+    b.finish()
+}
+
+#[test]
+fn panic_protocol() {
+    let p = check(&panicking_kernel());
+    let lines = [
+        format!(".visible .global .align 8 .u64 {};", pr::SLOT_SYMBOL),
+        "setp.ge.u64".into(),
+        "setp.ge.u32".into(),
+        "bra $Lfc_bounds_".into(),
+        format!("[{}];", pr::SLOT_SYMBOL),
+        "atom.global.cas.b32".into(),
+        format!("+{}], 0, 1;", pr::OFF_STATE),
+        format!("+{}],", pr::OFF_SITE),
+        format!("+{}],", pr::OFF_A),
+        format!("+{}],", pr::OFF_B),
+        format!("+{}],", pr::OFF_THREAD + 8),
+        "%ctaid.z".into(),
+        "membar.sys;".into(),
+        format!("+{}], {};", pr::OFF_STATE, pr::STATE_DONE),
+        "exit;".into(),
+        "$Lfc_panic:".into(),
+        // The explicit panic records the f32's bits and the i8 sign-extended.
+        "cvt.s64.s16".into(),
+    ];
+    for l in &lines {
+        assert_line(&p, l);
+    }
+    assert!(!p.contains("trap"));
+    // One shared panic block.
+    assert_eq!(p.matches("$Lfc_panic:").count(), 1);
+}
+
+#[test]
+fn kernels_without_panics_have_no_panic_block_but_keep_the_slot() {
+    let mut b = KB::new("quiet");
+    b.tid_x();
+    let p = check(&b.finish());
+    assert!(!p.contains("$Lfc_panic"));
+    assert!(p.contains(pr::SLOT_SYMBOL));
+}
+
+#[test]
+fn unknown_site_is_an_error() {
+    let mut b = KB::new("bad_site");
+    b.push(Inst::Panic {
+        site: SiteId(3),
+        a: c(Ty::U32, 0),
+        b: c(Ty::U32, 0),
+    });
+    assert!(kernel_compiler::ptx::emit(&b.finish(), &opts(80)).is_err());
+}

@@ -1,0 +1,128 @@
+//! What an intrinsic is, as every stage sees it: its signature, its PTX template, its simulator
+//! semantics and the oldest target that has it. The entries themselves are declared with the device
+//! API that users call (`kernel_std::intrinsics`); the IR refers to them directly
+//! ([`IntrinsicId`]), so the printer, the PTX emitter and the simulator need no table.
+
+use crate::ty::{Space, Ty};
+
+/// How the simulator's scheduler must treat an intrinsic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// A function of its arguments and the thread's identity only; `sim` computes it.
+    Pure,
+    /// A block-wide barrier (`bar.sync` family): the scheduler parks the thread until the block meets.
+    /// One with results (`__syncthreads_count`...) gives `sim_warp` to the simulator, which calls it
+    /// once with every thread of the block (indexed by linear thread id) when they meet.
+    Barrier,
+    /// A warp collective: the scheduler gathers the participating lanes, then calls `sim_warp`.
+    Warp,
+    /// Touches memory or ordering (atomics, fences): `sim` gets memory access through `SimEnv`.
+    Memory,
+}
+
+/// What an intrinsic's simulator semantics may ask of the thread that runs it.
+pub trait SimEnv {
+    fn thread_idx(&self) -> [u32; 3];
+    fn block_idx(&self) -> [u32; 3];
+    fn block_dim(&self) -> [u32; 3];
+    fn grid_dim(&self) -> [u32; 3];
+    /// A monotonic per-thread cycle counter.
+    fn clock(&mut self) -> u64;
+    /// Reads `bytes` (1, 2, 4 or 8) at `addr` as raw little-endian bits, for `Memory` intrinsics
+    /// (atomics). The access is atomic: the race detector ignores it against other atomics. In the
+    /// simulator a bad address is recorded and stops the launch once the intrinsic returns (the
+    /// read then yields 0). The default is for environments without memory (register-only test
+    /// interpreters): reads give 0.
+    fn atomic_read(&mut self, space: Space, addr: u64, bytes: u32) -> u64 {
+        let _ = (space, addr, bytes);
+        0
+    }
+    /// Writes the low `bytes` of `bits` at `addr`; as `atomic_read` (the default drops the write).
+    fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
+        let _ = (space, addr, bytes, bits);
+    }
+    /// Device `malloc`: the global address of a fresh heap block, or 0 when the heap is
+    /// exhausted (the default: no heap).
+    fn heap_alloc(&mut self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+    /// `alloca`: the address of a fresh block of `bytes` in the thread's stack, freed when the
+    /// thread's block finishes; in the simulator an oversized request stops the launch (as
+    /// `atomic_read`). The default (no memory) gives 0.
+    fn stack_alloc(&mut self, bytes: u64) -> u64 {
+        let _ = bytes;
+        0
+    }
+    /// Device `free`; in the simulator a bad pointer (double free...) stops the launch as
+    /// `atomic_read` does. The default ignores it.
+    fn heap_free(&mut self, addr: u64) {
+        let _ = addr;
+    }
+}
+
+/// Simulator semantics of a `Pure`/`Memory` intrinsic: arguments as raw bits (see `ir::Const`),
+/// results written to `out` (one per `rets` entry).
+pub type SimFn = fn(env: &mut dyn SimEnv, args: &[u64], out: &mut [u64]);
+
+/// Simulator semantics of a `Warp` intrinsic: `args[lane]` for every lane of the warp (`None` for lanes
+/// not participating); fills `out[lane]` for participating lanes. Returns `Err(message)` when CUDA's
+/// rules are broken (e.g. the mask names a lane that is not participating).
+pub type SimWarpFn = fn(args: &[Option<Vec<u64>>], out: &mut [Vec<u64>]) -> Result<(), String>;
+
+#[derive(Clone, Copy)]
+pub struct IntrinsicDef {
+    /// The name used by `Callable::Intrinsic` and in IR dumps, e.g. `"tid.x"`, `"sync_threads"`.
+    pub name: &'static str,
+    pub args: &'static [Ty],
+    pub rets: &'static [Ty],
+    /// Smallest `sm_XX` that has it (70 for the baseline).
+    pub min_sm: u32,
+    /// PTX template: `{d0}`, `{d1}`... are result registers, `{a0}`, `{a1}`... arguments (registers or
+    /// immediates). Several instructions may be separated by `;`.
+    pub ptx: &'static str,
+    pub class: Class,
+    pub sim: Option<SimFn>,
+    pub sim_warp: Option<SimWarpFn>,
+}
+
+impl std::fmt::Debug for IntrinsicDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "intrinsic {}", self.name)
+    }
+}
+
+/// An intrinsic as the IR names it: the entry itself. Two ids are equal when they are the same
+/// entry (entries have unique names, so names decide).
+#[derive(Clone, Copy)]
+pub struct IntrinsicId(pub &'static IntrinsicDef);
+
+impl IntrinsicId {
+    pub fn def(self) -> &'static IntrinsicDef {
+        self.0
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+}
+
+impl PartialEq for IntrinsicId {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0) || self.0.name == other.0.name
+    }
+}
+
+impl Eq for IntrinsicId {}
+
+impl std::hash::Hash for IntrinsicId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state)
+    }
+}
+
+impl std::fmt::Debug for IntrinsicId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "IntrinsicId({})", self.0.name)
+    }
+}
