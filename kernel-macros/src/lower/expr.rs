@@ -296,7 +296,7 @@ impl Lower {
                 let kind = quote!(#a::ExprKind::MethodCall {
                     receiver: #boxed,
                     method: #method,
-                    generic_args: ::std::vec![#(#generic_args),*],
+                    generic_args: ::std::vec::Vec::from([#(#generic_args),*]),
                     args: #args,
                 });
                 // Like rustc's `#[track_caller]` locations: the method name, not the receiver.
@@ -1267,7 +1267,7 @@ impl Lower {
         });
         Ok(quote!(#a::ExprKind::Call {
             callee: #a::Callee { path: #text, resolve: #resolve },
-            generic_args: ::std::vec![#(#generic_args),*],
+            generic_args: ::std::vec::Vec::from([#(#generic_args),*]),
             args: #args,
         }))
     }

@@ -162,7 +162,7 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 let n = t.ident.to_string();
                 generics.push(quote!(#a::Generic::Type {
                     name: ::std::string::String::from(#n),
-                    bounds: ::std::vec![#(::std::string::String::from(#bounds)),*],
+                    bounds: ::std::vec::Vec::from([#(::std::string::String::from(#bounds)),*]),
                 }));
             }
             GenericParam::Const(c) => {
@@ -287,7 +287,7 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
             file: ::core::file!(),
             span: #span,
             kind: #fn_kind,
-            generics: ::std::vec![#(#generics),*],
+            generics: ::std::vec::Vec::from([#(#generics),*]),
             params: #params,
             ret: #ret,
             body: #body,

@@ -183,10 +183,10 @@ impl Lower {
         let (t, f) = (lit(true), lit(false));
         Ok(quote!(#a::ExprKind::Match {
             scrutinee: #scrutinee,
-            arms: ::std::vec![
+            arms: ::std::vec::Vec::from([
                 #a::Arm { pat: #pat, guard: #guard, body: #t, span: #a::Span::new(#span) },
                 #a::Arm { pat: #a::Pat::Wild, guard: ::core::option::Option::None, body: #f, span: #a::Span::new(#span) },
-            ],
+            ]),
         }))
     }
 

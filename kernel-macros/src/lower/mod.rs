@@ -173,7 +173,8 @@ impl Lower {
         quote!(::core::option::Option::take(&mut #st[#i]).unwrap())
     }
 
-    /// `Vec<elem_ty>` construction of the elements; heavy lists are filled by fn items that
+    /// `Vec<elem_ty>` construction of the elements (`Vec::from([..])`, not `vec!`: nested macro
+    /// calls count against rustc's recursion limit, as deep as the user's code nests); heavy lists are filled by fn items that
     /// each push a few elements.
     pub(crate) fn list(
         &mut self,
@@ -189,7 +190,7 @@ impl Lower {
                 quote!(#cfg #t)
             });
             self.weight = start + 1;
-            return quote!(::std::vec![#(#items),*]);
+            return quote!(::std::vec::Vec::from([#(#items),*]));
         }
         let a = ast();
         let st = store();

@@ -65,11 +65,11 @@ impl Lower {
             }
             Pat::Tuple(t) => {
                 let elems = self.pats(t.elems.iter(), refutable, help)?;
-                Ok(quote!(#a::Pat::Tuple(::std::vec![#(#elems),*])))
+                Ok(quote!(#a::Pat::Tuple(::std::vec::Vec::from([#(#elems),*]))))
             }
             Pat::Slice(s) => {
                 let elems = self.pats(s.elems.iter(), refutable, help)?;
-                Ok(quote!(#a::Pat::Array(::std::vec![#(#elems),*])))
+                Ok(quote!(#a::Pat::Array(::std::vec::Vec::from([#(#elems),*]))))
             }
             Pat::Type(t) => err_spanned(
                 t,
@@ -119,7 +119,7 @@ impl Lower {
                     );
                 }
                 let cases = self.pats(o.cases.iter(), refutable, help)?;
-                Ok(quote!(#a::Pat::Or(::std::vec![#(#cases),*])))
+                Ok(quote!(#a::Pat::Or(::std::vec::Vec::from([#(#cases),*]))))
             }
             Pat::Lit(_) | Pat::Path(_) | Pat::Range(_) | Pat::Or(_) => err_spanned(
                 pat,

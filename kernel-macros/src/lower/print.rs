@@ -365,8 +365,8 @@ impl Lower {
             .collect();
         let args = self.lower_exprs(exprs.iter())?;
         Ok(quote!(#a::ExprKind::Print {
-            pieces: ::std::vec![#(#pieces),*],
-            args: ::std::vec![#(#args),*],
+            pieces: ::std::vec::Vec::from([#(#pieces),*]),
+            args: ::std::vec::Vec::from([#(#args),*]),
         }))
     }
 }

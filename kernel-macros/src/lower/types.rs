@@ -110,7 +110,7 @@ impl Lower {
                     .iter()
                     .map(|e| self.lower_type(e))
                     .collect::<syn::Result<Vec<_>>>()?;
-                Ok(quote!(#a::Type::Tuple(::std::vec![#(#elems),*])))
+                Ok(quote!(#a::Type::Tuple(::std::vec::Vec::from([#(#elems),*]))))
             }
             Type::Array(arr) => {
                 let elem = self.lower_type(&arr.elem)?;
