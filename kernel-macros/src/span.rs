@@ -27,18 +27,6 @@ pub(crate) fn span_value(span: Span) -> TokenStream {
     quote!(#a::Span::new(#l))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn known_positions_are_literals() {
-        let tokens: TokenStream = "\n  foo".parse().expect("tokens");
-        let span = tokens.into_iter().next().expect("one token").span();
-        assert_eq!(loc(span).to_string(), "2u32 , 3u32");
-    }
-}
-
 /// The span of an expression's first token (after its attributes), found without printing the expression: syn's
 /// `Spanned::span` prints the whole subtree, which for every node of a 10,000-term sum is
 /// quadratic work and a recursion as deep as the sum is long.
@@ -267,5 +255,17 @@ pub(crate) fn expr_attrs(e: &syn::Expr) -> &[syn::Attribute] {
         E::While(x) => &x.attrs,
         E::Yield(x) => &x.attrs,
         _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_positions_are_literals() {
+        let tokens: TokenStream = "\n  foo".parse().expect("tokens");
+        let span = tokens.into_iter().next().expect("one token").span();
+        assert_eq!(loc(span).to_string(), "2u32 , 3u32");
     }
 }
