@@ -74,7 +74,10 @@ fn setup(dev: &Device, size: Size, rows: bool) -> Result<Box<dyn Instance>, Stri
 impl Instance for Conv {
     fn label(&self) -> String {
         let pass = if self.rows { "row" } else { "column" };
-        format!("convolution, {pass} pass, 17 taps ({}x{} f32)", self.w, self.h)
+        format!(
+            "convolution, {pass} pass, 17 taps ({}x{} f32)",
+            self.w, self.h
+        )
     }
     fn work(&self) -> Work {
         Work::Bytes(8.0 * (self.w * self.h) as f64)
@@ -114,7 +117,14 @@ impl Instance for Conv {
                 })
                 .sum::<f64>()
         };
-        close("convolution", &got, &sample(got.len(), self.size), want, 1e-5, 1e-5)
+        close(
+            "convolution",
+            &got,
+            &sample(got.len(), self.size),
+            want,
+            1e-5,
+            1e-5,
+        )
     }
 }
 

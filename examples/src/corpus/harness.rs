@@ -57,6 +57,9 @@ pub enum Work {
     Time,
 }
 
+/// Sets a case up on a device at a size.
+pub type Setup = fn(&Device, Size) -> Result<Box<dyn Instance>, String>;
+
 /// One kernel (or pipeline of kernels) of the corpus.
 pub struct Case {
     /// Short name, used to select cases (`cargo xtask bench corpus transpose`).
@@ -66,7 +69,7 @@ pub struct Case {
     /// The twin's entry points, in the order `Instance::run_twin` expects them.
     pub twin_entries: &'static [&'static str],
     /// Allocates inputs (random, never zeros) and poisoned outputs for both sides.
-    pub setup: fn(&Device, Size) -> Result<Box<dyn Instance>, String>,
+    pub setup: Setup,
 }
 
 /// A case set up on a device at one size.
@@ -189,7 +192,7 @@ pub fn close(
 ) -> Result<(), String> {
     for &i in idx {
         let (g, w) = (got[i] as f64, want(i));
-        if !((g - w).abs() <= abs + rel * w.abs()) {
+        if !(g - w).abs().le(&(abs + rel * w.abs())) {
             return Err(format!("{what}: element {i} is {g}, expected {w}"));
         }
     }
@@ -206,7 +209,10 @@ pub fn equal<T: PartialEq + std::fmt::Debug>(
     for &i in idx {
         let w = want(i);
         if got[i] != w {
-            return Err(format!("{what}: element {i} is {:?}, expected {w:?}", got[i]));
+            return Err(format!(
+                "{what}: element {i} is {:?}, expected {w:?}",
+                got[i]
+            ));
         }
     }
     Ok(())

@@ -50,14 +50,21 @@ fn setup(dev: &Device, size: Size) -> Result<Box<dyn Instance>, String> {
     // A quarter of the words skewed to a few byte values, so bins collide often.
     let mut word = |k: usize| {
         let r = rng.next_u32();
-        if k % 4 == 0 {
+        if k.is_multiple_of(4) {
             r & 0x0707_0707
         } else {
             r
         }
     };
     let data: Vec<uint4> = (0..n4)
-        .map(|k| uint4::new(word(4 * k), word(4 * k + 1), word(4 * k + 2), word(4 * k + 3)))
+        .map(|k| {
+            uint4::new(
+                word(4 * k),
+                word(4 * k + 1),
+                word(4 * k + 2),
+                word(4 * k + 3),
+            )
+        })
         .collect();
     let mut want = vec![0u32; 256];
     for v in &data {

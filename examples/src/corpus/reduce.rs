@@ -8,9 +8,7 @@
 use ferrocuda::host_runtime::Function;
 use ferrocuda::prelude::*;
 
-use super::harness::{
-    close, down, grid_1d, up, Args, Case, Instance, RtResult, Side, Size, Work,
-};
+use super::harness::{close, down, grid_1d, up, Args, Case, Instance, RtResult, Side, Size, Work};
 use crate::util::Rng;
 
 const FULL: u32 = 0xffff_ffff;
@@ -171,7 +169,7 @@ impl Instance for Reduce {
         if self.which == Which::Tree {
             for (blk, g) in got.iter().enumerate() {
                 let (want, mag) = sum(blk * b..(blk + 1) * b);
-                if !((*g as f64 - want).abs() <= 1e-5 * mag + 1e-6) {
+                if !(*g as f64 - want).abs().le(&(1e-5 * mag + 1e-6)) {
                     return Err(format!("block {blk}: partial {g}, expected {want}"));
                 }
             }

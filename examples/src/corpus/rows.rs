@@ -158,7 +158,11 @@ impl Rows {
 
 impl Instance for Rows {
     fn label(&self) -> String {
-        let name = if self.layernorm { "layernorm" } else { "softmax" };
+        let name = if self.layernorm {
+            "layernorm"
+        } else {
+            "softmax"
+        };
         format!("{name}, block per row ({}x{} f32)", self.rows, self.cols)
     }
     fn work(&self) -> Work {

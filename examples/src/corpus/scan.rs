@@ -261,11 +261,7 @@ impl Instance for Scan {
                 let want: Vec<u32> = self.x.chunks(SB).flat_map(inclusive_scan).collect();
                 equal("block scan", &got, &idx, |i| want[i])?;
                 let sums = down(&l.sums)?;
-                let want: Vec<u32> = self
-                    .x
-                    .chunks(SB)
-                    .map(|c| c.iter().sum::<u32>())
-                    .collect();
+                let want: Vec<u32> = self.x.chunks(SB).map(|c| c.iter().sum::<u32>()).collect();
                 equal("block totals", &sums, &sample(sums.len(), self.size), |i| {
                     want[i]
                 })
@@ -305,11 +301,13 @@ impl Compact {
         let (flags, out, n) = (&mut self.flags[k], &mut self.out[k], self.n);
         match by {
             By::Ours => compact_flags::launch(s, cfg(n), &self.dx, flags, n as i32)?,
-            By::Twin(f) => Args::new()
-                .buf(&self.dx)
-                .buf(flags)
-                .i32(n as i32)
-                .launch(&f[2], s, cfg(n))?,
+            By::Twin(f) => {
+                Args::new()
+                    .buf(&self.dx)
+                    .buf(flags)
+                    .i32(n as i32)
+                    .launch(&f[2], s, cfg(n))?
+            }
         }
         scan_device(by, s, flags, &mut self.levels[k])?;
         let ranks = &self.levels[k][0].out;
@@ -381,7 +379,12 @@ pub const CASES: &[Case] = &[
     Case {
         name: "compact",
         twin_file: "scan",
-        twin_entries: &["scan_block", "add_offsets", "compact_flags", "compact_scatter"],
+        twin_entries: &[
+            "scan_block",
+            "add_offsets",
+            "compact_flags",
+            "compact_scatter",
+        ],
         setup: setup_compact,
     },
 ];

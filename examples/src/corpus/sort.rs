@@ -99,7 +99,10 @@ impl Bitonic {
 
 impl Instance for Bitonic {
     fn label(&self) -> String {
-        format!("bitonic sort step (j={}, k={}, {} f32)", self.j, self.k, self.n)
+        format!(
+            "bitonic sort step (j={}, k={}, {} f32)",
+            self.j, self.k, self.n
+        )
     }
     fn work(&self) -> Work {
         Work::Bytes(8.0 * self.n as f64)
@@ -119,9 +122,12 @@ impl Instance for Bitonic {
     fn check(&self, side: Side) -> Result<(), String> {
         let got = down(&self.data[side.ix()])?;
         // The step is cheap on the CPU: compare every element.
-        equal("bitonic step", &got, &(0..self.n).collect::<Vec<_>>(), |i| {
-            self.want[i]
-        })
+        equal(
+            "bitonic step",
+            &got,
+            &(0..self.n).collect::<Vec<_>>(),
+            |i| self.want[i],
+        )
     }
 }
 

@@ -114,7 +114,11 @@ fn setup(dev: &Device, size: Size, vector: bool) -> Result<Box<dyn Instance>, St
 
 impl Spmv {
     fn cfg(&self) -> LaunchConfig {
-        let threads = if self.vector { 32 * self.rows } else { self.rows };
+        let threads = if self.vector {
+            32 * self.rows
+        } else {
+            self.rows
+        };
         grid_1d(threads, BLOCK)
     }
 }
@@ -163,7 +167,14 @@ impl Instance for Spmv {
                 .map(|j| self.vals[j] as f64 * self.x[self.cols[j] as usize] as f64)
                 .sum::<f64>()
         };
-        close("spmv", &got, &sample(self.rows, self.size), want, 1e-5, 1e-5)
+        close(
+            "spmv",
+            &got,
+            &sample(self.rows, self.size),
+            want,
+            1e-5,
+            1e-5,
+        )
     }
 }
 

@@ -60,6 +60,10 @@ pub static ALL: &[Workload] = &[
         name: "histogram",
         run: super::workloads_intrinsics::histogram_bench,
     },
+    Workload {
+        name: "corpus",
+        run: super::corpus::workload,
+    },
 ];
 
 fn e(x: impl std::fmt::Display) -> String {
