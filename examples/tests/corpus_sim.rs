@@ -93,3 +93,22 @@ fn every_corpus_kernel_assembles_for_sm80_and_sm90() {
         }
     }
 }
+
+/// The same checks on a GPU at the simulator's sizes (the bench checks the timed sizes).
+#[test]
+#[ignore = "needs a GPU"]
+fn corpus_gpu() {
+    let dev = match Device::cuda(0) {
+        Ok(d) => d,
+        Err(e) if std::env::var_os("FERROCUDA_REQUIRE_GPU").is_none() => {
+            eprintln!("skipping GPU test: {e}");
+            return;
+        }
+        Err(e) => panic!("GPU required: {e}"),
+    };
+    let failures: Vec<String> = corpus::cases()
+        .filter_map(|c| corpus::harness::run_and_check(c, &dev, Size::Sim).err())
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    corpus::sort::check_full_sort(&dev, 1 << 16).unwrap();
+}
