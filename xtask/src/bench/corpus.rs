@@ -16,15 +16,9 @@ use ferrocuda_examples::corpus::{
 };
 
 use super::peers;
-use super::report::{self, Row, Unit};
+use super::report::{self, Measured, Row, Unit};
 use super::timing::time_pair;
 use super::twins::Twins;
-
-/// One measured case: its short name (what peers match on) and its row.
-pub struct Measured {
-    pub case: &'static str,
-    pub row: Row,
-}
 
 /// The corpus as a workload of the full suite: one row per case, then the summary rows.
 pub fn workload(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {

@@ -17,7 +17,7 @@ use ferrocuda::kernel_compiler::{self, CompileOptions};
 use ferrocuda_examples::corpus::elementwise::vector_add;
 use ferrocuda_examples::corpus::harness::grid_1d;
 
-use super::corpus::Measured;
+use super::report::Measured;
 use super::timing::Timing;
 use super::twins::Twins;
 

@@ -232,3 +232,9 @@ fn xml(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }
+
+/// One measured case: its short name (what peers match on) and its row.
+pub struct Measured {
+    pub case: &'static str,
+    pub row: Row,
+}
