@@ -20,13 +20,22 @@ pub fn lower(def: &'static FnDef, generics: &[GenericValue]) -> Result<ir::Kerne
     frontend::lower_kernel(def, generics)
 }
 
+/// [`lower`] as [`compile`] does it with `opts` (which may force overflow checks).
+pub fn lower_with(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+) -> Result<ir::Kernel, CompileError> {
+    frontend::lower_kernel_with(def, generics, opts.overflow_checks)
+}
+
 /// The whole pipeline.
 pub fn compile(
     def: &'static FnDef,
     generics: &[GenericValue],
     opts: &CompileOptions,
 ) -> Result<Compiled, CompileError> {
-    let mut kernel = lower(def, generics)?;
+    let mut kernel = lower_with(def, generics, opts)?;
     if !opts.source_markers {
         passes::util::strip_locs(&mut kernel.body);
     }

@@ -6,7 +6,7 @@
 
 use super::compile::{self, Op, Program};
 use super::detect::Shadow;
-use super::error::{panic_message, SimError, SimErrorKind};
+use super::error::{SimError, SimErrorKind};
 use super::exec::{self, Fault, Machine, Stop};
 use super::memory::GlobalMemory;
 use super::{BlockOrder, SimLaunch, SimStats};
@@ -334,7 +334,7 @@ fn locate(
     let (kind, mut message) = match (&f.kind, f.site.and(ps)) {
         (SimErrorKind::Panic(_), Some(ps)) => (
             SimErrorKind::Panic(ps.kind.clone()),
-            panic_message(&ps.kind, f.a, f.b),
+            ps.kind.message(f.a, f.b),
         ),
         (SimErrorKind::Panic(_), None) => (
             SimErrorKind::MalformedIr,

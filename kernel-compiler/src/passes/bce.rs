@@ -21,6 +21,11 @@
 //!
 //! With `CompileOptions::bounds_checks` off, every check is removed (the benchmark's unchecked
 //! configuration).
+//!
+//! The same walk drops overflow checks (`if add_ovf a, b { panic }`, see `frontend::overflow`)
+//! whose test the operands' value ranges prove false (`tid * 8 + 7` with at most 1024 threads),
+//! and shift-amount checks whose unsigned comparison the ranges decide; these stay whatever
+//! `bounds_checks` says.
 
 use super::ranges::{self, Range};
 use super::util::{assigned_set, falls_through, for_each_def};
@@ -258,6 +263,31 @@ impl State {
         }
     }
 
+    /// Whether the condition `cond` of a check (`if cond { panic }`) is false whenever it runs:
+    /// a constant (an overflow test proven false), or an unsigned comparison whose operands'
+    /// ranges decide it (a shift amount below the bit width).
+    fn never_true(&self, vars: &[Ty], cond: Operand) -> bool {
+        if self.canon(cond) == Operand::Const(Const::bool(false)) {
+            return true;
+        }
+        let Operand::Var(c) = cond else {
+            return false;
+        };
+        let Some(&Def::Cmp(op, a, b)) = self.def(c) else {
+            return false;
+        };
+        let (Some(ra), Some(rb)) = (self.range(vars, a), self.range(vars, b)) else {
+            return false;
+        };
+        match op {
+            BinOp::Lt => ra.0 >= rb.1,
+            BinOp::Le => ra.0 > rb.1,
+            BinOp::Gt => ra.1 <= rb.0,
+            BinOp::Ge => ra.1 < rb.0,
+            _ => false,
+        }
+    }
+
     fn proves(&self, vars: &[Ty], idx: Operand, len: Operand) -> bool {
         if let (Some(ri), Some(rl)) = (self.range(vars, idx), self.range(vars, len)) {
             if ri.1 < rl.0 {
@@ -311,6 +341,10 @@ impl Cx<'_> {
         b.0.retain_mut(|inst| match inst {
             Inst::BoundsCheck { .. } | Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => {
                 self.inst(inst, st)
+            }
+            Inst::Binary { op, .. } if op.is_overflow_test() => {
+                self.overflow_test(inst, st);
+                true
             }
             _ => {
                 self.plain(inst, st);
@@ -379,6 +413,10 @@ impl Cx<'_> {
             }
             Inst::If { cond, then, els } => {
                 let cond = *cond;
+                if els.0.is_empty() && is_panic(then) && st.never_true(self.vars, cond) {
+                    self.removed = true;
+                    return false;
+                }
                 let (ft, fe) = (falls_through(then), falls_through(els));
                 // The state after the `if` is the one of the branch that alone falls through,
                 // else the state before it less what either branch writes. A branch is walked
@@ -484,6 +522,21 @@ impl Cx<'_> {
         }
     }
 
+    /// An overflow test (`AddOverflows`...) whose operands' ranges prove it false becomes
+    /// `false`, and the check it guards then goes at its `if` (`State::never_true`).
+    fn overflow_test(&mut self, inst: &mut Inst, st: &mut State) {
+        if let Inst::Binary { dst, op, a, b } = *inst {
+            let (ra, rb) = (st.range(self.vars, a), st.range(self.vars, b));
+            if ranges::never_overflows(op, ra, rb, self.ty(a)) {
+                *inst = Inst::Mov {
+                    dst,
+                    src: Const::bool(false).into(),
+                };
+            }
+        }
+        self.plain(inst, st);
+    }
+
     /// The range of the value `inst` writes, from the ranges of its operands before it runs.
     fn range_of(&self, inst: &Inst, st: &State) -> Option<(Var, Range)> {
         let r = |o: Operand| st.range(self.vars, o);
@@ -567,11 +620,23 @@ impl Cx<'_> {
     }
 }
 
-/// Whether `b` holds a bounds check (nested ones included).
+/// Whether `b` holds a bounds check or an overflow test (nested ones included).
 fn has_check(b: &Block) -> bool {
     let mut found = false;
-    super::util::walk(b, &mut |i| found |= matches!(i, Inst::BoundsCheck { .. }));
+    super::util::walk(b, &mut |i| {
+        found |= match i {
+            Inst::BoundsCheck { .. } => true,
+            Inst::Binary { op, .. } => op.is_overflow_test(),
+            _ => false,
+        }
+    });
     found
+}
+
+/// Whether `b` only panics (source markers aside): the body of a check.
+fn is_panic(b: &Block) -> bool {
+    let mut rest = b.0.iter().filter(|i| !matches!(i, Inst::Loc(_)));
+    matches!(rest.next(), Some(Inst::Panic { .. })) && rest.next().is_none()
 }
 
 #[cfg(test)]
