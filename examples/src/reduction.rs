@@ -1,8 +1,7 @@
-//! reduction: the sum of a u32 array (wrapping: `wrapping_add`, so a debug build, whose `+`
-//! panics on overflow as Rust's does, computes it too), three ways. Each thread first accumulates a
-//! grid-stride slice; the block then combines its 256 partial sums with a shared-memory tree
-//! (`reduce_shared`), with warp shuffles (`reduce_shfl`), or with `reduce_add_sync` (sm_80,
-//! `reduce_redux`), and one thread per block adds the block's sum to the result atomically.
+//! reduction: a u32 array's sum, wrapping as in the CUDA sample (`overflow_checks = false`), three
+//! ways. Each thread first sums a grid-stride slice; the block then combines its 256 partial sums
+//! with a shared-memory tree (`reduce_shared`), warp shuffles (`reduce_shfl`) or `reduce_add_sync`
+//! (sm_80, `reduce_redux`), and one thread per block adds the block's sum to the result atomically.
 
 use ferrocuda::prelude::*;
 
@@ -19,13 +18,13 @@ fn thread_sum(input: &[u32]) -> u32 {
     let mut i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
     let mut s = 0u32;
     while i < input.len() {
-        s = s.wrapping_add(input[i]);
+        s += input[i];
         i += stride;
     }
     s
 }
 
-#[kernel(launch_bounds(max_threads = 256))]
+#[kernel(launch_bounds(max_threads = 256), overflow_checks = false)]
 pub fn reduce_shared(input: &[u32], out: &mut [u32]) {
     let buf = shared_array::<[u32; 256]>();
     let t = thread_idx().x as usize;
@@ -34,7 +33,7 @@ pub fn reduce_shared(input: &[u32], out: &mut [u32]) {
     let mut half = 128usize;
     while half > 0 {
         if t < half {
-            buf[t] = buf[t].wrapping_add(buf[t + half]);
+            buf[t] += buf[t + half];
         }
         sync_threads();
         half /= 2;
@@ -48,15 +47,15 @@ pub fn reduce_shared(input: &[u32], out: &mut [u32]) {
 #[device]
 fn warp_sum(v: u32) -> u32 {
     let mut s = v;
-    s = s.wrapping_add(shfl_down_sync(FULL, s, 16, 32));
-    s = s.wrapping_add(shfl_down_sync(FULL, s, 8, 32));
-    s = s.wrapping_add(shfl_down_sync(FULL, s, 4, 32));
-    s = s.wrapping_add(shfl_down_sync(FULL, s, 2, 32));
-    s = s.wrapping_add(shfl_down_sync(FULL, s, 1, 32));
+    s += shfl_down_sync(FULL, s, 16, 32);
+    s += shfl_down_sync(FULL, s, 8, 32);
+    s += shfl_down_sync(FULL, s, 4, 32);
+    s += shfl_down_sync(FULL, s, 2, 32);
+    s += shfl_down_sync(FULL, s, 1, 32);
     s
 }
 
-#[kernel(launch_bounds(max_threads = 256))]
+#[kernel(launch_bounds(max_threads = 256), overflow_checks = false)]
 pub fn reduce_shfl(input: &[u32], out: &mut [u32]) {
     let warp_sums = shared_array::<[u32; WARPS]>();
     let t = thread_idx().x as usize;
@@ -74,7 +73,7 @@ pub fn reduce_shfl(input: &[u32], out: &mut [u32]) {
     }
 }
 
-#[kernel(launch_bounds(max_threads = 256))]
+#[kernel(launch_bounds(max_threads = 256), overflow_checks = false)]
 pub fn reduce_redux(input: &[u32], out: &mut [u32]) {
     let warp_sums = shared_array::<[u32; WARPS]>();
     let t = thread_idx().x as usize;

@@ -441,7 +441,16 @@ impl Cx<'_> {
                     let from = st.facts.len();
                     st.facts.extend(facts);
                     st.count_facts(from);
+                    let checked = keep_else && els.0.is_empty();
                     self.block(if keep_then { then } else { els }, st);
+                    // After a check `if c { panic }` of a value with no definition to keep (an
+                    // overflow test), `c` is false: the same check again (one `cse` merged
+                    // into a copy of it) goes.
+                    if let (true, Operand::Var(c)) = (checked, cond) {
+                        if st.def(c).is_none() {
+                            st.define(c, Def::Same(Const::bool(false).into()));
+                        }
+                    }
                 } else {
                     let mut written = assigned_set(then, self.vars.len());
                     written.union_with(&assigned_set(els, self.vars.len()));
@@ -899,6 +908,67 @@ mod tests {
             bce(&mut k, &on());
             assert_eq!(checks(&k) == 0, dropped, "{max_threads:?}");
         }
+    }
+
+    /// Overflow checks whose test value ranges rule out go, the others stay, and the same check
+    /// again (on a copy of the condition) goes; the kernel panics exactly as before.
+    #[test]
+    fn overflow_checks_proven_by_ranges_or_repeated() {
+        let panic = || Inst::Panic {
+            site: kernel_ir::ir::SiteId(0),
+            a: u64c(0),
+            b: u64c(0),
+        };
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        let (t, s1, s2) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let (o1, o2, c) = (
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+        );
+        k.body.0 = vec![
+            intr("tid.x", vec![t], vec![]),
+            // At most 1023 * 8: no overflow.
+            bin(o1, BinOp::MulOverflows, t, u32c(8)),
+            if_(o1, vec![panic()], vec![]),
+            bin(s1, BinOp::Mul, t, u32c(8)),
+            // `x` may be anything.
+            bin(o2, BinOp::AddOverflows, s1, x),
+            if_(o2, vec![panic()], vec![]),
+            bin(s2, BinOp::Add, s1, x),
+            mov(c, o2),
+            if_(c, vec![panic()], vec![]),
+            store(p, s2),
+        ];
+        let orig = k.clone();
+        assert!(bce(&mut k, &on()));
+        let got = text(&k);
+        assert_eq!(got.matches("panic @").count(), 1, "{got}");
+        assert!(!got.contains("mul_ovf"), "{got}");
+        assert!(got.contains("add_ovf"), "{got}");
+        for xv in [0, 7, u32::MAX - 40, u32::MAX - 39, u32::MAX] {
+            let args = [(p, Const::u64(64)), (x, Const::u32(xv))];
+            assert_eq!(run(&orig, &args), run(&k, &args), "x = {xv}");
+        }
+
+        // A shift amount below the width by its range (`1 << lane_id()`), and one that is not.
+        let mut k = kernel();
+        let (l, big) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
+        let (m, wide) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
+        k.body.0 = vec![
+            intr("lane_id", vec![l], vec![]),
+            bin(big, BinOp::Ge, l, u32c(32)),
+            if_(big, vec![panic()], vec![]),
+            intr("ntid.x", vec![m], vec![]),
+            bin(wide, BinOp::Ge, m, u32c(32)),
+            if_(wide, vec![panic()], vec![]),
+        ];
+        assert!(bce(&mut k, &on()));
+        let got = text(&k);
+        assert_eq!(got.matches("panic @").count(), 1, "{got}");
+        assert!(got.contains("if v3"), "{got}");
     }
 
     #[test]
