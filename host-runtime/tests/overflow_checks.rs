@@ -113,6 +113,17 @@ pub fn constant_operands(op: u32, a: i8, b: u8, c: i64, d: u64, out: &mut [i64])
     };
 }
 
+/// Shifts of types other than `i32`: the limit is the shifted value's width, and the amount's
+/// own type decides what a negative amount means (a huge unsigned amount).
+#[kernel(overflow_checks = true)]
+pub fn narrow_shifts(op: u32, a: u8, b: i64, n: i8, out: &mut [i64]) {
+    out[0] = match op {
+        0 => (a << n) as i64,
+        1 => b >> n,
+        _ => b << a,
+    };
+}
+
 /// The math library stays unchecked inside a checked kernel.
 #[kernel(overflow_checks = true)]
 pub fn uses_library(x: &mut [f64]) {
@@ -478,6 +489,40 @@ fn constant_operands_on(dev: &Device) {
     }
 }
 
+fn shifts_of_other_widths(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let mut out = dev.alloc_zeroed::<i64>(1).unwrap();
+    let host = |op: u32, a: u8, b: i64, n: i8| -> Option<i64> {
+        Some(match op {
+            0 => a.checked_shl(n as u8 as u32)? as i64,
+            1 => b.checked_shr(n as u8 as u32)?,
+            _ => b.checked_shl(u32::from(a))?,
+        })
+    };
+    for op in 0..3u32 {
+        for (a, b, n) in [
+            (1u8, -8i64, 7i8),
+            (1, -8, 8),
+            (3, i64::MIN, -1),
+            (63, -1, 63),
+            (64, 5, 64),
+            (200, 5, 100),
+        ] {
+            let cfg = LaunchConfig::for_elements(1, 1);
+            narrow_shifts::launch(&s, cfg, op, a, b, n, &mut out).unwrap();
+            match host(op, a, b, n) {
+                Some(w) => assert_eq!(out.to_vec().unwrap(), vec![w], "op {op}: {a} {b} {n}"),
+                None => {
+                    let p = kernel_panic(out.to_vec());
+                    let dir = if op == 1 { "right" } else { "left" };
+                    let want = format!("attempt to shift {dir} with overflow");
+                    assert_eq!(p.message, want, "op {op}: {a} {b} {n}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_device_library_is_never_checked() {
     use kernel_compiler::{compile, CompileOptions};
@@ -531,6 +576,7 @@ fn checked_ptx_assembles_for_sm80_and_sm90() {
             compile(never_panics::ast(), &[], &opts),
             compile(calls_device::ast(), &[], &opts),
             compile(constant_operands::ast(), &[], &opts),
+            compile(narrow_shifts::ast(), &[], &opts),
         ];
         for t in &ints {
             kernels.push(compile(
@@ -570,6 +616,19 @@ fn edge_values_on_the_simulator() {
 #[test]
 fn constant_operands_on_the_simulator() {
     constant_operands_on(&Device::simulator());
+}
+
+#[test]
+fn shifts_of_other_widths_on_the_simulator() {
+    shifts_of_other_widths(&Device::simulator());
+}
+
+#[test]
+#[ignore]
+fn shifts_of_other_widths_on_the_gpu() {
+    let _g = serial();
+    let Some(dev) = gpu() else { return };
+    shifts_of_other_widths(&dev);
 }
 
 #[test]

@@ -100,12 +100,14 @@ impl Lower {
             Operand::Const(c) => Some(c.as_i128()),
             Operand::Var(_) => None,
         };
-        let never = match (test, value(x), value(y)) {
-            (BinOp::AddOverflows, _, Some(0)) | (BinOp::AddOverflows, Some(0), _) => true,
-            (BinOp::SubOverflows, _, Some(0)) => true,
-            (BinOp::MulOverflows, Some(0 | 1), _) | (BinOp::MulOverflows, _, Some(0 | 1)) => true,
-            _ => false,
-        };
+        let never = matches!(
+            (test, value(x), value(y)),
+            (BinOp::AddOverflows, _, Some(0))
+                | (BinOp::AddOverflows, Some(0), _)
+                | (BinOp::SubOverflows, _, Some(0))
+                | (BinOp::MulOverflows, Some(0 | 1), _)
+                | (BinOp::MulOverflows, _, Some(0 | 1))
+        );
         if never {
             return;
         }
