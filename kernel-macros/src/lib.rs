@@ -33,7 +33,8 @@
 //!   A bare `SCREAMING_CASE` name is a constant in match patterns and in turbofish arguments.
 //! - Named types (structs, aliases) are `<P as DeviceType>::ast_type()`, evaluated by the builder.
 //! - `debug_assert*!` is an `Assert` only when the user's crate has debug assertions, otherwise
-//!   `Tuple([])`; `FnDef::overflow_checks` is the user's crate's `cfg!(debug_assertions)` too; `matches!(e, p if g)` is a two-arm `Match` yielding `bool` literals.
+//!   `Tuple([])`; `FnDef::overflow_checks` is the user's crate's `cfg!(debug_assertions)` too;
+//!   `matches!(e, p if g)` is a two-arm `Match` yielding `bool` literals.
 
 use proc_macro::TokenStream;
 
