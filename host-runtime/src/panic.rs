@@ -59,14 +59,7 @@ impl std::error::Error for KernelPanic {}
 impl KernelPanic {
     /// Rust's wording for a panic of `kind` with detail values `a` (index) and `b` (length).
     pub fn message_for(kind: &PanicKind, a: u64, b: u64) -> String {
-        match kind {
-            PanicKind::Bounds => {
-                format!("index out of bounds: the len is {b} but the index is {a}")
-            }
-            PanicKind::DivByZero => "attempt to divide by zero".to_string(),
-            PanicKind::DivOverflow => "attempt to divide with overflow".to_string(),
-            PanicKind::Explicit(m) => m.clone(),
-        }
+        kind.message(a, b)
     }
 
     /// Builds the report for `rec` from the owning module's name and site table.

@@ -20,6 +20,15 @@ pub fn lower(def: &'static FnDef, generics: &[GenericValue]) -> Result<ir::Kerne
     frontend::lower_kernel(def, generics)
 }
 
+/// [`lower`] as [`compile`] does it with `opts` (which may force overflow checks).
+pub fn lower_with(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+) -> Result<ir::Kernel, CompileError> {
+    frontend::lower_kernel_with(def, generics, opts.overflow_checks)
+}
+
 /// Stack of the thread [`compile`] runs on. The front end and the passes recurse along the
 /// kernel's expression tree; a long expression (10,000 terms) or deep nesting needs far more than
 /// the 2 MiB of a `std::thread` (or the 8 MiB of a main thread) in a crate built at opt-level 0.
@@ -53,7 +62,7 @@ fn compile_here(
     generics: &[GenericValue],
     opts: &CompileOptions,
 ) -> Result<Compiled, CompileError> {
-    let mut kernel = lower(def, generics)?;
+    let mut kernel = lower_with(def, generics, opts)?;
     if !opts.source_markers {
         passes::util::strip_locs(&mut kernel.body);
     }

@@ -10,6 +10,7 @@ const KERNEL_ATTR_HELP: &str =
     "supported: `#[kernel]`, `#[kernel(launch_bounds(max_threads = N))]`, \
      `#[kernel(launch_bounds(max_threads = N, min_blocks = M))]`, `#[kernel(max_registers = R)]`, \
      `#[kernel(block_dim(X, Y, Z))]` (the required block shape; Y and Z default to 1), \
+     `#[kernel(overflow_checks = true|false)]` (default: on in debug builds, as Rust), \
      several separated by commas";
 
 /// `KernelAttrs` as parsed from the attribute.
@@ -19,6 +20,7 @@ pub(crate) struct KernelAttrs {
     pub min_blocks: Option<u32>,
     pub max_registers: Option<u32>,
     pub block_dim: Option<[u32; 3]>,
+    pub overflow_checks: Option<bool>,
 }
 
 impl KernelAttrs {
@@ -76,6 +78,27 @@ impl KernelAttrs {
         } else if meta.path.is_ident("max_registers") {
             self.max_registers = Some(positive(&meta, "max_registers", 255)?);
             Ok(())
+        } else if meta.path.is_ident("overflow_checks") {
+            if !meta.input.peek(syn::Token![=]) {
+                return Err(
+                    meta.error("write `overflow_checks = true` or `overflow_checks = false`")
+                );
+            }
+            let value = meta.value()?;
+            let expr: syn::Expr = value.parse()?;
+            match &expr {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(b),
+                    ..
+                }) => {
+                    self.overflow_checks = Some(b.value);
+                    Ok(())
+                }
+                _ => Err(syn::Error::new_spanned(
+                    &expr,
+                    "`overflow_checks` must be `true` or `false`",
+                )),
+            }
         } else {
             let key = meta
                 .path

@@ -10,6 +10,13 @@ use crate::strip::host_fn;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     if !attr.is_empty() {
+        if attr.to_string().contains("overflow_checks") {
+            return err_spanned(
+                attr,
+                "`#[device]` takes no arguments: overflow checks are set per kernel, and \
+                 `#[kernel(overflow_checks = ..)]` covers the device functions the kernel calls",
+            );
+        }
         return err_spanned(attr, "`#[device]` takes no arguments");
     }
     crate::nesting::check(&item)?;

@@ -1,6 +1,6 @@
 //! `cargo xtask <command>`: developer tooling that is easier in Rust than in shell.
 //!
-//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--print-after-all] [--time]`:
+//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off] [--print-after-all] [--time]`:
 //!   dump a pipeline stage (or the IR after every pass) and the ptxas report; `--time` prints
 //!   each stage's compile time (meaningful in a release build).
 //! - `compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR [--dump-only]] [--arch sm_90]`: our
@@ -46,4 +46,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";

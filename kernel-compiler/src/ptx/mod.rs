@@ -18,6 +18,7 @@ mod emit;
 mod intrinsic_template;
 mod memory;
 mod ops;
+mod overflow;
 mod panic;
 mod print;
 mod regs;

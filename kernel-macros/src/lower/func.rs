@@ -255,11 +255,16 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
                 None => quote!(::core::option::Option::None),
             };
+            let o = match k.overflow_checks {
+                Some(on) => quote!(::core::option::Option::Some(#on)),
+                None => quote!(::core::option::Option::None),
+            };
             quote!(#a::FnKind::Kernel(#a::KernelAttrs {
                 max_threads: #t,
                 min_blocks: #b,
                 max_registers: #r,
                 block_dim: #d,
+                overflow_checks: #o,
             }))
         }
     };
@@ -291,6 +296,8 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
             params: #params,
             ret: #ret,
             body: #body,
+            // Decided by the profile of the crate the function is written in, not ours.
+            overflow_checks: ::core::cfg!(debug_assertions),
         }
     });
     Ok(LoweredFn {
