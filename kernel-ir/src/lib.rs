@@ -10,5 +10,7 @@ pub mod ir;
 pub mod panic_record;
 pub mod print;
 pub mod printf;
+pub mod props;
+pub mod visit;
 
 pub use ast::GenericValue;

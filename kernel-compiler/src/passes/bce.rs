@@ -23,9 +23,10 @@
 //! configuration).
 
 use super::ranges::{self, Range};
-use super::util::{assigned_set, falls_through, for_each_def};
+use super::util::assigned_set;
 use crate::options::CompileOptions;
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, KernelAttrs, Operand, Ty, UnOp, Var};
+use kernel_ir::visit::{falls_through, for_each_def};
 
 /// Returns whether any check was removed.
 pub fn bce(k: &mut Kernel, opts: &CompileOptions) -> bool {
@@ -570,7 +571,7 @@ impl Cx<'_> {
 /// Whether `b` holds a bounds check (nested ones included).
 fn has_check(b: &Block) -> bool {
     let mut found = false;
-    super::util::walk(b, &mut |i| found |= matches!(i, Inst::BoundsCheck { .. }));
+    kernel_ir::visit::walk(b, &mut |i| found |= matches!(i, Inst::BoundsCheck { .. }));
     found
 }
 
@@ -582,7 +583,7 @@ mod tests {
 
     fn checks(k: &Kernel) -> usize {
         let mut n = 0;
-        crate::passes::util::walk(&k.body, &mut |i| {
+        kernel_ir::visit::walk(&k.body, &mut |i| {
             n += matches!(i, Inst::BoundsCheck { .. }) as usize
         });
         n

@@ -23,13 +23,14 @@ use super::eval::{
     eval_binary, eval_bitcast, eval_cast, eval_fma, eval_unary, int_const, is_all_ones, is_int_one,
     is_int_zero,
 };
-use super::util::{
-    child_blocks, diverges, drop_repeated_locs, falls_through, for_each_def, for_each_use,
-    for_each_use_mut, is_removable, jumps_to_insts, prune_locs, same_ignoring_locs, single_dst,
-    walk,
-};
+use super::util::{drop_repeated_locs, prune_locs, same_ignoring_locs};
 use dead::remove_dead_values;
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Ty, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{
+    blocks, diverges, falls_through, for_each_def, for_each_use, for_each_use_mut, jumps_to,
+    single_def, walk,
+};
 
 /// Runs folding and dead-value removal to a fixed point. Returns whether anything changed.
 pub fn const_fold(k: &mut Kernel) -> bool {
@@ -188,7 +189,7 @@ impl<'m> Scan<'m> {
                 } => {
                     self.moved_from[t.0 as usize] = true;
                     if let Some(p) = prev {
-                        if x != t && single_dst(p) == Some(*t) && is_removable(p) {
+                        if x != t && single_def(p) == Some(*t) && p.props().contains(Props::VALUE) {
                             self.pair = true;
                             let m = self.mattered[t.0 as usize];
                             if m & HARD != 0 || matches!(p, Inst::Cast { .. }) {
@@ -644,7 +645,7 @@ impl<'a> Folder<'a> {
     fn drop_defs<'i>(&mut self, insts: impl IntoIterator<Item = &'i Inst>) {
         for i in insts {
             for_each_def(i, |v| self.dropped.push(v));
-            for c in child_blocks(i) {
+            for c in blocks(i) {
                 let dropped = &mut self.dropped;
                 walk(c, &mut |j| for_each_def(j, |v| dropped.push(v)));
             }
@@ -793,7 +794,7 @@ impl<'a> Folder<'a> {
             }
             Inst::Loop { id, body } => {
                 let runs_once = matches!(body.0.last(), Some(Inst::Break(l)) if *l == *id)
-                    && !jumps_to_insts(&body.0[..body.0.len() - 1], *id);
+                    && !jumps_to(&body.0[..body.0.len() - 1], *id);
                 if runs_once {
                     return self.splice(inst, env);
                 }
@@ -894,7 +895,7 @@ impl<'a> Folder<'a> {
     /// A loop that folding left running once is dissolved by the next round.
     fn check_once(&mut self, id: LoopId, body: &Block) {
         if matches!(body.0.last(), Some(Inst::Break(l)) if *l == id)
-            && !jumps_to_insts(&body.0[..body.0.len() - 1], id)
+            && !jumps_to(&body.0[..body.0.len() - 1], id)
         {
             self.unsettled = true;
         }
@@ -1038,7 +1039,7 @@ impl<'a> Folder<'a> {
             }
             Inst::Loop { id, mut body } => {
                 let runs_once = matches!(body.0.last(), Some(Inst::Break(l)) if *l == id)
-                    && !jumps_to_insts(&body.0[..body.0.len() - 1], id);
+                    && !jumps_to(&body.0[..body.0.len() - 1], id);
                 if runs_once {
                     self.changed = true;
                     body.0.pop();

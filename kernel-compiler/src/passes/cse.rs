@@ -16,8 +16,9 @@
 
 use super::fx::FxHashMap;
 
-use super::util::{falls_through, for_each_def, is_removable, walk};
 use kernel_ir::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{falls_through, for_each_def, walk};
 
 /// A pure computation: what is computed and from which operands, in a fixed-size `Copy` value.
 ///
@@ -531,7 +532,9 @@ impl Cx<'_> {
             Inst::Select { dst, cond, a, b } => {
                 (Key::new(KIND_SELECT, 0, 0, &[*cond, *a, *b], 0), *dst)
             }
-            Inst::Intrinsic { id, dsts, args } if dsts.len() == 1 && is_removable(inst) => {
+            Inst::Intrinsic { id, dsts, args }
+                if dsts.len() == 1 && inst.props().contains(Props::VALUE) =>
+            {
                 let d = dsts[0];
                 let reads = args.contains(&Operand::Var(d));
                 return Some((av.intrinsic(*id, args), d, reads));

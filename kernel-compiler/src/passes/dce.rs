@@ -13,11 +13,12 @@
 use super::fx::{FxHashMap, FxHashSet};
 use super::varset::VarSet;
 
-use super::util::{
-    dead_after, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, is_removable,
-    prune_locs, single_dst, use_counts, walk, walk_mut,
-};
+use super::util::{dead_after, prune_locs, use_counts};
 use kernel_ir::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{
+    for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, single_def, walk, walk_mut,
+};
 
 /// Deletes unused values, dead array stores and empty control flow, to a fixed point. Returns
 /// whether anything changed.
@@ -185,7 +186,7 @@ fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
         Inst::If { then, els, .. } => then.0.is_empty() && els.0.is_empty(),
         Inst::For { body, .. } => body.0.is_empty(),
         Inst::Loop { id, body } => matches!(body.0.as_slice(), [Inst::Break(l)] if l == id),
-        _ if is_removable(inst) => {
+        _ if inst.props().contains(Props::VALUE) => {
             let mut all_unused = true;
             for_each_def(inst, |v| all_unused &= uses[v.0 as usize] == 0);
             all_unused
@@ -357,7 +358,7 @@ impl Liveness<'_> {
                     live = head;
                 }
                 _ => {
-                    if is_removable(inst) {
+                    if inst.props().contains(Props::VALUE) {
                         let mut dead = true;
                         for_each_def(inst, |v| dead &= !live.contains(&v));
                         if dead {
@@ -527,7 +528,9 @@ fn pair(cur: &Inst, next: &Inst) -> Option<(Var, Var)> {
                 dst: x,
                 src: Operand::Var(t),
             },
-        ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
+        ) if def.props().contains(Props::VALUE) && single_def(def) == Some(*t) && x != t => {
+            Some((*x, *t))
+        }
         _ => None,
     }
 }

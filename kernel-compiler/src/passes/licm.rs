@@ -15,9 +15,10 @@
 //! only there and read only inside the loop, so every read sees the same value as before; running
 //! it once when the loop runs zero times only computes a value nobody reads.
 
-use super::util::{def_use_counts, for_each_def, for_each_use, walk};
+use super::util::def_use_counts;
 use super::varset::VarSet;
 use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, Var};
+use kernel_ir::visit::{for_each_def, for_each_use, walk};
 
 /// Returns whether anything moved.
 pub fn licm(k: &mut Kernel) -> bool {

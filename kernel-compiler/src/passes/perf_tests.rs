@@ -12,7 +12,7 @@ use kernel_ir::ir::{
 
 fn count(k: &Kernel, f: impl Fn(&Inst) -> bool) -> usize {
     let mut n = 0;
-    util::walk(&k.body, &mut |i| n += f(i) as usize);
+    kernel_ir::visit::walk(&k.body, &mut |i| n += f(i) as usize);
     n
 }
 
@@ -198,8 +198,8 @@ fn split_webs_gives_each_value_its_own_variable() {
     let args = [(p, Const::u64(8)), (x, Const::u32(7))];
     assert_eq!(run(&orig, &args), run(&k, &args));
     let mut dsts = std::collections::HashSet::new();
-    util::walk(&k.body, &mut |i| {
-        util::for_each_def(i, |v| {
+    kernel_ir::visit::walk(&k.body, &mut |i| {
+        kernel_ir::visit::for_each_def(i, |v| {
             dsts.insert(v);
         })
     });
@@ -231,7 +231,7 @@ fn split_webs_leaves_values_read_after_the_block() {
 fn speculation_leaves_only_guarded_accesses_in_ifs() {
     let (mut k, ..) = tile_rows(4);
     late_passes(&mut k);
-    util::walk(&k.body, &mut |i| {
+    kernel_ir::visit::walk(&k.body, &mut |i| {
         if let Inst::If { then, els, .. } = i {
             let body: Vec<&Inst> = then.0.iter().chain(&els.0).collect();
             let panics = body.iter().any(|i| {
@@ -509,7 +509,7 @@ fn runs_in_loops_keep_deferred_checks() {
     // Deferred: the dispatch (the only `if` holding panics) comes after the loads, not before.
     let has_panic = |i: &Inst| {
         let mut n = 0;
-        util::walk(&kernel_ir::ir::Block(vec![i.clone()]), &mut |j| {
+        kernel_ir::visit::walk(&kernel_ir::ir::Block(vec![i.clone()]), &mut |j| {
             n += matches!(j, Inst::Panic { .. }) as usize
         });
         n > 0

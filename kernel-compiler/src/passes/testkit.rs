@@ -1,7 +1,7 @@
 //! Compact builders for hand-written IR in the passes' tests.
 
-use super::util::for_each_def;
 use kernel_ir::ir::*;
+use kernel_ir::visit::for_each_def;
 use kernel_std::intrinsics;
 
 /// One xorshift64 step of the random-program generators' `seed` (fixed sequences per seed, so a

@@ -22,8 +22,9 @@
 
 use super::const_fold::Prefold;
 use super::eval::int_const;
-use super::util::{child_blocks, inst_count, jumps_to, refresh_loop_ids, walk_mut};
+use super::util::{inst_count, refresh_loop_ids};
 use kernel_ir::ir::{BinOp, Block, Inst, Kernel, LoopId, Operand, SourceLoc, Ty, Unroll, Var};
+use kernel_ir::visit::{is_compound, jumps_to, walk_mut};
 
 pub const FULL_MAX_TRIP: u128 = 4096;
 pub const FULL_MAX_INSTS: usize = 1 << 17;
@@ -82,7 +83,7 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     let mut first = None;
     for (n, inst) in b.0.iter_mut().enumerate() {
         // Tested inline: after the first round, most of an unrolled kernel is straight code.
-        if child_blocks(inst).is_empty() {
+        if !is_compound(inst) {
             continue;
         }
         changed |= unroll_children(k, inst, prefold);
@@ -99,7 +100,7 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     let old = std::mem::take(&mut b.0);
     let mut out = Vec::with_capacity(old.len());
     for (n, mut inst) in old.into_iter().enumerate() {
-        if n > first && !child_blocks(&inst).is_empty() {
+        if n > first && is_compound(&inst) {
             unroll_children(k, &mut inst, prefold);
         }
         if n < first
@@ -238,7 +239,7 @@ fn unroll_for_inner(
             Some(())
         }
         Unroll::By(n) => {
-            if jumps_to(body, *id) {
+            if jumps_to(&body.0, *id) {
                 return None;
             }
             let t = trip(*start, *end, *step, *inclusive, *reverse)?;
@@ -308,7 +309,7 @@ fn unroll_for_inner(
 /// never writes).
 fn substitute(b: &mut Block, from: Var, to: Operand) {
     walk_mut(b, &mut |i| {
-        super::util::for_each_use_mut(i, |o| {
+        kernel_ir::visit::for_each_use_mut(i, |o| {
             if *o == Operand::Var(from) {
                 *o = to;
             }
@@ -318,7 +319,7 @@ fn substitute(b: &mut Block, from: Var, to: Operand) {
 
 /// [`substitute`] in one instruction and the blocks nested in it.
 fn substitute_inst(inst: &mut Inst, from: Var, to: Operand) {
-    super::util::for_each_use_mut(inst, |o| {
+    kernel_ir::visit::for_each_use_mut(inst, |o| {
         if *o == Operand::Var(from) {
             *o = to;
         }
@@ -365,7 +366,7 @@ fn full(
 ) {
     let mut has_break = false;
     let mut has_continue = false;
-    super::util::walk(body, &mut |i| match i {
+    kernel_ir::visit::walk(body, &mut |i| match i {
         Inst::Break(l) if *l == id => has_break = true,
         Inst::Continue(l) if *l == id => has_continue = true,
         _ => {}
@@ -373,7 +374,7 @@ fn full(
     // Without nested loops, refreshing loop ids finds nothing to rename (and without jumps to
     // this loop, retargeting nothing to rewrite): skip those walks over every copy.
     let mut has_loops = false;
-    super::util::walk(body, &mut |i| {
+    kernel_ir::visit::walk(body, &mut |i| {
         has_loops |= matches!(i, Inst::For { .. } | Inst::Loop { .. })
     });
     if !has_loops && !has_break && !has_continue {
@@ -385,7 +386,7 @@ fn full(
                 let c = int_const(ty, v);
                 pf.set(iv, c);
                 for inst in &body.0 {
-                    if child_blocks(inst).is_empty() {
+                    if !is_compound(inst) {
                         pf.push(&k.vars, inst, out);
                     } else {
                         let mut inst = inst.clone();
@@ -451,7 +452,7 @@ mod tests {
 
     fn count_loops(k: &Kernel) -> usize {
         let mut n = 0;
-        crate::passes::util::walk(&k.body, &mut |i| {
+        kernel_ir::visit::walk(&k.body, &mut |i| {
             n += matches!(i, Inst::For { .. } | Inst::Loop { .. }) as usize
         });
         n
@@ -578,7 +579,7 @@ mod tests {
                             text(&k)
                         );
                         let mut ids = crate::passes::fx::FxHashSet::default();
-                        crate::passes::util::walk(&k.body, &mut |i| {
+                        kernel_ir::visit::walk(&k.body, &mut |i| {
                             if let Inst::For { id, .. } | Inst::Loop { id, .. } = i {
                                 assert!(ids.insert(*id), "loop id reused");
                             }
@@ -846,7 +847,7 @@ mod tests {
     fn prefolded_copies_keep_the_markers() {
         let markers = |k: &Kernel| {
             let mut v = vec![];
-            crate::passes::util::walk(&k.body, &mut |i| {
+            kernel_ir::visit::walk(&k.body, &mut |i| {
                 if let Inst::Loc(l) = i {
                     v.push(l.line)
                 }

@@ -12,9 +12,11 @@
 //! gone), it finishes with [`dce::remove_dead_values`] itself.
 
 use crate::passes::dce;
-use crate::passes::util::{for_each_def, for_each_use, is_removable, same_ignoring_locs, walk};
+use crate::passes::util::same_ignoring_locs;
 use crate::passes::varset::VarSet;
 use kernel_ir::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{for_each_def, for_each_use, walk};
 
 type Live = VarSet;
 
@@ -272,7 +274,7 @@ impl DeadValues<'_> {
                     // definitions are not live, so removing them changes nothing.
                     let mut defs_live = false;
                     for_each_def(inst, |v| defs_live |= live.remove(&v));
-                    let dead = !defs_live && is_removable(inst);
+                    let dead = !defs_live && inst.props().contains(Props::VALUE);
                     if !dead {
                         for_each_use(inst, |o| add_use(&mut live, o));
                     }

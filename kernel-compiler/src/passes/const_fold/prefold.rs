@@ -23,8 +23,8 @@
 //! writes that could be dropped.
 
 use super::Simplify;
-use crate::passes::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
 use kernel_ir::ir::{Const, Inst, Operand, SourceLoc, Ty, Var};
+use kernel_ir::visit::{blocks, for_each_def, for_each_use, for_each_use_mut, walk};
 
 /// The constants the copies built so far hold.
 pub(crate) struct Prefold {
@@ -103,7 +103,7 @@ impl Prefold {
             });
         };
         look(inst);
-        for c in child_blocks(inst) {
+        for c in blocks(inst) {
             walk(c, &mut look);
         }
     }
