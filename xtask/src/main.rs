@@ -7,12 +7,15 @@
 //!   compiler's time per kernel (run it in release) as a GPU launch compiles it (`--markers`: with
 //!   the simulator's source markers), per pass with `--passes`; `--dump` writes every kernel's
 //!   PTX and IR (checks on and off) to compare builds byte for byte.
+//! - `compile-budget [KERNELS...]`: instructions per compile of every example kernel (callgrind,
+//!   release build) against the committed budget; fails above it (CI runs it).
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
 
 mod bench;
 mod bundle;
+mod compile_budget;
 mod compile_time;
 mod ptx_dump;
 
@@ -23,6 +26,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ptx") => ptx_dump::run(&args[1..]),
         Some("compile-time") => compile_time::run(&args[1..]),
+        Some("compile-budget") => compile_budget::run(&args[1..]),
+        Some("compile-once") => compile_budget::compile_once(&args[1..]),
         Some("gpu-bundle") => bundle::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("list") => {
@@ -42,4 +47,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
