@@ -1,8 +1,9 @@
 //! `cargo xtask <command>`: developer tooling that is easier in Rust than in shell.
 //!
-//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--print-after-all] [--time]`:
-//!   dump a pipeline stage (or the IR after every pass) and the ptxas report; `--time` prints
-//!   each stage's compile time (meaningful in a release build).
+//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--print-after PASS[,PASS]]
+//!   [--print-after-all] [--time]`: dump a pipeline stage (or the IR after chosen passes) and the
+//!   ptxas report; `--time` prints each stage's compile time (meaningful in a release build). Any
+//!   other kernel: `FERROCUDA_PRINT_AFTER=PASS[,PASS]|all` on whatever compiles it.
 //! - `compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR [--dump-only]] [--arch sm_90]`: our
 //!   compiler's time per kernel (run it in release) as a GPU launch compiles it (`--markers`: with
 //!   the simulator's source markers), per pass with `--passes`; `--dump` writes every kernel's
@@ -47,4 +48,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after PASS[,PASS]] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
