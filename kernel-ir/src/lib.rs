@@ -8,6 +8,7 @@ pub mod ast;
 pub mod intrinsic;
 pub mod ir;
 pub mod panic_record;
+pub mod parse;
 pub mod print;
 pub mod printf;
 pub mod props;
