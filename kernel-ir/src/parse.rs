@@ -785,8 +785,8 @@ fn binop_named(s: &str) -> Option<BinOp> {
     .find(|op| crate::print::binop_name(*op) == s)
 }
 
-/// A constant as [`crate::print::const_text`] writes it.
-fn constant(s: &str) -> Res<Const> {
+/// A constant as [`crate::print::const_text`] writes it (`4u32`, `-1.5f32`, `true`).
+pub fn constant(s: &str) -> Result<Const, String> {
     match s {
         "true" => return Ok(Const::bool(true)),
         "false" => return Ok(Const::bool(false)),

@@ -38,6 +38,8 @@ pub mod varset;
 pub mod vectorize;
 
 #[cfg(test)]
+mod filetests;
+#[cfg(test)]
 mod perf_tests;
 #[cfg(test)]
 mod pipeline_tests;

@@ -188,6 +188,17 @@ pub fn pass_names() -> Vec<&'static str> {
     out
 }
 
+/// The pipeline's pass with this name.
+pub fn pass_named(name: &str) -> Option<&'static dyn Pass> {
+    fn find(steps: &'static [Step], name: &str) -> Option<&'static dyn Pass> {
+        steps.iter().find_map(|s| match s {
+            Run(p, _) => (p.name() == name).then_some(*p),
+            Repeat(_, steps) | Group(steps) => find(steps, name),
+        })
+    }
+    find(PIPELINE, name)
+}
+
 /// Which passes to print the IR after (`--print-after`, `FERROCUDA_PRINT_AFTER`): `all`, or a
 /// comma-separated list of pass names (`frontend` is the IR before the first pass).
 #[derive(Clone, Debug, PartialEq, Eq)]

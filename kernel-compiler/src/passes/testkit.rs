@@ -92,13 +92,6 @@ pub fn bin(dst: Var, op: BinOp, a: impl Into<Operand>, b: impl Into<Operand>) ->
         b: b.into(),
     }
 }
-pub fn un(dst: Var, op: UnOp, a: impl Into<Operand>) -> Inst {
-    Inst::Unary {
-        dst,
-        op,
-        a: a.into(),
-    }
-}
 pub fn cast(dst: Var, a: impl Into<Operand>) -> Inst {
     Inst::Cast { dst, a: a.into() }
 }
