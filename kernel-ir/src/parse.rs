@@ -688,7 +688,7 @@ fn intern(file: &str) -> &'static str {
     let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
     let names = names.get_or_insert_with(HashSet::new);
     if let Some(n) = names.get(file) {
-        return *n;
+        return n;
     }
     let n: &'static str = Box::leak(file.to_string().into_boxed_str());
     names.insert(n);

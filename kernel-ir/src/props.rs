@@ -43,11 +43,13 @@ impl Props {
     const NONE: Props = Props(0);
 
     /// Whether every property of `other` is in `self`.
+    #[inline]
     pub fn contains(self, other: Props) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// Whether `self` and `other` share a property.
+    #[inline]
     pub fn intersects(self, other: Props) -> bool {
         self.0 & other.0 != 0
     }
@@ -55,6 +57,7 @@ impl Props {
     /// A value that reads no memory and cannot fault: it may run earlier than written, again,
     /// or on a path that would not have run it (speculated), and two with the same operands
     /// give the same result.
+    #[inline]
     pub fn is_pure(self) -> bool {
         self.contains(Props::VALUE) && !self.intersects(Props::READS_MEMORY | Props::MAY_FAULT)
     }
@@ -79,6 +82,7 @@ fn division_may_fault(b: Operand) -> bool {
 impl Inst {
     /// This instruction's properties (the instructions nested in an `if` or loop are not
     /// looked at).
+    #[inline]
     pub fn props(&self) -> Props {
         let value = Props::VALUE;
         let predicable = Props::PREDICABLE;

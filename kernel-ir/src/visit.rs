@@ -229,6 +229,14 @@ pub fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
     }
 }
 
+/// Pre-order mutable walk over `inst` and everything nested in it.
+pub fn walk_inst_mut(inst: &mut Inst, f: &mut impl FnMut(&mut Inst)) {
+    f(inst);
+    for b in blocks_mut(inst) {
+        walk_mut(b, f);
+    }
+}
+
 /// Pre-order mutable walk over every instruction of `b`, nested ones included.
 pub fn walk_mut(b: &mut Block, f: &mut impl FnMut(&mut Inst)) {
     for inst in &mut b.0 {

@@ -143,16 +143,7 @@ impl Cx {
 
 /// The destination of a pure single-result instruction that does not read it.
 fn pure_single_dst(inst: &Inst) -> Option<Var> {
-    if pure_def(inst).is_none() {
-        return None;
-    }
-    let mut d = None;
-    let mut n = 0;
-    for_each_def(inst, |v| {
-        d = Some(v);
-        n += 1;
-    });
-    let d = d.filter(|_| n == 1)?;
+    let d = pure_def(inst)?;
     let mut reads_d = false;
     for_each_use(inst, |o| reads_d |= o == Operand::Var(d));
     (!reads_d).then_some(d)

@@ -261,7 +261,7 @@ fn plain_transfer(inst: &Inst, live: &mut VarSet) {
 fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     // Without nested control there is nothing to hoist or dissolve, and no liveness is needed:
     // most blocks are the one-access branches of guarded loads and stores.
-    if !b.0.iter().any(|i| is_compound(i)) {
+    if !b.0.iter().any(is_compound) {
         return sink_stores(&mut b.0);
     }
     let live_after = cx.live_after(b, live_out);
