@@ -54,9 +54,8 @@ fn unroll_with(k: &mut Kernel, prefold: bool) -> bool {
 /// Unrolls the loops of `b` and of the blocks nested in it, innermost first.
 fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
     let mut changed = false;
-    let mut out = Vec::with_capacity(b.0.len());
-    for mut inst in std::mem::take(&mut b.0) {
-        match &mut inst {
+    for inst in &mut b.0 {
+        match inst {
             Inst::If { then, els, .. } => {
                 changed |= unroll_block(k, then, prefold);
                 changed |= unroll_block(k, els, prefold);
@@ -66,6 +65,13 @@ fn unroll_block(k: &mut Kernel, b: &mut Block, prefold: bool) -> bool {
             }
             _ => {}
         }
+    }
+    // The block is rebuilt only if a loop at its level may be unrolled.
+    if !b.0.iter().any(|i| matches!(i, Inst::For { .. })) {
+        return changed;
+    }
+    let mut out = Vec::with_capacity(b.0.len());
+    for inst in std::mem::take(&mut b.0) {
         if unroll_for(k, &inst, &mut out, prefold) {
             changed = true;
         } else {
