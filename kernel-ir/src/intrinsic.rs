@@ -3,7 +3,7 @@
 //! API that users call (`kernel_std::intrinsics`); the IR refers to them directly
 //! ([`IntrinsicId`]), so the printer, the PTX emitter and the simulator need no table.
 
-use crate::ir::{Space, Ty};
+use crate::ty::{Space, Ty};
 
 /// How the simulator's scheduler must treat an intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@ pub mod parse;
 pub mod print;
 pub mod printf;
 pub mod props;
+pub mod ty;
 pub mod visit;
 
 pub use ast::GenericValue;

@@ -15,7 +15,8 @@
 //! that two checks are identical.
 
 use super::fx::FxHashMap;
-use kernel_ir::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, SharedId, Ty, UnOp, Var};
+use kernel_ir::intrinsic::IntrinsicId;
+use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, SharedId, Ty, UnOp, Var};
 use kernel_ir::props::Props;
 use kernel_ir::visit::{falls_through, for_each_def, walk};
 

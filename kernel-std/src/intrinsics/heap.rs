@@ -97,7 +97,7 @@ pub fn extern_declarations(k: &Kernel) -> String {
     out
 }
 
-fn visit(b: &Block, f: &mut dyn FnMut(kernel_ir::ir::IntrinsicId)) {
+fn visit(b: &Block, f: &mut dyn FnMut(kernel_ir::intrinsic::IntrinsicId)) {
     for i in &b.0 {
         match i {
             Inst::Intrinsic { id, .. } => f(*id),
