@@ -1,9 +1,10 @@
-//! The IR text reads back as printed: for every example kernel, with checks on and off, the IR
-//! after the front end and after every pass parses to a kernel that prints the same text.
+//! The IR text reads back as printed: for every example kernel (the registry's and the porting
+//! corpus's), with checks on and off, the IR after the front end and after every pass parses to
+//! a kernel that prints the same text.
 
 use ferrocuda::kernel_compiler::{compile, lower, parse_ir, passes, CompileOptions};
 use ferrocuda::kernel_ir::ir::Kernel;
-use ferrocuda_examples::registry::KERNELS;
+use ferrocuda_examples::registry::{CORPUS_KERNELS, KERNELS};
 
 fn round_trips(k: &Kernel, what: &str) {
     let text = k.to_string();
@@ -13,7 +14,7 @@ fn round_trips(k: &Kernel, what: &str) {
 
 #[test]
 fn every_example_kernel_round_trips_after_every_pass() {
-    for entry in KERNELS {
+    for entry in KERNELS.iter().chain(CORPUS_KERNELS) {
         for bounds_checks in [true, false] {
             let opts = CompileOptions {
                 bounds_checks,
