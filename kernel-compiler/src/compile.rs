@@ -1,7 +1,13 @@
 //! The compiler driver: AST -> IR -> passes -> PTX.
+//!
+//! `FERROCUDA_PRINT_AFTER=pass[,pass...]` (or `all`; `frontend` is the IR before the first
+//! pass) makes every compile in the process print its kernel's IR to stderr after those passes:
+//! any test, example or program that compiles kernels can be looked into without changes.
 
 use kernel_ir::ast::FnDef;
 use kernel_ir::{ir, GenericValue};
+
+use std::sync::OnceLock;
 
 use crate::error::CompileError;
 use crate::options::CompileOptions;
@@ -66,7 +72,22 @@ fn compile_here(
     if !opts.source_markers {
         passes::util::strip_locs(&mut kernel.body);
     }
-    passes::optimize(&mut kernel, opts);
+    match print_after() {
+        Some(pa) => {
+            if pa.wants("frontend") {
+                eprintln!(
+                    "// ---- IR of {} after frontend\n{kernel}",
+                    kernel.display_name
+                );
+            }
+            passes::optimize_with(&mut kernel, opts, &mut |pass, k| {
+                if pa.wants(pass) {
+                    eprintln!("// ---- IR of {} after {pass}\n{k}", k.display_name);
+                }
+            })
+        }
+        None => passes::optimize(&mut kernel, opts),
+    }
     let ptx = match ptx::emit(&kernel, opts) {
         Ok(ptx) => ptx,
         // The emitter's errors (an intrinsic the target lacks) name the user's line, which only
@@ -81,4 +102,18 @@ fn compile_here(
         Err(e) => return Err(e),
     };
     Ok(Compiled { kernel, ptx })
+}
+
+/// What `FERROCUDA_PRINT_AFTER` asks for, read once per process (a bad value is reported once
+/// and ignored).
+fn print_after() -> Option<&'static passes::PrintAfter> {
+    static PRINT_AFTER: OnceLock<Option<passes::PrintAfter>> = OnceLock::new();
+    PRINT_AFTER
+        .get_or_init(|| {
+            let spec = std::env::var("FERROCUDA_PRINT_AFTER").ok()?;
+            passes::PrintAfter::parse(&spec)
+                .map_err(|e| eprintln!("FERROCUDA_PRINT_AFTER: {e}"))
+                .ok()
+        })
+        .as_ref()
 }

@@ -7,10 +7,12 @@
 pub mod compile;
 pub mod error;
 pub mod frontend;
+pub mod ir_text;
 pub mod options;
 pub mod passes;
 pub mod ptx;
 
 pub use compile::{compile, lower, Compiled};
 pub use error::CompileError;
+pub use ir_text::parse_ir;
 pub use options::CompileOptions;

@@ -8,8 +8,11 @@ pub mod ast;
 pub mod intrinsic;
 pub mod ir;
 pub mod panic_record;
+pub mod parse;
 pub mod print;
 pub mod printf;
+pub mod props;
 pub mod ty;
+pub mod visit;
 
 pub use ast::GenericValue;

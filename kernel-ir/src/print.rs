@@ -1,5 +1,5 @@
-//! A readable, stable text form of the IR (`cargo xtask ptx --stage ir|opt`, and golden text in the
-//! passes' tests).
+//! A readable, stable text form of the IR (`cargo xtask ptx --stage ir|opt`, the passes' tests
+//! and filetests); [`crate::parse`] reads it back.
 //!
 //! The format is line oriented and deterministic: a header listing parameters, variables with their
 //! types, local arrays, shared allocations and panic sites, then the structured body indented by two
@@ -50,7 +50,7 @@ pub fn operand_text(o: Operand) -> String {
     }
 }
 
-fn unop_name(op: UnOp) -> &'static str {
+pub(crate) fn unop_name(op: UnOp) -> &'static str {
     match op {
         UnOp::Neg => "neg",
         UnOp::Not => "not",
@@ -65,7 +65,7 @@ fn unop_name(op: UnOp) -> &'static str {
     }
 }
 
-fn binop_name(op: BinOp) -> &'static str {
+pub(crate) fn binop_name(op: BinOp) -> &'static str {
     match op {
         BinOp::Add => "add",
         BinOp::Sub => "sub",

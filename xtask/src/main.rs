@@ -1,12 +1,16 @@
 //! `cargo xtask <command>`: developer tooling that is easier in Rust than in shell.
 //!
-//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off] [--print-after-all] [--time]`:
-//!   dump a pipeline stage (or the IR after every pass) and the ptxas report; `--time` prints
-//!   each stage's compile time (meaningful in a release build).
+//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off]
+//!   [--print-after PASS[,PASS]]
+//!   [--print-after-all] [--time]`: dump a pipeline stage (or the IR after chosen passes) and the
+//!   ptxas report; `--time` prints each stage's compile time (meaningful in a release build). Any
+//!   other kernel: `FERROCUDA_PRINT_AFTER=PASS[,PASS]|all` on whatever compiles it.
 //! - `compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR [--dump-only]] [--arch sm_90]`: our
 //!   compiler's time per kernel (run it in release) as a GPU launch compiles it (`--markers`: with
 //!   the simulator's source markers), per pass with `--passes`; `--dump` writes every kernel's
 //!   PTX and IR (checks on and off) to compare builds byte for byte.
+//! - `compile-budget [KERNELS...]`: instructions per compile of every example kernel (callgrind,
+//!   release build) against the committed budget; fails above it (CI runs it).
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU); `bench corpus
@@ -15,6 +19,7 @@
 
 mod bench;
 mod bundle;
+mod compile_budget;
 mod compile_time;
 mod cycles;
 mod ptx_dump;
@@ -26,6 +31,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ptx") => ptx_dump::run(&args[1..]),
         Some("compile-time") => compile_time::run(&args[1..]),
+        Some("compile-budget") => compile_budget::run(&args[1..]),
+        Some("compile-once") => compile_budget::compile_once(&args[1..]),
         Some("gpu-bundle") => bundle::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("cycles") => cycles::run(&args[1..]),
@@ -46,4 +53,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after PASS[,PASS]] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";

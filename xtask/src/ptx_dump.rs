@@ -1,5 +1,8 @@
-//! `cargo xtask ptx`: print one pipeline stage of a registered kernel (or the IR after every
-//! pass), then ptxas's resource report; `--time` adds each stage's compile time;
+//! `cargo xtask ptx`: print one pipeline stage of a registered kernel, or the IR after chosen
+//! passes (`--print-after PASS[,PASS...]`, `--print-after-all`), then ptxas's resource report;
+//! `--time` adds each stage's compile time. For a kernel outside the registry (a test's, an
+//! example's, your program's), set `FERROCUDA_PRINT_AFTER=PASS[,PASS...]` (or `all`) when
+//! running whatever compiles it: every compile then prints its IR after those passes to stderr.
 //! `--overflow-checks on|off` forces integer overflow checks (by default the examples' build
 //! profile decides: on in a debug build of xtask, off in a release build).
 
@@ -12,7 +15,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut stage = "ptx".to_string();
     let mut bounds_checks = true;
     let mut overflow_checks = None;
-    let mut after_all = false;
+    let mut print_after: Option<passes::PrintAfter> = None;
     let mut time = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -32,7 +35,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     _ => return Err("--overflow-checks needs `on` or `off`".into()),
                 }
             }
-            "--print-after-all" => after_all = true,
+            "--print-after-all" => print_after = Some(passes::PrintAfter::All),
+            "--print-after" => {
+                let v = it
+                    .next()
+                    .ok_or("--print-after needs pass names (or `all`)")?;
+                print_after = Some(passes::PrintAfter::parse(v)?);
+            }
             "--time" => time = true,
             "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
             s if name.is_none() => name = Some(s.to_string()),
@@ -50,11 +59,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         overflow_checks,
         ..CompileOptions::default()
     };
-    if after_all {
+    if let Some(pa) = &print_after {
         let mut k = compile::lower_with(def, &generics, &opts).map_err(|e| e.to_string())?;
-        println!("// ---- IR after frontend\n{k}");
+        if pa.wants("frontend") {
+            println!("// ---- IR after frontend\n{k}");
+        }
         passes::optimize_with(&mut k, &opts, &mut |pass: &str, k: &_| {
-            println!("// ---- IR after {pass}\n{k}");
+            if pa.wants(pass) {
+                println!("// ---- IR after {pass}\n{k}");
+            }
         });
     }
     if time {

@@ -28,9 +28,10 @@
 //! `bounds_checks` says.
 
 use super::ranges::{self, Range};
-use super::util::{assigned_set, falls_through, for_each_def};
+use super::util::assigned_set;
 use crate::options::CompileOptions;
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, KernelAttrs, Operand, Ty, UnOp, Var};
+use kernel_ir::visit::{falls_through, for_each_def};
 
 /// Returns whether any check was removed.
 pub fn bce(k: &mut Kernel, opts: &CompileOptions) -> bool {
@@ -632,7 +633,7 @@ impl Cx<'_> {
 /// Whether `b` holds a bounds check or an overflow test (nested ones included).
 fn has_check(b: &Block) -> bool {
     let mut found = false;
-    super::util::walk(b, &mut |i| {
+    kernel_ir::visit::walk(b, &mut |i| {
         found |= match i {
             Inst::BoundsCheck { .. } => true,
             Inst::Binary { op, .. } => op.is_overflow_test(),
@@ -652,11 +653,11 @@ fn is_panic(b: &Block) -> bool {
 mod tests {
     use super::*;
     use crate::passes::testkit::*;
-    use kernel_ir::ir::{Inst, Unroll};
+    use kernel_ir::ir::Inst;
 
     fn checks(k: &Kernel) -> usize {
         let mut n = 0;
-        crate::passes::util::walk(&k.body, &mut |i| {
+        kernel_ir::visit::walk(&k.body, &mut |i| {
             n += matches!(i, Inst::BoundsCheck { .. }) as usize
         });
         n
@@ -664,156 +665,6 @@ mod tests {
 
     fn on() -> CompileOptions {
         CompileOptions::default()
-    }
-
-    #[test]
-    fn guard_proves_then_branch_only() {
-        let mut k = kernel();
-        let (p, n) = slice(&mut k, "x", 4);
-        let i = param(&mut k, "i", Ty::U64);
-        let c = k.new_var(Ty::Bool);
-        k.body.0 = vec![
-            bin(c, BinOp::Lt, i, n),
-            if_(c, vec![check(i, n), store(p, i)], vec![check(i, n)]),
-        ];
-        assert!(bce(&mut k, &on()));
-        assert_body(
-            &k,
-            "
-            v3 = lt.u64 v2, v1
-            if v3 {
-              store.global.u64 [v0], v2
-            } else {
-              bounds_check.u64 v2, v1 @site0
-            }
-            ",
-        );
-    }
-
-    #[test]
-    fn early_return_guard_and_and_conditions() {
-        let mut k = kernel();
-        let (_, n) = slice(&mut k, "x", 4);
-        let (_, m) = slice(&mut k, "y", 4);
-        let i = param(&mut k, "i", Ty::U64);
-        let j = param(&mut k, "j", Ty::U64);
-        let (c, c1, c2, c3) = (
-            k.new_var(Ty::Bool),
-            k.new_var(Ty::Bool),
-            k.new_var(Ty::Bool),
-            k.new_var(Ty::Bool),
-        );
-        k.body.0 = vec![
-            bin(c, BinOp::Ge, i, n),
-            if_(c, vec![Inst::Return], vec![]),
-            check(i, n),
-            bin(c1, BinOp::Gt, m, j),
-            bin(c2, BinOp::Lt, i, m),
-            bin(c3, BinOp::And, c1, c2),
-            if_(
-                c3,
-                vec![check(j, m), check(i, m), check(i, n)],
-                vec![check(j, m)],
-            ),
-        ];
-        bce(&mut k, &on());
-        assert_eq!(checks(&k), 1, "{}", text(&k));
-    }
-
-    #[test]
-    fn loop_range_and_widened_u32() {
-        let mut k = kernel();
-        let (p, n) = slice(&mut k, "x", 4);
-        let n32 = param(&mut k, "n32", Ty::U32);
-        let i = k.new_var(Ty::U64);
-        let j = k.new_var(Ty::U32);
-        let (w, l) = (k.new_var(Ty::U64), k.new_var(Ty::U64));
-        let li = for_(
-            &mut k,
-            i,
-            u64c(0),
-            n,
-            Unroll::Never,
-            vec![check(i, n), store(p, i)],
-        );
-        let lj = for_(
-            &mut k,
-            j,
-            u32c(0),
-            n32,
-            Unroll::Never,
-            vec![
-                cast(w, j),
-                cast(l, n32),
-                check(w, l),
-                check(u32c(0), l),
-                check(j, u32c(7)),
-            ],
-        );
-        k.body.0 = vec![li, lj];
-        bce(&mut k, &on());
-        assert_eq!(checks(&k), 1, "{}", text(&k));
-        assert!(text(&k).contains("bounds_check.u32 v4, 7u32"));
-    }
-
-    #[test]
-    fn writes_invalidate_facts() {
-        let mut k = kernel();
-        let (p, n) = slice(&mut k, "x", 4);
-        let i = k.new_var(Ty::U64);
-        let w = k.new_var(Ty::U64);
-        // The loop writes its own bound and the index: nothing may be dropped.
-        let li = for_(
-            &mut k,
-            i,
-            u64c(0),
-            n,
-            Unroll::Never,
-            vec![
-                check(i, n),
-                bin(n, BinOp::Sub, n, u64c(1)),
-                check(i, n),
-                mov(w, i),
-                check(w, n),
-                bin(w, BinOp::Add, w, u64c(1)),
-                check(w, n),
-            ],
-        );
-        k.body.0 = vec![li, store(p, n)];
-        bce(&mut k, &on());
-        assert_eq!(checks(&k), 3, "{}", text(&k));
-    }
-
-    #[test]
-    fn repeated_and_constant_checks() {
-        let mut k = kernel();
-        let (_, n) = slice(&mut k, "x", 4);
-        let i = param(&mut k, "i", Ty::U64);
-        let s = param(&mut k, "s", Ty::I32);
-        let c = k.new_var(Ty::Bool);
-        let w = k.new_var(Ty::U64);
-        k.body.0 = vec![
-            check(i, n),
-            check(i, n),
-            check(u64c(5), n),
-            check(u64c(3), n),
-            check(u64c(6), n),
-            // A signed comparison proves nothing about unsigned indices.
-            bin(c, BinOp::Lt, s, i32c(4)),
-            cast(w, s),
-            if_(c, vec![check(w, u64c(4))], vec![]),
-        ];
-        bce(&mut k, &on());
-        assert_eq!(checks(&k), 4, "{}", text(&k));
-        let mut off = k.clone();
-        bce(
-            &mut off,
-            &CompileOptions {
-                bounds_checks: false,
-                ..on()
-            },
-        );
-        assert_eq!(checks(&off), 0);
     }
 
     /// Each comparison against the facts it may and may not give, checked on both branches by
@@ -859,54 +710,6 @@ mod tests {
                     );
                 }
             }
-        }
-    }
-
-    #[test]
-    fn increment_guard_needs_a_narrow_value() {
-        let mut k = kernel();
-        let (_, n) = slice(&mut k, "x", 4);
-        let i32v = param(&mut k, "i", Ty::U32);
-        let i64v = param(&mut k, "j", Ty::U64);
-        let (w, a, b) = (k.new_var(Ty::U64), k.new_var(Ty::U64), k.new_var(Ty::U64));
-        let (c, d) = (k.new_var(Ty::Bool), k.new_var(Ty::Bool));
-        k.body.0 = vec![
-            cast(w, i32v),
-            bin(a, BinOp::Add, w, u64c(1)),
-            bin(c, BinOp::Le, a, n),
-            if_(c, vec![check(w, n)], vec![]),
-            // `j + 1` wraps for `j == u64::MAX`, so `j + 1 <= n` proves nothing about `j`.
-            bin(b, BinOp::Add, i64v, u64c(1)),
-            bin(d, BinOp::Ge, n, b),
-            if_(d, vec![check(i64v, n)], vec![]),
-        ];
-        bce(&mut k, &on());
-        let got = text(&k);
-        assert_eq!(checks(&k), 1, "{got}");
-        assert!(got.contains("bounds_check.u64 v3, v1"), "{got}");
-    }
-
-    /// The SGEMM shared-tile pattern: `ty = tid / 16`, `a_s[ty * 8 + 7]` with 128 elements is in
-    /// bounds when at most 256 threads run per block, and not provable without launch bounds.
-    #[test]
-    fn value_ranges_with_launch_bounds() {
-        for (max_threads, dropped) in [(Some(256), true), (None, false), (Some(512), false)] {
-            let mut k = kernel();
-            k.attrs.max_threads = max_threads;
-            let p = param(&mut k, "p", Ty::U64);
-            let (t, ty, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
-            let w = k.new_var(Ty::U64);
-            k.body.0 = vec![
-                intr("tid.x", vec![t], vec![]),
-                bin(ty, BinOp::Div, t, u32c(16)),
-                bin(i, BinOp::Mul, ty, u32c(8)),
-                bin(i, BinOp::Add, i, u32c(7)),
-                cast(w, i),
-                check(w, u64c(128)),
-                store(p, w),
-            ];
-            bce(&mut k, &on());
-            assert_eq!(checks(&k) == 0, dropped, "{max_threads:?}");
         }
     }
 

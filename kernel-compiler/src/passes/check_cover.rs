@@ -13,8 +13,8 @@
 //! of the run passes and skipping their evaluation changes nothing; when it fails, the head runs
 //! exactly the code it ran before (same first failing check, site, index and length).
 
-use super::util::for_each_def;
 use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, Ty, UnOp, Var};
+use kernel_ir::visit::for_each_def;
 
 use super::fx::FxHashMap;
 
@@ -77,8 +77,8 @@ impl Cx<'_> {
         };
         let shape = |i: &Inst| {
             let mut i = i.clone();
-            super::util::for_each_def_mut(&mut i, |v| *v = Var(0));
-            super::util::for_each_use_mut(&mut i, |o| {
+            kernel_ir::visit::for_each_def_mut(&mut i, |v| *v = Var(0));
+            kernel_ir::visit::for_each_use_mut(&mut i, |o| {
                 if let Operand::Var(v) = o {
                     *v = Var(0);
                 }
@@ -89,8 +89,8 @@ impl Cx<'_> {
             return false;
         }
         let (mut ua, mut ub) = (Vec::new(), Vec::new());
-        super::util::for_each_use(x, |o| ua.push(o));
-        super::util::for_each_use(y, |o| ub.push(o));
+        kernel_ir::visit::for_each_use(x, |o| ua.push(o));
+        kernel_ir::visit::for_each_use(y, |o| ub.push(o));
         ua.iter()
             .zip(&ub)
             .all(|(&p, &q)| self.same(p, q, depth - 1))

@@ -1,293 +1,140 @@
 //! Dead code removal.
 //!
-//! [`remove_dead_values`] deletes removable instructions (see `util::is_removable`: pure values,
-//! loads, pure intrinsics) none of whose results is read anywhere, stores to local arrays that are
-//! never loaded, `if`s with two empty branches and counted `for` loops with an empty body (a `for`
-//! always terminates). An empty `loop {}` is an infinite loop and stays. Panics, bounds checks,
-//! global/shared stores, barriers, warp and memory intrinsics are never removed.
+//! [`remove_dead_values`] deletes every value whose result is never read (see
+//! `Props::VALUE`: arithmetic, loads, pure intrinsics), stores to local arrays nothing loads,
+//! `if`s left with two empty branches and counted `for` loops left with an empty body (a `for`
+//! always terminates). An empty `loop {}` is an infinite loop and stays; so do panics, bounds
+//! checks, global and shared stores, barriers, warp and memory intrinsics.
+//!
+//! Liveness is computed backwards over the structured tree, with loops iterated to a fixed point
+//! and `break`/`continue` taking the liveness after the loop / at its head. A dead instruction
+//! does not make its operands live, and control flow that would be left empty makes nothing
+//! live, so one walk finds a chain of dead values (`a` read only by dead `b`) and the
+//! conditions of emptied `if`s at once.
 //!
 //! [`dce`] additionally renumbers what is left: local arrays nobody touches are dropped (so the
 //! PTX has no `.local` frame for arrays that became registers) and variables that no instruction
 //! or parameter mentions are dropped from the variable table.
 
-use super::fx::{FxHashMap, FxHashSet};
+use super::fx::FxHashMap;
+use super::util::{dead_after, prune_locs, same_ignoring_locs, use_counts};
 use super::varset::VarSet;
-
-use super::util::{
-    dead_after, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, is_removable,
-    prune_locs, single_dst, use_counts, walk, walk_mut,
-};
 use kernel_ir::ir::{ArrayId, Block, Inst, Kernel, LoopId, Operand, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{
+    blocks_mut, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, single_def, walk,
+    walk_mut,
+};
 
 /// Deletes unused values, dead array stores and empty control flow, to a fixed point. Returns
 /// whether anything changed.
 pub fn remove_dead_values(k: &mut Kernel) -> bool {
-    remove_dead_values_counted(k).0
+    remove_dead_values_into(k, &mut Vec::new(), &mut false)
 }
 
-/// [`remove_dead_values`], also returning the use counts of what is left when it still has them
-/// exact (so [`dce`] need not count again for move coalescing).
-fn remove_dead_values_counted(k: &mut Kernel) -> (bool, Option<Vec<u32>>) {
+/// [`remove_dead_values`], appending to `gone` every variable a deleted instruction wrote and
+/// setting `same_arms` when deletions left an `if` whose two arms are the same.
+pub(crate) fn remove_dead_values_into(
+    k: &mut Kernel,
+    gone: &mut Vec<Var>,
+    same_arms: &mut bool,
+) -> bool {
     let mut any = false;
-    // Use counts and the loaded arrays; both sweeps and liveness keep the counts exact as they
-    // remove code, so only a removed array load (which may leave an array unread) needs them
-    // counted again.
-    let mut counts: Option<(Vec<u32>, FxHashSet<ArrayId>)> = None;
     loop {
-        let (uses, loaded) = counts.get_or_insert_with(|| count_uses(k));
-        let (mut changed, mut removed_load) = (false, false);
-        let mut sw = Sweep {
-            uses,
-            loaded,
-            changed: false,
+        let mut loads = vec![0u32; k.arrays.len()];
+        if !k.arrays.is_empty() {
+            walk(&k.body, &mut |i| {
+                if let Inst::ArrayLoad { array, .. } = i {
+                    loads[array.0 as usize] += 1;
+                }
+            });
+        }
+        let mut lv = Liveness {
+            loops: FxHashMap::default(),
+            loads,
+            removed: false,
             removed_load: false,
-            kept: vec![false; k.vars.len()],
-            revived: false,
+            saw_dead: false,
+            gone,
+            same_arms,
         };
-        sw.block(&mut k.body);
-        changed |= sw.changed;
-        removed_load |= sw.removed_load;
-        let revived = sw.revived;
-        // Removing what liveness found dead leaves every live set as it was (a dead
-        // instruction adds no use), so liveness finds nothing more in its own output: after the
-        // first round it can only find something new when the sweep changed the code.
-        if any && !changed {
-            return (any, counts.map(|c| c.0));
-        }
-        let (removed, liveness_removed_load) = remove_dead_assignments_counted(k, Some(uses));
-        if removed_load || liveness_removed_load {
-            counts = None;
-        }
-        changed |= removed;
-        if !changed {
-            return (any, counts.map(|c| c.0));
-        }
-        // Another sweep finds something only where a value lost its last read after the sweep
-        // had kept its definition (a loop-carried value, read before it is written), or where
-        // liveness removed code or an array load: otherwise it would only walk the kernel again.
-        if !revived && !removed && !removed_load && !liveness_removed_load {
-            return (true, counts.map(|c| c.0));
-        }
-        any = true;
-    }
-}
-
-/// State of one [`sweep`](Sweep::block) over the kernel.
-struct Sweep<'a> {
-    uses: &'a mut [u32],
-    loaded: &'a FxHashSet<ArrayId>,
-    changed: bool,
-    removed_load: bool,
-    /// Variables written by an instruction the sweep has kept so far.
-    kept: Vec<bool>,
-    /// Whether a kept instruction's result has since lost its last read.
-    revived: bool,
-}
-
-impl Sweep<'_> {
-    /// Takes a removed instruction's read of `o` off the counts.
-    #[inline]
-    fn unuse(&mut self, o: Operand) {
-        if let Operand::Var(v) = o {
-            let u = &mut self.uses[v.0 as usize];
-            *u -= 1;
-            if *u == 0 && self.kept.get(v.0 as usize).copied().unwrap_or(true) {
-                self.revived = true;
-            }
+        lv.block(&mut k.body, VarSet::with_capacity(k.vars.len()), true);
+        any |= lv.removed;
+        // Stores to an array whose last load just went are dead too: look again.
+        if !lv.removed_load {
+            return any;
         }
     }
-
-    /// Removes what [`dead`] finds, last instruction first, and takes each removed
-    /// instruction's reads off `uses`: a chain of dead values (`a` read only by `b`, read only
-    /// by `c`) goes in one sweep instead of one per link. Deadness only grows as instructions
-    /// go, so the fixed point [`remove_dead_values`] reaches is the same in any order.
-    fn block(&mut self, b: &mut Block) {
-        let mut keep: Vec<bool> = Vec::new();
-        for n in (0..b.0.len()).rev() {
-            let inst = &mut b.0[n];
-            // The common kinds in one match (`dead` and the kept arm below take three): a pure
-            // value with one result is dead when nothing reads it.
-            let simple = match inst {
-                Inst::Binary { dst, a, b, .. } => Some((*dst, *a, Some(*b))),
-                Inst::Mov { dst, src: a }
-                | Inst::Unary { dst, a, .. }
-                | Inst::Cast { dst, a }
-                | Inst::Bitcast { dst, a }
-                | Inst::Load { dst, addr: a, .. } => Some((*dst, *a, None)),
-                _ => None,
-            };
-            if let Some((dst, a, b2)) = simple {
-                if self.uses[dst.0 as usize] == 0 {
-                    for o in [Some(a), b2].into_iter().flatten() {
-                        self.unuse(o);
-                    }
-                    if keep.is_empty() {
-                        keep = vec![true; b.0.len()];
-                    }
-                    keep[n] = false;
-                } else if let Some(k) = self.kept.get_mut(dst.0 as usize) {
-                    *k = true;
-                }
-                continue;
-            }
-            match inst {
-                Inst::If { then, els, .. } => {
-                    self.block(els);
-                    self.block(then);
-                }
-                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
-                _ => {}
-            }
-            if dead(inst, self.uses, self.loaded) {
-                self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
-                for_each_use(inst, |o| self.unuse(o));
-                if keep.is_empty() {
-                    keep = vec![true; b.0.len()];
-                }
-                keep[n] = false;
-            } else {
-                for_each_def(inst, |v| {
-                    if let Some(k) = self.kept.get_mut(v.0 as usize) {
-                        *k = true;
-                    }
-                });
-            }
-        }
-        if !keep.is_empty() {
-            self.changed = true;
-            let mut it = keep.into_iter();
-            b.0.retain(|_| it.next().unwrap_or(true));
-        }
-        self.changed |= prune_locs(b);
-    }
-}
-
-/// Use counts of every variable and the arrays some instruction loads, in one walk.
-fn count_uses(k: &Kernel) -> (Vec<u32>, FxHashSet<ArrayId>) {
-    let mut uses = vec![0u32; k.vars.len()];
-    let mut loaded: FxHashSet<ArrayId> = FxHashSet::default();
-    walk(&k.body, &mut |i| {
-        if let Inst::ArrayLoad { array, .. } = i {
-            loaded.insert(*array);
-        }
-        for_each_use(i, |o| {
-            if let Operand::Var(v) = o {
-                uses[v.0 as usize] += 1;
-            }
-        })
-    });
-    (uses, loaded)
-}
-
-fn dead(inst: &Inst, uses: &[u32], loaded: &FxHashSet<ArrayId>) -> bool {
-    match inst {
-        Inst::ArrayStore { array, .. } => !loaded.contains(array),
-        Inst::If { then, els, .. } => then.0.is_empty() && els.0.is_empty(),
-        Inst::For { body, .. } => body.0.is_empty(),
-        Inst::Loop { id, body } => matches!(body.0.as_slice(), [Inst::Break(l)] if l == id),
-        _ if is_removable(inst) => {
-            let mut all_unused = true;
-            for_each_def(inst, |v| all_unused &= uses[v.0 as usize] == 0);
-            all_unused
-        }
-        _ => false,
-    }
-}
-
-/// Deletes removable instructions whose results are overwritten before any read (the IR is not
-/// SSA, so a variable can be read elsewhere and still be dead here). Backward liveness over the
-/// structured tree; loops iterate to a fixed point, `break`/`continue` take the liveness after the
-/// loop / at its head.
-pub fn remove_dead_assignments(k: &mut Kernel) -> bool {
-    remove_dead_assignments_counted(k, None).0
-}
-
-/// [`remove_dead_assignments`], taking each removed instruction's reads off `uses` when given;
-/// also returns whether an array load was removed.
-fn remove_dead_assignments_counted(k: &mut Kernel, uses: Option<&mut [u32]>) -> (bool, bool) {
-    let mut lv = Liveness {
-        loops: FxHashMap::default(),
-        removed: false,
-        found: false,
-        uses,
-        removed_load: false,
-    };
-    let mut body = std::mem::take(&mut k.body);
-    lv.block(&mut body, Live::with_capacity(k.vars.len()), true);
-    k.body = body;
-    (lv.removed, lv.removed_load)
 }
 
 type Live = VarSet;
 
-struct Liveness<'a> {
+/// What is left of a block once its dead code is gone (see [`Liveness::block`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Left {
+    /// Nothing but source markers.
+    Nothing,
+    /// Only a `break` of this loop.
+    Break(LoopId),
+    Code,
+}
+
+struct Liveness<'g> {
     /// For each enclosing loop: (live after it, live at its head).
     loops: FxHashMap<LoopId, (Live, Live)>,
+    /// Number of `array_load`s of each local array.
+    loads: Vec<u32>,
     removed: bool,
-    /// Whether a dead instruction was seen (removed or not) since this was last cleared: a
-    /// loop body's last fixed-point pass that saw none needs no second pass to remove them.
-    found: bool,
-    /// Use counts to keep exact as instructions go.
-    uses: Option<&'a mut [u32]>,
     removed_load: bool,
+    /// Whether a dead instruction was seen since this was last cleared.
+    saw_dead: bool,
+    /// Variables written by deleted instructions.
+    gone: &'g mut Vec<Var>,
+    /// Whether deletions left an `if` whose arms are the same.
+    same_arms: &'g mut bool,
+}
+
+fn add_use(live: &mut Live, o: Operand) {
+    if let Operand::Var(v) = o {
+        live.insert(v);
+    }
 }
 
 impl Liveness<'_> {
-    /// Liveness before `b` given liveness after it; deletes dead instructions when `remove`.
-    fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> Live {
-        // Allocated at the first removal: most blocks (and every pass without `remove`) have
-        // none.
-        let mut keep: Vec<bool> = Vec::new();
-        let len = b.0.len();
+    /// Liveness before `b` given liveness after it, and what of `b` is not dead. With `remove`,
+    /// the dead instructions go (and the markers that then cover nothing); without, `b` is left
+    /// as it is (the passes of a loop's fixed point).
+    fn block(&mut self, b: &mut Block, mut live: Live, remove: bool) -> (Live, Left) {
+        let mut dead = vec![false; b.0.len()];
+        let mut left = Left::Nothing;
         for (n, inst) in b.0.iter_mut().enumerate().rev() {
-            // The common kinds in one match each (the general arm below does it with four): a
-            // pure value is dead unless its destination is live.
-            let simple = match inst {
-                Inst::Binary { dst, a, b, .. } => Some((*dst, *a, Some(*b))),
-                Inst::Mov { dst, src: a }
-                | Inst::Unary { dst, a, .. }
-                | Inst::Cast { dst, a }
-                | Inst::Bitcast { dst, a }
-                | Inst::Load { dst, addr: a, .. } => Some((*dst, *a, None)),
-                _ => None,
-            };
-            if let Some((dst, a, b2)) = simple {
-                if live.remove(&dst) {
-                    add_use(&mut live, a);
-                    if let Some(b2) = b2 {
-                        add_use(&mut live, b2);
-                    }
-                } else {
-                    self.found = true;
-                    if remove {
-                        if keep.is_empty() {
-                            keep = vec![true; len];
-                        }
-                        keep[n] = false;
-                        if let Some(uses) = self.uses.as_deref_mut() {
-                            for o in [Some(a), b2].into_iter().flatten() {
-                                if let Operand::Var(v) = o {
-                                    uses[v.0 as usize] -= 1;
-                                }
-                            }
-                        }
-                    }
+            let is_dead = match &mut *inst {
+                Inst::Loc(_) => continue,
+                Inst::Break(l) => {
+                    live = self.loops.get(l).map(|x| x.0.clone()).unwrap_or_default();
+                    false
                 }
-                continue;
-            }
-            match inst {
-                Inst::Break(l) => live = self.loops.get(l).map(|x| x.0.clone()).unwrap_or_default(),
                 Inst::Continue(l) => {
-                    live = self.loops.get(l).map(|x| x.1.clone()).unwrap_or_default()
+                    live = self.loops.get(l).map(|x| x.1.clone()).unwrap_or_default();
+                    false
                 }
-                Inst::Return => live = Live::new(),
-                // A third of unrolled code: no values, nothing to remove.
-                Inst::Loc(_) => {}
+                Inst::Return => {
+                    live = Live::new();
+                    false
+                }
                 Inst::If { cond, then, els } => {
-                    let t = self.block(then, live.clone(), remove);
-                    live = self.block(els, live, remove);
-                    live.union_with(&t);
-                    add_use(&mut live, *cond);
+                    let (t, t_left) = self.block(then, live.clone(), remove);
+                    let (e, e_left) = self.block(els, live.clone(), remove);
+                    let empty = t_left == Left::Nothing && e_left == Left::Nothing;
+                    if remove && !empty && self.removed && same_ignoring_locs(then, els) {
+                        *self.same_arms = true;
+                    }
+                    if !empty {
+                        live = t;
+                        live.union_with(&e);
+                        add_use(&mut live, *cond);
+                    }
+                    empty
                 }
                 Inst::For {
                     id,
@@ -298,224 +145,234 @@ impl Liveness<'_> {
                     body,
                     ..
                 } => {
-                    let after = live.clone();
-                    let mut head = after.clone();
-                    // Whether the last pass saw a dead instruction, once the head is settled:
-                    // that pass ran on exactly what a last, removing pass would.
-                    let mut settled = None;
-                    for _ in 0..64 {
-                        self.loops.insert(*id, (after.clone(), head.clone()));
-                        let mut out = head.clone();
-                        out.union_with(&after);
-                        let outer = std::mem::replace(&mut self.found, false);
-                        let mut body_in = self.block(body, out, false);
-                        let found = self.found;
-                        self.found |= outer;
-                        body_in.remove(iv);
-                        let mut next = head.clone();
-                        next.union_with(&body_in);
-                        if next == head {
-                            settled = Some(found);
-                            break;
+                    // The body may run zero times: what is live after the loop is live at its
+                    // head too.
+                    let (head, body_left) = self.settle(*id, Some(*iv), body, &live, remove);
+                    let empty = body_left == Left::Nothing;
+                    if !empty {
+                        live = head;
+                        live.remove(iv);
+                        for o in [*start, *end, *step] {
+                            add_use(&mut live, o);
                         }
-                        head = next;
                     }
-                    self.loops.insert(*id, (after.clone(), head.clone()));
-                    if needs_last_pass(settled, remove) {
-                        let mut out = head.clone();
-                        out.union_with(&after);
-                        self.block(body, out, remove);
-                    }
-                    live = head;
-                    live.remove(iv);
-                    for o in [*start, *end, *step] {
-                        add_use(&mut live, o);
-                    }
+                    empty
                 }
                 Inst::Loop { id, body } => {
-                    let after = live.clone();
-                    let mut head = Live::new();
-                    let mut settled = None;
-                    for _ in 0..64 {
-                        self.loops.insert(*id, (after.clone(), head.clone()));
-                        let outer = std::mem::replace(&mut self.found, false);
-                        let next = self.block(body, head.clone(), false);
-                        let found = self.found;
-                        self.found |= outer;
-                        if next == head {
-                            settled = Some(found);
-                            break;
-                        }
-                        let mut next = next;
-                        next.union_with(&head);
-                        head = next;
+                    let id = *id;
+                    let (head, body_left) = self.settle(id, None, body, &live, remove);
+                    let empty = body_left == Left::Break(id);
+                    if !empty {
+                        live = head;
                     }
-                    self.loops.insert(*id, (after, head.clone()));
-                    if needs_last_pass(settled, remove) {
-                        self.block(body, head.clone(), remove);
-                    }
-                    live = head;
+                    empty
                 }
-                _ => {
-                    if is_removable(inst) {
-                        let mut dead = true;
-                        for_each_def(inst, |v| dead &= !live.contains(&v));
-                        if dead {
-                            self.found = true;
-                            if remove {
-                                if keep.is_empty() {
-                                    keep = vec![true; len];
-                                }
-                                keep[n] = false;
-                                self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
-                                if let Some(uses) = self.uses.as_deref_mut() {
-                                    for_each_use(inst, |o| {
-                                        if let Operand::Var(v) = o {
-                                            uses[v.0 as usize] -= 1;
-                                        }
-                                    });
-                                }
-                            }
-                            continue;
-                        }
+                Inst::ArrayStore { array, .. } if self.loads[array.0 as usize] == 0 => true,
+                other => {
+                    let mut defs_live = false;
+                    for_each_def(other, |v| defs_live |= live.remove(&v));
+                    let dead = !defs_live && other.props().contains(Props::VALUE);
+                    if !dead {
+                        for_each_use(other, |o| add_use(&mut live, o));
                     }
-                    for_each_def(inst, |v| {
-                        live.remove(&v);
-                    });
-                    for_each_use(inst, |o| add_use(&mut live, o));
+                    dead
                 }
+            };
+            if is_dead {
+                dead[n] = true;
+                self.saw_dead = true;
+            } else {
+                left = match (left, &*inst) {
+                    (Left::Nothing, Inst::Break(l)) => Left::Break(*l),
+                    _ => Left::Code,
+                };
             }
         }
-        if !keep.is_empty() {
-            self.removed = true;
-            let mut it = keep.into_iter();
-            b.0.retain(|_| it.next().unwrap_or(true));
+        if remove {
+            let mut n = 0;
+            b.0.retain(|inst| {
+                let keep = !dead[n];
+                n += 1;
+                if !keep {
+                    self.removed = true;
+                    self.removed_load |= matches!(inst, Inst::ArrayLoad { .. });
+                    for_each_def(inst, |v| self.gone.push(v));
+                }
+                keep
+            });
+            self.removed |= prune_locs(b);
         }
-        live
+        (live, left)
+    }
+
+    /// Liveness at the head of loop `id` (a `for` with induction variable `iv`, else a `loop`)
+    /// given `after`, the liveness after it: the body is walked until the head's set settles,
+    /// then once more with `remove`.
+    fn settle(
+        &mut self,
+        id: LoopId,
+        iv: Option<Var>,
+        body: &mut Block,
+        after: &Live,
+        remove: bool,
+    ) -> (Live, Left) {
+        let mut head = match iv {
+            Some(_) => after.clone(),
+            None => Live::new(),
+        };
+        // What the body's end flows into: the next iteration's head (and, for a `for` whose
+        // last iteration ends there, what follows the loop).
+        let out = |head: &Live| {
+            let mut out = head.clone();
+            if iv.is_some() {
+                out.union_with(after);
+            }
+            out
+        };
+        let outer_saw_dead = std::mem::replace(&mut self.saw_dead, false);
+        let left = loop {
+            self.loops.insert(id, (after.clone(), head.clone()));
+            self.saw_dead = false;
+            let (mut body_in, left) = self.block(body, out(&head), false);
+            if let Some(iv) = iv {
+                body_in.remove(&iv);
+            }
+            let mut next = head.clone();
+            next.union_with(&body_in);
+            if next == head {
+                break left;
+            }
+            head = next;
+        };
+        // The last walk saw the body with the settled head, as the removing walk would: it
+        // need not run when it found nothing dead.
+        let left = if remove && self.saw_dead {
+            self.block(body, out(&head), true).1
+        } else {
+            left
+        };
+        self.saw_dead |= outer_saw_dead;
+        (head, left)
     }
 }
 
-/// Whether a loop body needs its pass with the settled head: not when the fixed-point
-/// iteration settled (`Some(found)`) and that pass would remove nothing (`remove` off, or no
-/// dead instruction seen in the last iteration, which computed exactly the same liveness).
-fn needs_last_pass(settled: Option<bool>, remove: bool) -> bool {
-    match settled {
-        Some(found) => remove && found,
-        None => true,
-    }
-}
-
-fn add_use(live: &mut Live, o: Operand) {
-    if let Operand::Var(v) = o {
-        live.insert(v);
-    }
-}
-
-/// Final cleanup: [`remove_dead_values`], then drop unused local arrays and variables and renumber
-/// the rest (parameter pieces and debug names follow their variables).
+/// Final cleanup: [`remove_dead_values`] and [`coalesce_moves`], then drop unused local arrays
+/// and variables and renumber the rest (parameter pieces and debug names follow their
+/// variables).
 pub fn dce(k: &mut Kernel) -> bool {
-    let (mut changed, uses) = remove_dead_values_counted(k);
-    let uses = uses.unwrap_or_else(|| use_counts(k));
-    if coalesce_with(k, &uses) {
+    let mut changed = remove_dead_values(k);
+    if coalesce_moves(k) {
         changed = true;
         remove_dead_values(k);
     }
+    // The passes before leave markers that cover nothing.
+    walk_blocks_mut(&mut k.body, &mut |b| changed |= prune_locs(b));
     changed |= compact(k);
     changed
+}
+
+/// Calls `f` on `b` and every block nested in it.
+fn walk_blocks_mut(b: &mut Block, f: &mut impl FnMut(&mut Block)) {
+    f(b);
+    for inst in &mut b.0 {
+        for c in blocks_mut(inst) {
+            walk_blocks_mut(c, f);
+        }
+    }
 }
 
 /// `t = op ...; x = mov t` -> `x = op ...` when the temporary `t` is not read afterwards (its only
 /// read is this move, or the rest of the block overwrites it first). Unrolled and scalar-replaced
 /// code is full of these pairs (an accumulator update through a temporary).
 pub fn coalesce_moves(k: &mut Kernel) -> bool {
+    coalesce_moves_into(k, &mut Vec::new(), &mut false, &mut VarSet::new())
+}
+
+/// [`coalesce_moves`], appending to `gone` the temporary of every pair, setting `cast` when a
+/// pair's definition is a cast, and leaving in `moved_from` the variables the moves it keeps
+/// read.
+pub(crate) fn coalesce_moves_into(
+    k: &mut Kernel,
+    gone: &mut Vec<Var>,
+    cast: &mut bool,
+    moved_from: &mut VarSet,
+) -> bool {
     let uses = use_counts(k);
-    coalesce_with(k, &uses)
+    moved_from.clear();
+    let mut c = Coalesce {
+        uses: &uses,
+        gone,
+        cast,
+        moved_from,
+    };
+    c.block(&mut k.body, true)
 }
 
-/// [`coalesce_moves`] given every variable's use count.
-fn coalesce_with(k: &mut Kernel, uses: &[u32]) -> bool {
-    let mut body = std::mem::take(&mut k.body);
-    let changed = coalesce_block(&mut body, uses, true, &mut Vec::new());
-    k.body = body;
-    changed
+struct Coalesce<'a> {
+    uses: &'a [u32],
+    gone: &'a mut Vec<Var>,
+    cast: &'a mut bool,
+    moved_from: &'a mut VarSet,
 }
 
-/// [`coalesce_moves`] given every variable's use count, which it keeps exact for the code it
-/// leaves: each dropped move `x = mov t` was one read of `t`, and renaming a definition reads
-/// nothing (the counts are updated after the walk, which decides on the counts given).
-pub(crate) fn coalesce_counted(k: &mut Kernel, uses: &mut [u32]) -> bool {
-    let mut body = std::mem::take(&mut k.body);
-    let mut moved = Vec::new();
-    let changed = coalesce_block(&mut body, uses, true, &mut moved);
-    k.body = body;
-    for t in moved {
-        uses[t.0 as usize] -= 1;
-    }
-    debug_assert_eq!(
-        uses,
-        &use_counts(k)[..],
-        "coalescing keeps the counts exact"
-    );
-    changed
-}
-
-/// `moved` collects the `t` of every dropped move.
-fn coalesce_block(b: &mut Block, uses: &[u32], top: bool, moved: &mut Vec<Var>) -> bool {
-    let mut changed = false;
-    for inst in &mut b.0 {
-        match inst {
-            Inst::If { then, els, .. } => {
-                changed |= coalesce_block(then, uses, false, moved);
-                changed |= coalesce_block(els, uses, false, moved);
-            }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => {
-                changed |= coalesce_block(body, uses, false, moved)
-            }
-            _ => {}
-        }
-    }
-    // Pairs are found in place: `cur` is the position of the instruction a move would fold
-    // into (a renamed definition meets the instruction after its dropped move), and dropped
-    // moves are marked, then removed in one pass (most blocks, most calls, drop nothing and are
-    // not moved at all).
-    let n = b.0.len();
-    let mut drop: Vec<bool> = Vec::new();
-    let mut cur = 0;
-    for next in 1..n {
-        // Most instructions are not a move from a variable: only those look back at `cur`.
-        if !matches!(
-            b.0[next],
-            Inst::Mov {
-                src: Operand::Var(_),
-                ..
-            }
-        ) {
-            cur = next;
-            continue;
-        }
-        if let Some((x, t)) = pair(&b.0[cur], &b.0[next]) {
-            if uses[t.0 as usize] == 1 || dead_after(&b.0[next + 1..], t, top) {
-                for_each_def_mut(&mut b.0[cur], |v: &mut Var| {
-                    if *v == t {
-                        *v = x
-                    }
-                });
-                if drop.is_empty() {
-                    drop = vec![false; n];
+impl Coalesce<'_> {
+    fn block(&mut self, b: &mut Block, top: bool) -> bool {
+        let mut changed = false;
+        for inst in &mut b.0 {
+            match inst {
+                Inst::If { then, els, .. } => {
+                    changed |= self.block(then, false);
+                    changed |= self.block(els, false);
                 }
-                drop[next] = true;
-                moved.push(t);
-                changed = true;
-                continue;
+                Inst::For { body, .. } | Inst::Loop { body, .. } => {
+                    changed |= self.block(body, false)
+                }
+                _ => {}
             }
         }
-        cur = next;
+        // `cur` is the instruction a move would fold into: a renamed definition meets the
+        // instruction after its dropped move.
+        let n = b.0.len();
+        let mut dropped = vec![false; n];
+        let mut cur = 0;
+        #[allow(clippy::needless_range_loop)] // `cur` and `next` index one block
+        for next in 1..n {
+            if let Some((x, t)) = pair(&b.0[cur], &b.0[next]) {
+                if self.uses[t.0 as usize] == 1 || dead_after(&b.0[next + 1..], t, top) {
+                    self.gone.push(t);
+                    *self.cast |= matches!(b.0[cur], Inst::Cast { .. });
+                    for_each_def_mut(&mut b.0[cur], |v| {
+                        if *v == t {
+                            *v = x
+                        }
+                    });
+                    dropped[next] = true;
+                    changed = true;
+                    continue;
+                }
+            }
+            cur = next;
+        }
+        for (inst, &dropped) in b.0.iter().zip(&dropped) {
+            if let Inst::Mov {
+                src: Operand::Var(t),
+                ..
+            } = inst
+            {
+                if !dropped {
+                    self.moved_from.insert(*t);
+                }
+            }
+        }
+        if changed {
+            let mut n = 0;
+            b.0.retain(|_| {
+                n += 1;
+                !dropped[n - 1]
+            });
+        }
+        changed
     }
-    if !drop.is_empty() {
-        let mut it = drop.into_iter();
-        b.0.retain(|_| !it.next().unwrap_or(false));
-    }
-    changed
 }
 
 /// `(x, t)` when `cur` computes `t` (removably, as its only result) and `next` is `x = mov t`.
@@ -527,7 +384,9 @@ fn pair(cur: &Inst, next: &Inst) -> Option<(Var, Var)> {
                 dst: x,
                 src: Operand::Var(t),
             },
-        ) if is_removable(def) && single_dst(def) == Some(*t) && x != t => Some((*x, *t)),
+        ) if def.props().contains(Props::VALUE) && single_def(def) == Some(*t) && x != t => {
+            Some((*x, *t))
+        }
         _ => None,
     }
 }
@@ -611,163 +470,4 @@ fn compact(k: &mut Kernel) -> bool {
         }
     });
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::passes::testkit::*;
-    use kernel_ir::ir::{BinOp, Const, LocalArray, Ty, Unroll};
-
-    #[test]
-    fn loop_carried_values_stay_overwritten_ones_go() {
-        let mut k = kernel();
-        let p = param(&mut k, "p", Ty::U64);
-        let n = param(&mut k, "n", Ty::U32);
-        let (x, y, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
-        let l = for_(
-            &mut k,
-            i,
-            u32c(0),
-            n,
-            Unroll::Never,
-            vec![
-                mov(y, u32c(5)),
-                store(p, x),
-                mov(y, i),
-                bin(x, BinOp::Add, x, y),
-            ],
-        );
-        k.body.0 = vec![mov(x, u32c(1)), mov(y, u32c(9)), l];
-        let orig = k.clone();
-        assert!(remove_dead_values(&mut k));
-        assert_body(
-            &k,
-            "
-            v2 = mov 1u32
-            for L0 v4 in 0u32..v1 step 1u32 unroll(never) {
-              store.global.u32 [v0], v2
-              v3 = mov v4
-              v2 = add.u32 v2, v3
-            }
-            ",
-        );
-        let args = [(p, Const::u64(0)), (n, Const::u32(4))];
-        assert_eq!(run(&orig, &args), run(&k, &args));
-    }
-
-    #[test]
-    fn continue_sees_liveness_at_the_loop_head() {
-        let mut k = kernel();
-        let p = param(&mut k, "p", Ty::U64);
-        let (x, c) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
-        let id = kernel_ir::ir::LoopId(0);
-        k.next_loop = 1;
-        k.body.0 = vec![
-            mov(x, u32c(0)),
-            Inst::Loop {
-                id,
-                body: Block(vec![
-                    store(p, x),
-                    bin(x, BinOp::Add, x, u32c(1)),
-                    bin(c, BinOp::Lt, x, u32c(3)),
-                    if_(c, vec![Inst::Continue(id)], vec![]),
-                    Inst::Break(id),
-                ]),
-            },
-        ];
-        let before = text(&k);
-        remove_dead_values(&mut k);
-        assert_eq!(text(&k), before);
-        assert_eq!(run(&k, &[(p, Const::u64(0))]).stores.len(), 3);
-    }
-
-    #[test]
-    fn renumbers_arrays_and_variables() {
-        let mut k = kernel();
-        let _unused = k.new_var(Ty::F64);
-        let p = param(&mut k, "p", Ty::U64);
-        k.var_names = vec!["dead".into(), "p".into()];
-        k.arrays.push(LocalArray {
-            elem: Ty::U32,
-            len: 4,
-        });
-        k.arrays.push(LocalArray {
-            elem: Ty::U32,
-            len: 4,
-        });
-        let (x, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32));
-        let empty = for_(&mut k, i, u32c(0), u32c(9), Unroll::Never, vec![]);
-        k.body.0 = vec![
-            astore(0, u32c(0), u32c(1)),
-            astore(1, p, u32c(2)),
-            aload(x, 1, u32c(0)),
-            store(p, x),
-            empty,
-        ];
-        assert!(dce(&mut k));
-        assert_eq!(k.arrays.len(), 1);
-        assert_eq!(k.vars, vec![Ty::U64, Ty::U32]);
-        assert_eq!(k.params[0].pieces, vec![(0, Var(0))]);
-        assert_eq!(k.var_names, vec!["p".to_string(), String::new()]);
-        assert_body(
-            &k,
-            "
-            array_store a0[v0], 2u32
-            v1 = array_load a0[0u32]
-            store.global.u32 [v0], v1
-            ",
-        );
-    }
-
-    #[test]
-    fn infinite_loops_and_effects_are_kept() {
-        let mut k = kernel();
-        k.next_loop = 1;
-        k.body.0 = vec![
-            intr("sync_threads", vec![], vec![]),
-            Inst::Loop {
-                id: kernel_ir::ir::LoopId(0),
-                body: Block(vec![]),
-            },
-        ];
-        let before = text(&k);
-        dce(&mut k);
-        assert_eq!(text(&k), before);
-    }
-
-    #[test]
-    fn moves_from_dead_temporaries_are_coalesced() {
-        let mut k = kernel();
-        let p = param(&mut k, "p", Ty::U64);
-        let n = param(&mut k, "n", Ty::U32);
-        let (acc, t, i) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
-        let body = vec![
-            bin(t, BinOp::Add, acc, i),
-            mov(acc, t),
-            // `t` is read again here, so this pair must stay.
-            bin(t, BinOp::Mul, acc, u32c(3)),
-            mov(acc, t),
-            store(p, t),
-        ];
-        let l = for_(&mut k, i, u32c(0), n, Unroll::Never, body);
-        k.body.0 = vec![mov(acc, u32c(1)), l, store(p, acc)];
-        let orig = k.clone();
-        assert!(coalesce_moves(&mut k));
-        assert_body(
-            &k,
-            "
-            v2 = mov 1u32
-            for L0 v4 in 0u32..v1 step 1u32 unroll(never) {
-              v2 = add.u32 v2, v4
-              v3 = mul.u32 v2, 3u32
-              v2 = mov v3
-              store.global.u32 [v0], v3
-            }
-            store.global.u32 [v0], v2
-            ",
-        );
-        let args = [(p, Const::u64(0)), (n, Const::u32(3))];
-        assert_eq!(run(&orig, &args), run(&k, &args));
-    }
 }

@@ -22,10 +22,10 @@
 //! run) execute on the values of accesses that were skipped. The hot path costs one compare and
 //! one `and` per check; a run holds at most `MAX_CHECKS` checks, so the copies stay few.
 
-use super::util::{child_blocks, for_each_def, walk};
 use super::varset::VarSet;
-use kernel_ir::intrinsic::Class;
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SiteId, Ty, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{blocks, for_each_def, walk};
 
 /// Returns whether any run of code was rewritten.
 pub fn defer_checks(k: &mut Kernel) -> bool {
@@ -89,41 +89,12 @@ fn region(k: &mut Kernel, b: Block, in_loop: bool, changed: &mut bool) -> Block 
 /// (which get guarded), does not synchronize with other threads and does not leave the run.
 fn deferrable(inst: &Inst) -> bool {
     match inst {
-        Inst::Mov { .. }
-        | Inst::Unary { .. }
-        | Inst::Fma { .. }
-        | Inst::Cast { .. }
-        | Inst::Bitcast { .. }
-        | Inst::Select { .. }
-        | Inst::SharedAddr { .. }
-        | Inst::DynSharedAddr { .. }
-        | Inst::DynSharedBytes { .. }
-        | Inst::Load { .. }
-        | Inst::LoadVec { .. }
-        | Inst::Store { .. }
-        | Inst::ArrayLoad { .. }
-        | Inst::ArrayStore { .. }
-        | Inst::BoundsCheck { .. }
-        | Inst::Loc(_) => true,
-        Inst::Binary { op, b, .. } => match op {
-            // Integer division by a value that a skipped load could have left as 0 (or -1 for
-            // `MIN / -1`) must not run on that value.
-            BinOp::Div | BinOp::Rem => match b {
-                Operand::Const(c) if c.ty.is_int() => !matches!(c.as_i128(), 0 | -1),
-                Operand::Const(c) => c.ty.is_float(),
-                Operand::Var(_) => false,
-            },
-            _ => true,
-        },
-        Inst::Intrinsic { id, .. } => id.def().class == Class::Pure,
         Inst::If { then, els, .. } => then.0.iter().all(deferrable) && els.0.iter().all(deferrable),
-        Inst::Panic { .. }
-        | Inst::Print { .. }
-        | Inst::For { .. }
-        | Inst::Loop { .. }
-        | Inst::Break(_)
-        | Inst::Continue(_)
-        | Inst::Return => false,
+        // Integer division by a value that a skipped load could have left as 0 (or -1 for
+        // `MIN / -1`) must not run on that value (`MAY_FAULT`).
+        _ => !inst
+            .props()
+            .intersects(Props::CONTROL | Props::SYNC | Props::EFFECT | Props::MAY_FAULT),
     }
 }
 
@@ -285,7 +256,7 @@ fn finish_run(
 
 fn walk_inst(inst: &Inst, f: &mut impl FnMut(&Inst)) {
     f(inst);
-    for c in child_blocks(inst) {
+    for c in blocks(inst) {
         walk(c, f);
     }
 }
@@ -435,7 +406,7 @@ fn recompute(
             // recomputation, in operand order (no allocation per step of the recursion).
             let mut slots = [None; 3];
             let mut n = 0;
-            super::util::for_each_use(&def.inst, |o| {
+            kernel_ir::visit::for_each_use(&def.inst, |o| {
                 if let Operand::Var(x) = o {
                     if let Some(s) = slots.get_mut(n) {
                         *s = Some(x);
@@ -460,7 +431,7 @@ fn recompute(
                 Operand::Var(v)
             } else {
                 let mut inst = def.inst.clone();
-                super::util::for_each_use_mut(&mut inst, |o| {
+                kernel_ir::visit::for_each_use_mut(&mut inst, |o| {
                     if let Operand::Var(x) = o {
                         // The last recomputation of `x` wins, as a map insert would have it
                         // (all are equal: the memo answers repeats).
@@ -470,7 +441,7 @@ fn recompute(
                     }
                 });
                 let fresh = k.new_var(k.ty(v));
-                super::util::set_pure_dst(&mut inst, fresh);
+                kernel_ir::visit::for_each_def_mut(&mut inst, |d| *d = fresh);
                 code.push(inst);
                 Operand::Var(fresh)
             }
@@ -514,7 +485,9 @@ fn guard(d: &Deferred, then: Vec<Inst>, els: Vec<Inst>) -> Inst {
 fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
     // An `if`'s own assignments are its branches', counted as the recursion passes them.
     d.pos += 1;
-    if let Some(v) = super::util::pure_dst(&inst, false) {
+    if let Some(v) =
+        super::util::pure_def(&inst).filter(|_| !matches!(inst, Inst::Intrinsic { .. }))
+    {
         if at(&d.total, v) == 1 {
             if let Some(slot) = d.pure_def.get_mut(v.0 as usize) {
                 *slot = d.pure_insts.len() as u32;
@@ -589,7 +562,7 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
                 }
                 .into(),
             };
-            let reads_dst = super::util::nested_reads(&inst, dst);
+            let reads_dst = kernel_ir::visit::nested_reads(&inst, dst);
             if reads_dst {
                 out.push(guard(d, vec![inst], vec![zero]));
             } else {
@@ -631,9 +604,9 @@ fn rewrite(k: &mut Kernel, inst: Inst, out: &mut Vec<Inst>, d: &mut Deferred) {
 #[cfg(test)]
 mod tests {
     use super::super::testkit::*;
-    use super::super::util::walk;
     use super::*;
     use kernel_ir::ir::Unroll;
+    use kernel_ir::visit::walk;
 
     /// `i = x + 1` checked against 16, two loads through `p + i`, then a check of a loaded value
     /// (which keeps the run off the early path): how many `add`s the deferred code holds.

@@ -18,10 +18,9 @@
 use super::check_cover::{self, Reached};
 use super::fx::{FxHashMap, FxHashSet};
 
-use super::util::{
-    child_blocks, for_each_def, for_each_use, for_each_use_mut, pure_value, set_pure_dst,
-};
+use super::util::pure_def;
 use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, SiteId, Ty, UnOp, Var};
+use kernel_ir::visit::{for_each_def, for_each_use, for_each_use_mut, is_compound};
 
 /// One assignment in the run: where (pre-order position), under which `if` branches (an index
 /// into [`Scan::paths`]), and the instruction when it is pure.
@@ -85,7 +84,7 @@ impl<'a> Scan<'a> {
                 *slot = Some(Def {
                     pos,
                     path: self.cur,
-                    inst: pure_value(inst, true).then_some(inst),
+                    inst: pure_def(inst).is_some().then_some(inst),
                 });
             }
         });
@@ -113,7 +112,7 @@ impl<'a> Scan<'a> {
                 }
                 self.cur = outer;
             }
-            other => debug_assert!(child_blocks(other).is_empty()),
+            other => debug_assert!(!is_compound(other)),
         }
     }
 }
@@ -253,7 +252,7 @@ impl Head<'_> {
                     }
                 });
                 let fresh = self.k.new_var(self.k.ty(v));
-                set_pure_dst(&mut inst, fresh);
+                kernel_ir::visit::for_each_def_mut(&mut inst, |d| *d = fresh);
                 self.code.push(inst);
                 Operand::Var(fresh)
             }

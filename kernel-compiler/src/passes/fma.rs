@@ -10,7 +10,8 @@
 //! written between the multiply and the add, so the fused instruction reads the same values.
 //! Negation is exact, so the sign rewrites above are exact too.
 
-use super::util::{dead_after, def_use_counts, for_each_use, nested_reads};
+use super::util::{dead_after, def_use_counts};
+use kernel_ir::visit::{for_each_use, nested_reads};
 
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SourceLoc, Ty, UnOp, Var};
 
@@ -63,7 +64,7 @@ fn contract_all(
     // A count per variable (a hash map of them was a large part of this pass's time).
     let inside = loop_body.then(|| {
         let mut n = vec![0u32; k.vars.len()];
-        super::util::walk(b, &mut |i| {
+        kernel_ir::visit::walk(b, &mut |i| {
             for_each_use(i, |o| {
                 if let Operand::Var(v) = o {
                     if let Some(c) = n.get_mut(v.0 as usize) {
@@ -179,12 +180,12 @@ fn dead_at_loop_end(insts: &[Inst], j: usize, m: Var) -> bool {
 /// Whether `inst` or anything nested in it writes `v`.
 fn writes(inst: &Inst, v: Var) -> bool {
     let mut found = false;
-    super::util::for_each_def(inst, |d| found |= d == v);
-    // A match rather than `child_blocks`: nearly every instruction asked about is straight-line,
+    kernel_ir::visit::for_each_def(inst, |d| found |= d == v);
+    // A match rather than `blocks`: nearly every instruction asked about is straight-line,
     // and the iterator cost more than the answer.
     let mut nested = |b: &kernel_ir::ir::Block| {
-        super::util::walk(b, &mut |i| {
-            super::util::for_each_def(i, |d| found |= d == v)
+        kernel_ir::visit::walk(b, &mut |i| {
+            kernel_ir::visit::for_each_def(i, |d| found |= d == v)
         })
     };
     match inst {

@@ -15,9 +15,10 @@
 //! only there and read only inside the loop, so every read sees the same value as before; running
 //! it once when the loop runs zero times only computes a value nobody reads.
 
-use super::util::{def_use_counts, for_each_def, for_each_use, walk};
+use super::util::def_use_counts;
 use super::varset::VarSet;
 use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, Var};
+use kernel_ir::visit::{for_each_def, for_each_use, walk};
 
 /// Returns whether anything moved.
 pub fn licm(k: &mut Kernel) -> bool {
@@ -196,137 +197,4 @@ fn hoist(k: &Kernel, body: &mut Block, iv: Option<Var>, defs: &[u32], uses: &[u3
     }
     body.0 = keep;
     moved
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::passes::testkit::*;
-    use kernel_ir::ir::{Const, Space, Ty, Unroll};
-
-    /// A loop storing `base + (tid + 256) / 8 * 4` style addresses: the index math leaves the
-    /// loop, the loop-variant part and the address-only offset stay, results are unchanged.
-    #[test]
-    fn invariant_index_math_leaves_the_loop() {
-        let mut kn = kernel();
-        let p = param(&mut kn, "p", Ty::U64);
-        let t = param(&mut kn, "t", Ty::U32);
-        let n = param(&mut kn, "n", Ty::U32);
-        let i = kn.new_var(Ty::U32);
-        let (e, q, s, addr, v, w, wide, gaddr) = (
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U64),
-            kn.new_var(Ty::U64),
-        );
-        let body = vec![
-            bin(e, BinOp::Add, t, u32c(256)),
-            bin(q, BinOp::Shr, e, u32c(3)),
-            bin(s, BinOp::Shl, q, u32c(2)),
-            // Address-only offset: stays.
-            bin(addr, BinOp::Add, s, u32c(16)),
-            // Variant.
-            bin(v, BinOp::Add, q, i),
-            // 64-bit: stays.
-            cast(wide, s),
-            bin(gaddr, BinOp::Add, p, wide),
-            Inst::Store {
-                space: Space::Shared,
-                addr: addr.into(),
-                val: v.into(),
-            },
-            bin(w, BinOp::Mul, v, u32c(3)),
-            store(gaddr, w),
-        ];
-        let l = for_(&mut kn, i, u32c(0), n, Unroll::Never, body);
-        kn.body.0 = vec![l];
-        let orig = kn.clone();
-        assert!(licm(&mut kn));
-        let top: Vec<String> = kn.body.0[..3].iter().map(|i| format!("{i:?}")).collect();
-        assert_eq!(kn.body.0.len(), 4, "{}", text(&kn));
-        assert!(top.iter().all(|s| s.contains("Binary")), "{}", text(&kn));
-        let Inst::For { body, .. } = &kn.body.0[3] else {
-            panic!("{}", text(&kn))
-        };
-        assert_eq!(body.0.len(), 7, "{}", text(&kn));
-        for nv in [0u32, 1, 5] {
-            let args = [
-                (p, Const::u64(64)),
-                (t, Const::u32(37)),
-                (n, Const::u32(nv)),
-            ];
-            assert_eq!(run(&orig, &args), run(&kn, &args));
-        }
-    }
-
-    #[test]
-    fn values_read_after_the_loop_or_written_twice_stay() {
-        let mut kn = kernel();
-        let p = param(&mut kn, "p", Ty::U64);
-        let t = param(&mut kn, "t", Ty::U32);
-        let n = param(&mut kn, "n", Ty::U32);
-        let i = kn.new_var(Ty::U32);
-        let (a, b, c) = (
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-        );
-        let l = for_(
-            &mut kn,
-            i,
-            u32c(0),
-            n,
-            Unroll::Never,
-            vec![
-                // Read after the loop.
-                bin(a, BinOp::Shl, t, u32c(1)),
-                // Written before the loop too.
-                bin(b, BinOp::Shl, t, u32c(2)),
-                // Reads the induction variable.
-                bin(c, BinOp::Xor, t, i),
-                store(p, c),
-                store(p, b),
-            ],
-        );
-        kn.body.0 = vec![mov(b, u32c(0)), l, store(p, a)];
-        assert!(!licm(&mut kn), "{}", text(&kn));
-    }
-
-    /// A 64-bit value the loop reads only through a cast to 32 bits moves with its cast; one it
-    /// also reads as 64 bits stays.
-    #[test]
-    fn wide_values_read_only_narrowed_move() {
-        let mut kn = kernel();
-        let p = param(&mut kn, "p", Ty::U64);
-        let x = param(&mut kn, "x", Ty::U64);
-        let n = param(&mut kn, "n", Ty::U32);
-        let i = kn.new_var(Ty::U32);
-        let (w, c, a, w2) = (
-            kn.new_var(Ty::U64),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U32),
-            kn.new_var(Ty::U64),
-        );
-        let body = vec![
-            bin(w, BinOp::Shl, x, u32c(3)),
-            cast(c, w),
-            bin(a, BinOp::Add, c, i),
-            bin(w2, BinOp::Shl, x, u32c(4)),
-            store(p, a),
-            store(p, w2),
-        ];
-        let l = for_(&mut kn, i, u32c(0), n, Unroll::Never, body);
-        kn.body.0 = vec![l];
-        let orig = kn.clone();
-        assert!(licm(&mut kn));
-        assert_eq!(kn.body.0.len(), 3, "{}", text(&kn));
-        for nv in [0u32, 3] {
-            let args = [(p, Const::u64(64)), (x, Const::u64(5)), (n, Const::u32(nv))];
-            assert_eq!(run(&orig, &args), run(&kn, &args));
-        }
-    }
 }

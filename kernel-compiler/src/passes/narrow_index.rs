@@ -18,9 +18,10 @@
 use super::fx::FxHashMap;
 
 use super::ranges::{self, Range};
-use super::util::{def_counts, for_each_def, walk};
+use super::util::def_counts;
 use kernel_ir::intrinsic::IntrinsicId;
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
+use kernel_ir::visit::{for_each_def, walk};
 
 /// What the passes below read of a variable's single definition: a copy of the instruction
 /// (a hash map of cloned instructions was most of this pass's time).
@@ -219,7 +220,7 @@ impl Narrow {
                             },
                         ];
                         for i in &pair {
-                            if let Some(d) = super::util::single_dst(i) {
+                            if let Some(d) = kernel_ir::visit::single_def(i) {
                                 let at = d.0 as usize;
                                 if at >= self.defs.len() {
                                     self.defs.resize(at + 1, None);

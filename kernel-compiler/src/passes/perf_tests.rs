@@ -12,7 +12,7 @@ use kernel_ir::ir::{
 
 fn count(k: &Kernel, f: impl Fn(&Inst) -> bool) -> usize {
     let mut n = 0;
-    util::walk(&k.body, &mut |i| n += f(i) as usize);
+    kernel_ir::visit::walk(&k.body, &mut |i| n += f(i) as usize);
     n
 }
 
@@ -180,58 +180,10 @@ fn tile_loads_come_before_the_stores() {
 }
 
 #[test]
-fn split_webs_gives_each_value_its_own_variable() {
-    let mut k = kernel();
-    let p = param(&mut k, "p", Ty::U64);
-    let x = param(&mut k, "x", Ty::U32);
-    let t = k.new_var(Ty::U32);
-    k.body.0 = vec![
-        bin(t, BinOp::Add, x, u32c(1)),
-        store(p, t),
-        bin(t, BinOp::Mul, t, u32c(3)),
-        store(p, t),
-        bin(t, BinOp::Add, x, u32c(2)),
-        store(p, t),
-    ];
-    let orig = k.clone();
-    assert!(split_webs(&mut k));
-    let args = [(p, Const::u64(8)), (x, Const::u32(7))];
-    assert_eq!(run(&orig, &args), run(&k, &args));
-    let mut dsts = std::collections::HashSet::new();
-    util::walk(&k.body, &mut |i| {
-        util::for_each_def(i, |v| {
-            dsts.insert(v);
-        })
-    });
-    assert_eq!(dsts.len(), 3, "{}", text(&k));
-}
-
-#[test]
-fn split_webs_leaves_values_read_after_the_block() {
-    let mut k = kernel();
-    let p = param(&mut k, "p", Ty::U64);
-    let x = param(&mut k, "x", Ty::U32);
-    let t = k.new_var(Ty::U32);
-    let c = k.new_var(Ty::Bool);
-    k.body.0 = vec![
-        mov(t, u32c(5)),
-        bin(c, BinOp::Lt, x, u32c(3)),
-        if_(c, vec![bin(t, BinOp::Add, x, u32c(1))], vec![]),
-        store(p, t),
-    ];
-    let orig = k.clone();
-    split_webs(&mut k);
-    for xv in [0, 9] {
-        let args = [(p, Const::u64(8)), (x, Const::u32(xv))];
-        assert_eq!(run(&orig, &args), run(&k, &args), "{}", text(&k));
-    }
-}
-
-#[test]
 fn speculation_leaves_only_guarded_accesses_in_ifs() {
     let (mut k, ..) = tile_rows(4);
     late_passes(&mut k);
-    util::walk(&k.body, &mut |i| {
+    kernel_ir::visit::walk(&k.body, &mut |i| {
         if let Inst::If { then, els, .. } = i {
             let body: Vec<&Inst> = then.0.iter().chain(&els.0).collect();
             let panics = body.iter().any(|i| {
@@ -509,7 +461,7 @@ fn runs_in_loops_keep_deferred_checks() {
     // Deferred: the dispatch (the only `if` holding panics) comes after the loads, not before.
     let has_panic = |i: &Inst| {
         let mut n = 0;
-        util::walk(&kernel_ir::ir::Block(vec![i.clone()]), &mut |j| {
+        kernel_ir::visit::walk(&kernel_ir::ir::Block(vec![i.clone()]), &mut |j| {
             n += matches!(j, Inst::Panic { .. }) as usize
         });
         n > 0

@@ -112,7 +112,7 @@ fn big_tile_optimizes_quickly() {
 
 fn count(k: &kernel_ir::ir::Kernel, f: impl Fn(&Inst) -> bool) -> usize {
     let mut n = 0;
-    util::walk(&k.body, &mut |i| n += f(i) as usize);
+    kernel_ir::visit::walk(&k.body, &mut |i| n += f(i) as usize);
     n
 }
 

@@ -12,8 +12,9 @@
 //! The rewrite is exact: only a pure instruction (no fault, no effect) whose destination and
 //! operands are all unchanged since its previous identical instance in the same block goes.
 
-use super::util::{child_blocks, for_each_def, for_each_use, pure_value};
+use super::util::pure_def;
 use kernel_ir::ir::{Block, Inst, Kernel, Operand, Ty, Var};
+use kernel_ir::visit::{for_each_def, for_each_use, is_compound};
 
 /// Returns whether any instruction was dropped.
 pub fn drop_repeats(k: &mut Kernel) -> bool {
@@ -68,7 +69,7 @@ impl Cx {
         let mut keep: Vec<bool> = Vec::new();
         for i in 0..b.0.len() {
             let inst = &mut b.0[i];
-            if !child_blocks(inst).is_empty() {
+            if is_compound(inst) {
                 match inst {
                     Inst::If { then, els, .. } => {
                         self.block(then);
@@ -142,16 +143,7 @@ impl Cx {
 
 /// The destination of a pure single-result instruction that does not read it.
 fn pure_single_dst(inst: &Inst) -> Option<Var> {
-    if !pure_value(inst, true) {
-        return None;
-    }
-    let mut d = None;
-    let mut n = 0;
-    for_each_def(inst, |v| {
-        d = Some(v);
-        n += 1;
-    });
-    let d = d.filter(|_| n == 1)?;
+    let d = pure_def(inst)?;
     let mut reads_d = false;
     for_each_use(inst, |o| reads_d |= o == Operand::Var(d));
     (!reads_d).then_some(d)

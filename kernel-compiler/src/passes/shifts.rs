@@ -234,7 +234,7 @@ fn block(
                 }
                 _ => {}
             }
-            super::util::for_each_def(inst, |v| run.assign(v, None));
+            kernel_ir::visit::for_each_def(inst, |v| run.assign(v, None));
             for &v in &assigned[from..] {
                 run.assign(Var(v), None);
             }
@@ -243,7 +243,7 @@ fn block(
         }
         // Reads of a copy read its source (the copies `early_checks` and `cse` leave would hide
         // the patterns below, and the copies' sources are what ptxas can see are equal).
-        super::util::for_each_use_mut(inst, |o| {
+        kernel_ir::visit::for_each_use_mut(inst, |o| {
             if let Operand::Var(v) = *o {
                 if let Some(s) = run.source(v) {
                     *o = s.into();
@@ -253,7 +253,7 @@ fn block(
         });
         let mut key = Run::value_key(k, inst);
         if let Some(w) = key.as_ref().and_then(|key| run.same_value(key)) {
-            if let Some(dst) = super::util::single_dst(inst) {
+            if let Some(dst) = kernel_ir::visit::single_def(inst) {
                 *inst = Inst::Mov { dst, src: w.into() };
                 *changed = true;
                 key = None;
@@ -337,9 +337,9 @@ fn record(k: &Kernel, run: &mut Run, inst: &Inst, key: Option<Keyed>) {
         _ => None,
     };
     // A single result takes the definition; every result of anything else is unknown.
-    match super::util::single_dst(inst) {
+    match kernel_ir::visit::single_def(inst) {
         Some(d) => run.assign(d, def),
-        None => super::util::for_each_def(inst, |v| run.assign(v, None)),
+        None => kernel_ir::visit::for_each_def(inst, |v| run.assign(v, None)),
     }
     if let Some(key) = key {
         run.note_value(key);

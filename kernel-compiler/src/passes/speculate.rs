@@ -14,9 +14,11 @@
 //! intrinsics, checks and control flow stay inside.
 
 use super::split_webs::{for_each_read, has_jump, live_after_each};
-use super::util::{for_each_def, for_each_use, is_plain, walk};
+use super::util::pure_def;
 use super::varset::VarSet;
 use kernel_ir::ir::{Block, Inst, Kernel, LoopId, Operand, SourceLoc, Space, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{for_each_def, for_each_use, is_compound, walk};
 
 /// Returns whether anything was hoisted.
 pub fn speculate(k: &mut Kernel) -> bool {
@@ -33,7 +35,7 @@ pub fn speculate(k: &mut Kernel) -> bool {
 }
 
 fn speculable(inst: &Inst) -> Option<Var> {
-    super::util::pure_dst(inst, false)
+    pure_def(inst).filter(|_| !matches!(inst, Inst::Intrinsic { .. }))
 }
 
 /// What liveness needs of the whole kernel, from one walk: every variable read anywhere, and for
@@ -177,7 +179,7 @@ impl Cx {
     fn step(&self, inst: &Inst, live: &mut VarSet) {
         match inst {
             Inst::Loc(_) => {}
-            _ if !is_plain(inst) => self.transfer(inst, live),
+            _ if inst.props().intersects(Props::CONTROL) => self.transfer(inst, live),
             _ => plain_transfer(inst, live),
         }
     }
@@ -259,7 +261,7 @@ fn plain_transfer(inst: &Inst, live: &mut VarSet) {
 fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     // Without nested control there is nothing to hoist or dissolve, and no liveness is needed:
     // most blocks are the one-access branches of guarded loads and stores.
-    if !b.0.iter().any(|i| !super::util::child_blocks(i).is_empty()) {
+    if !b.0.iter().any(is_compound) {
         return sink_stores(&mut b.0);
     }
     let live_after = cx.live_after(b, live_out);
@@ -267,12 +269,10 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     // walking one it replaces.
     debug_assert!(
         live_after
-            == live_after_each(b, live_out, &cx.anywhere, |i| {
-                !super::util::child_blocks(i).is_empty()
-            })
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
+            == live_after_each(b, live_out, &cx.anywhere, |i| { is_compound(i) })
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
     );
     // `live_after` of the nested constructs, taken in order as the walk meets them.
     let mut nested_live = live_after.iter();
@@ -468,7 +468,7 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
             } else if load_of(next).is_some_and(|s| s != space) {
                 let mut writes = false;
                 for_each_def(next, |v| writes |= r.contains(&Some(v)));
-                for c in super::util::child_blocks(next) {
+                for c in kernel_ir::visit::blocks(next) {
                     walk(c, &mut |x| {
                         for_each_def(x, |v| writes |= r.contains(&Some(v)))
                     });
@@ -555,7 +555,7 @@ fn dissolve(
         }
         let mut writes_c = false;
         for_each_def(inst, |v| writes_c |= Operand::Var(v) == c);
-        for ch in super::util::child_blocks(inst) {
+        for ch in kernel_ir::visit::blocks(inst) {
             walk(ch, &mut |x| {
                 for_each_def(x, |v| writes_c |= Operand::Var(v) == c)
             });
@@ -612,7 +612,7 @@ fn dissolve(
                 let x = speculable(inst)?;
                 let t = k.new_var(k.ty(x));
                 let mut copy = inst.clone();
-                super::util::set_pure_dst(&mut copy, t);
+                kernel_ir::visit::for_each_def_mut(&mut copy, |d| *d = t);
                 out.push(copy);
                 out.push(Inst::Select {
                     dst: x,
@@ -686,7 +686,7 @@ fn hoist(then: &mut Block, cond: Operand, live_after: &VarSet) -> Vec<Inst> {
             kept_defs.insert(v);
             kept_touch.insert(v);
         });
-        for c in super::util::child_blocks(&inst) {
+        for c in kernel_ir::visit::blocks(&inst) {
             walk(c, &mut |x| {
                 for_each_def(x, |v| {
                     kept_defs.insert(v);

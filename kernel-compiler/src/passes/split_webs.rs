@@ -13,12 +13,12 @@
 //! (the old name could be read where control goes). A variable the kernel assigns only once
 //! keeps its name (a fresh one would renumber it, nothing more).
 
-use super::util::{
-    child_blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, is_plain,
-    nested_reads, walk,
-};
 use super::varset::VarSet;
 use kernel_ir::ir::{Block, Inst, Kernel, Operand, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{
+    blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, nested_reads, walk,
+};
 
 /// Returns whether any variable was split.
 pub fn split_webs(k: &mut Kernel) -> bool {
@@ -155,7 +155,7 @@ pub(crate) fn for_each_read(inst: &Inst, mut f: impl FnMut(Var)) {
         })
     };
     add(inst);
-    for c in child_blocks(inst) {
+    for c in blocks(inst) {
         walk(c, &mut add);
     }
 }
@@ -171,7 +171,7 @@ pub(crate) fn reads(inst: &Inst) -> VarSet {
 
 pub(crate) fn has_jump(inst: &Inst) -> bool {
     let mut found = matches!(inst, Inst::Break(_) | Inst::Continue(_) | Inst::Return);
-    for c in child_blocks(inst) {
+    for c in blocks(inst) {
         walk(c, &mut |i| {
             found |= matches!(i, Inst::Break(_) | Inst::Continue(_) | Inst::Return)
         });
@@ -202,7 +202,7 @@ fn block_defines_first(b: &Block, v: Var) -> bool {
         }
         let mut d = false;
         for_each_def(inst, |x| d |= x == v);
-        for c in child_blocks(inst) {
+        for c in blocks(inst) {
             walk(c, &mut |i| for_each_def(i, |x| d |= x == v));
         }
         if d || has_jump(inst) {
@@ -312,7 +312,7 @@ impl Splitter<'_> {
                 match (&then.0[..], els.0.is_empty()) {
                     // A guarded access: what is live after it, and what it reads (its own
                     // definition does not hide the value from the path around it).
-                    ([one], true) if is_plain(one) => {
+                    ([one], true) if !one.props().intersects(Props::CONTROL) => {
                         for_each_use(one, |o| {
                             if let Operand::Var(v) = o {
                                 live.insert(v);
@@ -362,7 +362,7 @@ impl Splitter<'_> {
         let n = b.0.len();
         // A lone plain instruction never splits: its value is either live after the block
         // (kept) or not read in it (nothing gained).
-        if n == 0 || (n == 1 && is_plain(&b.0[0])) {
+        if n == 0 || (n == 1 && !b.0[0].props().intersects(Props::CONTROL)) {
             return;
         }
         let mut sc = self.scratch.pop().unwrap_or_default();

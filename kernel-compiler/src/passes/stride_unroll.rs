@@ -33,12 +33,12 @@
 //! atomics, checks and panics keep their order.
 
 use super::fx::{FxHashMap, FxHashSet};
-use super::util::{
-    child_blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, pure_value,
-    use_counts, walk, walk_mut,
-};
-use kernel_ir::intrinsic::Class;
+use super::util::{pure_def, use_counts};
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, LoopId, Operand, Space, Ty, Unroll, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{
+    blocks, for_each_def, for_each_def_mut, for_each_use, for_each_use_mut, walk, walk_mut,
+};
 
 /// Iterations per trip of the unrolled loop.
 const FACTOR: usize = 4;
@@ -140,7 +140,7 @@ fn small(b: &Block) -> bool {
                 return;
             }
             *n += !matches!(inst, Inst::Loc(_)) as usize;
-            for c in child_blocks(inst) {
+            for c in blocks(inst) {
                 count(c, n);
             }
         }
@@ -243,9 +243,7 @@ impl Shape {
                 fits &= match i {
                     Inst::Break(_) | Inst::Continue(_) | Inst::Return => false,
                     Inst::For { .. } | Inst::Loop { .. } => false,
-                    Inst::Intrinsic { id, .. } => {
-                        !matches!(id.def().class, Class::Barrier | Class::Warp)
-                    }
+                    _ if i.props().contains(Props::SYNC) => false,
                     _ => true,
                 };
                 for_each_def(i, |v| {
@@ -253,7 +251,7 @@ impl Shape {
                 });
             };
             visit(inst);
-            for c in child_blocks(inst) {
+            for c in blocks(inst) {
                 walk(c, &mut visit);
             }
         }
@@ -299,7 +297,7 @@ fn locals(middle: &[Inst], whole: &Block, uses: &[u32]) -> FxHashSet<Var> {
             })
         };
         mark(inst, &mut seen);
-        for c in child_blocks(inst) {
+        for c in blocks(inst) {
             walk(c, &mut |i| {
                 mark(i, &mut seen);
                 for_each_def(i, |v| {
@@ -480,7 +478,7 @@ fn schedule(copies: Vec<Vec<Inst>>) -> Vec<Inst> {
 
 /// A pure value, or a load of a `&[T]` (no write of the kernel can change what it reads).
 fn hoistable(i: &Inst) -> bool {
-    pure_value(i, true)
+    pure_def(i).is_some()
         || matches!(
             i,
             Inst::Load {

@@ -1,7 +1,7 @@
 //! Compact builders for hand-written IR in the passes' tests.
 
-use super::util::for_each_def;
 use kernel_ir::ir::*;
+use kernel_ir::visit::for_each_def;
 use kernel_std::intrinsics;
 
 /// One xorshift64 step of the random-program generators' `seed` (fixed sequences per seed, so a
@@ -90,13 +90,6 @@ pub fn bin(dst: Var, op: BinOp, a: impl Into<Operand>, b: impl Into<Operand>) ->
         op,
         a: a.into(),
         b: b.into(),
-    }
-}
-pub fn un(dst: Var, op: UnOp, a: impl Into<Operand>) -> Inst {
-    Inst::Unary {
-        dst,
-        op,
-        a: a.into(),
     }
 }
 pub fn cast(dst: Var, a: impl Into<Operand>) -> Inst {

@@ -21,10 +21,10 @@
 
 use super::fx::{FxHashMap, FxHashSet};
 
-use super::util::{child_blocks, for_each_def, for_each_use, walk};
 use super::varset::VarSet;
-use kernel_ir::intrinsic::Class;
 use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, Operand, SharedId, Space, Ty, Var};
+use kernel_ir::props::Props;
+use kernel_ir::visit::{blocks, for_each_def, for_each_use, walk};
 
 /// Alignment is tracked up to this (a 64 KiB multiple is as good as any).
 const MAX_ALIGN: u32 = 1 << 16;
@@ -613,7 +613,7 @@ impl Vectorizer<'_> {
             for_each_def(inst, &mut forget);
             // Forgetting a variable twice only bumps its version twice: forms compare versions
             // for equality, so no set of the nested definitions is needed.
-            for c in child_blocks(inst) {
+            for c in blocks(inst) {
                 walk(c, &mut |x| for_each_def(x, &mut forget));
             }
             if let Some((d, f)) = new_form {
@@ -689,7 +689,7 @@ fn movable(b: &Block, acc: &[Access], g: &[usize]) -> bool {
                 for_each_def(i, |v| touched |= v == d);
             };
             f(inst);
-            for c in child_blocks(inst) {
+            for c in blocks(inst) {
                 walk(c, &mut f);
             }
             !touched
@@ -700,23 +700,16 @@ fn movable(b: &Block, acc: &[Access], g: &[usize]) -> bool {
 /// Whether a load may not move across `inst`: it writes shared memory, synchronizes, may leave
 /// the run, or is control flow.
 fn breaks_run(inst: &Inst) -> bool {
-    match inst {
-        Inst::Intrinsic { id, .. } => id.def().class != Class::Pure,
-        Inst::Store {
-            space: Space::Shared,
-            ..
+    let p = inst.props();
+    p.intersects(Props::CONTROL | Props::CHECK | Props::SYNC)
+        || match inst {
+            Inst::Store { space, .. } => *space == Space::Shared,
+            // Atomics may write shared memory.
+            Inst::Intrinsic { .. } => p.contains(Props::WRITES_MEMORY),
+            // Already merged.
+            Inst::LoadVec { .. } => true,
+            _ => false,
         }
-        | Inst::BoundsCheck { .. }
-        | Inst::Panic { .. }
-        | Inst::If { .. }
-        | Inst::For { .. }
-        | Inst::Loop { .. }
-        | Inst::Break(_)
-        | Inst::Continue(_)
-        | Inst::Return
-        | Inst::LoadVec { .. } => true,
-        _ => false,
-    }
 }
 
 /// Appends `inst` ahead of the source markers that end `out`: address arithmetic belongs to the

@@ -7,7 +7,8 @@
 
 use super::emit::{Emitter, Label, LoopLabels, Res};
 use super::types::{int_suffix, reg_bits, uint_suffix};
-use kernel_ir::ir::{Block, Inst, LoopId, Operand, Ty, UnOp, Var};
+use kernel_ir::ir::{Block, Inst, LoopId, Operand, Ty, Var};
+use kernel_ir::props::Props;
 
 /// Most instructions per branch of an `if` emitted as predicated code instead of a branch.
 /// The guarded accesses of `defer_checks` (`if ok { x = load } else { x = 0 }`, `if ok { store }`)
@@ -16,26 +17,6 @@ use kernel_ir::ir::{Block, Inst, LoopId, Operand, Ty, UnOp, Var};
 /// overlapping them. Predicating only these tiny ones keeps the region single-level; bigger bodies
 /// stay branches (predicating address arithmetic hides its zero-extensions from ptxas).
 const PREDICATE_MAX: usize = 2;
-
-/// Whether `inst` can run under a predicate: its PTX is straight-line code with no guard of its
-/// own (float `round` uses one), no label, no barrier or collective, no exit.
-fn predicable(inst: &Inst) -> bool {
-    match inst {
-        Inst::Mov { .. }
-        | Inst::Binary { .. }
-        | Inst::Fma { .. }
-        | Inst::Cast { .. }
-        | Inst::Bitcast { .. }
-        | Inst::Select { .. }
-        | Inst::Load { .. }
-        | Inst::Store { .. }
-        | Inst::SharedAddr { .. }
-        | Inst::ArrayLoad { .. }
-        | Inst::ArrayStore { .. } => true,
-        Inst::Unary { op, .. } => *op != UnOp::Round,
-        _ => false,
-    }
-}
 
 /// The destination of `if c { x = load [a] } else { x = K }` when neither `c` nor `a` is `x`.
 fn load_else_constant(cond: Operand, then: &Block, els: &Block) -> Option<Var> {
@@ -65,7 +46,7 @@ fn accesses(b: &Block) -> bool {
 }
 
 fn tiny(b: &Block) -> bool {
-    b.0.len() <= PREDICATE_MAX && b.0.iter().all(predicable)
+    b.0.len() <= PREDICATE_MAX && b.0.iter().all(|i| i.props().contains(Props::PREDICABLE))
 }
 
 impl Emitter<'_> {

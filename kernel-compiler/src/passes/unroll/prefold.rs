@@ -22,12 +22,12 @@
 //! Nested control flow is left as it is: what it writes is forgotten, and it ends every run of
 //! writes that could be dropped.
 
-use super::Simplify;
-use crate::passes::util::{child_blocks, for_each_def, for_each_use, for_each_use_mut, walk};
+use crate::passes::const_fold::simplify;
 use kernel_ir::ir::{Const, Inst, Operand, SourceLoc, Ty, Var};
+use kernel_ir::visit::{for_each_def, for_each_use, for_each_use_mut, walk_inst};
 
 /// The constants the copies built so far hold.
-pub(crate) struct Prefold {
+pub(super) struct Prefold {
     /// Per variable, one slot (the tables are read and written together for every operand).
     slots: Vec<Slot>,
     /// Variables whose `pending` may be set.
@@ -58,7 +58,7 @@ struct Slot {
 const NONE: u32 = u32::MAX;
 
 impl Prefold {
-    pub(crate) fn new(vars: usize) -> Self {
+    pub(super) fn new(vars: usize) -> Self {
         let empty = Slot {
             known: None,
             pending: NONE,
@@ -81,13 +81,13 @@ impl Prefold {
     }
 
     /// The unrolled loop's induction variable holds `c` in the copy built next.
-    pub(crate) fn set(&mut self, iv: Var, c: Const) {
+    pub(super) fn set(&mut self, iv: Var, c: Const) {
         self.slots[iv.0 as usize].known = Some(c);
     }
 
     /// Control flow (built by the caller) was appended: what it writes is no longer known, and
     /// what it reads or writes is tainted.
-    pub(crate) fn forget(&mut self, inst: &Inst) {
+    pub(super) fn forget(&mut self, inst: &Inst) {
         self.flush();
         let slots = &mut self.slots;
         let mut look = |i: &Inst| {
@@ -102,10 +102,7 @@ impl Prefold {
                 }
             });
         };
-        look(inst);
-        for c in child_blocks(inst) {
-            walk(c, &mut look);
-        }
+        walk_inst(inst, &mut look);
     }
 
     /// `o` with a known constant substituted; a variable read as a variable is tainted and its
@@ -141,7 +138,7 @@ impl Prefold {
 
     /// Appends a copy of `inst` (no control flow) to `out`, folded where it can be.
     #[inline]
-    pub(crate) fn push(&mut self, vars: &[Ty], inst: &Inst, out: &mut Vec<Inst>) {
+    pub(super) fn push(&mut self, vars: &[Ty], inst: &Inst, out: &mut Vec<Inst>) {
         let mut consts = true;
         let c = &mut consts;
         // The copy is built with its operands substituted (no clone to rewrite afterwards) for
@@ -239,8 +236,8 @@ impl Prefold {
                 inst
             }
         };
-        if consts && super::has_simpler_forms(&inst) {
-            if let Some(s) = simplify_consts(vars, &inst) {
+        if consts {
+            if let Some(s) = simplify(vars, &[], &inst) {
                 inst = s;
             }
         }
@@ -266,7 +263,7 @@ impl Prefold {
 
     /// Deletes the dropped `mov`s from `out` (the vector everything was appended to).
     #[inline]
-    pub(crate) fn finish(mut self, out: &mut Vec<Inst>) {
+    pub(super) fn finish(mut self, out: &mut Vec<Inst>) {
         if self.dead.is_empty() {
             return;
         }
@@ -279,9 +276,4 @@ impl Prefold {
             !drop
         });
     }
-}
-
-/// What folding makes of `inst`, all of whose operands are constants.
-fn simplify_consts(vars: &[Ty], inst: &Inst) -> Option<Inst> {
-    Simplify { vars, widened: &[] }.inst(inst)
 }
