@@ -273,8 +273,8 @@ impl<T: IntoConstValue + Copy> IntoConstValue for &T {
 #[derive(Clone, Copy, Debug)]
 pub enum Callable {
     Device(&'static FnDef),
-    /// An entry of the intrinsic table (kernel-std's `intrinsics` module), by name.
-    Intrinsic(&'static str),
+    /// A device function of kernel-std's `intrinsics`: its spec, with how to lower it.
+    Intrinsic(&'static crate::intrinsic::IntrinsicSpec),
 }
 
 #[derive(Clone, Copy)]

@@ -14,6 +14,7 @@ use super::types::{SDef, Ty};
 use super::FErr;
 
 mod calls;
+mod intrinsics;
 pub use calls::{iter_item, unsigned};
 
 /// Identity of an AST node within one function instance.

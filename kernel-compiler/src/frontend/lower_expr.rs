@@ -96,7 +96,7 @@ impl Lower {
             }
             ExprKind::Call { callee, args, .. } => match (callee.resolve)() {
                 ast::Callable::Device(def) => self.call_device(e, def, args),
-                ast::Callable::Intrinsic(name) => self.call_intrinsic(e, name, args),
+                ast::Callable::Intrinsic(spec) => self.call_intrinsic(e, spec, args),
             },
             ExprKind::AssocCall { ty, method, args } => self.assoc_call(e, ty, method, args),
             ExprKind::MethodCall {

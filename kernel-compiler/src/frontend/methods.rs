@@ -4,6 +4,7 @@
 
 use kernel_ir::ast::{self, Expr, Span};
 use kernel_ir::ir::{self, BinOp, Const, Inst, Operand, PanicKind, UnOp};
+use kernel_std::intrinsics::integer;
 
 use super::consts::{convert_type, eval_const};
 use super::types::Ty;
@@ -164,12 +165,12 @@ impl Lower {
                 // shifted back down.
                 let u = self.zext32(x);
                 let ut = self.op_ty(u);
-                let (name, shift) = if ut == ir::Ty::U64 {
-                    ("brevll", 0)
+                let (brev, shift) = if ut == ir::Ty::U64 {
+                    (&integer::brevll::ENTRY, 0)
                 } else {
-                    ("brev", 32 - t.bits())
+                    (&integer::brev::ENTRY, 32 - t.bits())
                 };
-                let r = Operand::Var(self.intrinsic(name, &[u], sp)?[0]);
+                let r = Operand::Var(self.intrinsic(brev, &[u], sp)?[0]);
                 let r = if shift > 0 {
                     self.bin(BinOp::Shr, r, c_u32(shift))
                 } else {

@@ -26,12 +26,13 @@
 //! inside the elements of arrays, re-pointing a reference between different arrays or memory
 //! spaces.
 
+mod access;
 mod assume;
 mod builtins;
 pub mod consts;
+mod custom;
 mod emit;
 mod heap;
-mod hints;
 pub mod infer;
 mod inline;
 mod lower_expr;
@@ -40,7 +41,6 @@ mod lower_match;
 mod lower_place;
 mod lower_stmt;
 mod methods;
-mod pair_atomics;
 mod print;
 mod scope;
 pub mod types;

@@ -338,3 +338,27 @@ pub fn has_view(t: &Ty) -> bool {
         _ => false,
     }
 }
+
+/// The registers a value of type `t` moves in as one memory access: a scalar, or the fields of a
+/// struct of scalars whose alignment is its size (CUDA's vector types, `half2`). `None` for
+/// anything else.
+pub fn access_lanes(t: &Ty) -> Option<Vec<ir::Ty>> {
+    if let Some(s) = t.ir() {
+        return Some(vec![s]);
+    }
+    let (size, align) = layout(t).ok()?;
+    if size != align {
+        return None;
+    }
+    field_lanes(t)
+}
+
+/// The fields of a struct of scalars, `None` for anything else.
+pub fn field_lanes(t: &Ty) -> Option<Vec<ir::Ty>> {
+    let Ty::Struct(s) = t else { return None };
+    struct_fields(*s)
+        .ok()?
+        .iter()
+        .map(|(_, f)| f.ir())
+        .collect()
+}

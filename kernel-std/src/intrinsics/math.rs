@@ -1,7 +1,16 @@
-//! Floating-point math with a single PTX instruction (B.7, Appendix E.2): `fma`, arithmetic and
-//! square root / reciprocal with an explicit rounding mode (`__fadd_rz`...), and CUDA's fast
-//! `.approx` intrinsics (`__sinf`, `__expf`, `__logf`, `__fdividef`, `__powf`). Everything else of
-//! the math library is written in the kernel DSL (`crate::math`).
+//! Math (CUDA C Programming Guide B.7 and Appendix E): the free functions of CUDA's names that
+//! Rust lacks, and the entries of the operations one PTX instruction computes.
+//!
+//! Functions Rust's `f32`/`f64` already have are used as methods, with Rust's names and argument
+//! order: `x.sin()`, `x.sin_cos()`, `y.atan2(x)`, `x.powf(y)`, `x.powi(n)`, `x.hypot(y)`,
+//! `x.exp()`, `x.exp_m1()`, `x.ln()`, `x.ln_1p()`, `x.cbrt()`, `x.copysign(y)`, `x.mul_add(y, z)`,
+//! `x % y`... The free functions below take `f32` or `f64` (the math library, `crate::math`,
+//! picks the implementation per type), the `fast_*` ones `f32` only. Accuracy: `docs/math-ulp.md`.
+//!
+//! The entries: floating-point math with a single PTX instruction (B.7, Appendix E.2): `fma`,
+//! arithmetic and square root / reciprocal with an explicit rounding mode (`__fadd_rz`...), and
+//! CUDA's fast `.approx` intrinsics (`__sinf`, `__expf`, `__logf`, `__fdividef`, `__powf`).
+//! Everything else of the math library is written in the kernel DSL (`crate::math`).
 //!
 //! Simulator semantics: the rounding-mode entries are exact (the round-to-nearest result is
 //! nudged one ulp by the sign of the exact residual, computed with `fma`/two-sum, which is exact
@@ -11,7 +20,8 @@
 //! rounded function of the same argument (the GPU result lies within those bounds of it), so
 //! simulator and GPU may differ in the last bits of these six functions only.
 
-use super::{Class, IntrinsicDef, SimEnv};
+use super::{Class, Custom, IntrinsicDef, SimEnv};
+use crate::api::Float;
 use kernel_ir::ir::Ty;
 
 /// The float operations the rounding-mode semantics need, for f32 and f64 alike.
@@ -285,7 +295,7 @@ sims! {
     sim_fast_cos => |a, o| put32(o, (f32a(a, 0) as f64).cos() as f32);
     sim_fast_exp => |a, o| put32(o, (f32a(a, 0) * std::f32::consts::LOG2_E).exp2());
     sim_fast_log => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * std::f32::consts::LN_2);
-    sim_fast_div => |a, o| put32(o, fast_div(f32a(a, 0), f32a(a, 1)));
+    sim_fast_div => |a, o| put32(o, fdividef(f32a(a, 0), f32a(a, 1)));
     sim_fast_pow => |a, o| {
         let l = (f32a(a, 0) as f64).log2() as f32;
         put32(o, ((l * f32a(a, 1)) as f64).exp2() as f32)
@@ -293,7 +303,7 @@ sims! {
 }
 
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
-fn fast_div(x: f32, y: f32) -> f32 {
+fn fdividef(x: f32, y: f32) -> f32 {
     if y.abs() > 8.507059e37 && y.is_finite() {
         return x * 0.0;
     }
@@ -451,7 +461,7 @@ const DIV: [IntrinsicDef; 8] = bin_modes!("div", 3);
 const SQRT: [IntrinsicDef; 8] = un_modes!("sqrt", "sqrt", 0);
 const RCP: [IntrinsicDef; 8] = un_modes!("rcp", "rcp", 1);
 
-const OTHER: [IntrinsicDef; 16] = [
+const FMA: [IntrinsicDef; 10] = [
     entry!(
         "fma.f32",
         [F32, F32, F32],
@@ -522,54 +532,13 @@ const OTHER: [IntrinsicDef; 16] = [
         "fma.rm.f64 {d0}, {a0}, {a1}, {a2}",
         sim_fma64::<3>
     ),
-    entry!(
-        "fast_sin",
-        [F32],
-        F32,
-        "sin.approx.f32 {d0}, {a0}",
-        sim_fast_sin
-    ),
-    entry!(
-        "fast_cos",
-        [F32],
-        F32,
-        "cos.approx.f32 {d0}, {a0}",
-        sim_fast_cos
-    ),
-    entry!(
-        "fast_exp",
-        [F32],
-        F32,
-        "mul.rn.f32 {d0}, {a0}, 0f3FB8AA3B; ex2.approx.f32 {d0}, {d0}",
-        sim_fast_exp
-    ),
-    entry!(
-        "fast_log",
-        [F32],
-        F32,
-        "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3F317218",
-        sim_fast_log
-    ),
-    entry!(
-        "fast_div",
-        [F32, F32],
-        F32,
-        "div.approx.f32 {d0}, {a0}, {a1}",
-        sim_fast_div
-    ),
-    entry!(
-        "fast_pow",
-        [F32, F32],
-        F32,
-        "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, {a1}; ex2.approx.f32 {d0}, {d0}",
-        sim_fast_pow
-    ),
 ];
 
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: &[IntrinsicDef] = &{
-    let mut all = [OTHER[0]; 64];
-    let groups: [&[IntrinsicDef]; 7] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &OTHER];
+/// The entries of the math library (`crate::math` names them by name): directed-rounding
+/// arithmetic and `fma`.
+static LIBRARY: [IntrinsicDef; 58] = {
+    let mut all = [FMA[0]; 58];
+    let groups: [&[IntrinsicDef]; 7] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &FMA];
     let mut n = 0;
     let mut g = 0;
     while g < groups.len() {
@@ -583,3 +552,116 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &{
     }
     all
 };
+
+intrinsics! {
+    table TABLE + library;
+
+    /// `rsqrt(x)`: `1 / sqrt(x)`.
+    pub fn rsqrt<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `exp10(x)`: `10^x`.
+    pub fn exp10<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `expm1(x)`: `e^x - 1` (also `x.exp_m1()`).
+    pub fn expm1<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `log1p(x)`: `ln(1 + x)` (also `x.ln_1p()`).
+    pub fn log1p<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `sinpi(x)`: `sin(pi * x)` without the rounding of `pi * x`.
+    pub fn sinpi<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `cospi(x)`: `cos(pi * x)`.
+    pub fn cospi<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `erf(x)`: the error function.
+    pub fn erf<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `erfc(x)`: `1 - erf(x)` without cancellation.
+    pub fn erfc<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `lgamma(x)`: `ln |Gamma(x)|`.
+    pub fn lgamma<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `tgamma(x)`: `Gamma(x)`.
+    pub fn tgamma<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `fmod(x, y)`: C's `fmod`, the same as Rust's `x % y`.
+    pub fn fmod<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// `fma(x, y, z)`: `x * y + z` rounded once (also `x.mul_add(y, z)`).
+    pub fn fma<T: Float>(x: T, y: T, z: T) -> T = custom(Custom::Math);
+    /// `__fadd_rn` / `__dadd_rn`: addition rounded to nearest even, never contracted into an fma.
+    pub fn add_rn<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Addition rounded toward zero.
+    pub fn add_rz<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Addition rounded up (toward +inf).
+    pub fn add_ru<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Addition rounded down (toward -inf).
+    pub fn add_rd<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Subtraction rounded to nearest even.
+    pub fn sub_rn<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Subtraction rounded toward zero.
+    pub fn sub_rz<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Subtraction rounded up.
+    pub fn sub_ru<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Subtraction rounded down.
+    pub fn sub_rd<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Multiplication rounded to nearest even, never contracted into an fma.
+    pub fn mul_rn<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Multiplication rounded toward zero.
+    pub fn mul_rz<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Multiplication rounded up.
+    pub fn mul_ru<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Multiplication rounded down.
+    pub fn mul_rd<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Division rounded to nearest even (what `/` does).
+    pub fn div_rn<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Division rounded toward zero.
+    pub fn div_rz<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Division rounded up.
+    pub fn div_ru<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// Division rounded down.
+    pub fn div_rd<T: Float>(x: T, y: T) -> T = custom(Custom::Math);
+    /// `fma` rounded to nearest even.
+    pub fn fma_rn<T: Float>(x: T, y: T, z: T) -> T = custom(Custom::Math);
+    /// `fma` rounded toward zero.
+    pub fn fma_rz<T: Float>(x: T, y: T, z: T) -> T = custom(Custom::Math);
+    /// `fma` rounded up.
+    pub fn fma_ru<T: Float>(x: T, y: T, z: T) -> T = custom(Custom::Math);
+    /// `fma` rounded down.
+    pub fn fma_rd<T: Float>(x: T, y: T, z: T) -> T = custom(Custom::Math);
+    /// Square root rounded to nearest even (what `x.sqrt()` does).
+    pub fn sqrt_rn<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// Square root rounded toward zero.
+    pub fn sqrt_rz<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// Square root rounded up.
+    pub fn sqrt_ru<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// Square root rounded down.
+    pub fn sqrt_rd<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `1 / x` rounded to nearest even.
+    pub fn rcp_rn<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `1 / x` rounded toward zero.
+    pub fn rcp_rz<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `1 / x` rounded up.
+    pub fn rcp_ru<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `1 / x` rounded down.
+    pub fn rcp_rd<T: Float>(x: T) -> T = custom(Custom::Math);
+    /// `sincos(x)`: `(sin x, cos x)` (also `x.sin_cos()`).
+    pub fn sincos<T: Float>(x: T) -> (T, T) = custom(Custom::Math);
+    /// `sincospi(x)`: `(sin(pi x), cos(pi x))`.
+    pub fn sincospi<T: Float>(x: T) -> (T, T) = custom(Custom::Math);
+    /// `__sinf(x)`: `sin.approx.f32`; absolute error 2^-21.41 on [-pi, pi], larger outside.
+    pub fn fast_sin(x: f32) -> f32 = pure(70, "sin.approx.f32 {d0}, {a0}", sim_fast_sin);
+    /// `__cosf(x)`: `cos.approx.f32`; absolute error 2^-21.19 on [-pi, pi], larger outside.
+    pub fn fast_cos(x: f32) -> f32 = pure(70, "cos.approx.f32 {d0}, {a0}", sim_fast_cos);
+    /// `__expf(x)`: `ex2.approx(x * log2 e)`; `2 + floor(|1.16 x|)` ulp.
+    pub fn fast_exp(x: f32) -> f32 =
+        pure(70, "mul.rn.f32 {d0}, {a0}, 0f3FB8AA3B; ex2.approx.f32 {d0}, {d0}", sim_fast_exp);
+    /// `__logf(x)`: `lg2.approx(x) * ln 2`; absolute error 2^-21.41 on [0.5, 2], else 3 ulp.
+    pub fn fast_log(x: f32) -> f32 =
+        pure(70, "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3F317218", sim_fast_log);
+    /// `__fdividef(x, y)`: `div.approx.f32`; 2 ulp for `|y|` in [2^-126, 2^126], 0 beyond 2^126.
+    pub fn fast_div(x: f32, y: f32) -> f32 =
+        pure(70, "div.approx.f32 {d0}, {a0}, {a1}", sim_fast_div);
+    /// `__powf(x, y)`: `ex2.approx(y * lg2.approx(x))`.
+    pub fn fast_pow(x: f32, y: f32) -> f32 = pure(
+        70,
+        "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, {a1}; ex2.approx.f32 {d0}, {d0}",
+        sim_fast_pow
+    );
+}
+
+/// The math library's entries, for the table.
+fn library() -> &'static [IntrinsicDef] {
+    &LIBRARY
+}
