@@ -25,6 +25,34 @@ fn ffs64(x: u64) -> u64 {
     }
 }
 
+/// `fns`: the bit position reached by walking from bit `base` of `mask` (up for a positive
+/// `offset`, down for a negative one) to its `|offset|`-th set bit, `base` itself when `offset`
+/// is 0 and that bit is set; `0xffff_ffff` when there is none.
+fn nth_set_bit(mask: u32, base: u32, offset: i32) -> u64 {
+    if base > 31 {
+        return 0xffff_ffff;
+    }
+    if offset == 0 {
+        return if mask >> base & 1 == 1 {
+            base as u64
+        } else {
+            0xffff_ffff
+        };
+    }
+    let mut left = offset.unsigned_abs();
+    let mut pos = base as i32;
+    while (0..32).contains(&pos) {
+        if mask >> pos & 1 == 1 {
+            left -= 1;
+            if left == 0 {
+                return pos as u64;
+            }
+        }
+        pos += offset.signum();
+    }
+    0xffff_ffff
+}
+
 /// `prmt.b32` in its default mode: byte `i` of the result is byte `s[4i+2..4i]` of `{b, a}`
 /// (bytes 0..3 from `a`, 4..7 from `b`); bit `4i+3` replicates that byte's sign bit.
 fn prmt(a: u64, b: u64, s: u64) -> u64 {
@@ -266,6 +294,15 @@ intrinsics! {
     /// `__brevll`: 64-bit `brev`.
     pub fn brevll(x: u64) -> u64 =
         pure(70, "brev.b64 {d0}, {a0}", |_, a, o| o[0] = a[0].reverse_bits());
+    /// `__fns(mask, base, offset)`: the position of the `offset`-th set bit of `mask` counting
+    /// from bit `base` (`base` is the first), upwards for a positive `offset` and downwards for a
+    /// negative one; for `offset == 0`, `base` if that bit is set. `0xffff_ffff` when there is no
+    /// such bit. `base` must be 0..=31.
+    pub fn fns(mask: u32, base: u32, offset: i32) -> u32 = pure(
+        70,
+        "fns.b32 {d0}, {a0}, {a1}, {a2}",
+        |_, a, o| o[0] = nth_set_bit(a[0] as u32, a[1] as u32, a[2] as u32 as i32)
+    );
     /// `__byte_perm(x, y, s)`: byte `i` of the result is byte `(s >> 4i) & 7` of the 8-byte value
     /// `y:x` (`x` supplies bytes 0-3); bit `4i + 3` of `s` replicates that byte's sign instead
     /// (PTX `prmt`).
