@@ -24,11 +24,15 @@ pub trait AtomicValue: DeviceType {}
 /// Types with `atomic_add`: every [`AtomicValue`], plus `f16` (sm_70) and `bf16` (sm_90) on
 /// global memory only.
 pub trait AtomicAddValue: DeviceType {}
-/// Integer types with the bitwise atomics, `atomic_sub` and `atomic_cas`.
+/// Integer types with the bitwise atomics and `atomic_sub`.
 pub trait AtomicInt: AtomicValue {}
+/// Types `atomic_cas` swaps: the 32- and 64-bit integers, and `u16` (CUDA's `unsigned short`
+/// overload, `atom.cas.b16`).
+pub trait AtomicCasValue: DeviceType {}
 
 value_types!(AtomicValue, ATOMIC_VALUE_TYPES: u32, i32, u64, i64, f32, f64);
 value_types!(AtomicInt, ATOMIC_INT_TYPES: u32, i32, u64, i64);
+value_types!(AtomicCasValue, ATOMIC_CAS_TYPES: u32, i32, u64, i64, u16);
 value_types!(
     AtomicAddValue,
     ATOMIC_ADD_TYPES: u32, i32, u64, i64, f32, f64, half::f16, half::bf16
@@ -58,8 +62,9 @@ const T_F32: u8 = 4;
 const T_F64: u8 = 5;
 const T_F16: u8 = 6;
 const T_BF16: u8 = 7;
+const T_U16: u8 = 8;
 
-const TYPES: [(u8, &str, Ty); 8] = [
+const TYPES: [(u8, &str, Ty); 9] = [
     (T_U32, "u32", Ty::U32),
     (T_I32, "i32", Ty::I32),
     (T_U64, "u64", Ty::U64),
@@ -68,6 +73,7 @@ const TYPES: [(u8, &str, Ty); 8] = [
     (T_F64, "f64", Ty::F64),
     (T_F16, "f16", Ty::F16),
     (T_BF16, "bf16", Ty::BF16),
+    (T_U16, "u16", Ty::U16),
 ];
 
 /// `(name, op, types it exists for)`, following CUDA's overloads.
@@ -95,7 +101,7 @@ const OPS: [(&str, u8, &[u8]); 13] = [
     ),
     ("atomic_inc", INC, &[T_U32]),
     ("atomic_dec", DEC, &[T_U32]),
-    ("atomic_cas", CAS, &[T_U32, T_I32, T_U64, T_I64]),
+    ("atomic_cas", CAS, &[T_U32, T_I32, T_U64, T_I64, T_U16]),
     ("atomic_and", AND, &[T_U32, T_I32, T_U64, T_I64]),
     ("atomic_or", OR, &[T_U32, T_I32, T_U64, T_I64]),
     ("atomic_xor", XOR, &[T_U32, T_I32, T_U64, T_I64]),
@@ -180,10 +186,10 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
             }
         }
         (CAS, _) => {
-            let eq = if bits32 {
-                old as u32 == a as u32
-            } else {
-                old == a
+            let eq = match T {
+                T_U16 => old as u16 == a as u16,
+                _ if bits32 => old as u32 == a as u32,
+                _ => old == a,
             };
             if eq {
                 b
@@ -196,7 +202,7 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
         _ => old ^ a,
     };
     match T {
-        T_F16 | T_BF16 => r & 0xffff,
+        T_F16 | T_BF16 | T_U16 => r & 0xffff,
         _ if bits32 => r & 0xffff_ffff,
         _ => r,
     }
@@ -212,7 +218,7 @@ fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
     let space = if SHARED { Space::Shared } else { Space::Global };
     let bytes = match T {
         T_U32 | T_I32 | T_F32 => 4,
-        T_F16 | T_BF16 => 2,
+        T_F16 | T_BF16 | T_U16 => 2,
         _ => 8,
     };
     let addr = args[0];
@@ -249,7 +255,8 @@ fn pick_ty<const OP: u8>(t: u8, shared: bool) -> SimFn {
         T_F32 => pick_space::<OP, T_F32>(shared),
         T_F64 => pick_space::<OP, T_F64>(shared),
         T_F16 => pick_space::<OP, T_F16>(shared),
-        _ => pick_space::<OP, T_BF16>(shared),
+        T_BF16 => pick_space::<OP, T_BF16>(shared),
+        _ => pick_space::<OP, T_U16>(shared),
     }
 }
 
@@ -275,7 +282,11 @@ fn pick(op: u8, t: u8, shared: bool) -> SimFn {
 /// semantics and scope for the relaxed device-scope default), `space` = `.global` / `.shared`.
 fn ptx(op: u8, t: u8, q: &str, space: &str) -> String {
     let wide = matches!(t, T_U64 | T_I64 | T_F64);
-    let b = if wide { "b64" } else { "b32" };
+    let b = match t {
+        T_U16 => "b16",
+        _ if wide => "b64",
+        _ => "b32",
+    };
     let (u, s) = if wide { ("u64", "s64") } else { ("u32", "s32") };
     let signed = matches!(t, T_I32 | T_I64);
     let float = match t {
@@ -631,8 +642,9 @@ atomic_fns! {
         atomic_dec_system_release "system" "release",
         atomic_dec_system_acq_rel "system" "acquire-release"
     ];
-    /// `atomicCAS`: `*p = if *p == compare { v } else { *p }`; returns the old value.
-    fn atomic_cas {<T: AtomicInt>(p: &mut T, compare: T, v: T) -> T} [
+    /// `atomicCAS`: `*p = if *p == compare { v } else { *p }`; returns the old value. Also on
+    /// `u16`, which touches only its own two bytes of the word.
+    fn atomic_cas {<T: AtomicCasValue>(p: &mut T, compare: T, v: T) -> T} [
         atomic_cas_acquire "device" "acquire",
         atomic_cas_release "device" "release",
         atomic_cas_acq_rel "device" "acquire-release",
@@ -728,6 +740,13 @@ mod tests {
         assert!(family("atomic_nope").is_empty());
         let cas = family("atomic_cas_system");
         assert!(cas.iter().any(|e| e.name == "atomic_cas_system.i64.shared"));
+        let cas16 = cas
+            .iter()
+            .find(|e| e.name == "atomic_cas_system.u16.shared");
+        assert_eq!(
+            cas16.map(|e| e.ptx),
+            Some("atom.relaxed.sys.shared.cas.b16 {d0}, [{a0}], {a1}, {a2}")
+        );
         assert!(family("atomic_inc").iter().all(|e| e.rets == [Ty::U32]));
         // 16-bit float adds exist on global memory only.
         let add = family("atomic_add");
@@ -754,15 +773,11 @@ mod tests {
                     .any(|p| name.starts_with(p))
                 {
                     &[Ty::U32]
-                } else if [
-                    "atomic_sub",
-                    "atomic_cas",
-                    "atomic_and",
-                    "atomic_or",
-                    "atomic_xor",
-                ]
-                .iter()
-                .any(|p| name.starts_with(p))
+                } else if name.starts_with("atomic_cas") {
+                    ATOMIC_CAS_TYPES
+                } else if ["atomic_sub", "atomic_and", "atomic_or", "atomic_xor"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
                 {
                     ATOMIC_INT_TYPES
                 } else {
@@ -834,6 +849,9 @@ mod tests {
         assert_eq!(apply::<SUB, T_U32>(1, 2, 0), 0xffff_ffff);
         assert_eq!(apply::<CAS, T_U64>(5, 5, 9), 9);
         assert_eq!(apply::<CAS, T_U64>(5, 6, 9), 5);
+        // 16-bit swaps compare and write the halfword only.
+        assert_eq!(apply::<CAS, T_U16>(5, 0x1_0005, 0x2_0009), 9);
+        assert_eq!(apply::<CAS, T_U16>(5, 6, 9), 5);
         let f = |x: f32| x.to_bits() as u64;
         assert_eq!(apply::<MAX, T_F32>(f(-1.0), f(2.5), 0), f(2.5));
         assert_eq!(apply::<ADD, T_F32>(f(1.5), f(2.0), 0), f(3.5));
