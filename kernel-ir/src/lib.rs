@@ -10,5 +10,6 @@ pub mod ir;
 pub mod panic_record;
 pub mod print;
 pub mod printf;
+pub mod ty;
 
 pub use ast::GenericValue;

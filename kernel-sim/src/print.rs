@@ -11,15 +11,9 @@
 use std::cell::RefCell;
 use std::io::Write;
 
-use super::compile::Slot;
+use super::compile::PrintCall;
 use kernel_ir::ir::Ty;
 use kernel_ir::printf::{format_c, layout};
-
-/// One print site, lowered: the C format and where its promoted arguments live.
-pub(crate) struct PrintCall {
-    pub format: String,
-    pub args: Vec<(Slot, Ty)>,
-}
 
 thread_local! {
     static SINK: RefCell<Option<String>> = const { RefCell::new(None) };

@@ -8,11 +8,12 @@ extern crate self as ferrocuda;
 pub mod api;
 pub mod intrinsics;
 pub mod math;
+mod types;
 
 /// Paths used by macro-generated code; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::api::{DeviceCopy, DeviceType};
+    pub use crate::types::{DeviceCopy, DeviceType};
     pub use kernel_ir::ast;
     pub use kernel_ir::GenericValue;
 }

@@ -1,6 +1,7 @@
 //! Compact builders for hand-made IR kernels and a tiny device-memory harness for the simulator
 //! tests.
 
+use kernel_ir::intrinsic::IntrinsicId;
 use kernel_ir::ir::*;
 use kernel_sim::{self as sim, GlobalMemory, SimError, SimLaunch, SimStats};
 use kernel_std::intrinsics;

@@ -10,10 +10,12 @@
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
+//! - `cycles`: fails when a module imports a module that imports it back (also a test).
 
 mod bench;
 mod bundle;
 mod compile_time;
+mod cycles;
 mod ptx_dump;
 
 use std::process::ExitCode;
@@ -25,6 +27,7 @@ fn main() -> ExitCode {
         Some("compile-time") => compile_time::run(&args[1..]),
         Some("gpu-bundle") => bundle::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("cycles") => cycles::run(&args[1..]),
         Some("list") => {
             for k in ferrocuda_examples::registry::KERNELS {
                 println!("{}", k.name);
@@ -42,4 +45,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...]>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...] | cycles>";

@@ -3,7 +3,8 @@
 //! the space it points into (`is_global`...), which references carry statically.
 
 use kernel_ir::ast::Expr;
-use kernel_ir::intrinsic::{Access, IntrinsicDef, IntrinsicSpec};
+use kernel_ir::ast::{Access, IntrinsicSpec};
+use kernel_ir::intrinsic::IntrinsicDef;
 use kernel_ir::ir::{self, Operand, Space};
 
 use super::builtins::results;

@@ -3,7 +3,8 @@
 //! code of their own in `custom`.
 
 use kernel_ir::ast::{Expr, Span};
-use kernel_ir::intrinsic::{IntrinsicDef, IntrinsicId, IntrinsicSpec, Known, Lowering};
+use kernel_ir::ast::{IntrinsicSpec, Known, Lowering};
+use kernel_ir::intrinsic::{IntrinsicDef, IntrinsicId};
 use kernel_ir::ir::{self, Inst, Operand};
 
 use super::types::Ty;

@@ -2,8 +2,8 @@
 //! and dynamic), `trap`/`unreachable`, `pm_counter`'s constant, the math library's generic
 //! functions, and (in `heap` and `assume`) the device heap, `alloca` and the assumptions.
 
+use kernel_ir::ast::Custom;
 use kernel_ir::ast::Expr;
-use kernel_ir::intrinsic::Custom;
 use kernel_ir::ir::{self, BinOp, Inst, Operand, PanicKind, Space};
 
 use super::consts::eval_const;

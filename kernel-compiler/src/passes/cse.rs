@@ -17,7 +17,8 @@
 use super::fx::FxHashMap;
 
 use super::util::{falls_through, for_each_def, is_removable, walk};
-use kernel_ir::ir::{BinOp, Block, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
+use kernel_ir::intrinsic::IntrinsicId;
+use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, Ty, Var};
 
 /// A pure computation: what is computed and from which operands, in a fixed-size `Copy` value.
 ///

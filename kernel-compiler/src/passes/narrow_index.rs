@@ -19,7 +19,8 @@ use super::fx::FxHashMap;
 
 use super::ranges::{self, Range};
 use super::util::{def_counts, for_each_def, walk};
-use kernel_ir::ir::{BinOp, Block, Const, Inst, IntrinsicId, Kernel, Operand, Ty, Var};
+use kernel_ir::intrinsic::IntrinsicId;
+use kernel_ir::ir::{BinOp, Block, Const, Inst, Kernel, Operand, Ty, Var};
 
 /// What the passes below read of a variable's single definition: a copy of the instruction
 /// (a hash map of cloned instructions was most of this pass's time).

@@ -5,7 +5,8 @@
 //! interpretation. Every rule here is exact for Rust's wrapping semantics: a result that could
 //! wrap gets its type's full range (unsigned) or no range (signed).
 
-use kernel_ir::ir::{BinOp, Const, IntrinsicId, KernelAttrs, Ty};
+use kernel_ir::intrinsic::IntrinsicId;
+use kernel_ir::ir::{BinOp, Const, KernelAttrs, Ty};
 
 pub type Range = (u128, u128);
 

@@ -7,7 +7,8 @@
 
 use super::emit::{Emitter, Res};
 use super::regs::Reg;
-use kernel_ir::ir::{IntrinsicId, Operand, Var};
+use kernel_ir::intrinsic::IntrinsicId;
+use kernel_ir::ir::{Operand, Var};
 use kernel_std::intrinsics;
 use std::fmt::{Display, Write};
 

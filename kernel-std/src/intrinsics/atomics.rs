@@ -10,7 +10,7 @@
 //! type and for the memory the reference points into (`atom.shared` / `atom.global`).
 //!
 //! Entries are named `function.type.space` (`atomic_add_block.u32.shared`); each function's
-//! entries come from its name (operation, scope, ordering: [`family`]). Float min/max are CAS
+//! entries come from its name (operation, scope, ordering: `family`). Float min/max are CAS
 //! loops (PTX has no `atom.min.f32`). The simulator runs each entry as one uninterrupted
 //! read-modify-write through `SimEnv::atomic_read/atomic_write`, which the race detector treats
 //! as atomic.

@@ -22,7 +22,7 @@ use kernel_ir::ir::Ty;
 use kernel_macros::device;
 
 use super::SimEnv;
-use crate::api::{bfloat162, half2};
+use crate::types::{bfloat162, half2};
 
 const H: Ty = Ty::F16;
 const B: Ty = Ty::BF16;

@@ -7,7 +7,7 @@
 use half::{bf16, f16};
 use kernel_ir::ir::Ty;
 
-use crate::api::{bfloat162, half2};
+use crate::types::{bfloat162, half2};
 
 const H: Ty = Ty::F16;
 const B: Ty = Ty::BF16;
@@ -85,7 +85,7 @@ intrinsics! {
         ),
         |_, a, o| o[0] = div_b(a[0], a[1])
     );
-    /// `__h2div`: lane-wise `a / b`, each lane as [`hdiv`].
+    /// `__h2div`: lane-wise `a / b`, each lane as [`hdiv`](fn@hdiv).
     pub fn h2div(a: half2, b: half2) -> half2 = lanes(
         70,
         [H, H, H, H] -> [H, H],
@@ -101,7 +101,7 @@ intrinsics! {
             o[1] = div_h(a[1], a[3]);
         }
     );
-    /// `__h2div` on `bfloat162`: lane-wise `a / b`, each lane as [`hdiv_bf16`] (sm_80+).
+    /// `__h2div` on `bfloat162`: lane-wise `a / b`, each lane as [`hdiv_bf16`](fn@hdiv_bf16) (sm_80+).
     pub fn h2div_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
         80,
         [B, B, B, B] -> [B, B],

@@ -21,7 +21,7 @@
 //! simulator and GPU may differ in the last bits of these six functions only.
 
 use super::{Class, Custom, IntrinsicDef, SimEnv};
-use crate::api::Float;
+use crate::types::Float;
 use kernel_ir::ir::Ty;
 
 /// The float operations the rounding-mode semantics need, for f32 and f64 alike.

@@ -7,13 +7,11 @@
 //! Users see these functions through `api` (and `prelude`); their companion modules (`popc::`)
 //! are what `#[kernel]` code resolves.
 
-pub use kernel_ir::intrinsic::{
-    Access, Class, Custom, Entries, IntrinsicDef, IntrinsicId, IntrinsicSpec, Known, Lowering,
-    SimEnv, SimFn, SimWarpFn,
-};
+pub use kernel_ir::ast::{Access, Custom, Entries, IntrinsicSpec, Known, Lowering};
+pub use kernel_ir::intrinsic::{Class, IntrinsicDef, IntrinsicId, SimEnv, SimFn, SimWarpFn};
 pub use spec::{IrRets, IrType};
 
-pub(crate) use crate::api::DeviceType;
+pub(crate) use crate::types::DeviceType;
 use kernel_ir::ir::{Block, Inst, Kernel};
 
 /// Where the simulator puts the shared window in the generic address space: above any global
@@ -147,7 +145,7 @@ pub fn extern_declarations(k: &Kernel) -> String {
     out
 }
 
-fn visit(b: &Block, f: &mut dyn FnMut(kernel_ir::ir::IntrinsicId)) {
+fn visit(b: &Block, f: &mut dyn FnMut(IntrinsicId)) {
     for i in &b.0 {
         match i {
             Inst::Intrinsic { id, .. } => f(*id),

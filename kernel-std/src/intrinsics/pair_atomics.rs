@@ -10,7 +10,7 @@ use half::{bf16, f16};
 use kernel_ir::ir::{Space, Ty};
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::api::{bfloat162, half2};
+use crate::types::{bfloat162, half2};
 
 fn add_lanes<const BF: bool, const SHARED: bool>(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     let space = if SHARED { Space::Shared } else { Space::Global };
@@ -79,7 +79,7 @@ intrinsics! {
             add_lanes::<false, true>
         ),
     ]);
-    /// `atomicAdd(__nv_bfloat162*, __nv_bfloat162)`: as [`atomic_add_half2`] with
+    /// `atomicAdd(__nv_bfloat162*, __nv_bfloat162)`: as [`atomic_add_half2`](fn@atomic_add_half2) with
     /// `atom.add.noftz.bf16x2`, which needs sm_90 (compiling for an older target is an error).
     pub fn atomic_add_bfloat162(p: &mut bfloat162, v: bfloat162) -> bfloat162 =
         access(true, false, entries = &[

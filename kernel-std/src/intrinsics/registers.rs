@@ -3,7 +3,7 @@
 use kernel_ir::ir::Ty;
 
 use super::{Class, IntrinsicDef, SimEnv};
-use crate::api::Dim3;
+use crate::types::Dim3;
 
 fn sim_tid_x(e: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
     o[0] = e.thread_idx()[0] as u64;

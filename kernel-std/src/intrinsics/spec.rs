@@ -155,8 +155,8 @@ macro_rules! intrinsics {
             entries,
             lowering: $crate::intrinsics::Lowering::Lanes {
                 entry: &ENTRY,
-                params: &[$(<$ty as $crate::api::DeviceType>::ast_type),*],
-                ret: <intrinsics!(@ret $($ret)?) as $crate::api::DeviceType>::ast_type,
+                params: &[$(<$ty as $crate::types::DeviceType>::ast_type),*],
+                ret: <intrinsics!(@ret $($ret)?) as $crate::types::DeviceType>::ast_type,
             },
         };
     };

@@ -5,7 +5,7 @@
 use kernel_macros::device;
 
 use super::f64_exp_log::scale2;
-use super::f64_trig::two_sum;
+use super::f64_reduce::two_sum;
 
 #[device]
 pub fn copysign(x: f64, y: f64) -> f64 {

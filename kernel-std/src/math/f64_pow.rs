@@ -7,7 +7,7 @@
 use kernel_macros::device;
 
 use super::f64_exp_log::{expm1_poly, scale2};
-use super::f64_trig::two_sum;
+use super::f64_reduce::two_sum;
 
 /// `log(x)` for finite positive `x` as `(hi, lo)`.
 #[device]

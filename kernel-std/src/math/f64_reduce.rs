@@ -13,7 +13,15 @@
 use kernel_macros::device;
 
 use super::f64_exp_log::pow2i;
-use super::f64_trig::two_sum;
+
+/// `(a + b)` exactly as `(sum, error)`.
+#[device]
+pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
+}
 
 /// `t` minus the nearest multiple of 8, in `[-4, 4]`: exact, because the result is a multiple of
 /// `t`'s ulp no larger than `t` (a `[0, 8)` reduction would round tiny negative `t`).

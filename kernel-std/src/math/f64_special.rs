@@ -21,7 +21,8 @@ use kernel_macros::device;
 
 use super::f64_exp_log::{exp, ln, ln_1p};
 use super::f64_pow::{exp_dd, log_dd};
-use super::f64_trig::{sinpi, two_sum};
+use super::f64_reduce::two_sum;
+use super::f64_trig::sinpi;
 
 /// `erf(x)` for `|x| < 1/2`.
 #[device]

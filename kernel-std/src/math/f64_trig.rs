@@ -10,16 +10,7 @@
 
 use kernel_macros::device;
 
-use super::f64_reduce::rem_pio2_large;
-
-/// `(a + b)` exactly as `(sum, error)`.
-#[device]
-pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
-    (s, e)
-}
+use super::f64_reduce::{rem_pio2_large, two_sum};
 
 /// `x = n*pi/2 + hi + lo`: returns `(n mod 4, hi, lo)`. `x` must be finite.
 #[device]

@@ -2,7 +2,8 @@
 //! the callee's spec, plus the custom ones.
 
 use kernel_ir::ast::{self, Expr, GenericArg, IntTy};
-use kernel_ir::intrinsic::{Access, Custom, IntrinsicDef, IntrinsicSpec, Lowering};
+use kernel_ir::ast::{Access, Custom, IntrinsicSpec, Lowering};
+use kernel_ir::intrinsic::IntrinsicDef;
 use kernel_ir::ir::Space;
 
 use super::super::types::{access_lanes, field_lanes, from_ir, Ty};

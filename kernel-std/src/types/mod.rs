@@ -1,10 +1,6 @@
-//! The device API users call inside `#[kernel]` / `#[device]` functions: the types that cross to
-//! the device (`DeviceType`, `Dim3`, CUDA's vector types, `half2`) and, re-exported from
-//! `intrinsics` where each is declared with its table entries, the device functions.
-//!
-//! The functions' Rust definitions exist so that rustc can type-check the host copy of every
-//! kernel body (with the user's spans); they never run. Each has a companion module of the same
-//! name whose `__fc_callable` gives the compiler its spec, so `use` renames and paths work.
+//! The types that cross to the device: scalars, arrays and `#[derive(DeviceCopy)]` structs
+//! ([`DeviceType`]), `Dim3`, CUDA's vector types and the paired half types. Users see them
+//! through `api` (and `prelude`), with the device functions.
 
 use kernel_ir::ast::{self, FloatTy, IntTy, StructDef, Type};
 
@@ -12,12 +8,6 @@ mod half_pair;
 mod vector;
 pub use half_pair::*;
 pub use vector::*;
-
-// The device functions, declared with their intrinsic-table entries.
-pub use crate::intrinsics::{
-    atomics::*, cvta::*, half::*, half_div::*, heap::*, integer::*, math::*, memory::*, misc::*,
-    pair_atomics::*, registers::*, shared::*, sync::*, warp::*,
-};
 
 /// CUDA's `dim3` / `uint3`: the value of `threadIdx`, `blockIdx`, `blockDim` and `gridDim`.
 #[repr(C)]
