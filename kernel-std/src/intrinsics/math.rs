@@ -18,7 +18,9 @@
 //! on the GPU (PTX ISA: `sin.approx.f32` max absolute error 2^-20.5 on [-pi, pi], `ex2.approx.f32`
 //! and `lg2.approx.f32` about 2 ulp / 2^-22 absolute); the simulator models them by the correctly
 //! rounded function of the same argument (the GPU result lies within those bounds of it), so
-//! simulator and GPU may differ in the last bits of these six functions only.
+//! simulator and GPU may differ in the last bits of these six functions only. The same holds
+//! for the `approx_*` entries the f32 math library is built on (`ex2`, `lg2`, `rsqrt`, `rcp`,
+//! declared in `crate::math::approx`).
 
 use super::{Class, Custom, IntrinsicDef, SimEnv};
 use crate::types::Float;
@@ -554,7 +556,7 @@ static LIBRARY: [IntrinsicDef; 58] = {
 };
 
 intrinsics! {
-    table TABLE + library;
+    table TABLE + library + approx;
 
     /// `rsqrt(x)`: `1 / sqrt(x)`.
     pub fn rsqrt<T: Float>(x: T) -> T = custom(Custom::Math);
@@ -640,6 +642,103 @@ intrinsics! {
     pub fn sincos<T: Float>(x: T) -> (T, T) = custom(Custom::Math);
     /// `sincospi(x)`: `(sin(pi x), cos(pi x))`.
     pub fn sincospi<T: Float>(x: T) -> (T, T) = custom(Custom::Math);
+    /// `1/sqrt(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn rsqrt_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `cbrt(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cbrt_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `e^x` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn exp_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `2^x` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn exp2_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `10^x` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn exp10_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `e^x - 1` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn expm1_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `ln(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `log2(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log2_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `log10(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log10_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `ln(1 + x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log1p_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `sin(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn sin_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `cos(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cos_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `tan(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn tan_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `sin(pi x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn sinpi_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `cos(pi x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cospi_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `asin(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn asin_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `acos(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn acos_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `atan(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn atan_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `sinh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn sinh_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `cosh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cosh_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `tanh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn tanh_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `asinh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn asinh_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `acosh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn acosh_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `atanh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn atanh_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `erf(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn erf_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `erfc(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn erfc_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `lgamma(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn lgamma_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `tgamma(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn tgamma_cr(x: f32) -> f32 = custom(Custom::Math);
+    /// `atan2(y, x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn atan2_cr(y: f32, x: f32) -> f32 = custom(Custom::Math);
+    /// `x^y` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn powf_cr(x: f32, y: f32) -> f32 = custom(Custom::Math);
+    /// `sqrt(x^2 + y^2)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn hypot_cr(x: f32, y: f32) -> f32 = custom(Custom::Math);
+    /// `(sin x, cos x)` correctly rounded (f32 only; see `sin_cr`).
+    pub fn sincos_cr(x: f32) -> (f32, f32) = custom(Custom::Math);
+    /// `(sin(pi x), cos(pi x))` correctly rounded (f32 only; see `sin_cr`).
+    pub fn sincospi_cr(x: f32) -> (f32, f32) = custom(Custom::Math);
     /// `__sinf(x)`: `sin.approx.f32`; absolute error 2^-21.41 on [-pi, pi], larger outside.
     pub fn fast_sin(x: f32) -> f32 = pure(70, "sin.approx.f32 {d0}, {a0}", sim_fast_sin);
     /// `__cosf(x)`: `cos.approx.f32`; absolute error 2^-21.19 on [-pi, pi], larger outside.
@@ -664,4 +763,10 @@ intrinsics! {
 /// The math library's entries, for the table.
 fn library() -> &'static [IntrinsicDef] {
     &LIBRARY
+}
+
+/// The hardware's approximate units the f32 math library calls (declared with their functions in
+/// `crate::math::approx`), for the table.
+fn approx() -> &'static [IntrinsicDef] {
+    &crate::math::approx::ENTRIES
 }

@@ -6,6 +6,7 @@
 //! buffers several times larger than L2 for the memory-bound workloads.
 
 mod cublas;
+mod math;
 mod report;
 mod timing;
 mod twins;
