@@ -637,8 +637,32 @@ pub enum Lowering {
         axes: &'static [IntrinsicDef; 3],
         known: Known,
     },
+    /// A function of the math library: see [`MathFn`].
+    Math(MathFn),
     /// Lowered by code of its own in the front end.
     Custom(Custom),
+}
+
+/// A function of the math library (`rsqrt(x)`, `x.sin()`, float `%`): its arguments and results
+/// all have one float type, which picks the implementation; `f16`/`bf16` compute in f32 and
+/// round once at the end. A function with only an f32 implementation takes `f32`.
+#[derive(Clone, Copy, Debug)]
+pub struct MathFn {
+    /// How many arguments (a method's receiver included).
+    pub args: usize,
+    /// Two results (`sincos`), returned as a tuple; otherwise one.
+    pub pair: bool,
+    pub f32: Option<MathImpl>,
+    pub f64: Option<MathImpl>,
+}
+
+/// How a [`MathFn`] computes for one float type.
+#[derive(Clone, Copy, Debug)]
+pub enum MathImpl {
+    /// One table entry (directed-rounding arithmetic, `fma`, the `.approx` fast paths).
+    Entry(&'static IntrinsicDef),
+    /// A `#[device]` function of the math library, inlined like user device functions.
+    Device(fn() -> Callable),
 }
 
 /// An operation on the memory a reference points at. Argument 0 is the reference, passed as its
@@ -689,7 +713,4 @@ pub enum Custom {
     Trap(&'static IntrinsicDef, &'static str),
     /// `pm_counter(n)`: the constant `n` picks the entry.
     PmCounter(&'static [IntrinsicDef]),
-    /// A math-library function generic over the float type (`rsqrt`): kernel-std's `math`
-    /// picks its implementation per type.
-    Math,
 }

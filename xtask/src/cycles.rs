@@ -436,7 +436,9 @@ fn expand_use(tree: &str) -> Vec<Vec<String>> {
                 .collect();
             let mut p = prefix.to_vec();
             p.extend(head);
-            let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+            // A `}` before the `{` is not a use tree (text that merely reads like `use ...`).
+            let close = tree.rfind('}').filter(|&c| c > open).unwrap_or(tree.len());
+            let inner = &tree[open + 1..close];
             let mut depth = 0;
             let mut start = 0;
             for (i, ch) in inner.char_indices() {

@@ -8,7 +8,8 @@ use kernel_ir::intrinsic::IntrinsicDef;
 use kernel_ir::ir::{self, Operand, Space};
 
 use super::builtins::results;
-use super::types::{access_lanes, field_lanes, struct_layout, Ty};
+use super::layout::{access_lanes, field_lanes, struct_layout};
+use super::types::Ty;
 use super::value::{Loc, Val};
 use super::{Lower, R};
 

@@ -69,6 +69,10 @@ impl Lower {
             Lowering::Access(acc) => self.access(e, spec, acc, args),
             Lowering::AddressOf(space) => self.address_of(spec.name, space, &args[0]),
             Lowering::IsIn(space) => self.is_in(space, &args[0]),
+            Lowering::Math(m) => {
+                let vals = self.scalars(args)?;
+                self.math_call(spec.name, m, &vals, sp)
+            }
             Lowering::Custom(c) => self.custom_intrinsic(e, spec.name, c, args),
         }
     }
@@ -98,7 +102,7 @@ impl Lower {
             }
             // Unreachable code: any operands of the right number will do.
             Val::Never => {
-                let n = super::types::leaves(t).map_err(|m| self.err(sp, m))?.len();
+                let n = super::layout::leaves(t).map_err(|m| self.err(sp, m))?.len();
                 out.extend((0..n).map(|_| Operand::Const(ir::Const::u32(0))));
             }
             _ => return Err(self.err(sp, format!("expected numbers, found `{t}`"))),

@@ -1,6 +1,5 @@
 //! Device functions with lowering code of their own (`Lowering::Custom`): shared memory (static
-//! and dynamic), `trap`/`unreachable`, `pm_counter`'s constant, the math library's generic
-//! functions, and (in `heap` and `assume`) the device heap, `alloca` and the assumptions.
+//! and dynamic), `trap`/`unreachable`, `pm_counter`'s constant, and (in `heap` and `assume`) the device heap, `alloca` and the assumptions.
 
 use kernel_ir::ast::Custom;
 use kernel_ir::ast::Expr;
@@ -8,7 +7,8 @@ use kernel_ir::ir::{self, BinOp, Inst, Operand, PanicKind, Space};
 
 use super::consts::eval_const;
 use super::infer::key;
-use super::types::{layout, Ty};
+use super::layout::layout;
+use super::types::Ty;
 use super::value::{c_u32, c_u64, Loc, SliceVal, Val};
 use super::{Lower, R};
 
@@ -95,10 +95,6 @@ impl Lower {
                 };
                 self.intrinsic(def, &[], sp)?;
                 Ok(Val::Unit)
-            }
-            Custom::Math => {
-                let vals = self.scalars(args)?;
-                self.math_call(name, &vals, sp)
             }
         }
     }

@@ -8,7 +8,7 @@ use kernel_ir::ast::Expr;
 use kernel_ir::intrinsic::IntrinsicDef;
 use kernel_ir::ir::{self, BinOp, Operand, Space};
 
-use super::types::layout;
+use super::layout::layout;
 use super::value::{c_u64, SliceVal, Val};
 use super::{Lower, R};
 

@@ -816,7 +816,7 @@ impl<'a> Infer<'a> {
                 let (_, fty) = s.0.fields.iter().find(|(n, _)| n == name).ok_or_else(|| {
                     self.err(sp, format!("no field `{name}` on struct `{}`", s.0.name))
                 })?;
-                super::types::field_ty(s, name, fty).map_err(|m| self.err(sp, m))
+                super::layout::field_ty(s, name, fty).map_err(|m| self.err(sp, m))
             }
             t => Err(self.err(
                 sp,

@@ -35,6 +35,7 @@ mod emit;
 mod heap;
 pub mod infer;
 mod inline;
+pub mod layout;
 mod lower_expr;
 mod lower_loop;
 mod lower_match;

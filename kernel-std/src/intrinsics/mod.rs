@@ -7,7 +7,9 @@
 //! Users see these functions through `api` (and `prelude`); their companion modules (`popc::`)
 //! are what `#[kernel]` code resolves.
 
-pub use kernel_ir::ast::{Access, Custom, Entries, IntrinsicSpec, Known, Lowering};
+pub use kernel_ir::ast::{
+    Access, Custom, Entries, IntrinsicSpec, Known, Lowering, MathFn, MathImpl,
+};
 pub use kernel_ir::intrinsic::{Class, IntrinsicDef, IntrinsicId, SimEnv, SimFn, SimWarpFn};
 pub use spec::{IrRets, IrType};
 

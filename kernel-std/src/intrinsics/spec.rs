@@ -64,6 +64,10 @@ impl<A: IrType, B: IrType> IrRets for (A, B) {
 /// - `address_of(space)`, `is_in(space)`: the reference's address / whether it points into
 ///   `space`; no entry.
 /// - `dim3(known, axes = [x, y, z])`: a `Dim3` of three register entries.
+/// - `math([results = 2,] [entries = E,] f32 = I[, f64 = I])`: a function of the math library
+///   ([`MathFn`](super::MathFn)), one float type throughout; `I` is a `#[device]` function of
+///   `crate::math` (a path) or `[i]`, entry `i` of `E` (the f32 and f64 entries it owns). Without
+///   `f64` it takes `f32` only.
 /// - `custom(C[, entries = E])`: the front end's own code ([`Custom`](super::Custom) `C`), with
 ///   the entries it uses.
 ///
@@ -238,6 +242,37 @@ macro_rules! intrinsics {
             lowering: $crate::intrinsics::Lowering::$($lowering)*,
         };
     };
+    // The math library: one implementation per float type.
+    (@math $name:ident ($($ty:ty),*) ($($ret:ty)?) entries = $entries:expr, $($rest:tt)*) => {
+        /// The entries its implementations use, f32 first.
+        pub static ENTRIES: [$crate::intrinsics::IntrinsicDef; 2] = $entries;
+        pub fn entries() -> &'static [$crate::intrinsics::IntrinsicDef] {
+            &ENTRIES
+        }
+        intrinsics!(@math_spec $name ($($ty),*) $($rest)*);
+    };
+    (@math $name:ident ($($ty:ty),*) ($($ret:ty)?) $($rest:tt)*) => {
+        pub fn entries() -> &'static [$crate::intrinsics::IntrinsicDef] {
+            &[]
+        }
+        intrinsics!(@math_spec $name ($($ty),*) $($rest)*);
+    };
+    (@math_spec $name:ident ($($ty:ty),*) $(results = $n:literal,)? f32 = $f32:tt $(:: $f32p:ident)* $(, f64 = $f64:tt $(:: $f64p:ident)*)? $(,)?) => {
+        pub static SPEC: $crate::intrinsics::IntrinsicSpec = $crate::intrinsics::IntrinsicSpec {
+            name: stringify!($name),
+            entries,
+            lowering: $crate::intrinsics::Lowering::Math($crate::intrinsics::MathFn {
+                args: [$(stringify!($ty)),*].len(),
+                pair: intrinsics!(@or $($n)?; 1) == 2,
+                f32: Some(intrinsics!(@impl $f32 $(:: $f32p)*)),
+                f64: intrinsics!(@opt $(intrinsics!(@impl $f64 $(:: $f64p)*))?),
+            }),
+        };
+    };
+    (@impl [$i:literal]) => { $crate::intrinsics::MathImpl::Entry(&ENTRIES[$i]) };
+    (@impl $($p:ident)::+) => { $crate::intrinsics::MathImpl::Device($($p)::+::__fc_callable) };
+    (@or $x:literal; $d:literal) => { $x };
+    (@or ; $d:literal) => { $d };
     (@ret) => { () };
     (@ret $ret:ty) => { $ret };
     (@opt) => { None };

@@ -1,7 +1,7 @@
 //! Typing of calls: device functions (generic arguments inferred from the arguments) and built-in
 //! methods; calls of the device API are typed in `intrinsics`.
 
-use kernel_ir::ast::{self, Callable, Expr, ExprKind, FloatTy, GenericArg, IntTy};
+use kernel_ir::ast::{self, Callable, Expr, ExprKind, FloatTy, GenericArg, IntTy, MathFn};
 
 use super::super::consts::{convert_type, eval_const, Env, GBind};
 use super::super::types::Ty;
@@ -276,32 +276,36 @@ impl<'a> Infer<'a> {
                     _ => Err(self.err(sp, "type annotations needed for `to_bits`")),
                 }
             }
-            _ if is_float && kernel_std::math::shape(name).is_some() => {
-                for (t, a) in arg_tys.iter().zip(args) {
-                    let t = self.deref(t);
-                    self.unify(&t, &r, a.span)?;
+            _ => match kernel_std::intrinsics::math::method(name) {
+                Some(m) if is_float => {
+                    for (t, a) in arg_tys.iter().zip(args) {
+                        let t = self.deref(t);
+                        self.unify(&t, &r, a.span)?;
+                    }
+                    self.math_result(name, m, &r, args.len() + 1, sp)
                 }
-                self.math_result(name, &r, args.len() + 1, sp)
-            }
-            _ => Err(unsupported()),
+                _ => Err(unsupported()),
+            },
         }
     }
 
     /// The result type of math-library function `name` called with `n` arguments of float type
     /// `t` (receiver included).
-    pub(super) fn math_result(&mut self, name: &str, t: &Ty, n: usize, sp: ast::Span) -> R<Ty> {
-        use kernel_std::math::Shape;
-        let shape =
-            kernel_std::math::shape(name).ok_or_else(|| self.err(sp, "internal: not math"))?;
-        let want = match shape {
-            Shape::Unary | Shape::Pair => 1,
-            Shape::Binary => 2,
-            Shape::Ternary => 3,
-        };
-        if n != want {
+    pub(super) fn math_result(
+        &mut self,
+        name: &str,
+        m: MathFn,
+        t: &Ty,
+        n: usize,
+        sp: ast::Span,
+    ) -> R<Ty> {
+        if n != m.args {
             return Err(self.err(
                 sp,
-                format!("`{name}` takes {want} float argument(s) in all, {n} given"),
+                format!(
+                    "`{name}` takes {} float argument(s) in all, {n} given",
+                    m.args
+                ),
             ));
         }
         let is_float = matches!(t, Ty::Float(_)) || self.kind(t) == Some(Kind::Float);
@@ -311,9 +315,10 @@ impl<'a> Infer<'a> {
                 format!("`{name}` needs a float argument, found `{}`", self.show(t)),
             ));
         }
-        Ok(match shape {
-            Shape::Pair => Ty::Tuple(vec![t.clone(), t.clone()]),
-            _ => t.clone(),
+        Ok(if m.pair {
+            Ty::Tuple(vec![t.clone(), t.clone()])
+        } else {
+            t.clone()
         })
     }
 }

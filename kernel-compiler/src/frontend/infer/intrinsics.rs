@@ -6,7 +6,8 @@ use kernel_ir::ast::{Access, Custom, IntrinsicSpec, Lowering};
 use kernel_ir::intrinsic::IntrinsicDef;
 use kernel_ir::ir::Space;
 
-use super::super::types::{access_lanes, field_lanes, from_ir, Ty};
+use super::super::layout::{access_lanes, field_lanes};
+use super::super::types::{from_ir, Ty};
 use super::{dim3, key, Infer, Kind, R};
 
 impl<'a> Infer<'a> {
@@ -56,6 +57,19 @@ impl<'a> Infer<'a> {
             Lowering::Dim3 { .. } => {
                 self.want_args(name, args, 0, sp)?;
                 Ok(dim3())
+            }
+            Lowering::Math(m) => {
+                // One float type throughout.
+                let Some(first) = arg_tys.first() else {
+                    return self.math_result(name, m, &Ty::Unit, 0, sp);
+                };
+                let t = self.deref(first);
+                for (a, e) in arg_tys.iter().zip(args).skip(1) {
+                    let a = self.deref(a);
+                    self.unify(&a, &t, e.span)?;
+                }
+                let t = self.shallow(&t);
+                self.math_result(name, m, &t, args.len(), sp)
             }
             Lowering::Custom(c) => self.custom_call(e, name, c, generic_args, &arg_tys, args),
         }
@@ -252,19 +266,6 @@ impl<'a> Infer<'a> {
                 self.want_args(name, args, 1, sp)?;
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
                 Ok(Ty::Unit)
-            }
-            Custom::Math => {
-                // Generic math-library free functions (`rsqrt(x)`): one float type throughout.
-                let Some(first) = arg_tys.first() else {
-                    return self.math_result(name, &Ty::Unit, 0, sp);
-                };
-                let t = self.deref(first);
-                for (a, e) in arg_tys.iter().zip(args).skip(1) {
-                    let a = self.deref(a);
-                    self.unify(&a, &t, e.span)?;
-                }
-                let t = self.shallow(&t);
-                self.math_result(name, &t, args.len(), sp)
             }
         }
     }
