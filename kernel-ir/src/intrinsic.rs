@@ -71,6 +71,24 @@ pub type SimFn = fn(env: &mut dyn SimEnv, args: &[u64], out: &mut [u64]);
 /// rules are broken (e.g. the mask names a lane that is not participating).
 pub type SimWarpFn = fn(args: &[Option<Vec<u64>>], out: &mut [Vec<u64>]) -> Result<(), String>;
 
+/// A special register that an entry reads and nothing else (`mov.u32 {d0}, %tid.x`): the
+/// simulator reads it without calling `sim`, and the value-range analysis knows its bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialReg {
+    /// `%tid` along axis 0, 1 or 2 (`threadIdx.x/y/z`).
+    Tid(u8),
+    /// `%ctaid` (`blockIdx`).
+    Ctaid(u8),
+    /// `%ntid` (`blockDim`).
+    Ntid(u8),
+    /// `%nctaid` (`gridDim`).
+    Nctaid(u8),
+    /// `WARP_SZ`: 32.
+    WarpSize,
+    /// `%laneid`.
+    LaneId,
+}
+
 #[derive(Clone, Copy)]
 pub struct IntrinsicDef {
     /// The entry's name in IR dumps, e.g. `"tid.x"`, `"shfl_sync.f32"`.
@@ -85,6 +103,8 @@ pub struct IntrinsicDef {
     pub class: Class,
     pub sim: Option<SimFn>,
     pub sim_warp: Option<SimWarpFn>,
+    /// The special register it reads, when that is all it does.
+    pub reg: Option<SpecialReg>,
 }
 
 impl IntrinsicDef {

@@ -476,6 +476,7 @@ static TABLE: std::sync::LazyLock<Table> = std::sync::LazyLock::new(|| {
             class: Class::Memory,
             sim: Some(p.sim),
             sim_warp: None,
+            reg: None,
         })
         .collect();
     let families = families

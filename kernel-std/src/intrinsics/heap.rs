@@ -42,6 +42,7 @@ pub(super) static ALLOCA_ENTRY: IntrinsicDef = IntrinsicDef {
     class: Class::Memory,
     sim: Some(sim_alloca),
     sim_warp: None,
+    reg: None,
 };
 
 pub(super) static MALLOC_ENTRY: IntrinsicDef = IntrinsicDef {
@@ -59,6 +60,7 @@ pub(super) static MALLOC_ENTRY: IntrinsicDef = IntrinsicDef {
     class: Class::Memory,
     sim: Some(sim_malloc),
     sim_warp: None,
+    reg: None,
 };
 
 pub(super) static FREE_ENTRY: IntrinsicDef = IntrinsicDef {
@@ -74,6 +76,7 @@ pub(super) static FREE_ENTRY: IntrinsicDef = IntrinsicDef {
     class: Class::Memory,
     sim: Some(sim_free),
     sim_warp: None,
+    reg: None,
 };
 
 intrinsics! {

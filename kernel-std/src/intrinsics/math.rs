@@ -20,7 +20,7 @@
 //! rounded function of the same argument (the GPU result lies within those bounds of it), so
 //! simulator and GPU may differ in the last bits of these six functions only. The same holds
 //! for the `approx_*` entries the f32 math library is built on (`ex2`, `lg2`, `rsqrt`, `rcp`,
-//! declared in `crate::math::approx`).
+//! declared in `crate::math::approx`, which the table lists as a block of its own).
 
 use super::{Class, IntrinsicDef, IntrinsicSpec, Lowering, MathFn, MathImpl, SimEnv};
 use crate::math::{f32_all, f32_cr, f64_all};
@@ -327,6 +327,7 @@ macro_rules! entry {
             class: Class::Pure,
             sim: Some($sim),
             sim_warp: None,
+            reg: None,
         }
     };
 }
@@ -399,7 +400,7 @@ macro_rules! fused {
 }
 
 intrinsics! {
-    table TABLE + approx;
+    table TABLE;
 
     /// `rsqrt(x)`: `1 / sqrt(x)`.
     pub fn rsqrt<T: Float>(x: T) -> T = math(f32 = f32_all::rsqrt, f64 = f64_all::rsqrt);
@@ -630,12 +631,6 @@ intrinsics! {
         "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, {a1}; ex2.approx.f32 {d0}, {d0}",
         sim_fast_pow
     );
-}
-
-/// The hardware's approximate units the f32 math library calls (declared with their functions in
-/// `crate::math::approx`), for the table.
-fn approx() -> &'static [IntrinsicDef] {
-    &crate::math::approx::ENTRIES
 }
 
 /// Rust's float methods that the math library implements and no function above declares, as

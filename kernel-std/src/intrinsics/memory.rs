@@ -45,6 +45,7 @@ macro_rules! scalar_hinted {
             class: Class::Memory,
             sim: Some(|e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| load(e, a, o, $bytes)),
             sim_warp: None,
+            reg: None,
         }
     };
     (st $hint:literal $ins:literal $ty:ident $bytes:literal $sfx:literal $psfx:literal) => {
@@ -57,6 +58,7 @@ macro_rules! scalar_hinted {
             class: Class::Memory,
             sim: Some(|e: &mut dyn SimEnv, a: &[u64], _: &mut [u64]| store(e, a, $bytes)),
             sim_warp: None,
+            reg: None,
         }
     };
 }
@@ -74,6 +76,7 @@ macro_rules! vec_hinted {
             class: Class::Memory,
             sim: Some(|e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| vload(e, a, o, $bytes)),
             sim_warp: None,
+            reg: None,
         }
     };
     (st $hint:literal $ins:literal $ty:ident $bytes:literal $sfx:literal $psfx:literal $n:tt $vn:literal $dst:literal $src:literal) => {
@@ -86,6 +89,7 @@ macro_rules! vec_hinted {
             class: Class::Memory,
             sim: Some(|e: &mut dyn SimEnv, a: &[u64], _: &mut [u64]| vstore(e, a, $bytes)),
             sim_warp: None,
+            reg: None,
         }
     };
     (@args $ty:ident 2) => { [Ty::U64, Ty::$ty, Ty::$ty] };

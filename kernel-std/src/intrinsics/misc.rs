@@ -25,6 +25,7 @@ static TRAP: IntrinsicDef = IntrinsicDef {
     class: Class::Memory,
     sim: Some(sim_nothing),
     sim_warp: None,
+    reg: None,
 };
 
 /// Whether checks that only the simulator makes are on: `assume` and `assume_aligned` guard
@@ -38,6 +39,7 @@ static SIM_CHECKS: IntrinsicDef = IntrinsicDef {
     class: Class::Pure,
     sim: Some(|_, _, o| o[0] = 1),
     sim_warp: None,
+    reg: None,
 };
 
 /// `pmevent` takes an immediate: one entry per counter (CUDA's `__prof_trigger(0..15)`).
@@ -52,6 +54,7 @@ macro_rules! pm_counter {
             class: Class::Memory,
             sim: Some(sim_nothing),
             sim_warp: None,
+            reg: None,
         }),*]
     };
 }

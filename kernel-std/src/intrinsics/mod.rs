@@ -10,7 +10,9 @@
 pub use kernel_ir::ast::{
     Access, Custom, Entries, IntrinsicSpec, Known, Lowering, MathFn, MathImpl,
 };
-pub use kernel_ir::intrinsic::{Class, IntrinsicDef, IntrinsicId, SimEnv, SimFn, SimWarpFn};
+pub use kernel_ir::intrinsic::{
+    Class, IntrinsicDef, IntrinsicId, SimEnv, SimFn, SimWarpFn, SpecialReg,
+};
 pub use spec::{IrRets, IrType};
 
 pub(crate) use crate::types::DeviceType;
@@ -87,7 +89,14 @@ static TABLES: &[&Table] = &[
     &heap::TABLE,
     &cvta::TABLE,
     &pair_atomics::TABLE,
+    &APPROX,
 ];
+
+/// The approximate f32 units the math library is built on (`crate::math::approx`).
+static APPROX: Table = Table {
+    specs: crate::math::approx::SPECS,
+    unowned: &[],
+};
 
 /// The atomics' families (about 1300 entries, generated on first use: a kernel without atomics
 /// never pays for them).

@@ -49,6 +49,7 @@ macro_rules! entry {
             class: Class::Memory,
             sim: Some($sim),
             sim_warp: None,
+            reg: None,
         }
     };
 }

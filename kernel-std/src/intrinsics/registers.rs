@@ -2,7 +2,7 @@
 
 use kernel_ir::ir::Ty;
 
-use super::{Class, IntrinsicDef, SimEnv};
+use super::{Class, IntrinsicDef, SimEnv, SpecialReg::*};
 use crate::types::Dim3;
 
 fn sim_tid_x(e: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
@@ -49,7 +49,7 @@ fn sim_lane_id(e: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
 
 /// One special register of a `Dim3`.
 macro_rules! reg {
-    ($name:literal, $ptx:literal, $sim:ident) => {
+    ($name:literal, $ptx:literal, $sim:ident, $reg:expr) => {
         IntrinsicDef {
             name: $name,
             args: &[],
@@ -59,6 +59,7 @@ macro_rules! reg {
             class: Class::Pure,
             sim: Some($sim),
             sim_warp: None,
+            reg: Some($reg),
         }
     };
 }
@@ -68,32 +69,32 @@ intrinsics! {
 
     /// `threadIdx`
     pub fn thread_idx() -> Dim3 = dim3(Index, axes = [
-        reg!("tid.x", "mov.u32 {d0}, %tid.x", sim_tid_x),
-        reg!("tid.y", "mov.u32 {d0}, %tid.y", sim_tid_y),
-        reg!("tid.z", "mov.u32 {d0}, %tid.z", sim_tid_z),
+        reg!("tid.x", "mov.u32 {d0}, %tid.x", sim_tid_x, Tid(0)),
+        reg!("tid.y", "mov.u32 {d0}, %tid.y", sim_tid_y, Tid(1)),
+        reg!("tid.z", "mov.u32 {d0}, %tid.z", sim_tid_z, Tid(2)),
     ]);
     /// `blockIdx`
     pub fn block_idx() -> Dim3 = dim3(Nothing, axes = [
-        reg!("ctaid.x", "mov.u32 {d0}, %ctaid.x", sim_ctaid_x),
-        reg!("ctaid.y", "mov.u32 {d0}, %ctaid.y", sim_ctaid_y),
-        reg!("ctaid.z", "mov.u32 {d0}, %ctaid.z", sim_ctaid_z),
+        reg!("ctaid.x", "mov.u32 {d0}, %ctaid.x", sim_ctaid_x, Ctaid(0)),
+        reg!("ctaid.y", "mov.u32 {d0}, %ctaid.y", sim_ctaid_y, Ctaid(1)),
+        reg!("ctaid.z", "mov.u32 {d0}, %ctaid.z", sim_ctaid_z, Ctaid(2)),
     ]);
     /// `blockDim`
     pub fn block_dim() -> Dim3 = dim3(Extent, axes = [
-        reg!("ntid.x", "mov.u32 {d0}, %ntid.x", sim_ntid_x),
-        reg!("ntid.y", "mov.u32 {d0}, %ntid.y", sim_ntid_y),
-        reg!("ntid.z", "mov.u32 {d0}, %ntid.z", sim_ntid_z),
+        reg!("ntid.x", "mov.u32 {d0}, %ntid.x", sim_ntid_x, Ntid(0)),
+        reg!("ntid.y", "mov.u32 {d0}, %ntid.y", sim_ntid_y, Ntid(1)),
+        reg!("ntid.z", "mov.u32 {d0}, %ntid.z", sim_ntid_z, Ntid(2)),
     ]);
     /// `gridDim`
     pub fn grid_dim() -> Dim3 = dim3(Nothing, axes = [
-        reg!("nctaid.x", "mov.u32 {d0}, %nctaid.x", sim_nctaid_x),
-        reg!("nctaid.y", "mov.u32 {d0}, %nctaid.y", sim_nctaid_y),
-        reg!("nctaid.z", "mov.u32 {d0}, %nctaid.z", sim_nctaid_z),
+        reg!("nctaid.x", "mov.u32 {d0}, %nctaid.x", sim_nctaid_x, Nctaid(0)),
+        reg!("nctaid.y", "mov.u32 {d0}, %nctaid.y", sim_nctaid_y, Nctaid(1)),
+        reg!("nctaid.z", "mov.u32 {d0}, %nctaid.z", sim_nctaid_z, Nctaid(2)),
     ]);
     /// `warpSize` (always 32 on the GPUs we target).
-    pub fn warp_size() -> u32 = pure(70, "mov.u32 {d0}, WARP_SZ", |_, _, o| o[0] = 32);
+    pub fn warp_size() -> u32 = pure(70, "mov.u32 {d0}, WARP_SZ", |_, _, o| o[0] = 32, reg = WarpSize);
     /// The thread's lane within its warp (`%laneid`).
-    pub fn lane_id() -> u32 = pure(70, "mov.u32 {d0}, %laneid", sim_lane_id);
+    pub fn lane_id() -> u32 = pure(70, "mov.u32 {d0}, %laneid", sim_lane_id, reg = LaneId);
     /// `__syncthreads()`: waits until every thread of the block arrives; orders shared and global
     /// memory accesses of the block around it.
     pub fn sync_threads() = barrier(70, "bar.sync 0");

@@ -52,8 +52,9 @@ impl<A: IrType, B: IrType> IrRets for (A, B) {
 /// Declares a category's device functions. Each item is a stub signature, `=`, its kind and the
 /// kind's data:
 ///
-/// - `pure(sm, ptx, sim)`, `memory(sm, ptx, sim)`: a scalar entry of class `Pure` / `Memory`
-///   named after the function, its types those of the stub; `sim` is a [`SimFn`](super::SimFn).
+/// - `pure(sm, ptx, sim[, reg = R])`, `memory(sm, ptx, sim)`: a scalar entry of class `Pure` /
+///   `Memory` named after the function, its types those of the stub; `sim` is a
+///   [`SimFn`](super::SimFn); `R` the [`SpecialReg`](super::SpecialReg) it only reads.
 /// - `warp(sm, ptx, sim_warp)`, `barrier(sm, ptx[, sim_warp])`: the same for warp collectives and
 ///   block barriers.
 /// - `lanes(sm, [args] -> [rets], ptx, sim)`: a `Pure` entry `<name>_lanes` taking the struct
@@ -106,19 +107,20 @@ macro_rules! intrinsics {
     };
 
     // Scalar kinds: one entry with the stub's types.
-    (@pure $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr, $sim:expr $(,)?) => {
-        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Pure, $sm, $ptx, Some($sim), None);
+    (@pure $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr, $sim:expr $(, reg = $reg:ident)? $(,)?) => {
+        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Pure, $sm, $ptx, Some($sim), None,
+            intrinsics!(@opt $($crate::intrinsics::SpecialReg::$reg)?));
     };
     (@memory $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr, $sim:expr $(,)?) => {
-        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Memory, $sm, $ptx, Some($sim), None);
+        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Memory, $sm, $ptx, Some($sim), None, None);
     };
     (@warp $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr, $sim:expr $(,)?) => {
-        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Warp, $sm, $ptx, None, Some($sim));
+        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Warp, $sm, $ptx, None, Some($sim), None);
     };
     (@barrier $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr $(, $sim:expr)? $(,)?) => {
-        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Barrier, $sm, $ptx, None, intrinsics!(@opt $($sim)?));
+        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Barrier, $sm, $ptx, None, intrinsics!(@opt $($sim)?), None);
     };
-    (@scalar $name:ident ($($ty:ty),*) ($($ret:ty)?) $class:ident, $sm:expr, $ptx:expr, $sim:expr, $sim_warp:expr) => {
+    (@scalar $name:ident ($($ty:ty),*) ($($ret:ty)?) $class:ident, $sm:expr, $ptx:expr, $sim:expr, $sim_warp:expr, $reg:expr) => {
         /// The table entry.
         pub static ENTRY: $crate::intrinsics::IntrinsicDef = $crate::intrinsics::IntrinsicDef {
             name: stringify!($name),
@@ -129,6 +131,7 @@ macro_rules! intrinsics {
             class: $crate::intrinsics::Class::$class,
             sim: $sim,
             sim_warp: $sim_warp,
+            reg: $reg,
         };
         pub fn entries() -> &'static [$crate::intrinsics::IntrinsicDef] {
             ::core::slice::from_ref(&ENTRY)
@@ -150,6 +153,7 @@ macro_rules! intrinsics {
             class: $crate::intrinsics::Class::Pure,
             sim: Some($sim),
             sim_warp: None,
+            reg: None,
         };
         pub fn entries() -> &'static [$crate::intrinsics::IntrinsicDef] {
             ::core::slice::from_ref(&ENTRY)

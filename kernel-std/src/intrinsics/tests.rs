@@ -5,7 +5,7 @@
 use kernel_ir::ast::{FloatTy, IntTy, Type};
 use kernel_ir::ir::Ty;
 
-use super::{all, lookup, specs, Custom, Lowering};
+use super::{all, lookup, specs, Custom, Lowering, MathImpl, SpecialReg};
 
 #[test]
 fn every_entry_is_found_by_its_name() {
@@ -140,9 +140,89 @@ fn registers_and_custom_entries_have_their_shapes() {
                     assert!(a.args.is_empty() && a.rets == [Ty::U32], "{}", a.name);
                 }
             }
+            // The math library's approximate units keep their instructions' names
+            // (`approx_ex2.f32`).
+            Lowering::Scalar(e) if e.name.ends_with(".f32") => {
+                assert!(crate::math::approx::SPECS
+                    .iter()
+                    .any(|a| std::ptr::eq(*a, s)))
+            }
             Lowering::Scalar(e) => assert_eq!(e.name, s.name),
             Lowering::Custom(Custom::PmCounter(es)) => assert_eq!(es.len(), 16),
             _ => {}
         }
     }
+}
+
+/// An entry marked as reading a special register reads that one and does nothing else (the
+/// simulator then reads the register instead of calling it), and every plain register read is
+/// marked.
+#[test]
+fn special_registers_are_what_their_ptx_reads() {
+    let mut marked = 0;
+    for d in all() {
+        let reads_sreg = d.ptx.starts_with("mov.u32 {d0}, %") || d.ptx.contains("WARP_SZ");
+        let Some(r) = d.reg else {
+            assert!(
+                !reads_sreg || d.ptx.contains("clock") || d.ptx.contains("%pm"),
+                "{} reads a register without saying which",
+                d.name
+            );
+            continue;
+        };
+        marked += 1;
+        let axis = |a: u8| ["x", "y", "z"][a as usize];
+        let want = match r {
+            SpecialReg::Tid(a) => format!("%tid.{}", axis(a)),
+            SpecialReg::Ctaid(a) => format!("%ctaid.{}", axis(a)),
+            SpecialReg::Ntid(a) => format!("%ntid.{}", axis(a)),
+            SpecialReg::Nctaid(a) => format!("%nctaid.{}", axis(a)),
+            SpecialReg::WarpSize => "WARP_SZ".into(),
+            SpecialReg::LaneId => "%laneid".into(),
+        };
+        assert_eq!(d.ptx, format!("mov.u32 {{d0}}, {want}"), "{}", d.name);
+        assert!(d.args.is_empty() && d.rets == [Ty::U32], "{}", d.name);
+    }
+    assert_eq!(marked, 14);
+}
+
+/// Every method name of the math library reaches an implementation for f32, Rust's own
+/// methods one for f64 too, and an alias the same functions as its target.
+#[test]
+fn math_methods_reach_their_implementations() {
+    use super::math::{method, method_names};
+    let same = |a: Option<MathImpl>, b: Option<MathImpl>| match (a, b) {
+        (Some(MathImpl::Entry(x)), Some(MathImpl::Entry(y))) => std::ptr::eq(x, y),
+        (Some(MathImpl::Device(x)), Some(MathImpl::Device(y))) => x == y,
+        (None, None) => true,
+        _ => false,
+    };
+    let names: Vec<&str> = method_names().collect();
+    for name in &names {
+        let m = method(name).unwrap_or_else(|| panic!("{name}"));
+        assert!(m.f32.is_some(), "{name}");
+        assert!((1..=3).contains(&m.args), "{name}");
+    }
+    for rust in [
+        "sin", "exp", "ln", "atan2", "powf", "hypot", "copysign", "cbrt",
+    ] {
+        assert!(method(rust).unwrap().f64.is_some(), "{rust}");
+    }
+    for (alias, to) in [
+        ("exp_m1", "expm1"),
+        ("ln_1p", "log1p"),
+        ("sin_cos", "sincos"),
+    ] {
+        let (a, t) = (method(alias).unwrap(), method(to).unwrap());
+        assert!(
+            same(a.f32, t.f32) && same(a.f64, t.f64) && a.pair == t.pair,
+            "{alias}"
+        );
+    }
+    assert!(method("sincos").unwrap().pair);
+    let fast = method("fast_sin").unwrap();
+    assert!(fast.f64.is_none() && matches!(fast.f32, Some(MathImpl::Entry(_))));
+    assert!(method("exp_cr").unwrap().f64.is_none());
+    assert!(method("popc").is_none() && method("min").is_none());
+    assert!(names.contains(&"add_rz") && names.contains(&"sin_cos"));
 }

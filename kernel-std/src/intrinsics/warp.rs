@@ -35,6 +35,7 @@ macro_rules! warp {
             class: Class::Warp,
             sim: None,
             sim_warp: Some($sim),
+            reg: None,
         }
     };
 }
