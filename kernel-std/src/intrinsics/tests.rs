@@ -2,7 +2,7 @@
 //! declaration does not already make them agree (a scalar function's entry takes its stub's
 //! types by construction).
 
-use kernel_ir::ast::{FloatTy, IntTy, Type};
+use kernel_ir::ast::{Callable, FloatTy, IntTy, Type};
 use kernel_ir::ir::Ty;
 
 use super::{all, lookup, specs, Custom, Lowering, MathImpl, SpecialReg};
@@ -193,7 +193,10 @@ fn math_methods_reach_their_implementations() {
     use super::math::{method, method_names};
     let same = |a: Option<MathImpl>, b: Option<MathImpl>| match (a, b) {
         (Some(MathImpl::Entry(x)), Some(MathImpl::Entry(y))) => std::ptr::eq(x, y),
-        (Some(MathImpl::Device(x)), Some(MathImpl::Device(y))) => x == y,
+        (Some(MathImpl::Device(x)), Some(MathImpl::Device(y))) => match (x(), y()) {
+            (Callable::Device(x), Callable::Device(y)) => std::ptr::eq(x, y),
+            _ => false,
+        },
         (None, None) => true,
         _ => false,
     };
