@@ -597,6 +597,13 @@ mod tests {
     }
 
     #[test]
+    fn text_that_reads_like_a_use_tree_is_no_panic() {
+        // From a message in kernel-macros: "... or use `wrapping_{op}` / `saturating_{op}` ...",
+        // where the scan finds a `}` before the `{`.
+        let _ = expand_use("op}` / `saturating_{op");
+    }
+
+    #[test]
     fn test_modules_and_comments_are_left_out() {
         let t = "use crate::x;\n// use crate::y;\n#[cfg(test)]\nmod tests {\n use crate::z;\n}\n";
         let s = without_test_modules(&strip_comments(t));
