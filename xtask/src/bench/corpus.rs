@@ -15,16 +15,10 @@ use ferrocuda_examples::corpus::{
     harness::{Case, Side, Size, Work},
 };
 
-use super::peers;
+use super::peers::{self, Measured};
 use super::report::{self, Row, Unit};
 use super::timing::time_pair;
 use super::twins::Twins;
-
-/// One measured case: its short name (what peers match on) and its row.
-pub struct Measured {
-    pub case: &'static str,
-    pub row: Row,
-}
 
 /// The corpus as a workload of the full suite: one row per case, then the summary rows.
 pub fn workload(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {

@@ -17,9 +17,15 @@ use ferrocuda::kernel_compiler::{self, CompileOptions};
 use ferrocuda_examples::corpus::elementwise::vector_add;
 use ferrocuda_examples::corpus::harness::grid_1d;
 
-use super::corpus::Measured;
+use super::report::Row;
 use super::timing::Timing;
 use super::twins::Twins;
+
+/// One measured case of the corpus: its short name (what peers match on) and its row.
+pub struct Measured {
+    pub case: &'static str,
+    pub row: Row,
+}
 
 pub struct PeerRow {
     pub case: String,
