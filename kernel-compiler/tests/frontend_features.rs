@@ -335,10 +335,10 @@ fn recursion_is_a_compile_error() {
 // ---- shared memory, slices ----
 
 fn shared_array_fn() -> Callable {
-    Callable::Intrinsic("shared_array")
+    Callable::Intrinsic(&kernel_std::api::shared_array::SPEC)
 }
 fn dynamic_shared_fn() -> Callable {
-    Callable::Intrinsic("dynamic_shared")
+    Callable::Intrinsic(&kernel_std::api::dynamic_shared::SPEC)
 }
 
 #[test]
@@ -590,10 +590,10 @@ fn type_errors_point_at_the_source() {
 #[test]
 fn thread_builtins_and_intrinsics() {
     fn tid() -> Callable {
-        Callable::Intrinsic("thread_idx")
+        Callable::Intrinsic(&kernel_std::api::thread_idx::SPEC)
     }
     fn sync() -> Callable {
-        Callable::Intrinsic("sync_threads")
+        Callable::Intrinsic(&kernel_std::api::sync_threads::SPEC)
     }
     let def = out_kernel(
         ti(I64),
@@ -702,14 +702,14 @@ fn malformed_or_unsupported_code_is_an_error_not_a_panic() {
         vec![let_("t", false, Type::Tuple(vec![ti(I32)]), int(1))],
         vec![st(mcall(int_t(1, I32), "pow", vec![]))],
         vec![st(call(
-            "nope",
-            || Callable::Intrinsic("no_such_intrinsic"),
+            "sync_threads",
+            || Callable::Intrinsic(&kernel_std::api::sync_threads::SPEC),
             vec![],
-            vec![],
+            vec![int(1)],
         ))],
         vec![st(call(
             "shared_array",
-            || Callable::Intrinsic("shared_array"),
+            || Callable::Intrinsic(&kernel_std::api::shared_array::SPEC),
             vec![],
             vec![],
         ))],

@@ -11,19 +11,19 @@ use kernel_sim::{BlockOrder, SimErrorKind, SimLaunch};
 use kernel_testkit::sim::Dev;
 
 fn thread_idx() -> Callable {
-    Callable::Intrinsic("thread_idx")
+    Callable::Intrinsic(&kernel_std::api::thread_idx::SPEC)
 }
 fn block_idx() -> Callable {
-    Callable::Intrinsic("block_idx")
+    Callable::Intrinsic(&kernel_std::api::block_idx::SPEC)
 }
 fn block_dim() -> Callable {
-    Callable::Intrinsic("block_dim")
+    Callable::Intrinsic(&kernel_std::api::block_dim::SPEC)
 }
 fn sync_threads() -> Callable {
-    Callable::Intrinsic("sync_threads")
+    Callable::Intrinsic(&kernel_std::api::sync_threads::SPEC)
 }
 fn shared_array() -> Callable {
-    Callable::Intrinsic("shared_array")
+    Callable::Intrinsic(&kernel_std::api::shared_array::SPEC)
 }
 fn usize_t() -> Type {
     ti(IntTy::Usize)

@@ -5,8 +5,13 @@
 //! constants: carried as function pointers so that `use` and modules work exactly as in Rust)
 //! and what our own type checker resolves (locals, generic parameters, methods on scalars).
 //! Every node carries the user's line and column so errors and kernel panics point at the source.
+//! A call names a `#[device]` function or a device function of kernel-std ([`IntrinsicSpec`]:
+//! how the front end types and lowers it, and the table entries it lowers to).
 
 use std::fmt;
+
+use crate::intrinsic::IntrinsicDef;
+use crate::ty::Space;
 
 /// A position in the user's source file (1-based line, 1-based column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -281,8 +286,8 @@ impl<T: IntoConstValue + Copy> IntoConstValue for &T {
 #[derive(Clone, Copy, Debug)]
 pub enum Callable {
     Device(&'static FnDef),
-    /// An entry of the intrinsic table (kernel-std's `intrinsics` module), by name.
-    Intrinsic(&'static str),
+    /// A device function of kernel-std's `intrinsics`: its spec, with how to lower it.
+    Intrinsic(&'static IntrinsicSpec),
 }
 
 #[derive(Clone, Copy)]
@@ -577,4 +582,143 @@ pub mod build {
 pub enum GenericValue {
     Type(Type),
     Const(i128),
+}
+
+// ---- The device functions a call may name besides `#[device]` ones ----
+
+/// A device function of the standard library as the front end sees it: what
+/// [`Callable::Intrinsic`] names. Each is declared next to the table entries
+/// it lowers to (kernel-std's `intrinsics`), by one declaration that also gives the stub users call.
+pub struct IntrinsicSpec {
+    /// The name users call it by, for messages.
+    pub name: &'static str,
+    pub lowering: Lowering,
+    /// The table entries it owns: its own, or its family's (each entry has one owner, so a table
+    /// of every function lists each entry once).
+    pub entries: Entries,
+}
+
+impl std::fmt::Debug for IntrinsicSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "intrinsic fn {}", self.name)
+    }
+}
+
+impl std::fmt::Display for IntrinsicSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// The entries of a function or family. A function, so that a large generated family (the
+/// atomics) is built on its first use only.
+pub type Entries = fn() -> &'static [IntrinsicDef];
+
+/// How the front end types and lowers a call: one generic path per kind, plus [`Custom`] for the
+/// few that need code of their own.
+#[derive(Clone, Copy, Debug)]
+pub enum Lowering {
+    /// One entry with a fixed signature: the arguments converted to the entry's types; one result
+    /// is a value, several a tuple (`match_all_sync`'s `(u32, bool)`).
+    Scalar(&'static IntrinsicDef),
+    /// One entry whose struct arguments and result travel as their fields (`half2`: two f16
+    /// lanes): the entry takes the arguments' fields in order and returns the result's.
+    Lanes {
+        entry: &'static IntrinsicDef,
+        params: &'static [fn() -> Type],
+        ret: fn() -> Type,
+    },
+    /// A family of entries of one shape (the spec's `entries`), picked by the type of argument
+    /// `arg` (`shfl_sync` on an f32 is the entry whose `args[arg]` is F32).
+    Typed { arg: usize },
+    /// Memory through a reference (atomics, cache-hinted loads and stores), the entry one of the
+    /// spec's: see [`Access`].
+    Access(Access),
+    /// The address a reference into `space` holds, as an integer (U32 for shared, U64 for global
+    /// memory: `cvta_to_shared`).
+    AddressOf(Space),
+    /// Whether a reference points into `space` (`None`: constant memory, where no reference of a
+    /// kernel points), a constant known from the reference.
+    IsIn(Option<Space>),
+    /// A `Dim3` whose fields are three entries without arguments (`thread_idx()`: `tid.x/y/z`).
+    Dim3 {
+        axes: &'static [IntrinsicDef; 3],
+        known: Known,
+    },
+    /// A function of the math library: see [`MathFn`].
+    Math(MathFn),
+    /// Lowered by code of its own in the front end.
+    Custom(Custom),
+}
+
+/// A function of the math library (`rsqrt(x)`, `x.sin()`, float `%`): its arguments and results
+/// all have one float type, which picks the implementation; `f16`/`bf16` compute in f32 and
+/// round once at the end. A function with only an f32 implementation takes `f32`.
+#[derive(Clone, Copy, Debug)]
+pub struct MathFn {
+    /// How many arguments (a method's receiver included).
+    pub args: usize,
+    /// Two results (`sincos`), returned as a tuple; otherwise one.
+    pub pair: bool,
+    pub f32: Option<MathImpl>,
+    pub f64: Option<MathImpl>,
+}
+
+/// How a [`MathFn`] computes for one float type.
+#[derive(Clone, Copy, Debug)]
+pub enum MathImpl {
+    /// One table entry (directed-rounding arithmetic, `fma`, the `.approx` fast paths).
+    Entry(&'static IntrinsicDef),
+    /// A `#[device]` function of the math library, inlined like user device functions.
+    Device(fn() -> Callable),
+}
+
+/// An operation on the memory a reference points at. Argument 0 is the reference, passed as its
+/// address: each entry's `args[0]` says which space it serves (U64: global, U32: shared memory).
+/// The other arguments and the result (when the entry has one) are values of the pointee's type,
+/// passed as its lanes: a scalar, or the fields of a struct whose alignment is its size (`half2`,
+/// `float4`), which then moves in one access. The entry is the one for the reference's space
+/// whose lanes are the pointee's.
+#[derive(Clone, Copy, Debug)]
+pub struct Access {
+    /// Writes through the reference: it must be `&mut`.
+    pub writes: bool,
+    /// A struct pointee without an entry of its own may be accessed field by field (hinted loads
+    /// and stores of `float3`); an atomic must stay one access.
+    pub by_field: bool,
+}
+
+/// What a kernel's required block shape (`#[kernel(block_dim = ...)]`) tells about the fields
+/// of a [`Lowering::Dim3`] register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    Nothing,
+    /// The extent itself (`block_dim()`).
+    Extent,
+    /// An index, 0 along an axis of extent 1 (`thread_idx()`).
+    Index,
+}
+
+/// Intrinsics that need code of their own in the front end.
+#[derive(Clone, Copy, Debug)]
+pub enum Custom {
+    /// `shared_array::<T>()`: one static allocation per call site.
+    SharedArray,
+    /// `dynamic_shared::<T>()`: the launch's dynamic shared memory as a slice.
+    DynamicShared,
+    /// `device_malloc::<T>(n)`: a slice of the device heap (the entry allocates).
+    DeviceMalloc(&'static IntrinsicDef),
+    /// `alloca::<T>(n)`: a slice of the thread's stack (the entry allocates).
+    Alloca(&'static IntrinsicDef),
+    /// `device_free(slice)` (the entry frees).
+    DeviceFree(&'static IntrinsicDef),
+    /// `assume(cond)`: checked in the simulator behind the entry (`sim_checks`).
+    Assume(&'static IntrinsicDef),
+    /// `assume_aligned(slice, align)`: as `Assume`.
+    AssumeAligned(&'static IntrinsicDef),
+    /// The entry, then a panic with this message that the simulator reports (`trap`,
+    /// `unreachable`).
+    Trap(&'static IntrinsicDef, &'static str),
+    /// `pm_counter(n)`: the constant `n` picks the entry.
+    PmCounter(&'static [IntrinsicDef]),
 }

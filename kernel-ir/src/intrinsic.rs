@@ -1,7 +1,8 @@
-//! What an intrinsic is, as every stage sees it: its signature, its PTX template, its simulator
-//! semantics and the oldest target that has it. The entries themselves are declared with the device
-//! API that users call (`kernel_std::intrinsics`); the IR refers to them directly
-//! ([`IntrinsicId`]), so the printer, the PTX emitter and the simulator need no table.
+//! What an intrinsic is, as every stage sees it: a table entry ([`IntrinsicDef`]) with its
+//! signature, its PTX template, its simulator semantics and the oldest target that has it. The IR
+//! refers to entries directly ([`IntrinsicId`]), so the printer, the PTX emitter and the simulator
+//! need no table. The entries are declared in `kernel_std::intrinsics`, each with the device
+//! function that lowers to it (`ast::IntrinsicSpec`).
 
 use crate::ty::{Space, Ty};
 
@@ -70,9 +71,27 @@ pub type SimFn = fn(env: &mut dyn SimEnv, args: &[u64], out: &mut [u64]);
 /// rules are broken (e.g. the mask names a lane that is not participating).
 pub type SimWarpFn = fn(args: &[Option<Vec<u64>>], out: &mut [Vec<u64>]) -> Result<(), String>;
 
+/// A special register that an entry reads and nothing else (`mov.u32 {d0}, %tid.x`): the
+/// simulator reads it without calling `sim`, and the value-range analysis knows its bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialReg {
+    /// `%tid` along axis 0, 1 or 2 (`threadIdx.x/y/z`).
+    Tid(u8),
+    /// `%ctaid` (`blockIdx`).
+    Ctaid(u8),
+    /// `%ntid` (`blockDim`).
+    Ntid(u8),
+    /// `%nctaid` (`gridDim`).
+    Nctaid(u8),
+    /// `WARP_SZ`: 32.
+    WarpSize,
+    /// `%laneid`.
+    LaneId,
+}
+
 #[derive(Clone, Copy)]
 pub struct IntrinsicDef {
-    /// The name used by `Callable::Intrinsic` and in IR dumps, e.g. `"tid.x"`, `"sync_threads"`.
+    /// The entry's name in IR dumps, e.g. `"tid.x"`, `"shfl_sync.f32"`.
     pub name: &'static str,
     pub args: &'static [Ty],
     pub rets: &'static [Ty],
@@ -84,6 +103,20 @@ pub struct IntrinsicDef {
     pub class: Class,
     pub sim: Option<SimFn>,
     pub sim_warp: Option<SimWarpFn>,
+    /// The special register it reads, when that is all it does.
+    pub reg: Option<SpecialReg>,
+}
+
+impl IntrinsicDef {
+    /// The registers of the value an entry of a `ast::Lowering::Access` family moves: its results,
+    /// or a store's stored value (the arguments after the address).
+    pub fn value_lanes(&self) -> &[Ty] {
+        if self.rets.is_empty() {
+            self.args.get(1..).unwrap_or(&[])
+        } else {
+            self.rets
+        }
+    }
 }
 
 impl std::fmt::Debug for IntrinsicDef {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::error::{SimError, SimErrorKind};
 use super::ops::{self, BinFn, FmaFn, UnFn};
-use kernel_ir::intrinsic::{Class, IntrinsicDef};
+use kernel_ir::intrinsic::{Class, IntrinsicDef, SpecialReg};
 use kernel_ir::ir::{self, Block, Inst, Kernel, LoopId, Operand, SiteId, SourceLoc, Space, Ty};
 
 pub(crate) type Slot = u32;
@@ -311,26 +311,16 @@ fn check_slots(p: &Program) -> Result<(), String> {
     Ok(())
 }
 
-/// Built-in registers the interpreter reads directly; same order as `exec::sreg_value`.
-const SREGS: [&str; 14] = [
-    "tid.x",
-    "tid.y",
-    "tid.z",
-    "ctaid.x",
-    "ctaid.y",
-    "ctaid.z",
-    "ntid.x",
-    "ntid.y",
-    "ntid.z",
-    "nctaid.x",
-    "nctaid.y",
-    "nctaid.z",
-    "warp_size",
-    "lane_id",
-];
-
-fn sreg(name: &str) -> Option<u8> {
-    SREGS.iter().position(|s| *s == name).map(|i| i as u8)
+/// The interpreter's number for a special register (the order of `exec::sreg_value`).
+fn sreg(r: SpecialReg) -> u8 {
+    match r {
+        SpecialReg::Tid(a) => a,
+        SpecialReg::Ctaid(a) => 3 + a,
+        SpecialReg::Ntid(a) => 6 + a,
+        SpecialReg::Nctaid(a) => 9 + a,
+        SpecialReg::WarpSize => 12,
+        SpecialReg::LaneId => 13,
+    }
 }
 
 fn malformed(k: &Kernel, message: String) -> SimError {
@@ -583,7 +573,7 @@ impl Lower<'_> {
                         def.rets.len()
                     ));
                 }
-                if let (Some(reg), [d]) = (sreg(def.name), &dsts[..]) {
+                if let (Some(reg), [d]) = (def.reg.map(sreg), &dsts[..]) {
                     self.emit(Op::Sreg { d: d.0, reg });
                     return;
                 }

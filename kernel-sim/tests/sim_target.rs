@@ -175,6 +175,7 @@ static HOPPER_ONLY: IntrinsicDef = IntrinsicDef {
     class: Class::Pure,
     sim: Some(dummy),
     sim_warp: None,
+    reg: None,
 };
 
 /// ptxas refuses an instruction the target lacks wherever it is, even in code that never runs;

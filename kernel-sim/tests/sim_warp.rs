@@ -27,6 +27,7 @@ fn warp(
         class: Class::Warp,
         sim: None,
         sim_warp: Some(f),
+        reg: None,
     }
 }
 
@@ -115,6 +116,7 @@ fn table() -> &'static [IntrinsicDef] {
             class: Class::Memory,
             sim: Some(f),
             sim_warp: None,
+            reg: None,
         };
         t.push(mem("atomic_add_shared_u32", &[U, U], atomic_add_shared));
         t.push(mem(
@@ -131,6 +133,7 @@ fn table() -> &'static [IntrinsicDef] {
             class: Class::Barrier,
             sim: None,
             sim_warp: Some(count_true),
+            reg: None,
         });
         // Renamed copies of the built-in registers: the interpreter inlines the originals by name
         // and calls `sim` for these.

@@ -19,7 +19,7 @@ pub fn int_scalar(a: &[u32], b: &[u32], c: &[u32], out: &mut [u32]) {
         let xy = (x as u64) << 32 | y as u64;
         let yz = (y as u64) << 32 | z as u64;
         let s = z & 63;
-        let o = i * 38;
+        let o = i * 42;
         out[o + 0] = popc(x) as u32;
         out[o + 1] = popcll(xy) as u32;
         out[o + 2] = clz(x as i32) as u32;
@@ -58,6 +58,10 @@ pub fn int_scalar(a: &[u32], b: &[u32], c: &[u32], out: &mut [u32]) {
         out[o + 35] = dp2a_hi(x as i32, y as i32, z as i32) as u32;
         out[o + 36] = udp2a_lo(x, y, z);
         out[o + 37] = udp2a_hi(x, y, z);
+        out[o + 38] = fns(x, z & 31, (y % 7) as i32 - 3);
+        out[o + 39] = fns(x, 0, 1);
+        out[o + 40] = fns(x, 31, -1);
+        out[o + 41] = fns(x, z & 31, 0);
     }
 }
 
@@ -164,6 +168,22 @@ fn perm(x: u32, y: u32, s: u32) -> u32 {
     }
     u32::from_le_bytes(r)
 }
+/// `__fns` as the CUDA documentation describes it: the set bits of `mask` from `base` on (up or
+/// down by the sign of `offset`), the `|offset|`-th of them.
+fn fns_ref(mask: u32, base: u32, offset: i32) -> u32 {
+    let set = |b: &u32| mask >> b & 1 == 1;
+    if offset == 0 {
+        return if set(&base) { base } else { u32::MAX };
+    }
+    let bits: Vec<u32> = if offset > 0 {
+        (base..32).filter(set).collect()
+    } else {
+        (0..=base).rev().filter(set).collect()
+    };
+    bits.get(offset.unsigned_abs() as usize - 1)
+        .copied()
+        .unwrap_or(u32::MAX)
+}
 fn fsl(lo: u32, hi: u32, n: u32) -> u32 {
     (((hi as u64) << 32 | lo as u64) << n >> 32) as u32
 }
@@ -252,6 +272,10 @@ fn int_scalar_ref(x: u32, y: u32, z: u32) -> Vec<u32> {
         dot(x, y, z, true, 2, 2),
         dot(x, y, z, false, 2, 0),
         dot(x, y, z, false, 2, 2),
+        fns_ref(x, z & 31, (y % 7) as i32 - 3),
+        fns_ref(x, 0, 1),
+        fns_ref(x, 31, -1),
+        fns_ref(x, z & 31, 0),
     ]
 }
 
@@ -595,6 +619,10 @@ const SCALAR: &[&str] = &[
     "dp2a_hi(x as i32, y as i32, z as i32) as u32",
     "udp2a_lo(x, y, z)",
     "udp2a_hi(x, y, z)",
+    "fns(x, z & 31, (y % 7) as i32 - 3)",
+    "fns(x, 0, 1)",
+    "fns(x, 31, -1)",
+    "fns(x, z & 31, 0)",
 ];
 const SIMD: &[&str] = &[
     "vadd2(x, y)",

@@ -516,6 +516,7 @@ fn expand_use(tree: &str) -> Vec<Vec<String>> {
                 .collect();
             let mut p = prefix.to_vec();
             p.extend(head);
+            // A `}` before the `{` is not a use tree (text that merely reads like `use ...`).
             let close = tree.rfind('}').filter(|&c| c > open).unwrap_or(tree.len());
             let inner = &tree[open + 1..close];
             let mut depth = 0;
@@ -685,6 +686,13 @@ mod tests {
         .map(|v| v.into_iter().map(String::from).collect())
         .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn text_that_reads_like_a_use_tree_is_no_panic() {
+        // From a message in kernel-macros: "... or use `wrapping_{op}` / `saturating_{op}` ...",
+        // where the scan finds a `}` before the `{`.
+        let _ = expand_use("op}` / `saturating_{op");
     }
 
     #[test]

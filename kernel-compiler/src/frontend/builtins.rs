@@ -1,241 +1,166 @@
-//! Intrinsic calls: the `Dim3` built-ins, shared memory (static and dynamic) and every other
-//! entry of the intrinsic table, used with its scalar signature.
+//! Calls of the device API (`kernel_std::intrinsics`): one path per lowering kind of the
+//! callee's spec (`Lowering`). Memory through references is in `access`, the intrinsics with
+//! code of their own in `custom`.
 
-use kernel_ir::ast::Expr;
-use kernel_ir::ir::{self, BinOp, Inst, Operand, Space};
-use kernel_std::intrinsics;
+use kernel_ir::ast::{Expr, Span};
+use kernel_ir::ast::{IntrinsicSpec, Known, Lowering};
+use kernel_ir::intrinsic::{IntrinsicDef, IntrinsicId};
+use kernel_ir::ir::{self, Inst, Operand};
 
-use super::infer::key;
-use super::types::{layout, Ty};
-use super::value::{c_u32, Loc, SliceVal, Val};
+use super::types::Ty;
+use super::value::Val;
 use super::{Lower, R};
 
 impl Lower {
-    pub fn call_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> R<Val> {
+    pub fn call_intrinsic(
+        &mut self,
+        e: &Expr,
+        spec: &'static IntrinsicSpec,
+        args: &[Expr],
+    ) -> R<Val> {
         let sp = e.span;
-        if let Some(v) = self.special_intrinsic(e, name, args)? {
-            return Ok(v);
-        }
-        if let Some(v) = self.heap_intrinsic(e, name, args)? {
-            return Ok(v);
-        }
-        if let Some(v) = self.pair_atomic(e, name, args)? {
-            return Ok(v);
-        }
-        let mut vals = Vec::new();
-        // Value-generic families resolve to the entry for the value's type (and, for atomics,
-        // the address space of the reference, known once it is evaluated).
-        let family = intrinsics::typed_family(name);
-        let typed = family
-            .and_then(|i| args.get(i))
-            .and_then(|a| self.ty(a).deref_all().ir());
-        let mut resolved = match (family, typed) {
-            (Some(_), Some(t)) => intrinsics::typed_name(name, t, Space::Global),
-            _ => name.to_string(),
-        };
-        for (i, a) in args.iter().enumerate() {
-            if let (Some(0), Some(t), 0) = (family, typed, i) {
-                let (space, addr) = self.reference_address(a, name)?;
-                resolved = intrinsics::typed_name(name, t, space);
-                if intrinsics::lookup(&resolved).is_none() {
-                    return Err(self.err(
-                        a.span,
-                        format!("`{name}` on {t:?} values is not available in {space:?} memory"),
-                    ));
+        match spec.lowering {
+            Lowering::Scalar(def) => {
+                let vals = self.scalars(args)?;
+                let r = self.intrinsic(def, &vals, sp)?;
+                Ok(results(&r))
+            }
+            Lowering::Typed { arg } => {
+                let t = args.get(arg).and_then(|a| self.ty(a).deref_all().ir());
+                let def = (spec.entries)()
+                    .iter()
+                    .find(|d| t.is_some() && d.args.get(arg).copied() == t)
+                    .ok_or_else(|| {
+                        self.err(sp, format!("internal: no entry of `{}`", spec.name))
+                    })?;
+                let vals = self.scalars(args)?;
+                let r = self.intrinsic(def, &vals, sp)?;
+                Ok(results(&r))
+            }
+            Lowering::Lanes { entry, .. } => {
+                let mut vals = Vec::new();
+                for a in args {
+                    let v = self.expr(a)?;
+                    self.lanes_of(v, &self.ty(a), &mut vals, a.span)?;
                 }
-                vals.push(addr);
-                continue;
+                let r = self.intrinsic(entry, &vals, sp)?;
+                let mut r = r.into_iter().map(|v| Val::Scalar(Operand::Var(v)));
+                self.assemble(&self.ty(e), &mut r, sp)
             }
-            let name = resolved.as_str();
-            let want = intrinsics::lookup(name).and_then(|id| id.def().args.get(i).copied());
-            let by_address = matches!(self.ty(a), Ty::Ref(..))
-                && matches!(want, Some(ir::Ty::U64) | Some(ir::Ty::U32));
-            if by_address {
-                vals.push(self.address_arg(a, name, want.unwrap_or(ir::Ty::U64))?);
-            } else {
-                vals.push(self.scalar(a)?);
-            }
-        }
-        if kernel_std::math::shape(name).is_some() && intrinsics::lookup(name).is_none() {
-            return self.math_call(name, &vals, sp);
-        }
-        match name {
-            "thread_idx" | "block_idx" | "block_dim" | "grid_dim" => {
-                let prefix = match name {
-                    "thread_idx" => "tid",
-                    "block_idx" => "ctaid",
-                    "block_dim" => "ntid",
-                    _ => "nctaid",
-                };
+            Lowering::Dim3 { axes, known } => {
                 let mut fields = Vec::new();
-                for (axis, c) in ["x", "y", "z"].into_iter().enumerate() {
+                for (axis, def) in axes.iter().enumerate() {
                     // A required block shape makes `block_dim()` a constant, and a thread index
                     // along an axis of extent 1 zero, as nvcc's `.reqntid` code does.
-                    let fixed = self.k.attrs.block_dim.and_then(|d| match prefix {
-                        "ntid" => Some(d[axis]),
-                        "tid" if d[axis] == 1 => Some(0),
+                    let fixed = self.k.attrs.block_dim.and_then(|d| match known {
+                        Known::Extent => Some(d[axis]),
+                        Known::Index if d[axis] == 1 => Some(0),
                         _ => None,
                     });
                     if let Some(v) = fixed {
                         fields.push(Val::Scalar(Operand::Const(ir::Const::u32(v))));
                         continue;
                     }
-                    let r = self.intrinsic(&format!("{prefix}.{c}"), &[], sp)?;
+                    let r = self.intrinsic(def, &[], sp)?;
                     fields.push(Val::Scalar(Operand::Var(r[0])));
                 }
                 Ok(Val::Agg(fields))
             }
-            "shared_array" => {
-                let t = self.intrinsic_ty(e, sp)?;
-                let (bytes, align) = layout(&t).map_err(|m| self.err(sp, m))?;
-                let alloc = self.shared_alloc(e, bytes, align);
-                let dst = self.var(ir::Ty::U32);
-                self.emit(Inst::SharedAddr { dst, alloc });
-                Ok(Val::Ref(Loc::Mem {
-                    space: Space::Shared,
-                    addr: Operand::Var(dst),
-                    readonly: false,
-                }))
+            Lowering::Access(acc) => self.access(e, spec, acc, args),
+            Lowering::AddressOf(space) => self.address_of(spec.name, space, &args[0]),
+            Lowering::IsIn(space) => self.is_in(space, &args[0]),
+            Lowering::Math(m) => {
+                let vals = self.scalars(args)?;
+                self.math_call(spec.name, m, &vals, sp)
             }
-            "dynamic_shared" => {
-                let t = self.intrinsic_ty(e, sp)?;
-                let (size, _) = layout(&t).map_err(|m| self.err(sp, m))?;
-                if size == 0 {
-                    return Err(self.err(sp, "dynamic shared memory of zero-sized elements"));
-                }
-                self.k.uses_dyn_shared = true;
-                let ptr = self.var(ir::Ty::U32);
-                self.emit(Inst::DynSharedAddr { dst: ptr });
-                let bytes = self.var(ir::Ty::U32);
-                self.emit(Inst::DynSharedBytes { dst: bytes });
-                let n = self.var(ir::Ty::U32);
-                self.emit(Inst::Binary {
-                    dst: n,
-                    op: BinOp::Div,
-                    a: Operand::Var(bytes),
-                    b: c_u32(size),
-                });
-                let len = self.cast(Operand::Var(n), ir::Ty::U64);
-                Ok(Val::Slice(SliceVal {
-                    ptr: Operand::Var(ptr),
-                    len,
-                    space: Space::Shared,
-                    readonly: false,
-                    local: None,
-                }))
-            }
-            _ => {
-                let r = self.intrinsic(&resolved, &vals, sp)?;
-                Ok(match r.as_slice() {
-                    [] => Val::Unit,
-                    [one] => Val::Scalar(Operand::Var(*one)),
-                    many => Val::Agg(many.iter().map(|v| Val::Scalar(Operand::Var(*v))).collect()),
-                })
-            }
+            Lowering::Custom(c) => self.custom_intrinsic(e, spec.name, c, args),
         }
     }
 
-    /// The address of the memory a reference argument points at, in the width the intrinsic
-    /// takes (U64: global, U32: shared).
-    fn address_arg(&mut self, a: &Expr, name: &str, want: ir::Ty) -> R<Operand> {
-        match self.expr(a)? {
-            Val::Ref(Loc::Mem { space, addr, .. }) => {
-                let ok = matches!(
-                    (space, want),
-                    (Space::Global, ir::Ty::U64) | (Space::Shared, ir::Ty::U32)
-                );
-                if !ok {
-                    return Err(self.err(
-                        a.span,
-                        format!("`{name}` does not take a reference into {space:?} memory"),
-                    ));
-                }
-                Ok(addr)
-            }
-            _ => Err(self.err(
-                a.span,
-                format!("`{name}` needs a reference into global or shared memory (a slice element or shared array element)"),
-            )),
-        }
+    /// The arguments as scalar operands, in order.
+    pub(super) fn scalars(&mut self, args: &[Expr]) -> R<Vec<Operand>> {
+        args.iter().map(|a| self.scalar(a)).collect()
     }
 
-    /// The address space and address of the memory a reference argument points at (atomics).
-    pub(super) fn reference_address(&mut self, a: &Expr, name: &str) -> R<(Space, Operand)> {
-        match self.expr(a)? {
-            Val::Ref(Loc::Mem { space, addr, readonly }) => {
-                if readonly && !name.starts_with("atomic_load") {
-                    return Err(self.err(
-                        a.span,
-                        format!("`{name}` writes through its reference: pass `&mut`, not `&`"),
-                    ));
-                }
-                Ok((space, addr))
+    /// Appends the registers value `v` of type `t` travels in: a scalar, or a struct's or
+    /// tuple's fields in order.
+    pub(super) fn lanes_of(&mut self, v: Val, t: &Ty, out: &mut Vec<Operand>, sp: Span) -> R<()> {
+        match v {
+            Val::Scalar(o) => out.push(o),
+            Val::Ref(l) => {
+                let Ty::Ref(inner, _) = t else {
+                    return Err(self.err(sp, "internal: reference type expected"));
+                };
+                let v = self.read(&l, inner, sp)?;
+                self.lanes_of(v, inner, out, sp)?;
             }
-            _ => Err(self.err(
-                a.span,
-                format!("`{name}` needs a reference into global or shared memory (a slice element or shared array element)"),
-            )),
+            Val::Agg(vs) => {
+                let tys = self.agg_tys(t, sp)?;
+                for (v, t) in vs.into_iter().zip(tys) {
+                    self.lanes_of(v, &t, out, sp)?;
+                }
+            }
+            // Unreachable code: any operands of the right number will do.
+            Val::Never => {
+                let n = super::layout::leaves(t).map_err(|m| self.err(sp, m))?.len();
+                out.extend((0..n).map(|_| Operand::Const(ir::Const::u32(0))));
+            }
+            _ => return Err(self.err(sp, format!("expected numbers, found `{t}`"))),
         }
+        Ok(())
     }
 
-    /// Emits one table intrinsic, returning its result registers.
+    /// A value of type `t` from the registers `r` yields (the reverse of `lanes_of`).
+    pub(super) fn assemble(
+        &mut self,
+        t: &Ty,
+        r: &mut dyn Iterator<Item = Val>,
+        sp: Span,
+    ) -> R<Val> {
+        if t.ir().is_some() {
+            return r
+                .next()
+                .ok_or_else(|| self.err(sp, "internal: too few results"));
+        }
+        if matches!(t, Ty::Unit) {
+            return Ok(Val::Unit);
+        }
+        let mut fields = Vec::new();
+        for f in self.agg_tys(t, sp)? {
+            fields.push(self.assemble(&f, r, sp)?);
+        }
+        Ok(Val::Agg(fields))
+    }
+
+    /// Emits one table entry, returning its result registers.
     pub(super) fn intrinsic(
         &mut self,
-        name: &str,
+        def: &'static IntrinsicDef,
         args: &[Operand],
-        sp: kernel_ir::ast::Span,
+        sp: Span,
     ) -> R<Vec<ir::Var>> {
-        let id = intrinsics::lookup(name)
-            .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
-        let def = id.def();
         let mut cast_args = Vec::new();
         for (a, t) in args.iter().zip(def.args) {
             cast_args.push(self.cast(*a, *t));
         }
         let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
-        if def.class != intrinsics::Class::Pure {
+        if def.class != kernel_ir::intrinsic::Class::Pure {
             self.mark(sp);
         }
         self.emit(Inst::Intrinsic {
-            id,
+            id: IntrinsicId(def),
             dsts: dsts.clone(),
             args: cast_args,
         });
         Ok(dsts)
     }
+}
 
-    pub(super) fn intrinsic_ty(&self, e: &Expr, sp: kernel_ir::ast::Span) -> R<Ty> {
-        self.cx()
-            .types
-            .intrinsic_args
-            .get(&key(e))
-            .and_then(|v| v.first().cloned())
-            .ok_or_else(|| self.err(sp, "internal: missing type argument"))
-    }
-
-    /// One allocation per `shared_array` call site and function instance: inlining the same
-    /// device function twice shares its `__shared__` array, as in CUDA.
-    fn shared_alloc(&mut self, e: &Expr, bytes: u32, align: u32) -> ir::SharedId {
-        let cx = self.cx();
-        let mut env: Vec<String> = cx
-            .env
-            .map
-            .iter()
-            .map(|(k, v)| format!("{k}={v:?}"))
-            .collect();
-        env.sort();
-        let site_key = (key(e), env.join(","));
-        if let Some(id) = self.shared_sites.get(&site_key) {
-            return *id;
-        }
-        let name = format!(
-            "{}_smem{}",
-            super::types::sanitize(cx.def.name),
-            self.k.shared.len()
-        );
-        self.k.shared.push(ir::SharedAlloc { name, bytes, align });
-        let id = ir::SharedId(self.k.shared.len() as u32 - 1);
-        self.shared_sites.insert(site_key, id);
-        id
+/// The value of an entry's results: nothing, one scalar, or a tuple of them.
+pub(super) fn results(r: &[ir::Var]) -> Val {
+    match r {
+        [] => Val::Unit,
+        [one] => Val::Scalar(Operand::Var(*one)),
+        many => Val::Agg(many.iter().map(|v| Val::Scalar(Operand::Var(*v))).collect()),
     }
 }

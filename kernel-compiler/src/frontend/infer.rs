@@ -14,6 +14,7 @@ use super::types::{SDef, Ty};
 use super::FErr;
 
 mod calls;
+mod intrinsics;
 pub use calls::{iter_item, unsigned};
 
 /// Identity of an AST node within one function instance.
@@ -815,7 +816,7 @@ impl<'a> Infer<'a> {
                 let (_, fty) = s.0.fields.iter().find(|(n, _)| n == name).ok_or_else(|| {
                     self.err(sp, format!("no field `{name}` on struct `{}`", s.0.name))
                 })?;
-                super::types::field_ty(s, name, fty).map_err(|m| self.err(sp, m))
+                super::layout::field_ty(s, name, fty).map_err(|m| self.err(sp, m))
             }
             t => Err(self.err(
                 sp,

@@ -100,7 +100,7 @@ impl Lower {
             }
             ExprKind::Call { callee, args, .. } => match (callee.resolve)() {
                 ast::Callable::Device(def) => self.call_device(e, def, args),
-                ast::Callable::Intrinsic(name) => self.call_intrinsic(e, name, args),
+                ast::Callable::Intrinsic(spec) => self.call_intrinsic(e, spec, args),
             },
             ExprKind::AssocCall { ty, method, args } => self.assoc_call(e, ty, method, args),
             ExprKind::MethodCall {
@@ -442,7 +442,11 @@ impl Lower {
             }
             if irop == BinOp::Rem {
                 // Rust's float `%` is C's `fmod` (exact), from the math library.
-                return match self.math_call("fmod", &[x, y], sp)? {
+                let fmod = &kernel_std::intrinsics::math::fmod::SPEC;
+                let kernel_ir::ast::Lowering::Math(m) = fmod.lowering else {
+                    return Err(self.err(sp, "internal: fmod is not a math function"));
+                };
+                return match self.math_call(fmod.name, m, &[x, y], sp)? {
                     Val::Scalar(r) => Ok(r),
                     _ => Err(self.err(sp, "internal: fmod returned a non-scalar")),
                 };

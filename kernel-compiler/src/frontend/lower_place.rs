@@ -3,7 +3,8 @@
 use kernel_ir::ast::{Expr, ExprKind, Span};
 use kernel_ir::ir::{self, BinOp, Inst, Operand, PanicKind, Space};
 
-use super::types::{array_flat, layout, Ty};
+use super::layout::layout;
+use super::types::{array_flat, Ty};
 use super::value::{c_u32, c_u64, Loc, SliceVal, Val};
 use super::{Lower, R};
 

@@ -7,8 +7,9 @@ use kernel_ir::ir::{self, BinOp, Inst, Operand};
 
 use super::consts::{convert_type, Env};
 use super::infer::key;
+use super::layout::{layout, struct_fields, struct_layout};
 use super::scope::{Binding, FnCtx, RetTarget};
-use super::types::{layout, struct_fields, struct_layout, Ty};
+use super::types::Ty;
 use super::value::{c_int, c_u32, c_u64, scalar_ir, Loc, Val};
 use super::{Lower, R};
 

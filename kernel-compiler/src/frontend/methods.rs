@@ -2,9 +2,11 @@
 //! (`min`, `abs`, `mul_add`, `pow`, `to_bits`, ...), also when named through the type
 //! (`f32::max(a, b)`, `f32::from_bits(u)`).
 
-use kernel_ir::ast::{self, Expr, Span};
+use kernel_ir::ast::{self, Expr, MathFn, MathImpl, Span};
 use kernel_ir::ir::{self, BinOp, Const, Inst, Operand, PanicKind, UnOp};
+use kernel_std::intrinsics::{integer, math};
 
+use super::builtins::results;
 use super::consts::{convert_type, eval_const};
 use super::types::Ty;
 use super::value::{c_int, c_u32, c_u64, scalar_ir, Val};
@@ -92,10 +94,10 @@ impl Lower {
         for x in args {
             a.push(self.scalar(x)?);
         }
-        if t.is_float() && kernel_std::math::shape(name).is_some() {
+        if let Some(m) = math::method(name).filter(|_| t.is_float()) {
             let mut all = vec![x];
             all.extend(a);
-            return self.math_call(name, &all, sp);
+            return self.math_call(name, m, &all, sp);
         }
         let int = t.is_int();
         let r = match name {
@@ -167,12 +169,12 @@ impl Lower {
                 // shifted back down.
                 let u = self.zext32(x);
                 let ut = self.op_ty(u);
-                let (name, shift) = if ut == ir::Ty::U64 {
-                    ("brevll", 0)
+                let (brev, shift) = if ut == ir::Ty::U64 {
+                    (&integer::brevll::ENTRY, 0)
                 } else {
-                    ("brev", 32 - t.bits())
+                    (&integer::brev::ENTRY, 32 - t.bits())
                 };
-                let r = Operand::Var(self.intrinsic(name, &[u], sp)?[0]);
+                let r = Operand::Var(self.intrinsic(brev, &[u], sp)?[0]);
                 let r = if shift > 0 {
                     self.bin(BinOp::Shr, r, c_u32(shift))
                 } else {
@@ -316,15 +318,20 @@ impl Lower {
         Ok(Val::Scalar(r))
     }
 
-    /// A function of the math library (`kernel_std::math`: `x.sin()`, `rsqrt(x)`, float `%`) on lowered
-    /// float arguments of one type; `f16`/`bf16` compute in f32 and round once at the end.
-    pub fn math_call(&mut self, name: &str, args: &[Operand], sp: Span) -> R<Val> {
+    /// A function of the math library (`x.sin()`, `rsqrt(x)`, float `%`) on lowered float
+    /// arguments of one type; `f16`/`bf16` compute in f32 and round once at the end.
+    pub fn math_call(&mut self, name: &str, m: MathFn, args: &[Operand], sp: Span) -> R<Val> {
         let t = self.op_ty(args[0]);
         let ct = match t {
             ir::Ty::F16 | ir::Ty::BF16 => ir::Ty::F32,
             t => t,
         };
-        let imp = kernel_std::math::resolve(name, ct).ok_or_else(|| {
+        let imp = match ct {
+            ir::Ty::F32 => m.f32,
+            ir::Ty::F64 => m.f64,
+            _ => None,
+        };
+        let imp = imp.ok_or_else(|| {
             self.err(
                 sp,
                 format!("math function `{name}` is not available for `{t:?}`"),
@@ -332,22 +339,8 @@ impl Lower {
         })?;
         let a: Vec<Operand> = args.iter().map(|&x| self.cast(x, ct)).collect();
         let v = match imp {
-            kernel_std::math::Impl::Intrinsic(n) => {
-                let id = kernel_std::intrinsics::lookup(n)
-                    .ok_or_else(|| self.err(sp, format!("internal: no intrinsic `{n}`")))?;
-                let def = id.def();
-                let dsts: Vec<ir::Var> = def.rets.iter().map(|t| self.var(*t)).collect();
-                self.emit(Inst::Intrinsic {
-                    id,
-                    dsts: dsts.clone(),
-                    args: a,
-                });
-                match dsts.as_slice() {
-                    [one] => Val::Scalar(Operand::Var(*one)),
-                    many => Val::Agg(many.iter().map(|v| Val::Scalar(Operand::Var(*v))).collect()),
-                }
-            }
-            kernel_std::math::Impl::Device(f) => {
+            MathImpl::Entry(def) => results(&self.intrinsic(def, &a, sp)?),
+            MathImpl::Device(f) => {
                 let ast::Callable::Device(def) = f() else {
                     return Err(self.err(sp, format!("internal: `{name}` is not a device fn")));
                 };

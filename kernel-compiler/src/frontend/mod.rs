@@ -26,14 +26,16 @@
 //! inside the elements of arrays, re-pointing a reference between different arrays or memory
 //! spaces.
 
+mod access;
 mod assume;
 mod builtins;
 pub mod consts;
+mod custom;
 mod emit;
 mod heap;
-mod hints;
 pub mod infer;
 mod inline;
+pub mod layout;
 mod lower_expr;
 mod lower_loop;
 mod lower_match;
@@ -43,7 +45,6 @@ mod lower_stmt;
 pub mod method_names;
 mod methods;
 mod overflow;
-mod pair_atomics;
 mod print;
 mod scope;
 pub mod types;

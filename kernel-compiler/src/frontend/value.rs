@@ -8,7 +8,8 @@ use kernel_ir::ast::Span;
 use kernel_ir::ir::{self, ArrayId, BinOp, Inst, Operand, Space, Var};
 
 pub use super::emit::{c_int, c_u32, c_u64};
-use super::types::{self, array_flat, layout, leaves, mem_ir, struct_fields, struct_layout, Ty};
+use super::layout::{layout, leaves, struct_fields, struct_layout};
+use super::types::{self, array_flat, mem_ir, Ty};
 use super::{Lower, R};
 
 /// A slice value: a pointer (U64 global address or U32 shared offset) and a U64 length. A slice

@@ -5,7 +5,7 @@
 //! interpretation. Every rule here is exact for Rust's wrapping semantics: a result that could
 //! wrap gets its type's full range (unsigned) or no range (signed).
 
-use kernel_ir::intrinsic::IntrinsicId;
+use kernel_ir::intrinsic::{IntrinsicId, SpecialReg};
 use kernel_ir::ir::{BinOp, Const, KernelAttrs, Ty};
 
 pub type Range = (u128, u128);
@@ -43,33 +43,27 @@ pub fn fit(r: Range, t: Ty) -> Option<Range> {
 /// each thread index is below `n` and each block dimension at most `n`; `.reqntid` gives each
 /// axis exactly.
 pub fn of_intrinsic(id: IntrinsicId, attrs: &KernelAttrs) -> Option<Range> {
+    use SpecialReg::*;
+    let reg = id.def().reg?;
     let threads = attrs.max_threads.map_or(1024, |n| n.clamp(1, 1024)) as u128;
-    let name = id.name();
     if let Some(d) = attrs.block_dim {
-        let axis = |c: &str| match c {
-            "x" => d[0],
-            "y" => d[1],
-            _ => d[2],
-        } as u128;
-        if let Some(c) = name.strip_prefix("tid.") {
-            return Some((0, axis(c).max(1) - 1));
-        }
-        if let Some(c) = name.strip_prefix("ntid.") {
-            return Some((axis(c), axis(c)));
+        match reg {
+            Tid(a) => return Some((0, (d[a as usize] as u128).max(1) - 1)),
+            Ntid(a) => return Some((d[a as usize] as u128, d[a as usize] as u128)),
+            _ => {}
         }
     }
-    Some(match name {
-        "tid.x" | "tid.y" => (0, threads - 1),
-        "tid.z" => (0, threads.min(64) - 1),
-        "ntid.x" | "ntid.y" => (1, threads),
-        "ntid.z" => (1, threads.min(64)),
-        "ctaid.x" => (0, (1 << 31) - 2),
-        "ctaid.y" | "ctaid.z" => (0, 65534),
-        "nctaid.x" => (1, (1 << 31) - 1),
-        "nctaid.y" | "nctaid.z" => (1, 65535),
-        "lane_id" => (0, 31),
-        "warp_size" => (32, 32),
-        _ => return None,
+    Some(match reg {
+        Tid(0 | 1) => (0, threads - 1),
+        Tid(_) => (0, threads.min(64) - 1),
+        Ntid(0 | 1) => (1, threads),
+        Ntid(_) => (1, threads.min(64)),
+        Ctaid(0) => (0, (1 << 31) - 2),
+        Ctaid(_) => (0, 65534),
+        Nctaid(0) => (1, (1 << 31) - 1),
+        Nctaid(_) => (1, 65535),
+        LaneId => (0, 31),
+        WarpSize => (32, 32),
     })
 }
 

@@ -372,10 +372,11 @@ impl Interp<'_> {
                 self.arrays[array.0 as usize][i] = Some(self.get(*val))
             }
             Inst::Intrinsic { id, dsts, .. } => {
-                let v = match id.name() {
-                    "tid.x" => 5,
-                    "ctaid.x" => 3,
-                    "ntid.x" => 128,
+                use kernel_ir::intrinsic::SpecialReg::{Ctaid, Ntid, Tid};
+                let v = match id.def().reg {
+                    Some(Tid(0)) => 5,
+                    Some(Ctaid(0)) => 3,
+                    Some(Ntid(0)) => 128,
                     _ => 0,
                 };
                 for d in dsts {

@@ -1,16 +1,42 @@
-//! Atomic read-modify-write operations on global and shared memory (B.14).
+//! Atomic read-modify-write, load and store on global or shared memory (`atomicAdd` and
+//! friends, guide B.14).
 //!
-//! Entries are named `op.type.space` (`atomic_add.u32.shared`); the front end picks one from the
-//! pointee type and the address space of the `&mut T` argument (see [`super::typed_family`]). Each
-//! op exists in three scopes: device (`atomic_add`, CUDA's `atomicAdd`), block (`atomic_add_block`)
-//! and system (`atomic_add_system`), and four orderings: relaxed (no suffix, as CUDA's),
-//! `_acquire`, `_release` and `_acq_rel` (`atomic_add_block_acquire`); atomic loads and stores
-//! (`atomic_load_acquire`, `atomic_store_release`) complete the set. Float min/max are CAS loops
-//! (PTX has no `atom.min.f32`). The simulator runs each entry as one uninterrupted read-modify-write through
-//! `SimEnv::atomic_read/atomic_write`, which the race detector treats as atomic.
+//! Each takes a reference to a slice element or shared-array element
+//! (`atomic_add(&mut hist[b], 1)`) and returns the old value. The plain names are CUDA's: device scope, relaxed ordering. Suffixes
+//! choose another scope (`_block`: atomic only with respect to the block, as `atomicAdd_block`;
+//! `_system`: also with respect to the host and peer devices, as `atomicAdd_system`) and another
+//! ordering (`_acquire`, `_release`, `_acq_rel`, as `cuda::atomic_ref` with `memory_order_*`), in
+//! that order: `atomic_add_block_acq_rel`. The compiler picks the PTX instruction for the value
+//! type and for the memory the reference points into (`atom.shared` / `atom.global`).
+//!
+//! Entries are named `function.type.space` (`atomic_add_block.u32.shared`); each function's
+//! entries come from its name (operation, scope, ordering: `family`). Float min/max are CAS
+//! loops (PTX has no `atom.min.f32`). The simulator runs each entry as one uninterrupted
+//! read-modify-write through `SimEnv::atomic_read/atomic_write`, which the race detector treats
+//! as atomic.
 
-use super::{Class, IntrinsicDef, SimEnv, SimFn};
 use kernel_ir::ir::{Space, Ty};
+
+use super::{Class, DeviceType, IntrinsicDef, SimEnv, SimFn};
+
+/// Types with atomic add, exchange, min, max, load and store: 32/64-bit integers and floats.
+pub trait AtomicValue: DeviceType {}
+/// Types with `atomic_add`: every [`AtomicValue`], plus `f16` (sm_70) and `bf16` (sm_90) on
+/// global memory only.
+pub trait AtomicAddValue: DeviceType {}
+/// Integer types with the bitwise atomics and `atomic_sub`.
+pub trait AtomicInt: AtomicValue {}
+/// Types `atomic_cas` swaps: the 32- and 64-bit integers, and `u16` (CUDA's `unsigned short`
+/// overload, `atom.cas.b16`).
+pub trait AtomicCasValue: DeviceType {}
+
+value_types!(AtomicValue, ATOMIC_VALUE_TYPES: u32, i32, u64, i64, f32, f64);
+value_types!(AtomicInt, ATOMIC_INT_TYPES: u32, i32, u64, i64);
+value_types!(AtomicCasValue, ATOMIC_CAS_TYPES: u32, i32, u64, i64, u16);
+value_types!(
+    AtomicAddValue,
+    ATOMIC_ADD_TYPES: u32, i32, u64, i64, f32, f64, half::f16, half::bf16
+);
 
 /// Operations, as const-generic codes for the simulator functions.
 const ADD: u8 = 0;
@@ -36,8 +62,9 @@ const T_F32: u8 = 4;
 const T_F64: u8 = 5;
 const T_F16: u8 = 6;
 const T_BF16: u8 = 7;
+const T_U16: u8 = 8;
 
-const TYPES: [(u8, &str, Ty); 8] = [
+const TYPES: [(u8, &str, Ty); 9] = [
     (T_U32, "u32", Ty::U32),
     (T_I32, "i32", Ty::I32),
     (T_U64, "u64", Ty::U64),
@@ -46,6 +73,7 @@ const TYPES: [(u8, &str, Ty); 8] = [
     (T_F64, "f64", Ty::F64),
     (T_F16, "f16", Ty::F16),
     (T_BF16, "bf16", Ty::BF16),
+    (T_U16, "u16", Ty::U16),
 ];
 
 /// `(name, op, types it exists for)`, following CUDA's overloads.
@@ -73,7 +101,7 @@ const OPS: [(&str, u8, &[u8]); 13] = [
     ),
     ("atomic_inc", INC, &[T_U32]),
     ("atomic_dec", DEC, &[T_U32]),
-    ("atomic_cas", CAS, &[T_U32, T_I32, T_U64, T_I64]),
+    ("atomic_cas", CAS, &[T_U32, T_I32, T_U64, T_I64, T_U16]),
     ("atomic_and", AND, &[T_U32, T_I32, T_U64, T_I64]),
     ("atomic_or", OR, &[T_U32, T_I32, T_U64, T_I64]),
     ("atomic_xor", XOR, &[T_U32, T_I32, T_U64, T_I64]),
@@ -109,21 +137,6 @@ fn orders_of(op: u8) -> &'static [(&'static str, &'static str)] {
         STORE => &STORE_ORDERS,
         _ => &ORDERS,
     }
-}
-
-/// Every entry's name starts with this (the table skips building [`ENTRIES`] for other names).
-pub(super) const PREFIX: &str = "atomic_";
-
-/// Whether `name` (an API name such as `atomic_add_block_acquire`) is an atomic family.
-pub(super) fn is_family(name: &str) -> bool {
-    OPS.iter().any(|(op_name, op, _)| {
-        name.strip_prefix(op_name).is_some_and(|rest| {
-            SCOPES.iter().any(|(sc, _)| {
-                rest.strip_prefix(sc)
-                    .is_some_and(|o| orders_of(*op).iter().any(|(or, _)| *or == o))
-            })
-        })
-    })
 }
 
 fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
@@ -173,10 +186,10 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
             }
         }
         (CAS, _) => {
-            let eq = if bits32 {
-                old as u32 == a as u32
-            } else {
-                old == a
+            let eq = match T {
+                T_U16 => old as u16 == a as u16,
+                _ if bits32 => old as u32 == a as u32,
+                _ => old == a,
             };
             if eq {
                 b
@@ -189,7 +202,7 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
         _ => old ^ a,
     };
     match T {
-        T_F16 | T_BF16 => r & 0xffff,
+        T_F16 | T_BF16 | T_U16 => r & 0xffff,
         _ if bits32 => r & 0xffff_ffff,
         _ => r,
     }
@@ -205,7 +218,7 @@ fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
     let space = if SHARED { Space::Shared } else { Space::Global };
     let bytes = match T {
         T_U32 | T_I32 | T_F32 => 4,
-        T_F16 | T_BF16 => 2,
+        T_F16 | T_BF16 | T_U16 => 2,
         _ => 8,
     };
     let addr = args[0];
@@ -242,7 +255,8 @@ fn pick_ty<const OP: u8>(t: u8, shared: bool) -> SimFn {
         T_F32 => pick_space::<OP, T_F32>(shared),
         T_F64 => pick_space::<OP, T_F64>(shared),
         T_F16 => pick_space::<OP, T_F16>(shared),
-        _ => pick_space::<OP, T_BF16>(shared),
+        T_BF16 => pick_space::<OP, T_BF16>(shared),
+        _ => pick_space::<OP, T_U16>(shared),
     }
 }
 
@@ -268,7 +282,11 @@ fn pick(op: u8, t: u8, shared: bool) -> SimFn {
 /// semantics and scope for the relaxed device-scope default), `space` = `.global` / `.shared`.
 fn ptx(op: u8, t: u8, q: &str, space: &str) -> String {
     let wide = matches!(t, T_U64 | T_I64 | T_F64);
-    let b = if wide { "b64" } else { "b32" };
+    let b = match t {
+        T_U16 => "b16",
+        _ if wide => "b64",
+        _ => "b32",
+    };
     let (u, s) = if wide { ("u64", "s64") } else { ("u32", "s32") };
     let signed = matches!(t, T_I32 | T_I64);
     let float = match t {
@@ -325,7 +343,7 @@ fn exact(t: u8) -> &'static str {
 }
 
 /// Stand-ins for the qualifier and space in a per-(op, type) template: the entries of one op and
-/// type differ only there, so [`ENTRIES`] formats each template once and splices the rest.
+/// type differ only there, so [`TABLE`] formats each template once and splices the rest.
 const Q_MARK: char = '\u{1}';
 const SPACE_MARK: char = '\u{2}';
 
@@ -359,141 +377,439 @@ fn splice(out: &mut String, pieces: &[(&str, Option<char>)], q: &[&str], space: 
     }
 }
 
-/// This category's entries (appended to the table in `mod.rs`'s order): every op x type x scope x
-/// space, built once per process. All their strings go into one text and all their argument lists
-/// into one slice, each leaked once: the first compile of a process pays for building the table,
-/// and 1272 entries of `format!`s and leaked boxes were 7.5 M instructions (over 1 ms).
-pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
-    std::sync::LazyLock::new(|| {
-        // Byte ranges into `text` and `tys`, resolved once both are complete and leaked.
-        struct Pending {
-            name: (usize, usize),
-            ptx: (usize, usize),
-            args: (usize, usize),
-            rets: (usize, usize),
-            min_sm: u32,
-            sim: SimFn,
-        }
-        let mut text = String::with_capacity(1 << 18);
-        let mut tys: Vec<Ty> = Vec::new();
-        let mut pending = Vec::new();
-        let push = |text: &mut String, parts: &[&str]| {
-            let start = text.len();
-            parts.iter().for_each(|p| text.push_str(p));
-            (start, text.len())
-        };
-        for (op_name, op, types) in OPS {
-            for &t in types {
-                let (_, tname, ty) = TYPES[t as usize];
-                let template = ptx(op, t, &Q_MARK.to_string(), &SPACE_MARK.to_string());
-                let pieces = cut(&template);
-                for (scope, ptx_scope) in SCOPES {
-                    for &(order, sem) in orders_of(op) {
-                        for (space, shared) in [("global", false), ("shared", true)] {
-                            // 16-bit float atomics on shared memory: ptxas 13 fails on them
-                            // for sm_90 (internal error), so they exist on global memory only.
-                            if shared && matches!(t, T_F16 | T_BF16) {
-                                continue;
-                            }
-                            let addr = if shared { Ty::U32 } else { Ty::U64 };
-                            let args_at = tys.len();
-                            tys.push(addr);
-                            match op {
-                                CAS => tys.extend([ty, ty]),
-                                LOAD => {}
-                                _ => tys.push(ty),
-                            }
-                            let rets_at = tys.len();
-                            if op != STORE {
-                                tys.push(ty);
-                            }
-                            let name =
-                                push(&mut text, &[op_name, scope, order, ".", tname, ".", space]);
-                            // Plain `atom` is already relaxed at device scope; loads and
-                            // stores always spell it out (a bare `ld` is not atomic).
-                            let plain = scope.is_empty() && order.is_empty() && op < LOAD;
-                            let q: &[&str] = if plain {
-                                &[".", space]
-                            } else {
-                                &[".", sem, ".", ptx_scope, ".", space]
-                            };
-                            let ptx_at = text.len();
-                            splice(&mut text, &pieces, q, space);
-                            pending.push(Pending {
-                                name,
-                                ptx: (ptx_at, text.len()),
-                                args: (args_at, rets_at),
-                                rets: (rets_at, tys.len()),
-                                min_sm: if t == T_BF16 { 90 } else { 70 },
-                                sim: pick(op, t, shared),
-                            });
+/// Every entry, each family's (one API function: `atomic_add_block_acquire`) together, and where
+/// each family lies in `entries`.
+struct Table {
+    entries: Vec<IntrinsicDef>,
+    families: Vec<(&'static str, usize, usize)>,
+}
+
+/// The entries of every op x scope x ordering x type x space, built once per process on the
+/// first atomic a kernel uses. All their strings go into one text and all their argument lists
+/// into one slice, each leaked once: 1272 entries of `format!`s and leaked boxes were 7.5 M
+/// instructions (over 1 ms).
+static TABLE: std::sync::LazyLock<Table> = std::sync::LazyLock::new(|| {
+    // Byte ranges into `text` and `tys`, resolved once both are complete and leaked.
+    struct Pending {
+        name: (usize, usize),
+        ptx: (usize, usize),
+        args: (usize, usize),
+        rets: (usize, usize),
+        min_sm: u32,
+        sim: SimFn,
+    }
+    let mut text = String::with_capacity(1 << 18);
+    let mut tys: Vec<Ty> = Vec::new();
+    let mut pending = Vec::new();
+    let mut families = Vec::new();
+    let push = |text: &mut String, parts: &[&str]| {
+        let start = text.len();
+        parts.iter().for_each(|p| text.push_str(p));
+        (start, text.len())
+    };
+    for (op_name, op, types) in OPS {
+        let templates: Vec<String> = types
+            .iter()
+            .map(|&t| ptx(op, t, &Q_MARK.to_string(), &SPACE_MARK.to_string()))
+            .collect();
+        let cuts: Vec<_> = templates.iter().map(|t| cut(t)).collect();
+        for (scope, ptx_scope) in SCOPES {
+            for &(order, sem) in orders_of(op) {
+                let family = push(&mut text, &[op_name, scope, order]);
+                let first = pending.len();
+                for (&t, pieces) in types.iter().zip(&cuts) {
+                    let (_, tname, ty) = TYPES[t as usize];
+                    for (space, shared) in [("global", false), ("shared", true)] {
+                        // 16-bit float atomics on shared memory: ptxas 13 fails on them for
+                        // sm_90 (internal error), so they exist on global memory only.
+                        if shared && matches!(t, T_F16 | T_BF16) {
+                            continue;
                         }
+                        let addr = if shared { Ty::U32 } else { Ty::U64 };
+                        let args_at = tys.len();
+                        tys.push(addr);
+                        match op {
+                            CAS => tys.extend([ty, ty]),
+                            LOAD => {}
+                            _ => tys.push(ty),
+                        }
+                        let rets_at = tys.len();
+                        if op != STORE {
+                            tys.push(ty);
+                        }
+                        let name =
+                            push(&mut text, &[op_name, scope, order, ".", tname, ".", space]);
+                        // Plain `atom` is already relaxed at device scope; loads and stores
+                        // always spell it out (a bare `ld` is not atomic).
+                        let plain = scope.is_empty() && order.is_empty() && op < LOAD;
+                        let q: &[&str] = if plain {
+                            &[".", space]
+                        } else {
+                            &[".", sem, ".", ptx_scope, ".", space]
+                        };
+                        let ptx_at = text.len();
+                        splice(&mut text, pieces, q, space);
+                        pending.push(Pending {
+                            name,
+                            ptx: (ptx_at, text.len()),
+                            args: (args_at, rets_at),
+                            rets: (rets_at, tys.len()),
+                            min_sm: if t == T_BF16 { 90 } else { 70 },
+                            sim: pick(op, t, shared),
+                        });
                     }
                 }
+                families.push((family, first, pending.len()));
             }
         }
-        let text: &'static str = Box::leak(text.into_boxed_str());
-        let tys: &'static [Ty] = Box::leak(tys.into_boxed_slice());
-        pending
-            .into_iter()
-            .map(|p| IntrinsicDef {
-                name: &text[p.name.0..p.name.1],
-                args: &tys[p.args.0..p.args.1],
-                rets: &tys[p.rets.0..p.rets.1],
-                min_sm: p.min_sm,
-                ptx: &text[p.ptx.0..p.ptx.1],
-                class: Class::Memory,
-                sim: Some(p.sim),
-                sim_warp: None,
-            })
-            .collect()
-    });
+    }
+    let text: &'static str = Box::leak(text.into_boxed_str());
+    let tys: &'static [Ty] = Box::leak(tys.into_boxed_slice());
+    let entries = pending
+        .into_iter()
+        .map(|p| IntrinsicDef {
+            name: &text[p.name.0..p.name.1],
+            args: &tys[p.args.0..p.args.1],
+            rets: &tys[p.rets.0..p.rets.1],
+            min_sm: p.min_sm,
+            ptx: &text[p.ptx.0..p.ptx.1],
+            class: Class::Memory,
+            sim: Some(p.sim),
+            sim_warp: None,
+            reg: None,
+        })
+        .collect();
+    let families = families
+        .into_iter()
+        .map(|((a, b), first, end)| (&text[a..b], first, end))
+        .collect();
+    Table { entries, families }
+});
+
+/// The entries of the atomic function `name` (`atomic_add_block_acquire`): one per value type
+/// and memory space. Its name says its operation, scope and ordering; a name that says none
+/// has no entries (`every_function_has_its_entries`).
+fn family(name: &str) -> &'static [IntrinsicDef] {
+    let t = &*TABLE;
+    match t.families.iter().find(|(n, ..)| *n == name) {
+        Some(&(_, first, end)) => &t.entries[first..end],
+        None => &[],
+    }
+}
+
+/// Declares atomic functions with their scoped and ordered variants (one `intrinsics!` table):
+/// each item is the function's doc, `fn name {signature}` and its variants with their scope and
+/// ordering for the doc. The entries of each come from its name ([`family`]).
+macro_rules! atomic_fns {
+    (table $table:ident, writes $w:tt; $($rest:tt)*) => {
+        atomic_fns!(@fn $table $w [] $($rest)*);
+    };
+    // Every function declared: hand them to `intrinsics!`.
+    (@fn $table:ident $w:tt [$($items:tt)*]) => {
+        intrinsics! { table $table; $($items)* }
+    };
+    (@fn $table:ident $w:tt [$($items:tt)*]
+        $(#[$m:meta])* fn $f0:ident {$($sig:tt)*} [$($f:ident $scope:literal $order:literal),*];
+        $($rest:tt)*
+    ) => {
+        atomic_fns!(@var $table $w [
+            $($items)*
+            $(#[$m])*
+            pub fn $f0 $($sig)* = access($w, false, entries() = family(stringify!($f0)));
+        ] $f0 {$($sig)*} [$($f $scope $order),*] $($rest)*);
+    };
+    // The next variant of function `$f0`.
+    (@var $table:ident $w:tt [$($items:tt)*] $f0:ident {$($sig:tt)*}
+        [$f:ident $scope:literal $order:literal $(, $fs:ident $ss:literal $os:literal)*]
+        $($rest:tt)*
+    ) => {
+        atomic_fns!(@var $table $w [
+            $($items)*
+            #[doc = concat!(
+                "`", stringify!($f0), "` at ", $scope, " scope, ", $order, " ordering."
+            )]
+            pub fn $f $($sig)* = access($w, false, entries() = family(stringify!($f)));
+        ] $f0 {$($sig)*} [$($fs $ss $os),*] $($rest)*);
+    };
+    (@var $table:ident $w:tt [$($items:tt)*] $f0:ident {$($sig:tt)*} [] $($rest:tt)*) => {
+        atomic_fns!(@fn $table $w [$($items)*] $($rest)*);
+    };
+}
+
+atomic_fns! {
+    table ARITHMETIC, writes true;
+
+    /// `atomicAdd`: `*p += v` (wrapping for integers); returns the old value.
+    fn atomic_add {<T: AtomicAddValue>(p: &mut T, v: T) -> T} [
+        atomic_add_acquire "device" "acquire",
+        atomic_add_release "device" "release",
+        atomic_add_acq_rel "device" "acquire-release",
+        atomic_add_block "block" "relaxed",
+        atomic_add_block_acquire "block" "acquire",
+        atomic_add_block_release "block" "release",
+        atomic_add_block_acq_rel "block" "acquire-release",
+        atomic_add_system "system" "relaxed",
+        atomic_add_system_acquire "system" "acquire",
+        atomic_add_system_release "system" "release",
+        atomic_add_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicSub`: `*p -= v` (wrapping); returns the old value.
+    fn atomic_sub {<T: AtomicInt>(p: &mut T, v: T) -> T} [
+        atomic_sub_acquire "device" "acquire",
+        atomic_sub_release "device" "release",
+        atomic_sub_acq_rel "device" "acquire-release",
+        atomic_sub_block "block" "relaxed",
+        atomic_sub_block_acquire "block" "acquire",
+        atomic_sub_block_release "block" "release",
+        atomic_sub_block_acq_rel "block" "acquire-release",
+        atomic_sub_system "system" "relaxed",
+        atomic_sub_system_acquire "system" "acquire",
+        atomic_sub_system_release "system" "release",
+        atomic_sub_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicExch`: `*p = v`; returns the old value.
+    fn atomic_exch {<T: AtomicValue>(p: &mut T, v: T) -> T} [
+        atomic_exch_acquire "device" "acquire",
+        atomic_exch_release "device" "release",
+        atomic_exch_acq_rel "device" "acquire-release",
+        atomic_exch_block "block" "relaxed",
+        atomic_exch_block_acquire "block" "acquire",
+        atomic_exch_block_release "block" "release",
+        atomic_exch_block_acq_rel "block" "acquire-release",
+        atomic_exch_system "system" "relaxed",
+        atomic_exch_system_acquire "system" "acquire",
+        atomic_exch_system_release "system" "release",
+        atomic_exch_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicMin`: `*p = min(*p, v)`; returns the old value (floats: a compare-and-swap loop).
+    fn atomic_min {<T: AtomicValue>(p: &mut T, v: T) -> T} [
+        atomic_min_acquire "device" "acquire",
+        atomic_min_release "device" "release",
+        atomic_min_acq_rel "device" "acquire-release",
+        atomic_min_block "block" "relaxed",
+        atomic_min_block_acquire "block" "acquire",
+        atomic_min_block_release "block" "release",
+        atomic_min_block_acq_rel "block" "acquire-release",
+        atomic_min_system "system" "relaxed",
+        atomic_min_system_acquire "system" "acquire",
+        atomic_min_system_release "system" "release",
+        atomic_min_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicMax`: `*p = max(*p, v)`; returns the old value (floats: a compare-and-swap loop).
+    fn atomic_max {<T: AtomicValue>(p: &mut T, v: T) -> T} [
+        atomic_max_acquire "device" "acquire",
+        atomic_max_release "device" "release",
+        atomic_max_acq_rel "device" "acquire-release",
+        atomic_max_block "block" "relaxed",
+        atomic_max_block_acquire "block" "acquire",
+        atomic_max_block_release "block" "release",
+        atomic_max_block_acq_rel "block" "acquire-release",
+        atomic_max_system "system" "relaxed",
+        atomic_max_system_acquire "system" "acquire",
+        atomic_max_system_release "system" "release",
+        atomic_max_system_acq_rel "system" "acquire-release"
+    ];
+}
+
+atomic_fns! {
+    table BITWISE, writes true;
+
+    /// `atomicInc`: `*p = if *p >= limit { 0 } else { *p + 1 }`; returns the old value.
+    fn atomic_inc {(p: &mut u32, limit: u32) -> u32} [
+        atomic_inc_acquire "device" "acquire",
+        atomic_inc_release "device" "release",
+        atomic_inc_acq_rel "device" "acquire-release",
+        atomic_inc_block "block" "relaxed",
+        atomic_inc_block_acquire "block" "acquire",
+        atomic_inc_block_release "block" "release",
+        atomic_inc_block_acq_rel "block" "acquire-release",
+        atomic_inc_system "system" "relaxed",
+        atomic_inc_system_acquire "system" "acquire",
+        atomic_inc_system_release "system" "release",
+        atomic_inc_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicDec`: `*p = if *p == 0 || *p > limit { limit } else { *p - 1 }`; returns the old
+    /// value.
+    fn atomic_dec {(p: &mut u32, limit: u32) -> u32} [
+        atomic_dec_acquire "device" "acquire",
+        atomic_dec_release "device" "release",
+        atomic_dec_acq_rel "device" "acquire-release",
+        atomic_dec_block "block" "relaxed",
+        atomic_dec_block_acquire "block" "acquire",
+        atomic_dec_block_release "block" "release",
+        atomic_dec_block_acq_rel "block" "acquire-release",
+        atomic_dec_system "system" "relaxed",
+        atomic_dec_system_acquire "system" "acquire",
+        atomic_dec_system_release "system" "release",
+        atomic_dec_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicCAS`: `*p = if *p == compare { v } else { *p }`; returns the old value. Also on
+    /// `u16`, which touches only its own two bytes of the word.
+    fn atomic_cas {<T: AtomicCasValue>(p: &mut T, compare: T, v: T) -> T} [
+        atomic_cas_acquire "device" "acquire",
+        atomic_cas_release "device" "release",
+        atomic_cas_acq_rel "device" "acquire-release",
+        atomic_cas_block "block" "relaxed",
+        atomic_cas_block_acquire "block" "acquire",
+        atomic_cas_block_release "block" "release",
+        atomic_cas_block_acq_rel "block" "acquire-release",
+        atomic_cas_system "system" "relaxed",
+        atomic_cas_system_acquire "system" "acquire",
+        atomic_cas_system_release "system" "release",
+        atomic_cas_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicAnd`: `*p &= v`; returns the old value.
+    fn atomic_and {<T: AtomicInt>(p: &mut T, v: T) -> T} [
+        atomic_and_acquire "device" "acquire",
+        atomic_and_release "device" "release",
+        atomic_and_acq_rel "device" "acquire-release",
+        atomic_and_block "block" "relaxed",
+        atomic_and_block_acquire "block" "acquire",
+        atomic_and_block_release "block" "release",
+        atomic_and_block_acq_rel "block" "acquire-release",
+        atomic_and_system "system" "relaxed",
+        atomic_and_system_acquire "system" "acquire",
+        atomic_and_system_release "system" "release",
+        atomic_and_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicOr`: `*p |= v`; returns the old value.
+    fn atomic_or {<T: AtomicInt>(p: &mut T, v: T) -> T} [
+        atomic_or_acquire "device" "acquire",
+        atomic_or_release "device" "release",
+        atomic_or_acq_rel "device" "acquire-release",
+        atomic_or_block "block" "relaxed",
+        atomic_or_block_acquire "block" "acquire",
+        atomic_or_block_release "block" "release",
+        atomic_or_block_acq_rel "block" "acquire-release",
+        atomic_or_system "system" "relaxed",
+        atomic_or_system_acquire "system" "acquire",
+        atomic_or_system_release "system" "release",
+        atomic_or_system_acq_rel "system" "acquire-release"
+    ];
+    /// `atomicXor`: `*p ^= v`; returns the old value.
+    fn atomic_xor {<T: AtomicInt>(p: &mut T, v: T) -> T} [
+        atomic_xor_acquire "device" "acquire",
+        atomic_xor_release "device" "release",
+        atomic_xor_acq_rel "device" "acquire-release",
+        atomic_xor_block "block" "relaxed",
+        atomic_xor_block_acquire "block" "acquire",
+        atomic_xor_block_release "block" "release",
+        atomic_xor_block_acq_rel "block" "acquire-release",
+        atomic_xor_system "system" "relaxed",
+        atomic_xor_system_acquire "system" "acquire",
+        atomic_xor_system_release "system" "release",
+        atomic_xor_system_acq_rel "system" "acquire-release"
+    ];
+}
+
+atomic_fns! {
+    table LOADS, writes false;
+
+    /// An atomic load of `*p` (`cuda::atomic_ref::load`), never torn and never cached across calls.
+    fn atomic_load {<T: AtomicValue>(p: &T) -> T} [
+        atomic_load_acquire "device" "acquire",
+        atomic_load_block "block" "relaxed",
+        atomic_load_block_acquire "block" "acquire",
+        atomic_load_system "system" "relaxed",
+        atomic_load_system_acquire "system" "acquire"
+    ];
+}
+
+atomic_fns! {
+    table STORES, writes true;
+
+    /// An atomic store of `v` to `*p` (`cuda::atomic_ref::store`).
+    fn atomic_store {<T: AtomicValue>(p: &mut T, v: T)} [
+        atomic_store_release "device" "release",
+        atomic_store_block "block" "relaxed",
+        atomic_store_block_release "block" "release",
+        atomic_store_system "system" "relaxed",
+        atomic_store_system_release "system" "release"
+    ];
+}
 
 #[cfg(test)]
 mod tests {
-    use super::super::{all, lookup, typed_family, typed_name};
-    use kernel_ir::ir::{Space, Ty};
+    use super::*;
 
     #[test]
-    fn names_are_unique() {
-        let mut names: Vec<&str> = all().map(|d| d.name).collect();
-        names.sort_unstable();
-        let before = names.len();
-        names.dedup();
-        assert_eq!(before, names.len(), "duplicate intrinsic names");
+    fn functions_find_their_entries_by_name() {
+        assert_eq!(family("atomic_add_block_acq_rel").len(), 14);
+        assert_eq!(family("atomic_load_acquire").len(), 12);
+        assert!(family("atomic_load_release").is_empty());
+        assert!(family("atomic_store_acquire").is_empty());
+        assert!(family("atomic_nope").is_empty());
+        let cas = family("atomic_cas_system");
+        assert!(cas.iter().any(|e| e.name == "atomic_cas_system.i64.shared"));
+        let cas16 = cas
+            .iter()
+            .find(|e| e.name == "atomic_cas_system.u16.shared");
+        assert_eq!(
+            cas16.map(|e| e.ptx),
+            Some("atom.relaxed.sys.shared.cas.b16 {d0}, [{a0}], {a1}, {a2}")
+        );
+        assert!(family("atomic_inc").iter().all(|e| e.rets == [Ty::U32]));
+        // 16-bit float adds exist on global memory only.
+        let add = family("atomic_add");
+        assert!(add
+            .iter()
+            .any(|e| e.args[0] == Ty::U64 && e.rets == [Ty::F16]));
+        assert!(!add
+            .iter()
+            .any(|e| e.args[0] == Ty::U32 && e.rets == [Ty::F16]));
     }
 
+    /// Every function's entries exist, and on global memory they take exactly the value types of
+    /// its stub's trait.
     #[test]
-    fn families_resolve_by_type_and_space() {
-        assert_eq!(typed_family("atomic_add_block_acq_rel"), Some(0));
-        assert_eq!(typed_family("atomic_load_acquire"), Some(0));
-        assert_eq!(typed_family("atomic_load_release"), None);
-        assert_eq!(typed_family("atomic_store_acquire"), None);
-        assert_eq!(typed_family("shfl_xor_sync"), Some(1));
-        assert_eq!(typed_family("sync_threads"), None);
-        let n = typed_name("atomic_cas_system", Ty::I64, Space::Shared);
-        assert_eq!(n, "atomic_cas_system.i64.shared");
-        assert!(lookup(&n).is_some());
-        assert!(lookup(&typed_name("atomic_inc", Ty::U64, Space::Global)).is_none());
-        assert!(lookup(&typed_name("atomic_add", Ty::F16, Space::Shared)).is_none());
-        assert!(lookup(&typed_name("shfl_up_sync", Ty::BF16, Space::Global)).is_some());
+    fn every_function_has_its_entries() {
+        let mut n = 0;
+        for t in [&ARITHMETIC, &BITWISE, &LOADS, &STORES] {
+            for s in t.specs {
+                let name = s.name;
+                let want: &[Ty] = if name.starts_with("atomic_add") {
+                    ATOMIC_ADD_TYPES
+                } else if ["atomic_inc", "atomic_dec"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
+                {
+                    &[Ty::U32]
+                } else if name.starts_with("atomic_cas") {
+                    ATOMIC_CAS_TYPES
+                } else if ["atomic_sub", "atomic_and", "atomic_or", "atomic_xor"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
+                {
+                    ATOMIC_INT_TYPES
+                } else {
+                    ATOMIC_VALUE_TYPES
+                };
+                let global: Vec<Ty> = (s.entries)()
+                    .iter()
+                    .filter(|e| e.args[0] == Ty::U64)
+                    .map(|e| e.value_lanes()[0])
+                    .collect();
+                assert_eq!(global, want, "{name}");
+                n += 1;
+            }
+        }
+        assert_eq!(n, 11 * 12 + 2 * 6);
     }
 
     /// The spliced table says what formatting each entry in full says.
     #[test]
     fn spliced_entries_equal_formatted_ones() {
-        use super::*;
         let mut n = 0;
         for (op_name, op, types) in OPS {
-            for &t in types {
-                let (_, tname, ty) = TYPES[t as usize];
-                for (scope, ptx_scope) in SCOPES {
-                    for &(order, sem) in orders_of(op) {
+            for (scope, ptx_scope) in SCOPES {
+                for &(order, sem) in orders_of(op) {
+                    for &t in types {
+                        let (_, tname, ty) = TYPES[t as usize];
                         for (space, shared) in [("global", false), ("shared", true)] {
                             if shared && matches!(t, T_F16 | T_BF16) {
                                 continue;
                             }
-                            let e = &ENTRIES[n];
+                            let e = &TABLE.entries[n];
                             n += 1;
                             assert_eq!(e.name, format!("{op_name}{scope}{order}.{tname}.{space}"));
                             let plain = scope.is_empty() && order.is_empty() && op < LOAD;
@@ -516,8 +832,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(n, ENTRIES.len());
-        assert!(ENTRIES.iter().all(|e| e.name.starts_with(PREFIX)));
+        assert_eq!(n, TABLE.entries.len());
     }
 
     #[test]
@@ -535,6 +850,9 @@ mod tests {
         assert_eq!(apply::<SUB, T_U32>(1, 2, 0), 0xffff_ffff);
         assert_eq!(apply::<CAS, T_U64>(5, 5, 9), 9);
         assert_eq!(apply::<CAS, T_U64>(5, 6, 9), 5);
+        // 16-bit swaps compare and write the halfword only.
+        assert_eq!(apply::<CAS, T_U16>(5, 0x1_0005, 0x2_0009), 9);
+        assert_eq!(apply::<CAS, T_U16>(5, 6, 9), 5);
         let f = |x: f32| x.to_bits() as u64;
         assert_eq!(apply::<MAX, T_F32>(f(-1.0), f(2.5), 0), f(2.5));
         assert_eq!(apply::<ADD, T_F32>(f(1.5), f(2.0), 0), f(3.5));

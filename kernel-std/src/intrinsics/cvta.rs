@@ -7,12 +7,7 @@
 //! addresses are their own generic addresses (as on every supported GPU), so round trips and
 //! differences agree with the GPU while the absolute shared values do not.
 
-use super::{Class, IntrinsicDef, SimEnv};
-use kernel_ir::ir::Ty;
-
-/// Where the simulator puts the shared window in the generic address space: above any global
-/// allocation of `sim::GlobalMemory`, like the GPU's window above its global heap.
-pub const SHARED_WINDOW: u64 = 0xff00_0000_0000;
+use super::{SimEnv, SHARED_WINDOW};
 
 fn shared_to_generic(_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     o[0] = SHARED_WINDOW + (a[0] & 0xffff_ffff);
@@ -24,53 +19,25 @@ fn same(_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     o[0] = a[0];
 }
 
-const fn pure(
-    name: &'static str,
-    args: &'static [Ty],
-    rets: &'static [Ty],
-    ptx: &'static str,
-    sim: super::SimFn,
-) -> IntrinsicDef {
-    IntrinsicDef {
-        name,
-        args,
-        rets,
-        min_sm: 70,
-        ptx,
-        class: Class::Pure,
-        sim: Some(sim),
-        sim_warp: None,
-    }
-}
+intrinsics! {
+    table TABLE;
 
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: &[IntrinsicDef] = &[
-    pure(
-        "cvta_shared_to_generic",
-        &[Ty::U32],
-        &[Ty::U64],
-        "cvt.u64.u32 {d0}, {a0}; cvta.shared.u64 {d0}, {d0}",
-        shared_to_generic,
-    ),
-    pure(
-        "cvta_generic_to_shared",
-        &[Ty::U64],
-        &[Ty::U32],
+    /// `__cvta_shared_to_generic(a)`: the generic address of shared-window address `a` (what
+    /// `cvta_to_shared` returns). In the simulator the shared window sits at a fixed base, so
+    /// only differences and round trips match a GPU.
+    pub fn cvta_shared_to_generic(a: u32) -> u64 =
+        pure(70, "cvt.u64.u32 {d0}, {a0}; cvta.shared.u64 {d0}, {d0}", shared_to_generic);
+    /// `__cvta_generic_to_shared(p)`: the shared-window address of a generic address into
+    /// shared memory (meaningless for any other address, as in CUDA).
+    pub fn cvta_generic_to_shared(p: u64) -> u32 = pure(
+        70,
         ".reg .b64 %fcv{uid}; cvta.to.shared.u64 %fcv{uid}, {a0}; cvt.u32.u64 {d0}, %fcv{uid}",
-        generic_to_shared,
-    ),
-    pure(
-        "cvta_global_to_generic",
-        &[Ty::U64],
-        &[Ty::U64],
-        "cvta.global.u64 {d0}, {a0}",
-        same,
-    ),
-    pure(
-        "cvta_generic_to_global",
-        &[Ty::U64],
-        &[Ty::U64],
-        "cvta.to.global.u64 {d0}, {a0}",
-        same,
-    ),
-];
+        generic_to_shared
+    );
+    /// `__cvta_global_to_generic(a)`: the generic address of global address `a` (the same value
+    /// on every supported GPU).
+    pub fn cvta_global_to_generic(a: u64) -> u64 = pure(70, "cvta.global.u64 {d0}, {a0}", same);
+    /// `__cvta_generic_to_global(p)`: the global address of a generic address into global memory.
+    pub fn cvta_generic_to_global(p: u64) -> u64 =
+        pure(70, "cvta.to.global.u64 {d0}, {a0}", same);
+}

@@ -1,51 +1,31 @@
+//! Half precision (the CUDA math API's "Half Precision" and "Bfloat16 Precision" intrinsics):
 //! f16/bf16 arithmetic and comparisons (`__hadd`, `__hfma`, `__heq`...), conversions with explicit
-//! rounding modes (`__float2half_rz`...), and the paired `half2`/`bfloat162` operations.
+//! rounding modes (`__float2half_rz`...), and the lane-wise operations of the paired `half2` /
+//! `bfloat162` types (`__hadd2`...), each one `f16x2` / `bf16x2` instruction.
 //!
-//! A pair travels as two 16-bit registers (the IR has no 32-bit half vectors); templates pack it
-//! with `mov.b32 %r, {lo, hi}` into PTX's `f16x2`/`bf16x2` form and unpack the result the same way.
-//! bf16 addition and multiplication are `fma.rn.bf16` with 1.0 or -0.0, as CUDA's headers do
-//! before sm_90, so every entry here assembles for sm_80.
+//! Plain operators (`a + b`, `a < b`, `x.to_f32()`) also work on `f16`/`bf16`; these functions add
+//! CUDA's names, explicit rounding modes and the paired forms. bf16 functions carry a `_bf16`
+//! suffix where CUDA overloads one name.
+//!
+//! A pair travels as two 16-bit registers (the IR has no 32-bit half vectors): its entries take
+//! the lanes (`hadd2_lanes`), and templates pack them with `mov.b32 %r, {lo, hi}` into PTX's
+//! `f16x2`/`bf16x2` form and unpack the result the same way. bf16 addition and multiplication are
+//! `fma.rn.bf16` with 1.0 or -0.0, as CUDA's headers do before sm_90, so every entry here
+//! assembles for sm_80.
 //!
 //! Simulator semantics: f32 arithmetic rounded once to the 16-bit format, which is correctly
 //! rounded because f32's 24-bit significand exceeds twice the formats' plus two (double rounding
 //! is innocuous); fma goes through f64 for the same reason.
 
 use half::{bf16, f16};
-
-use super::{Class, IntrinsicDef, SimEnv};
 use kernel_ir::ir::Ty;
+use kernel_macros::device;
+
+use super::SimEnv;
+use crate::types::{bfloat162, half2};
 
 const H: Ty = Ty::F16;
 const B: Ty = Ty::BF16;
-const F: Ty = Ty::F32;
-
-macro_rules! pure {
-    // Paired entries are named `<api name>_lanes`: the API's wrapper takes and returns the pair.
-    (@lanes $name:literal, [$($a:expr),*] -> [$($r:expr),*], $sm:literal, $ptx:expr, $sim:expr) => {
-        IntrinsicDef {
-            name: concat!($name, "_lanes"),
-            args: &[$($a),*],
-            rets: &[$($r),*],
-            min_sm: $sm,
-            ptx: $ptx,
-            class: Class::Pure,
-            sim: Some($sim),
-            sim_warp: None,
-        }
-    };
-    ($name:literal, [$($a:expr),*] -> [$($r:expr),*], $sm:literal, $ptx:expr, $sim:expr) => {
-        IntrinsicDef {
-            name: $name,
-            args: &[$($a),*],
-            rets: &[$($r),*],
-            min_sm: $sm,
-            ptx: $ptx,
-            class: Class::Pure,
-            sim: Some($sim),
-            sim_warp: None,
-        }
-    };
-}
 
 fn h(b: u64) -> f32 {
     f16::from_bits(b as u16).to_f32()
@@ -109,8 +89,8 @@ fn one_if(c: bool) -> u64 {
     hb(if c { 1.0 } else { 0.0 })
 }
 
-/// A pair operation (entry `<name>_lanes`): both operands packed, one `f16x2`/`bf16x2` instruction on `%fcp{uid}_a/_b`
-/// into `%fcp{uid}_d`, unpacked into `{d0}, {d1}`.
+/// The PTX of a pair entry (`<name>_lanes`): the operands packed, one `f16x2`/`bf16x2`
+/// instruction on `%fcp{uid}_a/_b` into `%fcp{uid}_d`, unpacked into `{d0}, {d1}`.
 macro_rules! pair_ptx {
     (2, $op:literal) => {
         concat!(
@@ -139,149 +119,387 @@ macro_rules! pair_ptx {
     };
 }
 
-/// A binary pair entry whose lanes follow `$f` (a `fn(u64, u64) -> u64` on lane bits).
-macro_rules! pair2 {
-    ($name:literal, $t:expr, $sm:literal, $op:literal, $f:expr) => {
-        pure!(@lanes $name, [$t, $t, $t, $t] -> [$t, $t], $sm, pair_ptx!(2, $op),
-            |_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
-                let f: fn(u64, u64) -> u64 = $f;
-                o[0] = f(a[0], a[2]);
-                o[1] = f(a[1], a[3]);
-            })
+/// The simulator semantics of a pair entry whose lanes follow `$f` (on lane bits; `pair2_sim`:
+/// binary, `pair1_sim`: unary, `pair3_sim`: ternary).
+macro_rules! pair2_sim {
+    ($f:expr) => {
+        |_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
+            let f: fn(u64, u64) -> u64 = $f;
+            o[0] = f(a[0], a[2]);
+            o[1] = f(a[1], a[3]);
+        }
     };
 }
-macro_rules! pair1 {
-    ($name:literal, $t:expr, $sm:literal, $op:literal, $f:expr) => {
-        pure!(@lanes $name, [$t, $t] -> [$t, $t], $sm, pair_ptx!(1, $op),
-            |_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
-                let f: fn(u64) -> u64 = $f;
-                o[0] = f(a[0]);
-                o[1] = f(a[1]);
-            })
+macro_rules! pair1_sim {
+    ($f:expr) => {
+        |_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
+            let f: fn(u64) -> u64 = $f;
+            o[0] = f(a[0]);
+            o[1] = f(a[1]);
+        }
     };
 }
-macro_rules! pair3 {
-    ($name:literal, $t:expr, $sm:literal, $op:literal, $f:expr) => {
-        pure!(@lanes $name, [$t, $t, $t, $t, $t, $t] -> [$t, $t], $sm, pair_ptx!(3, $op),
-            |_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
-                let f: fn(u64, u64, u64) -> u64 = $f;
-                o[0] = f(a[0], a[2], a[4]);
-                o[1] = f(a[1], a[3], a[5]);
-            })
+macro_rules! pair3_sim {
+    ($f:expr) => {
+        |_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
+            let f: fn(u64, u64, u64) -> u64 = $f;
+            o[0] = f(a[0], a[2], a[4]);
+            o[1] = f(a[1], a[3], a[5]);
+        }
     };
 }
 
-fn hfma(x: u64, y: u64, z: u64) -> u64 {
+fn fma_h(x: u64, y: u64, z: u64) -> u64 {
     hb64((h(x) as f64).mul_add(h(y) as f64, h(z) as f64))
 }
-fn bfma(x: u64, y: u64, z: u64) -> u64 {
+fn fma_b(x: u64, y: u64, z: u64) -> u64 {
     bb64((b(x) as f64).mul_add(b(y) as f64, b(z) as f64))
 }
 
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: &[IntrinsicDef] = &[
-    // f16 scalars.
-    pure!("hadd", [H, H] -> [H], 70, "add.rn.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]) + h(a[1]))),
-    pure!("hsub", [H, H] -> [H], 70, "sub.rn.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]) - h(a[1]))),
-    pure!("hmul", [H, H] -> [H], 70, "mul.rn.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]) * h(a[1]))),
-    pure!("hfma", [H, H, H] -> [H], 70, "fma.rn.f16 {d0}, {a0}, {a1}, {a2}", |_, a, o| o[0] = hfma(a[0], a[1], a[2])),
-    pure!("hneg", [H] -> [H], 70, "neg.f16 {d0}, {a0}", |_, a, o| o[0] = a[0] ^ 0x8000),
-    pure!("habs", [H] -> [H], 70, "abs.f16 {d0}, {a0}", |_, a, o| o[0] = a[0] & 0x7fff),
-    pure!("hmin", [H, H] -> [H], 80, "min.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]).min(h(a[1])))),
-    pure!("hmax", [H, H] -> [H], 80, "max.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]).max(h(a[1])))),
-    pure!("heq", [H, H] -> [Ty::Bool], 70, "setp.eq.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) == h(a[1])) as u64),
-    pure!("hne", [H, H] -> [Ty::Bool], 70, "setp.ne.f16 {d0}, {a0}, {a1}", |_, a, o| {
-        let (x, y) = (h(a[0]), h(a[1]));
-        o[0] = (!x.is_nan() && !y.is_nan() && x != y) as u64
-    }),
-    pure!("hlt", [H, H] -> [Ty::Bool], 70, "setp.lt.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) < h(a[1])) as u64),
-    pure!("hle", [H, H] -> [Ty::Bool], 70, "setp.le.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) <= h(a[1])) as u64),
-    pure!("hgt", [H, H] -> [Ty::Bool], 70, "setp.gt.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) > h(a[1])) as u64),
-    pure!("hge", [H, H] -> [Ty::Bool], 70, "setp.ge.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) >= h(a[1])) as u64),
-    pure!("hisnan", [H] -> [Ty::Bool], 70, "setp.nan.f16 {d0}, {a0}, {a0}", |_, a, o| o[0] = h(a[0]).is_nan() as u64),
-    // bf16 scalars.
-    pure!("hadd_bf16", [B, B] -> [B], 80,
+/// `__float22half2_rn`: both lanes rounded to nearest even.
+#[device]
+pub fn floats_to_half2_rn(x: f32, y: f32) -> half2 {
+    half2 {
+        x: f32_to_f16_rn(x),
+        y: f32_to_f16_rn(y),
+    }
+}
+/// `__half22float2`: both lanes widened exactly, as `(x, y)`.
+#[device]
+pub fn half2_to_floats(v: half2) -> (f32, f32) {
+    (f16_to_f32(v.x), f16_to_f32(v.y))
+}
+
+intrinsics! {
+    table TABLE;
+
+    /// `__hadd`: `a + b`, rounded to nearest even.
+    pub fn hadd(a: f16, b: f16) -> f16 =
+        pure(70, "add.rn.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]) + h(a[1])));
+    /// `__hsub`: `a - b`.
+    pub fn hsub(a: f16, b: f16) -> f16 =
+        pure(70, "sub.rn.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]) - h(a[1])));
+    /// `__hmul`: `a * b`.
+    pub fn hmul(a: f16, b: f16) -> f16 =
+        pure(70, "mul.rn.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]) * h(a[1])));
+    /// `__hfma`: `a * b + c` with one rounding.
+    pub fn hfma(a: f16, b: f16, c: f16) -> f16 =
+        pure(70, "fma.rn.f16 {d0}, {a0}, {a1}, {a2}", |_, a, o| o[0] = fma_h(a[0], a[1], a[2]));
+    /// `__hneg`: `-a`.
+    pub fn hneg(a: f16) -> f16 = pure(70, "neg.f16 {d0}, {a0}", |_, a, o| o[0] = a[0] ^ 0x8000);
+    /// `__habs`: `|a|`.
+    pub fn habs(a: f16) -> f16 = pure(70, "abs.f16 {d0}, {a0}", |_, a, o| o[0] = a[0] & 0x7fff);
+    /// `__hmin`: the smaller; if one is NaN, the other (sm_80+).
+    pub fn hmin(a: f16, b: f16) -> f16 =
+        pure(80, "min.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]).min(h(a[1]))));
+    /// `__hmax`: the larger; if one is NaN, the other (sm_80+).
+    pub fn hmax(a: f16, b: f16) -> f16 =
+        pure(80, "max.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = hb(h(a[0]).max(h(a[1]))));
+    /// `__heq`: `a == b` (false on NaN).
+    pub fn heq(a: f16, b: f16) -> bool =
+        pure(70, "setp.eq.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) == h(a[1])) as u64);
+    /// `__hne`: ordered `a != b` (false on NaN, unlike Rust's `!=`).
+    pub fn hne(a: f16, b: f16) -> bool = pure(
+        70,
+        "setp.ne.f16 {d0}, {a0}, {a1}",
+        |_, a, o| {
+            let (x, y) = (h(a[0]), h(a[1]));
+            o[0] = (!x.is_nan() && !y.is_nan() && x != y) as u64
+        }
+    );
+    /// `__hlt`: `a < b`.
+    pub fn hlt(a: f16, b: f16) -> bool =
+        pure(70, "setp.lt.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) < h(a[1])) as u64);
+    /// `__hle`: `a <= b`.
+    pub fn hle(a: f16, b: f16) -> bool =
+        pure(70, "setp.le.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) <= h(a[1])) as u64);
+    /// `__hgt`: `a > b`.
+    pub fn hgt(a: f16, b: f16) -> bool =
+        pure(70, "setp.gt.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) > h(a[1])) as u64);
+    /// `__hge`: `a >= b`.
+    pub fn hge(a: f16, b: f16) -> bool =
+        pure(70, "setp.ge.f16 {d0}, {a0}, {a1}", |_, a, o| o[0] = (h(a[0]) >= h(a[1])) as u64);
+    /// `__hisnan`.
+    pub fn hisnan(a: f16) -> bool =
+        pure(70, "setp.nan.f16 {d0}, {a0}, {a0}", |_, a, o| o[0] = h(a[0]).is_nan() as u64);
+    /// `__hadd` on bf16 (sm_80+).
+    pub fn hadd_bf16(a: bf16, b: bf16) -> bf16 = pure(
+        80,
         ".reg .b16 %fco{uid}; mov.b16 %fco{uid}, 0x3F80; fma.rn.bf16 {d0}, {a0}, %fco{uid}, {a1}",
-        |_, a, o| o[0] = bb(b(a[0]) + b(a[1]))),
-    pure!("hsub_bf16", [B, B] -> [B], 80,
+        |_, a, o| o[0] = bb(b(a[0]) + b(a[1]))
+    );
+    /// `__hsub` on bf16 (sm_80+).
+    pub fn hsub_bf16(a: bf16, b: bf16) -> bf16 = pure(
+        80,
         ".reg .b16 %fco{uid}; mov.b16 %fco{uid}, 0xBF80; fma.rn.bf16 {d0}, {a1}, %fco{uid}, {a0}",
-        |_, a, o| o[0] = bb(b(a[0]) - b(a[1]))),
-    pure!("hmul_bf16", [B, B] -> [B], 80,
+        |_, a, o| o[0] = bb(b(a[0]) - b(a[1]))
+    );
+    /// `__hmul` on bf16 (sm_80+).
+    pub fn hmul_bf16(a: bf16, b: bf16) -> bf16 = pure(
+        80,
         ".reg .b16 %fco{uid}; mov.b16 %fco{uid}, 0x8000; fma.rn.bf16 {d0}, {a0}, {a1}, %fco{uid}",
-        |_, a, o| o[0] = bb(b(a[0]) * b(a[1]))),
-    pure!("hfma_bf16", [B, B, B] -> [B], 80, "fma.rn.bf16 {d0}, {a0}, {a1}, {a2}", |_, a, o| o[0] = bfma(a[0], a[1], a[2])),
-    pure!("hneg_bf16", [B] -> [B], 80, "neg.bf16 {d0}, {a0}", |_, a, o| o[0] = a[0] ^ 0x8000),
-    pure!("habs_bf16", [B] -> [B], 80, "abs.bf16 {d0}, {a0}", |_, a, o| o[0] = a[0] & 0x7fff),
-    pure!("hmin_bf16", [B, B] -> [B], 80, "min.bf16 {d0}, {a0}, {a1}", |_, a, o| o[0] = bb(b(a[0]).min(b(a[1])))),
-    pure!("hmax_bf16", [B, B] -> [B], 80, "max.bf16 {d0}, {a0}, {a1}", |_, a, o| o[0] = bb(b(a[0]).max(b(a[1])))),
-    // Conversions.
-    pure!("f32_to_f16_rn", [F] -> [H], 70, "cvt.rn.f16.f32 {d0}, {a0}", |_, a, o| o[0] = hb(f32::from_bits(a[0] as u32))),
-    pure!("f32_to_f16_rz", [F] -> [H], 70, "cvt.rz.f16.f32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(f32::from_bits(a[0] as u32), Round::Zero, hb, h)
-    }),
-    pure!("f32_to_f16_ru", [F] -> [H], 70, "cvt.rp.f16.f32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(f32::from_bits(a[0] as u32), Round::Up, hb, h)
-    }),
-    pure!("f32_to_f16_rd", [F] -> [H], 70, "cvt.rm.f16.f32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(f32::from_bits(a[0] as u32), Round::Down, hb, h)
-    }),
-    pure!("f32_to_bf16_rn", [F] -> [B], 80, "cvt.rn.bf16.f32 {d0}, {a0}", |_, a, o| o[0] = bb(f32::from_bits(a[0] as u32))),
-    pure!("f32_to_bf16_rz", [F] -> [B], 80, "cvt.rz.bf16.f32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(f32::from_bits(a[0] as u32), Round::Zero, bb, b)
-    }),
-    pure!("f32_to_bf16_ru", [F] -> [B], 90, "cvt.rp.bf16.f32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(f32::from_bits(a[0] as u32), Round::Up, bb, b)
-    }),
-    pure!("f32_to_bf16_rd", [F] -> [B], 90, "cvt.rm.bf16.f32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(f32::from_bits(a[0] as u32), Round::Down, bb, b)
-    }),
-    pure!("f16_to_f32", [H] -> [F], 70, "cvt.f32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).to_bits() as u64),
-    pure!("bf16_to_f32", [B] -> [F], 80, "cvt.f32.bf16 {d0}, {a0}", |_, a, o| o[0] = b(a[0]).to_bits() as u64),
-    pure!("f16_to_i32_rn", [H] -> [Ty::I32], 70, "cvt.rni.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).round_ties_even() as i32 as u32 as u64),
-    pure!("f16_to_i32_rz", [H] -> [Ty::I32], 70, "cvt.rzi.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).trunc() as i32 as u32 as u64),
-    pure!("f16_to_i32_ru", [H] -> [Ty::I32], 70, "cvt.rpi.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).ceil() as i32 as u32 as u64),
-    pure!("f16_to_i32_rd", [H] -> [Ty::I32], 70, "cvt.rmi.s32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).floor() as i32 as u32 as u64),
-    // Every i32 of f16's range is exact in f32, and beyond it only the overflow direction matters.
-    pure!("i32_to_f16_rn", [Ty::I32] -> [H], 70, "cvt.rn.f16.s32 {d0}, {a0}", |_, a, o| o[0] = hb(a[0] as u32 as i32 as f32)),
-    pure!("i32_to_f16_rz", [Ty::I32] -> [H], 70, "cvt.rz.f16.s32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(a[0] as u32 as i32 as f32, Round::Zero, hb, h)
-    }),
-    pure!("i32_to_f16_ru", [Ty::I32] -> [H], 70, "cvt.rp.f16.s32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(a[0] as u32 as i32 as f32, Round::Up, hb, h)
-    }),
-    pure!("i32_to_f16_rd", [Ty::I32] -> [H], 70, "cvt.rm.f16.s32 {d0}, {a0}", |_, a, o| {
-        o[0] = directed(a[0] as u32 as i32 as f32, Round::Down, hb, h)
-    }),
-    // half2.
-    pair2!("hadd2", H, 70, "add.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x) + h(y))),
-    pair2!("hsub2", H, 70, "sub.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x) - h(y))),
-    pair2!("hmul2", H, 70, "mul.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x) * h(y))),
-    pair2!("hmin2", H, 80, "min.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x).min(h(y)))),
-    pair2!("hmax2", H, 80, "max.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| hb(h(x).max(h(y)))),
-    pair3!("hfma2", H, 70, "fma.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b, %fcp{uid}_c", hfma),
-    pair1!("hneg2", H, 70, "neg.f16x2 %fcp{uid}_d, %fcp{uid}_a", |x| x ^ 0x8000),
-    pair1!("habs2", H, 70, "abs.f16x2 %fcp{uid}_d, %fcp{uid}_a", |x| x & 0x7fff),
-    pair2!("heq2", H, 70, "set.eq.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| one_if(h(x) == h(y))),
-    pair2!("hne2", H, 70, "set.ne.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| {
-        one_if(!h(x).is_nan() && !h(y).is_nan() && h(x) != h(y))
-    }),
-    pair2!("hlt2", H, 70, "set.lt.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| one_if(h(x) < h(y))),
-    pair2!("hle2", H, 70, "set.le.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| one_if(h(x) <= h(y))),
-    pair2!("hgt2", H, 70, "set.gt.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| one_if(h(x) > h(y))),
-    pair2!("hge2", H, 70, "set.ge.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| one_if(h(x) >= h(y))),
-    // bfloat162.
-    pair2!("hadd2_bf16", B, 80,
-        ".reg .b32 %fcp{uid}_o; mov.b32 %fcp{uid}_o, 0x3F803F80; fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_o, %fcp{uid}_b",
-        |x, y| bb(b(x) + b(y))),
-    pair2!("hsub2_bf16", B, 80,
-        ".reg .b32 %fcp{uid}_o; mov.b32 %fcp{uid}_o, 0xBF80BF80; fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_b, %fcp{uid}_o, %fcp{uid}_a",
-        |x, y| bb(b(x) - b(y))),
-    pair2!("hmul2_bf16", B, 80,
-        ".reg .b32 %fcp{uid}_o; mov.b32 %fcp{uid}_o, 0x80008000; fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b, %fcp{uid}_o",
-        |x, y| bb(b(x) * b(y))),
-    pair2!("hmin2_bf16", B, 80, "min.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| bb(b(x).min(b(y)))),
-    pair2!("hmax2_bf16", B, 80, "max.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b", |x, y| bb(b(x).max(b(y)))),
-    pair3!("hfma2_bf16", B, 80, "fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b, %fcp{uid}_c", bfma),
-    pair1!("hneg2_bf16", B, 80, "neg.bf16x2 %fcp{uid}_d, %fcp{uid}_a", |x| x ^ 0x8000),
-    pair1!("habs2_bf16", B, 80, "abs.bf16x2 %fcp{uid}_d, %fcp{uid}_a", |x| x & 0x7fff),
-];
+        |_, a, o| o[0] = bb(b(a[0]) * b(a[1]))
+    );
+    /// `__hfma` on bf16: one rounding (sm_80+).
+    pub fn hfma_bf16(a: bf16, b: bf16, c: bf16) -> bf16 =
+        pure(80, "fma.rn.bf16 {d0}, {a0}, {a1}, {a2}", |_, a, o| o[0] = fma_b(a[0], a[1], a[2]));
+    /// `__hneg` on bf16 (sm_80+).
+    pub fn hneg_bf16(a: bf16) -> bf16 =
+        pure(80, "neg.bf16 {d0}, {a0}", |_, a, o| o[0] = a[0] ^ 0x8000);
+    /// `__habs` on bf16 (sm_80+).
+    pub fn habs_bf16(a: bf16) -> bf16 =
+        pure(80, "abs.bf16 {d0}, {a0}", |_, a, o| o[0] = a[0] & 0x7fff);
+    /// `__hmin` on bf16 (sm_80+).
+    pub fn hmin_bf16(a: bf16, b: bf16) -> bf16 =
+        pure(80, "min.bf16 {d0}, {a0}, {a1}", |_, a, o| o[0] = bb(b(a[0]).min(b(a[1]))));
+    /// `__hmax` on bf16 (sm_80+).
+    pub fn hmax_bf16(a: bf16, b: bf16) -> bf16 =
+        pure(80, "max.bf16 {d0}, {a0}, {a1}", |_, a, o| o[0] = bb(b(a[0]).max(b(a[1]))));
+    /// `__float2half_rn`: round to nearest even (what `as`/`f16::from_f32` do).
+    pub fn f32_to_f16_rn(x: f32) -> f16 =
+        pure(70, "cvt.rn.f16.f32 {d0}, {a0}", |_, a, o| o[0] = hb(f32::from_bits(a[0] as u32)));
+    /// `__float2half_rz`: round towards zero.
+    pub fn f32_to_f16_rz(x: f32) -> f16 = pure(
+        70,
+        "cvt.rz.f16.f32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(f32::from_bits(a[0] as u32), Round::Zero, hb, h) }
+    );
+    /// `__float2half_ru`: round up (towards +inf).
+    pub fn f32_to_f16_ru(x: f32) -> f16 = pure(
+        70,
+        "cvt.rp.f16.f32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(f32::from_bits(a[0] as u32), Round::Up, hb, h) }
+    );
+    /// `__float2half_rd`: round down (towards -inf).
+    pub fn f32_to_f16_rd(x: f32) -> f16 = pure(
+        70,
+        "cvt.rm.f16.f32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(f32::from_bits(a[0] as u32), Round::Down, hb, h) }
+    );
+    /// `__float2bfloat16_rn` (sm_80+).
+    pub fn f32_to_bf16_rn(x: f32) -> bf16 =
+        pure(80, "cvt.rn.bf16.f32 {d0}, {a0}", |_, a, o| o[0] = bb(f32::from_bits(a[0] as u32)));
+    /// `__float2bfloat16_rz` (sm_80+).
+    pub fn f32_to_bf16_rz(x: f32) -> bf16 = pure(
+        80,
+        "cvt.rz.bf16.f32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(f32::from_bits(a[0] as u32), Round::Zero, bb, b) }
+    );
+    /// `__float2bfloat16_ru` (sm_90+: `cvt.rp.bf16.f32`).
+    pub fn f32_to_bf16_ru(x: f32) -> bf16 = pure(
+        90,
+        "cvt.rp.bf16.f32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(f32::from_bits(a[0] as u32), Round::Up, bb, b) }
+    );
+    /// `__float2bfloat16_rd` (sm_90+: `cvt.rm.bf16.f32`).
+    pub fn f32_to_bf16_rd(x: f32) -> bf16 = pure(
+        90,
+        "cvt.rm.bf16.f32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(f32::from_bits(a[0] as u32), Round::Down, bb, b) }
+    );
+    /// `__half2float` (exact).
+    pub fn f16_to_f32(x: f16) -> f32 =
+        pure(70, "cvt.f32.f16 {d0}, {a0}", |_, a, o| o[0] = h(a[0]).to_bits() as u64);
+    /// `__bfloat162float` (exact, sm_80+).
+    pub fn bf16_to_f32(x: bf16) -> f32 =
+        pure(80, "cvt.f32.bf16 {d0}, {a0}", |_, a, o| o[0] = b(a[0]).to_bits() as u64);
+    /// `__half2int_rn`: round to nearest even; saturating, NaN gives 0.
+    pub fn f16_to_i32_rn(x: f16) -> i32 = pure(
+        70,
+        "cvt.rni.s32.f16 {d0}, {a0}",
+        |_, a, o| o[0] = h(a[0]).round_ties_even() as i32 as u32 as u64
+    );
+    /// `__half2int_rz`: round towards zero (what `as i32` does); saturating, NaN gives 0.
+    pub fn f16_to_i32_rz(x: f16) -> i32 = pure(
+        70,
+        "cvt.rzi.s32.f16 {d0}, {a0}",
+        |_, a, o| o[0] = h(a[0]).trunc() as i32 as u32 as u64
+    );
+    /// `__half2int_ru`: round up; saturating, NaN gives 0.
+    pub fn f16_to_i32_ru(x: f16) -> i32 = pure(
+        70,
+        "cvt.rpi.s32.f16 {d0}, {a0}",
+        |_, a, o| o[0] = h(a[0]).ceil() as i32 as u32 as u64
+    );
+    /// `__half2int_rd`: round down; saturating, NaN gives 0.
+    pub fn f16_to_i32_rd(x: f16) -> i32 = pure(
+        70,
+        "cvt.rmi.s32.f16 {d0}, {a0}",
+        |_, a, o| o[0] = h(a[0]).floor() as i32 as u32 as u64
+    );
+    /// `__int2half_rn`: round to nearest even (beyond ±65504: infinity).
+    pub fn i32_to_f16_rn(x: i32) -> f16 =
+        pure(70, "cvt.rn.f16.s32 {d0}, {a0}", |_, a, o| o[0] = hb(a[0] as u32 as i32 as f32));
+    /// `__int2half_rz`: round towards zero (beyond ±65504: ±65504).
+    pub fn i32_to_f16_rz(x: i32) -> f16 = pure(
+        70,
+        "cvt.rz.f16.s32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(a[0] as u32 as i32 as f32, Round::Zero, hb, h) }
+    );
+    /// `__int2half_ru`: round up.
+    pub fn i32_to_f16_ru(x: i32) -> f16 = pure(
+        70,
+        "cvt.rp.f16.s32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(a[0] as u32 as i32 as f32, Round::Up, hb, h) }
+    );
+    /// `__int2half_rd`: round down.
+    pub fn i32_to_f16_rd(x: i32) -> f16 = pure(
+        70,
+        "cvt.rm.f16.s32 {d0}, {a0}",
+        |_, a, o| { o[0] = directed(a[0] as u32 as i32 as f32, Round::Down, hb, h) }
+    );
+    /// `__hadd2`: lane-wise `a + b`.
+    pub fn hadd2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "add.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| hb(h(x) + h(y)))
+    );
+    /// `__hsub2`: lane-wise `a - b`.
+    pub fn hsub2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "sub.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| hb(h(x) - h(y)))
+    );
+    /// `__hmul2`: lane-wise `a * b`.
+    pub fn hmul2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "mul.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| hb(h(x) * h(y)))
+    );
+    /// `__hmin2`: lane-wise minimum (NaN loses; sm_80+).
+    pub fn hmin2(a: half2, b: half2) -> half2 = lanes(
+        80,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "min.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| hb(h(x).min(h(y))))
+    );
+    /// `__hmax2`: lane-wise maximum (NaN loses; sm_80+).
+    pub fn hmax2(a: half2, b: half2) -> half2 = lanes(
+        80,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "max.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| hb(h(x).max(h(y))))
+    );
+    /// `__hfma2`: lane-wise `a * b + c`, one rounding.
+    pub fn hfma2(a: half2, b: half2, c: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H, H, H] -> [H, H],
+        pair_ptx!(3, "fma.rn.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b, %fcp{uid}_c"),
+        pair3_sim!(fma_h)
+    );
+    /// `__hneg2`: lane-wise `-a`.
+    pub fn hneg2(a: half2) -> half2 = lanes(
+        70,
+        [H, H] -> [H, H],
+        pair_ptx!(1, "neg.f16x2 %fcp{uid}_d, %fcp{uid}_a"),
+        pair1_sim!(|x| x ^ 0x8000)
+    );
+    /// `__habs2`: lane-wise `|a|`.
+    pub fn habs2(a: half2) -> half2 = lanes(
+        70,
+        [H, H] -> [H, H],
+        pair_ptx!(1, "abs.f16x2 %fcp{uid}_d, %fcp{uid}_a"),
+        pair1_sim!(|x| x & 0x7fff)
+    );
+    /// `__heq2`: lane-wise `a == b` as 1.0 / 0.0.
+    pub fn heq2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "set.eq.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| one_if(h(x) == h(y)))
+    );
+    /// `__hne2`: lane-wise ordered `a != b` as 1.0 / 0.0.
+    pub fn hne2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "set.ne.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| { one_if(!h(x).is_nan() && !h(y).is_nan() && h(x) != h(y)) })
+    );
+    /// `__hlt2`: lane-wise `a < b` as 1.0 / 0.0.
+    pub fn hlt2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "set.lt.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| one_if(h(x) < h(y)))
+    );
+    /// `__hle2`: lane-wise `a <= b` as 1.0 / 0.0.
+    pub fn hle2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "set.le.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| one_if(h(x) <= h(y)))
+    );
+    /// `__hgt2`: lane-wise `a > b` as 1.0 / 0.0.
+    pub fn hgt2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "set.gt.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| one_if(h(x) > h(y)))
+    );
+    /// `__hge2`: lane-wise `a >= b` as 1.0 / 0.0.
+    pub fn hge2(a: half2, b: half2) -> half2 = lanes(
+        70,
+        [H, H, H, H] -> [H, H],
+        pair_ptx!(2, "set.ge.f16x2.f16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| one_if(h(x) >= h(y)))
+    );
+    /// `__hadd2` on `bfloat162` (sm_80+).
+    pub fn hadd2_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B, B, B] -> [B, B],
+        pair_ptx!(2, ".reg .b32 %fcp{uid}_o; mov.b32 %fcp{uid}_o, 0x3F803F80; fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_o, %fcp{uid}_b"),
+        pair2_sim!(|x, y| bb(b(x) + b(y)))
+    );
+    /// `__hsub2` on `bfloat162` (sm_80+).
+    pub fn hsub2_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B, B, B] -> [B, B],
+        pair_ptx!(2, ".reg .b32 %fcp{uid}_o; mov.b32 %fcp{uid}_o, 0xBF80BF80; fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_b, %fcp{uid}_o, %fcp{uid}_a"),
+        pair2_sim!(|x, y| bb(b(x) - b(y)))
+    );
+    /// `__hmul2` on `bfloat162` (sm_80+).
+    pub fn hmul2_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B, B, B] -> [B, B],
+        pair_ptx!(2, ".reg .b32 %fcp{uid}_o; mov.b32 %fcp{uid}_o, 0x80008000; fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b, %fcp{uid}_o"),
+        pair2_sim!(|x, y| bb(b(x) * b(y)))
+    );
+    /// `__hmin2` on `bfloat162` (sm_80+).
+    pub fn hmin2_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B, B, B] -> [B, B],
+        pair_ptx!(2, "min.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| bb(b(x).min(b(y))))
+    );
+    /// `__hmax2` on `bfloat162` (sm_80+).
+    pub fn hmax2_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B, B, B] -> [B, B],
+        pair_ptx!(2, "max.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b"),
+        pair2_sim!(|x, y| bb(b(x).max(b(y))))
+    );
+    /// `__hfma2` on `bfloat162` (sm_80+).
+    pub fn hfma2_bf16(a: bfloat162, b: bfloat162, c: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B, B, B, B, B] -> [B, B],
+        pair_ptx!(3, "fma.rn.bf16x2 %fcp{uid}_d, %fcp{uid}_a, %fcp{uid}_b, %fcp{uid}_c"),
+        pair3_sim!(fma_b)
+    );
+    /// `__hneg2` on `bfloat162` (sm_80+).
+    pub fn hneg2_bf16(a: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B] -> [B, B],
+        pair_ptx!(1, "neg.bf16x2 %fcp{uid}_d, %fcp{uid}_a"),
+        pair1_sim!(|x| x ^ 0x8000)
+    );
+    /// `__habs2` on `bfloat162` (sm_80+).
+    pub fn habs2_bf16(a: bfloat162) -> bfloat162 = lanes(
+        80,
+        [B, B] -> [B, B],
+        pair_ptx!(1, "abs.bf16x2 %fcp{uid}_d, %fcp{uid}_a"),
+        pair1_sim!(|x| x & 0x7fff)
+    );
+}

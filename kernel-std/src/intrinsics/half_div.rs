@@ -5,9 +5,9 @@
 //! A NaN quotient is the canonical `0x7fff`, as `cvt.rn.f16.f32` / `cvt.rn.bf16.f32` give it.
 
 use half::{bf16, f16};
-
-use super::{Class, IntrinsicDef};
 use kernel_ir::ir::Ty;
+
+use crate::types::{bfloat162, half2};
 
 const H: Ty = Ty::F16;
 const B: Ty = Ty::BF16;
@@ -20,11 +20,11 @@ fn div(x: f32, y: f32, narrow: fn(f32) -> u16) -> u64 {
         narrow(q) as u64
     }
 }
-fn hdiv(x: u64, y: u64) -> u64 {
+fn div_h(x: u64, y: u64) -> u64 {
     let w = |v: u64| f16::from_bits(v as u16).to_f32();
     div(w(x), w(y), |q| f16::from_f32(q).to_bits())
 }
-fn bdiv(x: u64, y: u64) -> u64 {
+fn div_b(x: u64, y: u64) -> u64 {
     let w = |v: u64| bf16::from_bits(v as u16).to_f32();
     div(w(x), w(y), |q| bf16::from_f32(q).to_bits())
 }
@@ -64,55 +64,31 @@ macro_rules! lane {
     };
 }
 
-const fn entry(
-    name: &'static str,
-    args: &'static [Ty],
-    rets: &'static [Ty],
-    min_sm: u32,
-    ptx: &'static str,
-    sim: super::SimFn,
-) -> IntrinsicDef {
-    IntrinsicDef {
-        name,
-        args,
-        rets,
-        min_sm,
-        ptx,
-        class: Class::Pure,
-        sim: Some(sim),
-        sim_warp: None,
-    }
-}
+intrinsics! {
+    table TABLE;
 
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: &[IntrinsicDef] = &[
-    entry(
-        "hdiv",
-        &[H, H],
-        &[H],
+    /// `__hdiv`: `a / b` correctly rounded to f16 (computed as an f32 division, rounded once).
+    pub fn hdiv(a: f16, b: f16) -> f16 = pure(
         70,
         concat!(
             ".reg .f32 %fcq{uid}_x0; .reg .f32 %fcq{uid}_y0; ",
             lane!("f16", "{d0}", "{a0}", "{a1}", "0")
         ),
-        |_, a, o| o[0] = hdiv(a[0], a[1]),
-    ),
-    entry(
-        "hdiv_bf16",
-        &[B, B],
-        &[B],
+        |_, a, o| o[0] = div_h(a[0], a[1])
+    );
+    /// `__hdiv` on `bf16`: `a / b` correctly rounded to bf16 (sm_80+).
+    pub fn hdiv_bf16(a: bf16, b: bf16) -> bf16 = pure(
         80,
         concat!(
             ".reg .f32 %fcq{uid}_x0; .reg .f32 %fcq{uid}_y0; ",
             lane!("bf16", "{d0}", "{a0}", "{a1}", "0")
         ),
-        |_, a, o| o[0] = bdiv(a[0], a[1]),
-    ),
-    entry(
-        "h2div_lanes",
-        &[H, H, H, H],
-        &[H, H],
+        |_, a, o| o[0] = div_b(a[0], a[1])
+    );
+    /// `__h2div`: lane-wise `a / b`, each lane as [`hdiv`](fn@hdiv).
+    pub fn h2div(a: half2, b: half2) -> half2 = lanes(
         70,
+        [H, H, H, H] -> [H, H],
         concat!(
             ".reg .f32 %fcq{uid}_x0; .reg .f32 %fcq{uid}_y0; ",
             ".reg .f32 %fcq{uid}_x1; .reg .f32 %fcq{uid}_y1; ",
@@ -121,15 +97,14 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
             lane!("f16", "{d1}", "{a1}", "{a3}", "1")
         ),
         |_, a, o| {
-            o[0] = hdiv(a[0], a[2]);
-            o[1] = hdiv(a[1], a[3]);
-        },
-    ),
-    entry(
-        "h2div_bf16_lanes",
-        &[B, B, B, B],
-        &[B, B],
+            o[0] = div_h(a[0], a[2]);
+            o[1] = div_h(a[1], a[3]);
+        }
+    );
+    /// `__h2div` on `bfloat162`: lane-wise `a / b`, each lane as [`hdiv_bf16`](fn@hdiv_bf16) (sm_80+).
+    pub fn h2div_bf16(a: bfloat162, b: bfloat162) -> bfloat162 = lanes(
         80,
+        [B, B, B, B] -> [B, B],
         concat!(
             ".reg .f32 %fcq{uid}_x0; .reg .f32 %fcq{uid}_y0; ",
             ".reg .f32 %fcq{uid}_x1; .reg .f32 %fcq{uid}_y1; ",
@@ -138,8 +113,8 @@ pub(super) static ENTRIES: &[IntrinsicDef] = &[
             lane!("bf16", "{d1}", "{a1}", "{a3}", "1")
         ),
         |_, a, o| {
-            o[0] = bdiv(a[0], a[2]);
-            o[1] = bdiv(a[1], a[3]);
-        },
-    ),
-];
+            o[0] = div_b(a[0], a[2]);
+            o[1] = div_b(a[1], a[3]);
+        }
+    );
+}

@@ -1,4 +1,5 @@
-//! The device heap (B.33 `malloc`/`free`): PTX calls the CUDA runtime's `malloc` and `free`,
+//! The device heap (B.33 `malloc`/`free`: `device_malloc` / `device_free`) and the thread's stack
+//! (B.17 `alloca`): PTX calls the CUDA runtime's `malloc` and `free`,
 //! which the driver links in when a module declares them `.extern .func`; the simulator
 //! allocates blocks in its global memory under the same 8 MiB default limit.
 //!
@@ -6,13 +7,9 @@
 //! `malloc` returns a generic pointer, which `cvta.to.global` turns into one (the identity on
 //! every supported GPU), and `free` converts back.
 
-use super::{Class, IntrinsicDef, SimEnv};
-use kernel_ir::ir::{Block, Inst, Kernel, Ty};
+use kernel_ir::ir::Ty;
 
-/// The table names of the two calls, and of `alloca` (B.17), the per-thread stack's allocator.
-pub const MALLOC: &str = "heap.malloc";
-pub const FREE: &str = "heap.free";
-pub const ALLOCA: &str = "stack.alloca";
+use super::{Class, Custom, DeviceType, IntrinsicDef, SimEnv, ALLOCA, HEAP_FREE, HEAP_MALLOC};
 
 /// `alloca(bytes)`: `d0` the block's `.local` address.
 fn sim_alloca(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
@@ -31,82 +28,84 @@ fn sim_free(e: &mut dyn SimEnv, a: &[u64], _: &mut [u64]) {
     e.heap_free(a[0]);
 }
 
-/// This category's entries (appended to the table in `mod.rs`'s order). All are `Memory`
-/// class so no pass merges two calls or drops one whose result is unused. The calls are plain
-/// `call`, not `call.uni`: threads of a warp may reach them divergently.
-pub(super) static ENTRIES: &[IntrinsicDef] = &[
-    // PTX `alloca` (ISA 7.3, sm_52): 16-byte alignment covers every element type.
-    IntrinsicDef {
-        name: ALLOCA,
-        args: &[Ty::U64],
-        rets: &[Ty::U64],
-        min_sm: 70,
-        ptx: "alloca.u64 {d0}, {a0}, 16",
-        class: Class::Memory,
-        sim: Some(sim_alloca),
-        sim_warp: None,
-    },
-    IntrinsicDef {
-        name: MALLOC,
-        args: &[Ty::U64],
-        rets: &[Ty::U64, Ty::Bool],
-        min_sm: 70,
-        ptx: ".param .b64 fc_malloc_arg{uid};\
-              .param .b64 fc_malloc_ret{uid};\
-              st.param.b64 [fc_malloc_arg{uid}], {a0};\
-              call (fc_malloc_ret{uid}), malloc, (fc_malloc_arg{uid});\
-              ld.param.b64 {d0}, [fc_malloc_ret{uid}];\
-              setp.eq.u64 {d1}, {d0}, 0;\
-              cvta.to.global.u64 {d0}, {d0}",
-        class: Class::Memory,
-        sim: Some(sim_malloc),
-        sim_warp: None,
-    },
-    IntrinsicDef {
-        name: FREE,
-        args: &[Ty::U64],
-        rets: &[],
-        min_sm: 70,
-        ptx: ".reg .b64 %fcf{uid};\
-              cvta.global.u64 %fcf{uid}, {a0};\
-              .param .b64 fc_free_arg{uid};\
-              st.param.b64 [fc_free_arg{uid}], %fcf{uid};\
-              call free, (fc_free_arg{uid})",
-        class: Class::Memory,
-        sim: Some(sim_free),
-        sim_warp: None,
-    },
-];
+// The entries are `Memory` class so no pass merges two calls or drops one whose result is
+// unused. The calls are plain `call`, not `call.uni`: threads of a warp may reach them
+// divergently.
 
-/// The module-scope `.extern .func` declarations of the runtime functions `k` calls (empty
-/// when it calls none), to print before the entry.
-pub fn extern_declarations(k: &Kernel) -> String {
-    let (mut malloc, mut free) = (false, false);
-    let ids = [super::lookup(MALLOC), super::lookup(FREE)];
-    visit(&k.body, &mut |id| {
-        malloc |= Some(id) == ids[0];
-        free |= Some(id) == ids[1];
-    });
-    let mut out = String::new();
-    if malloc {
-        out.push_str(".extern .func (.param .b64 func_retval0) malloc (.param .b64 size);\n");
-    }
-    if free {
-        out.push_str(".extern .func free (.param .b64 ptr);\n");
-    }
-    out
-}
+/// PTX `alloca` (ISA 7.3, sm_52): 16-byte alignment covers every element type.
+pub(super) static ALLOCA_ENTRY: IntrinsicDef = IntrinsicDef {
+    name: ALLOCA,
+    args: &[Ty::U64],
+    rets: &[Ty::U64],
+    min_sm: 70,
+    ptx: "alloca.u64 {d0}, {a0}, 16",
+    class: Class::Memory,
+    sim: Some(sim_alloca),
+    sim_warp: None,
+    reg: None,
+};
 
-fn visit(b: &Block, f: &mut dyn FnMut(kernel_ir::intrinsic::IntrinsicId)) {
-    for i in &b.0 {
-        match i {
-            Inst::Intrinsic { id, .. } => f(*id),
-            Inst::If { then, els, .. } => {
-                visit(then, f);
-                visit(els, f);
-            }
-            Inst::For { body, .. } | Inst::Loop { body, .. } => visit(body, f),
-            _ => {}
-        }
-    }
+pub(super) static MALLOC_ENTRY: IntrinsicDef = IntrinsicDef {
+    name: HEAP_MALLOC,
+    args: &[Ty::U64],
+    rets: &[Ty::U64, Ty::Bool],
+    min_sm: 70,
+    ptx: ".param .b64 fc_malloc_arg{uid};\
+          .param .b64 fc_malloc_ret{uid};\
+          st.param.b64 [fc_malloc_arg{uid}], {a0};\
+          call (fc_malloc_ret{uid}), malloc, (fc_malloc_arg{uid});\
+          ld.param.b64 {d0}, [fc_malloc_ret{uid}];\
+          setp.eq.u64 {d1}, {d0}, 0;\
+          cvta.to.global.u64 {d0}, {d0}",
+    class: Class::Memory,
+    sim: Some(sim_malloc),
+    sim_warp: None,
+    reg: None,
+};
+
+pub(super) static FREE_ENTRY: IntrinsicDef = IntrinsicDef {
+    name: HEAP_FREE,
+    args: &[Ty::U64],
+    rets: &[],
+    min_sm: 70,
+    ptx: ".reg .b64 %fcf{uid};\
+          cvta.global.u64 %fcf{uid}, {a0};\
+          .param .b64 fc_free_arg{uid};\
+          st.param.b64 [fc_free_arg{uid}], %fcf{uid};\
+          call free, (fc_free_arg{uid})",
+    class: Class::Memory,
+    sim: Some(sim_free),
+    sim_warp: None,
+    reg: None,
+};
+
+intrinsics! {
+    table TABLE;
+
+    /// `malloc(n * size_of::<T>())` on the device heap (B.33): a block of `n` elements that lives
+    /// until `device_free` (or the end of the context), visible to every thread that gets the
+    /// slice. When the heap is exhausted (8 MiB by default; see `Device::set_malloc_heap_size`)
+    /// CUDA's `malloc` returns null: the slice is then empty, so `buf.is_empty()` tells and every
+    /// index fails its bounds check instead of touching address 0. The contents start
+    /// unspecified on a GPU (zero in the simulator).
+    pub fn device_malloc<T: DeviceType>(n: usize) -> &'static mut [T] = custom(
+        Custom::DeviceMalloc(&MALLOC_ENTRY),
+        entries = ::core::slice::from_ref(&MALLOC_ENTRY),
+    );
+    /// `free(buf)`: returns a `device_malloc` block to the heap; an empty (failed) block is a
+    /// no-op, as `free(NULL)`. The simulator reports a double free, a free of anything else
+    /// (a parameter slice, a sub-slice) and any later access to the block.
+    pub fn device_free<T: DeviceType>(buf: &mut [T]) = custom(
+        Custom::DeviceFree(&FREE_ENTRY),
+        entries = ::core::slice::from_ref(&FREE_ENTRY),
+    );
+    /// `alloca(n * size_of::<T>())` (B.17): `n` elements of the thread's own stack (PTX
+    /// `alloca`, 16-byte aligned), valid until the kernel returns; bounds-checked like any slice.
+    /// Each call takes more stack, also in a loop. The contents start unspecified on a GPU (zero
+    /// in the simulator). Stack overflow is not detected on a GPU (the stack size is
+    /// `cudaLimitStackSize`); the simulator grants at most 64 KiB per call and reports more.
+    pub fn alloca<T: DeviceType>(n: usize) -> &'static mut [T] = custom(
+        Custom::Alloca(&ALLOCA_ENTRY),
+        entries = ::core::slice::from_ref(&ALLOCA_ENTRY),
+    );
 }

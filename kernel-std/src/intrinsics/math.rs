@@ -1,7 +1,16 @@
-//! Floating-point math with a single PTX instruction (B.7, Appendix E.2): `fma`, arithmetic and
-//! square root / reciprocal with an explicit rounding mode (`__fadd_rz`...), and CUDA's fast
-//! `.approx` intrinsics (`__sinf`, `__expf`, `__logf`, `__fdividef`, `__powf`). Everything else of
-//! the math library is written in the kernel DSL (`crate::math`).
+//! Math (CUDA C Programming Guide B.7 and Appendix E): the free functions of CUDA's names that
+//! Rust lacks, and the entries of the operations one PTX instruction computes.
+//!
+//! Functions Rust's `f32`/`f64` already have are used as methods, with Rust's names and argument
+//! order: `x.sin()`, `x.sin_cos()`, `y.atan2(x)`, `x.powf(y)`, `x.powi(n)`, `x.hypot(y)`,
+//! `x.exp()`, `x.exp_m1()`, `x.ln()`, `x.ln_1p()`, `x.cbrt()`, `x.copysign(y)`, `x.mul_add(y, z)`,
+//! `x % y`... The free functions below take `f32` or `f64` (the math library, `crate::math`,
+//! picks the implementation per type), the `fast_*` ones `f32` only. Accuracy: `docs/math-ulp.md`.
+//!
+//! The entries: floating-point math with a single PTX instruction (B.7, Appendix E.2): `fma`,
+//! arithmetic and square root / reciprocal with an explicit rounding mode (`__fadd_rz`...), and
+//! CUDA's fast `.approx` intrinsics (`__sinf`, `__expf`, `__logf`, `__fdividef`, `__powf`).
+//! Everything else of the math library is written in the kernel DSL (`crate::math`).
 //!
 //! Simulator semantics: the rounding-mode entries are exact (the round-to-nearest result is
 //! nudged one ulp by the sign of the exact residual, computed with `fma`/two-sum, which is exact
@@ -10,9 +19,12 @@
 //! and `lg2.approx.f32` about 2 ulp / 2^-22 absolute); the simulator models them by the correctly
 //! rounded function of the same argument (the GPU result lies within those bounds of it), so
 //! simulator and GPU may differ in the last bits of these six functions only. The same holds
-//! for the `approx_*` entries the f32 math library is built on (`ex2`, `lg2`, `rsqrt`, `rcp`).
+//! for the `approx_*` entries the f32 math library is built on (`ex2`, `lg2`, `rsqrt`, `rcp`,
+//! declared in `crate::math::approx`, which the table lists as a block of its own).
 
-use super::{Class, IntrinsicDef, SimEnv};
+use super::{Class, IntrinsicDef, IntrinsicSpec, Lowering, MathFn, MathImpl, SimEnv};
+use crate::math::{f32_all, f32_cr, f64_all};
+use crate::types::Float;
 use kernel_ir::ir::Ty;
 
 /// The float operations the rounding-mode semantics need, for f32 and f64 alike.
@@ -286,27 +298,15 @@ sims! {
     sim_fast_cos => |a, o| put32(o, (f32a(a, 0) as f64).cos() as f32);
     sim_fast_exp => |a, o| put32(o, (f32a(a, 0) * std::f32::consts::LOG2_E).exp2());
     sim_fast_log => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * std::f32::consts::LN_2);
-    sim_fast_div => |a, o| put32(o, fast_div(f32a(a, 0), f32a(a, 1)));
+    sim_fast_div => |a, o| put32(o, fdividef(f32a(a, 0), f32a(a, 1)));
     sim_fast_pow => |a, o| {
         let l = (f32a(a, 0) as f64).log2() as f32;
         put32(o, ((l * f32a(a, 1)) as f64).exp2() as f32)
     };
 }
 
-use crate::math::approx::model as approx_model;
-
-sims! {
-    sim_approx_ex2 => |a, o| put32(o, approx_model::ex2(f32a(a, 0)));
-    sim_approx_ex2_ftz => |a, o| put32(o, approx_model::ex2_ftz(f32a(a, 0)));
-    sim_approx_lg2_ftz => |a, o| put32(o, approx_model::lg2_ftz(f32a(a, 0)));
-    sim_approx_rsqrt => |a, o| put32(o, approx_model::rsqrt(f32a(a, 0)));
-    sim_approx_rcp_ftz => |a, o| put32(o, approx_model::rcp_ftz(f32a(a, 0)));
-    sim_rint32 => |a, o| put32(o, approx_model::rint(f32a(a, 0)));
-    sim_fma_sat32 => |a, o| put32(o, approx_model::fma_sat(f32a(a, 0), f32a(a, 1), f32a(a, 2)));
-}
-
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
-fn fast_div(x: f32, y: f32) -> f32 {
+fn fdividef(x: f32, y: f32) -> f32 {
     if y.abs() > 8.507059e37 && y.is_finite() {
         return x * 0.0;
     }
@@ -327,327 +327,398 @@ macro_rules! entry {
             class: Class::Pure,
             sim: Some($sim),
             sim_warp: None,
+            reg: None,
         }
     };
 }
 
-/// Binary entries of one operation in all four rounding modes, f32 and f64.
-macro_rules! bin_modes {
-    ($op:literal, $code:expr) => {
+/// The f32 and f64 entries (`add_rz.f32`, `add_rz.f64`) of a binary operation (`OP` of
+/// `sim_bin32`) in one rounding mode (`M`); `$ptx` is the instruction without its type.
+macro_rules! binary {
+    ($name:literal, $ptx:literal, $op:expr, $m:expr) => {
         [
             entry!(
-                concat!($op, "_rn.f32"),
+                concat!($name, ".f32"),
                 [F32, F32],
                 F32,
-                concat!($op, ".rn.f32 {d0}, {a0}, {a1}"),
-                sim_bin32::<$code, 0>
+                concat!($ptx, ".f32 {d0}, {a0}, {a1}"),
+                sim_bin32::<$op, $m>
             ),
             entry!(
-                concat!($op, "_rz.f32"),
-                [F32, F32],
-                F32,
-                concat!($op, ".rz.f32 {d0}, {a0}, {a1}"),
-                sim_bin32::<$code, 1>
-            ),
-            entry!(
-                concat!($op, "_ru.f32"),
-                [F32, F32],
-                F32,
-                concat!($op, ".rp.f32 {d0}, {a0}, {a1}"),
-                sim_bin32::<$code, 2>
-            ),
-            entry!(
-                concat!($op, "_rd.f32"),
-                [F32, F32],
-                F32,
-                concat!($op, ".rm.f32 {d0}, {a0}, {a1}"),
-                sim_bin32::<$code, 3>
-            ),
-            entry!(
-                concat!($op, "_rn.f64"),
+                concat!($name, ".f64"),
                 [F64, F64],
                 F64,
-                concat!($op, ".rn.f64 {d0}, {a0}, {a1}"),
-                sim_bin64::<$code, 0>
-            ),
-            entry!(
-                concat!($op, "_rz.f64"),
-                [F64, F64],
-                F64,
-                concat!($op, ".rz.f64 {d0}, {a0}, {a1}"),
-                sim_bin64::<$code, 1>
-            ),
-            entry!(
-                concat!($op, "_ru.f64"),
-                [F64, F64],
-                F64,
-                concat!($op, ".rp.f64 {d0}, {a0}, {a1}"),
-                sim_bin64::<$code, 2>
-            ),
-            entry!(
-                concat!($op, "_rd.f64"),
-                [F64, F64],
-                F64,
-                concat!($op, ".rm.f64 {d0}, {a0}, {a1}"),
-                sim_bin64::<$code, 3>
-            ),
-        ]
-    };
-}
-macro_rules! un_modes {
-    ($op:literal, $ptxop:literal, $code:expr) => {
-        [
-            entry!(
-                concat!($op, "_rn.f32"),
-                [F32],
-                F32,
-                concat!($ptxop, ".rn.f32 {d0}, {a0}"),
-                sim_un32::<$code, 0>
-            ),
-            entry!(
-                concat!($op, "_rz.f32"),
-                [F32],
-                F32,
-                concat!($ptxop, ".rz.f32 {d0}, {a0}"),
-                sim_un32::<$code, 1>
-            ),
-            entry!(
-                concat!($op, "_ru.f32"),
-                [F32],
-                F32,
-                concat!($ptxop, ".rp.f32 {d0}, {a0}"),
-                sim_un32::<$code, 2>
-            ),
-            entry!(
-                concat!($op, "_rd.f32"),
-                [F32],
-                F32,
-                concat!($ptxop, ".rm.f32 {d0}, {a0}"),
-                sim_un32::<$code, 3>
-            ),
-            entry!(
-                concat!($op, "_rn.f64"),
-                [F64],
-                F64,
-                concat!($ptxop, ".rn.f64 {d0}, {a0}"),
-                sim_un64::<$code, 0>
-            ),
-            entry!(
-                concat!($op, "_rz.f64"),
-                [F64],
-                F64,
-                concat!($ptxop, ".rz.f64 {d0}, {a0}"),
-                sim_un64::<$code, 1>
-            ),
-            entry!(
-                concat!($op, "_ru.f64"),
-                [F64],
-                F64,
-                concat!($ptxop, ".rp.f64 {d0}, {a0}"),
-                sim_un64::<$code, 2>
-            ),
-            entry!(
-                concat!($op, "_rd.f64"),
-                [F64],
-                F64,
-                concat!($ptxop, ".rm.f64 {d0}, {a0}"),
-                sim_un64::<$code, 3>
+                concat!($ptx, ".f64 {d0}, {a0}, {a1}"),
+                sim_bin64::<$op, $m>
             ),
         ]
     };
 }
 
-const ADD: [IntrinsicDef; 8] = bin_modes!("add", 0);
-const SUB: [IntrinsicDef; 8] = bin_modes!("sub", 1);
-const MUL: [IntrinsicDef; 8] = bin_modes!("mul", 2);
-const DIV: [IntrinsicDef; 8] = bin_modes!("div", 3);
-const SQRT: [IntrinsicDef; 8] = un_modes!("sqrt", "sqrt", 0);
-const RCP: [IntrinsicDef; 8] = un_modes!("rcp", "rcp", 1);
+/// As `binary`, for square root (`OP` 0) and reciprocal (1).
+macro_rules! unary {
+    ($name:literal, $ptx:literal, $op:expr, $m:expr) => {
+        [
+            entry!(
+                concat!($name, ".f32"),
+                [F32],
+                F32,
+                concat!($ptx, ".f32 {d0}, {a0}"),
+                sim_un32::<$op, $m>
+            ),
+            entry!(
+                concat!($name, ".f64"),
+                [F64],
+                F64,
+                concat!($ptx, ".f64 {d0}, {a0}"),
+                sim_un64::<$op, $m>
+            ),
+        ]
+    };
+}
 
-const OTHER: [IntrinsicDef; 16] = [
-    entry!(
-        "fma.f32",
-        [F32, F32, F32],
-        F32,
-        "fma.rn.f32 {d0}, {a0}, {a1}, {a2}",
-        sim_fma32::<0>
-    ),
-    entry!(
-        "fma_rn.f32",
-        [F32, F32, F32],
-        F32,
-        "fma.rn.f32 {d0}, {a0}, {a1}, {a2}",
-        sim_fma32::<0>
-    ),
-    entry!(
-        "fma_rz.f32",
-        [F32, F32, F32],
-        F32,
-        "fma.rz.f32 {d0}, {a0}, {a1}, {a2}",
-        sim_fma32::<1>
-    ),
-    entry!(
-        "fma_ru.f32",
-        [F32, F32, F32],
-        F32,
-        "fma.rp.f32 {d0}, {a0}, {a1}, {a2}",
-        sim_fma32::<2>
-    ),
-    entry!(
-        "fma_rd.f32",
-        [F32, F32, F32],
-        F32,
-        "fma.rm.f32 {d0}, {a0}, {a1}, {a2}",
-        sim_fma32::<3>
-    ),
-    entry!(
-        "fma.f64",
-        [F64, F64, F64],
-        F64,
-        "fma.rn.f64 {d0}, {a0}, {a1}, {a2}",
-        sim_fma64::<0>
-    ),
-    entry!(
-        "fma_rn.f64",
-        [F64, F64, F64],
-        F64,
-        "fma.rn.f64 {d0}, {a0}, {a1}, {a2}",
-        sim_fma64::<0>
-    ),
-    entry!(
-        "fma_rz.f64",
-        [F64, F64, F64],
-        F64,
-        "fma.rz.f64 {d0}, {a0}, {a1}, {a2}",
-        sim_fma64::<1>
-    ),
-    entry!(
-        "fma_ru.f64",
-        [F64, F64, F64],
-        F64,
-        "fma.rp.f64 {d0}, {a0}, {a1}, {a2}",
-        sim_fma64::<2>
-    ),
-    entry!(
-        "fma_rd.f64",
-        [F64, F64, F64],
-        F64,
-        "fma.rm.f64 {d0}, {a0}, {a1}, {a2}",
-        sim_fma64::<3>
-    ),
-    entry!(
-        "fast_sin",
-        [F32],
-        F32,
-        "sin.approx.f32 {d0}, {a0}",
-        sim_fast_sin
-    ),
-    entry!(
-        "fast_cos",
-        [F32],
-        F32,
-        "cos.approx.f32 {d0}, {a0}",
-        sim_fast_cos
-    ),
-    entry!(
-        "fast_exp",
-        [F32],
-        F32,
-        "mul.rn.f32 {d0}, {a0}, 0f3FB8AA3B; ex2.approx.f32 {d0}, {d0}",
-        sim_fast_exp
-    ),
-    entry!(
-        "fast_log",
-        [F32],
-        F32,
-        "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3F317218",
-        sim_fast_log
-    ),
-    entry!(
-        "fast_div",
-        [F32, F32],
-        F32,
-        "div.approx.f32 {d0}, {a0}, {a1}",
-        sim_fast_div
-    ),
-    entry!(
-        "fast_pow",
-        [F32, F32],
-        F32,
+/// As `binary`, for `fma`.
+macro_rules! fused {
+    ($name:literal, $ptx:literal, $m:expr) => {
+        [
+            entry!(
+                concat!($name, ".f32"),
+                [F32, F32, F32],
+                F32,
+                concat!($ptx, ".f32 {d0}, {a0}, {a1}, {a2}"),
+                sim_fma32::<$m>
+            ),
+            entry!(
+                concat!($name, ".f64"),
+                [F64, F64, F64],
+                F64,
+                concat!($ptx, ".f64 {d0}, {a0}, {a1}, {a2}"),
+                sim_fma64::<$m>
+            ),
+        ]
+    };
+}
+
+intrinsics! {
+    table TABLE;
+
+    /// `rsqrt(x)`: `1 / sqrt(x)`.
+    pub fn rsqrt<T: Float>(x: T) -> T = math(f32 = f32_all::rsqrt, f64 = f64_all::rsqrt);
+    /// `exp10(x)`: `10^x`.
+    pub fn exp10<T: Float>(x: T) -> T = math(f32 = f32_all::exp10, f64 = f64_all::exp10);
+    /// `expm1(x)`: `e^x - 1` (also `x.exp_m1()`).
+    pub fn expm1<T: Float>(x: T) -> T = math(f32 = f32_all::expm1, f64 = f64_all::expm1);
+    /// `log1p(x)`: `ln(1 + x)` (also `x.ln_1p()`).
+    pub fn log1p<T: Float>(x: T) -> T = math(f32 = f32_all::ln_1p, f64 = f64_all::ln_1p);
+    /// `sinpi(x)`: `sin(pi * x)` without the rounding of `pi * x`.
+    pub fn sinpi<T: Float>(x: T) -> T = math(f32 = f32_all::sinpi, f64 = f64_all::sinpi);
+    /// `cospi(x)`: `cos(pi * x)`.
+    pub fn cospi<T: Float>(x: T) -> T = math(f32 = f32_all::cospi, f64 = f64_all::cospi);
+    /// `erf(x)`: the error function.
+    pub fn erf<T: Float>(x: T) -> T = math(f32 = f32_all::erf, f64 = f64_all::erf);
+    /// `erfc(x)`: `1 - erf(x)` without cancellation.
+    pub fn erfc<T: Float>(x: T) -> T = math(f32 = f32_all::erfc, f64 = f64_all::erfc);
+    /// `lgamma(x)`: `ln |Gamma(x)|`.
+    pub fn lgamma<T: Float>(x: T) -> T = math(f32 = f32_all::lgamma, f64 = f64_all::lgamma);
+    /// `tgamma(x)`: `Gamma(x)`.
+    pub fn tgamma<T: Float>(x: T) -> T = math(f32 = f32_all::tgamma, f64 = f64_all::tgamma);
+    /// `fmod(x, y)`: C's `fmod`, the same as Rust's `x % y`.
+    pub fn fmod<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fmod, f64 = f64_all::fmod);
+    /// `fma(x, y, z)`: `x * y + z` rounded once (also `x.mul_add(y, z)`).
+    pub fn fma<T: Float>(x: T, y: T, z: T) -> T =
+        math(entries = fused!("fma", "fma.rn", 0), f32 = [0], f64 = [1]);
+    /// `__fadd_rn` / `__dadd_rn`: addition rounded to nearest even, never contracted into an fma.
+    pub fn add_rn<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("add_rn", "add.rn", 0, 0), f32 = [0], f64 = [1]);
+    /// Addition rounded toward zero.
+    pub fn add_rz<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("add_rz", "add.rz", 0, 1), f32 = [0], f64 = [1]);
+    /// Addition rounded up (toward +inf).
+    pub fn add_ru<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("add_ru", "add.rp", 0, 2), f32 = [0], f64 = [1]);
+    /// Addition rounded down (toward -inf).
+    pub fn add_rd<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("add_rd", "add.rm", 0, 3), f32 = [0], f64 = [1]);
+    /// Subtraction rounded to nearest even.
+    pub fn sub_rn<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("sub_rn", "sub.rn", 1, 0), f32 = [0], f64 = [1]);
+    /// Subtraction rounded toward zero.
+    pub fn sub_rz<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("sub_rz", "sub.rz", 1, 1), f32 = [0], f64 = [1]);
+    /// Subtraction rounded up.
+    pub fn sub_ru<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("sub_ru", "sub.rp", 1, 2), f32 = [0], f64 = [1]);
+    /// Subtraction rounded down.
+    pub fn sub_rd<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("sub_rd", "sub.rm", 1, 3), f32 = [0], f64 = [1]);
+    /// Multiplication rounded to nearest even, never contracted into an fma.
+    pub fn mul_rn<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("mul_rn", "mul.rn", 2, 0), f32 = [0], f64 = [1]);
+    /// Multiplication rounded toward zero.
+    pub fn mul_rz<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("mul_rz", "mul.rz", 2, 1), f32 = [0], f64 = [1]);
+    /// Multiplication rounded up.
+    pub fn mul_ru<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("mul_ru", "mul.rp", 2, 2), f32 = [0], f64 = [1]);
+    /// Multiplication rounded down.
+    pub fn mul_rd<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("mul_rd", "mul.rm", 2, 3), f32 = [0], f64 = [1]);
+    /// Division rounded to nearest even (what `/` does).
+    pub fn div_rn<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("div_rn", "div.rn", 3, 0), f32 = [0], f64 = [1]);
+    /// Division rounded toward zero.
+    pub fn div_rz<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("div_rz", "div.rz", 3, 1), f32 = [0], f64 = [1]);
+    /// Division rounded up.
+    pub fn div_ru<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("div_ru", "div.rp", 3, 2), f32 = [0], f64 = [1]);
+    /// Division rounded down.
+    pub fn div_rd<T: Float>(x: T, y: T) -> T =
+        math(entries = binary!("div_rd", "div.rm", 3, 3), f32 = [0], f64 = [1]);
+    /// `fma` rounded to nearest even.
+    pub fn fma_rn<T: Float>(x: T, y: T, z: T) -> T =
+        math(entries = fused!("fma_rn", "fma.rn", 0), f32 = [0], f64 = [1]);
+    /// `fma` rounded toward zero.
+    pub fn fma_rz<T: Float>(x: T, y: T, z: T) -> T =
+        math(entries = fused!("fma_rz", "fma.rz", 1), f32 = [0], f64 = [1]);
+    /// `fma` rounded up.
+    pub fn fma_ru<T: Float>(x: T, y: T, z: T) -> T =
+        math(entries = fused!("fma_ru", "fma.rp", 2), f32 = [0], f64 = [1]);
+    /// `fma` rounded down.
+    pub fn fma_rd<T: Float>(x: T, y: T, z: T) -> T =
+        math(entries = fused!("fma_rd", "fma.rm", 3), f32 = [0], f64 = [1]);
+    /// Square root rounded to nearest even (what `x.sqrt()` does).
+    pub fn sqrt_rn<T: Float>(x: T) -> T =
+        math(entries = unary!("sqrt_rn", "sqrt.rn", 0, 0), f32 = [0], f64 = [1]);
+    /// Square root rounded toward zero.
+    pub fn sqrt_rz<T: Float>(x: T) -> T =
+        math(entries = unary!("sqrt_rz", "sqrt.rz", 0, 1), f32 = [0], f64 = [1]);
+    /// Square root rounded up.
+    pub fn sqrt_ru<T: Float>(x: T) -> T =
+        math(entries = unary!("sqrt_ru", "sqrt.rp", 0, 2), f32 = [0], f64 = [1]);
+    /// Square root rounded down.
+    pub fn sqrt_rd<T: Float>(x: T) -> T =
+        math(entries = unary!("sqrt_rd", "sqrt.rm", 0, 3), f32 = [0], f64 = [1]);
+    /// `1 / x` rounded to nearest even.
+    pub fn rcp_rn<T: Float>(x: T) -> T =
+        math(entries = unary!("rcp_rn", "rcp.rn", 1, 0), f32 = [0], f64 = [1]);
+    /// `1 / x` rounded toward zero.
+    pub fn rcp_rz<T: Float>(x: T) -> T =
+        math(entries = unary!("rcp_rz", "rcp.rz", 1, 1), f32 = [0], f64 = [1]);
+    /// `1 / x` rounded up.
+    pub fn rcp_ru<T: Float>(x: T) -> T =
+        math(entries = unary!("rcp_ru", "rcp.rp", 1, 2), f32 = [0], f64 = [1]);
+    /// `1 / x` rounded down.
+    pub fn rcp_rd<T: Float>(x: T) -> T =
+        math(entries = unary!("rcp_rd", "rcp.rm", 1, 3), f32 = [0], f64 = [1]);
+    /// `sincos(x)`: `(sin x, cos x)` (also `x.sin_cos()`).
+    pub fn sincos<T: Float>(x: T) -> (T, T) = math(results = 2, f32 = f32_all::sincos, f64 = f64_all::sincos);
+    /// `sincospi(x)`: `(sin(pi x), cos(pi x))`.
+    pub fn sincospi<T: Float>(x: T) -> (T, T) = math(results = 2, f32 = f32_all::sincospi, f64 = f64_all::sincospi);
+    /// `1/sqrt(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn rsqrt_cr(x: f32) -> f32 = math(f32 = f32_cr::rsqrt);
+    /// `cbrt(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cbrt_cr(x: f32) -> f32 = math(f32 = f32_cr::cbrt);
+    /// `e^x` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn exp_cr(x: f32) -> f32 = math(f32 = f32_cr::exp);
+    /// `2^x` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn exp2_cr(x: f32) -> f32 = math(f32 = f32_cr::exp2);
+    /// `10^x` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn exp10_cr(x: f32) -> f32 = math(f32 = f32_cr::exp10);
+    /// `e^x - 1` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn expm1_cr(x: f32) -> f32 = math(f32 = f32_cr::expm1);
+    /// `ln(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log_cr(x: f32) -> f32 = math(f32 = f32_cr::ln);
+    /// `log2(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log2_cr(x: f32) -> f32 = math(f32 = f32_cr::log2);
+    /// `log10(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log10_cr(x: f32) -> f32 = math(f32 = f32_cr::log10);
+    /// `ln(1 + x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn log1p_cr(x: f32) -> f32 = math(f32 = f32_cr::ln_1p);
+    /// `sin(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn sin_cr(x: f32) -> f32 = math(f32 = f32_cr::sin);
+    /// `cos(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cos_cr(x: f32) -> f32 = math(f32 = f32_cr::cos);
+    /// `tan(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn tan_cr(x: f32) -> f32 = math(f32 = f32_cr::tan);
+    /// `sin(pi x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn sinpi_cr(x: f32) -> f32 = math(f32 = f32_cr::sinpi);
+    /// `cos(pi x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cospi_cr(x: f32) -> f32 = math(f32 = f32_cr::cospi);
+    /// `asin(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn asin_cr(x: f32) -> f32 = math(f32 = f32_cr::asin);
+    /// `acos(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn acos_cr(x: f32) -> f32 = math(f32 = f32_cr::acos);
+    /// `atan(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn atan_cr(x: f32) -> f32 = math(f32 = f32_cr::atan);
+    /// `sinh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn sinh_cr(x: f32) -> f32 = math(f32 = f32_cr::sinh);
+    /// `cosh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn cosh_cr(x: f32) -> f32 = math(f32 = f32_cr::cosh);
+    /// `tanh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn tanh_cr(x: f32) -> f32 = math(f32 = f32_cr::tanh);
+    /// `asinh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn asinh_cr(x: f32) -> f32 = math(f32 = f32_cr::asinh);
+    /// `acosh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn acosh_cr(x: f32) -> f32 = math(f32 = f32_cr::acosh);
+    /// `atanh(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn atanh_cr(x: f32) -> f32 = math(f32 = f32_cr::atanh);
+    /// `erf(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn erf_cr(x: f32) -> f32 = math(f32 = f32_cr::erf);
+    /// `erfc(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn erfc_cr(x: f32) -> f32 = math(f32 = f32_cr::erfc);
+    /// `lgamma(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn lgamma_cr(x: f32) -> f32 = math(f32 = f32_cr::lgamma);
+    /// `tgamma(x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn tgamma_cr(x: f32) -> f32 = math(f32 = f32_cr::tgamma);
+    /// `atan2(y, x)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn atan2_cr(y: f32, x: f32) -> f32 = math(f32 = f32_cr::atan2);
+    /// `x^y` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn powf_cr(x: f32, y: f32) -> f32 = math(f32 = f32_cr::powf);
+    /// `sqrt(x^2 + y^2)` correctly rounded (f32 only): evaluated in f64 and rounded once, at
+    /// several times the cost of the default f32 function (see `docs/math-ulp.md`).
+    pub fn hypot_cr(x: f32, y: f32) -> f32 = math(f32 = f32_cr::hypot);
+    /// `(sin x, cos x)` correctly rounded (f32 only; see `sin_cr`).
+    pub fn sincos_cr(x: f32) -> (f32, f32) = math(results = 2, f32 = f32_cr::sincos);
+    /// `(sin(pi x), cos(pi x))` correctly rounded (f32 only; see `sin_cr`).
+    pub fn sincospi_cr(x: f32) -> (f32, f32) = math(results = 2, f32 = f32_cr::sincospi);
+    /// `__sinf(x)`: `sin.approx.f32`; absolute error 2^-21.41 on [-pi, pi], larger outside.
+    pub fn fast_sin(x: f32) -> f32 = pure(70, "sin.approx.f32 {d0}, {a0}", sim_fast_sin);
+    /// `__cosf(x)`: `cos.approx.f32`; absolute error 2^-21.19 on [-pi, pi], larger outside.
+    pub fn fast_cos(x: f32) -> f32 = pure(70, "cos.approx.f32 {d0}, {a0}", sim_fast_cos);
+    /// `__expf(x)`: `ex2.approx(x * log2 e)`; `2 + floor(|1.16 x|)` ulp.
+    pub fn fast_exp(x: f32) -> f32 =
+        pure(70, "mul.rn.f32 {d0}, {a0}, 0f3FB8AA3B; ex2.approx.f32 {d0}, {d0}", sim_fast_exp);
+    /// `__logf(x)`: `lg2.approx(x) * ln 2`; absolute error 2^-21.41 on [0.5, 2], else 3 ulp.
+    pub fn fast_log(x: f32) -> f32 =
+        pure(70, "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3F317218", sim_fast_log);
+    /// `__fdividef(x, y)`: `div.approx.f32`; 2 ulp for `|y|` in [2^-126, 2^126], 0 beyond 2^126.
+    pub fn fast_div(x: f32, y: f32) -> f32 =
+        pure(70, "div.approx.f32 {d0}, {a0}, {a1}", sim_fast_div);
+    /// `__powf(x, y)`: `ex2.approx(y * lg2.approx(x))`.
+    pub fn fast_pow(x: f32, y: f32) -> f32 = pure(
+        70,
         "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, {a1}; ex2.approx.f32 {d0}, {d0}",
         sim_fast_pow
-    ),
-];
+    );
+}
 
-/// The hardware's approximate f32 units (MUFU) as the f32 math library (`crate::math::f32_*`)
-/// calls them, and `rint` and the saturating `fma` for its range reductions. Not user API: CUDA's own f32 functions are
-/// built on the same instructions.
-const APPROX: [IntrinsicDef; 7] = [
-    entry!(
-        "fma_sat.f32",
-        [F32, F32, F32],
-        F32,
-        "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}",
-        sim_fma_sat32
-    ),
-    entry!(
-        "approx_ex2.f32",
-        [F32],
-        F32,
-        "ex2.approx.f32 {d0}, {a0}",
-        sim_approx_ex2
-    ),
-    entry!(
-        "approx_ex2_ftz.f32",
-        [F32],
-        F32,
-        "ex2.approx.ftz.f32 {d0}, {a0}",
-        sim_approx_ex2_ftz
-    ),
-    entry!(
-        "approx_lg2_ftz.f32",
-        [F32],
-        F32,
-        "lg2.approx.ftz.f32 {d0}, {a0}",
-        sim_approx_lg2_ftz
-    ),
-    entry!(
-        "approx_rsqrt.f32",
-        [F32],
-        F32,
-        "rsqrt.approx.f32 {d0}, {a0}",
-        sim_approx_rsqrt
-    ),
-    entry!(
-        "approx_rcp_ftz.f32",
-        [F32],
-        F32,
-        "rcp.approx.ftz.f32 {d0}, {a0}",
-        sim_approx_rcp_ftz
-    ),
-    entry!(
-        "rint.f32",
-        [F32],
-        F32,
-        "cvt.rni.f32.f32 {d0}, {a0}",
-        sim_rint32
-    ),
-];
+/// Rust's float methods that the math library implements and no function above declares, as
+/// specs without a stub (`f32` and `f64` have them on the host): `name(arguments) = device
+/// function of `f32_all` and `f64_all``.
+macro_rules! rust_methods {
+    ([$($name:ident($n:literal) = $f:ident;)*] aliases [$($alias:ident = $to:ident;)*]) => {
+        static RUST_METHODS: &[(&str, &IntrinsicSpec)] = &[
+            $((
+                stringify!($name),
+                &IntrinsicSpec {
+                    name: stringify!($name),
+                    entries: || &[],
+                    lowering: Lowering::Math(MathFn {
+                        args: $n,
+                        pair: false,
+                        f32: Some(MathImpl::Device(f32_all::$f::__fc_callable)),
+                        f64: Some(MathImpl::Device(f64_all::$f::__fc_callable)),
+                    }),
+                },
+            ),)*
+            $((stringify!($alias), &$to::SPEC),)*
+        ];
+    };
+}
 
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: &[IntrinsicDef] = &{
-    let mut all = [OTHER[0]; 71];
-    let groups: [&[IntrinsicDef]; 8] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &OTHER, &APPROX];
-    let mut n = 0;
-    let mut g = 0;
-    while g < groups.len() {
-        let mut i = 0;
-        while i < groups[g].len() {
-            all[n] = groups[g][i];
-            n += 1;
-            i += 1;
+rust_methods! {
+    [
+        cbrt(1) = cbrt;
+        exp(1) = exp;
+        exp2(1) = exp2;
+        ln(1) = ln;
+        log2(1) = log2;
+        log10(1) = log10;
+        sin(1) = sin;
+        cos(1) = cos;
+        tan(1) = tan;
+        asin(1) = asin;
+        acos(1) = acos;
+        atan(1) = atan;
+        sinh(1) = sinh;
+        cosh(1) = cosh;
+        tanh(1) = tanh;
+        asinh(1) = asinh;
+        acosh(1) = acosh;
+        atanh(1) = atanh;
+        atan2(2) = atan2;
+        powf(2) = powf;
+        hypot(2) = hypot;
+        copysign(2) = copysign;
+    ]
+    aliases [
+        exp_m1 = expm1;
+        ln_1p = log1p;
+        sin_cos = sincos;
+    ]
+}
+
+/// The math function `x.name(..)` calls on a float `x` (also `f32::name(x, ..)`): one of Rust's
+/// methods, or a function declared above (`x.rsqrt()`; the f32-only `x.fast_sin()`).
+pub fn method(name: &str) -> Option<MathFn> {
+    let spec = RUST_METHODS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| *s)
+        .or_else(|| TABLE.specs.iter().copied().find(|s| s.name == name))?;
+    match spec.lowering {
+        Lowering::Math(m) => Some(m),
+        Lowering::Scalar(def) if def.args.iter().chain(def.rets).all(|t| *t == F32) => {
+            Some(MathFn {
+                args: def.args.len(),
+                pair: false,
+                f32: Some(MathImpl::Entry(def)),
+                f64: None,
+            })
         }
-        g += 1;
+        _ => None,
     }
-    all
-};
+}
+
+/// Every name [`method`] knows, for the consistency test of the method names the macros accept.
+pub fn method_names() -> impl Iterator<Item = &'static str> {
+    let methods = RUST_METHODS.iter().map(|(n, _)| *n);
+    methods.chain(
+        TABLE
+            .specs
+            .iter()
+            .map(|s| s.name)
+            .filter(|n| method(n).is_some()),
+    )
+}

@@ -1,110 +1,174 @@
-//! The intrinsic table: one entry per device intrinsic with its signature, its PTX lowering and its
-//! simulator semantics, so the three can never drift apart.
+//! The device API and its intrinsic table, declared together: one file per category, in which
+//! each function users call is declared once (the `intrinsics!` macro of `spec.rs`) with its
+//! stub, the spec the front end lowers it by ([`IntrinsicSpec`]) and the table entries it
+//! lowers to (signature, PTX template, simulator semantics, oldest target). The IR names entries
+//! directly ([`IntrinsicId`]); [`lookup`] by name serves tests and tools.
 //!
-//! User-facing functions (`thread_idx()`, `sync_threads()`, ...) live in `api`; each has a companion
-//! that resolves to `Callable::Intrinsic(name)`. The front end expands a few of them (those that
-//! return `Dim3` or references to shared memory) into several table entries; every other name is
-//! looked up here directly and its scalar signature used as is.
+//! Users see these functions through `api` (and `prelude`); their companion modules (`popc::`)
+//! are what `#[kernel]` code resolves.
 
-pub use kernel_ir::intrinsic::{Class, IntrinsicDef, IntrinsicId, SimEnv, SimFn, SimWarpFn};
-use kernel_ir::ir::{Space, Ty};
+pub use kernel_ir::ast::{
+    Access, Custom, Entries, IntrinsicSpec, Known, Lowering, MathFn, MathImpl,
+};
+pub use kernel_ir::intrinsic::{
+    Class, IntrinsicDef, IntrinsicId, SimEnv, SimFn, SimWarpFn, SpecialReg,
+};
+pub use spec::{IrRets, IrType};
 
-pub use cvta::SHARED_WINDOW;
-pub use heap::{extern_declarations, ALLOCA, FREE as HEAP_FREE, MALLOC as HEAP_MALLOC};
+pub(crate) use crate::types::DeviceType;
+use kernel_ir::ir::{Block, Inst, Kernel};
 
-mod atomics;
+/// Where the simulator puts the shared window in the generic address space: above any global
+/// allocation of `sim::GlobalMemory`, like the GPU's window above its global heap.
+pub const SHARED_WINDOW: u64 = 0xff00_0000_0000;
+
+/// The table names of the device heap's two calls (`malloc`, `free`), and of `alloca` (B.17),
+/// the per-thread stack's allocator.
+pub const HEAP_MALLOC: &str = "heap.malloc";
+pub const HEAP_FREE: &str = "heap.free";
+pub const ALLOCA: &str = "stack.alloca";
+
+#[macro_use]
+mod spec;
+
+#[doc(hidden)]
+pub mod atomics;
 pub mod collectives;
-mod cvta;
-mod half;
-mod half_div;
-mod heap;
-mod integer;
-mod math;
-mod memory;
-mod misc;
-mod pair_atomics;
-mod registers;
-mod sync;
-mod warp;
+#[doc(hidden)]
+pub mod cvta;
+#[doc(hidden)]
+pub mod half;
+#[doc(hidden)]
+pub mod half_div;
+#[doc(hidden)]
+pub mod heap;
+#[doc(hidden)]
+pub mod integer;
+#[doc(hidden)]
+pub mod math;
+#[doc(hidden)]
+pub mod memory;
+#[doc(hidden)]
+pub mod misc;
+#[doc(hidden)]
+pub mod pair_atomics;
+#[doc(hidden)]
+pub mod registers;
+#[doc(hidden)]
+pub mod shared;
+#[doc(hidden)]
+pub mod sync;
+#[doc(hidden)]
+pub mod warp;
 
-/// Every entry but the atomics, in category order.
-static REST: std::sync::LazyLock<Vec<IntrinsicDef>> = std::sync::LazyLock::new(|| {
-    [
-        registers::ENTRIES,
-        sync::ENTRIES,
-        &warp::ENTRIES[..],
-        math::ENTRIES,
-        integer::ENTRIES,
-        half::ENTRIES,
-        memory::ENTRIES,
-        misc::ENTRIES,
-        heap::ENTRIES,
-        cvta::ENTRIES,
-        half_div::ENTRIES,
-        pair_atomics::ENTRIES,
-    ]
-    .concat()
-});
+/// The body of every stub: the device API only runs compiled for the device.
+#[cold]
+#[track_caller]
+pub(crate) fn device_only(name: &str) -> ! {
+    panic!("`{name}` is a device function: call it inside a #[kernel] or #[device] function, which run on the GPU or the simulator")
+}
 
-/// Every entry of the table. The atomics (about 1300 entries, generated) are built on the first
-/// lookup of an atomic, so a kernel without atomics never pays for them.
+/// One `intrinsics!` block: its functions, and entries that none of them owns.
+pub(crate) struct Table {
+    specs: &'static [&'static IntrinsicSpec],
+    unowned: &'static [Entries],
+}
+
+/// Every category but the atomics.
+static TABLES: &[&Table] = &[
+    &registers::TABLE,
+    &sync::TABLE,
+    &warp::TABLE,
+    &math::TABLE,
+    &integer::TABLE,
+    &half::TABLE,
+    &half_div::TABLE,
+    &memory::TABLE,
+    &shared::TABLE,
+    &misc::TABLE,
+    &heap::TABLE,
+    &cvta::TABLE,
+    &pair_atomics::TABLE,
+    &APPROX,
+];
+
+/// The approximate f32 units the math library is built on (`crate::math::approx`).
+static APPROX: Table = Table {
+    specs: crate::math::approx::SPECS,
+    unowned: &[],
+};
+
+/// The atomics' families (about 1300 entries, generated on first use: a kernel without atomics
+/// never pays for them).
+static ATOMICS: &[&Table] = &[
+    &atomics::ARITHMETIC,
+    &atomics::BITWISE,
+    &atomics::LOADS,
+    &atomics::STORES,
+];
+
+/// Every function of the device API.
+pub fn specs() -> impl Iterator<Item = &'static IntrinsicSpec> {
+    TABLES
+        .iter()
+        .chain(ATOMICS)
+        .flat_map(|t| t.specs.iter().copied())
+}
+
+fn entries_of(tables: &'static [&'static Table]) -> impl Iterator<Item = &'static IntrinsicDef> {
+    let owned = |t: &'static Table| t.specs.iter().map(|s| s.entries);
+    tables
+        .iter()
+        .flat_map(move |t| owned(t).chain(t.unowned.iter().copied()))
+        .flat_map(|f| f().iter())
+}
+
+/// Every entry of the table.
 pub fn all() -> impl Iterator<Item = &'static IntrinsicDef> {
-    REST.iter().chain(atomics::ENTRIES.iter())
-}
-
-/// For a value-generic intrinsic (shuffles, matches, warp reductions, atomics), the argument whose
-/// type picks the entry: the value (1) for warp collectives, the pointee of the reference (0) for
-/// atomics. `None` for every other name.
-pub fn typed_family(name: &str) -> Option<usize> {
-    if warp::FAMILIES.contains(&name) {
-        Some(1)
-    } else if atomics::is_family(name) {
-        Some(0)
-    } else {
-        None
-    }
-}
-
-/// The entry of family `name` for values of type `ty`; atomics also by the address space the
-/// reference points into (`shfl_sync.f32`, `atomic_add.u32.shared`).
-pub fn typed_name(name: &str, ty: Ty, space: Space) -> String {
-    let t = ty.rust_name();
-    if atomics::is_family(name) {
-        let sp = match space {
-            Space::Global => "global",
-            Space::Shared => "shared",
-            Space::Local => "local",
-        };
-        format!("{name}.{t}.{sp}")
-    } else {
-        format!("{name}.{t}")
-    }
+    entries_of(TABLES).chain(entries_of(ATOMICS))
 }
 
 /// The entry named `name` (names are unique across the table: `names_are_unique`).
 pub fn lookup(name: &str) -> Option<IntrinsicId> {
-    let found = REST.iter().find(|d| d.name == name);
+    let found = entries_of(TABLES).find(|d| d.name == name);
     let found = match found {
-        None if name.starts_with(atomics::PREFIX) => {
-            atomics::ENTRIES.iter().find(|d| d.name == name)
-        }
+        None if name.starts_with("atomic_") => entries_of(ATOMICS).find(|d| d.name == name),
         found => found,
     };
     found.map(IntrinsicId)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{all, lookup};
+/// The module-scope `.extern .func` declarations of the runtime functions `k` calls (empty
+/// when it calls none), to print before the entry.
+pub fn extern_declarations(k: &Kernel) -> String {
+    let (mut malloc, mut free) = (false, false);
+    visit(&k.body, &mut |id| {
+        malloc |= std::ptr::eq(id.def(), &heap::MALLOC_ENTRY);
+        free |= std::ptr::eq(id.def(), &heap::FREE_ENTRY);
+    });
+    let mut out = String::new();
+    if malloc {
+        out.push_str(".extern .func (.param .b64 func_retval0) malloc (.param .b64 size);\n");
+    }
+    if free {
+        out.push_str(".extern .func free (.param .b64 ptr);\n");
+    }
+    out
+}
 
-    #[test]
-    fn every_entry_is_found_by_its_name() {
-        for d in all() {
-            let id = lookup(d.name).unwrap_or_else(|| panic!("{} not found", d.name));
-            assert!(std::ptr::eq(id.def(), d), "{}", d.name);
-        }
-        for unknown in ["", "atomic_", "atomic_add.u32", "tid.w", "sync_threadz"] {
-            assert_eq!(lookup(unknown), None);
+fn visit(b: &Block, f: &mut dyn FnMut(IntrinsicId)) {
+    for i in &b.0 {
+        match i {
+            Inst::Intrinsic { id, .. } => f(*id),
+            Inst::If { then, els, .. } => {
+                visit(then, f);
+                visit(els, f);
+            }
+            Inst::For { body, .. } | Inst::Loop { body, .. } => visit(body, f),
+            _ => {}
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,32 +1,28 @@
 //! Warp vote, match, reduce and shuffle collectives, `__syncwarp` (guide B.19-B.22).
 //!
-//! The value-generic collectives (`shfl*_sync`, `match_*_sync`, `reduce_*_sync`) have one entry per
-//! value type, named `family.type` (`shfl_sync.f32`); the front end picks the entry from the type of
-//! the value argument (see [`super::typed_family`]). Shuffles move 32 bits: 64-bit values take two
-//! shuffles, 16-bit values ride in the low half of one.
+//! `mask` names the lanes taking part, as in CUDA (`0xffff_ffff` for the full warp); every lane it
+//! names must reach the same call. The value-generic collectives (`shfl*_sync`, `match_*_sync`,
+//! `reduce_*_sync`) have one entry per value type, named `family.type` (`shfl_sync.f32`); the
+//! front end picks the entry from the type of the value argument. Shuffles move 32 bits: 64-bit
+//! values take two shuffles, 16-bit values ride in the low half of one.
 
-use super::{Class, IntrinsicDef};
+use super::{Class, DeviceType, IntrinsicDef};
 use crate::intrinsics::collectives as s;
 use kernel_ir::ir::Ty;
 
 const U32: Ty = Ty::U32;
 const B: Ty = Ty::Bool;
 
-/// The families whose entries are picked by the type of argument 1 (the value).
-pub(super) const FAMILIES: &[&str] = &[
-    "shfl_sync",
-    "shfl_up_sync",
-    "shfl_down_sync",
-    "shfl_xor_sync",
-    "match_any_sync",
-    "match_all_sync",
-    "reduce_add_sync",
-    "reduce_min_sync",
-    "reduce_max_sync",
-    "reduce_and_sync",
-    "reduce_or_sync",
-    "reduce_xor_sync",
-];
+/// Values a shuffle moves: 32-bit in one `shfl.sync`, 64-bit in two, 16-bit in one.
+pub trait ShuffleValue: DeviceType {}
+/// Values `match_any_sync` / `match_all_sync` compare (32- and 64-bit, by their bits).
+pub trait MatchValue: DeviceType {}
+/// Values the `redux.sync` reductions take (sm_80+).
+pub trait ReduceValue: DeviceType {}
+
+value_types!(ShuffleValue, SHUFFLE_TYPES: u32, i32, f32, u64, i64, f64, half::f16, half::bf16);
+value_types!(MatchValue, MATCH_TYPES: u32, i32, f32, u64, i64, f64);
+value_types!(ReduceValue, REDUCE_TYPES: u32, i32);
 
 macro_rules! warp {
     ($name:expr, $args:expr, $rets:expr, $sm:expr, $ptx:expr, $sim:expr) => {
@@ -39,6 +35,7 @@ macro_rules! warp {
             class: Class::Warp,
             sim: None,
             sim_warp: Some($sim),
+            reg: None,
         }
     };
 }
@@ -227,176 +224,116 @@ macro_rules! redux {
     };
 }
 
-static SHFL: [[IntrinsicDef; 8]; 4] = [
-    shfl_family!("shfl_sync", "idx", "31", s::sim_shfl_sync),
-    shfl_family!("shfl_up_sync", "up", "0", s::sim_shfl_up_sync),
-    shfl_family!("shfl_down_sync", "down", "31", s::sim_shfl_down_sync),
-    shfl_family!("shfl_xor_sync", "bfly", "31", s::sim_shfl_xor_sync),
-];
+intrinsics! {
+    table TABLE;
 
-static MATCH: [IntrinsicDef; 12] = [
-    match_any!("u32", U32, "32"),
-    match_any!("i32", Ty::I32, "32"),
-    match_any!("f32", Ty::F32, "32"),
-    match_any!("u64", Ty::U64, "64"),
-    match_any!("i64", Ty::I64, "64"),
-    match_any!("f64", Ty::F64, "64"),
-    match_all!("u32", U32, "32"),
-    match_all!("i32", Ty::I32, "32"),
-    match_all!("f32", Ty::F32, "32"),
-    match_all!("u64", Ty::U64, "64"),
-    match_all!("i64", Ty::I64, "64"),
-    match_all!("f64", Ty::F64, "64"),
-];
+    /// `__all_sync(mask, pred)`: whether `pred` is true on every lane of `mask`.
+    pub fn all_sync(mask: u32, pred: bool) -> bool =
+        warp(70, "vote.sync.all.pred {d0}, {a1}, {a0}", s::sim_all_sync);
+    /// `__any_sync(mask, pred)`: whether `pred` is true on any lane of `mask`.
+    pub fn any_sync(mask: u32, pred: bool) -> bool =
+        warp(70, "vote.sync.any.pred {d0}, {a1}, {a0}", s::sim_any_sync);
+    /// `__ballot_sync(mask, pred)`: bit `i` is set when lane `i` of `mask` has `pred` true.
+    pub fn ballot_sync(mask: u32, pred: bool) -> u32 =
+        warp(70, "vote.sync.ballot.b32 {d0}, {a1}, {a0}", s::sim_ballot_sync);
+    /// `__activemask()`: the lanes executing this call together.
+    pub fn activemask() -> u32 = warp(70, "activemask.b32 {d0}", s::sim_activemask);
+    /// `__syncwarp(mask)`: the lanes of `mask` meet here; orders their memory accesses.
+    pub fn sync_warp(mask: u32) = warp(70, "bar.warp.sync {a0}", s::sim_sync_warp);
+    /// `__shfl_sync(mask, v, src_lane, width)`: `v` of lane `src_lane` of this lane's
+    /// `width`-lane segment (`width`: a power of two up to 32).
+    pub fn shfl_sync<T: ShuffleValue>(mask: u32, v: T, src_lane: u32, width: u32) -> T =
+        typed(1, entries = &shfl_family!("shfl_sync", "idx", "31", s::sim_shfl_sync));
+    /// `__shfl_up_sync(mask, v, delta, width)`: `v` of the lane `delta` below; lanes with none
+    /// keep their own.
+    pub fn shfl_up_sync<T: ShuffleValue>(mask: u32, v: T, delta: u32, width: u32) -> T =
+        typed(1, entries = &shfl_family!("shfl_up_sync", "up", "0", s::sim_shfl_up_sync));
+    /// `__shfl_down_sync(mask, v, delta, width)`: `v` of the lane `delta` above; lanes with none
+    /// keep their own.
+    pub fn shfl_down_sync<T: ShuffleValue>(mask: u32, v: T, delta: u32, width: u32) -> T =
+        typed(1, entries = &shfl_family!("shfl_down_sync", "down", "31", s::sim_shfl_down_sync));
+    /// `__shfl_xor_sync(mask, v, lane_mask, width)`: `v` of lane `lane ^ lane_mask` (butterfly).
+    pub fn shfl_xor_sync<T: ShuffleValue>(mask: u32, v: T, lane_mask: u32, width: u32) -> T =
+        typed(1, entries = &shfl_family!("shfl_xor_sync", "bfly", "31", s::sim_shfl_xor_sync));
+    /// `__match_any_sync(mask, v)` (sm_70): the lanes of `mask` whose `v` equals this lane's.
+    pub fn match_any_sync<T: MatchValue>(mask: u32, v: T) -> u32 = typed(1, entries = &[
+        match_any!("u32", U32, "32"),
+        match_any!("i32", Ty::I32, "32"),
+        match_any!("f32", Ty::F32, "32"),
+        match_any!("u64", Ty::U64, "64"),
+        match_any!("i64", Ty::I64, "64"),
+        match_any!("f64", Ty::F64, "64"),
+    ]);
+    /// `__match_all_sync(mask, v, &pred)` (sm_70): `(mask, true)` when every lane of `mask` has
+    /// the same `v`, else `(0, false)`.
+    pub fn match_all_sync<T: MatchValue>(mask: u32, v: T) -> (u32, bool) = typed(1, entries = &[
+        match_all!("u32", U32, "32"),
+        match_all!("i32", Ty::I32, "32"),
+        match_all!("f32", Ty::F32, "32"),
+        match_all!("u64", Ty::U64, "64"),
+        match_all!("i64", Ty::I64, "64"),
+        match_all!("f64", Ty::F64, "64"),
+    ]);
+    /// `__reduce_add_sync(mask, v)` (sm_80): the wrapping sum of `v` over the lanes of `mask`.
+    pub fn reduce_add_sync<T: ReduceValue>(mask: u32, v: T) -> T = typed(1, entries = &[
+        redux!("reduce_add_sync", "add", "u32", "u32", U32, s::sim_reduce_add_sync),
+        redux!("reduce_add_sync", "add", "i32", "s32", Ty::I32, s::sim_reduce_add_sync),
+    ]);
+    /// `__reduce_min_sync(mask, v)` (sm_80).
+    pub fn reduce_min_sync<T: ReduceValue>(mask: u32, v: T) -> T = typed(1, entries = &[
+        redux!("reduce_min_sync", "min", "u32", "u32", U32, s::sim_reduce_min_u32_sync),
+        redux!("reduce_min_sync", "min", "i32", "s32", Ty::I32, s::sim_reduce_min_i32_sync),
+    ]);
+    /// `__reduce_max_sync(mask, v)` (sm_80).
+    pub fn reduce_max_sync<T: ReduceValue>(mask: u32, v: T) -> T = typed(1, entries = &[
+        redux!("reduce_max_sync", "max", "u32", "u32", U32, s::sim_reduce_max_u32_sync),
+        redux!("reduce_max_sync", "max", "i32", "s32", Ty::I32, s::sim_reduce_max_i32_sync),
+    ]);
+    /// `__reduce_and_sync(mask, v)` (sm_80).
+    pub fn reduce_and_sync<T: ReduceValue>(mask: u32, v: T) -> T = typed(1, entries = &[
+        redux!("reduce_and_sync", "and", "u32", "b32", U32, s::sim_reduce_and_sync),
+        redux!("reduce_and_sync", "and", "i32", "b32", Ty::I32, s::sim_reduce_and_sync),
+    ]);
+    /// `__reduce_or_sync(mask, v)` (sm_80).
+    pub fn reduce_or_sync<T: ReduceValue>(mask: u32, v: T) -> T = typed(1, entries = &[
+        redux!("reduce_or_sync", "or", "u32", "b32", U32, s::sim_reduce_or_sync),
+        redux!("reduce_or_sync", "or", "i32", "b32", Ty::I32, s::sim_reduce_or_sync),
+    ]);
+    /// `__reduce_xor_sync(mask, v)` (sm_80).
+    pub fn reduce_xor_sync<T: ReduceValue>(mask: u32, v: T) -> T = typed(1, entries = &[
+        redux!("reduce_xor_sync", "xor", "u32", "b32", U32, s::sim_reduce_xor_sync),
+        redux!("reduce_xor_sync", "xor", "i32", "b32", Ty::I32, s::sim_reduce_xor_sync),
+    ]);
+}
 
-static REDUX: [IntrinsicDef; 12] = [
-    redux!(
-        "reduce_add_sync",
-        "add",
-        "u32",
-        "u32",
-        U32,
-        s::sim_reduce_add_sync
-    ),
-    redux!(
-        "reduce_add_sync",
-        "add",
-        "i32",
-        "s32",
-        Ty::I32,
-        s::sim_reduce_add_sync
-    ),
-    redux!(
-        "reduce_min_sync",
-        "min",
-        "u32",
-        "u32",
-        U32,
-        s::sim_reduce_min_u32_sync
-    ),
-    redux!(
-        "reduce_min_sync",
-        "min",
-        "i32",
-        "s32",
-        Ty::I32,
-        s::sim_reduce_min_i32_sync
-    ),
-    redux!(
-        "reduce_max_sync",
-        "max",
-        "u32",
-        "u32",
-        U32,
-        s::sim_reduce_max_u32_sync
-    ),
-    redux!(
-        "reduce_max_sync",
-        "max",
-        "i32",
-        "s32",
-        Ty::I32,
-        s::sim_reduce_max_i32_sync
-    ),
-    redux!(
-        "reduce_and_sync",
-        "and",
-        "u32",
-        "b32",
-        U32,
-        s::sim_reduce_and_sync
-    ),
-    redux!(
-        "reduce_and_sync",
-        "and",
-        "i32",
-        "b32",
-        Ty::I32,
-        s::sim_reduce_and_sync
-    ),
-    redux!(
-        "reduce_or_sync",
-        "or",
-        "u32",
-        "b32",
-        U32,
-        s::sim_reduce_or_sync
-    ),
-    redux!(
-        "reduce_or_sync",
-        "or",
-        "i32",
-        "b32",
-        Ty::I32,
-        s::sim_reduce_or_sync
-    ),
-    redux!(
-        "reduce_xor_sync",
-        "xor",
-        "u32",
-        "b32",
-        U32,
-        s::sim_reduce_xor_sync
-    ),
-    redux!(
-        "reduce_xor_sync",
-        "xor",
-        "i32",
-        "b32",
-        Ty::I32,
-        s::sim_reduce_xor_sync
-    ),
-];
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-static VOTE: [IntrinsicDef; 5] = [
-    warp!(
-        "all_sync",
-        &[U32, B],
-        &[B],
-        70,
-        "vote.sync.all.pred {d0}, {a1}, {a0}",
-        s::sim_all_sync
-    ),
-    warp!(
-        "any_sync",
-        &[U32, B],
-        &[B],
-        70,
-        "vote.sync.any.pred {d0}, {a1}, {a0}",
-        s::sim_any_sync
-    ),
-    warp!(
-        "ballot_sync",
-        &[U32, B],
-        &[U32],
-        70,
-        "vote.sync.ballot.b32 {d0}, {a1}, {a0}",
-        s::sim_ballot_sync
-    ),
-    warp!(
-        "activemask",
-        &[],
-        &[U32],
-        70,
-        "activemask.b32 {d0}",
-        s::sim_activemask
-    ),
-    warp!(
-        "sync_warp",
-        &[U32],
-        &[],
-        70,
-        "bar.warp.sync {a0}",
-        s::sim_sync_warp
-    ),
-];
-
-/// This category's entries (appended to the table in `mod.rs`'s order).
-pub(super) static ENTRIES: std::sync::LazyLock<Vec<IntrinsicDef>> =
-    std::sync::LazyLock::new(|| {
-        let mut v = VOTE.to_vec();
-        v.extend(SHFL.iter().flatten());
-        v.extend(MATCH.iter());
-        v.extend(REDUX.iter());
-        v
-    });
+    /// Each family holds one entry per value type of its stub's trait.
+    #[test]
+    fn families_take_their_traits_types() {
+        let types = |es: &[IntrinsicDef]| es.iter().map(|e| e.args[1]).collect::<Vec<_>>();
+        for es in [
+            shfl_sync::ENTRIES,
+            shfl_up_sync::ENTRIES,
+            shfl_down_sync::ENTRIES,
+            shfl_xor_sync::ENTRIES,
+        ] {
+            assert_eq!(types(es), SHUFFLE_TYPES);
+        }
+        for es in [match_any_sync::ENTRIES, match_all_sync::ENTRIES] {
+            assert_eq!(types(es), MATCH_TYPES);
+        }
+        for es in [
+            reduce_add_sync::ENTRIES,
+            reduce_min_sync::ENTRIES,
+            reduce_max_sync::ENTRIES,
+            reduce_and_sync::ENTRIES,
+            reduce_or_sync::ENTRIES,
+            reduce_xor_sync::ENTRIES,
+        ] {
+            assert_eq!(types(es), REDUCE_TYPES);
+        }
+    }
+}

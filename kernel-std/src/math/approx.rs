@@ -1,6 +1,8 @@
 //! The hardware's approximate f32 units, callable from the f32 math library's `#[device]`
 //! functions (`ex2(x)` in device code lowers to the intrinsic-table entry `approx_ex2.f32`, one
 //! `ex2.approx.f32` instruction). CUDA's own f32 library is built on the same instructions.
+//! Each function is declared once (`approx!`): its host twin, its table entry and its companion
+//! module; `intrinsics` lists them ([`SPECS`]) in the table. Not user API.
 //!
 //! On the GPU the results are implementation-defined within the PTX bounds; the simulator (and
 //! the host twins below, which run when a math function is called on the host, e.g. by unit
@@ -52,54 +54,67 @@ pub mod model {
     }
 }
 
-/// A host twin computing the model, plus the companion module naming the table entry.
-macro_rules! approx_fn {
-    ($(#[$m:meta])* $name:ident => $entry:literal, $model:path) => {
-        $(#[$m])*
-        pub fn $name(x: f32) -> f32 {
-            $model(x)
-        }
-        #[doc(hidden)]
-        pub mod $name {
-            pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
-                ::kernel_ir::ast::Callable::Intrinsic($entry)
+/// Declares each function once: its host twin (computing [`model`]), its table entry (f32,
+/// class `Pure`, sm_70; the simulator computes the model too) and its companion module, whose
+/// spec lowers a call to the entry. `name(args) = "entry name", "PTX", model function;`
+macro_rules! approx {
+    ($($(#[$m:meta])* $name:ident($($arg:ident),+) = $entry:literal, $ptx:literal, $model:path;)*) => {
+        $(
+            $(#[$m])*
+            pub fn $name($($arg: f32),+) -> f32 {
+                $model($($arg),+)
             }
-        }
+            #[doc(hidden)]
+            pub mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+                use kernel_ir::ast::{Callable, IntrinsicSpec, Lowering};
+                use kernel_ir::intrinsic::{Class, IntrinsicDef, SimEnv};
+                use kernel_ir::ir::Ty;
+                /// The table entry.
+                pub static ENTRY: IntrinsicDef = IntrinsicDef {
+                    name: $entry,
+                    args: &[$(approx!(@f32 $arg)),+],
+                    rets: &[Ty::F32],
+                    min_sm: 70,
+                    ptx: $ptx,
+                    class: Class::Pure,
+                    sim: Some(|_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
+                        let [$($arg),+] = std::array::from_fn(|i| f32::from_bits(a[i] as u32));
+                        o[0] = $model($($arg),+).to_bits() as u64
+                    }),
+                    sim_warp: None,
+                    reg: None,
+                };
+                pub static SPEC: IntrinsicSpec = IntrinsicSpec {
+                    name: stringify!($name),
+                    lowering: Lowering::Scalar(&ENTRY),
+                    entries: || core::slice::from_ref(&ENTRY),
+                };
+                pub fn __fc_callable() -> Callable {
+                    Callable::Intrinsic(&SPEC)
+                }
+            }
+        )*
+        /// This module's functions, for the intrinsic table.
+        pub(crate) static SPECS: &[&kernel_ir::ast::IntrinsicSpec] = &[$(&$name::SPEC),*];
     };
+    (@f32 $arg:ident) => { kernel_ir::ir::Ty::F32 };
 }
 
-approx_fn!(
+approx! {
     /// `2^x`, `ex2.approx.f32`: subnormal results kept (MUFU.EX2 plus the assembler's scaling).
-    ex2 => "approx_ex2.f32", model::ex2
-);
-approx_fn!(
+    ex2(x) = "approx_ex2.f32", "ex2.approx.f32 {d0}, {a0}", model::ex2;
     /// `2^x`, `ex2.approx.ftz.f32`: one MUFU.EX2; subnormal inputs and results are zero.
-    ex2_ftz => "approx_ex2_ftz.f32", model::ex2_ftz
-);
-approx_fn!(
+    ex2_ftz(x) = "approx_ex2_ftz.f32", "ex2.approx.ftz.f32 {d0}, {a0}", model::ex2_ftz;
     /// `log2 x`, `lg2.approx.ftz.f32`: one MUFU.LG2 (absolute error about 2^-22).
-    lg2_ftz => "approx_lg2_ftz.f32", model::lg2_ftz
-);
-approx_fn!(
+    lg2_ftz(x) = "approx_lg2_ftz.f32", "lg2.approx.ftz.f32 {d0}, {a0}", model::lg2_ftz;
     /// `1/sqrt(x)`, `rsqrt.approx.f32`: MUFU.RSQ (CUDA's `rsqrtf`), subnormal inputs scaled.
-    rsqrt => "approx_rsqrt.f32", model::rsqrt
-);
-approx_fn!(
+    rsqrt_approx(x) = "approx_rsqrt.f32", "rsqrt.approx.f32 {d0}, {a0}", model::rsqrt;
     /// `1/x`, `rcp.approx.ftz.f32`: one MUFU.RCP (about 1 ulp).
-    rcp_ftz => "approx_rcp_ftz.f32", model::rcp_ftz
-);
-approx_fn!(
+    rcp_ftz(x) = "approx_rcp_ftz.f32", "rcp.approx.ftz.f32 {d0}, {a0}", model::rcp_ftz;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
-    rint => "rint.f32", model::rint
-);
-
-/// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
-pub fn fma_sat(a: f32, b: f32, c: f32) -> f32 {
-    model::fma_sat(a, b, c)
-}
-#[doc(hidden)]
-pub mod fma_sat {
-    pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
-        ::kernel_ir::ast::Callable::Intrinsic("fma_sat.f32")
-    }
+    rint(x) = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
+    /// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
+    fma_sat(a, b, c) = "fma_sat.f32", "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}", model::fma_sat;
 }

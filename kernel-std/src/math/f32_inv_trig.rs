@@ -18,7 +18,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{rcp_ftz, rsqrt};
+use super::approx::{rcp_ftz, rsqrt_approx};
 
 /// `asin(x)` for `|x| <= 1/2`, `u = x*x`.
 #[device]
@@ -35,7 +35,7 @@ fn asin_k(x: f32, u: f32) -> f32 {
 /// `sqrt(z)` for `z` in `[0, 1]` (normal or zero), correctly rounded or one ulp off.
 #[device]
 pub fn sqrt_unit(z: f32) -> f32 {
-    let y = rsqrt(z);
+    let y = rsqrt_approx(z);
     let s = z * y;
     let e = (-s).mul_add(s, z);
     let s = e.mul_add(0.5 * y, s);

@@ -20,7 +20,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2_ftz, lg2_ftz, rcp_ftz, rint, rsqrt as rsqrt_approx};
+use super::approx::{ex2_ftz, lg2_ftz, rcp_ftz, rint, rsqrt_approx};
 
 #[device]
 pub fn rsqrt(x: f32) -> f32 {

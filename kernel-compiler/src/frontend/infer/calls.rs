@@ -1,14 +1,11 @@
-//! Typing of calls: device functions (generic arguments inferred from the arguments), intrinsics
-//! and built-in methods.
+//! Typing of calls: device functions (generic arguments inferred from the arguments) and built-in
+//! methods; calls of the device API are typed in `intrinsics`.
 
-use kernel_ir::ast::{self, Callable, Expr, ExprKind, FloatTy, GenericArg, IntTy};
-use kernel_std::intrinsics;
-
-use super::super::hints::{HINTED_LOADS, HINTED_STORES, SPACE_PREDICATES};
+use kernel_ir::ast::{self, Callable, Expr, ExprKind, FloatTy, GenericArg, IntTy, MathFn};
 
 use super::super::consts::{convert_type, eval_const, Env, GBind};
-use super::super::types::{from_ir, Ty};
-use super::{dim3, key, Infer, Kind, R};
+use super::super::types::Ty;
+use super::{key, Infer, Kind, R};
 
 impl<'a> Infer<'a> {
     pub(super) fn call(
@@ -20,7 +17,7 @@ impl<'a> Infer<'a> {
     ) -> R<Ty> {
         let sp = e.span;
         match (callee.resolve)() {
-            Callable::Intrinsic(name) => self.intrinsic(e, name, generic_args, args),
+            Callable::Intrinsic(spec) => self.intrinsic(e, spec, generic_args, args),
             Callable::Device(def) => {
                 if matches!(def.kind, ast::FnKind::Kernel(_)) {
                     return Err(self.err(
@@ -125,240 +122,6 @@ impl<'a> Infer<'a> {
             Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|x| self.deep_known(x)).collect()),
             t => t,
         }
-    }
-
-    pub(super) fn intrinsic(
-        &mut self,
-        e: &Expr,
-        name: &str,
-        generic_args: &[GenericArg],
-        args: &[Expr],
-    ) -> R<Ty> {
-        let sp = e.span;
-        let mut arg_tys = Vec::new();
-        for a in args {
-            arg_tys.push(self.expr(a)?);
-        }
-        match name {
-            "thread_idx" | "block_idx" | "block_dim" | "grid_dim" => Ok(dim3()),
-            "shared_array" | "dynamic_shared" => {
-                let t = match generic_args.first() {
-                    Some(GenericArg::Type(t)) => self.conv(t, sp)?,
-                    _ => {
-                        return Err(self.err(
-                            sp,
-                            format!(
-                            "`{name}` needs its element type written explicitly: `{name}::<T>()`"
-                        ),
-                        ))
-                    }
-                };
-                self.intrinsic_args.insert(key(e), vec![t.clone()]);
-                Ok(if name == "shared_array" {
-                    Ty::Ref(Box::new(t), true)
-                } else {
-                    Ty::Slice(Box::new(t), true)
-                })
-            }
-            "assume_aligned" => {
-                self.want_intrinsic_args(name, args, 2, sp)?;
-                self.unify(&arg_tys[1], &Ty::USIZE, args[1].span)?;
-                let t = self.shallow(&arg_tys[0]);
-                let is_slice = match &t {
-                    Ty::Slice(..) => true,
-                    Ty::Ref(r, _) => matches!(self.shallow(r), Ty::Slice(..)),
-                    _ => false,
-                };
-                if !is_slice {
-                    return Err(self.err(
-                        args[0].span,
-                        "`assume_aligned` takes a slice (`&[T]` or `&mut [T]`)",
-                    ));
-                }
-                Ok(t)
-            }
-            "atomic_add_half2_lanes" | "atomic_add_bfloat162_lanes" => {
-                self.want_intrinsic_args(name, args, 3, sp)?;
-                if !matches!(self.shallow(&arg_tys[0]), Ty::Ref(_, true)) {
-                    return Err(self.err(
-                        args[0].span,
-                        format!("`{name}` takes a mutable reference (`&mut x[i]`)"),
-                    ));
-                }
-                let lane = Ty::Float(if name == "atomic_add_half2_lanes" {
-                    FloatTy::F16
-                } else {
-                    FloatTy::BF16
-                });
-                for (t, a) in arg_tys.iter().zip(args).skip(1) {
-                    let t = self.deref(t);
-                    self.unify(&t, &lane, a.span)?;
-                }
-                Ok(Ty::Tuple(vec![lane.clone(), lane]))
-            }
-            "device_malloc" | "alloca" => {
-                let t = match generic_args.first() {
-                    Some(GenericArg::Type(t)) => self.conv(t, sp)?,
-                    _ => {
-                        return Err(self.err(
-                            sp,
-                            format!(
-                            "`{name}` needs its element type written explicitly: `{name}::<T>(n)`"
-                        ),
-                        ))
-                    }
-                };
-                self.want_intrinsic_args(name, args, 1, sp)?;
-                self.unify(&arg_tys[0], &Ty::USIZE, args[0].span)?;
-                self.intrinsic_args.insert(key(e), vec![t.clone()]);
-                Ok(Ty::Slice(Box::new(t), true))
-            }
-            "device_free" => {
-                self.want_intrinsic_args(name, args, 1, sp)?;
-                match self.shallow(&arg_tys[0]) {
-                    Ty::Slice(_, true) => Ok(Ty::Unit),
-                    Ty::Ref(t, _) if matches!(self.shallow(&t), Ty::Slice(_, true)) => Ok(Ty::Unit),
-                    _ => Err(self.err(
-                        args[0].span,
-                        "`device_free` takes the `&mut [T]` that `device_malloc` returned",
-                    )),
-                }
-            }
-            _ if kernel_std::math::shape(name).is_some() && intrinsics::lookup(name).is_none() => {
-                // Generic math-library free functions (`rsqrt(x)`): one float type throughout.
-                let t = self.deref(&arg_tys[0]);
-                for (a, e) in arg_tys.iter().zip(args).skip(1) {
-                    let a = self.deref(a);
-                    self.unify(&a, &t, e.span)?;
-                }
-                let t = self.shallow(&t);
-                self.math_result(name, &t, args.len(), sp)
-            }
-            n if HINTED_LOADS.contains(&n) || SPACE_PREDICATES.contains(&n) => {
-                self.want_intrinsic_args(name, args, 1, sp)?;
-                match self.shallow(&arg_tys[0]) {
-                    Ty::Ref(t, _) if HINTED_LOADS.contains(&n) => Ok(*t),
-                    Ty::Ref(..) => Ok(Ty::Bool),
-                    _ => Err(self.err(
-                        args[0].span,
-                        format!("`{name}` takes a reference (`&x[i]`)"),
-                    )),
-                }
-            }
-            n if HINTED_STORES.contains(&n) => {
-                self.want_intrinsic_args(name, args, 2, sp)?;
-                match self.shallow(&arg_tys[0]) {
-                    Ty::Ref(t, true) => {
-                        self.unify(&arg_tys[1], &t, args[1].span)?;
-                        Ok(Ty::Unit)
-                    }
-                    _ => Err(self.err(
-                        args[0].span,
-                        format!("`{name}` takes a mutable reference (`&mut x[i]`)"),
-                    )),
-                }
-            }
-            "cvta_to_shared" | "cvta_to_global" => {
-                self.want_intrinsic_args(name, args, 1, sp)?;
-                match self.shallow(&arg_tys[0]) {
-                    Ty::Ref(..) => Ok(Ty::Int(if name == "cvta_to_shared" {
-                        IntTy::U32
-                    } else {
-                        IntTy::U64
-                    })),
-                    _ => Err(self.err(
-                        args[0].span,
-                        format!("`{name}` takes a reference (`&x[i]`)"),
-                    )),
-                }
-            }
-            "unreachable" => {
-                self.want_intrinsic_args(name, args, 0, sp)?;
-                Ok(Ty::Unit)
-            }
-            "assume" => {
-                self.want_intrinsic_args(name, args, 1, sp)?;
-                self.unify(&arg_tys[0], &Ty::Bool, args[0].span)?;
-                Ok(Ty::Unit)
-            }
-            "pm_counter" => {
-                self.want_intrinsic_args(name, args, 1, sp)?;
-                self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
-                Ok(Ty::Unit)
-            }
-            _ => {
-                let typed;
-                let name = match intrinsics::typed_family(name) {
-                    Some(i) => {
-                        typed = self.typed_intrinsic(name, i, &arg_tys, sp)?;
-                        typed.as_str()
-                    }
-                    None => name,
-                };
-                let id = intrinsics::lookup(name)
-                    .ok_or_else(|| self.err(sp, format!("unknown intrinsic `{name}`")))?;
-                let def = id.def();
-                if def.args.len() != args.len() {
-                    return Err(self.err(
-                        sp,
-                        format!(
-                            "`{name}` takes {} arguments, {} given",
-                            def.args.len(),
-                            args.len()
-                        ),
-                    ));
-                }
-                for ((t, a), want) in arg_tys.iter().zip(args).zip(def.args) {
-                    // A reference argument passes the address of memory (atomics and the like).
-                    if matches!(self.shallow(t), Ty::Ref(..))
-                        && matches!(want, kernel_ir::ir::Ty::U64 | kernel_ir::ir::Ty::U32)
-                    {
-                        continue;
-                    }
-                    let t = self.deref(t);
-                    self.unify(&t, &from_ir(*want), a.span)?;
-                }
-                Ok(match def.rets {
-                    [] => Ty::Unit,
-                    [one] => from_ir(*one),
-                    many => Ty::Tuple(many.iter().map(|t| from_ir(*t)).collect()),
-                })
-            }
-        }
-    }
-
-    fn want_intrinsic_args(&self, name: &str, args: &[Expr], n: usize, sp: ast::Span) -> R<()> {
-        if args.len() == n {
-            Ok(())
-        } else {
-            Err(self.err(
-                sp,
-                format!("`{name}` takes {n} argument(s), {} given", args.len()),
-            ))
-        }
-    }
-
-    /// The entry of a value-generic intrinsic family for the type of argument `i` (the pointee for
-    /// atomics, typed here with their global-memory entry: the front end picks the space later).
-    fn typed_intrinsic(&self, name: &str, i: usize, arg_tys: &[Ty], sp: ast::Span) -> R<String> {
-        let Some(t) = arg_tys.get(i) else {
-            return Err(self.err(sp, format!("`{name}` takes more arguments")));
-        };
-        let t = self.deref(t);
-        let Some(ir_ty) = t.ir() else {
-            return Err(self.err(
-                sp,
-                format!("`{name}`: the type of argument {} must be known here (annotate it, e.g. `1u32`)", i + 1),
-            ));
-        };
-        let typed = intrinsics::typed_name(name, ir_ty, kernel_ir::ir::Space::Global);
-        if intrinsics::lookup(&typed).is_none() {
-            return Err(self.err(
-                sp,
-                format!("`{name}` does not take values of type `{ir_ty:?}`"),
-            ));
-        }
-        Ok(typed)
     }
 
     pub(super) fn method(&mut self, recv: &Ty, name: &str, args: &[Expr], sp: ast::Span) -> R<Ty> {
@@ -513,32 +276,36 @@ impl<'a> Infer<'a> {
                     _ => Err(self.err(sp, "type annotations needed for `to_bits`")),
                 }
             }
-            _ if is_float && kernel_std::math::shape(name).is_some() => {
-                for (t, a) in arg_tys.iter().zip(args) {
-                    let t = self.deref(t);
-                    self.unify(&t, &r, a.span)?;
+            _ => match kernel_std::intrinsics::math::method(name) {
+                Some(m) if is_float => {
+                    for (t, a) in arg_tys.iter().zip(args) {
+                        let t = self.deref(t);
+                        self.unify(&t, &r, a.span)?;
+                    }
+                    self.math_result(name, m, &r, args.len() + 1, sp)
                 }
-                self.math_result(name, &r, args.len() + 1, sp)
-            }
-            _ => Err(unsupported()),
+                _ => Err(unsupported()),
+            },
         }
     }
 
     /// The result type of math-library function `name` called with `n` arguments of float type
     /// `t` (receiver included).
-    fn math_result(&mut self, name: &str, t: &Ty, n: usize, sp: ast::Span) -> R<Ty> {
-        use kernel_std::math::Shape;
-        let shape =
-            kernel_std::math::shape(name).ok_or_else(|| self.err(sp, "internal: not math"))?;
-        let want = match shape {
-            Shape::Unary | Shape::Pair => 1,
-            Shape::Binary => 2,
-            Shape::Ternary => 3,
-        };
-        if n != want {
+    pub(super) fn math_result(
+        &mut self,
+        name: &str,
+        m: MathFn,
+        t: &Ty,
+        n: usize,
+        sp: ast::Span,
+    ) -> R<Ty> {
+        if n != m.args {
             return Err(self.err(
                 sp,
-                format!("`{name}` takes {want} float argument(s) in all, {n} given"),
+                format!(
+                    "`{name}` takes {} float argument(s) in all, {n} given",
+                    m.args
+                ),
             ));
         }
         let is_float = matches!(t, Ty::Float(_)) || self.kind(t) == Some(Kind::Float);
@@ -548,9 +315,10 @@ impl<'a> Infer<'a> {
                 format!("`{name}` needs a float argument, found `{}`", self.show(t)),
             ));
         }
-        Ok(match shape {
-            Shape::Pair => Ty::Tuple(vec![t.clone(), t.clone()]),
-            _ => t.clone(),
+        Ok(if m.pair {
+            Ty::Tuple(vec![t.clone(), t.clone()])
+        } else {
+            t.clone()
         })
     }
 }

@@ -1,68 +1,13 @@
-//! The device API users call inside `#[kernel]` / `#[device]` functions.
-//!
-//! These Rust definitions exist so that rustc can type-check the host copy of every kernel body
-//! (with the user's spans); they never run. Each callable has a companion module of the same name
-//! whose `__fc_callable` tells the compiler which intrinsic it is, so `use` renames and paths work.
+//! The types that cross to the device: scalars, arrays and `#[derive(DeviceCopy)]` structs
+//! ([`DeviceType`]), `Dim3`, CUDA's vector types and the paired half types. Users see them
+//! through `api` (and `prelude`), with the device functions.
 
 use kernel_ir::ast::{self, FloatTy, IntTy, StructDef, Type};
 
-#[cold]
-#[track_caller]
-fn device_only(name: &str) -> ! {
-    panic!("`{name}` is a device function: call it inside a #[kernel] or #[device] function, which run on the GPU or the simulator")
-}
-
-/// Declares a device intrinsic: a host stub for type checking plus its companion module.
-#[allow(unused_macros)]
-macro_rules! device_intrinsic {
-    ($(#[$m:meta])* pub fn $name:ident $(<$($g:ident $(: $b:path)?),*>)? ($($arg:ident : $ty:ty),*) $(-> $ret:ty)?) => {
-        $(#[$m])*
-        #[allow(unused_variables)]
-        pub fn $name $(<$($g $(: $b)?),*>)? ($($arg: $ty),*) $(-> $ret)? {
-            device_only(stringify!($name))
-        }
-        #[doc(hidden)]
-        pub mod $name {
-            pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
-                ::kernel_ir::ast::Callable::Intrinsic(stringify!($name))
-            }
-        }
-    };
-}
-
-mod atomics;
-mod fp16;
-mod fp16_div;
-mod integer;
-mod math;
-mod memory;
-mod misc;
-mod pair_atomics;
-mod sync;
+mod half_pair;
 mod vector;
-mod warp;
-#[allow(unused_imports)]
-pub use atomics::*;
-#[allow(unused_imports)]
-pub use fp16::*;
-#[allow(unused_imports)]
-pub use fp16_div::*;
-#[allow(unused_imports)]
-pub use integer::*;
-#[allow(unused_imports)]
-pub use math::*;
-#[allow(unused_imports)]
-pub use memory::*;
-#[allow(unused_imports)]
-pub use misc::*;
-#[allow(unused_imports)]
-pub use pair_atomics::*;
-#[allow(unused_imports)]
-pub use sync::*;
-#[allow(unused_imports)]
+pub use half_pair::*;
 pub use vector::*;
-#[allow(unused_imports)]
-pub use warp::*;
 
 /// CUDA's `dim3` / `uint3`: the value of `threadIdx`, `blockIdx`, `blockDim` and `gridDim`.
 #[repr(C)]
@@ -98,54 +43,6 @@ impl From<(u32, u32, u32)> for Dim3 {
         Dim3 { x, y, z }
     }
 }
-
-device_intrinsic!(
-    /// `threadIdx`
-    pub fn thread_idx() -> Dim3
-);
-device_intrinsic!(
-    /// `blockIdx`
-    pub fn block_idx() -> Dim3
-);
-device_intrinsic!(
-    /// `blockDim`
-    pub fn block_dim() -> Dim3
-);
-device_intrinsic!(
-    /// `gridDim`
-    pub fn grid_dim() -> Dim3
-);
-device_intrinsic!(
-    /// `warpSize` (always 32 on the GPUs we target).
-    pub fn warp_size() -> u32
-);
-device_intrinsic!(
-    /// The thread's lane within its warp (`%laneid`).
-    pub fn lane_id() -> u32
-);
-device_intrinsic!(
-    /// `__syncthreads()`: waits until every thread of the block arrives; orders shared and global
-    /// memory accesses of the block around it.
-    pub fn sync_threads()
-);
-device_intrinsic!(
-    /// `clock()`: the multiprocessor's 32-bit cycle counter.
-    pub fn clock() -> u32
-);
-device_intrinsic!(
-    /// `clock64()`: the multiprocessor's 64-bit cycle counter.
-    pub fn clock64() -> u64
-);
-device_intrinsic!(
-    /// A statically sized `__shared__` array: every call site is one allocation per block, shared by
-    /// all threads of the block. `T` is an array type such as `[[f32; 33]; 32]`. Starts uninitialised.
-    pub fn shared_array<T: DeviceType>() -> &'static mut T
-);
-device_intrinsic!(
-    /// `extern __shared__ T buf[]`: the dynamic shared memory sized by the launch's
-    /// `shared_mem_bytes`, viewed as a slice of `T` (length = bytes / `size_of::<T>()`).
-    pub fn dynamic_shared<T: DeviceType>() -> &'static mut [T]
-);
 
 /// A type that can cross to the device: scalars, arrays of them, and `#[derive(DeviceCopy)]` structs.
 /// Gives the compiler the type's description for generic kernel instantiation.
