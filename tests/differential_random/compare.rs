@@ -8,7 +8,7 @@ use std::fmt::Write;
 use ferrocuda::kernel_ir::ast::FloatTy;
 use ferrocuda::kernel_ir::ir::PanicKind;
 
-use crate::gen::Case;
+use crate::gen::{Case, SLOTS};
 use crate::reference::{elem_size, RefOutcome, RefPanic};
 use crate::syntax::Sc;
 use crate::value::V;
@@ -44,7 +44,9 @@ pub fn check(
 ) -> Result<(), String> {
     match (reference, backend) {
         (_, Outcome::Failed(m)) => Err(format!("{who} failed: {m}")),
-        (RefOutcome::Done(r), Outcome::Done(b)) => compare_buffers(case, r, b, "reference", who),
+        (RefOutcome::Done(r), Outcome::Done(b)) => {
+            compare_buffers(case, r, b, "reference", who, true)
+        }
         (RefOutcome::Done(_), Outcome::Panicked(p)) => Err(format!(
             "{who} panicked ({p:?}) where the reference ran to completion"
         )),
@@ -87,21 +89,35 @@ fn first(ps: &[RefPanic]) -> &RefPanic {
         .expect("a panicked outcome lists its panics")
 }
 
-/// Element-wise comparison of every parameter slice.
+/// Element-wise comparison of every parameter slice. With `tolerant`, the output slots a math
+/// function wrote allow that function's error (`Case::tolerance`); everything else is exact.
 pub fn compare_buffers(
     case: &Case,
     a: &[Vec<u8>],
     b: &[Vec<u8>],
     an: &str,
     bn: &str,
+    tolerant: bool,
 ) -> Result<(), String> {
     let mut out = String::new();
     let mut n = 0;
     for ((spec, x), y) in case.params.iter().zip(a).zip(b) {
         let size = elem_size(spec.elem);
+        let slot_ulps = |i: usize| {
+            case.tolerance
+                .iter()
+                .filter(|(p, k, _)| tolerant && *p == spec.name && *k == i % SLOTS)
+                .map(|t| t.2)
+                .max()
+        };
         for (i, (ex, ey)) in x.chunks(size).zip(y.chunks(size)).enumerate() {
             if same_element(spec.elem, ex, ey) {
                 continue;
+            }
+            if let Some(u) = slot_ulps(i) {
+                if within_ulps(spec.elem, ex, ey, u) {
+                    continue;
+                }
             }
             n += 1;
             if n <= 8 {
@@ -120,6 +136,31 @@ pub fn compare_buffers(
     } else {
         Err(format!("{n} elements differ:\n{out}"))
     }
+}
+
+/// Distance in representable values, for floats that are both finite or both equal infinities
+/// (NaN-ness and infinities must match, as docs/math-ulp.md counts them).
+fn within_ulps(t: Sc, x: &[u8], y: &[u8], ulps: u32) -> bool {
+    let (p, q) = match (V::from_le(t, x), V::from_le(t, y)) {
+        (V::F32(p), V::F32(q)) => (p as f64, q as f64),
+        (V::F64(p), V::F64(q)) => (p, q),
+        _ => return false,
+    };
+    if p.is_nan() || q.is_nan() || p.is_infinite() || q.is_infinite() {
+        return false;
+    }
+    let ordered = |b: &[u8]| -> i128 {
+        let (bits, sign) = match t {
+            Sc::F(FloatTy::F32) => (u32::from_le_bytes(b.try_into().unwrap()) as u64, 1u64 << 31),
+            _ => (u64::from_le_bytes(b.try_into().unwrap()), 1u64 << 63),
+        };
+        if bits & sign != 0 {
+            -((bits & !sign) as i128)
+        } else {
+            bits as i128
+        }
+    };
+    (ordered(x) - ordered(y)).abs() <= ulps as i128
 }
 
 fn same_element(t: Sc, x: &[u8], y: &[u8]) -> bool {

@@ -52,9 +52,41 @@ pub struct Features {
     pub float_minmax: bool,
     /// One operation that may panic.
     pub panic_site: bool,
+    /// Math-library functions (`sin`, `powf`...), stored straight into a float output whose
+    /// comparison allows the function's documented error ([`MATH`]).
+    pub math: bool,
     /// Declare every parameter of the catalogue, used or not (one host signature for all).
     pub all_params: bool,
 }
+
+/// Math functions the generator calls, with the error allowed against the host's result: CUDA's
+/// documented maximum (docs/math-ulp.md) plus the host library's own (glibc: 1 ulp for the f32
+/// functions; the "reference allowance" column for f64). Their results go only to outputs.
+pub const MATH: [(&str, u32, u32, u32); 22] = [
+    // (method, arguments, f32 ulps, f64 ulps)
+    ("sin", 1, 3, 2),
+    ("cos", 1, 3, 2),
+    ("tan", 1, 5, 3),
+    ("exp", 1, 3, 2),
+    ("exp2", 1, 3, 2),
+    ("exp_m1", 1, 2, 2),
+    ("ln", 1, 2, 2),
+    ("log2", 1, 2, 2),
+    ("log10", 1, 3, 3),
+    ("ln_1p", 1, 2, 2),
+    ("cbrt", 1, 2, 5),
+    ("asin", 1, 5, 3),
+    ("acos", 1, 4, 2),
+    ("atan", 1, 3, 3),
+    ("sinh", 1, 4, 3),
+    ("cosh", 1, 3, 3),
+    ("tanh", 1, 3, 3),
+    ("asinh", 1, 4, 4),
+    ("atan2", 2, 4, 3),
+    ("hypot", 2, 4, 3),
+    ("powf", 2, 9, 3),
+    ("acosh", 1, 5, 4),
+];
 
 impl Features {
     /// The mix of the differential run: a seed picks the family.
@@ -67,6 +99,7 @@ impl Features {
             half: rng.chance(1, 3),
             float_minmax: true,
             panic_site,
+            math: rng.chance(1, 3),
             all_params: false,
         }
     }
@@ -80,6 +113,7 @@ impl Features {
             half: true,
             float_minmax: false,
             panic_site: false,
+            math: true,
             all_params: true,
         }
     }
@@ -132,6 +166,9 @@ pub struct Case {
     /// Initial contents of each parameter's slice, little-endian.
     pub init: Vec<Vec<u8>>,
     pub features: Features,
+    /// Output slots (parameter, slot within a thread's `SLOTS`) a math function wrote, with the
+    /// ulps the comparison with the reference allows there.
+    pub tolerance: Vec<(&'static str, usize, u32)>,
 }
 
 impl Case {
@@ -281,6 +318,7 @@ struct Gen {
     /// The operation of each contended group of each atomic parameter.
     atom_ops: [[AtomOp; 4]; CATALOGUE.len()],
     budget: i32,
+    tolerance: Vec<(&'static str, usize, u32)>,
 }
 
 const FULL: u32 = 0xffff_ffff;
@@ -313,6 +351,7 @@ pub fn generate(seed: u64, features: Features) -> Case {
         panic_left: features.panic_site,
         atom_ops,
         budget,
+        tolerance: vec![],
     };
     let body = g.kernel_body();
     if features.all_params {
@@ -368,6 +407,7 @@ pub fn generate(seed: u64, features: Features) -> Case {
         params: specs,
         init,
         features,
+        tolerance: g.tolerance,
     }
 }
 
@@ -848,8 +888,34 @@ impl Gen {
         vec![st(s)]
     }
 
+    /// `of[tid * SLOTS + k] = x.sin();`: a math function's result, compared within its bound.
+    fn math_store(&mut self) -> Stmt {
+        let (name, ft, col) = if self.rng.chance(1, 2) {
+            ("of", FloatTy::F32, 2)
+        } else {
+            ("od", FloatTy::F64, 3)
+        };
+        let m = MATH[self.rng.below(MATH.len() as u64) as usize];
+        let t = Sc::F(ft);
+        let x = self.expr(t, 2);
+        let args = (1..m.1).map(|_| self.expr(t, 2)).collect();
+        let k = self.rng.below(SLOTS as u64) as usize;
+        let ulps = if col == 2 { m.2 } else { m.3 };
+        self.tolerance.push((name, k, ulps));
+        let idx = bin(
+            BinOp::Add,
+            bin(BinOp::Mul, var("tid"), usize_lit(SLOTS)),
+            usize_lit(k),
+        );
+        let target = self.param(name);
+        st(assign(index(target, idx), method(x, m.0, args)))
+    }
+
     /// `oN[tid * SLOTS + k] = e;`
     fn output_store(&mut self) -> Stmt {
+        if self.f.math && self.rng.chance(1, 5) {
+            return self.math_store();
+        }
         let outs: Vec<(&str, Sc)> = CATALOGUE
             .iter()
             .filter(|p| p.2 == Role::Output)

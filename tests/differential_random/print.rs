@@ -129,6 +129,19 @@ fn prec(e: &Expr) -> u8 {
     }
 }
 
+/// Whether the text of `e` ends with `as T` (then a following `<` would open generic arguments).
+fn ends_with_cast(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Cast(..) => true,
+        ExprKind::Binary(_, _, r) | ExprKind::Assign(_, r) | ExprKind::AssignOp(_, _, r) => {
+            ends_with_cast(r)
+        }
+        ExprKind::Unary(_, x) | ExprKind::Ref(_, x) | ExprKind::Deref(x) => ends_with_cast(x),
+        ExprKind::Range { end: Some(x), .. } => ends_with_cast(x),
+        _ => false,
+    }
+}
+
 fn lit_text(l: &Lit) -> String {
     match l {
         Lit::Int(v, Some(t)) => format!("{v}{}", int_name(*t)),
@@ -305,13 +318,18 @@ impl Printer {
                     UnOp::Neg => "-",
                     UnOp::Not => "!",
                 });
-                self.expr(x, P_UNARY);
+                // `--x` reads as a decrement (rustc warns): `-(-x)`.
+                let min = match x.kind {
+                    ExprKind::Unary(UnOp::Neg, _) if *op == UnOp::Neg => P_ATOM,
+                    _ => P_UNARY,
+                };
+                self.expr(x, min);
             }
             ExprKind::Binary(op, l, r) => {
                 let (p, text) = bin_prec(*op);
                 // `a as T < b` and `a as T << b` read as generic arguments: parenthesize the cast.
-                let left_min = match (&l.kind, op) {
-                    (ExprKind::Cast(..), BinOp::Lt | BinOp::Le | BinOp::Shl) => P_UNARY,
+                let left_min = match op {
+                    BinOp::Lt | BinOp::Le | BinOp::Shl if ends_with_cast(l) => P_ATOM,
                     _ if p == P_CMP => p + 1,
                     _ => p,
                 };

@@ -744,11 +744,12 @@ impl Exec<'_, '_> {
                 let ExprKind::Ref(_, target) = &args[0].kind else {
                     panic!("atomic on {:?}", args[0])
                 };
+                // Arguments in order: the place (and its bounds check) first.
+                let place = self.place(target)?;
                 let mut a = Vec::new();
                 for x in &args[1..] {
                     a.push(self.scalar(x)?);
                 }
-                let place = self.place(target)?;
                 let old = self.load(place);
                 let new = atomic(n, old, &a);
                 self.store(place, new);
@@ -1094,6 +1095,29 @@ fn scalar_method(x: V, m: &str, a: &[V], sp: Span) -> R<V> {
                 "min" => V::$c(fmin(x, arg(0))),
                 "max" => V::$c(fmax(x, arg(0))),
                 "is_nan" => V::Bool(x.is_nan()),
+                // The math library: Rust's own (the host libm), compared within `gen::MATH`.
+                "sin" => V::$c(x.sin()),
+                "cos" => V::$c(x.cos()),
+                "tan" => V::$c(x.tan()),
+                "exp" => V::$c(x.exp()),
+                "exp2" => V::$c(x.exp2()),
+                "exp_m1" => V::$c(x.exp_m1()),
+                "ln" => V::$c(x.ln()),
+                "log2" => V::$c(x.log2()),
+                "log10" => V::$c(x.log10()),
+                "ln_1p" => V::$c(x.ln_1p()),
+                "cbrt" => V::$c(x.cbrt()),
+                "asin" => V::$c(x.asin()),
+                "acos" => V::$c(x.acos()),
+                "atan" => V::$c(x.atan()),
+                "sinh" => V::$c(x.sinh()),
+                "cosh" => V::$c(x.cosh()),
+                "tanh" => V::$c(x.tanh()),
+                "asinh" => V::$c(x.asinh()),
+                "acosh" => V::$c(x.acosh()),
+                "atan2" => V::$c(x.atan2(arg(0))),
+                "hypot" => V::$c(x.hypot(arg(0))),
+                "powf" => V::$c(x.powf(arg(0))),
                 "is_finite" => V::Bool(x.is_finite()),
                 "is_infinite" => V::Bool(x.is_infinite()),
                 other => panic!("method `{other}` on floats"),
