@@ -1,9 +1,10 @@
 //! Running a case on the simulator (`kernel_compiler::compile` + `kernel_sim::launch`) and on a
 //! CUDA device (the same compiler, `Module::from_compiled`, `Function::launch_raw`).
 //!
-//! Both compile without fma contraction: the host reference evaluates `a * b + c` with two
-//! roundings, as Rust does, and contraction (on by default, like nvcc's `--fmad=true`) would
-//! fuse some of them. Everything else is the default pipeline.
+//! Against the host reference both compile without fma contraction: the reference evaluates
+//! `a * b + c` with two roundings, as Rust does, and contraction (on by default, like nvcc's
+//! `--fmad=true`) fuses some of them. With contraction on (`fma: true`) the simulator and the GPU
+//! still run the same IR and are compared with each other, bit for bit.
 
 use std::ffi::c_void;
 
@@ -20,22 +21,31 @@ use ferrocuda::prelude::Device;
 use crate::compare::{Outcome, Panic};
 use crate::gen::{Case, CATALOGUE};
 
-pub fn options(sm: u32, markers: bool) -> CompileOptions {
+pub fn options(sm: u32, markers: bool, fma: bool) -> CompileOptions {
     CompileOptions {
         sm,
-        fma_contraction: false,
+        fma_contraction: fma,
         source_markers: markers,
         ..CompileOptions::default()
     }
 }
 
-pub fn compile_for(def: &'static FnDef, sm: u32, markers: bool) -> Result<Compiled, String> {
-    compile(def, &[], &options(sm, markers)).map_err(|e| format!("compile error: {e}"))
+pub fn compile_for(
+    def: &'static FnDef,
+    sm: u32,
+    markers: bool,
+    fma: bool,
+) -> Result<Compiled, String> {
+    compile(def, &[], &options(sm, markers, fma)).map_err(|e| format!("compile error: {e}"))
 }
 
 /// Runs on the simulator (sm_80, with source markers for exact locations).
 pub fn run_sim(case: &Case, def: &'static FnDef) -> Outcome {
-    let c = match compile_for(def, 80, true) {
+    run_sim_with(case, def, false)
+}
+
+pub fn run_sim_with(case: &Case, def: &'static FnDef, fma: bool) -> Outcome {
+    let c = match compile_for(def, 80, true, fma) {
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),
     };
@@ -90,8 +100,8 @@ pub struct Loaded {
     _module: Module,
 }
 
-pub fn load(dev: &Device, def: &'static FnDef) -> Result<Loaded, String> {
-    let c = compile_for(def, dev.sm(), false)?;
+pub fn load(dev: &Device, def: &'static FnDef, fma: bool) -> Result<Loaded, String> {
+    let c = compile_for(def, dev.sm(), false, fma)?;
     let module = Module::from_compiled(dev, &c).map_err(|e| format!("load: {e}"))?;
     let name = ferrocuda::kernel_compiler::ptx::entry_name(&c.kernel.name);
     let function = module.function(&name).map_err(|e| format!("function: {e}"))?;

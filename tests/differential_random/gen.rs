@@ -60,8 +60,9 @@ pub struct Features {
 }
 
 /// Math functions the generator calls, with the error allowed against the host's result: CUDA's
-/// documented maximum (docs/math-ulp.md) plus the host library's own (glibc: 1 ulp for the f32
-/// functions; the "reference allowance" column for f64). Their results go only to outputs.
+/// documented maximum (docs/math-ulp.md) plus the reference's own (glibc's f64 functions: the
+/// table's "reference allowance" column for f64; for f32, computed in f64 and rounded once, 1 ulp
+/// of margin). Their results go only to outputs.
 pub const MATH: [(&str, u32, u32, u32); 22] = [
     // (method, arguments, f32 ulps, f64 ulps)
     ("sin", 1, 3, 2),
@@ -113,7 +114,9 @@ impl Features {
             half: true,
             float_minmax: false,
             panic_site: false,
-            math: true,
+            // The reference computes them with glibc, not with Rust's methods, whose `acosh`
+            // (for one) overflows where the device and glibc do not.
+            math: false,
             all_params: true,
         }
     }

@@ -125,7 +125,7 @@ fn sim_case(seed: u64, ptxas: bool, tally: &Mutex<Tally>) {
     let s = backends::run_sim(&case, case.def);
     let mut res = check(&case, &r, "simulator", &s, true);
     if ptxas && res.is_ok() {
-        res = backends::compile_for(case.def, 90, false).and_then(|c| {
+        res = backends::compile_for(case.def, 90, false, false).and_then(|c| {
             kernel_testkit::ptxas::assemble(&c.ptx, 90).map(|_| ()).map_err(|e| format!("ptxas: {e}"))
         });
     }
@@ -187,8 +187,10 @@ fn one_seed() {
     }
     if let Some(dev) = gpu() {
         let mut slot = backends::GpuSlot::new(&dev, max_bytes()).expect("gpu buffers");
-        let g = gpu_outcome(&dev, &mut slot, &case, &|p| panic!("another kernel panicked: {p}"));
-        if let Err(m) = check(&case, &r, "GPU", &g, false) {
+        let g = gpu_outcome(&dev, &mut slot, &case, false, &|p| {
+            panic!("another kernel panicked: {p}")
+        });
+        if let Err(m) = three_way(&case, &r, &s, &g) {
             panic!("{}", report(&case, &m));
         }
         println!("reference and GPU agree");
@@ -214,16 +216,42 @@ fn max_bytes() -> usize {
     8 * (threads * gen::SLOTS).max(gen::ATOMIC_SHARED + threads)
 }
 
+/// Reference vs simulator (first panicking thread exactly), reference vs GPU (any panicking
+/// thread), and simulator vs GPU bit for bit (they run the same IR, math functions included).
+fn three_way(case: &Case, r: &RefOutcome, sm: &Outcome, g: &Outcome) -> Result<(), String> {
+    check(case, r, "simulator", sm, true)?;
+    check(case, r, "GPU", g, false)?;
+    same_outcome(case, sm, g)
+}
+
+/// Simulator and GPU results of the same compile: equal buffers, or panics at the same site.
+fn same_outcome(case: &Case, sm: &Outcome, g: &Outcome) -> Result<(), String> {
+    match (sm, g) {
+        (Outcome::Done(a), Outcome::Done(b)) => {
+            compare::compare_buffers(case, a, b, "simulator", "GPU", false)
+        }
+        (Outcome::Panicked(p), Outcome::Panicked(q))
+            if (&p.kind, p.line, p.col) == (&q.kind, q.line, q.col) =>
+        {
+            Ok(())
+        }
+        (Outcome::Failed(m), _) => Err(format!("simulator failed: {m}")),
+        (_, Outcome::Failed(m)) => Err(format!("GPU failed: {m}")),
+        _ => Err("the simulator and the GPU disagree on whether the kernel panics".into()),
+    }
+}
+
 /// Loads, runs and reads back one case on the GPU. A kernel panic is returned as the outcome only
 /// when it is this kernel's (callers that run several kernels at once collect the others).
 fn gpu_outcome(
     dev: &ferrocuda::prelude::Device,
     slot: &mut backends::GpuSlot,
     case: &Case,
+    fma: bool,
     foreign: &dyn Fn(ferrocuda::host_runtime::KernelPanic),
 ) -> Outcome {
     use ferrocuda::host_runtime::Error;
-    let loaded = match backends::load(dev, case.def) {
+    let loaded = match backends::load(dev, case.def, fma) {
         Ok(l) => l,
         Err(e) => return Outcome::Failed(e),
     };
@@ -248,6 +276,7 @@ fn random_kernels_on_the_gpu() {
     let tally = Mutex::new(Tally::default());
     let deferred = Mutex::new(Vec::new());
     let stray = Mutex::new(Vec::new());
+    let fused = AtomicUsize::new(0);
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads {
@@ -264,13 +293,21 @@ fn random_kernels_on_the_gpu() {
                         deferred.lock().unwrap().push(seed);
                         continue;
                     }
+                    let foreign = |p: ferrocuda::host_runtime::KernelPanic| {
+                        stray.lock().unwrap().push(p.to_string())
+                    };
                     let r = reference::run(&case);
                     let sm = backends::run_sim(&case, case.def);
-                    let g = gpu_outcome(&dev, &mut slot, &case, &|p| {
-                        stray.lock().unwrap().push(p.to_string())
-                    });
-                    let res = check(&case, &r, "simulator", &sm, true)
-                        .and_then(|()| check(&case, &r, "GPU", &g, false));
+                    let g = gpu_outcome(&dev, &mut slot, &case, false, &foreign);
+                    let mut res = three_way(&case, &r, &sm, &g);
+                    // Every fourth kernel also as users build it by default (fma contraction on):
+                    // simulator and GPU run the same fused IR, bit for bit.
+                    if res.is_ok() && i % 4 == 0 {
+                        let sf = backends::run_sim_with(&case, case.def, true);
+                        let gf = gpu_outcome(&dev, &mut slot, &case, true, &foreign);
+                        res = same_outcome(&case, &sf, &gf).map_err(|m| format!("with fma contraction: {m}"));
+                        fused.fetch_add(1, Ordering::Relaxed);
+                    }
                     let mut t = tally.lock().unwrap();
                     t.count(&case, &r);
                     if let Err(m) = res {
@@ -295,15 +332,14 @@ fn random_kernels_on_the_gpu() {
         let case = case_for(seed);
         let r = reference::run(&case);
         let sm = backends::run_sim(&case, case.def);
-        let g = gpu_outcome(&dev, &mut slot, &case, &|p| {
+        let g = gpu_outcome(&dev, &mut slot, &case, false, &|p| {
             tally
                 .lock()
                 .unwrap()
                 .failures
                 .push(format!("unexpected kernel panic: {p}"))
         });
-        let res = check(&case, &r, "simulator", &sm, true)
-            .and_then(|()| check(&case, &r, "GPU", &g, false));
+        let res = three_way(&case, &r, &sm, &g);
         let mut t = tally.lock().unwrap();
         t.count(&case, &r);
         if let Err(m) = res {
@@ -312,10 +348,11 @@ fn random_kernels_on_the_gpu() {
     }
     let tally = tally.into_inner().unwrap();
     println!(
-        "{} on {} in {:.1} s ({threads} threads)",
+        "{} on {} in {:.1} s ({threads} threads); {} of them also with fma contraction (simulator vs GPU)",
         tally.summary("reference vs simulator vs GPU"),
         dev.describe(),
-        t0.elapsed().as_secs_f64()
+        t0.elapsed().as_secs_f64(),
+        fused.into_inner()
     );
     tally.assert_clean("reference vs simulator vs GPU");
 }

@@ -65,109 +65,128 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + 2usize] = match (match i8::MIN & 15i8 {
-            1i8 => thread_idx().x as isize % (-3isize & 9223372036854775807isize | 1isize),
-            2i8..=2i8 => inp[tid as u32 as usize % 64usize] as isize % -(isize::MIN & 126isize | 2isize),
-            4i8 if tid != 0usize => din[6usize] as isize,
-            5i8 => 3063715098365789474isize >> (tid as u32 & 63u32),
-            _ => -3isize >> (fin[tid % 32usize] as u32 & 63u32),
-        }) & 15isize {
-            1isize => din[grid_dim().x as usize % 32usize] as i64 % ((din[0usize] as i64).reverse_bits() & 9223372036854775807i64 | 1i64),
-            3isize | 4isize => (fin[thread_idx().x as usize % 32usize] - inp[tid % 64usize] as f32) as i64,
-            _ => inp[tid as u32 as usize % 64usize] as i64,
-        };
-        o16[tid * 4usize + 2usize] = (fin[23usize] as u64).div_ceil(0u64 | 1u64) as i16 & (inp[tid % 64usize] as i16).min(tid as i16).clamp(25i16, 205i16);
-        o32[tid * 4usize + i64::MIN.leading_zeros() as usize % 4usize] = (lane_id() as i64).wrapping_sub(inp[lid as usize % 64usize] as i64).count_ones() & din[0u32 as usize % 32usize] as i16 as usize as u32;
-        atomic_add(&mut gd[(2u32.wrapping_add(tid as u32) & 3u32) as usize + 0usize], (lid / (fin[din[tid % 32usize] as u32 as usize % 32usize] as u32 | 1u32) & 15u32) as f64);
-        atomic_min(&mut gl[(fin[3u32 as usize % 32usize] as i16 as u32 & 3u32) as usize + 4usize], ({
-            let v1: usize = tid;
-            thread_idx().x as f64
-        }) as i64);
-        let mut v2: u32 = din[28usize] as u32;
-        let mut c3: u32 = 0u32;
-        loop {
-            c3 += 1u32;
-            if c3 > (tid as u32).clamp(103u32, 316u32) & 7u32 {
-                break;
-            }
-            let v4: u8 = tid as u8;
-            v2 = v2.wrapping_add(if (-0.0f64).is_finite() {
-                let mut a5: [f64; 3] = [-6512.0f64, din[tid % 32usize] as u8 as f64, din[tid % 32usize] - lid as f64];
-                false as u32
-            } else {
-                {
-                    let v6: u8 = c3 as u8;
-                    4294967295u32
-                }
-            });
-            'l7: for i8 in (1i32..4i32 & 3i32).step_by(3usize) {
-                for i9 in (0i64..=din[0u32 as usize % 32usize] as i64 / -(i8 as i64 & 126i64 | 2i64) & 3i64).step_by(2usize) {
-                    let mut v10: bf16 = -(bf16::from_f32(v2 as f32) - bf16::from_f32(lane_id() as f32)) / bf16::from_f64(-12.0f64 - block_dim().x as f64);
-                    let mut v11: f64 = bf16::from_f32(if true {
-                        15232.0f32
-                    } else {
-                        3.4028235e38f32
-                    }).to_f64();
-                    let mut a13: [u64; 7] = [lane_id() as u64, if true {
-                        tid as u64
-                    } else {
-                        thread_idx().x as u64
-                    }, inp[55usize] | lid as u64, i8 as u64, {
-                        let v12: u8 = inp[12usize] as u8;
-                        0u64
-                    }, inp[tid % 64usize] % (fin[27usize] as u64 | 1u64), 18446744073709551615u64];
-                    let v14: bool = (i8 as f64).is_infinite();
-                }
-                let old15: i64 = atomic_min(&mut gl[16usize + tid], ((tid as u8).leading_zeros() as i32).count_ones() as i64);
-                let mut v16: u16 = inp[tid % 64usize] as u16;
-                let v17: i8 = (f32::from_bits(c3) * -11872.0f64 as f32) as i8;
-            }
-        }
-        for i18 in 0u32..=thread_idx().x.wrapping_sub(33554431u32) & 7u32 {
-            if lid as f64 >= din[tid % 32usize] && (if lane_id() != 0u32 {
-                false
-            } else {
-                true
-            }) {
-                od[tid * 4usize + 2usize] = (match (65535u16.trailing_zeros() as i32) << ((inp[tid as u32 as usize % 64usize] as u32).div_ceil(inp[tid % 64usize] as u32 | 1u32) & 31u32) & 15i32 {
-                    0i32 | 1i32 => 425984.0f64,
-                    3i32..6i32 => 1e-310f64,
-                    7i32 => -18.6875f64,
-                    _ => fin[9usize] as f64,
-                }) * 269.0f64.mul_add(din[i18 as usize % 32usize], din[lid as usize % 32usize]) % -(0.55078125f64 / grid_dim().x as f64);
-            } else if !(tid != 0usize) {
-                if (inp[25usize] as f32 % 3.4028235e38f32).is_finite() {
-                    continue;
-                }
-                let mut v19: i64 = ((lane_id() as i64).wrapping_add(i64::MIN) | (-1i64).wrapping_sub(4i64)).wrapping_sub(inp[29usize] as i64);
-                if 0.05908203125f64.trunc().is_finite() {
-                    continue;
-                }
-            } else if lid != 0u32 {
-                v2 |= lane_id();
-                let v20: usize = 0usize;
-                let mut v21: isize = tid as isize >> (4294967258u32.saturating_add(fin[lid as usize % 32usize] as u32).wrapping_mul(4294967260u32 & thread_idx().x) & 63u32);
-            } else {
-                let v22: usize = din[11usize] as i32 as usize >> ((if i18 != 0u32 {
-                    v2
-                } else {
-                    i18
-                }) & 63u32) ^ 4294967295usize;
-                let v23: f16 = if block_dim().x != 0u32 {
-                    -(f16::from_f32(1.1754944e-38f32) + f16::from_f32(i18 as f32))
-                } else {
-                    f16::from_f32(v2 as f32)
-                };
-                let v24: i8 = ((18787u16 ^ tid as u16).count_zeros() as i8).count_zeros() as i8;
-                let v25: u64 = v22 as u64;
-            }
-            v2 = (1u8 < inp[tid % 64usize] as u8) as u32;
-        }
-        atomic_min(&mut gl[(i32::MIN as u32 & 3u32) as usize + 12usize], if v2 != 0u32 {
-            i64::MIN << (inp[c3 as usize % 64usize] as u32 & 63u32)
+        o16[tid * 4usize + 2usize] = ((i16::MIN | 32767i16) ^ -2i16 % -(-1i16 & 126i16 | 2i16)).rotate_left(lid.min(thread_idx().x).wrapping_add(if lid != 0u32 {
+            lid
         } else {
-            134217727u64.count_zeros() as i64
-        });
+            lid
+        }));
+        if tid != 0usize {
+            atomic_max(&mut gu[((4294967295u32 ^ tid as u32) & 3u32) as usize + 12usize], if (block_idx().x as isize).is_positive() {
+                tid as u64
+            } else {
+                1765879214276808661u64
+            });
+            atomic_or(&mut gl[(lid.wrapping_add(1u32) & 3u32) as usize + 0usize], (inp[19usize] as i64).saturating_add(grid_dim().x as i64));
+            od[tid * 4usize + 0usize] = {
+                let v1: u32 = fin[tid % 32usize] as i32 as u32 % ((tid as u32).wrapping_mul(0u32) | 1u32);
+                (tid as f64).mul_add(0.000156402587890625f64, f64::from_bits(18446744073709551615u64))
+            };
+        }
+        of[tid * 4usize + 0u32.wrapping_add(lid) as usize % 4usize] = tid as f32;
+        let mut v2: u8 = ((tid as u64 as i64).leading_zeros() as u8).wrapping_mul((lane_id() as i64).wrapping_sub(inp[lid as usize % 64usize] as i64).count_ones() as u8);
+        if din[0u32 as usize % 32usize].abs().is_infinite() {
+            if true {
+                o32[tid * 4usize + 1usize] = (din[tid as u32 as usize % 32usize] as u32 % (inp[23usize] as u32 | 1u32)).saturating_sub((inp[40usize] as u32).min(tid as u32)) % (({
+                    let v3: usize = lid as usize;
+                    thread_idx().x as f64
+                }) as u32 | 1u32);
+                match din[28usize] as u32 & 15u32 {
+                    1u32 | 2u32 => {
+                        v2 |= (-55i32).wrapping_add(-4i32).abs_diff(if true {
+                            1i32
+                        } else {
+                            lid as i32
+                        }) as u8;
+                        v2 &= 255u8;
+                        let old4: f64 = atomic_max(&mut gd[16usize + tid], (32767i16 & din[tid % 32usize] as i16) as f64);
+                        let mut a5: [f64; 4] = [din[7usize].round(), tid as f64 - thread_idx().x as f64, old4, -145752064.0f64 / -38.5f64];
+                    }
+                    _ => {
+                        of[tid * 4usize + 1usize] = (if !(lane_id() != 0u32) {
+                            tid as u8 as f32
+                        } else {
+                            f32::from_bits(lid)
+                        }) - lid as f32;
+                        o32[tid * 4usize + 0usize] = if true {
+                            {
+                                let v6: u8 = block_dim().x as u64 as u8;
+                                0u32
+                            }
+                        } else {
+                            if (if tid != 0usize {
+                                lid != 0u32
+                            } else {
+                                true
+                            }) {
+                                lid
+                            } else {
+                                grid_dim().x
+                            }
+                        };
+                        atomic_or(&mut gi[(lane_id().wrapping_sub(tid as u32) & 3u32) as usize + 8usize], (match (match (if lid != 0u32 {
+                            {
+                                let v7: u8 = inp[12usize] as u8;
+                                isize::MIN
+                            }
+                        } else {
+                            inp[tid % 64usize] as isize / -(fin[27usize] as isize & 126isize | 2isize)
+                        }) & 15isize {
+                            1isize => -0.0018386841f32,
+                            2isize | 3isize => tid as f32,
+                            5isize | 6isize if block_dim().x != 0u32 => f32::NAN,
+                            8isize => tid as f32,
+                            _ => fin[tid % 32usize],
+                        }) as i32 & 15i32 {
+                            2i32 | 3i32 => 2147483647i32,
+                            _ => i32::MIN,
+                        }) | (2147483647i32 | fin[lid as usize % 32usize] as i32));
+                        v2 &= 225u8;
+                    }
+                }
+            } else if true {
+                let v8: i16 = (127i8 ^ tid as i8).max(0i8 | din[tid % 32usize] as i8).count_zeros() as i16;
+            }
+            of[tid * 4usize + 2usize] = 1e-40f32 * (f64::INFINITY - block_dim().x as f64) as f32;
+            let mut v9: i64 = (lid != 0u32 || false) as i64;
+            v9 = v9.wrapping_add((inp[53usize] as usize).wrapping_mul(4503599627370496usize) as i64);
+        } else {
+            let mut c10: u32 = 0u32;
+            let mut r12: f64 = loop {
+                c10 += 1u32;
+                if c10 > fin[9usize] as u32 & 7u32 {
+                    break (block_dim().x as f64).abs().mul_add(if v2 != 0u8 {
+                        -119.75f64
+                    } else {
+                        tid as f64
+                    }, (fin[0u32 as usize % 32usize] as f64).recip());
+                }
+                v2 &= 0u8.wrapping_add(match (8589934592u64 as u8).wrapping_sub(inp[26usize] as u8) & 15u8 {
+                    1u8 | 2u8 => c10 as u8,
+                    _ => v2,
+                });
+                let mut a11: [f32; 4] = [bf16::from_f32(41.75f32).to_f32(), inp[29usize] as f32, tid as f32, 5668864.0f32.mul_add(-1168.0f32, 6.5f32)];
+            };
+            let mut v13: f64 = (r12 / inp[36usize] as f64).ceil().trunc();
+        }
+        o16[tid * 4usize + 1usize] = (i64::MIN.leading_zeros() as i16).saturating_add((lid as i16).wrapping_mul(-4i16)).wrapping_mul(!true as i16);
+        let mut a14: [i32; 1] = [1023i32 ^ inp[tid % 64usize] as i32];
+        let mut v15: f64 = lane_id() as f64 - 0.0022125244f32.ceil() as f64;
+        v2 |= din[tid % 32usize] as f32 as u8;
+        v15 *= (bf16::from_f32(-88.125f32) + bf16::from_f64(v15)).to_f64();
+        let mut v16: i8 = a14[0usize] as usize as i8 & (if false {
+            tid as i8
+        } else {
+            55i8
+        }) ^ (false as i8).wrapping_add(tid as i8);
+        of[tid * 4usize + 2usize] = (if (if lane_id() != 0u32 {
+            block_idx().x != 0u32
+        } else {
+            true
+        }) {
+            bf16::from_f32(-84.0f32) - bf16::from_f32(a14[-5i8 as usize % 1usize] as f32)
+        } else {
+            bf16::from_f32(lid as f32)
+        }).to_f32();
         sync_threads();
         sync_threads();
     }
@@ -199,40 +218,44 @@ pub mod host {
             } else {
                 lane_id()
             }) & 3u32) as usize + 8usize], 5u32);
-            o16[tid * 4usize + 1usize] = false as i16;
-            let mut c2: u32 = 0u32;
-            let mut r9: i32 = loop {
-                c2 += 1u32;
-                if c2 > (inp[51usize] as u32).div_ceil(inp[tid % 64usize] as u32 | 1u32) & 3u32 {
-                    break {
-                        let v3: f64 = f64::from_bits(tid as u64);
-                        {
-                            let v4: bool = lid != 0u32;
-                            lane_id() as i32
-                        }
-                    };
-                }
-                if lane_id() != 0u32 {
-                    atomic_and(&mut gi[(lid & inp[tid % 64usize] as u32 & 3u32) as usize + 12usize], 0i32);
-                    let mut a5: [u8; 1] = [din[21usize] as u8 >> (lid & 7u32)];
-                    od[tid * 4usize + 1usize] = fin[5usize] as f64;
-                    let v6: f64 = a5[0usize] as f64;
-                } else {
-                    let mut a7: [f32; 3] = [c1 as f32; 3usize];
-                    if (if true && c2 != 0u32 {
-                        false
-                    } else {
-                        false
-                    }) {
-                        break {
-                            let v8: i8 = block_idx().x as i8;
-                            fin[a7[2usize] as u32 as usize % 32usize] as i32
-                        };
-                    }
-                    od[tid * 4usize + 0usize] = (bf16::from_f32(-0.0f32) + bf16::from_f32(-0.013977051f32)).to_f64() % -2i16 as f64;
-                }
+            o16[tid * 4usize + 1usize] = match (i32::MIN as u32).trailing_zeros() as u64 & 15u64 {
+                1u64..=3u64 if grid_dim().x != 0u32 => !tid as i16,
+                5u64 => (lane_id() != 0u32) as i16 ^ i16::MIN.signum(),
+                7u64 | 8u64 => inp[lid as usize % 64usize] as i16,
+                _ => inp[tid as u32 as usize % 64usize] as f64 as i16,
             };
+            let mut a2: [u32; 8] = [inp[tid % 64usize] as u32; 8usize];
         }
+        of[tid * 4usize + 0usize] = -(bf16::from_f32(lid as f32) / bf16::from_f32(56.0f32)).to_f32();
+        o64[tid * 4usize + 2usize] = (tid as i64).wrapping_mul(fin[tid % 32usize] as i64).wrapping_add(65535u16 as i64) % -((if grid_dim().x as isize >= din[19usize] as isize {
+            lid as i64
+        } else {
+            true as i64
+        }) & 126i64 | 2i64);
+        match (match tid.wrapping_sub(din[inp[8usize] as u32 as usize % 32usize] as usize) as u16 & 15u16 {
+            1u16 => fin[4usize] as u16,
+            3u16 => 65535u16,
+            4u16 | 5u16 => 0u16,
+            _ => inp[tid % 64usize] as u16,
+        }).count_zeros() as i16 & 15i16 {
+            0i16 | 1i16 => {
+                o32[tid * 4usize + lid.wrapping_neg() as usize % 4usize] = c1;
+                let v3: f32 = f32::from_bits(24u32);
+                let mut v4: bool = if inp[c1 as usize % 64usize] as f64 as i16 > (-1i16).wrapping_mul(i16::MIN) {
+                    f64::from_bits(0u64) < (-108.875f64).ceil()
+                } else {
+                    -6.75f64 >= v3 as f64 && true
+                };
+            }
+            _ => {
+                let mut c6: u32 = 0u32;
+                'l5: while c6 < 127i8.leading_zeros() & 7u32 {
+                    c6 += 1u32;
+                    if !!(c1 != 0u32) {}
+                }
+            }
+        }
+        sync_threads();
     }
     pub fn k_10dc3379e7ccb4f3(
         inp: &[u64],
@@ -276,45 +299,48 @@ pub mod host {
                 _ => 2147483647i32,
             }
         });
-        o16[tid * 4usize + -5i64 as u32 as usize % 4usize] = i64::MIN.count_zeros() as u8 as i16 ^ (din[lid as usize % 32usize] as usize).trailing_zeros() as u8 as i16;
-        let mut v3: bool = true;
-        o16[tid * 4usize + lid.reverse_bits() as usize % 4usize] = (tid.abs_diff(tid) as i16 % -(v3 as usize as i16 & 126i16 | 2i16)).wrapping_sub(block_dim().x as i16);
-        let v5: u8 = 255u8 & ({
-            let v4: i8 = din[tid % 32usize] as i8;
-            din[tid % 32usize] as u8
-        }) >> (1u32 & 7u32);
-        sync_threads();
-        if !(v3 && true) {
-            od[tid * 4usize + 2usize] = (tid as f64 % din[tid % 32usize] + (f64::INFINITY + tid as f64)).atan();
-            for i6 in (1u32..-39.5f32 as u32 & 7u32).rev() {
-                v3 = (tid as i64).is_positive() || 37.25f64.is_nan();
+        of[tid * 4usize + 3usize] = (if false {
+            din[27usize] as i64
+        } else {
+            -5i64
+        }).reverse_bits() as f32;
+        match 9223372036854775807isize & 15isize {
+            0isize..=0isize => {
+                let mut v3: u32 = lid.wrapping_sub(1095988393u32).wrapping_mul(0u32.wrapping_sub(tid as u32)).saturating_sub((fin[inp[49usize] as u32 as usize % 32usize] as u16 as i32).abs_diff((block_idx().x != 0u32) as i32));
             }
-            let v8: u16 = {
-                let v7: u32 = (match 4294967295u64.wrapping_add(0u64.max(18446744073709551615u64)) & 15u64 {
-                    0u64..=2u64 if v3 as i32 != inp[42usize] as i32 => 4294967295u32,
-                    4u64..5u64 => block_idx().x,
-                    5u64..=5u64 => lid,
-                    _ => lid,
-                }).wrapping_sub(block_idx().x.clamp(158u32, 442u32));
-                tid as u16
-            };
-        }
-        v3 = -1i8 < fin[din[v5 as u32 as usize % 32usize] as u32 as usize % 32usize] as i8;
-        match (match 0u32 & 15u32 {
-            1u32 if (thread_idx().x as f64).is_nan() => match inp[lid as usize % 64usize] as i32 & 15i32 {
-                1i32 | 2i32 => tid as u64,
-                _ => 82u64,
-            },
-            _ => 18446744073709551615u64.div_ceil(tid as u64 | 1u64),
-        }) & 15u64 {
-            0u64 | 1u64 => {
-                for i9 in (1u32..=(inp[4294967295u32 as usize % 64usize] as u32).clamp(31u32, 238u32) & 7u32).step_by(2usize) {}
+            2isize..3isize if block_idx().x != 0u32 || true => {
+                if block_idx().x != 0u32 {
+                    if false {
+                        o16[tid * 4usize + 3u32 as usize % 4usize] = v2 as i16 / -(inp[24usize] as u32 as f32 as i16 & 126i16 | 2i16);
+                    } else if (match i8::MIN.wrapping_sub(inp[14usize] as i8 | inp[tid % 64usize] as i8) & 15i8 {
+                        0i8 if if old1 != 0.0f32 {
+                            false
+                        } else {
+                            old1 != 0.0f32
+                        } => 1i16,
+                        2i8..5i8 => -5i16,
+                        5i8 => -1i16,
+                        _ => -2i16,
+                    }) <= 0.0f32 as i16 {
+                        let mut v4: u8 = (tid as u8).wrapping_add(254u8 / (0u8.wrapping_mul(thread_idx().x as u8) | 1u8));
+                    } else {
+                        atomic_sub(&mut gi[(lid.wrapping_mul(0u32) & 3u32) as usize + 8usize], block_idx().x as i32);
+                        of[tid * 4usize + true as u32 as usize % 4usize] = (inp[tid % 64usize] as u16 as f32).ceil().abs();
+                        o32[tid * 4usize + 1usize] = (inp[56usize] as f32 as u32).wrapping_sub((isize::MIN as u32).wrapping_add(inp[59usize] as u32));
+                    }
+                    let mut v5: f32 = (950272.0f64 % 2.2250738585072014e-308f64) as f32 + (match (din[tid % 32usize] as u64).trailing_zeros() as i8 / (-44i8 & 127i8 | 1i8) & 15i8 {
+                        2i8 | 3i8 => 1.1754944e-38f32,
+                        5i8 => old1,
+                        _ => (din[tid % 32usize] as f32).fract(),
+                    });
+                    let v6: u32 = inp[tid % 64usize] as u32;
+                } else if inp[54usize] as i16 as isize == fin[tid % 32usize] as isize {}
             }
-            3u64 => {}
-            5u64 if tid != 0usize && v3 => {}
-            6u64..8u64 if (grid_dim().x as f64) < f64::INFINITY => {}
+            4isize | 5isize => {}
+            6isize | 7isize => {}
             _ => {}
         }
+        sync_threads();
     }
     pub fn k_9921acff300eab37(
         inp: &[u64],
@@ -339,39 +365,32 @@ pub mod host {
             let v1: f32 = lid as f32 + -29056.0f32;
             -103isize
         });
-        of[tid * 4usize + 3usize] = inp[v2 as u32 as usize % 64usize] as f32;
-        od[tid * 4usize + 0usize] = (-121.75f64 / fin[tid % 32usize] as f64).ln_1p();
-        let mut a4: [u16; 4] = [i8::MIN as u16, {
-            let v3: i64 = 32767i64;
-            65517u16
-        }, 4u16, if true {
-            1u16
-        } else {
-            fin[v2 as u32 as usize % 32usize] as u16
-        }];
-        'l5: for i6 in 0u32..3u32.wrapping_mul(lid) & 7u32 {
-            if !(false && true) {
-                break 'l5;
+        o8[tid * 4usize + 0usize] = v2 as i32 as u8;
+        o16[tid * 4usize + (match v2.wrapping_add(v2) as u64 & 15u64 {
+            0u64 | 1u64 => tid as u32,
+            _ => lid,
+        }) as usize % 4usize] = ({
+            let v3: f32 = 11927552.0f32;
+            (-5isize).count_ones() as u8
+        }) as i16;
+        let mut v4: i32 = 2147483647i32;
+        if inp[inp[v4 as u32 as usize % 64usize] as u32 as usize % 64usize] as f64 != 0.00069427490234375f64.recip() {
+            v4 |= din[din[12usize] as u32 as usize % 32usize] as i32;
+            'l5: for i6 in (0u8..4isize.count_zeros() as u8 & 7u8).rev() {
+                o64[tid * 4usize + lid.div_ceil(lid | 1u32) as usize % 4usize] = i64::MIN;
             }
-            o8[tid * 4usize + 2usize] = match 2147483647i32.max(inp[63usize] as i32) & 15i32 {
-                1i32 => 153u8,
-                2i32 => ({
-                    let v7: f64 = tid as f64;
-                    inp[v7 as u32 as usize % 64usize] as u8
-                }).rotate_right(din[tid % 32usize] as u32 & i6),
-                3i32 => match (tid as u32 / (i6 | 1u32) ^ fin[4usize] as u32) & 15u32 {
-                    2u32 => i6 as u8,
-                    _ => 9223372036854775807isize.count_ones() as u8,
-                },
-                _ => (!0u8).wrapping_sub(tid.count_zeros() as u8),
-            };
-            let v8: isize = 65535i64.abs_diff(2305843009213693952i64) as isize;
+        } else {
+            let v7: f64 = f16::from_f64(94720.0f64 + 0.0002841949462890625f64).to_f64();
+            v4 = (match (fin[tid % 32usize] as u32 / (tid as u32 | 1u32) ^ inp[inp[26usize] as u32 as usize % 64usize] as u32) & 15u32 {
+                2u32..4u32 => din[tid % 32usize] as i64,
+                5u32 | 6u32 => tid as i64,
+                8u32 | 9u32 => 6720908443376566070i64,
+                _ => -5i64,
+            }) as i32;
+            let mut a8: [u16; 5] = [tid as u16, true as u16, (inp[3657756296u32 as usize % 64usize] as u16).wrapping_sub(inp[44usize] as u16), 0u16 % (0u16 | 1u16), fin[inp[4294967295u32 as usize % 64usize] as u32 as usize % 32usize] as u16];
+            if true {} else {}
         }
-        let v9: i64 = (-0.1328125f64).mul_add(tid as f64, 0.65625f64) as i32 as i64;
         sync_threads();
-        let mut v10: usize = tid;
-        v10 &= (2u16 as usize).wrapping_mul(tid % (v10 | 1usize));
-        if tid != 0usize {} else {}
         sync_threads();
     }
     pub fn k_9dbff35276199e2f(
@@ -394,154 +413,107 @@ pub mod host {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         let mut v1: u32 = lid.div_ceil(lid | 1u32);
-        of[tid * 4usize + 0usize] = {
-            let v2: u8 = 0u8 << (v1 & 7u32) << ((din[tid % 32usize] as u8).leading_zeros() & 7u32);
-            1e-40f32
-        };
-        of[tid * 4usize + 2usize] = (din[29usize] as f32).acosh();
-        let v5: u16 = {
-            let v3: f32 = tid as f32;
-            match ({
-                let v4: u32 = fin[4294967295u32 as usize % 32usize] as u32;
-                -5i64
-            }).wrapping_mul(if false {
-                fin[27usize] as i64
-            } else {
-                i64::MIN
-            }) & 15i64 {
-                2i64 | 3i64 => block_idx().x as u16,
-                5i64 | 6i64 => fin[0u32 as usize % 32usize] as u16,
-                _ => din[inp[tid % 64usize] as u32 as usize % 32usize] as u16 | inp[tid % 64usize] as u16,
-            }
-        };
-        atomic_min(&mut gf[(4294967295u32 & 3u32) as usize + 8usize], tid as i16 as f32);
-        v1 &= (inp[tid % 64usize] as u32).div_ceil((inp[lid as usize % 64usize] as u32).wrapping_sub(v1) | 1u32);
-        let mut v6: bool = lid as f32 - block_dim().x as f32 != lid as f32 % 0.0f32 || !3344.0f64.is_finite();
-        od[tid * 4usize + 0usize] = (3246910373u32 as f32 as f64).exp();
-        let mut a7: [isize; 2] = [inp[0u32 as usize % 64usize] as isize; 2usize];
-        let v8: i16 = (144u8.count_zeros() as i16).wrapping_mul(1i16).wrapping_sub((if v1 != 0u32 {
-            inp[29usize] as i16
+        od[tid * 4usize + 2usize] = 2.2250738585072014e-308f64;
+        if fin[3usize].is_finite() {
+            o64[tid * 4usize + 0usize] = fin[tid % 32usize] as i64 as f32 as i64;
+            o8[tid * 4usize + 3usize] = fin[fin[tid % 32usize] as u32 as usize % 32usize] as u8;
+            v1 &= tid as u32;
+            v1 ^= 3109947582u32.wrapping_add(v1) & tid as u32;
         } else {
-            fin[tid % 32usize] as i16
-        }) % -((if v6 {
-            4i16
-        } else {
-            din[1024u32 as usize % 32usize] as i16
-        }) & 126i16 | 2i16));
-        o32[tid * 4usize + 2usize] = (match lid.wrapping_sub(0u64 as u32) & 15u32 {
-            0u32 | 1u32 if !(grid_dim().x != 0u32) => thread_idx().x as u64,
-            _ => inp[tid % 64usize],
-        }).wrapping_mul(2u64.wrapping_mul(0u64)).count_ones();
-        v1 = v1.wrapping_add(v6 as u32);
-        o16[tid * 4usize + (a7[1usize] as u32 % (v8 as u32 | 1u32)) as usize % 4usize] = (v8 as f32 % 3.4028235e38f32) as u16 as i16;
-        a7[1usize] = (if false {
-            a7[0usize] != 0isize
-        } else {
-            v6
-        }) as isize;
-        of[tid * 4usize + 2usize] = (f32::from_bits(din[fin[tid % 32usize] as u32 as usize % 32usize] as u32) % -231936.0f32).asinh();
-        if (if (inp[tid % 64usize] as f32).is_infinite() {
-            f16::from_f32(tid as f32) <= f16::from_f32(a7[v8 as usize % 2usize] as f32)
-        } else {
-            if v6 {
-                true
-            } else {
-                v8 != 0i16
-            }
-        }) {
-            let v10: usize = match ({
-                let v9: u8 = a7[v5 as usize % 2usize] as u8;
-                din[v1 as usize % 32usize] as u8
-            }).div_ceil((thread_idx().x as u8).saturating_add(tid as u8) | 1u8) & 15u8 {
-                2u8 | 3u8 => a7[1usize] as usize,
-                4u8 | 5u8 => fin[20usize] as usize,
-                _ => (grid_dim().x as usize).wrapping_add(128usize.wrapping_add(3479448400871236455usize)),
-            };
-        } else if (if f16::from_f32(a7[lid as usize % 2usize] as f32) <= f16::from_f32(a7[-1i8 as usize % 2usize] as f32) {
-            lid != 0u32 || v6
-        } else {
-            (tid as f32) <= 3.4028235e38f32
-        }) {
-            match v6 as u64 & 15u64 {
-                0u64 if a7[0usize] != 0isize || v6 => {
-                    a7[(-3i8 >> (inp[tid % 64usize] as u32 & 7u32)) as usize % 2usize] = ((din[tid % 32usize] as isize) << (lid & 63u32)) % ((a7[-1i16 as usize % 2usize] as u8).count_zeros() as isize & 9223372036854775807isize | 1isize);
-                    let mut v11: f64 = f64::from_bits(inp[4294967295u32 as usize % 64usize].wrapping_mul(match inp[tid % 64usize] as u16 & 15u16 {
-                        2u16 | 3u16 => block_idx().x as u64,
-                        5u16 | 6u16 => lid as u64,
-                        7u16 | 8u16 if (-4isize).is_negative() => 0u64,
-                        10u16..=10u16 => din[inp[tid % 64usize] as u32 as usize % 32usize] as u64,
-                        _ => a7[v1 as usize % 2usize] as u64,
-                    }));
-                }
-                2u64 | 3u64 => {
-                    atomic_sub(&mut gl[((inp[17usize] as u32).wrapping_sub(lane_id()) & 3u32) as usize + 12usize], i64::MIN.max((-5i64).rotate_left(a7[0usize] as u32)));
-                }
-                4u64 | 5u64 => {
-                    od[tid * 4usize + 0usize] = (match ({
-                        let v12: i16 = (tid as i16).saturating_add(v8);
-                        i32::MIN % (fin[8usize] as i32 & 2147483647i32 | 1i32)
-                    }) & 15i32 {
-                        1i32 => -101.5f64,
-                        _ => inp[tid % 64usize] as f64,
-                    }).ceil().mul_add((-bf16::from_f32(-6.6875f32)).to_f64(), lane_id() as f64);
-                    let v14: i8 = ((match (match !(thread_idx().x as i8 & fin[tid % 32usize] as i8) & 15i8 {
-                        1i8 | 2i8 => (v1 != 0u32) as i8,
-                        4i8 => din[tid % 32usize] as i8 | tid as i8,
-                        5i8..6i8 => match ({
-                            let v13: i16 = inp[0u32 as usize % 64usize] as i16 | inp[tid % 64usize] as i16;
-                            grid_dim().x as i32 % -(inp[v1 as usize % 64usize] as i32 & 126i32 | 2i32)
-                        }) & 15i32 {
-                            0i32..=1i32 => inp[tid % 64usize] as i8,
-                            3i32 | 4i32 => tid as i8,
-                            5i32 => -1i8,
-                            _ => i8::MIN,
-                        },
-                        7i8..=7i8 => 127i8.wrapping_sub(-1i8),
-                        _ => (a7[1usize] as i8).wrapping_sub(127i8),
-                    }) & 15i8 {
-                        0i8 => din[tid % 32usize] as isize,
-                        _ => din[tid % 32usize] as isize,
-                    }) | (match tid as u32 >> (30u32 & 31u32) & 15u32 {
-                        1u32..=3u32 => -6864566876815564949isize,
-                        5u32 | 6u32 => 9223372036854775807isize,
-                        8u32 | 9u32 => inp[tid % 64usize] as isize,
-                        10u32 | 11u32 if -320.0f32 < din[tid % 32usize] as f32 => isize::MIN,
-                        _ => fin[12usize] as isize,
-                    })) as i8;
-                }
-                _ => {
-                    let mut a15: [f64; 4] = [din[15usize]; 4usize];
-                    of[tid * 4usize + 3usize] = (a15[8u64 as usize % 4usize] as f32 % tid as f32).ceil().atan();
-                    let mut a16: [i64; 8] = [(-3i64).wrapping_add(i64::MIN), i64::MIN.wrapping_sub(a7[1usize] as i64), -3i64 % (a15[v8 as usize % 4usize] as i64 & 9223372036854775807i64 | 1i64), v6 as i64, (inp[30usize] as i64).wrapping_sub(tid as i64), block_dim().x as i64, 9223372036854775807i64, 9223372036854775807i64];
+            v1 = v1.wrapping_add((inp[0u32 as usize % 64usize] as f32 != f32::NEG_INFINITY) as u32);
+            o8[tid * 4usize + 2usize] = (fin[tid % 32usize] as i32 as f64 as u16).count_ones() as u8;
+        }
+        match (f64::INFINITY as i32).wrapping_sub({
+            let v2: isize = -1isize;
+            2147483647i32
+        }) & 15i32 {
+            1i32 | 2i32 => {
+                if (tid as isize).clamp(-68isize, -67isize) == (lid as u16).trailing_zeros() as isize {
+                    let v3: i16 = tid as i16;
                 }
             }
-            let mut v18: bool = ({
-                let v17: i64 = 2048i64;
-                inp[tid % 64usize] as f32
-            }).is_finite() && !(lid as i8).is_negative();
-            v6 = (a7[0usize] as u64 >> (lid & 63u32)).is_power_of_two();
-            v1 = v1.wrapping_add(match v18 as i64 & 15i64 {
-                0i64..=1i64 if lid != 0u32 => v1,
-                2i64 | 3i64 => (tid as u32).wrapping_add(din[23usize] as u32),
-                4i64 | 5i64 => a7[-1767943157364129128i64 as usize % 2usize] as u32 ^ lid,
-                _ => 4u32.wrapping_mul(v8 as u32),
-            });
+            4i32..=6i32 => {
+                o32[tid * 4usize + 2usize] = match lid.wrapping_sub(lid).abs_diff(tid.count_zeros()) as i64 & 15i64 {
+                    2i64 => (v1 as u64).is_power_of_two() as u32,
+                    _ => block_idx().x | (tid as u32).wrapping_sub(4294967295u32),
+                };
+                let mut c4: u32 = 0u32;
+                while c4 < (if block_dim().x != 0u32 {
+                    32768u32
+                } else {
+                    v1
+                }) & 7u32 {
+                    c4 += 1u32;
+                    let v6: f64 = match (v1 as u16 & din[tid % 32usize] as u16).max(3u16) & 15u16 {
+                        2u16 | 3u16 => {
+                            let v5: i8 = i8::MIN.wrapping_add(din[28usize] as i8);
+                            60.75f32 as f64
+                        }
+                        4u16 | 5u16 => inp[50usize] as f64,
+                        7u16 | 8u16 => block_idx().x as f64,
+                        _ => -14.3125f64 - inp[tid % 64usize] as f64,
+                    };
+                    o16[tid * 4usize + 0usize] = bf16::from_f32(0.010925293f32).to_f64() as i16 % -((tid as f32 % grid_dim().x as f32) as i16 & 126i16 | 2i16);
+                    if false {
+                        let mut v7: i32 = lid as i32 | 0i32;
+                        v7 |= if (fin[tid % 32usize] as i64) < v1 as i64 {
+                            if block_dim().x != 0u32 {
+                                v7
+                            } else {
+                                tid as i32
+                            }
+                        } else {
+                            din[15usize] as i32
+                        };
+                        o16[tid * 4usize + 0usize] = (fin[tid % 32usize] as i16 ^ 0i16) / (v6 as i16 & 32767i16 | 1i16) << ((match (true as u8).max(v7 as u8) & 15u8 {
+                            2u8..=4u8 if -5527783321322845051i64 > fin[v1 as usize % 32usize] as i64 => c4.wrapping_neg(),
+                            _ => 78u32.wrapping_mul(lid),
+                        }) & 15u32);
+                        let v9: i32 = thread_idx().x as i32 ^ ({
+                            let v8: i64 = din[c4 as usize % 32usize] as i64;
+                            v7
+                        }).signum();
+                    } else {
+                        o8[tid * 4usize + 2usize] = (!0u8).div_ceil(c4 as u8 | 1u8) & (c4 as isize >> (v1 & 63u32)) as u8;
+                    }
+                    let old10: i64 = atomic_exch(&mut gl[16usize + tid], i64::MIN);
+                }
+                let v12: usize = {
+                    let v11: f32 = inp[inp[v1 as usize % 64usize] as u32 as usize % 64usize] as f32;
+                    18446744073709551615usize % (fin[tid % 32usize] as usize | 1usize) >> (inp[44usize] as u32 & 63u32)
+                };
+            }
+            7i32 => {
+                let mut a13: [i16; 8] = [lid as i16; 8usize];
+                a13[0usize] = {
+                    let v14: f64 = f64::from_bits(v1 as u64);
+                    255u8.count_ones() as i16
+                };
+                let mut c15: u32 = 0u32;
+                while c15 < v1 & 7u32 {
+                    c15 += 1u32;
+                    let v16: u64 = (din[inp[tid % 64usize] as u32 as usize % 32usize] as u64 & 4u64.wrapping_sub(13u64)) >> (i8::MIN.count_ones() % ((if false {
+                        inp[tid % 64usize] as u32
+                    } else {
+                        din[tid % 32usize] as u32
+                    }) | 1u32) & 63u32);
+                    let v18: i64 = ({
+                        let v17: f32 = inp[tid % 64usize] as f32;
+                        (block_idx().x as i64).wrapping_sub(a13[-4isize as usize % 8usize] as i64)
+                    }) ^ (din[12usize] as u16 ^ inp[fin[v1 as usize % 32usize] as u32 as usize % 64usize] as u16) as i64;
+                }
+                v1 ^= c15.div_ceil(a13[5usize] as u32 | 1u32).wrapping_neg();
+            }
+            _ => {
+                match tid as isize & 15isize {
+                    1isize => {
+                        let v19: bool = lid != 0u32;
+                    }
+                    _ => {}
+                }
+            }
         }
         sync_threads();
-        a7[inp[6usize] as u8 as usize % 2usize] = (match (tid as i32).wrapping_sub(tid as i32).wrapping_mul(inp[fin[19usize] as u32 as usize % 64usize] as i32 >> (inp[47usize] as u32 & 31u32)) & 15i32 {
-            0i32..3i32 => block_idx().x as i64,
-            4i32 | 5i32 => 9223372036854775807i64,
-            _ => inp[3usize] as i64,
-        }) as isize;
-        if v6 {
-            od[tid * 4usize + 2usize] = (-5308416.0f64).tanh();
-        } else if (inp[tid % 64usize] as i8).leading_zeros() as u16 >= (match (din[7usize] as u32).count_ones() as i8 & 15i8 {
-            2i8 if 21.0f32 != din[tid % 32usize] as f32 => 28127u16,
-            3i8 => inp[tid % 64usize] as u16,
-            4i8..=5i8 => tid as u16,
-            7i8 | 8i8 => a7[1usize] as u16,
-            _ => fin[23usize] as u16,
-        }) {}
         sync_threads();
     }
     pub fn k_30633f65bd01bfd2(
@@ -563,98 +535,84 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o32[tid * 4usize + 3usize] = tid as u32;
-        o8[tid * 4usize + -99.0f32 as u32 as usize % 4usize] = 576460752303423488u64.count_ones() as u8;
-        let mut v1: usize = (inp[tid % 64usize] as usize).wrapping_sub(36usize).div_ceil(tid & lid as usize | 1usize).clamp(179usize, 307usize);
-        let mut a2: [i16; 3] = [inp[tid % 64usize] as i16; 3usize];
-        v1 ^= 16561325675819339059u64.abs_diff({
-            let v3: f32 = inp[25usize] as f32;
-            a2[1usize] as u64
-        }) as usize;
-        v1 = v1 % (v1 | 1usize);
-        of[tid * 4usize + 1837114214u32.wrapping_add(lid) as usize % 4usize] = f32::from_bits(a2[9223372036854775807isize as usize % 3usize] as u32);
-        v1 |= (false as i16).count_ones() as usize;
-        let mut v4: u64 = ((din[fin[6usize] as u32 as usize % 32usize] as usize).wrapping_mul(lane_id() as usize) as i16).leading_zeros() as u64;
-        v1 ^= (if false {
-            inp[27usize] as i16
+        o8[tid * 4usize + (tid as u32).wrapping_neg() as usize % 4usize] = 0u8.wrapping_mul(inp[tid as u32 as usize % 64usize] as u8).div_ceil((fin[lid as usize % 32usize] as u8) << ((lid as usize).abs_diff(tid) as u32 & 7u32) | 1u8);
+        o8[tid * 4usize + 0usize] = (lid as u8) << ((if lid != 0u32 {
+            4294967295u32
+        } else {
+            0u32
+        }) & inp[tid % 64usize] as u32 & 7u32);
+        let v1: u64 = 16561325675819339059u64;
+        o16[tid * 4usize + 1usize] = ({
+            let v2: f64 = din[inp[inp[tid as u32 as usize % 64usize] as u32 as usize % 64usize] as u32 as usize % 32usize];
+            (inp[tid % 64usize] as i16).reverse_bits()
+        }) ^ 1204i16.wrapping_add((-1i16).min(-5i16));
+        o8[tid * 4usize + 0usize] = (inp[19usize] as i16).leading_zeros() as u8 >> (true as u32 & 7u32) | (fin[6usize] as u8).wrapping_mul(10u8).wrapping_mul(inp[tid % 64usize] as u8);
+        let v4: bool = (2isize | lid as isize).wrapping_add({
+            let v3: bool = true;
+            lid as isize
+        }) < (if tid != 0usize {
+            8870233760115308225isize
+        } else {
+            -4isize
+        }).signum();
+        let v5: i64 = i64::MIN;
+        atomic_add(&mut gf[(128u16.count_ones() & 3u32) as usize + 8usize], (4294967295u32.max(inp[63usize] as u32) & 15u32) as f32);
+        let mut v6: u8 = 16777215isize as u8;
+        let mut v7: f32 = (din[tid % 32usize] as f32).signum() / 2200.0f32 % inp[43usize] as f32;
+        if (block_idx().x.count_zeros() as i16) < (if grid_dim().x != 0u32 {
+            tid as i16
         } else {
             tid as i16
-        }).leading_zeros() as usize;
-        let v5: isize = (if f32::NEG_INFINITY.is_finite() {
-            if true {
-                a2[-4i8 as usize % 3usize] != 0i16
+        }) {
+            v7 *= f32::from_bits((din[26usize] as u32).wrapping_mul(fin[19usize] as u32));
+            v6 = (if v4 {
+                v5 != 0i64
             } else {
-                lid != 0u32
-            }
-        } else {
-            i64::MIN == inp[tid % 64usize] as i64
-        }) as isize;
-        sync_threads();
-        let v6: u16 = inp[20usize] as u16;
-        atomic_and(&mut gu[(79i16.trailing_zeros() & 3u32) as usize + 8usize], inp[tid % 64usize] as isize as u64);
-        v1 = v1.wrapping_add((match (match tid as u64 as u8 & 15u8 {
-            1u8..4u8 => 63u8 | 255u8,
-            4u8 => 255u8.saturating_add(lane_id() as u8),
-            _ => v1 as u8 | tid as u8,
-        }) & 15u8 {
-            1u8..=1u8 => 127i8,
-            3u8..4u8 if 1.7976931348623157e308f64.is_finite() => fin[tid % 32usize] as i8,
-            4u8 => tid as i8,
-            5u8 => tid as i8,
-            _ => din[5usize] as i8,
-        }).count_zeros() as usize);
-        o16[tid * 4usize + (if a2[8191usize as usize % 3usize] != 0i16 {
-            lid
-        } else {
-            lid
-        }) as usize % 4usize] = a2[-4i64 as usize % 3usize] | (i16::MIN & i16::MIN).wrapping_mul((thread_idx().x as i16).wrapping_sub(32767i16));
-        let mut v7: i32 = fin[lid as usize % 32usize] as i32 & inp[47usize] as i32 / (v4 as i32 & 2147483647i32 | 1i32);
-        let v8: u64 = (if f64::INFINITY > -11304960.0f64 {
-            inp[7usize]
-        } else {
-            thread_idx().x as u8 as u64
-        }).wrapping_mul(((fin[25usize] as u32).abs_diff(tid as u32) as u16).trailing_zeros() as u64);
-        atomic_and(&mut gl[((v7 as u32).div_ceil(lid | 1u32) & 3u32) as usize + 4usize], (tid as i64).wrapping_sub(-3i64) / ((match 4i16 & inp[lid as usize % 64usize] as i16 & 15i16 {
-            2i16 | 3i16 => inp[tid % 64usize] as i64,
-            4i16 => 2i64,
-            5i16 if if true {
-                v1 != 0usize
-            } else {
-                a2[-4i8 as usize % 3usize] != 0i16
-            } => i64::MIN,
-            _ => block_dim().x as i64,
-        }) & 9223372036854775807i64 | 1i64));
-        atomic_add(&mut gf[(inp[35usize] as u8 as u32 & 3u32) as usize + 8usize], ((din[12usize] as u32).wrapping_mul(lid) & 15u32) as f32);
-        match tid as u32 & !lid & 15u32 {
-            1u32..2u32 if !(v6 != 0u16) => {
-                o64[tid * 4usize + 1usize] = if (match a2[1usize] as usize & 15usize {
-                    0usize | 1usize if (lid as f32).is_nan() => v6,
-                    2usize | 3usize if inp[a2[1usize] as u32 as usize % 64usize] as i8 == -1i8 => inp[tid as u32 as usize % 64usize] as u16,
-                    4usize => 0u16,
-                    _ => v5 as u16,
-                }) < v6 {
-                    !(fin[tid % 32usize] as i64) | 9223372036854775807i64.wrapping_add(i64::MIN)
-                } else {
-                    (if v5 != 0isize {
-                        inp[inp[tid % 64usize] as u32 as usize % 64usize] as i64
-                    } else {
-                        i64::MIN
-                    }).max(lid as i64 % (9223372036854775807i64 & 9223372036854775807i64 | 1i64))
-                };
-                v4 = 18446744073709551615u64.wrapping_add(0u64) % (v4.clamp(153u64, 302u64) | 1u64);
-                let mut c9: u32 = 0u32;
-                loop {
-                    c9 += 1u32;
-                    if c9 > (fin[5usize] as u32).wrapping_sub(tid as u32) & 7u32 {
-                        break;
-                    }
-                }
-            }
-            3u32..=5u32 => {}
-            7u32 | 8u32 if v4 != 0u64 => {}
-            10u32 => {}
-            _ => {}
+                block_idx().x != 0u32
+            }) as u8;
+            o8[tid * 4usize + 1usize] = v6.wrapping_sub((match ({
+                let v8: u8 = v6.wrapping_mul(grid_dim().x as u8);
+                (-3i64).saturating_add(9223372036854775807i64)
+            }) & 15i64 {
+                2i64 => v5,
+                3i64..=3i64 => v5,
+                4i64..5i64 => v5,
+                5i64 | 6i64 => 1i64,
+                _ => v7 as i64,
+            }).trailing_zeros() as u8);
+            let mut a9: [f32; 7] = [v1 as f32; 7usize];
         }
+        sync_threads();
+        let v10: bool = (v7 as i16).is_negative();
+        let v11: f64 = -(if v4 {
+            -762.0f64
+        } else {
+            inp[7usize] as f64
+        });
+        if (-3i8).is_positive() {
+            v7 *= f32::NEG_INFINITY;
+            o8[tid * 4usize + 1usize] = match (match (-5isize).count_ones() as i64 as usize & 15usize {
+                1usize | 2usize => tid as i8,
+                3usize => 1.1754944e-38f32 as i8,
+                4usize | 5usize => lid as i8,
+                _ => if v10 {
+                    2i8
+                } else {
+                    -22i8
+                },
+            }) & 15i8 {
+                1i8..3i8 => fin[tid % 32usize] as u8,
+                _ => 15u8.wrapping_mul(v6.wrapping_add(v6)),
+            };
+        }
+        let v12: u64 = lid as u64;
+        if v11 <= ({
+            let v13: f16 = f16::from_f32(-24.625f32);
+            lid as f64
+        }) {
+            let mut a14: [f32; 3] = [tid as f32; 3usize];
+        } else {}
+        sync_threads();
     }
     pub fn k_c410d30c48e783c6(
         inp: &[u64],
@@ -676,145 +634,118 @@ pub mod host {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         atomic_add(&mut gd[(32767u32 & 3u32) as usize + 8usize], (fin[tid % 32usize] as u32 & 15u32) as f64);
-        of[tid * 4usize + 3usize] = match (fin[4usize] as u16).reverse_bits() & 15u16 {
-            2u16 => (bf16::from_f32(tid as f32) + bf16::from_f32(lid as f32)).to_f32(),
-            4u16..=4u16 => (if false {
-                lid as f32
-            } else {
-                inp[37usize] as f32
-            }).mul_add(0.0f32, -31981568.0f32),
-            5u16 | 6u16 => ({
-                let v1: u8 = 0u8;
-                din[tid % 32usize] as usize
-            }) as f32,
-            _ => f16::from_f32(1380352.0f32).to_f32().mul_add(-75.0f32 * 0.0f32, if tid != 0usize {
-                -2875392.0f32
-            } else {
-                -56.25f32
-            }),
+        o16[tid * 4usize + 1usize] = !(din[tid as u32 as usize % 32usize] as i16);
+        let mut v1: u32 = if tid != 0usize {
+            tid as u32
+        } else {
+            (fin[tid as u32 as usize % 32usize] as u32).min(lid).wrapping_add(lid.clamp(83u32, 164u32))
         };
-        let old2: f64 = atomic_add(&mut gd[16usize + tid], ((tid as u32).wrapping_mul(inp[tid % 64usize] as u32) & 15u32) as f64);
-        if (inp[tid % 64usize] as f64) <= fin[6usize] as f64 && inp[lid as usize % 64usize] != tid as u64 {
-            of[tid * 4usize + 0usize] = (({
-                let v3: u64 = block_idx().x as u64;
-                tid as f32
-            }) + (if false {
-                din[9usize] as f32
-            } else {
-                41943040.0f32
-            })).atan();
-            o16[tid * 4usize + 2usize] = ((true as i16).trailing_zeros() as i8).trailing_zeros() as i16;
-            let old4: i32 = atomic_or(&mut gi[16usize + tid], if (lid as f64).is_infinite() {
-                96i32.wrapping_sub(4i32)
-            } else {
-                match 18446744073709551615u64 & 15u64 {
-                    1u64 | 2u64 => 433217075i32,
-                    4u64 => lid as i32,
-                    6u64 if old2 as usize == din[11usize] as usize => din[14usize] as i32,
-                    _ => inp[tid % 64usize] as i32,
+        match (inp[33usize] as i32).wrapping_add(tid as i32 % -(1i32 & 126i32 | 2i32)) & 15i32 {
+            2i32 => {
+                for i2 in (0i64..fin[25usize] as i64 & 7i64).step_by(1usize) {
+                    if false {
+                        break;
+                    }
+                    if i2 != 0i64 {
+                        continue;
+                    }
                 }
-            });
-        }
-        of[tid * 4usize + 2usize] = (inp[tid as u32 as usize % 64usize] as f32 % -9699328.0f32).abs().sin();
-        let mut a5: [u64; 8] = [12458473259300261002u64; 8usize];
-        let v6: u64 = a5[31i64 as usize % 8usize].wrapping_mul(0u64).div_ceil((tid as u64).rotate_right(inp[33usize] as u32) | 1u64) << ((-1i8).count_ones() & 63u32);
-        let old7: i64 = atomic_cas(&mut gl[16usize + tid], if false {
-            din[tid % 32usize] as i64
-        } else {
-            fin[tid % 32usize] as i64
-        }, ((din[22usize] as i8).count_zeros() as usize).abs_diff(tid << (lid & 63u32)) as i64);
-        a5[(match ({
-            let v9: u64 = {
-                let v8: bool = tid != 0usize;
-                v6
-            };
-            v6 as usize
-        }) & 15usize {
-            0usize..2usize if true => inp[tid % 64usize],
-            3usize => tid as u64,
-            _ => tid as u64,
-        }) as usize % 8usize] = if (if true {
-            false
-        } else {
-            a5[old7 as usize % 8usize] != 0u64
-        }) {
-            !(tid as u64)
-        } else {
-            a5[1usize]
-        };
-        let old10: u64 = atomic_xor(&mut gu[16usize + tid], v6);
-        a5[5usize] = (if v6 != 0u64 {
-            old10
-        } else {
-            fin[tid as u32 as usize % 32usize] as u64
-        }) / (old10.clamp(139u64, 265u64) | 1u64);
-        let mut v11: f32 = block_dim().x as f32;
-        let v12: i8 = (block_idx().x as i8).wrapping_sub(tid as i8);
-        let v13: u32 = 1u32;
-        let mut v16: u8 = {
-            let v15: u8 = ({
-                let v14: i64 = din[tid % 32usize] as i64;
-                inp[19usize] as u8
-            }).max((lane_id() != 0u32) as u8);
-            (false || v13 != 0u32) as u8
-        };
-        a5[5usize] = block_dim().x as u64;
-        let mut a17: [i8; 2] = [-3i8, inp[fin[tid % 32usize] as u32 as usize % 64usize] as i8];
-        a5[din[6usize] as u8 as usize % 8usize] = (tid as u64 | a17[i32::MIN as usize % 2usize] as u64).wrapping_add({
-            let v18: u16 = 11u16;
-            din[8usize] as u64
-        });
-        let old19: u32 = atomic_inc(&mut ga[16usize + tid], 100u32);
-        v11 += (-bf16::from_f32(v12 as f32)).to_f32();
-        o8[tid * 4usize + inp[28usize] as u32 as usize % 4usize] = tid as u8;
-        atomic_max(&mut gl[(({
-            let v20: isize = 2704906607052553624isize;
-            v13
-        }) & 3u32) as usize + 0usize], (inp[35usize] as i64).wrapping_mul(lid as i64));
-        let v21: u32 = if (match block_dim().x & 15u32 {
-            0u32 | 1u32 => fin[26usize],
-            3u32 | 4u32 => 1.1754944e-38f32,
-            _ => v12 as f32,
-        }).is_infinite() {
-            (thread_idx().x as i16 as i64).count_ones()
-        } else {
-            1u32.wrapping_mul(din[inp[a17[0usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as u32).rotate_left((v11 as u32) << (27u32 & 31u32))
-        };
-        od[tid * 4usize + 3usize] = (fin[tid % 32usize] as f64 + old2).mul_add(19584.0f64.mul_add(fin[8usize] as f64, old2), old2.mul_add(tid as f64, old2)).atan2((-124.5f64).floor() / old2);
-        o16[tid * 4usize + lid as usize % 4usize] = (fin[10usize] as u16).leading_zeros() as i16;
-        for i23 in 0i64..({
-            let v22: bf16 = bf16::from_f32(0.8828125f32);
-            tid as i64
-        }) & 7i64 {
-            let old25: i32 = atomic_cas(&mut gi[16usize + tid], (v6 as i32).wrapping_add(match (match 1usize.wrapping_sub(fin[3usize] as usize).abs_diff(if true {
-                din[tid as u32 as usize % 32usize] as usize
-            } else {
-                tid
-            }) as i8 & 15i8 {
-                2i8..=3i8 => {
-                    let v24: u16 = 65535u16;
-                    inp[36usize] as i8
-                }
-                _ => v12 ^ fin[tid % 32usize] as i8,
-            }) & 15i8 {
-                1i8 | 2i8 if if false {
-                    false
+                o8[tid * 4usize + 1usize] = (lid as u8).div_ceil(1u8 | 1u8).wrapping_add((block_idx().x as u8).wrapping_add(inp[lid as usize % 64usize] as u8)).reverse_bits();
+            }
+            3i32 => {
+                let v3: i32 = 2i32;
+                of[tid * 4usize + (fin[tid % 32usize] as u32).div_ceil(tid as u32 | 1u32) as usize % 4usize] = if bf16::from_f32(0.0001745224f32) >= bf16::from_f64(tid as f64) {
+                    f32::from_bits(1581042488u32).sqrt()
                 } else {
-                    block_dim().x != 0u32
-                } => din[tid % 32usize] as i32,
-                4i8 | 5i8 => inp[v13 as usize % 64usize] as i32,
-                7i8..10i8 => a5[6usize] as i32,
-                _ => inp[21usize] as i32,
-            }), old10 as i32 % (4u32 as i32 & 2147483647i32 | 1i32));
-            let mut v26: i32 = inp[33usize] as i32;
-            let v27: f64 = ((v21 as usize).wrapping_mul(din[tid % 32usize] as usize) as f64).fract();
+                    if f32::NEG_INFINITY <= -117760.0f32 {
+                        inp[tid as u32 as usize % 64usize] as f32 - v3 as f32
+                    } else {
+                        -111.875f64 as f32
+                    }
+                };
+                o8[tid * 4usize + 0usize] = (tid & 18446744073709551615usize).leading_zeros() as u8 & !(inp[tid % 64usize] as u8).min(grid_dim().x as u8);
+            }
+            4i32..6i32 => {
+                let mut v4: f16 = f16::from_f32((lid as f32 - f32::NAN).mul_add(inp[tid as u32 as usize % 64usize] as f32 % -9699328.0f32, din[tid % 32usize] as f32));
+                let mut v5: f64 = f64::from_bits(0u64 << (block_dim().x & 63u32));
+                v1 = (tid as u32).wrapping_mul(inp[v1 as usize % 64usize] as u32).wrapping_mul(din[tid % 32usize] as u32 & inp[25usize] as u32);
+                if (v4.to_f64() * din[8usize]).is_nan() {
+                    v4 = f16::from_f32(f32::NEG_INFINITY);
+                    let v6: u32 = din[tid % 32usize] as u32 ^ ((din[tid % 32usize] as u32) << (v1 & 31u32)) / (v1 | 1u32);
+                    o64[tid * 4usize + din[tid as u32 as usize % 32usize] as u32 as usize % 4usize] = ({
+                        let v7: i8 = 127i8;
+                        (inp[tid % 64usize] as i8) << (inp[52usize] as u32 & 7u32)
+                    }).count_ones() as i64;
+                    of[tid * 4usize + 2usize] = tid as u32 as f32;
+                } else if (if v5.is_infinite() {
+                    v5.is_infinite()
+                } else {
+                    bf16::from_f32(450.0f32) < bf16::from_f32(0.0f32)
+                }) {
+                    atomic_add(&mut gd[((if grid_dim().x != 0u32 {
+                        tid as u32
+                    } else {
+                        3u32
+                    }) & 3u32) as usize + 8usize], (lid & 15u32) as f64);
+                    let v8: isize = tid as isize;
+                    v4 = f16::from_f32(-0.0f32);
+                } else {
+                    o8[tid * 4usize + 0usize] = ({
+                        let v9: i8 = 1i8;
+                        255u8
+                    }).reverse_bits();
+                    atomic_sub(&mut gi[(v1.wrapping_add(block_idx().x) & 3u32) as usize + 12usize], lid as i32);
+                    let old10: f32 = atomic_max(&mut gf[16usize + tid], true as i16 as f32);
+                    v4 = if old10 != 0.0f32 && tid != 0usize {
+                        if true {
+                            f16::from_f32(-474112.0f32)
+                        } else {
+                            f16::from_f32(1.1754944e-38f32)
+                        }
+                    } else {
+                        v4
+                    };
+                }
+            }
+            7i32 | 8i32 => {
+                let mut v11: u64 = (match 2147483647i32.abs_diff(inp[52usize] as i32) as i8 & 15i8 {
+                    1i8..=1i8 => inp[inp[din[22usize] as u32 as usize % 64usize] as u32 as usize % 64usize],
+                    3i8 if false => inp[tid % 64usize],
+                    4i8 | 5i8 => 255u64,
+                    7i8 | 8i8 => 0u64,
+                    _ => lane_id() as u64,
+                }) % (0u16.leading_zeros() as u64 | 1u64) << ((tid as isize).wrapping_add(9223372036854775807isize) as u32 & 63u32);
+                o16[tid * 4usize + 32767u32.wrapping_mul(4294967295u32) as usize % 4usize] = ((if v11 != 0u64 {
+                    1986560.0f32
+                } else {
+                    fin[17usize]
+                }) as i16) << ((1u32 ^ din[15usize] as u32) / (v1 | 1u32) & 15u32);
+                let mut v12: f64 = tid as f64 % (-31.25f64 / din[tid % 32usize]).mul_add(din[2usize] - v11 as f64, lid as f64);
+                for i13 in (0i64..4u16 as i64 & 7i64).rev() {
+                    if (if (if true {
+                        true
+                    } else {
+                        v11 != 0u64
+                    }) {
+                        v11 != v11
+                    } else {
+                        5242880.0f32 < -118.0f32
+                    }) {
+                        continue;
+                    }
+                    o32[tid * 4usize + 0usize] = (if false {
+                        2u32
+                    } else {
+                        4294967295u32
+                    }).wrapping_add(fin[30usize] as u32).wrapping_mul((din[11usize] as u32).div_ceil(v1 | 1u32) & inp[lane_id() as usize % 64usize] as u32);
+                    v12 *= f64::from_bits((i13 as usize).abs_diff(inp[v1 as usize % 64usize] as usize) as u64);
+                    if (din[fin[tid % 32usize] as u32 as usize % 32usize] as i32).wrapping_sub(-504722369i32) <= (lid as i32).wrapping_add(tid as i32) {
+                        break;
+                    }
+                }
+            }
+            _ => {}
         }
-        atomic_add(&mut ga[(fin[tid % 32usize] as u32 / (lid | 1u32) & 3u32) as usize + 0usize], if old2 <= fin[tid as u32 as usize % 32usize] as f64 {
-            4u32.div_ceil(fin[23usize] as u32 | 1u32)
-        } else {
-            (fin[fin[tid % 32usize] as u32 as usize % 32usize] as u32).wrapping_sub(inp[tid % 64usize] as u32)
-        });
-        v16 = v16.wrapping_add((true as u8) << (v13.rotate_right(tid as u32) & 7u32));
     }
     pub fn k_57f1197a58b58b9d(
         inp: &[u64],
@@ -836,135 +767,109 @@ pub mod host {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         let v1: u64 = 2isize.clamp(-16isize, 13isize).max(tid as isize) as u64;
-        of[tid * 4usize + 3usize] = if 17u8.is_power_of_two() || false {
-            (if false {
-                2490368.0f32
-            } else {
-                tid as f32
-            }) / (-12032.0f32).abs()
-        } else {
-            inp[tid % 64usize] as f64 as f32
-        };
-        let mut c3: u32 = 0u32;
-        'l2: loop {
-            c3 += 1u32;
-            if c3 > inp[tid % 64usize] as u32 & 7u32 {
-                break;
-            }
-            let v4: bool = f16::from_f64(73924608.0f64) / (f16::from_f32(c3 as f32) - f16::from_f32(0.003692627f32)) >= f16::from_f32(-0.00021362305f32) / f16::from_f32(-54.0f32) - f16::from_f64(tid as f64);
-            let v6: bool = (din[tid % 32usize] as f32 as i16).wrapping_mul({
-                let v5: u64 = block_idx().x as u64;
-                tid as i16
-            }) != (match fin[tid % 32usize] as u64 & 15u64 {
-                1u64 => tid as i16,
-                3u64..=3u64 => (inp[fin[26usize] as u32 as usize % 64usize] as i16).wrapping_add(i16::MIN),
-                5u64 => if grid_dim().x != 0u32 {
-                    tid as i16
+        o32[tid * 4usize + 0usize] = ({
+            let v3: i64 = match (if block_dim().x != 0u32 {
+                let mut v2: bf16 = -(if block_idx().x != 0u32 {
+                    bf16::from_f32(-0.020751953f32)
                 } else {
-                    lane_id() as i16
-                },
-                6u64 => -4i16,
-                _ => 2i16,
-            });
-            atomic_sub(&mut gi[(tid as u32 & 3u32) as usize + 0usize], ({
-                let v7: f32 = f32::INFINITY;
-                c3 as i32
-            }).wrapping_sub({
-                let v8: i64 = v4 as i64;
-                -1i32
-            }));
-            if (if false {
-                o8[tid * 4usize + 3usize] = !255u8;
-                lid != 0u32
+                    bf16::from_f32(32.5f32)
+                }) / (bf16::from_f32(512000.0f32) / bf16::from_f32(lid as f32) / (bf16::from_f32(-0.00064086914f32) + bf16::from_f32(53.375f32)));
+                (inp[63usize] as u8).min(tid as u8)
             } else {
-                (tid as i32).is_negative()
-            }) {
-                break;
+                tid as u8
+            }) & 15u8 {
+                1u8..3u8 => 8796093022207i64,
+                4u8 | 5u8 if true => 9223372036854775807i64,
+                _ => inp[tid % 64usize] as i64,
+            };
+            inp[tid % 64usize] as u32
+        }).div_ceil((match 1i32 & 15i32 {
+            2i32..4i32 => block_idx().x,
+            _ => {
+                let v4: u64 = v1;
+                block_idx().x
             }
-        }
-        for i9 in 1i64..false as i64 & 7i64 {
-            let v10: f32 = f32::INFINITY;
-            let old11: f64 = atomic_min(&mut gd[16usize + tid], 4u64 as i16 as f64);
-            if (inp[7usize] as f32).is_finite() || (inp[tid % 64usize] as f64).is_infinite() {
-                atomic_max(&mut gd[(thread_idx().x & 3u32) as usize + 8usize], (inp[tid % 64usize] as i16).wrapping_mul(2i16) as f64);
-                od[tid * 4usize + 2usize] = (if thread_idx().x as f64 >= fin[tid % 32usize] as f64 {
-                    of[tid * 4usize + (if v10 != 0.0f32 {
-                        lid
-                    } else {
-                        c3
-                    }) as usize % 4usize] = if false {
-                        let v12: u64 = v1.count_zeros() as u64;
-                        v10
-                    } else {
-                        {
-                            let v13: f32 = v10 % 394.0f32;
-                            f32::NEG_INFINITY
-                        }
-                    };
-                    old11
-                } else {
-                    {
-                        let v14: u32 = tid as u32;
-                        fin[tid % 32usize] as f64
+        }) | 1u32);
+        let mut c5: u32 = 0u32;
+        while c5 < inp[0u32 as usize % 64usize].leading_zeros() & 7u32 {
+            c5 += 1u32;
+            let v7: u64 = {
+                let v6: bf16 = if 1e-40f32 == 3391488.0f32 {
+                    if (din[tid % 32usize] as u8) < tid as u8 | tid as u8 {
+                        continue;
                     }
-                }).acos();
-                let v15: usize = fin[tid % 32usize] as usize;
-                o16[tid * 4usize + 3usize] = (if v1 != 0u64 {
-                    -40i16
+                    if lid != 0u32 {
+                        bf16::from_f32(-290816.0f32)
+                    } else {
+                        bf16::from_f32(6.0625f32)
+                    }
                 } else {
-                    29i16
-                }).wrapping_mul((tid as i64).count_ones() as i16) & (din[tid % 32usize] as u32).wrapping_sub(inp[v1 as u32 as usize % 64usize] as u32).abs_diff(c3.wrapping_add(tid as u32)) as i16;
-            } else if (tid as u64) <= v1 ^ 32767u64 {
-                od[tid * 4usize + 3usize] = match ({
-                    let v16: isize = inp[lid as usize % 64usize] as isize;
-                    255i16
-                }).wrapping_mul(if c3 != 0u32 {
-                    i9 as i16
-                } else {
-                    grid_dim().x as i16
-                }) & 15i16 {
-                    0i16..=0i16 if inp[tid % 64usize] as i32 > 1i32 => old11,
-                    2i16 => old11,
-                    4i16 => (bf16::from_f32(0.08862305f32) + bf16::from_f32(lane_id() as f32)).to_f64(),
-                    _ => tid as f64 + i9 as f64,
+                    bf16::from_f64(3808.0f64)
                 };
-                atomic_add(&mut ga[(1u32.wrapping_mul(c3) & 3u32) as usize + 4usize], inp[20usize] as u32);
-                atomic_min(&mut gd[(4294967295u32 & 3u32) as usize + 12usize], 3i16.wrapping_mul(32767i16) as f64);
-                let v17: u32 = tid as u32;
+                inp[tid % 64usize]
+            };
+            if false {
+                break;
             }
         }
-        let v18: i16 = (fin[tid % 32usize] as i16 | 24537i16).wrapping_mul(if (if lid != 0u32 {
-            c3 != 0u32
+        let mut v8: u32 = !c5;
+        od[tid * 4usize + (inp[tid % 64usize] as usize).count_ones() as usize % 4usize] = ({
+            let v9: f64 = -704.0f64 * f64::INFINITY;
+            i16::MIN.wrapping_mul(din[tid % 32usize] as i16)
+        }) as f64;
+        let mut v10: f16 = f16::from_f64((-125696.0f64).trunc()) * f16::from_f64(fin[tid % 32usize] as f64 % block_idx().x as f64);
+        v8 &= (inp[tid % 64usize] as isize).is_negative() as u32;
+        of[tid * 4usize + 2usize] = (lid as f32 % thread_idx().x as f32).sqrt() * (tid as f32).ceil();
+        let v11: bool = ((if false {
+            -0.028808594f32
         } else {
-            true
-        }) {
-            (tid as i16) << (din[8usize] as u32 & 15u32)
+            inp[tid % 64usize] as f32
+        }) + -40960.0f32).is_finite();
+        if lane_id() != 0u32 {
+            let mut a12: [f32; 7] = [inp[tid % 64usize] as f32 - thread_idx().x as f32, 1e-40f32 + fin[tid % 32usize], inp[c5 as usize % 64usize] as f32 / block_dim().x as f32, f32::from_bits(inp[6usize] as u32), (-0.0f32).recip(), 1.1754944e-38f32.floor(), 3.4028235e38f32 + -116224.0f32];
+            if v11 {
+                if v11 && v11 || v11 {
+                    let v13: f16 = -(if v11 {
+                        f16::from_f32(0.026855469f32)
+                    } else {
+                        f16::from_f32(-2351104.0f32)
+                    }) / -(v10 + v10);
+                    let v14: u16 = a12[c5 as usize % 7usize] as u16 / (0u16 | 1u16) >> (v10.to_f32() as u32 & 15u32);
+                    let v15: bool = f32::from_bits(lid.wrapping_add(v8)).is_nan();
+                } else {
+                    let mut v16: i8 = inp[tid % 64usize] as i8;
+                    let v17: f32 = match v8 as usize & 15usize {
+                        1usize | 2usize => -89.625f32,
+                        4usize | 5usize => (if true {
+                            21364736.0f64
+                        } else {
+                            inp[lid as usize % 64usize] as f64
+                        }) as f32,
+                        6usize..7usize => (if v11 {
+                            bf16::from_f32(-0.0007171631f32)
+                        } else {
+                            bf16::from_f32(62.0f32)
+                        }).to_f32(),
+                        _ => fin[tid % 32usize],
+                    };
+                }
+                v10 = v10;
+            }
+        }
+        let mut a18: [isize; 6] = [(tid as isize).wrapping_mul(lane_id() as isize), fin[tid % 32usize] as isize, 8457381898673676249isize, if v10.to_f32() != 0.0f32 {
+            1isize
         } else {
-            255u8.leading_zeros() as i16
-        });
-        let mut v19: u16 = (3u16 & inp[0u32 as usize % 64usize] as u16 | (tid as u16).wrapping_sub(0u16)) ^ (tid as u16).wrapping_add(tid as u16).clamp(175u16, 224u16);
-        let mut v21: f64 = (inp[5usize] as f64).mul_add(inp[16usize] as f64 * lane_id() as f64 - 2.2250738585072014e-308f64.trunc(), (if true {
-            -37.5f64
-        } else {
-            tid as f64
-        }).mul_add((fin[14usize] as f64).mul_add(lid as f64, f64::NAN), {
-            let v20: f32 = block_idx().x as f32;
-            -54.25f64
-        }));
-        o8[tid * 4usize + 3usize] = (match v1 as i64 % (c3 as i64 & 9223372036854775807i64 | 1i64) & 15i64 {
-            2i64 | 3i64 if 3i16.is_positive() => fin[15usize] as u8 & lid as u8,
-            5i64..7i64 if if true {
-                v1 != 0u64
-            } else {
-                true
-            } => 0u8 / (v18 as u8 | 1u8),
-            7i64 => inp[tid % 64usize] as f64 as u8,
-            _ => fin[23usize] as u8,
-        }).rotate_right(if din[c3 as usize % 32usize].is_infinite() {
-            inp[c3 as usize % 64usize] as u32 ^ c3
-        } else {
-            -58.75f32 as u32
-        });
+            isize::MIN
+        }, match ((block_dim().x as i16) << (c5 & 15u32) ^ (match (tid != 0usize) as u32 & 15u32 {
+            2u32 => 32767i16,
+            _ => 1i16,
+        })) & 15i16 {
+            2i16..=4i16 => 35184372088832isize,
+            5i16 | 6i16 => block_dim().x as isize,
+            _ => 9223372036854775807isize,
+        }, (tid as isize).wrapping_add(tid as isize)];
+        v10 = f16::from_f32(1.765625f32) + f16::from_f32(-20.375f32) - f16::from_f64(tid as f64);
+        if (block_idx().x as f32).is_infinite() {} else {}
         sync_threads();
     }
     pub fn k_aa330fe9e45374f9(
@@ -986,109 +891,112 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        of[tid * 4usize + 2usize] = (inp[lid as usize % 64usize] as f32).ceil().sqrt().log2();
-        let v1: f32 = match (match (inp[7usize] as i64).wrapping_mul(-4i64) as i8 & 15i8 {
-            1i8..=1i8 => fin[4usize] as u32,
-            2i8 => lid,
-            4i8..=6i8 if tid != 0usize => lid,
-            _ => lid,
-        }) as i8 & 15i8 {
-            0i8..2i8 => 12.03125f32 - fin[tid % 32usize] + 6848.0f32.abs(),
-            3i8..4i8 => f32::from_bits(lid),
-            _ => f32::from_bits((tid as u32).wrapping_add(4294967295u32)),
-        };
-        let old2: f32 = atomic_max(&mut gf[16usize + tid], din[tid % 32usize] as f32 as i16 as f32);
-        o16[tid * 4usize + lid.div_ceil(48u32 | 1u32) as usize % 4usize] = -29236i16;
-        let mut c3: u32 = 0u32;
-        loop {
-            c3 += 1u32;
-            if c3 > c3 & 7u32 {
-                break;
-            }
-            if 32768u16 >> (inp[din[lid as usize % 32usize] as u32 as usize % 64usize] as u32 & 15u32) <= (match (inp[tid % 64usize] as f64 as u32).wrapping_sub(c3.trailing_zeros()) & 15u32 {
-                0u32 | 1u32 if (inp[7u32 as usize % 64usize] as f32).is_infinite() => 32528u16,
-                _ => grid_dim().x as u16,
-            }) {
-                continue;
-            }
-            let mut v4: f64 = (if false {
-                tid as f64
+        o16[tid * 4usize + 1usize] = (true || tid != 0usize) as u16 as i16;
+        atomic_sub(&mut gl[(30u32.div_ceil(din[11usize] as u32 | 1u32) & 3u32) as usize + 8usize], {
+            let v1: bf16 = bf16::from_f32(-991232.0f32);
+            if true {
+                fin[tid % 32usize] as i64
             } else {
-                block_dim().x as f64
-            }) * bf16::from_f32(1.109375f32).to_f64() - -0.0f64;
-            od[tid * 4usize + 3usize] = f64::from_bits(c3 as u64);
-        }
-        o32[tid * 4usize + c3 as usize % 4usize] = (tid as u32 as u64).leading_zeros();
-        let old5: u32 = atomic_inc(&mut ga[16usize + tid], 100u32);
-        od[tid * 4usize + 3usize] = ((fin[13usize] as isize).wrapping_add(fin[inp[tid % 64usize] as u32 as usize % 32usize] as isize) as f64).ln();
-        if !true {
-            o64[tid * 4usize + 3usize] = ({
-                let v6: u8 = din[30usize] as u8;
-                tid as i64
-            }).wrapping_mul(grid_dim().x as isize as i64).min(if lid != 0u32 {
-                let mut v8: i8 = if true || tid != 0usize {
-                    inp[tid % 64usize] as i8
-                } else {
-                    ({
-                        let v7: i64 = 9223372036854775807i64;
-                        tid as i8
-                    }).max(i8::MIN & tid as i8)
-                };
-                block_idx().x as i64 % -(4294967295i64 & 126i64 | 2i64)
-            } else {
-                {
-                    let v9: bool = false;
-                    9223372036854775807i64
-                }
-            });
-            let mut v10: i32 = (inp[30usize] as i32 >> (2095132556u32 & 31u32) & tid as i32).wrapping_mul(-1i32);
-            let mut v11: f32 = 29568.0f32;
-        } else {
-            let mut c12: u32 = 0u32;
-            while c12 < old5.div_ceil(tid as u32 | 1u32) & 7u32 {
-                c12 += 1u32;
-                o32[tid * 4usize + 2usize] = 2047u32;
-                od[tid * 4usize + c12.clamp(43u32, 177u32) as usize % 4usize] = (tid as f64).signum().floor() * (match 3i64.wrapping_mul(old5 as i64) & 15i64 {
-                    1i64 => 16.0f64.mul_add(din[inp[27usize] as u32 as usize % 32usize], tid as f64),
-                    2i64 => 19.25f64 + tid as f64,
-                    4i64..5i64 => match (inp[tid % 64usize] as i16).leading_zeros() as i64 & 15i64 {
-                        0i64 | 1i64 => 0.0157470703125f64,
-                        _ => -0.0859375f64,
-                    },
-                    _ => if true {
-                        din[fin[30usize] as u32 as usize % 32usize]
-                    } else {
-                        -0.03955078125f64
-                    },
-                });
+                inp[lid as usize % 64usize] as i64
             }
-        }
-        atomic_add(&mut gi[(0u64.count_zeros() & 3u32) as usize + 0usize], old5 as i32);
-        if !true || din[4294967295u32 as usize % 32usize].is_nan() {
-            match ({
-                let v13: i8 = block_dim().x as i8;
-                inp[53usize] as i8
-            }).abs_diff(-1i8 & din[tid % 32usize] as i8) as u64 & 15u64 {
-                1u64 | 2u64 => {
-                    match -3isize & 15isize {
-                        1isize | 2isize => {
-                            o16[tid * 4usize + 2usize] = 32767i16 & (0i16 & lid as i16).wrapping_sub(2i16.wrapping_mul(i16::MIN));
-                            od[tid * 4usize + 1usize] = (fin[lid as usize % 32usize] as f64 * 98.5f64).mul_add(f64::from_bits(din[din[2usize] as u32 as usize % 32usize] as u64), 11136.0f64.trunc()).asinh();
-                            let v14: f64 = f64::from_bits(3u64);
-                            let mut v15: u16 = inp[block_dim().x as usize % 64usize] as u16;
+        });
+        let old2: u32 = atomic_exch(&mut ga[16usize + tid], lid);
+        match 2u8 & 15u8 {
+            1u8 | 2u8 => {
+                if (12.03125f32 - fin[tid % 32usize]).is_nan() {
+                    let mut c3: u32 = 0u32;
+                    loop {
+                        c3 += 1u32;
+                        if c3 > 0u8 as u32 & 7u32 {
+                            break;
                         }
-                        _ => {
-                            o8[tid * 4usize + 2usize] = 0u8;
-                            let mut v16: f32 = grid_dim().x as f32;
-                        }
+                        o32[tid * 4usize + 3usize] = tid as u32;
+                        let v4: u8 = (if din[tid % 32usize] as f32 > inp[tid % 64usize] as f32 {
+                            131u8.div_ceil(tid as u8 | 1u8)
+                        } else {
+                            204u8
+                        }).wrapping_mul(if -4i64 <= i64::MIN {
+                            81u8.wrapping_sub(inp[din[old2 as usize % 32usize] as u32 as usize % 64usize] as u8)
+                        } else {
+                            (din[14usize] as u8).div_ceil(din[tid % 32usize] as u8 | 1u8)
+                        });
+                        let mut v5: i8 = f32::from_bits(old2.wrapping_neg()) as i8;
+                        v5 = (inp[7u32 as usize % 64usize] as i8).wrapping_mul(v5).saturating_add((c3 as i8).wrapping_mul(tid as i8));
                     }
+                    let mut v6: u16 = (if true {
+                        lid as u16
+                    } else {
+                        inp[lid as usize % 64usize] as u16
+                    }).wrapping_sub(65527u16.div_ceil(65535u16 | 1u16)).div_ceil(c3.leading_zeros() as u16 | 1u16);
+                } else {
+                    for i7 in (2u8..=fin[tid % 32usize] as u32 as u8 & 7u8).rev() {
+                        o32[tid * 4usize + 1usize] = inp[tid as u32 as usize % 64usize] as u32 / ((if true {
+                            inp[tid % 64usize] as u32
+                        } else {
+                            grid_dim().x
+                        }).wrapping_add(old2 as f32 as u32) | 1u32);
+                    }
+                    let mut a8: [isize; 4] = [-2isize; 4usize];
                 }
-                3u64..=4u64 => {}
-                5u64 | 6u64 => {}
-                8u64..10u64 if true && false => {}
-                _ => {}
+                let mut a9: [f32; 4] = [tid as f32, din[8usize] as f32 / tid as f32, din[7usize] as f32, inp[lid as usize % 64usize] as f32 / inp[tid % 64usize] as f32];
             }
+            4u8 => {
+                if false {
+                    if 255u8.rotate_right(grid_dim().x) <= (tid as u8).wrapping_mul(tid as u8) {
+                        o16[tid * 4usize + 0usize] = (if 2147483647i32 != 2147483647i32 {
+                            o16[tid * 4usize + (lid & din[15usize] as u32) as usize % 4usize] = inp[30usize] as i16;
+                            tid as i16
+                        } else {
+                            -1i16
+                        }).wrapping_add(363533720559075347isize as i16);
+                        let old10: i32 = atomic_xor(&mut gi[16usize + tid], fin[lid as usize % 32usize] as i32 / -((din[tid as u32 as usize % 32usize] as i32).wrapping_add(0i32) & 126i32 | 2i32));
+                        let mut v12: i16 = if ({
+                            let v11: u64 = block_dim().x as u64;
+                            tid as u16
+                        }).is_power_of_two() {
+                            3i16.wrapping_mul(tid as u32 as i16)
+                        } else {
+                            255i16 & true as i16
+                        };
+                    } else if 0i16.clamp(87i16, 291i16) >= 18i16 {
+                        let mut v13: bf16 = bf16::from_f32(-66.0f32);
+                        v13 = bf16::from_f32(lid as f32);
+                    } else {
+                        atomic_max(&mut gl[(old2 & old2 & 3u32) as usize + 12usize], if true && true {
+                            atomic_or(&mut gi[(fin[tid % 32usize] as f64 as u32 & 3u32) as usize + 8usize], false as i32);
+                            din[tid % 32usize] as i64
+                        } else {
+                            (block_idx().x as i64).wrapping_mul(grid_dim().x as i64)
+                        });
+                        let v15: u8 = 0u8.wrapping_sub(({
+                            let v14: i8 = block_dim().x as i8;
+                            inp[53usize] as i8
+                        }).abs_diff(-1i8 & din[tid % 32usize] as i8));
+                    }
+                    let v16: isize = (fin[tid as u32 as usize % 32usize] as isize).wrapping_neg();
+                    match ({
+                        let v17: isize = 4294967295isize;
+                        0u64
+                    }) as u32 & 15u32 {
+                        1u32 if !true => {
+                            let v18: f16 = if 2147483647i32 >= -4i32 || fin[lid as usize % 32usize] as u64 > 1u64 {
+                                f16::from_f32(0.0f32) * f16::from_f32(grid_dim().x as f32) / f16::from_f32(v16 as f32)
+                            } else {
+                                f16::from_f32((inp[11usize] as f32).abs())
+                            };
+                        }
+                        2u32 | 3u32 if thread_idx().x != 0u32 => {}
+                        5u32 => {}
+                        6u32 | 7u32 => {}
+                        _ => {}
+                    }
+                } else {}
+            }
+            5u8 | 6u8 if !true => {}
+            8u8 => {}
+            _ => {}
         }
+        sync_threads();
     }
     pub fn k_f29ef26303639bbc(
         inp: &[u64],
@@ -1126,44 +1034,30 @@ pub mod host {
             if true {
                 break (inp[35usize] as u32).wrapping_mul(din[tid % 32usize] as u32);
             }
-            od[tid * 4usize + (if thread_idx().x != 0u32 {
-                inp[30usize] as u32
-            } else {
-                fin[13usize] as u32
-            }) as usize % 4usize] = bf16::from_f32(-0.609375f32).to_f64().mul_add(match ({
-                let v4: bool = fin[0usize] as i32 >= tid as i32;
-                fin[fin[0usize] as u32 as usize % 32usize] as isize
-            }) & 15isize {
-                2isize | 3isize => -31.875f64,
-                5isize | 6isize => 19.875f64,
-                8isize if true => 31.875f64,
-                10isize..=11isize if 0u16 >= 2u16 => fin[24usize] as f64,
-                _ => v1 as f64,
-            }, (lane_id() as f64).mul_add(2.2250738585072014e-308f64, tid as f64)).round();
+            od[tid * 4usize + block_dim().x.min(inp[30usize] as u32) as usize % 4usize] = match ({
+                let v4: bool = lid != 0u32;
+                -1i16
+            }).rotate_right(fin[c2 as usize % 32usize] as u32) & 15i16 {
+                0i16..=1i16 => din[7usize] as i32 as f64 + -3.9453125f64,
+                _ => (f16::from_f32(27.5f32) + f16::from_f32(1e-40f32)).to_f64(),
+            };
         };
-        v1 = tid as i64;
-        let mut v7: i16 = ({
-            let v6: bool = false;
-            inp[tid % 64usize] as i16
-        }) << (lid.wrapping_sub(0u32) & 15u32) << (lid as u8 as u32 & 15u32);
-        v1 &= din[0u32 as usize % 32usize] as u64 as i64;
-        of[tid * 4usize + 1usize] = match 18446744073709551502u64.leading_zeros() & 15u32 {
-            2u32 => (if r5 != 0u32 {
-                -0.48242188f32
-            } else {
-                3.4028235e38f32
-            }).trunc(),
-            _ => 34359738368isize.wrapping_add(1542000284792550140isize) as f32,
+        let old7: u64 = atomic_xor(&mut gu[16usize + tid], ({
+            let v6: usize = din[tid % 32usize] as usize;
+            0u64
+        }).wrapping_sub(2u64));
+        let old8: u32 = atomic_inc(&mut ga[16usize + tid], 3u32);
+        o16[tid * 4usize + 2usize] = 32767i16;
+        atomic_dec(&mut ga[(lid & 3u32) as usize + 8usize], 100u32);
+        o8[tid * 4usize + 3usize] = {
+            let v9: i8 = lid as u8 as i8;
+            ({
+                let v10: bool = false;
+                inp[tid % 64usize] as u8
+            }) << (lid.wrapping_sub(0u32) & 7u32)
         };
-        atomic_min(&mut ga[(c2.wrapping_mul(tid as u32) & 3u32) as usize + 4usize], (fin[8usize] as u32) << (({
-            let v8: bool = r5 != 0u32;
-            tid as u32
-        }) & 31u32));
-        v7 = (tid as i16).wrapping_mul(r5 as i16).saturating_sub((block_dim().x as i16).rotate_right(inp[tid % 64usize] as u32));
-        o8[tid * 4usize + ({
-            let v9: bf16 = bf16::from_f32(421.0f32);
-            4294967295u32
-        }) as usize % 4usize] = v7 as u8 >> ((tid as u32 | tid as u32) & 7u32) | 0u8;
+        v1 = (inp[43usize] as u8).trailing_zeros() as usize as i64;
+        v1 ^= ((tid as u64).leading_zeros() as i64).clamp(50i64, 297i64);
     }
     pub fn k_00cd00f768d4ec41(
         inp: &[u64],
@@ -1195,79 +1089,74 @@ pub mod host {
                     let mut c3: u32 = 0u32;
                     'l2: while c3 < c1 << (c1 & 31u32) & 3u32 {
                         c3 += 1u32;
-                        od[tid * 4usize + 2usize] = (match lid as isize & 15isize {
-                            2isize => din[lid as usize % 32usize],
-                            _ => 60160.0f64,
-                        }).round().exp_m1();
-                        if (if c1 == lid {
-                            o16[tid * 4usize + 0usize] = ((0i16 | -20213i16) & ({
-                                let v4: i32 = 2147483647i32;
-                                inp[37usize] as i16
-                            })) % (({
-                                let v5: f32 = -0.024780273f32;
-                                c1 as i16
-                            }).wrapping_sub(32767i16.wrapping_add(fin[tid % 32usize] as i16)) & 32767i16 | 1i16);
-                            (din[tid as u32 as usize % 32usize] as f32) < grid_dim().x as f32
+                        o64[tid * 4usize + c1.wrapping_sub(c3) as usize % 4usize] = ({
+                            let v4: bool = lid != 0u32;
+                            -5i64
+                        }).wrapping_sub(965468304760786923i64).max(({
+                            let v5: u32 = tid as u32;
+                            0i64
+                        }).wrapping_sub(4i64.wrapping_mul(2i64)));
+                        let v6: f32 = din[lid as usize % 32usize] as f32 % (if true {
+                            14.125f32
                         } else {
-                            tid as isize == isize::MIN
-                        }) {
-                            continue;
+                            253.0f32
+                        }) + f32::from_bits(2u32).trunc();
+                        if (lane_id() as u16).wrapping_mul(inp[din[tid as u32 as usize % 32usize] as u32 as usize % 64usize] as u16) < 65535u16 {
+                            break 'l2;
                         }
-                        of[tid * 4usize + 1usize] = inp[34usize] as f32 % ({
-                            let v6: bool = tid != 0usize;
-                            isize::MIN
-                        }) as f32;
                     }
                 }
             }
             _ => {
-                od[tid * 4usize + 2usize] = (if !false {
-                    inp[50usize] as f64
-                } else {
-                    (fin[21usize] as f64).recip()
-                }).tanh();
-                of[tid * 4usize + fin[tid % 32usize] as u32 as usize % 4usize] = ((lane_id() as u64).wrapping_sub(thread_idx().x as u64) as f32).mul_add((match ({
-                    let v7: f16 = f16::from_f32(lid as f32);
-                    block_idx().x as u64
-                }) & 15u64 {
-                    0u64..=0u64 => 0.02355957f32,
-                    2u64 | 3u64 => inp[22usize] as f32,
-                    4u64 => 1.1754944e-38f32,
-                    _ => tid as f32,
-                }) / (30.125f32 - f32::NAN), fin[lid as usize % 32usize]);
-                let v8: f32 = grid_dim().x as f32;
+                let old7: f32 = atomic_max(&mut gf[16usize + tid], 1i16.wrapping_sub(22i16) as f32);
+                o64[tid * 4usize + 1usize] = i64::MIN;
             }
         }
-        if 30u8 == 39u8 | 255u8 {
-            let v9: i64 = match (if (fin[tid % 32usize] as f64).is_finite() {
-                atomic_and(&mut gi[((inp[tid % 64usize] as u32).wrapping_sub(inp[lid as usize % 64usize] as u32) & 3u32) as usize + 0usize], 1410071838i32 & -1i32 | (if false {
-                    -3i32
+        if ((grid_dim().x as isize).count_zeros() as i16).is_positive() {
+            let v8: f64 = tid as f64;
+            of[tid * 4usize + 1usize] = (3538944.0f32 - v8 as f32).signum() - inp[fin[inp[inp[18usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as u32 as usize % 64usize] as f32;
+            if lid != 0u32 {
+                for i9 in 0i64..(tid as i64).wrapping_sub(i64::MIN) & 7i64 {
+                    let mut a10: [f64; 3] = [v8; 3usize];
+                    let v11: bf16 = bf16::from_f64(i9 as f64 / 90112.0f64) - (if inp[a10[1usize] as u32 as usize % 64usize] as f64 != din[lid as usize % 32usize] {
+                        bf16::from_f32(thread_idx().x as f32)
+                    } else {
+                        bf16::from_f32(-1.7851563f32)
+                    });
+                    let mut a12: [u8; 7] = [30u8; 7usize];
+                    let v13: i8 = (if a12[6usize] as isize >= inp[37usize] as isize {
+                        (tid as u32).div_ceil(tid as u32 | 1u32)
+                    } else {
+                        a12[8796093022207u64 as usize % 7usize] as u32
+                    }) as i8;
+                }
+                if (if false {
+                    f16::from_f32(lid as f32) < f16::from_f32(-28928.0f32)
                 } else {
-                    -1i32
-                }));
-                (din[lid as usize % 32usize] as i32) << (fin[lid as usize % 32usize] as u32 & 31u32)
-            } else {
-                din[lid as usize % 32usize] as i32
-            }) & 15i32 {
-                0i32 => inp[tid % 64usize] as i64,
-                _ => fin[tid % 32usize] as i64,
-            };
-            let mut a10: [f32; 1] = [thread_idx().x as f32; 1usize];
-        }
-        od[tid * 4usize + 0usize] = f64::from_bits(if tid != 0usize {
-            thread_idx().x as u64
+                    (tid as i64) <= tid as i64
+                }) {
+                    let mut v14: f64 = if (din[16usize] as f32 + -45.5f32).is_infinite() {
+                        i8::MIN as f64 % 3u16 as f64
+                    } else {
+                        thread_idx().x as f32 as f64 % (v8 * v8)
+                    };
+                    let v15: f16 = -(f16::from_f32(grid_dim().x as f32) * f16::from_f32(block_dim().x as f32)) - (if false {
+                        if block_dim().x != 0u32 {
+                            f16::from_f64(v8)
+                        } else {
+                            f16::from_f32(95744.0f32)
+                        }
+                    } else {
+                        f16::from_f32(-0.0010299683f32)
+                    });
+                }
+            } else if block_dim().x != 0u32 {} else if 1.4296875f32.is_infinite() {} else {}
+        } else if 9223372036854775807i64.wrapping_sub(8i64).is_positive() {} else if (if 59.5f32.is_nan() {
+            !true
         } else {
-            24u64
-        }).recip();
-        let mut v11: f16 = f16::from_f32(lid as f32);
-        let v12: u64 = 18344692009317360098u64.wrapping_mul(0u64) % ((v11.to_f32() as u64).clamp(92u64, 116u64) | 1u64) << ((0u32 & 2u32 | lid.wrapping_sub(4294967295u32)) & 63u32);
-        let mut a13: [i8; 2] = [(inp[46usize] as i8).wrapping_sub(127i8), inp[47usize] as i8 >> (4294967295u32 & 7u32)];
-        v11 = f16::from_f32(lane_id() as f32);
-        if false {} else if (if true {
-            a13[9223372036854775807i64 as usize % 2usize] != 0i8
-        } else {
-            (a13[255u8 as usize % 2usize] as f64).is_finite()
-        }) {} else if v11 * v11 != f16::from_f32(158334980.0f32) / f16::from_f32(tid as f32) {}
+            lid != 0u32 || block_idx().x != 0u32
+        }) {}
+        sync_threads();
     }
     pub fn k_b5d192baaf512ff3(
         inp: &[u64],
@@ -1293,28 +1182,25 @@ pub mod host {
         if lid != 0u32 {
             for i3 in 0usize..=93i8 as usize & 7usize {
                 'l4: for i5 in (1i64..=-4i32 as i64 & 3i64).rev().step_by(2usize) {
-                    of[tid * 4usize + (inp[57usize] as u32).wrapping_sub(11u32) as usize % 4usize] = tid as f32;
-                    if (4u16 % (tid as u16 | 1u16)).is_power_of_two() {
-                        continue 'l4;
-                    }
+                    o8[tid * 4usize + 3usize] = ((inp[inp[tid % 64usize] as u32 as usize % 64usize] as usize).wrapping_add(3908283199911040066usize).abs_diff(tid % (grid_dim().x as usize | 1usize)) as u8).wrapping_sub((if tid != 0usize {
+                        0u8
+                    } else {
+                        0u8
+                    }) ^ (din[tid % 32usize] as u8 ^ 29u8));
+                    let v6: f32 = tid as f32;
                 }
             }
-            of[tid * 4usize + 3usize] = (match (lid != 0u32) as i32 & 15i32 {
-                0i32..3i32 => inp[31usize] as f32 - -0.0f32,
-                4i32..=5i32 => fin[tid % 32usize],
-                7i32 | 8i32 => 0.0f32,
-                10i32..13i32 if !v1 => f32::NEG_INFINITY.floor(),
-                _ => if v1 {
-                    inp[4usize] as f32
-                } else {
-                    0.44628906f32
-                },
-            }).log2();
-            if v2 == fin[tid % 32usize] as isize && (v1 && tid != 0usize) {
-                v1 = !(fin[tid % 32usize] as isize == v2);
-            } else {}
-        } else if (v2 as u64 & 18446744073709551615u64).is_power_of_two() {} else if grid_dim().x != 0u32 {}
-        sync_threads();
+            if ({
+                let v7: f16 = f16::from_f32(0.0f32);
+                fin[tid % 32usize] as u8
+            }) == v1 as u8 {
+                let old8: f32 = atomic_add(&mut gf[16usize + tid], (-2.8359375f32 as u32 & 15u32) as f32);
+            }
+            v2 = ({
+                let v9: i8 = lid as i8;
+                din[0u32 as usize % 32usize] as u64
+            }).count_ones() as isize;
+        }
         sync_threads();
     }
     pub fn k_e1304103a2a71d5e(
@@ -1336,15 +1222,15 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o16[tid * 4usize + 2usize] = (if 1i64 >= din[lid as usize % 32usize] as i64 {
-            block_dim().x as i16 % (-4i16 & 32767i16 | 1i16)
+        o64[tid * 4usize + 3usize] = (if 1i64 >= din[lid as usize % 32usize] as i64 {
+            block_dim().x as i64 % (-4i64 & 9223372036854775807i64 | 1i64)
         } else {
             if true {
-                32767i16
+                9223372036854775807i64
             } else {
-                tid as i16
+                tid as i64
             }
-        }).rotate_left((inp[inp[39usize] as u32 as usize % 64usize] as u32).div_ceil(171906135u32 | 1u32) << (din[tid % 32usize] as u32 & 31u32));
+        }) & (tid as i64 / (din[tid % 32usize] as i64 & 9223372036854775807i64 | 1i64)).wrapping_add((din[171906135u32 as usize % 32usize] as u64).count_zeros() as i64);
         let v1: u64 = match (if false {
             0usize
         } else {
@@ -1410,84 +1296,53 @@ pub mod host {
                             atomic_and(&mut ga[(lid.wrapping_add(c2) & 3u32) as usize + 0usize], 0u32);
                         }
                     }
-                    o64[tid * 4usize + 1usize] = (a5[0usize] as i64).wrapping_abs() | i4 | i4;
-                    let mut v11: f32 = (bf16::from_f32(-105.0f32) / bf16::from_f32(i4 as f32) - bf16::from_f32(block_dim().x as f32) / bf16::from_f32(c2 as f32)).to_f32();
-                }
-                od[tid * 4usize + 1usize] = (tid as f64).asinh();
-                if !(if v1 != 0u64 {
-                    true
-                } else {
-                    true
-                }) {
-                    let mut v12: bool = (if true {
-                        if true {
-                            bf16::from_f32(-0.00055885315f32)
-                        } else {
-                            bf16::from_f32(56.375f32)
+                    o16[tid * 4usize + 2usize] = inp[c2 as usize % 64usize] as i16 / ((inp[lid as usize % 64usize] as i16).reverse_bits() & 32767i16 | 1i16);
+                    'l11: for i13 in (0i32..({
+                        let v12: f16 = f16::from_f32(lid as f32);
+                        -685215442i32
+                    }) & 3i32).step_by(3usize) {
+                        if !(tid != 0usize || c2 != 0u32) {
+                            continue 'l11;
                         }
-                    } else {
-                        -bf16::from_f32(grid_dim().x as f32)
-                    }) < bf16::from_f32(1e-40f32) / bf16::from_f32(1e-40f32) * (bf16::from_f32(430.0f32) / bf16::from_f32(block_dim().x as f32));
-                    atomic_or(&mut ga[(({
-                        let v13: i16 = 0i16;
-                        fin[4294967295u32 as usize % 32usize] as u32
-                    }) & 3u32) as usize + 12usize], inp[tid % 64usize] as u32);
-                } else {
-                    let v14: f16 = -(if tid as i64 > v1 as i64 {
-                        f16::from_f32(v1 as f32)
-                    } else {
-                        f16::from_f32(thread_idx().x as f32) + f16::from_f32(-0.9921875f32)
-                    });
-                    o16[tid * 4usize + 0usize] = ((16i32 / -(inp[tid % 64usize] as i32 & 126i32 | 2i32)) as i16).wrapping_mul(din[tid % 32usize] as i32 as i16 | (c2 as i16).wrapping_sub(tid as i16));
-                    o16[tid * 4usize + 2usize] = lane_id() as u64 as i16;
+                        let mut v14: u32 = 4294967295u32.min(if false {
+                            c2
+                        } else {
+                            inp[tid % 64usize] as u32
+                        }).wrapping_mul((i4 as i32).abs_diff(tid as i32).saturating_sub(din[tid % 32usize] as u32 | 1366843449u32));
+                        v14 &= ({
+                            let v15: u32 = inp[1u32 as usize % 64usize] as u32;
+                            tid as u64
+                        }) as u32;
+                        let mut v16: usize = a5[127i8 as usize % 6usize] as usize;
+                    }
                 }
+                let mut a17: [bool; 5] = [true; 5usize];
+                o32[tid * 4usize + 2usize] = tid as u32;
             }
             _ => {
-                let mut a15: [i8; 4] = [(fin[fin[inp[tid % 64usize] as u32 as usize % 32usize] as u32 as usize % 32usize] as i8).wrapping_add(block_dim().x as i8), inp[tid % 64usize] as i8 >> (c2 & 7u32), i8::MIN % (grid_dim().x as i8 & 127i8 | 1i8), 0u8 as i8];
+                let v18: i8 = (0i8 | 127i8.wrapping_add(inp[tid % 64usize] as i8)) >> (tid as u32 % (v1 as u32 | 1u32) % (lid | 1u32) & 7u32);
             }
         }
-        o64[tid * 4usize + 0usize] = inp[tid % 64usize] as i64;
-        o64[tid * 4usize + 3usize] = (match (if (if true {
-            false
-        } else {
-            c2 != 0u32
-        }) {
-            tid as u16
-        } else {
-            0u16.wrapping_sub(0u16)
-        }) & 15u16 {
-            2u16 => din[28usize] as i64,
-            4u16 if (grid_dim().x as u16).is_power_of_two() => 18014398509481983i64,
-            _ => i64::MIN.max(lid as i64),
-        }).clamp(-47i64, -38i64);
-        let mut v16: i64 = ((fin[18usize] as isize).count_ones() as i64).wrapping_sub((lid as i64).wrapping_add(if tid != 0usize {
-            -2i64
-        } else {
-            9223372036854775807i64
-        }));
-        od[tid * 4usize + 3usize] = (1.1754944e-38f32 as f64 + f64::NAN.mul_add(inp[inp[39usize] as u32 as usize % 64usize] as f64, 359.0f64)).exp();
-        let mut c18: u32 = 0u32;
-        'l17: while c18 < v1 as u32 & c2 & 7u32 {
-            c18 += 1u32;
-            let mut v20: i8 = (({
-                let v19: u64 = inp[tid % 64usize];
-                -5i8
-            }) | (if true {
-                thread_idx().x as i8
-            } else {
-                i8::MIN
-            })) ^ -3i8;
-            v20 ^= 127i8;
-            let v21: f32 = if true {
-                if false {
-                    9.53125f32.floor()
-                } else {
-                    grid_dim().x as f32 % 28.75f32
-                }
-            } else {
-                1e-40f32
+        let mut v19: isize = fin[c2 as usize % 32usize] as isize;
+        let mut c20: u32 = 0u32;
+        loop {
+            c20 += 1u32;
+            if c20 > (tid as u32).div_ceil(lid | 1u32) & 7u32 {
+                break;
+            }
+            v19 ^= {
+                let v21: u8 = fin[tid as u32 as usize % 32usize] as u8;
+                (tid as u8).abs_diff(v21) as isize
             };
         }
+        for i22 in (0i64..block_idx().x as i64 / (9223372036854775807i64 & 9223372036854775807i64 | 1i64) & 7i64).step_by(2usize) {
+            let mut v23: i32 = (-5i32 >> (lid & 31u32)).wrapping_mul((v19 as i64).clamp(32i64, 243i64).trailing_zeros() as i32);
+            let mut a24: [f64; 2] = [tid as f64; 2usize];
+            let mut a25: [f32; 2] = [din[lid as usize % 32usize] as f32; 2usize];
+        }
+        let old26: f64 = atomic_exch(&mut gd[16usize + tid], lid as i16 as f64);
+        let mut v27: i16 = -1i16;
+        sync_threads();
         sync_threads();
     }
     pub fn k_e4a5bc227b0aea41(
@@ -1509,127 +1364,152 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        of[tid * 4usize + 1usize] = f32::from_bits(inp[lid as usize % 64usize] as u32).atan();
-        let v1: f32 = tid as f32;
-        if !!(lid != 0u32) {
-            od[tid * 4usize + 3usize] = ((inp[36usize] as f32).signum() % din[26usize] as f32) as f64;
-            let mut v2: u8 = 7u8 % (255u8 / (0u8 | 1u8) / (255u8.wrapping_add(lid as u8) | 1u8) | 1u8);
-        }
-        atomic_max(&mut gd[(85u32 << (lid & 31u32) & 3u32) as usize + 0usize], (v1 as u8).count_zeros() as i16 as f64);
-        let v3: bool = (f16::from_f32(-8672.0f32) + f16::from_f32(-392192.0f32)).to_f32().is_finite();
-        of[tid * 4usize + 3usize] = (({
-            let v4: i16 = 7i16;
-            -0.002494812f32
-        }) + 192.0f32.signum()).cos();
-        let mut v5: bool = lid != 0u32;
-        for i6 in 1usize..=(v1 as usize).wrapping_sub(tid) & 7usize {
-            if false {
-                continue;
-            }
-            if 255u8.is_power_of_two() && (fin[inp[40usize] as u32 as usize % 32usize] as u16) < din[21usize] as u16 {
-                continue;
-            }
-        }
-        let mut v7: i8 = lid.leading_zeros() as i8;
-        o8[tid * 4usize + 2usize] = {
-            let v8: i64 = if v5 {
-                4i64
-            } else {
-                9007199254740991i64.wrapping_sub(din[tid % 32usize] as i64)
-            };
-            (v7 & v7) as u8
-        };
-        v7 &= match (fin[30usize] as u32).wrapping_mul(lid).wrapping_add(0u32) & 15u32 {
-            2u32 => v7.wrapping_mul(v7),
-            4u32 => inp[38usize] as i8 & v7,
-            _ => inp[38usize] as u16 as i8,
-        };
-        o8[tid * 4usize + ((v7 as u32) << (lid & 31u32)) as usize % 4usize] = if ({
-            let v9: isize = -1isize;
-            tid as u64
-        }) > (if false {
-            tid as u64
-        } else {
-            0u64
-        }) {
-            let mut v11: bool = (inp[tid % 64usize].count_zeros() as u16).trailing_zeros() as i64 != ({
-                let v10: i16 = tid as i16;
-                fin[tid % 32usize] as i64
-            }).wrapping_sub((block_idx().x as isize).count_ones() as i64);
-            2u8.wrapping_sub(fin[1usize] as u8) & (v7 as u8 ^ lane_id() as u8)
-        } else {
-            0.0f32 as f64 as u8
-        };
-        let mut v12: f16 = if lid != 0u32 {
-            f16::from_f64(inp[block_dim().x as usize % 64usize] as f64) / -f16::from_f32(49.0f32)
-        } else {
-            f16::from_f32(1.1754944e-38f32)
-        };
-        let mut v14: i64 = {
-            let v13: bool = 0u16.abs_diff(0u16).is_power_of_two();
-            thread_idx().x as i64
-        };
-        match (if v7 as i64 != tid as i64 {
-            (tid as i16).min(fin[tid % 32usize] as i16)
-        } else {
-            65535u16 as i16
-        }) & 15i16 {
-            1i16..=1i16 if true || v7 != 0i8 => {
-                o16[tid * 4usize + 3usize] = (-1i16).wrapping_add(i16::MIN) % ((if v3 {
-                    tid as i16
-                } else {
-                    lid as i16
-                }) & 32767i16 | 1i16) | (-27i16).count_zeros().leading_zeros() as i16;
-                let mut a15: [f64; 5] = [inp[29usize] as usize as f64, f64::from_bits(fin[22usize] as u64), 41418752.0f64.floor(), if false {
-                    fin[tid % 32usize] as f64
-                } else {
-                    block_idx().x as f64
-                }, tid as f64 - tid as f64];
-            }
-            3i16..=4i16 => {
-                let v16: f64 = tid as f64;
-                if (if v16 > 0.001800537109375f64 {
-                    true && v3
-                } else {
-                    !v5
-                }) {
-                    for i18 in 1u32..({
-                        let v17: u16 = grid_dim().x as u16;
-                        lid
-                    }) & 7u32 {
-                        let mut v19: bf16 = bf16::from_f32(79.5f32);
-                    }
-                } else if (inp[lid as usize % 64usize] as u8 ^ grid_dim().x as u8).is_power_of_two() {
-                    of[tid * 4usize + v5 as u32 as usize % 4usize] = v1;
-                    let mut a20: [f64; 1] = [inp[tid % 64usize] as f64 + inp[42usize] as f64];
-                    v7 = match (a20[0usize] as i64 & v14).reverse_bits() & 15i64 {
-                        1i64 | 2i64 if grid_dim().x != 0u32 => match (6799746777731062766u64 ^ 18446744073709551615u64) & 15u64 {
-                            1u64 if a20[9223372036854775807i64 as usize % 1usize] != 0.0f64 => v7,
-                            3u64 if !v5 => a20[0usize] as i8,
-                            4u64 | 5u64 => 4i8,
-                            _ => lane_id() as i8,
-                        },
-                        3i64..=4i64 => if v5 {
-                            v7
-                        } else {
-                            inp[lid as usize % 64usize] as i8
-                        },
-                        5i64..=7i64 => tid as i8,
-                        _ => (-1i8).clamp(44i8, 127i8),
-                    };
+        o16[tid * 4usize + (inp[52usize] as u32).wrapping_sub(lid) as usize % 4usize] = tid as i32 as i16;
+        o8[tid * 4usize + 0usize] = (inp[21usize] as isize).count_zeros() as u8;
+        let mut c2: u32 = 0u32;
+        'l1: while c2 < inp[36usize] as u32 & 7u32 {
+            c2 += 1u32;
+            let mut c4: u32 = 0u32;
+            'l3: loop {
+                c4 += 1u32;
+                if c4 > ({
+                    let v5: u8 = lane_id() as u8;
+                    lid
+                }) & 3u32 {
+                    break;
+                }
+                let mut c6: u32 = 0u32;
+                while c6 < (match (match 131071u64 & 15u64 {
+                    1u64..=2u64 => 23u16,
+                    _ => inp[tid % 64usize] as u16,
+                }).clamp(188u16, 473u16) & 15u16 {
+                    0u16 => c4,
+                    2u16 => c4,
+                    4u16 | 5u16 if 255u8 == fin[c2 as usize % 32usize] as u8 => inp[43usize] as u32,
+                    7u16 => inp[57usize] as u32,
+                    _ => 274129030u32,
+                }) & 3u32 {
+                    c6 += 1u32;
+                    atomic_max(&mut gd[(({
+                        let v7: i32 = i32::MIN;
+                        c4
+                    }) & 3u32) as usize + 4usize], (if true {
+                        block_dim().x as i16
+                    } else {
+                        0i16
+                    }) as f64);
                 }
             }
-            5i16..=7i16 if if lid != 0u32 {
-                v5
-            } else {
-                v14 != 0i64
-            } => {
-                v7 = (fin[tid % 32usize] as i8).wrapping_mul(inp[lid as usize % 64usize] as i8) >> (lid.wrapping_neg() & 7u32);
-                let mut a21: [u32; 5] = [v14 as u64 as u32, lid | 3u32, fin[tid % 32usize] as f64 as u32, lid ^ lid, lid.wrapping_add(din[din[tid % 32usize] as u32 as usize % 32usize] as u32)];
+        }
+        let mut a8: [bool; 3] = [tid != 0usize; 3usize];
+        atomic_add(&mut gu[(block_dim().x.min(lid) & 3u32) as usize + 8usize], (fin[5usize] as i16).is_negative() as u64);
+        for i9 in (1u8..=fin[inp[40usize] as u32 as usize % 32usize] as u8 & 7u8).step_by(1usize) {
+            of[tid * 4usize + 0usize] = 18446744073709551615u64 as f32 + ({
+                let v10: i16 = -1i16;
+                inp[v10 as u32 as usize % 64usize] as f32
+            }) / (a8[18446744073709551615usize as usize % 3usize] as u8 as f32).round();
+        }
+        let mut a11: [i64; 5] = [3i64, 4i64 >> (inp[fin[c2 as usize % 32usize] as u32 as usize % 64usize] as u32 & 63u32), inp[tid % 64usize] as i64 ^ tid as i64, false as i64, 1i64];
+        match (0u8 >> (inp[tid % 64usize] as u32 & 7u32)).wrapping_sub({
+            let v12: u64 = lane_id() as u64;
+            255u8
+        }) & 15u8 {
+            1u8 | 2u8 => {
+                if din[tid % 32usize].round().is_finite() {
+                    match (match (block_dim().x as usize).min(inp[49usize] as usize) & 15usize {
+                        1usize..=3usize => true as u8,
+                        5usize if f16::from_f32(0.0f32) <= f16::from_f32(lane_id() as f32) => (din[tid % 32usize] as isize).count_ones() as u8,
+                        _ => inp[tid % 64usize] as u8 & 2u8,
+                    }) & 15u8 {
+                        1u8 if a11[i8::MIN as usize % 5usize] != 0i64 && true => {
+                            let mut v13: f32 = bf16::from_f32(1.875f32).to_f32().signum() * f32::from_bits(134217728u32);
+                            o16[tid * 4usize + 2usize] = {
+                                let v14: bf16 = (if v13 != 0.0f32 {
+                                    bf16::from_f32(-0.0f32)
+                                } else {
+                                    bf16::from_f32(-47.75f32)
+                                }) * (bf16::from_f32(123.625f32) + bf16::from_f32(1.1754944e-38f32));
+                                (inp[tid % 64usize] as i16 >> (din[31usize] as u32 & 15u32)).wrapping_mul(i16::MIN)
+                            };
+                            v13 -= v13 % v13 / 0.0f32.mul_add(v13, block_dim().x as f32);
+                        }
+                        3u8 | 4u8 => {
+                            o64[tid * 4usize + 3usize] = 9223372036854775807i64.max(inp[971257179u32 as usize % 64usize] as i64).wrapping_mul(match inp[lid as usize % 64usize] as usize & 15usize {
+                                2usize..=2usize => lane_id() as i64,
+                                4usize => lid as i64,
+                                _ => -4i64,
+                            }).wrapping_mul((1099511627775i64 << (c2 & 63u32)) / -((tid != 0usize) as i64 & 126i64 | 2i64));
+                            a8[(a11[0i32 as usize % 5usize] as usize >> (tid as u32 & 63u32)) as usize % 3usize] = (din[13usize] as i64).is_positive() || (lid as u16).is_power_of_two();
+                            a11[(fin[tid % 32usize] as isize).wrapping_add(inp[tid % 64usize] as isize) as usize % 5usize] = inp[din[2usize] as u32 as usize % 64usize] as i64;
+                        }
+                        5u8..7u8 => {
+                            let mut v16: bool = (if true {
+                                65535u16
+                            } else {
+                                inp[4usize] as u16
+                            }) | ({
+                                let v15: usize = tid;
+                                lid as u16
+                            }) < tid as u16;
+                        }
+                        _ => {
+                            a8[(if a8[1i64 as usize % 3usize] {
+                                inp[30usize] as usize
+                            } else {
+                                tid
+                            }) as usize % 3usize] = bf16::from_f32(92160.0f32).to_f64().is_infinite();
+                            a11[4usize] = -70.75f64 as i64;
+                            o8[tid * 4usize + 1usize] = match (a8[1usize] as i64 & 9223372036854775807i64).reverse_bits() & 15i64 {
+                                1i64 | 2i64 if grid_dim().x != 0u32 => match (6799746777731062766u64 ^ 18446744073709551615u64) & 15u64 {
+                                    1u64 if a8[i64::MIN as usize % 3usize] => inp[tid % 64usize] as u8 ^ tid as u8,
+                                    3u64 => tid as i16 as u8,
+                                    4u64 | 5u64 => fin[17usize] as u16 as u8,
+                                    _ => (inp[c2 as usize % 64usize] as u16).count_ones() as u8,
+                                },
+                                3i64..=4i64 => tid as u8,
+                                5i64..=7i64 => match (inp[7usize] as isize | (inp[35usize] as isize).rotate_right(c2)) & 15isize {
+                                    0isize => (inp[a8[1usize] as u32 as usize % 64usize] as u8).wrapping_sub(grid_dim().x as u8),
+                                    2isize => 78u8 % (a11[0u8 as usize % 5usize] as u8 | 1u8),
+                                    4isize | 5isize if false => a8[1usize] as u8 & inp[inp[block_dim().x as usize % 64usize] as u32 as usize % 64usize] as u8,
+                                    7isize..=9isize if grid_dim().x as usize >= inp[39usize] as usize => (a11[4usize] != 0i64) as u8,
+                                    _ => (inp[tid % 64usize] as u8).wrapping_add(tid as u8),
+                                },
+                                _ => tid as u8,
+                            };
+                        }
+                    }
+                } else if c2 != 0u32 {
+                    let mut v17: i8 = (fin[inp[36usize] as u32 as usize % 32usize] as i8 ^ inp[20usize] as i8).wrapping_mul(a8[0usize] as u8 as f64 as i8).max((tid as i8 / -(inp[tid % 64usize] as i8 & 126i8 | 2i8)).wrapping_add(!(thread_idx().x as i8)));
+                } else {
+                    let mut a19: [u32; 6] = [(tid as u32).saturating_sub(lane_id()), (a8[3u64 as usize % 3usize] as u32).saturating_sub(inp[lid as usize % 64usize] as u32), {
+                        let v18: f16 = f16::from_f32(0.06225586f32);
+                        din[29usize] as u32
+                    }, lid, lid.div_ceil(lid | 1u32), true as u32];
+                }
+                let v20: i64 = block_dim().x as i64;
             }
-            8i16 => {}
+            3u8..5u8 => {
+                atomic_or(&mut ga[(4294967295u32.wrapping_mul(lid) & 3u32) as usize + 12usize], (if true {
+                    tid != 0usize
+                } else {
+                    false
+                }) as u32);
+                atomic_add(&mut gf[(({
+                    let v21: f64 = tid as f64;
+                    lid
+                }) & 3u32) as usize + 8usize], ((match c2 as u8 >> (0u64 as u32 & 7u32) & 15u8 {
+                    1u8 => din[11usize] as u32,
+                    2u8 | 3u8 => c2,
+                    _ => fin[tid % 32usize] as u32,
+                }) & 15u32) as f32);
+                let v22: f32 = -451584.0f32;
+            }
+            5u8 => {
+                for i23 in (2i64..(din[tid % 32usize] as i64).wrapping_mul(fin[26usize] as i64) & 7i64).rev().step_by(1usize) {}
+            }
             _ => {}
         }
+        sync_threads();
     }
     pub fn k_0a1272512a1700a1(
         inp: &[u64],
@@ -1656,73 +1536,88 @@ pub mod host {
         } else {
             (block_dim().x as f32).mul_add(inp[29usize] as f32, 53.75f32)
         });
-        of[tid * 4usize + 0usize] = fin[17usize] as u16 as f64 as f32;
-        let mut v3: u8 = ((inp[2usize] as u8 ^ block_idx().x as u8) << (lid & 7u32)).wrapping_mul((tid as u8).div_ceil(255u8 | 1u8).wrapping_mul(inp[26usize] as i8 as u8));
-        v3 ^= 0u8.wrapping_add((fin[31usize] as u8) << (2737169116u32 & 7u32));
-        v3 = tid as u8;
-        if (din[6usize] as u64).wrapping_sub(18446744073709551492u64).is_power_of_two() {
-            o64[tid * 4usize + 2usize] = v2 as i64 / -((grid_dim().x as i64).wrapping_add(inp[0u32 as usize % 64usize] as i64).count_ones() as i64 & 126i64 | 2i64);
-            od[tid * 4usize + 2usize] = (f64::from_bits(din[6usize] as u64) + (inp[45usize] as f64).signum()).atan2(f64::from_bits((tid as u32).count_ones() as u64));
-            v3 &= v3 as u32 as i32 as u8;
-            let v6: f64 = match (24i16.wrapping_mul(-4i16) ^ (match (din[tid % 32usize] as i16).wrapping_mul(tid as i16).wrapping_mul(0u8 as i16) & 15i16 {
-                0i16 => inp[tid % 64usize] as i16,
-                2i16..=4i16 => inp[tid % 64usize] as i16,
-                _ => inp[tid % 64usize] as i16,
-            })) & 15i16 {
-                2i16 => (-f16::from_f32(-105984.0f32)).to_f64(),
-                3i16 => {
-                    let v4: f32 = f16::from_f32(v3 as f32).to_f32();
-                    if false {
-                        -2584.0f64
-                    } else {
-                        1.7976931348623157e308f64
+        o64[tid * 4usize + 1usize] = i64::MIN;
+        let v3: f64 = fin[lid as usize % 32usize] as u8 as f64 - -3670016.0f64 + v2 as f64;
+        let mut c4: u32 = 0u32;
+        loop {
+            c4 += 1u32;
+            if c4 > 4294967235u32.wrapping_mul(tid as u32) & 7u32 {
+                break;
+            }
+            let mut a5: [i8; 6] = [9i8; 6usize];
+            of[tid * 4usize + (4294967295u32 ^ lid) as usize % 4usize] = if !(tid as isize).is_negative() {
+                (thread_idx().x as f64 * v3) as f32
+            } else {
+                if (inp[30usize] as u16) <= din[tid % 32usize] as u16 {
+                    v2.round()
+                } else {
+                    match tid as i64 & 15i64 {
+                        0i64 => a5[0usize] as f32,
+                        2i64..4i64 if v3.is_infinite() => v2,
+                        5i64 => tid as f32,
+                        _ => a5[i8::MIN as usize % 6usize] as f32,
                     }
                 }
-                5i16..8i16 => (bf16::from_f32(-0.0012664795f32) / bf16::from_f32(32.5f32)).to_f64(),
-                _ => bf16::from_f32(3.4028235e38f32).to_f64().mul_add(match (if grid_dim().x != 0u32 {
-                    {
-                        let v5: f32 = block_idx().x as f32;
-                        v3
-                    }
-                } else {
-                    (fin[din[inp[4usize] as u32 as usize % 32usize] as u32 as usize % 32usize] as u8).wrapping_mul(inp[tid % 64usize] as u8)
-                }) & 15u8 {
-                    2u8 => 0.0208740234375f64,
-                    4u8..6u8 if !true => tid as f64,
-                    _ => 0.0712890625f64,
-                }, -1i32 as f64),
             };
-        } else {
-            if tid != 0usize {
-                if (if !false {
-                    od[tid * 4usize + 18u16 as u32 as usize % 4usize] = (1.7976931348623157e308f64 * din[10usize] * (lane_id() as f64).trunc()).mul_add({
-                        let v7: u8 = v3.wrapping_sub(block_dim().x as u8);
-                        thread_idx().x as f64 % v2 as f64
-                    }, match -1i16 & 15i16 {
-                        2i16 => (grid_dim().x as f64).abs(),
-                        _ => din[tid % 32usize].abs(),
-                    });
-                    tid != 0usize
-                } else {
-                    true
-                }) {
-                    let mut v8: f64 = (if (fin[tid % 32usize] as i32).is_negative() {
-                        tid as f64
-                    } else {
-                        inp[v3 as u32 as usize % 64usize] as f64
-                    }) % (fin[tid % 32usize] as f64).mul_add(f64::from_bits(fin[17usize] as u64), (block_dim().x as f64).mul_add(fin[2usize] as f64, -119.375f64));
-                    let mut v9: i8 = (tid as i8).saturating_sub(2i8);
-                } else if false {
-                    v3 = v3.wrapping_add(v3);
-                    v3 &= 0u8.wrapping_sub(1u8.min(inp[lid as usize % 64usize] as u8));
-                    let mut a10: [f32; 2] = [v2 + -0.0119018555f32, v2];
-                    let mut v11: i64 = (lid.count_ones() as usize).count_zeros() as i64;
-                } else {
-                    let mut v12: isize = ((grid_dim().x as f64).is_nan() && true) as isize;
-                    o32[tid * 4usize + 0usize] = (din[29usize] as u32).div_ceil(lid | 1u32).saturating_sub(thread_idx().x.rotate_left(tid as u32)) / (65535u32.div_ceil(inp[inp[1050603454u32 as usize % 64usize] as u32 as usize % 64usize] as u32 | 1u32).saturating_add((tid as u32).saturating_sub(tid as u32)) | 1u32);
-                }
-            } else {}
+            atomic_add(&mut gf[((inp[55usize] as u32).count_ones() & 3u32) as usize + 0usize], ((match (tid as isize).signum() as u16 & 15u16 {
+                2u16 => lid,
+                4u16..=4u16 if false => fin[18usize] as u32,
+                6u16..=6u16 => a5[5usize] as u32,
+                _ => c4,
+            }) & 15u32) as f32);
         }
+        let mut v8: u32 = ({
+            let v6: f64 = inp[tid % 64usize] as u8 as f64;
+            inp[tid % 64usize] as u32
+        }) % (tid as f32 as u32 | ({
+            let v7: bool = false;
+            lid
+        }) | 1u32);
+        let mut c9: u32 = 0u32;
+        let mut r11: u32 = loop {
+            c9 += 1u32;
+            if c9 > c9 & fin[23usize] as u32 & 7u32 {
+                break (18446744073709551495u64 << (0u32 & 63u32)).trailing_zeros();
+            }
+            if (if tid != 0usize {
+                5u16
+            } else {
+                20u16
+            }).is_power_of_two() {
+                break (din[fin[c9 as usize % 32usize] as u32 as usize % 32usize] as u32).wrapping_neg();
+            }
+            let mut v10: u32 = (-bf16::from_f32(-66.75f32)).to_f64() as u32;
+        };
+        let mut v12: u8 = 0u8;
+        if (if r11 != 0u32 {
+            fin[din[22usize] as u32 as usize % 32usize]
+        } else {
+            thread_idx().x as f32
+        }) == tid as f32 {
+            for i13 in (1i64..=(inp[4294967295u32 as usize % 64usize] as u32).count_zeros() as i64 & 7i64).rev() {
+                'l14: for i15 in (2u32..=lid & 3u32).rev() {
+                    v12 = v12.wrapping_add(fin[23usize] as u8);
+                    let mut v16: i32 = match (inp[11usize] as isize).wrapping_mul(isize::MIN) as i32 & 15i32 {
+                        0i32..=2i32 => (din[r11 as usize % 32usize] as i32 ^ 2147483647i32).wrapping_add(32768i32),
+                        _ => (i32::MIN % (i32::MIN & 2147483647i32 | 1i32)).wrapping_sub(i32::MIN),
+                    };
+                    if true {
+                        continue;
+                    }
+                    let v17: f64 = din[tid % 32usize];
+                }
+            }
+            v8 = v8.wrapping_add(match (({
+                let v18: u64 = 0u64;
+                524287i32
+            }) ^ (fin[tid % 32usize] as i32 | i32::MIN)) & 15i32 {
+                2i32 => r11.min(lid),
+                4i32 | 5i32 => (inp[v8 as usize % 64usize] as usize).leading_zeros(),
+                6i32..9i32 => v8 ^ 0u32,
+                _ => r11,
+            });
+        }
+        'l19: for i20 in (0u8..=inp[0usize] as u8 % (1u8 | 1u8) & 7u8).rev() {}
     }
     pub fn k_2a4b40fa99ef816f(
         inp: &[u64],
@@ -1750,129 +1645,122 @@ pub mod host {
             _ => tid as i16,
         }) as f32);
         let old2: u32 = atomic_dec(&mut ga[16usize + tid], 100u32);
-        o16[tid * 4usize + lid.saturating_sub(lid) as usize % 4usize] = old1 as i16 ^ (if lane_id() != 0u32 {
-            tid as f64
-        } else {
-            fin[tid % 32usize] as f64
-        }) as i16;
-        let mut a3: [i32; 8] = [thread_idx().x as i32; 8usize];
-        let v4: u16 = ((block_dim().x as u16 >> (tid as u32 & 15u32)).count_zeros() as u16).rotate_right(match fin[1u32 as usize % 32usize] as u16 % (din[11usize] as u16 | 1u16) << (old2.wrapping_neg() & 15u32) & 15u16 {
-            0u16 => (tid as u32).wrapping_add(lid),
-            _ => tid as u32,
-        });
-        od[tid * 4usize + 3usize] = (if (if true {
-            false
-        } else {
-            true
-        }) {
-            f64::from_bits(tid as u64)
-        } else {
-            v4 as u8 as f64
-        }).exp();
-        for i5 in 1i64..(-8304449126525676146i64 | old2 as i64) & 7i64 {
-            if grid_dim().x != 0u32 {
-                continue;
-            }
-            let mut v6: u32 = lid.wrapping_sub(old2).div_ceil(old2.rotate_left(inp[43usize] as u32) | 1u32).div_ceil((inp[55usize] as u8).is_power_of_two() as u32 | 1u32);
-            let v7: u16 = (a3[-98i16 as usize % 8usize] != 0i32) as u16;
-            o64[tid * 4usize + din[tid % 32usize] as f32 as u32 as usize % 4usize] = if !(18446744073709551615u64 <= 0u64) {
-                atomic_or(&mut ga[(v6.clamp(46u32, 185u32) & 3u32) as usize + 0usize], (old2 as i16).count_zeros().max(tid as u32));
-                (127i8.count_zeros() as i64).reverse_bits()
-            } else {
-                (inp[old2 as usize % 64usize] as i64).wrapping_add((v6 as i64).wrapping_sub(block_dim().x as i64))
-            };
-        }
-        let v8: u32 = tid as u32;
-        let mut v9: u8 = 1u8;
-        atomic_add(&mut gf[(0u32.wrapping_sub(722356826u32) & 3u32) as usize + 8usize], (0u32.clamp(52u32, 236u32) & 15u32) as f32);
-        let mut v10: i16 = i16::MIN % -((fin[a3[-5i32 as usize % 8usize] as u32 as usize % 32usize] as i16).max(4i16) & 560961403u32 as i16 & 126i16 | 2i16);
-        let v11: i8 = ((4u32.abs_diff(tid as u32) as u8).trailing_zeros() as i8).wrapping_add((v9 as usize % (v8 as usize | 1usize)) as i8);
-        let mut v12: f16 = -((if grid_dim().x != 0u32 {
-            f16::from_f32(a3[v9 as usize % 8usize] as f32)
-        } else {
-            f16::from_f32(-0.0f32)
-        }) - (f16::from_f32(-0.10131836f32) + f16::from_f32(-0.029174805f32)));
-        v12 = f16::from_f32(0.0026245117f32);
-        let v13: f64 = 505.0f64;
-        let v14: bf16 = -(if v10 != 0i16 {
-            bf16::from_f32(block_idx().x as f32)
-        } else {
-            bf16::from_f32(667648.0f32)
-        }) * (if -8i32 > 15i32 {
-            if true {
-                bf16::from_f32(447.0f32)
-            } else {
-                bf16::from_f32(1e-40f32)
-            }
-        } else {
-            bf16::from_f32(-1.5625f32) / bf16::from_f32(1e-40f32)
-        });
-        let mut v15: usize = (if (lid as i32).is_negative() {
-            v12 = -v12 * (v12 / f16::from_f32(grid_dim().x as f32));
-            (din[tid % 32usize] as usize).wrapping_add(v13 as usize)
-        } else {
-            tid.wrapping_mul(din[13usize] as usize)
-        }) >> (4745624600316025575usize.is_power_of_two() as u32 & 63u32);
-        let v16: i8 = tid as i8;
-        if !(v4 != 0u16) {
-            let mut v17: f32 = ((if false {
-                0.00592041f32
-            } else {
-                din[tid % 32usize] as f32
-            }) - (old2 as f32 - fin[lid as usize % 32usize])) % (if a3[i8::MIN as usize % 8usize] != 0i32 {
-                inp[31usize] as f32
-            } else {
-                din[tid % 32usize] as f32
-            }).recip();
-            v10 = inp[tid % 64usize] as i16;
-        }
-        v10 |= {
-            let v18: u32 = tid as f32 as u32;
-            if grid_dim().x != 0u32 {
-                din[inp[fin[16usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as i16
-            } else {
-                v10
-            }
-        };
-        let v20: f32 = match (inp[tid % 64usize] as i8).reverse_bits() & 15i8 {
-            1i8..4i8 if lid != 0u32 => (match (fin[tid % 32usize] as usize).trailing_zeros() as u16 as i32 & 15i32 {
-                1i32 | 2i32 => old1,
-                4i32..=5i32 => inp[tid % 64usize] as f32,
-                _ => f32::NAN,
-            }).floor(),
-            _ => (-0.0040283203f32).mul_add(inp[4294967294u32 as usize % 64usize] as f32 - a3[2i64 as usize % 8usize] as f32, {
-                let v19: u8 = block_dim().x as u8;
-                a3[3usize] as f32
-            }),
-        };
-        for i21 in (1i32..v20 as i32 & 7i32).rev().step_by(1usize) {
-            o32[tid * 4usize + 3usize] = (if i21 == i21 {
-                inp[v16 as u32 as usize % 64usize] as u32 | v8
-            } else {
-                v9 as u32
-            }).wrapping_add(lid.wrapping_add((din[8usize] as u32).saturating_add(old2)));
-            let old22: i32 = atomic_max(&mut gi[16usize + tid], if (a3[5usize] as u32) < inp[1usize] as u32 {
-                (fin[25usize] as i32).clamp(67i32, 81i32)
-            } else {
-                din[tid % 32usize] as i32 & tid as i32
-            });
-            let mut v25: u16 = match (0i16 & thread_idx().x as i16 ^ a3[3usize] as i16 / -(v10 & 126i16 | 2i16)) & 15i16 {
-                0i16 if 65535u16 >= v4 => tid as u16,
-                1i16..2i16 => {
-                    let v24: usize = match ({
-                        let v23: f32 = lane_id() as f32;
-                        i21.abs_diff(inp[62usize] as i32) as i8
-                    }) & 15i8 {
-                        0i8 => v15,
-                        _ => old2 as usize,
-                    };
-                    a3[2usize] as u16
+        o32[tid * 4usize + 1usize] = (old2.wrapping_neg() | din[8usize] as u32 ^ inp[inp[tid % 64usize] as u32 as usize % 64usize] as u32).rotate_left((tid as u32).wrapping_sub(thread_idx().x).wrapping_add(tid as u32 | old1 as u32));
+        o32[tid * 4usize + (din[22usize] as u32 >> (0u32 & 31u32)) as usize % 4usize] = (tid as u32 % (block_dim().x | 1u32) << (79u32.wrapping_neg() & 31u32)) % (fin[tid % 32usize] as u32 | 1u32);
+        let mut a3: [i8; 1] = [(tid as i8).wrapping_add(i8::MIN)];
+        match (a3[old2 as usize % 1usize] >> (old2 & 7u32)).count_zeros() as i8 & 15i8 {
+            1i8 | 2i8 => {
+                match 127i8 >> ((fin[tid % 32usize] as i64).count_ones() & 7u32) & 15i8 {
+                    0i8..3i8 => {
+                        let mut c5: u32 = 0u32;
+                        'l4: while c5 < 0u64 as u32 & 7u32 {
+                            c5 += 1u32;
+                            let v7: u16 = {
+                                let v6: f32 = match 255u8 & (old2 != 0u32) as u8 & 15u8 {
+                                    1u8 | 2u8 => match (if a3[-98i16 as usize % 1usize] != 0i8 {
+                                        (inp[tid % 64usize] as u8).div_ceil(inp[tid % 64usize] as u8 | 1u8)
+                                    } else {
+                                        inp[45usize] as u8
+                                    }) & 15u8 {
+                                        0u8 | 1u8 if (lane_id() as isize).is_positive() => inp[50usize] as f32,
+                                        2u8 => inp[inp[47usize] as u32 as usize % 64usize] as f32,
+                                        3u8 => 3.0390625f32,
+                                        _ => inp[inp[tid % 64usize] as u32 as usize % 64usize] as f32,
+                                    },
+                                    4u8 | 5u8 => 1.1754944e-38f32,
+                                    _ => 0.06640625f32 / lid as f32,
+                                };
+                                15u16
+                            };
+                            o8[tid * 4usize + (inp[a3[0usize] as u32 as usize % 64usize] as u32 & 0u32) as usize % 4usize] = (match (thread_idx().x as u16).wrapping_sub(v7.rotate_left(old2)) & 15u16 {
+                                1u16 | 2u16 => v7 as usize,
+                                _ => tid,
+                            }) as u8;
+                            let old8: f32 = atomic_add(&mut gf[16usize + tid], ((a3[-5i32 as usize % 1usize] as isize).trailing_zeros() & 15u32) as f32);
+                        }
+                    }
+                    3i8 | 4i8 if (grid_dim().x as f32).is_infinite() => {
+                        let mut c10: u32 = 0u32;
+                        'l9: loop {
+                            c10 += 1u32;
+                            if c10 > (match -1i64 & 15i64 {
+                                2i64 => a3[0usize] as u32,
+                                4i64 => tid as u32,
+                                _ => a3[0usize] as u32,
+                            }) & 7u32 {
+                                break;
+                            }
+                            od[tid * 4usize + (a3[c10 as usize % 1usize] as u32 >> (old1 as u32 & 31u32)) as usize % 4usize] = (match 0u8 >> (lid & 7u32) & 15u8 {
+                                0u8 => tid as f64 + thread_idx().x as f64,
+                                2u8 | 3u8 => 505.0f64.mul_add(-109.25f64, din[18usize]),
+                                5u8 => lid as f64,
+                                _ => f64::INFINITY.mul_add(0.0f64, inp[tid as u32 as usize % 64usize] as f64),
+                            }).mul_add(-1952.0f64 - (a3[0usize] as f64).recip(), (a3[lid as usize % 1usize] as f64).abs());
+                            let mut a11: [isize; 5] = [a3[0usize] as isize, tid as isize >> (din[29usize] as u32 & 63u32), if true {
+                                tid as isize
+                            } else {
+                                fin[0u32 as usize % 32usize] as isize
+                            }, lid as isize, (-859895383128848215isize).wrapping_sub(a3[0usize] as isize)];
+                            a11[a11[4u16 as usize % 5usize] as usize as usize % 5usize] = din[18usize] as isize;
+                            let old12: f32 = atomic_exch(&mut gf[16usize + tid], (fin[tid % 32usize] as i16).wrapping_sub(i16::MIN) as f32);
+                        }
+                    }
+                    5i8..7i8 => {
+                        o32[tid * 4usize + 0usize] = tid.wrapping_sub(tid).count_zeros() >> (lid.wrapping_add(fin[lid as usize % 32usize] as u32) << ((inp[0u32 as usize % 64usize] as u32).wrapping_add(din[tid % 32usize] as u32) & 31u32) & 31u32);
+                    }
+                    _ => {
+                        let mut c13: u32 = 0u32;
+                        loop {
+                            c13 += 1u32;
+                            if c13 > 255u32.wrapping_sub(old2) & 7u32 {
+                                break;
+                            }
+                            let mut a15: [u8; 2] = [{
+                                let v14: u32 = a3[0usize] as u32;
+                                tid as u8
+                            }, if grid_dim().x != 0u32 {
+                                din[inp[fin[16usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as u8
+                            } else {
+                                0u8
+                            }];
+                        }
+                    }
                 }
-                _ => fin[inp[tid % 64usize] as u32 as usize % 32usize] as u16,
-            };
+                atomic_or(&mut ga[((old2 ^ din[2u32 as usize % 32usize] as u32) & 3u32) as usize + 0usize], if 18446744073709551615usize == tid {
+                    lid.div_ceil(inp[43usize] as u32 | 1u32)
+                } else {
+                    (tid as u32).div_ceil(din[tid % 32usize] as u32 | 1u32)
+                });
+            }
+            _ => {
+                let old16: i32 = atomic_max(&mut gi[16usize + tid], !((lane_id() as i32) << (0u32 & 31u32)));
+                if ({
+                    let v17: u16 = 65421u16;
+                    inp[4294967294u32 as usize % 64usize]
+                }).is_power_of_two() {
+                    for i18 in 1u32..lid >> (a3[0usize] as u32 & 31u32) & 7u32 {
+                        let mut v19: u32 = old1 as u32;
+                        let v20: i8 = match grid_dim().x as i32 & 15i32 {
+                            2i32 => 0i8,
+                            4i32 => (old1 as u64 >= 18446744073709551615u64) as i8,
+                            6i32 | 7i32 => block_dim().x as i8,
+                            _ => i8::MIN,
+                        };
+                        v19 |= (tid << (0u32 & 63u32)).leading_zeros();
+                        atomic_add(&mut gl[((inp[old2 as usize % 64usize] as u8).trailing_zeros() & 3u32) as usize + 12usize], 2i64 % -(thread_idx().x as i64 & 126i64 | 2i64) & (inp[tid % 64usize] as i64).wrapping_sub(v20 as i64));
+                    }
+                    a3[(a3[0usize] as i16 ^ i16::MIN) as usize % 1usize] = (a3[0usize] / -(-68i8 & 126i8 | 2i8)).wrapping_add(3i8);
+                    let mut v21: u8 = (lid as u8).div_ceil(64u8 | 1u8);
+                    a3[!lane_id() as usize % 1usize] = lane_id() as i8 & old16.abs_diff(inp[62usize] as i32) as i8;
+                } else {
+                    atomic_add(&mut gl[(fin[tid % 32usize] as u32 >> (din[tid % 32usize] as u32 & 31u32) & 3u32) as usize + 0usize], tid as u8 as i64);
+                    if old16 != 0i32 {
+                        o16[tid * 4usize + old2.wrapping_sub(536870911u32) as usize % 4usize] = (a3[old2 as usize % 1usize] as i16).clamp(-54i16, -51i16);
+                        od[tid * 4usize + 2usize] = (3.2734375f64 % -201728.0f64).abs().round();
+                    } else {}
+                }
+            }
         }
-        a3[i32::MIN.wrapping_mul(4i32) as usize % 8usize] = tid as i32;
-        sync_threads();
     }
     pub fn k_02f3df5e3eb7c943(
         inp: &[u64],
@@ -1899,46 +1787,57 @@ pub mod host {
             if c1 > fin[tid % 32usize] as u64 as u32 & 7u32 {
                 break isize::MIN.trailing_zeros() as u8;
             }
-            o16[tid * 4usize + ({
-                let v2: usize = inp[40usize] as usize;
-                fin[tid % 32usize] as u32
-            }) as usize % 4usize] = (grid_dim().x.max(3616749285u32) >= c1.max(tid as u32)) as i16;
-            let mut v3: bool = (lid as i64).wrapping_add(-3751967470459553730i64) << (1u32.abs_diff(din[c1 as usize % 32usize] as u32) & 63u32) >= 7i64;
-            if f16::from_f32(34.75f32).to_f32().is_finite() {
-                continue;
-            }
+            o64[tid * 4usize + 0usize] = {
+                let v2: usize = fin[tid % 32usize] as usize & (grid_dim().x != 0u32) as usize;
+                33554432i64
+            };
+            let old3: f64 = atomic_max(&mut gd[16usize + tid], 15i16 as f64);
+            o8[tid * 4usize + 1usize] = (-71i8 ^ inp[tid % 64usize] as i8).wrapping_sub(31i8) as u8;
         };
-        r4 = (fin[7usize] as u8).wrapping_add({
-            let v5: isize = 5439521719179585011isize;
-            fin[tid % 32usize] as u8
+        r4 ^= r4.wrapping_mul(match ((match i32::MIN as u16 & 15u16 {
+            2u16 => inp[lane_id() as usize % 64usize] as i32,
+            3u16..4u16 => 262143i32,
+            5u16 => 2147483647i32,
+            6u16 => i32::MIN,
+            _ => r4 as i32,
+        }) | 3i32.wrapping_sub(grid_dim().x as i32)) & 15i32 {
+            2i32..=3i32 => inp[44usize] as u8,
+            4i32 | 5i32 => thread_idx().x as u8,
+            7i32 => fin[tid % 32usize] as u8,
+            _ => r4,
         });
-        if r4 != 0u8 {
-            let mut a6: [bool; 1] = [1305042090u32 < r4 as u32];
-            let v7: u8 = lid as u8;
-            let mut a8: [i8; 7] = [tid as i8; 7usize];
-            let mut v9: i32 = 0i32.clamp(68i32, 220i32);
-        } else if !(true || false) {
-            o32[tid * 4usize + (4294967295u32 ^ tid as u32) as usize % 4usize] = (match ((match (if false {
-                din[17usize] as i64 as u8
+        o8[tid * 4usize + c1 as usize % 4usize] = if block_idx().x != 0u32 || -407447403i32 >= inp[tid % 64usize] as i32 {
+            let v5: bf16 = -(if f16::from_f32(block_dim().x as f32) < f16::from_f32(-0.009338379f32) {
+                -bf16::from_f32(-57.25f32)
             } else {
-                false as u8
-            }) & 15u8 {
-                1u8 if 2147483647i32 < 3i32 => r4 as isize,
-                2u8 => inp[6usize] as isize,
-                4u8 => 1isize,
-                _ => block_idx().x as isize,
-            }) | (tid as isize).wrapping_add(fin[tid % 32usize] as isize)) & 15isize {
-                2isize..=3isize => (lid as i16).wrapping_add(0i16),
-                5isize | 6isize => (tid as i16).reverse_bits(),
-                _ => {
-                    let v10: f32 = inp[tid % 64usize] as f32;
-                    -4i16
-                }
-            }) as u32;
-            o16[tid * 4usize + 137438953472u64 as u32 as usize % 4usize] = ((inp[block_idx().x as usize % 64usize] as i16) << (c1 & 15u32)).wrapping_mul(-5i16) & ({
-                let v11: i32 = (din[0u32 as usize % 32usize] as i32).wrapping_sub(2i32);
-                inp[4294967294u32 as usize % 64usize] as i16
+                bf16::from_f64(din[17usize])
             });
+            255u8
+        } else {
+            (match 3isize.count_zeros() as i32 & (tid as i32).wrapping_mul(tid as i32) & 15i32 {
+                2i32..=2i32 => 0u8,
+                4i32 | 5i32 => inp[tid % 64usize] as u8,
+                6i32..7i32 => lane_id() as u8,
+                _ => r4,
+            }) / (tid as u8 | 1u8)
+        };
+        let mut v6: isize = lid as isize ^ 9223372036854775807isize.wrapping_add(0isize).wrapping_neg();
+        let v7: i8 = fin[inp[30usize] as u32 as usize % 32usize] as i8 >> (0u64.wrapping_sub(tid as u64) as u32 & 7u32);
+        if true {
+            o16[tid * 4usize + 2usize] = {
+                let v8: i32 = (-4i64 as i32).wrapping_sub(tid as i32);
+                (din[tid % 32usize] as i16 & inp[tid % 64usize] as i16).min((tid as i16).saturating_sub(0i16))
+            };
+            let mut c9: u32 = 0u32;
+            loop {
+                c9 += 1u32;
+                if c9 > (match grid_dim().x as u8 as i64 & 15i64 {
+                    2i64 if (-0.0f64).is_finite() => inp[c1 as usize % 64usize] as u32,
+                    _ => fin[tid % 32usize] as u32,
+                }) & 7u32 {
+                    break;
+                }
+            }
         }
     }
     pub fn k_59d29433814c43fd(
@@ -1961,95 +1860,83 @@ pub mod host {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         if (-0.4453125f32).mul_add(lane_id() as f32, inp[4u32 as usize % 64usize] as f32).is_finite() {
-            of[tid * 4usize + 3usize] = f32::from_bits((inp[45usize] as u32) << (lid & 31u32)).asin();
-        }
-        match 0u8.wrapping_mul(din[29usize] as u8).div_ceil(79u8 | 1u8) & 15u8 {
-            1u8 | 2u8 => {
-                if (inp[23usize] as f32).is_infinite() {
-                    let v2: usize = {
-                        let v1: i16 = 1i16 & grid_dim().x as f64 as i16;
-                        18446744073709551615usize
-                    };
-                    'l3: for i4 in 2usize..tid as f64 as usize & 7usize {
-                        of[tid * 4usize + 1usize] = ((lid as f64).floor() as f32).exp();
-                        atomic_max(&mut gl[(lid % (lid | 1u32) & 3u32) as usize + 8usize], (inp[42usize] as i64).wrapping_add(-3i64));
-                        of[tid * 4usize + v2 as f64 as u32 as usize % 4usize] = inp[tid % 64usize] as f32;
+            o64[tid * 4usize + 3usize] = (((tid != 0usize) as i64) << (grid_dim().x << (inp[lid as usize % 64usize] as u32 & 31u32) & 63u32)) % (tid as i64 & 9223372036854775807i64 | 1i64);
+        } else {
+            match 255u8.max(0u8).min(101u32.count_ones() as u8) & 15u8 {
+                0u8 => {
+                    for i1 in 0usize..=16271124176469481365usize & 7usize {
+                        let mut a2: [usize; 1] = [tid as f64 as usize];
+                        o16[tid * 4usize + 2usize] = inp[42usize] as i16;
                     }
-                } else {
-                    let mut c6: u32 = 0u32;
-                    let mut r10: f32 = 'l5: loop {
-                        c6 += 1u32;
-                        if c6 > 292.0f32 as u32 & 7u32 {
-                            break (din[tid % 32usize] as isize).wrapping_add(-1isize) as f32;
-                        }
-                        let old7: i32 = atomic_add(&mut gi[16usize + tid], (inp[1233967906u32 as usize % 64usize] as i32).min(-2i32) | lane_id() as u16 as i32);
-                        let mut a8: [f32; 1] = [inp[block_dim().x as usize % 64usize] as f32; 1usize];
-                        a8[({
-                            let v9: isize = 1isize;
-                            inp[2usize] as i16
-                        }) as usize % 1usize] = (-0.014373779f32 / inp[tid % 64usize] as f32).mul_add(4u8 as f32, -2523136.0f32 % din[tid as u32 as usize % 32usize] as f32);
-                        a8[1361i16 as usize % 1usize] = if (din[1usize] as u16).is_power_of_two() {
-                            din[tid % 32usize] as f32
-                        } else {
-                            1e-40f32.mul_add(tid as f32, 1.1754944e-38f32)
-                        };
-                    };
-                    of[tid * 4usize + 0usize] = f32::from_bits(c6);
-                    of[tid * 4usize + 0usize] = f32::from_bits(c6);
                 }
-                let mut v11: usize = block_idx().x as usize;
-                atomic_min(&mut gf[(65535u16 as u32 & 3u32) as usize + 8usize], -103.875f32 as i16 as f32);
-                let mut v12: i16 = match ((inp[tid as u32 as usize % 64usize] as i64).abs_diff(i64::MIN) as u32).wrapping_mul(!0u32) & 15u32 {
-                    0u32..=2u32 => lane_id() as i16,
-                    3u32..5u32 => (match 77.25f64 as i8 / -(127i8 & 126i8 | 2i8) & 15i8 {
-                        1i8 if inp[tid % 64usize] as usize == tid => -5i64,
-                        3i8..6i8 => grid_dim().x as i64,
-                        6i8 => inp[50usize] as i64,
-                        8i8..=9i8 => thread_idx().x as i64,
-                        _ => 9223372036854775807i64,
-                    }).count_ones() as i16,
-                    5u32 => (if lane_id() != 0u32 {
-                        -2i16
+                2u8 | 3u8 => {
+                    if (fin[tid % 32usize] as f64).is_nan() || 0u16.is_power_of_two() {
+                        o32[tid * 4usize + 0usize] = lid.div_ceil(din[tid % 32usize] as u8 as u32 ^ lid & fin[tid % 32usize] as u32 | 1u32);
+                        let mut v3: u64 = 3u64.trailing_zeros() as u64;
+                        let mut a4: [u32; 4] = [din[3usize] as u32; 4usize];
+                    } else if (if true {
+                        bf16::from_f32(-143.0f32)
                     } else {
-                        i16::MIN
-                    }) | 32767i16.wrapping_add(i16::MIN),
-                    6u32 => i16::MIN,
-                    _ => lid as i16,
-                };
-            }
-            4u8 => {
-                o8[tid * 4usize + 1usize] = (tid as u32 % (lid | 1u32)).wrapping_sub(inp[lid as usize % 64usize] as u32 ^ inp[tid % 64usize] as u32) as u8;
-                let mut v13: u16 = (0i64 | 1i64).count_zeros() as isize as u16;
-                let v14: usize = tid;
-                let v15: i64 = block_idx().x as i64;
-            }
-            5u8 => {
-                o16[tid * 4usize + 3usize] = 17179869183isize as i16;
-                od[tid * 4usize + 2usize] = 0.009002685546875f64;
-                of[tid * 4usize + 1usize] = (din[tid % 32usize] as f32).floor();
-                match (inp[55usize] as isize).is_negative() as i8 & 15i8 {
-                    1i8 | 2i8 => {
-                        o64[tid * 4usize + 0u32 as usize % 4usize] = {
-                            let v16: isize = -3isize / (tid as isize & 9223372036854775807isize | 1isize) ^ (match (din[inp[tid % 64usize] as u32 as usize % 32usize] as i64).count_zeros() as u16 / (fin[30usize] as u16 & inp[41usize] as u16 | 1u16) & 15u16 {
-                                2u16 | 3u16 => 9223372036854775807isize,
-                                _ => fin[tid % 32usize] as isize,
-                            });
-                            9223372036854775807i64.leading_zeros() as i64 / -((4i64 | v16 as i64) & 126i64 | 2i64)
+                        bf16::from_f32(lid as f32)
+                    }) >= bf16::from_f32(-8.5f32) {
+                        let v5: u16 = tid.wrapping_sub(2usize).abs_diff(inp[lid as usize % 64usize] as usize) as u16;
+                        od[tid * 4usize + 2usize] = {
+                            let v6: bool = if true {
+                                false
+                            } else {
+                                lid as usize != fin[tid % 32usize] as usize
+                            };
+                            (-f16::from_f32(thread_idx().x as f32)).to_f64()
                         };
-                    }
-                    _ => {
-                        if false {
-                            od[tid * 4usize + 1usize] = inp[0u32 as usize % 64usize] as f64;
-                            o32[tid * 4usize + ({
-                                let v17: usize = inp[3usize] as usize;
-                                fin[inp[tid % 64usize] as u32 as usize % 32usize] as u32
-                            }) as usize % 4usize] = (tid != 0usize) as u32;
-                            let mut v18: u64 = 8306493534589183678u64;
-                        } else if 1.7976931348623157e308f64.mul_add(inp[tid % 64usize] as f64, din[tid % 32usize]).is_infinite() {}
+                        let old7: i64 = atomic_xor(&mut gl[16usize + tid], (v5 as i16 as i64).wrapping_mul(i64::MIN | i64::MIN));
+                        let mut a8: [i64; 2] = [old7, din[tid % 32usize] as i64 % (old7 & 9223372036854775807i64 | 1i64)];
+                    } else {
+                        let mut v9: i32 = i32::MIN;
+                        v9 = v9.min((tid as i32).wrapping_add(v9));
                     }
                 }
+                5u8 => {
+                    let mut c10: u32 = 0u32;
+                    let mut r11: i8 = loop {
+                        c10 += 1u32;
+                        if c10 > 65535u16 as u32 & 7u32 {
+                            break f32::from_bits(lid) as i8;
+                        }
+                        o16[tid * 4usize + 1usize] = ((tid as i64 ^ i64::MIN).abs_diff(i64::MIN.saturating_sub(tid as i64)) as i16).wrapping_mul((!(block_idx().x as i16)).wrapping_sub(-5i16 / (c10 as i16 & 32767i16 | 1i16)));
+                    };
+                }
+                _ => {
+                    o32[tid * 4usize + 2usize] = tid as u32;
+                }
             }
-            _ => {}
+            if 18446744073709551615u64 == 3u64 && tid as isize >= isize::MIN {
+                of[tid * 4usize + 2usize] = din[21usize] as i16 as f32 + grid_dim().x as f32 - inp[50usize] as f32;
+                let mut a12: [bool; 5] = [18446744073709551615u64 > 8407438244065719069u64, if true {
+                    lid != 0u32
+                } else {
+                    lid != 0u32
+                }, true, true, false];
+            } else if tid != 0usize {
+                o16[tid * 4usize + 3usize] = lid as i16;
+            } else if !(din[1usize] as i32).is_positive() {
+                atomic_min(&mut gf[(({
+                    let v13: usize = lane_id() as usize;
+                    lid
+                }) & 3u32) as usize + 8usize], -11080i16 as f32);
+                let mut a14: [i8; 1] = [0i8; 1usize];
+            }
+            let old15: u32 = atomic_and(&mut ga[16usize + tid], 4294967295u32.wrapping_add(block_idx().x ^ lid));
+            o64[tid * 4usize + 3usize] = (17179869183isize as i64).signum();
+        }
+        let v16: u64 = 2195180333313201525u64;
+        of[tid * 4usize + 1usize] = (din[tid % 32usize] as f32).floor();
+        match (inp[55usize] as isize).is_negative() as i8 & 15i8 {
+            1i8 | 2i8 => {
+                of[tid * 4usize + 3usize] = -1433600.0f32;
+            }
+            _ => {
+                let mut a17: [isize; 7] = [(fin[1usize] as isize) << (0u32 & 63u32), (inp[49usize] as isize).wrapping_mul(inp[39usize] as isize), tid as isize, -5isize / (din[15usize] as isize & 9223372036854775807isize | 1isize), (lid as isize).wrapping_add(tid as isize), 9223372036854775807isize, fin[23usize] as isize / (9223372036854775807isize & 9223372036854775807isize | 1isize)];
+            }
         }
         sync_threads();
     }
@@ -2100,152 +1987,154 @@ pub mod host {
                     din[tid % 32usize] as f32
                 }, -119.0f32));
                 if !4398046511104u64.is_power_of_two() {
-                    o8[tid * 4usize + 3usize] = (match ((inp[tid % 64usize] as u16) <= inp[tid % 64usize] as u16) as i16 & 15i16 {
-                        2i16..4i16 => (lid != 0u32) as u8,
-                        4i16..=5i16 => block_idx().x as u8,
-                        _ => 125u8.wrapping_sub(22u8),
-                    }).wrapping_add((inp[15usize] as u8 == inp[33usize] as u8) as u8);
-                    let v7: i32 = match ({
-                        let v5: i16 = inp[33usize] as i16 | -4i16;
-                        grid_dim().x as i32
-                    }) & 15i32 {
-                        0i32 => {
-                            let v6: i16 = (thread_idx().x as i16).clamp(29i16, 130i16);
-                            din[16usize] as i32 / -(tid as i32 & 126i32 | 2i32)
-                        }
-                        1i32 | 2i32 => (tid as isize).leading_zeros() as i32 ^ 8191i32,
-                        _ => 2147483647i32.wrapping_add(inp[2u32 as usize % 64usize] as i32) >> ((if false {
-                            3061854173u32
-                        } else {
-                            grid_dim().x
-                        }) & 31u32),
-                    };
-                    let v8: f32 = 262143u64 as f32;
-                    let mut v9: f64 = inp[tid % 64usize] as f64;
+                    o64[tid * 4usize + 0usize] = (match ((inp[tid % 64usize] as u16) <= inp[tid % 64usize] as u16) as i16 & 15i16 {
+                        2i16..4i16 => (lid != 0u32) as u64,
+                        4i16..=5i16 => block_idx().x as u64,
+                        _ => 5435227690584128893u64.wrapping_sub(22u64),
+                    }) as i64;
+                    o64[tid * 4usize + 3usize] = (({
+                        let v5: f64 = 7602176.0f64;
+                        inp[tid as u32 as usize % 64usize] as i64
+                    }) | ({
+                        let v6: i16 = lid as i16;
+                        0i64
+                    })).wrapping_sub({
+                        let v7: i64 = grid_dim().x as i64;
+                        4i64.min(din[lid as usize % 32usize] as i64)
+                    });
+                    v4 *= v4.mul_add(din[16usize] as f32, tid as f32) % (match ((tid as isize).leading_zeros() ^ 8191u32) & 15u32 {
+                        1u32 | 2u32 if (inp[61usize] as i64).is_positive() => grid_dim().x as f32,
+                        3u32 | 4u32 => lid as f32,
+                        _ => block_dim().x as f32,
+                    });
+                    let mut a9: [i64; 8] = [2i64, (tid as u16).count_ones() as i64, i64::MIN.wrapping_mul(block_dim().x as i64), 2u64.leading_zeros() as i64, tid as u16 as i64, {
+                        let v8: i32 = i32::MIN;
+                        -2i64
+                    }, 128i64.saturating_add(-1i64), (v4 != 0.0f32) as i64];
                 } else {
-                    let v10: bf16 = (if v4 == tid as f32 {
-                        -bf16::from_f32(-2048.0f32)
+                    let v10: isize = !9.0f32.is_finite() as isize;
+                    let mut a11: [u8; 7] = [fin[tid % 32usize] as u8; 7usize];
+                    let v12: bf16 = -(if v10 != 0isize {
+                        bf16::from_f32(1179648.0f32)
                     } else {
                         bf16::from_f32(3.4028235e38f32)
-                    }) / (bf16::from_f32(v4) - bf16::from_f32(0.0f32) - bf16::from_f32(v4));
-                    let v11: bool = ((tid as f32).mul_add(fin[fin[tid % 32usize] as u32 as usize % 32usize], tid as f32) * (-0.0021820068f32 - v10.to_f32())).is_finite();
-                    of[tid * 4usize + 1usize] = ((v4 - tid as f32) % inp[tid % 64usize] as f32).atan2(v4);
+                    }) / bf16::from_f64(0.28125f64);
                 }
-                atomic_add(&mut gf[((match tid as u8 & 15u8 {
-                    0u8..2u8 => 3u32,
-                    3u8..4u8 => lid,
-                    _ => lid,
-                }) & 3u32) as usize + 0usize], (lid & 15u32) as f32);
-                v4 = match 1i32.leading_zeros() as isize % -(inp[17usize] as f64 as isize & 126isize | 2isize) & 15isize {
-                    0isize..=2isize => v4 - inp[55usize] as f32,
-                    3isize | 4isize if !(v4 != 0.0f32) => match (if true && true {
-                        1u64.wrapping_mul(0u64)
+                v4 += -4.1007996e-5f32;
+                let v13: f32 = match (if false {
+                    2147483647i32
+                } else {
+                    3i32
+                }).min(-3i32 ^ -1i32) & 15i32 {
+                    0i32 => (tid as f32 - v4).trunc(),
+                    1i32 => if (block_dim().x as u8).is_power_of_two() {
+                        of[tid * 4usize + 0usize] = (tid as f32 - fin[21usize]).trunc();
+                        v4
                     } else {
-                        inp[tid as u32 as usize % 64usize]
-                    }) & 15u64 {
-                        1u64 | 2u64 => tid as f32,
-                        3u64 => inp[59usize] as f32,
-                        _ => inp[25usize] as f32,
+                        match (if true && true {
+                            1u64.wrapping_mul(0u64)
+                        } else {
+                            inp[tid as u32 as usize % 64usize]
+                        }) & 15u64 {
+                            1u64 | 2u64 => tid as f32,
+                            3u64 => inp[59usize] as f32,
+                            _ => inp[25usize] as f32,
+                        }
                     },
-                    6isize => match -3isize & 15isize {
-                        2isize | 3isize => din[lid as usize % 32usize] as f32,
-                        4isize | 5isize => v4,
-                        6isize | 7isize => fin[tid % 32usize],
-                        8isize..9isize => v4,
-                        _ => block_dim().x as f32,
+                    2i32 => match -3isize & 15isize {
+                        2isize | 3isize => inp[50usize] as f32,
+                        4isize | 5isize => f32::from_bits(tid as u32),
+                        6isize | 7isize => bf16::from_f32(-7553024.0f32).to_f32(),
+                        8isize..9isize => v4 / tid as f32,
+                        _ => f64::NAN as f32,
                     },
-                    _ => block_dim().x as f32,
+                    _ => (if block_idx().x != 0u32 {
+                        bf16::from_f32(thread_idx().x as f32)
+                    } else {
+                        bf16::from_f32(-0.0f32)
+                    }).to_f32(),
                 };
             }
             5u64 | 6u64 => {
-                o16[tid * 4usize + 1usize] = (if !(block_idx().x != 0u32) {
-                    o16[tid * 4usize + 3usize] = lid as i16;
-                    if true {
-                        0i16
-                    } else {
-                        4i16
+                if false {
+                    o8[tid * 4usize + 3usize] = 156u8;
+                    let mut v14: bool = lid != 0u32;
+                    let v15: i64 = (9223372036854775807i64 / ((7i64 | v14 as i64) & 9223372036854775807i64 | 1i64)).clamp(-61i64, 108i64);
+                } else {
+                    let mut a16: [usize; 4] = [tid, tid | inp[0u32 as usize % 64usize] as usize, tid.reverse_bits(), tid & 0usize];
+                    let mut c18: u32 = 0u32;
+                    'l17: loop {
+                        c18 += 1u32;
+                        if c18 > (a16[2usize] as i16).count_zeros() & 7u32 {
+                            break;
+                        }
+                        if din[tid % 32usize] as i32 > i32::MIN ^ lane_id() as i32 {
+                            continue;
+                        }
+                        if inp[tid % 64usize] as i32 >= a16[2usize] as i32 {
+                            continue;
+                        }
                     }
-                } else {
-                    block_idx().x as i8 as i16
-                }) / -((-2i16).wrapping_mul(if tid != 0usize {
-                    32767i16
-                } else {
-                    lid as i16
-                }) & 126i16 | 2i16);
-                o16[tid * 4usize + 1usize] = match (inp[tid % 64usize] as u32).wrapping_sub(lid) & 15u32 {
-                    1u32 => (match -88i8 & 15i8 {
-                        2i8..=2i8 if lid as i32 > -687236623i32 => block_idx().x as i16,
-                        3i8..=3i8 => fin[11u32 as usize % 32usize] as i16,
-                        _ => inp[inp[tid % 64usize] as u32 as usize % 64usize] as i16,
-                    }).wrapping_mul(2i16.saturating_add(lid as i16)),
-                    2u32..=3u32 => (0u64 << (inp[53usize] as u32 & 63u32)).abs_diff(grid_dim().x as u64 ^ inp[11usize]) as i16,
-                    5u32 | 6u32 => false as i16,
-                    7u32 | 8u32 => (tid as i16).min((fin[30usize] as i16).wrapping_mul(inp[tid % 64usize] as i16)),
-                    _ => -2i16,
-                };
-                if !(9isize == din[tid % 32usize] as isize) {
-                    o8[tid * 4usize + (match (match lid & 15u32 {
-                        0u32 | 1u32 => tid,
-                        _ => tid.reverse_bits(),
-                    }) & 15usize {
-                        0usize => 3u32,
-                        _ => lid,
-                    }) as usize % 4usize] = (lid != 0u32 || grid_dim().x != 0u32) as i8 as u8;
-                    if (fin[lid as usize % 32usize] as i32).wrapping_add(tid as i32) == ({
-                        let v12: bf16 = bf16::from_f32(-9.875f32);
-                        tid as i32
-                    }) {
-                        of[tid * 4usize + 2usize] = f16::from_f32(-50.0f32).to_f32().abs().exp2();
-                        o32[tid * 4usize + 1usize] = (if lid as i32 != inp[tid % 64usize] as i32 {
-                            3544.0f32.is_finite()
-                        } else {
-                            tid as u8 >= 0u8
-                        }) as u32;
-                        o8[tid * 4usize + 2usize] = (tid as u8 / (255u8 | 1u8)).wrapping_sub(if true {
-                            tid as u8
-                        } else {
-                            0u8
-                        }).wrapping_mul(inp[tid % 64usize] as u16 as f64 as u8);
-                        let v13: usize = tid.wrapping_mul((lid as usize).div_ceil(tid | 1usize)) >> ((lid & tid as u32) << (1523712.0f32 as u32 & 31u32) & 63u32);
-                    } else {
-                        let v14: i64 = (din[tid % 32usize] as i64).wrapping_mul(i64::MIN);
-                        let mut v15: u32 = v14 as u32;
-                        v15 ^= (tid as u32).wrapping_neg();
-                    }
-                } else if (fin[8usize] as i8) < 127i8.wrapping_sub(lid as i8) {
-                    let mut v16: f32 = 4.5776367e-5f32;
-                } else if (if true {
-                    true
-                } else {
-                    true
-                }) && 125i32.is_positive() {
-                    of[tid * 4usize + 32767i16 as u32 as usize % 4usize] = ({
-                        let v17: i64 = (grid_dim().x as i64) << (tid as u32 & 63u32);
-                        tid as f32 * fin[0usize]
-                    }).abs();
-                    o32[tid * 4usize + din[lid as usize % 32usize] as u32 as usize % 4usize] = (din[tid % 32usize] as i16 as usize).wrapping_sub({
-                        let v18: u8 = inp[tid % 64usize] as u8;
-                        din[tid % 32usize] as usize
-                    }).count_ones();
-                    o16[tid * 4usize + 2usize] = (inp[29usize] as i16).wrapping_neg().wrapping_add(block_idx().x as i16).min(match ({
-                        let v19: i64 = -60i64;
-                        tid as u16
-                    }).wrapping_add((inp[tid % 64usize] as u16).div_ceil(0u16 | 1u16)) & 15u16 {
-                        0u16 | 1u16 => (tid as i16).min(26622i16),
-                        2u16 => 1i16 >> (lid & 15u32),
-                        3u16..=5u16 => (inp[tid % 64usize] as i16).reverse_bits(),
-                        _ => (din[4294967295u32 as usize % 32usize] as i32).count_ones() as i16,
-                    });
-                    let mut v20: f16 = -(-(f16::from_f32(-0.0f32) + f16::from_f32(3.4028235e38f32)));
-                } else {
-                    let mut v21: bool = false;
-                    o16[tid * 4usize + (lid << (tid as u32 & 31u32)) as usize % 4usize] = {
-                        let v22: isize = i8::MIN as isize;
-                        -1i16
+                    o64[tid * 4usize + (0u32 >> (a16[4i64 as usize % 4usize] as u32 & 31u32)) as usize % 4usize] = {
+                        let v19: f64 = (din[inp[tid % 64usize] as u32 as usize % 32usize] as u8 & 2u8) as f64;
+                        f16::from_f32(0.0f32).to_f32() as i64
                     };
+                    atomic_sub(&mut gu[(c18.wrapping_sub(lid) & 3u32) as usize + 4usize], (fin[12usize] as u64).wrapping_mul(13916678779477997973u64.wrapping_add(5853670986327887174u64)));
                 }
+                for i20 in (1i32..(din[tid % 32usize] as i8).trailing_zeros() as i32 & 7i32).step_by(1usize) {
+                    atomic_and(&mut gu[(lid & 3u32) as usize + 12usize], ({
+                        let v21: i32 = i20;
+                        63u64
+                    }).reverse_bits());
+                    if (lid as i32) <= i20.wrapping_mul(fin[lid as usize % 32usize] as i32) {
+                        break;
+                    }
+                }
+                od[tid * 4usize + 1usize] = (if -4isize == isize::MIN {
+                    o64[tid * 4usize + 2usize] = (if false || true {
+                        if false {
+                            lid as i64
+                        } else {
+                            -2i64
+                        }
+                    } else {
+                        false as i64
+                    }) ^ (grid_dim().x as i64).clamp(75i64, 350i64);
+                    84.5f64
+                } else {
+                    if false {
+                        -0.001861572265625f64
+                    } else {
+                        fin[22usize] as f64
+                    }
+                }) * 1.7976931348623157e308f64;
+                o8[tid * 4usize + lid as usize % 4usize] = (inp[tid % 64usize] as u16 as f64 as u8).wrapping_add(255u8);
             }
-            _ => {}
+            _ => {
+                let v24: f64 = match 0u64 & 15u64 {
+                    1u64 | 2u64 if !(block_dim().x != 0u32) => match (match -1isize / -(4isize & 126isize | 2isize) >> (lid & 63u32) & 15isize {
+                        2isize => 2u64,
+                        4isize | 5isize => tid as u64,
+                        _ => inp[11usize],
+                    }) & 15u64 {
+                        0u64..=0u64 => -(fin[8usize] as f64),
+                        1u64 | 2u64 if !true => 328.0f64.mul_add(4.57763671875e-5f64, inp[59usize] as f64),
+                        4u64 | 5u64 => 28.75f64 - inp[62usize] as f64,
+                        6u64..=6u64 => 1.6953125f64,
+                        _ => {
+                            let v22: f16 = f16::from_f32(-58.375f32);
+                            din[tid % 32usize]
+                        }
+                    },
+                    4u64 => {
+                        let v23: i16 = (inp[tid % 64usize] as i16).wrapping_mul(tid as i16);
+                        f64::NEG_INFINITY
+                    }
+                    _ => (inp[24usize] as f32 + -118.875f32) as f64,
+                };
+                od[tid * 4usize + 3usize] = v24;
+                let v25: u16 = inp[v24 as u32 as usize % 64usize] as i16 as u16;
+            }
         }
     }
     pub fn k_99e3322aa6938781(
@@ -2269,84 +2158,78 @@ pub mod host {
         let lid: u32 = thread_idx().x;
         let v1: f64 = -bf16::from_f32(block_idx().x as f32).to_f64() / (f16::from_f32(-0.013763428f32) / f16::from_f32(1e-40f32)).to_f64();
         if !(lid != 0u32) || fin[15usize] as u32 == thread_idx().x {
-            o32[tid * 4usize + 3usize] = (if true || true {
-                (din[11u32 as usize % 32usize] as u8).trailing_zeros() as i16
+            o16[tid * 4usize + 4294967295u32 as usize % 4usize] = i16::MIN;
+            od[tid * 4usize + (if true {
+                block_idx().x
             } else {
-                fin[lid as usize % 32usize] as i16 ^ -10270i16
-            }).leading_zeros();
-            let mut v2: f32 = 6.34375f32;
-        } else {
-            let mut v3: u16 = 65535u16;
+                v1 as u32
+            }) as usize % 4usize] = (grid_dim().x as u8).wrapping_mul(lid as u8) as f64;
         }
-        let mut v4: i32 = -2i32;
-        let mut v5: u8 = if f16::from_f32(v4 as f32) < f16::from_f64(v1) {
-            v4 |= (inp[17usize] as f32).is_infinite() as i32;
-            0u8 ^ 135u8.div_ceil(255u8 | 1u8)
+        let mut a2: [f64; 6] = [v1 * din[tid % 32usize], v1.floor(), tid as f64, -0.00084686279296875f64, f64::from_bits(0u64), v1];
+        'l3: for i4 in 2i32..=(if lid != 0u32 {
+            fin[4u32 as usize % 32usize] as i32
         } else {
-            (255u8 >> (2u32 & 7u32)).wrapping_add(false as u8)
+            din[a2[8i32 as usize % 6usize] as u32 as usize % 32usize] as i32
+        }) & 7i32 {
+            if false {
+                break;
+            }
+            let mut v5: u8 = 0u8;
+        }
+        'l6: for i7 in (0usize..tid.clamp(43usize, 169usize) & 7usize).step_by(1usize) {
+            a2[68719476735usize as usize % 6usize] = block_idx().x as f64 - f64::NEG_INFINITY + (a2[11599410592485964076u64 as usize % 6usize] + v1);
+            let old8: f64 = atomic_add(&mut gd[16usize + tid], (inp[tid % 64usize] as u32 & inp[tid % 64usize] as u32 & 15u32) as f64);
+        }
+        let mut a9: [u64; 1] = [inp[lid as usize % 64usize]; 1usize];
+        let v10: u16 = 0u16;
+        let mut v11: bf16 = -bf16::from_f64(-24320.0f64 - 2.2250738585072014e-308f64);
+        let mut v13: u32 = match 13i64 & 15i64 {
+            2i64..=4i64 => !true as u32,
+            5i64..7i64 => lid,
+            8i64 | 9i64 => inp[tid % 64usize] as u32,
+            10i64 | 11i64 => (isize::MIN as u32).wrapping_mul(if v11.to_f32() != 0.0f32 {
+                tid as u32
+            } else {
+                0u32
+            }),
+            _ => (a2[21isize as usize % 6usize] as u32).div_ceil(2981604530u32 | 1u32) / ((match (match ({
+                let v12: i64 = tid as i64;
+                a2[2usize] as i64
+            }).wrapping_neg() & 15i64 {
+                2i64..4i64 => 1073741824usize & 4usize,
+                _ => 17592186044416usize ^ inp[58usize] as usize,
+            }) & 15usize {
+                2usize => lid,
+                3usize => 17u32,
+                5usize..=7usize if (a2[3usize] as u64).is_power_of_two() => din[29usize] as u32,
+                _ => tid as u32,
+            }) | 1u32),
         };
-        for i6 in (1usize..=tid % (tid | 1usize) & 7usize).rev() {
-            if true && (tid != 0usize && true) {
-                v4 |= (9223372036854775807i64 ^ fin[tid % 32usize] as i64).count_zeros() as i32;
-                o32[tid * 4usize + 2usize] = ({
-                    let v7: bf16 = bf16::from_f32(lane_id() as f32);
-                    0u32
-                }).reverse_bits().wrapping_add(((lid as i8) < i8::MIN) as u32);
-                o64[tid * 4usize + 3usize] = match (v5 != 0u8 && true) as u64 & 15u64 {
-                    2u64..=4u64 => 9223372036854775807i64,
-                    5u64..=6u64 => (inp[50u32 as usize % 64usize] as isize as i64).wrapping_mul(9223372036854775807i64 ^ v4 as i64),
-                    8u64 => 0i64.wrapping_mul((-362024148855032617i64).wrapping_add(i64::MIN)),
-                    _ => if v5 <= 255u8 {
-                        of[tid * 4usize + 3usize] = (match tid.div_ceil(2usize.wrapping_mul(din[lid as usize % 32usize] as usize) | 1usize) & 15usize {
-                            0usize | 1usize => inp[inp[lid as usize % 64usize] as u32 as usize % 64usize] as f32 * tid as f32,
-                            _ => {
-                                let v8: f64 = f64::NEG_INFINITY;
-                                din[grid_dim().x as usize % 32usize] as f32
-                            }
-                        }).log2();
-                        (fin[tid % 32usize] as u8).leading_zeros() as i64
-                    } else {
-                        (v1 as i64).wrapping_add(1i64)
-                    },
-                };
-                let mut c9: u32 = 0u32;
+        atomic_xor(&mut gi[(din[grid_dim().x as usize % 32usize] as u32 & 3u32) as usize + 12usize], din[tid as u32 as usize % 32usize] as i32);
+        let old14: u32 = atomic_and(&mut ga[16usize + tid], (lid != lid) as u32);
+        match (fin[tid % 32usize] as i32 | 2147483647i32).wrapping_mul(23i32.saturating_sub(a9[0usize] as i32)) & 15i32 {
+            2i32 => {
+                let mut a15: [isize; 1] = [fin[tid % 32usize] as isize; 1usize];
+                v13 = v13.wrapping_add(inp[tid % 64usize] as u32);
+                let mut c16: u32 = 0u32;
                 loop {
-                    c9 += 1u32;
-                    if c9 > inp[18usize] as u32 & 3u32 {
+                    c16 += 1u32;
+                    if c16 > (match (-3i64).wrapping_neg() & 15i64 {
+                        1i64..=1i64 => din[tid as u32 as usize % 32usize] as u32,
+                        3i64..4i64 => fin[30usize] as u32,
+                        4i64..=4i64 => lid,
+                        _ => inp[lid as usize % 64usize] as u32,
+                    }) & 7u32 {
                         break;
                     }
-                    if (fin[lid as usize % 32usize] as u32).wrapping_sub(block_idx().x) != 32u32 {
-                        break;
-                    }
-                    v5 |= ((-2i8).trailing_zeros() as u8).saturating_add({
-                        let v10: f64 = inp[tid % 64usize] as f64;
-                        v1 as u8
-                    });
-                    v4 = v4.wrapping_add((lane_id() as i32).wrapping_mul(v4));
-                    if !!(lid != 0u32) {
-                        continue;
-                    }
+                    let v17: f16 = f16::from_f32(din[tid as u32 as usize % 32usize] as i64 as f32);
+                    if tid ^ inp[23usize] as usize > tid % (lid as usize | 1usize) {} else {}
                 }
             }
-            let mut v12: u64 = 536870911u64.wrapping_mul((din[16usize] as u64).wrapping_mul(grid_dim().x as u64).wrapping_mul({
-                let v11: bf16 = bf16::from_f32(-26.75f32);
-                tid as u64
-            }));
-        }
-        let v13: bool = if false {
-            false && false || false
-        } else {
-            v4 != 0i32
-        };
-        let mut c14: u32 = 0u32;
-        while c14 < (tid as u32).wrapping_mul(inp[21usize] as u32) & 7u32 {
-            c14 += 1u32;
-            match -2i8 & 15i8 {
-                1i8 if (-445.0f32).is_infinite() => {}
-                3i8 | 4i8 => {}
-                5i8 | 6i8 if 3i64 > lid as i64 => {}
-                _ => {}
-            }
+            3i32 | 4i32 if (-445.0f32).is_infinite() => {}
+            5i32..=5i32 => {}
+            6i32 if v10 as i64 > -2i64 => {}
+            _ => {}
         }
     }
     pub fn k_fce1eef30de2142c(
@@ -2368,132 +2251,131 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + 2usize] = (0u8 / (fin[17usize] as u8 | 1u8) | 255u8.div_ceil(0u8 | 1u8)).count_ones() as i64;
-        let v1: u16 = inp[fin[tid % 32usize] as u32 as usize % 64usize] as u16;
-        atomic_dec(&mut ga[((grid_dim().x as i32).abs_diff(inp[0u32 as usize % 64usize] as i32) & 3u32) as usize + 0usize], 1u32);
-        let v2: bf16 = bf16::from_f64(din[inp[18usize] as u32 as usize % 32usize]) * (if lid != 0u32 {
-            bf16::from_f32(f32::INFINITY)
+        of[tid * 4usize + 3usize] = if true {
+            tid as f32
         } else {
-            bf16::from_f32(block_idx().x as f32)
-        }) * (if true {
-            bf16::from_f64(tid as f64)
-        } else {
-            -bf16::from_f32(3.4028235e38f32)
-        });
-        let v3: f64 = if (lid as f64).is_nan() {
-            o32[tid * 4usize + 0usize] = tid as u32;
-            -0.052490234375f64
-        } else {
-            (-bf16::from_f32(block_dim().x as f32)).to_f64()
+            (tid as f32).mul_add({
+                let v1: i32 = 2i32;
+                -68.0f32
+            }, f16::from_f32(35.0f32).to_f32())
         };
-        if tid.is_power_of_two() {
-            atomic_add(&mut gf[(din[block_dim().x as usize % 32usize] as u32 & 3u32) as usize + 12usize], (fin[lid as usize % 32usize] as u32 / (lid | 1u32) & 15u32) as f32);
-            o64[tid * 4usize + 2usize] = (thread_idx().x as i64 ^ -3i64) / ((match (if tid as u16 >= v1 {
-                let v4: f32 = match (9223372036854775807i64 & 0i64).wrapping_sub(-1i64 << (tid as u32 & 63u32)) & 15i64 {
-                    2i64 => tid as isize as f32,
-                    4i64..7i64 => 0.0006866455f32 - f32::from_bits(lid),
-                    8i64 => (-0.0f32).signum() - (if grid_dim().x != 0u32 {
-                        -0.5371094f32
-                    } else {
-                        din[tid % 32usize] as f32
-                    }),
-                    _ => (tid as f32).floor().sqrt(),
-                };
-                (fin[7usize] as u8).wrapping_add(lane_id() as u8)
-            } else {
-                inp[inp[61usize] as u32 as usize % 64usize] as f32 as u8
-            }) & 15u8 {
-                0u8 | 1u8 => inp[49usize] as i64,
-                3u8..=3u8 => v1 as isize as i64,
-                4u8 => {
-                    let v5: u32 = lid;
-                    tid as i64
-                }
-                _ => 63i64 << (lid & 63u32),
-            }) & 9223372036854775807i64 | 1i64);
-            let old7: u32 = atomic_cas(&mut ga[16usize + tid], {
-                let v6: usize = match (din[23usize] as f32 as u32).wrapping_add(true as u32) & 15u32 {
-                    1u32 | 2u32 => tid,
-                    3u32 | 4u32 if (grid_dim().x as i64).is_negative() => tid,
-                    _ => inp[inp[54usize] as u32 as usize % 64usize] as usize,
-                };
-                tid as u32
-            }, lid);
-        } else if (match (!(tid as u16)).wrapping_sub((lid as u16) << (block_idx().x & 15u32)) & 15u16 {
-            2u16 => 0u8,
-            _ => inp[38usize] as u8,
-        }) != (din[lid as usize % 32usize] as u8).div_ceil(lid as u8 | 1u8) {
-            o16[tid * 4usize + 2usize] = true as i16;
-            atomic_sub(&mut gi[(v1 as u32 & 3u32) as usize + 0usize], 2147483647i32.wrapping_mul(3i32) | block_dim().x as i32);
+        let mut v2: bool = 2147483647i32.wrapping_mul(1795469480i32) >> ((match inp[8usize] as u8 & 15u8 {
+            0u8 | 1u8 => 18u32,
+            2u8..=3u8 => lid,
+            4u8 | 5u8 => lid,
+            _ => tid as u32,
+        }) & 31u32) <= fin[tid % 32usize] as i32;
+        o16[tid * 4usize + 0usize] = (v2 || (if block_idx().x != 0u32 {
+            v2
         } else {
-            let mut v8: i32 = (fin[tid % 32usize] as usize >> (lid & 63u32)).wrapping_add((v2.to_f32() as usize).max(tid)) as i32;
-        }
-        let mut v9: u64 = 4u64;
-        o16[tid * 4usize + lid.wrapping_mul(lid) as usize % 4usize] = inp[fin[tid % 32usize] as u32 as usize % 64usize] as i16;
-        o8[tid * 4usize + 3usize] = 0u8;
-        let v10: u64 = (2147483647i32.wrapping_sub(1073741823i32) >> (inp[4294967295u32 as usize % 64usize] as u32 & 31u32)) as u64;
-        v9 = v9.wrapping_add(0u64);
-        if (if true {
-            f16::from_f32(44.0f32)
-        } else {
-            f16::from_f32(thread_idx().x as f32)
-        }) >= f16::from_f32(-0.0f32) / f16::from_f32(f32::NEG_INFINITY) {
-            v9 |= (din[tid % 32usize] as u64 ^ 2u64) & 1u64;
-            v9 ^= (v1 as u64 & inp[tid % 64usize]).div_ceil(128i16 as u64 | 1u64);
-        } else if true && block_dim().x != 0u32 || block_dim().x != 0u32 {
-            v9 |= (-0.0f64 - lid as f64) as u64;
-            atomic_or(&mut gl[(v3 as u32 & 3u32) as usize + 0usize], (match v3 as i32 & 15i32 {
-                1i32..=3i32 => 9223372036854775807i64,
-                5i32..=5i32 if bf16::from_f32(-268.0f32) >= bf16::from_f32(40.5f32) => inp[tid % 64usize] as i64,
-                _ => fin[lid as usize % 32usize] as i64,
-            }).wrapping_mul(9223372036854775807i64));
-        } else if false {
-            o8[tid * 4usize + 0usize] = (255u8 ^ thread_idx().x as u8).wrapping_sub(if fin[0usize] as u16 >= lid as u16 {
-                if true {
-                    0u8
+            lane_id() != 0u32
+        })) as i16;
+        for i3 in (2i64..3i64 & 7i64).rev().step_by(1usize) {
+            if ({
+                let v4: i32 = inp[38usize] as i32;
+                0usize
+            }).is_power_of_two() {
+                let v5: u16 = 7u16;
+            } else if !(din[tid % 32usize] as u8).is_power_of_two() {
+                let mut v6: f16 = -(-f16::from_f32(block_dim().x as f32) - (if v2 {
+                    f16::from_f32(tid as f32)
                 } else {
-                    inp[inp[tid % 64usize] as u32 as usize % 64usize] as u8
+                    f16::from_f32(-101.375f32)
+                }));
+                if (if i3 < tid as i64 {
+                    v6 != v6
+                } else {
+                    v2 || v2
+                }) {
+                    break;
                 }
-            } else {
-                inp[tid % 64usize] as u8 / (grid_dim().x as u8 | 1u8)
-            });
-            atomic_or(&mut gu[(8u32.wrapping_add(v9 as u32) & 3u32) as usize + 12usize], {
-                let v11: usize = 14392377978916051279usize;
-                {
-                    let v12: u8 = 2u8;
-                    v2.to_f32() as u64
+                let mut v9: isize = {
+                    let v8: usize = (match i3 / -(fin[7usize] as i64 & 126i64 | 2i64) >> ((match (if 2147483647i32 > -604920981i32 {
+                        inp[0u32 as usize % 64usize] & 4294967295u64
+                    } else {
+                        0u64 % (4u64 | 1u64)
+                    }) & 15u64 {
+                        0u64..3u64 => 4294967295u32,
+                        4u64 => inp[tid % 64usize] as u32,
+                        _ => block_idx().x,
+                    }) & 63u32) & 15i64 {
+                        1i64 | 2i64 => tid,
+                        3i64..6i64 => inp[16usize] as usize,
+                        _ => tid,
+                    }).div_ceil(({
+                        let v7: isize = -4isize;
+                        tid
+                    }) | 1usize);
+                    (i3 as isize & inp[lid as usize % 64usize] as isize) << (block_idx().x.wrapping_mul(block_idx().x) & 63u32)
+                };
+                if inp[lid as usize % 64usize] as i16 != -5i16 && !v2 {
+                    continue;
                 }
-            });
-        } else if 4i32 >= din[tid % 32usize] as i32 | fin[inp[tid % 64usize] as u32 as usize % 32usize] as i32 {
-            of[tid * 4usize + 3usize] = (inp[45usize] as f32 / -14.0f32 * (3.65625f32 % din[tid as u32 as usize % 32usize] as f32)).acos();
-            let v13: f64 = v3;
-            atomic_dec(&mut ga[((fin[tid % 32usize] as u32).div_ceil(fin[9usize] as u32 | 1u32) & 3u32) as usize + 0usize], 1u32);
-            let v14: u64 = (din[tid % 32usize] as u64).min((tid as u64).saturating_add(din[23usize] as u64)).wrapping_sub((tid as u64 | v9) << (tid as u32 & 63u32));
-        } else if 88i64.wrapping_mul(block_dim().x as i64) != din[lid as usize % 32usize] as i64 {
-            let v15: i64 = (thread_idx().x as i64 / -(-4i64 & 126i64 | 2i64)).clamp(-94i64, 29i64) % -((din[10usize] as f32 as i64 ^ i32::MIN as i64) & 126i64 | 2i64);
-        } else if v2.to_f32() != 0.0f32 && (false && lane_id() != 0u32) {
-            let mut v17: i16 = ({
-                let v16: f32 = fin[8usize];
-                (fin[tid as u32 as usize % 32usize] as i16).wrapping_add(inp[56usize] as i16)
-            }).wrapping_sub(fin[lid as usize % 32usize] as i16);
-            o8[tid * 4usize + 2usize] = match tid & 8usize & (if v2.to_f32() != 0.0f32 {
-                inp[grid_dim().x as usize % 64usize] as usize
+            } else if !(255u8 < inp[din[1usize] as u32 as usize % 64usize] as u8) {
+                let mut v10: f16 = (if tid != 0usize {
+                    f16::from_f32(-770048.0f32) + f16::from_f32(lane_id() as f32)
+                } else {
+                    -f16::from_f32(-65.875f32)
+                }) * f16::from_f64(f16::from_f32(-107.5f32).to_f64());
+                v10 = f16::from_f32(1720.0f32);
+                let mut v11: u8 = thread_idx().x as u8;
             } else {
-                v17 as usize
-            }) & 15usize {
-                1usize..=3usize if (din[tid % 32usize] as u16) <= v1 => (lid as u8).wrapping_sub(3u8).wrapping_sub(246u8.wrapping_neg()),
-                4usize..5usize => (match (-4i16 as i64).wrapping_sub(tid as i16 as i64) & 15i64 {
-                    2i64..=4i64 => tid as u8,
-                    6i64 | 7i64 if (tid as f64).is_infinite() => 14u8,
-                    9i64 => din[tid % 32usize] as u8,
-                    10i64..13i64 => lid as u8,
-                    _ => tid as u8,
-                }).wrapping_add(255u8),
-                _ => 2u8 % (tid as u8 | 1u8) % (182u8 >> (134217728u32 & 7u32) | 1u8),
-            };
-            let v18: isize = -1isize;
-            of[tid * 4usize + 3usize] = fin[25usize].asin();
-        } else {}
+                v2 = i3 >= lid as i64 && fin[tid % 32usize] as i16 > 1i16;
+                let v12: f64 = match 0i8.wrapping_sub(fin[inp[inp[tid % 64usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as i8).wrapping_mul((din[23usize] as i8).wrapping_add(din[2usize] as i8)) & 15i8 {
+                    1i8 => tid as f64 / -0.0009765625f64,
+                    3i8..4i8 => -0.0f64,
+                    _ => block_dim().x as f64,
+                };
+                let mut v13: i8 = ((-0.0013427734f32).mul_add(tid as f32, f32::NEG_INFINITY) + (450560.0f32 + fin[9usize])) as i8;
+            }
+            let mut v14: i32 = (v2 as i32).wrapping_sub(inp[tid % 64usize] as i32 & tid as i32).reverse_bits();
+        }
+        let v15: i64 = (i64::MIN.wrapping_neg() >> (din[din[25usize] as u32 as usize % 32usize] as u32 & 63u32)).wrapping_abs();
+        if din[tid % 32usize] as usize ^ 2usize <= 1usize {
+            v2 = -20i16 == 128i16;
+            let v16: i32 = ((match v15 as isize & 15isize {
+                2isize => 3i32,
+                _ => 4i32,
+            }) / (din[tid as u32 as usize % 32usize] as i32 & 2147483647i32 | 1i32)).wrapping_sub((inp[tid % 64usize] as i32).wrapping_sub(fin[27usize] as i32).min(i32::MIN));
+            for i17 in (2u8..inp[34usize] as u8 & 7u8).rev() {
+                for i18 in (2u8..=(inp[53usize] as u8 ^ 255u8) & 3u8).rev() {
+                    od[tid * 4usize + 3usize] = 1e-310f64;
+                    o8[tid * 4usize + 1usize] = inp[36usize] as u8;
+                    od[tid * 4usize + 1usize] = -(thread_idx().x as f64) - (-768.0f64).mul_add(fin[0usize] as f64, lid as f64) + (if (if v2 {
+                        thread_idx().x != 0u32
+                    } else {
+                        true
+                    }) {
+                        match (block_dim().x as usize).count_zeros() as i16 & fin[29usize] as f64 as i16 & 15i16 {
+                            0i16 => 109.25f64,
+                            2i16..3i16 => inp[tid % 64usize] as f64,
+                            3i16 => din[14usize],
+                            4i16 => -123.625f64,
+                            _ => -57.0f64,
+                        }
+                    } else {
+                        (lane_id() as f64).mul_add(f64::NAN, din[fin[1usize] as u32 as usize % 32usize])
+                    });
+                    let v19: i8 = i18.wrapping_sub(3u8).wrapping_mul(i18.rotate_right(din[tid as u32 as usize % 32usize] as u32)).count_ones() as i8;
+                }
+                v2 = !(thread_idx().x != 0u32 || tid != 0usize);
+                let v20: bool = lane_id() != 0u32;
+                let mut a21: [usize; 5] = [tid; 5usize];
+            }
+        } else {
+            for i22 in (2i32..din[tid % 32usize] as i32 & 7i32).step_by(2usize) {
+                if (v2 as u8 as f32).mul_add(tid as f32, -0.011779785f32).is_finite() {
+                    break;
+                }
+            }
+            v2 = din[inp[36usize] as u32 as usize % 32usize].is_infinite();
+            let old23: u32 = atomic_dec(&mut ga[16usize + tid], 3u32);
+            let mut v24: i32 = old23 as i32 >> (old23 & 31u32) << (i32::MIN as u32 & 31u32) >> ((if (tid as u16).is_power_of_two() {
+                536870912u32 / (lid | 1u32)
+            } else {
+                lid.div_ceil(v2 as u32 | 1u32)
+            }) & 31u32);
+        }
     }
     pub fn k_38c2d8d0e2ad5111(
         inp: &[u64],
@@ -2557,49 +2439,32 @@ pub mod host {
         let v11: isize = (inp[tid % 64usize] as i64).rotate_left((inp[lid as usize % 64usize] as u32).wrapping_sub(inp[tid % 64usize] as u32)) as isize;
         if 367616.0f32.is_finite() {
             let v12: f32 = 52.125f32.abs();
-            o64[tid * 4usize + 3usize] = (tid as f64 as i64 / (i64::MIN & 9223372036854775807i64 | 1i64)).saturating_add(4i64);
-            v2 |= v2 ^ (match v12.abs() as i64 & 15i64 {
-                1i64..=2i64 if false => tid as u32,
-                _ => old4,
-            });
-            if (if !false {
-                block_dim().x as i8 != tid as i8
-            } else {
-                (tid as u8).is_power_of_two()
-            }) {
-                let v16: f64 = {
-                    let v13: usize = v12.mul_add(tid as f32, v12) as usize;
-                    {
-                        let v14: i16 = (inp[46usize] as i16) << (v2 & 15u32);
-                        match v14.wrapping_mul(din[21usize] as i16) % (({
-                            let v15: usize = inp[tid % 64usize] as usize;
-                            -1i16
-                        }) & 32767i16 | 1i16) & 15i16 {
-                            1i16 => inp[0u32 as usize % 64usize] as f64,
-                            3i16 | 4i16 if (inp[4294967295u32 as usize % 64usize] as u8).is_power_of_two() => 1e-310f64,
-                            5i16 | 6i16 => tid as f64,
-                            _ => tid as f64,
-                        }
+            o32[tid * 4usize + 3usize] = (lid << (tid as f64 as u32 & 31u32)).reverse_bits();
+            for i13 in 0i64..=i64::MIN & 7i64 {
+                for i14 in (0u8..=13i8 as u8 & 3u8).rev().step_by(2usize) {
+                    if false {
+                        continue;
                     }
-                };
-                v2 &= inp[tid % 64usize] as u32;
-                match 2147483647i32.leading_zeros() as u64 >> (6i32 as u32 & 63u32) & 15u64 {
-                    2u64 if 7i16.is_negative() => {
-                        v2 = if (lane_id() as f64).is_infinite() {
-                            thread_idx().x as u64 as u32
-                        } else {
-                            tid as u32 & tid as u32
-                        };
-                        let mut a17: [isize; 2] = [din[27usize] as isize; 2usize];
-                        a17[(grid_dim().x as u16).wrapping_sub(din[tid % 32usize] as u16) as usize % 2usize] = lid as isize;
-                    }
-                    4u64..7u64 if true => {
-                        let mut v18: f32 = (lane_id() as f32 - din[7usize] as f32).sqrt();
-                        v3 ^= 32767usize;
-                        let v19: f64 = (bf16::from_f32(f32::NAN) * bf16::from_f32(107.875f32)).to_f64() % din[26usize].recip().mul_add(lid as f64, 0.0f64);
-                    }
-                    7u64 | 8u64 => {}
-                    _ => {}
+                    let v16: i32 = ({
+                        let v15: u16 = din[0u32 as usize % 32usize] as u16;
+                        0i32
+                    }).saturating_add((fin[tid % 32usize] as i32 ^ tid as i32) >> ((fin[20usize] as u32 ^ grid_dim().x) & 31u32));
+                    of[tid * 4usize + old4 as usize % 4usize] = -847346841i32 as f32 - ({
+                        let v17: bf16 = bf16::from_f32(lid as f32) - bf16::from_f32(0.0f32);
+                        tid as f32
+                    });
+                    o64[tid * 4usize + 3usize] = (match (block_idx().x != 0u32 || true) as isize & 15isize {
+                        0isize => 9223372036854775807i64.wrapping_sub(1125899906842623i64),
+                        _ => (tid as i64).wrapping_mul(tid as i64),
+                    }) << (v2.wrapping_sub(4294967225u32 >> (inp[old4 as usize % 64usize] as u32 & 31u32)) & 63u32);
+                }
+                let mut v18: f32 = block_idx().x as f32 * (tid as f32).ceil().abs();
+                if lane_id() != 0u32 {
+                    continue;
+                }
+                if false {
+                    let v19: u8 = lane_id() as u8;
+                    o8[tid * 4usize + (block_idx().x & grid_dim().x) as usize % 4usize] = lid as u8;
                 }
             }
         } else {}
@@ -2662,65 +2527,66 @@ pub mod host {
         } else {
             (inp[din[lid as usize % 32usize] as u32 as usize % 64usize] as u8).wrapping_add(166u8) << (lid.wrapping_mul(tid as u32) & 7u32)
         };
-        o8[tid * 4usize + 3usize] = v7;
-        o32[tid * 4usize + 2usize] = ({
-            let v8: isize = (tid as isize).wrapping_mul(2604438579938568864isize);
-            4294967294u32.wrapping_mul(lid)
-        }) / (({
-            let v9: f32 = v4;
-            a1[0usize as usize % 6usize] as u32
-        }).wrapping_add(!(inp[tid % 64usize] as u32)) | 1u32);
-        o64[tid * 4usize + 1usize] = lid as i64;
-        let v10: i32 = match lane_id() as u64 & v7 as u64 & 15u64 {
-            1u64..3u64 => 13.75f64 as i32,
-            4u64..=6u64 => (tid as i32).wrapping_sub((-2i32).wrapping_sub(0i32)),
-            7u64 | 8u64 => 127i8 as i32,
-            10u64 => 134217727i32 | 536870911i32,
-            _ => i32::MIN,
-        };
-        match (v4 as u16).clamp(152u16, 391u16) >> (lid.wrapping_mul(v7 as u32) & 15u32) & 15u16 {
-            0u16 => {
-                v4 -= f32::from_bits((tid as u32).saturating_sub(inp[a1[v10 as usize % 6usize] as u32 as usize % 64usize] as u32));
-            }
-            2u16 => {
-                let v11: i64 = inp[tid % 64usize] as i64;
-            }
-            _ => {
-                let v12: bool = false;
-                let v13: i16 = -9656i16;
-                a3[(match a3[5usize] & 15i32 {
-                    0i32..1i32 => 18446744073709551615usize,
-                    1i32 => 18446744073709551615usize,
-                    2i32 | 3i32 => thread_idx().x as usize,
-                    5i32 | 6i32 => tid,
-                    _ => tid,
-                }) as usize % 7usize] = a1[0usize] as i32;
-            }
-        }
-        let mut v14: u64 = (inp[7usize].wrapping_mul(thread_idx().x as u64) ^ block_dim().x as u64).wrapping_add((2u32 as u64).div_ceil(128u64 | inp[17usize] | 1u64));
-        let mut v15: i16 = 18395i16;
-        let v16: i8 = 2.2250738585072014e-308f64 as i8;
-        let v18: u32 = {
-            let v17: i16 = block_dim().x as i16 >> (v7.count_zeros() & 15u32);
-            lid.div_ceil(32767u32 | 1u32).wrapping_mul((inp[54usize] as i16).abs_diff(2i16) as u32)
-        };
-        let mut v19: f32 = if true {
-            f32::NEG_INFINITY
+        o8[tid * 4usize + 2usize] = lid.count_zeros() as u8;
+        let v8: f64 = (f64::from_bits(fin[5usize] as u64) * a1[5usize] as i32 as f64).sqrt();
+        od[tid * 4usize + (match ({
+            let v9: i64 = -5i64;
+            block_idx().x as usize
+        }).wrapping_add(true as usize) & 15usize {
+            0usize => fin[inp[47usize] as u32 as usize % 32usize] as u32,
+            _ => lane_id(),
+        }) as usize % 4usize] = (a3[6usize] as f64 - v8) * tid as isize as f64 % v8;
+        let mut a10: [u8; 3] = [2u8; 3usize];
+        let mut v11: f32 = f32::from_bits((tid as u32).wrapping_sub(4294967294u32)) * v4;
+        v4 += 32767i16.wrapping_sub(din[din[tid % 32usize] as u32 as usize % 32usize] as i16) as f32;
+        atomic_min(&mut gi[((thread_idx().x as u8).leading_zeros() & 3u32) as usize + 0usize], 2i32.wrapping_mul(i32::MIN).wrapping_abs());
+        let mut v12: usize = (inp[31usize] as usize).wrapping_mul(din[tid % 32usize] as usize).max((if true {
+            v4 != 0.0f32
         } else {
-            (tid as f32 - din[1usize] as f32).signum()
-        };
-        let v20: bool = a1[4usize] != 0.0f64 && !(true && true);
-        o16[tid * 4usize + 3usize] = lane_id() as i16;
-        match 1u64 & 15u64 {
-            0u64 | 1u64 => {
-                od[tid * 4usize + 131071u32 as usize % 4usize] = v10 as f64 * (inp[tid % 64usize] as u16).min(65535u16) as f64;
-                let mut v21: i32 = (2147483647i32 >> ((22u32 ^ 0u32) & 31u32)).clamp(19i32, 272i32);
-                let mut v22: usize = a1[1usize] as usize;
+            false
+        }) as usize);
+        let mut v13: u64 = (din[tid % 32usize] as u64).wrapping_mul(bf16::from_f32(lid as f32).to_f64() as u64);
+        let old14: f64 = atomic_add(&mut gd[16usize + tid], (inp[tid % 64usize] as i64 as u32 & 15u32) as f64);
+        v4 *= a1[i32::MIN as usize % 6usize] as f32 + (inp[4294967295u32 as usize % 64usize] as f32 - f32::NAN);
+        'l15: for i16 in (1usize..tid & 7usize).rev() {
+            if (match (match 2u32 as isize as u16 & 15u16 {
+                0u16 | 1u16 => inp[17usize] as u8,
+                2u16 => block_dim().x as u8,
+                _ => inp[49usize] as u8,
+            }).trailing_zeros() as i8 & 15i8 {
+                2i8 => a1[tid as usize % 6usize],
+                3i8 => din[tid % 32usize],
+                4i8 if 131071i64 <= -5i64 => block_dim().x as f64,
+                _ => din[3u32 as usize % 32usize],
+            }) < -1032192.0f64 + a3[-1i32 as usize % 7usize] as f64 {
+                break;
             }
-            3u64..6u64 if f16::from_f32(-15204352.0f32) < f16::from_f64(a1[5usize]) => {}
-            7u64..=9u64 => {}
-            _ => {}
         }
+        a10[(din[inp[0u32 as usize % 64usize] as u32 as usize % 32usize] as i16 ^ thread_idx().x as i16) as usize % 3usize] = (tid as u8).wrapping_mul(din[1usize] as u8).rotate_left(lid.wrapping_mul(din[tid % 32usize] as u32));
+        let v17: f64 = din[tid % 32usize];
+        a10[(9223372036854775807i64 | fin[tid % 32usize] as i64) as usize % 3usize] = a1[-50i32 as usize % 6usize] as u8 / (din[tid as u32 as usize % 32usize] as u8 | 1u8) & ({
+            let v18: i16 = v17 as i16;
+            v7
+        });
+        o64[tid * 4usize + 3usize] = v7 as i64 % -((inp[tid % 64usize] as i64).wrapping_sub(inp[tid % 64usize] as i64) & 126i64 | 2i64);
+        let mut v19: i32 = (2147483647i32 >> ((22u32 ^ 0u32) & 31u32)).clamp(19i32, 272i32);
+        let mut v20: usize = a3[1usize] as usize;
+        v12 ^= v12.rotate_left({
+            let v21: f32 = v19 as f32;
+            fin[tid % 32usize] as u32
+        });
+        let mut v22: i16 = ((if v17 != 0.0f64 {
+            lid
+        } else {
+            v13 as u32
+        }) ^ (match tid as u64 / ((if v8 != 0.0f64 {
+            a10[0usize] as u64
+        } else {
+            tid as u64
+        }) | 1u64) & 15u64 {
+            2u64 | 3u64 if false => block_idx().x,
+            _ => tid as u32,
+        })) as i16;
     }
     pub fn k_f2df906c8ebe0af0(
         inp: &[u64],
@@ -2741,106 +2607,113 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + (4294967295u32 / (4294967295u32 | 1u32)) as usize % 4usize] = ((block_dim().x != 0u32) as i64).clamp(-98i64, 150i64).wrapping_sub(inp[18usize] as i64);
-        let v1: usize = (match (match (-3i32).wrapping_add(i32::MIN) & (inp[tid as u32 as usize % 64usize] as i32).clamp(35i32, 70i32) & 15i32 {
-            2i32 => (fin[47101464u32 as usize % 32usize] as u32).clamp(86u32, 240u32),
-            4i32..=5i32 => din[tid % 32usize] as u32 & 4294967295u32,
-            7i32..8i32 => 0u32,
-            _ => 4294967295u32.div_ceil(inp[tid % 64usize] as u32 | 1u32),
-        }) & 15u32 {
-            1u32 | 2u32 => match block_dim().x as u16 & 15u16 {
-                1u16 | 2u16 => tid,
-                3u16 | 4u16 => lid as usize,
-                _ => tid,
-            },
-            _ => tid.clamp(1usize, 218usize),
-        }) % ((match (-2i64 ^ fin[lid as usize % 32usize] as i64).min(i64::MIN >> (block_dim().x & 63u32)) & 15i64 {
-            0i64 => 0u64,
-            _ => 4294967295u64,
-        }).abs_diff(0u64) as usize | 1usize);
-        atomic_sub(&mut ga[((255u32 | inp[tid % 64usize] as u32) & 3u32) as usize + 8usize], 4294967234u32.wrapping_mul(inp[inp[lid as usize % 64usize] as u32 as usize % 64usize] as u32).wrapping_add(lid.wrapping_sub(inp[39usize] as u32)));
-        let mut a2: [i64; 8] = [block_dim().x as i64; 8usize];
-        a2[1usize] = (match ({
-            let v3: u32 = a2[32767i16 as usize % 8usize] as u32;
-            (grid_dim().x as isize).leading_zeros() as i32
-        }) & 15i32 {
-            0i32..2i32 => 9223372036854775807i64,
-            _ => inp[tid % 64usize] as i64,
-        }) ^ (v1 as i64) << (tid as u32 & 63u32);
-        a2[1usize] = {
-            let v4: u64 = fin[0usize] as u64;
-            tid as i64
+        od[tid * 4usize + 0usize] = match (inp[tid % 64usize] as u32).count_ones() as u16 / ((block_dim().x as u16).div_ceil(32768u16 | 1u16) | 1u16) & 15u16 {
+            2u16 => f16::from_f32(grid_dim().x as f32).to_f64().mul_add(i64::MIN as f64, f64::NAN - 0.228515625f64),
+            3u16..6u16 => 71.875f64,
+            _ => f64::from_bits((tid as u64).wrapping_sub(3u64)),
         };
-        let v5: u16 = lid as u16;
-        atomic_min(&mut gf[((tid as u16).count_ones() & 3u32) as usize + 12usize], din[20usize] as i16 as f32);
-        match (a2[323112615i32 as usize % 8usize] as usize as i64).rotate_left(a2[-3i8 as usize % 8usize] as u32) & 15i64 {
-            2i64 => {
-                let old6: f64 = atomic_exch(&mut gd[16usize + tid], !-4i16 as f64);
-                o32[tid * 4usize + 3usize] = old6 as u32 / (({
-                    let v7: u16 = a2[6usize] as u16;
-                    lid
-                }).max((fin[tid % 32usize] as u32).wrapping_sub(lane_id())) | 1u32);
-                let v8: usize = (inp[42usize] as usize >> (tid as u32 & 63u32)).wrapping_neg() & (tid | inp[1usize] as usize).wrapping_add((v5 != 0u16) as usize);
-            }
-            3i64..=3i64 if false => {
-                'l9: for i10 in 2u32..=tid as u32 % (lid | 1u32) & 7u32 {
-                    of[tid * 4usize + 3usize] = a2[1usize] as f32;
+        o64[tid * 4usize + 2usize] = (if -104960.0f64 != -2688.0f64 {
+            0usize
+        } else {
+            18446744073709551615usize.div_ceil(inp[tid % 64usize] as usize | 1usize)
+        }) as i64;
+        let mut a1: [f32; 5] = [-89.5f32; 5usize];
+        o16[tid * 4usize + (lid | lid) as usize % 4usize] = 29i16;
+        let v3: bool = (tid as f32 as i16).rotate_left((inp[a1[0u16 as usize % 5usize] as u32 as usize % 64usize] as u32).wrapping_mul(lid)) != ({
+            let v2: u8 = 0u16 as u8;
+            (grid_dim().x as i16) << (0u32 & 15u32)
+        });
+        let mut v4: usize = din[6usize] as usize;
+        let v5: i32 = i64::MIN.reverse_bits().count_ones() as i32;
+        a1[(if v3 {
+            fin[tid % 32usize] as u8
+        } else {
+            fin[tid % 32usize] as u8
+        }) as usize % 5usize] = f32::from_bits(if v5 != 0i32 {
+            lid
+        } else {
+            tid as u32
+        });
+        let mut a6: [f32; 1] = [match lid as u16 & 15u16 {
+            2u16 | 3u16 => a1[3589426871u32 as usize % 5usize],
+            _ => 1.1754944e-38f32,
+        }];
+        let v7: i32 = (block_dim().x as i32).wrapping_neg();
+        if lid != 0u32 {
+            v4 |= (match tid as u64 & 15u64 {
+                0u64 if a6[0usize] != 0.0f32 => fin[din[20usize] as u32 as usize % 32usize] as usize,
+                1u64 => fin[0u32 as usize % 32usize] as usize,
+                2u64..3u64 if if v3 {
+                    v3
+                } else {
+                    a6[0usize] != 0.0f32
+                } => a1[-3i8 as usize % 5usize] as usize,
+                3u64 => fin[31usize] as usize,
+                _ => fin[tid % 32usize] as usize,
+            }) << ((if v3 {
+                lid
+            } else {
+                inp[tid % 64usize] as u32
+            }) & 63u32);
+            o16[tid * 4usize + (v7 as u32).wrapping_add(inp[45usize] as u32) as usize % 4usize] = {
+                let v8: f16 = f16::from_f32(-672.0f32);
+                {
+                    let v9: bf16 = bf16::from_f32(a1[0usize]) * bf16::from_f32(502.0f32);
+                    22067i16 >> (din[fin[tid % 32usize] as u32 as usize % 32usize] as u32 & 15u32)
                 }
-                match (a2[4398046511103isize as usize % 8usize] as f32).signum() as i64 & 15i64 {
-                    2i64..3i64 => {
-                        if (if lid != 4294967295u32 {
-                            !false
+            };
+            let v10: f32 = (3.4028235e38f32 % 17.75f32 % fin[tid % 32usize].ceil()).floor();
+            match inp[tid % 64usize] as i32 % -(0i32 / (2147483647i32 & 2147483647i32 | 1i32) & 126i32 | 2i32) & 15i32 {
+                2i32 | 3i32 => {
+                    let v11: i8 = (a6[0usize] as i64).trailing_zeros() as i8;
+                    match (128isize as i16).wrapping_sub(match (tid as i8) << ((match ({
+                        let v12: u32 = inp[44usize] as u32 | 4294967295u32;
+                        0.0002536773681640625f64 as i32
+                    }) & 15i32 {
+                        2i32..=4i32 if if thread_idx().x != 0u32 {
+                            v5 != 0i32
                         } else {
-                            59.0f64.is_nan()
-                        }) {
-                            a2[0usize] = {
-                                let v11: i8 = (inp[tid % 64usize] as i8).wrapping_mul(i8::MIN);
-                                inp[tid % 64usize] as i64
-                            };
-                            let mut v12: u8 = (tid as u8).div_ceil((v1 != 0usize) as u8 | 1u8) ^ lid as u8 >> (a2[2147483647i32 as usize % 8usize] as u32 & 7u32);
-                            a2[7usize] = thread_idx().x as i64;
+                            a6[3usize as usize % 1usize] != 0.0f32
+                        } => lid,
+                        5i32 | 6i32 => lid,
+                        _ => inp[lid as usize % 64usize] as u32,
+                    }) & 7u32) & 15i8 {
+                        0i8 => a1[v5 as usize % 5usize] as i16,
+                        2i8 | 3i8 => a1[-5isize as usize % 5usize] as i16,
+                        4i8 | 5i8 => thread_idx().x as i16,
+                        _ => 255i16,
+                    }) & 15i16 {
+                        1i16 | 2i16 => {
+                            v4 = (v10 as usize).min((inp[4294967295u32 as usize % 64usize] as usize).div_ceil(grid_dim().x as usize | 1usize));
+                            v4 = (-3i16 == 4i16) as usize;
+                            v4 &= v4;
                         }
-                        for i13 in 1usize..=113usize & 7usize {
-                            let mut v14: u32 = (-f16::from_f32(2.5390625f32)).to_f64() as u32;
-                            v14 = v14.wrapping_add(0u32.wrapping_mul(din[7usize] as u32));
-                            o32[tid * 4usize + 1usize] = 0.0033111572f32 as u32 & 29u32.max(750745077u32.wrapping_add(lid));
+                        3i16 | 4i16 if a6[-1isize as usize % 1usize] != 0.0f32 => {
+                            a1[fin[tid % 32usize] as i8 as usize % 5usize] = (inp[tid % 64usize] as f32).trunc().mul_add(f32::from_bits(lid), lane_id() as f32);
+                            let v13: bool = v3;
                         }
-                        let mut c16: u32 = 0u32;
-                        'l15: while c16 < tid as u32 & 7u32 {
-                            c16 += 1u32;
-                            a2[din[tid as u32 as usize % 32usize] as i8 as usize % 8usize] = fin[thread_idx().x as usize % 32usize] as i64;
+                        6i16 | 7i16 if v3 => {
+                            let v14: i16 = 4i16;
+                            let mut v15: i32 = true as i32;
                         }
-                        let v17: u16 = inp[tid % 64usize] as u16;
-                    }
-                    _ => {
-                        a2[i32::MIN as usize % 8usize] = match (din[16usize] as i64).wrapping_add(a2[7usize]).leading_zeros() & 15u32 {
-                            1u32..=3u32 => match ({
-                                let v18: i8 = lid.abs_diff(0u32) as i8;
-                                v18.trailing_zeros()
-                            }) & 15u32 {
-                                0u32 | 1u32 => 17i64,
-                                _ => i64::MIN,
-                            },
-                            5u32..8u32 => lid as i64,
-                            _ => match inp[tid % 64usize] & 15u64 {
-                                2u64 => 9223372036854775807i64,
-                                3u64 | 4u64 => i64::MIN,
-                                5u64..8u64 => fin[0usize] as i64,
-                                _ => din[tid % 32usize] as i64,
-                            },
-                        };
+                        _ => {
+                            let v16: u8 = a1[isize::MIN as usize % 5usize] as u8;
+                            v4 ^= a6[0usize] as usize;
+                            atomic_add(&mut gd[((v5 as u32).wrapping_mul(1463575575u32) & 3u32) as usize + 0usize], (({
+                                let v17: i8 = a6[0u32 as usize % 1usize] as i8;
+                                fin[tid % 32usize] as u32
+                            }) & 15u32) as f64);
+                        }
                     }
                 }
+                5i32 => {
+                    v4 |= lane_id() as usize;
+                }
+                _ => {
+                    let mut a18: [u8; 3] = [v5 as u8; 3usize];
+                }
             }
-            5i64 => {
-                let v19: bool = a2[6usize] as i16 == -1i16 & fin[lid as usize % 32usize] as i16 | a2[tid as usize % 8usize] as i16;
-                o32[tid * 4usize + ({
-                    let v20: f16 = f16::from_f32(79.375f32);
-                    inp[0u32 as usize % 64usize] as u32
-                }) as usize % 4usize] = !lid;
-            }
-            _ => {}
-        }
+        } else if -87.375f64 as f32 == inp[63usize] as f32 * 13.25f32 {}
     }
     pub fn k_9d45c890d244e7dc(
         inp: &[u64],
@@ -2861,144 +2734,75 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        od[tid * 4usize + 3usize] = 0.000457763671875f64.atan2((-33.875f64).abs().mul_add((lid as f64).signum(), if tid != 0usize {
-            1.7976931348623157e308f64
+        od[tid * 4usize + 2usize] = 0.000457763671875f64;
+        of[tid * 4usize + 8388607u32.wrapping_mul(lid) as usize % 4usize] = lid as f32;
+        let mut v1: isize = -4isize;
+        o16[tid * 4usize + (tid as u32).wrapping_sub(4294967295u32) as usize % 4usize] = lid as i16;
+        let v2: bf16 = bf16::from_f64((if v1 != 0isize {
+            30.1875f64
         } else {
-            113.625f64
-        }));
-        let mut a1: [i32; 1] = [1i32 | tid as i32];
-        let mut v2: f32 = (if true {
-            inp[40usize] as f32
-        } else {
-            block_dim().x as f32
-        }).fract() * 85.875f32;
-        o32[tid * 4usize + 3usize] = 0u32;
-        v2 *= a1[54i8 as usize % 1usize] as f32 / v2.mul_add(inp[23usize] as f32, block_idx().x as f32);
-        of[tid * 4usize + 3i64.trailing_zeros() as usize % 4usize] = (inp[fin[inp[tid % 64usize] as u32 as usize % 32usize] as u32 as usize % 64usize] as f32 % v2).round() * (if !true {
-            of[tid * 4usize + 2usize] = (-2i32 as f32).floor();
-            inp[34usize] as f32 - v2
-        } else {
-            fin[2usize]
+            fin[4usize] as f64
+        }) / (tid as f64).signum());
+        o32[tid * 4usize + 3usize] = lid;
+        let mut a3: [bool; 1] = [tid != 0usize && true];
+        let v4: f32 = ((-0.0f64).fract() as f32).mul_add(3i64.trailing_zeros() as i64 as f32, -(-898.0f32) * lid as f32);
+        let mut v5: usize = 2772116485867674351usize;
+        v1 = thread_idx().x as isize;
+        let old6: u32 = atomic_inc(&mut ga[16usize + tid], 3u32);
+        let mut a7: [i32; 5] = [2i32; 5usize];
+        a7[fin[tid % 32usize] as u8 as usize % 5usize] = (match lane_id() as i8 & 15i8 {
+            2i8..=3i8 => i32::MIN,
+            5i8 | 6i8 => 1i32,
+            _ => 2147483647i32,
+        }) | (match 0u64 << ((tid as u32).wrapping_add(v1 as u32) & 63u32) & 15u64 {
+            1u64 | 2u64 => din[0usize] as i32,
+            _ => a3[0usize] as i32,
         });
-        'l3: for i4 in (2usize..=9607707882170931117usize.wrapping_mul(tid) & 7usize).step_by(1usize) {
-            a1[((lane_id() as u64) << (tid as u32 & 63u32)) as usize % 1usize] = (if lane_id() != 0u32 {
-                false
-            } else {
-                true
-            }) as i32;
-            let mut c5: u32 = 0u32;
-            let mut r6: bool = loop {
-                c5 += 1u32;
-                if c5 > block_idx().x % (a1[255u8 as usize % 1usize] as u32 | 1u32) & 3u32 {
-                    break !(a1[c5 as usize % 1usize] <= -5i32);
-                }
-                v2 *= a1[0usize] as f32;
-                atomic_add(&mut gu[(i4 as u32 & 3u32) as usize + 4usize], (fin[tid % 32usize] as u64).wrapping_add(inp[62usize]) << (c5.wrapping_mul(a1[lid as usize % 1usize] as u32) & 63u32));
-                v2 -= lane_id() as f32 + f32::NAN;
-                if (if true {
-                    1e-310f64 <= block_dim().x as f64
+        match v1 >> (old6 & 63u32) >> ((inp[tid as u32 as usize % 64usize] as u32).wrapping_mul(old6) & 63u32) & 15isize {
+            2isize | 3isize => {
+                od[tid * 4usize + ((din[23usize] as u32) << (a3[0usize] as u32 & 31u32)) as usize % 4usize] = 1.7976931348623157e308f64 % (old6 as f64).mul_add(7.75f32 as f64, inp[33usize] as f64);
+                a7[0u16.rotate_left(tid as u32) as usize % 5usize] = if (if old6 != 0u32 {
+                    lid != 0u32
                 } else {
-                    inp[lid as usize % 64usize] as i32 > 2147483647i32
+                    true
                 }) {
-                    continue 'l3;
-                }
-            };
-            v2 -= if (inp[tid % 64usize] as f32) < fin[block_dim().x as usize % 32usize] {
-                let v8: f32 = a1[isize::MIN as usize % 1usize] as f32 - (tid as f32 + thread_idx().x as f32) + (match (match (65534u16 / (tid as u16 | 1u16)).wrapping_add(if r6 {
-                    inp[lid as usize % 64usize] as u16
+                    od[tid * 4usize + 1usize] = (if (din[4294967295u32 as usize % 32usize] as f32) < tid as f32 {
+                        0u16 / (tid as u16 | 1u16)
+                    } else {
+                        a3[37121u16 as usize % 1usize] as u16
+                    }) as f64;
+                    thread_idx().x as i32
                 } else {
-                    0u16
-                }) & 15u16 {
-                    1u16..=3u16 => tid as u64,
-                    5u16..=6u16 => 2u64,
-                    8u16 | 9u16 => a1[-4isize as usize % 1usize] as u64,
-                    _ => inp[inp[tid % 64usize] as u32 as usize % 64usize],
-                }).wrapping_add(a1[i8::MIN as usize % 1usize] as u64) & 15u64 {
-                    1u64 | 2u64 => inp[47usize] as u16 as f32,
-                    _ => {
-                        let v7: u16 = fin[a1[0usize] as u32 as usize % 32usize] as u16;
-                        v2
-                    }
-                });
-                -96512.0f64 as f32
-            } else {
-                din[tid % 32usize] as f32
-            };
-            let old9: f32 = atomic_min(&mut gf[16usize + tid], (-1i16).wrapping_neg() as f32);
-        }
-        let old10: f32 = atomic_max(&mut gf[16usize + tid], 692.0f64 as i16 as f32);
-        o32[tid * 4usize + 0u32 as usize % 4usize] = (inp[57usize] as u32).wrapping_mul((old10 as u32).clamp(196u32, 215u32)) ^ ({
-            let v11: u32 = inp[tid % 64usize] as u32;
-            a1[9223372036854775807isize as usize % 1usize] as u32
-        }).wrapping_add(4294967178u32.wrapping_sub(lid));
-        let old12: u64 = atomic_cas(&mut gu[16usize + tid], 16395892976397802517u64 / (inp[lid as usize % 64usize] | 1u64) | (match (inp[6usize] as i16 & tid as i16).reverse_bits() & 15i16 {
-            2i16 | 3i16 => 31u64,
-            4i16..=6i16 => 2u64,
-            _ => tid as u64,
-        }), if v2.is_nan() {
-            (old10 as u64) << (tid as u32 & 63u32)
-        } else {
-            3u64.clamp(180u64, 235u64)
-        });
-        a1[(match v2 as i8 & 15i8 {
-            0i8..=0i8 => inp[lid as usize % 64usize] as u8,
-            2i8..=3i8 => inp[inp[44usize] as u32 as usize % 64usize] as u8,
-            4i8 => 1u8,
-            6i8 => a1[-3i16 as usize % 1usize] as u8,
-            _ => 215u8,
-        }) as usize % 1usize] = inp[tid % 64usize] as i32;
-        let v13: i32 = match (fin[29usize] as u64 | (match (fin[tid % 32usize] as isize / (tid as isize & 9223372036854775807isize | 1isize)).count_zeros() as u64 & 15u64 {
-            1u64..=1u64 if (inp[lid as usize % 64usize] as i64) < 9223372036854775807i64 => din[26usize] as u64,
-            2u64 if (tid as u16).is_power_of_two() => old12,
-            3u64 | 4u64 => old12,
-            _ => fin[tid % 32usize] as u64,
-        })) & 15u64 {
-            1u64 => (if a1[0usize] != 0i32 {
-                inp[tid % 64usize] as i32
-            } else {
-                1327783463i32
-            }) / -(inp[27usize] as u32 as i32 & 126i32 | 2i32),
-            2u64..5u64 => 18i32 / -((fin[tid % 32usize] as i32).wrapping_neg() & 126i32 | 2i32),
-            5u64 => (match (din[tid % 32usize] as u64).min(old12).count_zeros() as i8 & 15i8 {
-                1i8..3i8 => din[tid % 32usize] as i32,
-                3i8 => din[inp[fin[tid % 32usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as i32,
-                4i8 => fin[26usize] as i32,
-                _ => 4i32,
-            }).wrapping_sub((din[25usize] as i32).wrapping_sub(inp[tid % 64usize] as i32)),
-            6u64 | 7u64 if old10 >= v2 => tid as f32 as i32 % -(tid as i32 & 126i32 | 2i32),
-            _ => (match fin[old12 as u32 as usize % 32usize] as u32 & 15u32 {
-                0u32..1u32 => i32::MIN,
-                2u32 | 3u32 => 2147483647i32,
-                5u32 | 6u32 => v2 as i32,
-                _ => -1i32,
-            }) | (fin[tid % 32usize] as i32).wrapping_sub(2147483647i32),
-        };
-        v2 -= if false || thread_idx().x != 0u32 {
-            if false {
-                1.1754944e-38f32
-            } else {
-                inp[din[tid % 32usize] as u32 as usize % 64usize] as f32
+                    (thread_idx().x as i32).wrapping_sub(3i32)
+                };
             }
-        } else {
-            f32::from_bits(thread_idx().x)
-        };
-        if (if -8768.0f64 > din[din[2u32 as usize % 32usize] as u32 as usize % 32usize] {
-            a1[0usize] = v13;
-            !true
-        } else {
-            fin[15usize] as isize != 9223372036854775807isize
-        }) {
-            let mut v14: usize = ((if true {
-                old12
-            } else {
-                tid as u64
-            }) as usize).wrapping_mul((a1[-2isize as usize % 1usize] as i8 as usize).max(if old12 != 0u64 {
-                tid
-            } else {
-                tid
-            }));
+            4isize | 5isize => {
+                let mut a8: [u16; 7] = [0u16, (inp[tid % 64usize] as u16).div_ceil(tid as u16 | 1u16), inp[29usize] as u16, (a7[2usize] as u16).wrapping_mul(2u16), tid as f32 as u16, (tid as u16).wrapping_sub(a7[2usize] as u16), 2u16.div_ceil(tid as u16 | 1u16)];
+                v1 = v1.wrapping_add(false as isize % (a7[i8::MIN as usize % 5usize] as i8 as isize & 9223372036854775807isize | 1isize));
+                od[tid * 4usize + 3usize] = (v5 as f32 as f64).round();
+                let v9: i8 = (inp[din[tid % 32usize] as u32 as usize % 64usize] as isize).rotate_left(lid).abs_diff(v1.wrapping_sub(inp[tid % 64usize] as isize)).abs_diff(tid) as i8;
+            }
+            7isize | 8isize => {
+                v5 &= fin[din[inp[tid % 64usize] as u32 as usize % 32usize] as u32 as usize % 32usize] as usize;
+                let v10: u64 = fin[a3[i64::MIN as usize % 1usize] as u32 as usize % 32usize] as u64;
+                atomic_xor(&mut gi[((if a7[2usize] != 0i32 {
+                    lid
+                } else {
+                    tid as u32
+                }) & 3u32) as usize + 0usize], 1951580637i32);
+            }
+            9isize..=10isize => {
+                match -118i32 & 15i32 {
+                    2i32 => {
+                        v1 ^= (inp[60usize] as isize).signum() >> ((tid as u32).wrapping_add(1079977547u32) & 63u32);
+                    }
+                    3i32 if false => {}
+                    4i32..=6i32 if true && a7[2usize] != 0i32 => {}
+                    _ => {}
+                }
+            }
+            _ => {}
         }
-        sync_threads();
     }
     pub fn k_20b0473f7082fb2b(
         inp: &[u64],
@@ -3025,51 +2829,52 @@ pub mod host {
             block_dim().x as i32
         }).count_zeros() as usize & 15usize {
             2usize | 3usize => {
-                o32[tid * 4usize + 1usize] = ({
-                    let v1: u64 = 0u64.div_ceil(din[tid as u32 as usize % 32usize] as u64 | 1u64);
-                    0u16 | block_idx().x as u16
-                }) as u32;
+                od[tid * 4usize + tid as u32 as usize % 4usize] = f64::from_bits(din[tid % 32usize] as u64);
             }
             5usize => {
-                atomic_xor(&mut gl[((match 0u16 & 15u16 {
-                    2u16..3u16 => tid as u32,
-                    4u16 if true || lid != 0u32 => tid as u32,
-                    _ => lid,
-                }) & 3u32) as usize + 4usize], (i64::MIN << (lid & 63u32)).wrapping_mul(din[16usize] as i64));
-                let v2: f64 = (15i8 as i16 & (thread_idx().x as i16).rotate_right(lid)) as f64;
-                if v2.is_finite() {
-                    let v3: f16 = f16::from_f32(-126.25f32);
-                } else {
-                    let old4: u32 = atomic_and(&mut ga[16usize + tid], (tid as i16 as u32).wrapping_mul(4294967295u32 & inp[lane_id() as usize % 64usize] as u32));
-                    for i5 in 1usize..=tid & inp[tid % 64usize] as usize & 7usize {
-                        let v6: f32 = (if 255u8 == 136u8 {
-                            isize::MIN.wrapping_sub(fin[block_idx().x as usize % 32usize] as isize)
-                        } else {
-                            0isize | isize::MIN
-                        }) as f32;
-                        atomic_max(&mut gf[(2u32 & 3u32) as usize + 8usize], (32767i16 / -(i16::MIN & 126i16 | 2i16)) as f32);
-                        o8[tid * 4usize + 2usize] = (match (fin[4294967294u32 as usize % 32usize] as u64).wrapping_sub(12811190862995305734u64).wrapping_mul(grid_dim().x as i32 as u64) & 15u64 {
-                            0u64..1u64 => 3u8,
-                            2u64 | 3u64 if !(thread_idx().x != 0u32) => inp[inp[5usize] as u32 as usize % 64usize] as u8,
-                            4u64..=5u64 => 0u8,
-                            7u64 | 8u64 => 72u8,
-                            _ => 0u8,
-                        }).wrapping_mul(inp[53usize] as u8) & ((lid as usize).trailing_zeros() as u8 | tid as u8);
+                match (tid as i32).wrapping_mul(0i32 | block_idx().x as i32) & 15i32 {
+                    2i32..=2i32 => {
+                        of[tid * 4usize + 0usize] = ((f16::from_f32(7684096.0f32) - f16::from_f32(-34.375f32)) * f16::from_f64(0.0f64)).to_f32();
+                        if ({
+                            let v1: f32 = 7680.0f32;
+                            din[11usize]
+                        }) <= inp[58usize] as f64 {
+                            let v2: f64 = 2.2250738585072014e-308f64;
+                            o16[tid * 4usize + 0usize] = ((tid as u64).div_ceil(fin[21usize] as u64 | 1u64) & fin[4294967295u32 as usize % 32usize] as u64) as i16;
+                            let v3: usize = (32767i16.wrapping_sub(29531i16).trailing_zeros() as usize).div_ceil((18446744073709551615usize & inp[lane_id() as usize % 64usize] as usize).wrapping_mul(1.7976931348623157e308f64 as usize) | 1usize);
+                            let mut v4: i8 = if thread_idx().x != 0u32 {
+                                (fin[23usize] as i16 as i8).clamp(3i8, 127i8)
+                            } else {
+                                127i8
+                            };
+                        }
+                        let mut c5: u32 = 0u32;
+                        while c5 < 0u32.wrapping_sub(fin[block_idx().x as usize % 32usize] as u32) & 7u32 {
+                            c5 += 1u32;
+                            let mut v7: i16 = ((if true {
+                                tid as i16
+                            } else {
+                                lane_id() as i16
+                            }) ^ ({
+                                let v6: isize = 36028797018963968isize;
+                                tid as i16
+                            })).wrapping_sub(lid as i16);
+                            atomic_and(&mut gi[((match (fin[4294967294u32 as usize % 32usize] as u64).wrapping_sub(12811190862995305734u64).wrapping_mul(grid_dim().x as i32 as u64) & 15u64 {
+                                0u64..1u64 => lid,
+                                2u64 | 3u64 => c5,
+                                4u64..=5u64 => 0u32,
+                                7u64 | 8u64 => block_dim().x,
+                                _ => inp[5usize] as u32,
+                            }) & 3u32) as usize + 12usize], i32::MIN);
+                        }
                     }
+                    _ => {}
                 }
-                let mut c7: u32 = 0u32;
-                let mut r8: bool = loop {
-                    c7 += 1u32;
-                    if c7 > lid.div_ceil(4294967295u32 | 1u32) & 7u32 {
-                        break thread_idx().x != 0u32;
-                    }
-                };
             }
-            6usize..=8usize if (tid as f32).is_infinite() => {}
+            6usize..=8usize if (tid as i32).is_positive() => {}
             9usize => {}
             _ => {}
         }
-        sync_threads();
     }
     pub fn k_2fc9ce437f17f99d(
         inp: &[u64],
@@ -3090,116 +2895,126 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + 1usize] = (({
-            let v1: usize = tid;
-            -1i8
-        }) << (tid as u32 & 7u32)) as i64;
-        let mut v2: bf16 = -(-(-bf16::from_f32(block_dim().x as f32)));
-        let mut a3: [f32; 1] = [block_idx().x as f32; 1usize];
-        v2 = -(v2 * bf16::from_f32(a3[0usize]));
-        v2 = -(if v2.to_f32() != 0.0f32 {
-            bf16::from_f32(-0.00025749207f32)
-        } else {
-            bf16::from_f32(lane_id() as f32)
-        });
-        let mut v4: bf16 = bf16::from_f64(2.2250738585072014e-308f64);
-        if true {
-            let old5: i32 = atomic_xor(&mut gi[16usize + tid], -5i32);
-            if (match (tid as isize).wrapping_sub((a3[0usize] as u64).leading_zeros() as isize) & 15isize {
-                0isize => fin[a3[i8::MIN as usize % 1usize] as u32 as usize % 32usize] as u8,
-                2isize | 3isize => 0u8,
-                5isize => grid_dim().x as u8,
-                _ => 3u8,
-            }).is_power_of_two() {
-                let mut v6: i64 = din[din[2usize] as u32 as usize % 32usize] as usize as i64 | (fin[19usize] as i64).min(7i64);
-                od[tid * 4usize + 1usize] = f64::from_bits(block_dim().x.count_zeros() as u64) - ({
-                    let v7: f64 = fin[27usize] as f64 * tid as f64;
-                    31872.0f64.trunc()
-                });
-            }
-            atomic_inc(&mut ga[(4294967295u32.max(lid) & 3u32) as usize + 0usize], 0u32);
-            v4 = bf16::from_f32(tid as f32);
-        }
-        let mut v8: isize = 2isize;
-        v8 = v8.wrapping_add((inp[tid as u32 as usize % 64usize].abs_diff(tid as u64) as isize).signum());
-        v8 = v8.wrapping_add(-4isize);
-        v2 = if false {
-            let old9: i32 = atomic_min(&mut gi[16usize + tid], ((a3[0usize] as i16) << (lid & 15u32)).leading_zeros() as i32);
-            bf16::from_f32(1e-40f32)
-        } else {
-            v2 / bf16::from_f32(12064.0f32)
-        };
-        a3[0usize] = if tid != 0usize || true {
-            of[tid * 4usize + 2usize] = match a3[0usize] as usize & 15usize {
-                1usize..=3usize => (if v8 != 0isize {
-                    bf16::from_f32(a3[0u32 as usize % 1usize])
-                } else {
-                    v4
-                }).to_f32(),
-                5usize | 6usize => match lid & 15u32 {
-                    1u32 | 2u32 => 116.75f32,
-                    _ => a3[0usize] * -73662460.0f32,
-                },
-                _ => if v8 != 0isize {
-                    37888.0f32
-                } else {
-                    v8 as f32
-                },
-            };
-            f16::from_f32(34.875f32).to_f32()
-        } else {
-            f16::from_f32(-86.25f32).to_f32()
-        };
-        let mut c10: u32 = 0u32;
-        while c10 < ({
-            let v11: f64 = block_idx().x as f64;
-            inp[lid as usize % 64usize] as u32
-        }) & 7u32 {
-            c10 += 1u32;
-            if f16::from_f32(1.1754944e-38f32) >= f16::from_f32(a3[0usize]) {
-                a3[0usize] = ({
-                    let v12: u64 = inp[61usize];
-                    -108.75f64
-                }) as f32;
-                v4 = bf16::from_f32(0.33789063f32);
-                let v13: bf16 = -bf16::from_f32(match inp[inp[din[tid % 32usize] as u32 as usize % 64usize] as u32 as usize % 64usize] as u16 & 15u16 {
-                    0u16 | 1u16 => 48.25f32,
-                    2u16 => v2.to_f32(),
-                    _ => -0.014892578f32,
-                });
-            } else if !(9i64 != inp[56usize] as i64) {
-                let mut v14: i16 = 0i16.reverse_bits().wrapping_mul(a3[v8 as usize % 1usize] as i16 | -2i16).rotate_left((0u32 ^ c10).wrapping_sub((inp[tid % 64usize] as usize).count_zeros()));
-                atomic_or(&mut ga[(({
-                    let v15: f32 = din[lid as usize % 32usize] as f32;
-                    fin[309324865u32 as usize % 32usize] as u32
-                }) & 3u32) as usize + 8usize], (lid / (din[tid % 32usize] as u32 | 1u32)).wrapping_mul(a3[0u16 as usize % 1usize] as u32));
-                let v16: f32 = f32::from_bits(a3[2993055726u32 as usize % 1usize] as u32);
-                if (tid as f64).mul_add(2.2250738585072014e-308f64, -82.0f64).is_finite() {
-                    continue;
+        o64[tid * 4usize + 3usize] = 6415503314793157877i64.reverse_bits();
+        let v1: bf16 = bf16::from_f32((din[tid % 32usize] as f32).mul_add(fin[5usize], din[6usize] as f32)) - -bf16::from_f32(din[inp[block_idx().x as usize % 64usize] as u32 as usize % 32usize] as f32);
+        o64[tid * 4usize + (inp[thread_idx().x as usize % 64usize] as u32).div_ceil(lid | 1u32) as usize % 4usize] = inp[inp[tid % 64usize] as u32 as usize % 64usize] as i64;
+        od[tid * 4usize + (match ((inp[tid % 64usize] as i8).abs_diff(i8::MIN) as u64 | tid as u64) & 15u64 {
+            0u64 | 1u64 => lid,
+            2u64 | 3u64 => fin[tid % 32usize] as u32,
+            5u64..8u64 => 16777216u32,
+            8u64 | 9u64 => lid,
+            _ => lid,
+        }) as usize % 4usize] = (inp[tid % 64usize] as f64).ceil();
+        for i2 in 2usize..=f64::NEG_INFINITY as usize & 7usize {
+            for i3 in 1u8..0u8.min(din[tid % 32usize] as u8) & 3u8 {
+                let mut c5: u32 = 0u32;
+                'l4: while c5 < (inp[4usize] as u32).min(lid) & 3u32 {
+                    c5 += 1u32;
+                    of[tid * 4usize + 2usize] = inp[tid % 64usize] as f32;
                 }
-            } else if fin[tid % 32usize] == (inp[tid % 64usize] as f32).mul_add(0.061401367f32, block_dim().x as f32) {
-                a3[tid as i32 as usize % 1usize] = f32::from_bits({
-                    let v17: u64 = 17179869183u64;
-                    inp[37usize] as u32
-                });
-                atomic_add(&mut gd[(lid % (lid | 1u32) & 3u32) as usize + 8usize], (lid & 15u32) as f64);
-                atomic_max(&mut gl[(tid as u32 >> (32767u32 & 31u32) & 3u32) as usize + 4usize], {
-                    let v18: f32 = fin[0u32 as usize % 32usize];
-                    (inp[42usize] as i64).rotate_right(lid)
-                });
-                od[tid * 4usize + 3usize] = ({
-                    let v19: u32 = i16::MIN.abs_diff(-1i16) as u32;
-                    v2.to_f64()
-                }).powf({
-                    let v20: i16 = (-1i16).wrapping_neg();
-                    bf16::from_f32(-13.75f32).to_f64()
-                });
             }
+            if lid.count_zeros() as i16 == inp[tid % 64usize] as i64 as i16 {
+                if block_dim().x != 0u32 {
+                    break;
+                }
+            }
+            let v6: u32 = (din[22usize] as f32 % tid as f32).floor() as u32;
         }
-        let mut a21: [isize; 6] = [v8; 6usize];
-        let mut v22: f32 = (bf16::from_f32(0.0f32) - v2).to_f32() / f32::from_bits(a21[0usize] as u32);
-        if !(a3[0u8 as usize % 1usize] != 0.0f32) {
-            o8[tid * 4usize + true as u32 as usize % 4usize] = 255u8;
+        od[tid * 4usize + 1usize] = fin[0usize] as f64;
+        o8[tid * 4usize + (4u32 % (lid | 1u32)) as usize % 4usize] = (din[tid % 32usize] as u8).div_ceil((if false {
+            tid != 0usize
+        } else {
+            v1.to_f32() != 0.0f32
+        }) as u8 | 1u8);
+        let v7: f64 = f64::from_bits((fin[5usize] * tid as f32) as u64);
+        if false {
+            o8[tid * 4usize + 0usize] = if ((block_idx().x != 0u32) as i8).is_negative() {
+                255u8 << ((din[0u32 as usize % 32usize] as u32).wrapping_add(tid as u32) & 7u32)
+            } else {
+                8u8.clamp(149u8, 255u8) & (if false {
+                    255u8
+                } else {
+                    tid as u8
+                })
+            };
+            let v9: f64 = v7 + ({
+                let v8: i16 = -5i16;
+                match block_dim().x & 15u32 {
+                    1u32 | 2u32 => block_dim().x as f64,
+                    _ => v7,
+                }
+            });
+            let mut v11: u32 = ((if lid != 0u32 {
+                1u64
+            } else {
+                fin[17usize] as u64
+            }).abs_diff((fin[0u32 as usize % 32usize] as u64).wrapping_add(inp[tid % 64usize])) as u32).wrapping_sub({
+                let v10: u8 = 255u8.wrapping_mul(inp[din[v1.to_f32() as u32 as usize % 32usize] as u32 as usize % 64usize] as u8);
+                !(din[block_idx().x as usize % 32usize] as u32)
+            });
+            let mut v13: i8 = i8::MIN / -(({
+                let v12: i64 = 18446744073709551614u64.abs_diff(4u64) as i64;
+                inp[tid % 64usize] as i8
+            }) & 126i8 | 2i8);
+        } else {
+            o16[tid * 4usize + 3usize] = fin[20usize] as i16;
+            of[tid * 4usize + false as u32 as usize % 4usize] = tid as f32;
+            let v14: i8 = (18058447347798110247usize ^ inp[tid % 64usize] as usize | tid) as i8;
+            let mut v15: f64 = -(f16::from_f32(3.4028235e38f32).to_f64() % (v7 / lane_id() as f64));
+        }
+        o8[tid * 4usize + 2usize] = (block_dim().x as u8).wrapping_add(3u32 as u8) | 0u8.wrapping_mul(3u8 >> (din[tid % 32usize] as u32 & 7u32));
+        let mut c17: u32 = 0u32;
+        'l16: while c17 < lid & 7u32 {
+            c17 += 1u32;
+            o8[tid * 4usize + (inp[tid % 64usize] as u32 & block_idx().x) as usize % 4usize] = {
+                let v18: i16 = i16::MIN / (-3i16 & 32767i16 | 1i16) / (i16::MIN.min(v1.to_f32() as i16) & 32767i16 | 1i16);
+                din[0u32 as usize % 32usize] as u8
+            };
+            match (18446744073709551615usize as i8).abs_diff(din[tid % 32usize] as i8 / (fin[c17 as usize % 32usize] as i8 & 127i8 | 1i8)) as u16 & 15u16 {
+                2u16 => {
+                    if true {
+                        break;
+                    }
+                    match c17 as usize / (0usize | 1usize) & 15usize {
+                        1usize..=3usize => {
+                            let old19: u64 = atomic_add(&mut gu[16usize + tid], inp[27usize].wrapping_sub(4u64.div_ceil(tid as u64 | 1u64)));
+                            let mut a20: [usize; 5] = [0usize; 5usize];
+                            let mut v21: f64 = c17 as f64 % (match (match fin[0u32 as usize % 32usize] as u64 & 15u64 {
+                                0u64 | 1u64 => block_dim().x as usize % (549755813888usize | 1usize),
+                                3u64 if a20[old19 as usize % 5usize].is_power_of_two() => 0i64 as usize,
+                                _ => tid & 512usize,
+                            }) & 15usize {
+                                2usize => 584.0f64,
+                                3usize..6usize => lid as f64 / v7,
+                                7usize => f16::from_f32(grid_dim().x as f32).to_f64(),
+                                _ => match din[30usize] as u32 & 15u32 {
+                                    2u32 => inp[14usize] as f64,
+                                    4u32 => v1.to_f64(),
+                                    5u32 => v7,
+                                    _ => -113920.0f64,
+                                },
+                            });
+                            a20[0usize] = ({
+                                let v22: u8 = tid as u8;
+                                block_dim().x as usize
+                            }) ^ inp[fin[tid % 32usize] as u32 as usize % 64usize] as usize;
+                        }
+                        _ => {
+                            o8[tid * 4usize + (inp[tid % 64usize] as u32).div_ceil(0u32 | 1u32) as usize % 4usize] = 255u8.div_ceil(255u8.div_ceil(0u8 | 1u8).rotate_right(3i32.trailing_zeros()) | 1u8);
+                            let v24: i8 = ({
+                                let v23: usize = grid_dim().x as usize;
+                                din[tid % 32usize] as u64
+                            }).wrapping_add((inp[lid as usize % 64usize] as usize).abs_diff(tid) as u64).count_zeros() as i8;
+                            od[tid * 4usize + c17.wrapping_add(c17) as usize % 4usize] = {
+                                let v25: u64 = (3u64 / (c17 as u64 | 1u64)).wrapping_add(0u64 | block_idx().x as u64);
+                                -2984.0f32 as f64 * 125696.0f64
+                            };
+                            let v26: u64 = (block_idx().x as f64).is_finite() as u64;
+                        }
+                    }
+                }
+                _ => {}
+            }
         }
     }
     pub fn k_ca7aee14fa204500(
@@ -3231,117 +3046,85 @@ pub mod host {
         let mut a5: [f64; 5] = [fin[21usize] as f64; 5usize];
         match fin[tid % 32usize] as usize & 15usize {
             0usize => {
-                of[tid * 4usize + lid as usize % 4usize] = if bf16::from_f32(a4[0usize] as f32) + bf16::from_f32(1e-40f32) == (if tid != 0usize {
-                    bf16::from_f32(f32::NAN)
+                o64[tid * 4usize + 0usize] = -2i64;
+                o8[tid * 4usize + ((a4[4i8 as usize % 1usize] as u32) << (tid as u32 & 31u32)) as usize % 4usize] = 98u8;
+                o8[tid * 4usize + (lid & fin[2usize] as u32) as usize % 4usize] = if (if a5[255u8 as usize % 5usize] != 0.0f64 {
+                    0u16
                 } else {
-                    bf16::from_f64(a5[-5i8 as usize % 5usize])
-                }) {
-                    174080.0f32.mul_add(bf16::from_f32(0.00018024445f32).to_f32(), match fin[din[5usize] as u32 as usize % 32usize] as u64 & 15u64 {
-                        2u64 if (a4[0u64 as usize % 1usize] as f64) < tid as f64 => inp[4u32 as usize % 64usize] as f32,
-                        4u64 | 5u64 => -0.0f32,
-                        7u64 | 8u64 => inp[a4[0i64 as usize % 1usize] as u32 as usize % 64usize] as f32,
-                        _ => inp[tid % 64usize] as f32,
-                    })
+                    lane_id() as u16
+                }) >= tid as u16 % (a5[9223372036854775807u64 as usize % 5usize] as u16 | 1u16) {
+                    (inp[grid_dim().x as usize % 64usize] as u8 | 0u8).wrapping_mul((inp[4u32 as usize % 64usize] as u8).div_ceil(block_dim().x as u8 | 1u8))
                 } else {
-                    (-32384.0f32).mul_add(grid_dim().x as f32, tid as f32)
+                    din[tid as u32 as usize % 32usize] as u8
                 };
-                od[tid * 4usize + 3usize] = (tid as u16 as f64).abs().cos();
-                match i8::MIN.reverse_bits().leading_zeros() as u16 & 15u16 {
-                    2u16..=3u16 => {
-                        if a5[18446744073709551615u64 as usize % 5usize] != 0.0f64 {
-                            of[tid * 4usize + 0usize] = (-bf16::from_f32(block_idx().x as f32)).to_f32().cosh();
-                            a5[2usize] = (3usize as f64).round();
-                            let mut v6: u16 = inp[lid as usize % 64usize] as u16 ^ din[tid % 32usize] as u16;
-                            let mut v9: usize = match 3i8.wrapping_mul({
-                                let v7: isize = inp[50usize] as isize;
-                                a5[lid as usize % 5usize] as i8
-                            }) & 15i8 {
-                                1i8 => 0usize,
-                                3i8..=5i8 => tid,
-                                6i8..=6i8 if v6 as i32 != fin[tid % 32usize] as i32 => a4[-3i16 as usize % 1usize] as usize,
-                                8i8 => (a4[9223372036854775807i64 as usize % 1usize] as usize).wrapping_neg().wrapping_add((tid as u8).abs_diff(a4[0usize] as u8) as usize),
-                                _ => ({
-                                    let v8: i8 = grid_dim().x as i8;
-                                    tid
-                                }).div_ceil((fin[lid as usize % 32usize] as u64).count_ones() as usize | 1usize),
-                            };
-                        } else if tid != 0usize {
-                            od[tid * 4usize + ((a4[2usize as usize % 1usize] as u32) << (lid & 31u32)) as usize % 4usize] = (445440.0f32 % (inp[lid as usize % 64usize] as f32 + -0.06347656f32)) as f64;
-                        } else {
-                            let mut v10: i8 = if !(if true {
-                                lid != 0u32
-                            } else {
-                                false
-                            }) {
-                                match 0i8.wrapping_add(-4i8) as u16 & 15u16 {
-                                    0u16..1u16 => (inp[1u32 as usize % 64usize] as u16).count_ones() as i8,
-                                    2u16..3u16 => (lid as i8).min(4i8),
-                                    _ => 127i8 / (block_idx().x as i8 & 127i8 | 1i8),
-                                }
-                            } else {
-                                lid.leading_zeros() as i8
-                            };
-                            od[tid * 4usize + a4[v10 as usize % 1usize] as u32 as usize % 4usize] = {
-                                let v11: f64 = fin[8usize] as f64;
-                                v11 - 0.767578125f64 + (match (tid != 0usize || false) as i16 & 15i16 {
-                                    2i16 | 3i16 => a4[255u8 as usize % 1usize] as f64,
-                                    5i16 | 6i16 => 0.58203125f64,
-                                    8i16 | 9i16 => inp[a4[-3i32 as usize % 1usize] as u32 as usize % 64usize] as f64,
-                                    _ => v11,
-                                })
-                            };
-                            let mut v12: i8 = inp[tid % 64usize] as i8;
-                        }
-                        a5[(lid as u16 & tid as u16) as usize % 5usize] = (-7680.0f32 + a4[0usize] as f32) as f64;
-                        o32[tid * 4usize + 0usize] = (lid.wrapping_mul(lid) | inp[lid as usize % 64usize] as u32).wrapping_add(1u32);
-                        o16[tid * 4usize + 0usize] = (lane_id() as i16 ^ tid as i16).wrapping_mul(0i16 | -2i16).wrapping_abs();
-                    }
-                    5u16 => {
-                        let v13: f64 = f64::from_bits(0u64.reverse_bits() & (match (lid as i16 >> (lid & 15u32)).wrapping_add(32767i16) & 15i16 {
-                            0i16..=2i16 if false => inp[tid % 64usize],
-                            3i16 => a4[2147483647i32 as usize % 1usize] as u64,
-                            4i16 => din[tid % 32usize] as u64,
-                            _ => 0u64,
-                        }));
-                        a4[(a5[3usize] as usize % (2usize | 1usize)) as usize % 1usize] = (if v13 != 0.0f64 {
-                            lid as isize
-                        } else {
-                            800265943793009657isize
-                        }) % -(inp[tid % 64usize] as isize & 126isize | 2isize);
-                    }
-                    _ => {
-                        for i14 in (2u8..(tid as u8).div_ceil(tid as u8 | 1u8) & 7u8).step_by(1usize) {
-                            atomic_and(&mut gi[(lid.wrapping_add(lid) & 3u32) as usize + 8usize], block_idx().x as f32 as i32);
-                            a5[0usize] = (thread_idx().x as f64).round().mul_add(inp[42usize] as f32 as f64, tid as f64 + f64::NEG_INFINITY);
-                            of[tid * 4usize + 3usize] = (match (if (if tid != 0usize {
-                                grid_dim().x != 0u32
-                            } else {
-                                false
-                            }) {
-                                if (inp[thread_idx().x as usize % 64usize] as f64 as f32).is_finite() {
-                                    continue;
-                                }
-                                1.1754944e-38f32 as i64
-                            } else {
-                                fin[tid % 32usize] as i64 / -(-3i64 & 126i64 | 2i64)
-                            }) & 15i64 {
-                                1i64 | 2i64 => fin[10usize],
-                                3i64 | 4i64 => 58.75f32,
-                                _ => tid as f32,
-                            }).signum().acosh();
-                        }
-                    }
-                }
-                let v15: i32 = (match ((tid != 0usize) as u8).count_ones() as i8 & 15i8 {
-                    0i8 | 1i8 => fin[tid % 32usize] as i32,
-                    _ => 263290841i32,
-                }).wrapping_add(inp[lid as usize % 64usize] as i32 ^ -1i32).clamp(-51i32, 194i32);
+                let old6: u32 = atomic_dec(&mut ga[16usize + tid], 100u32);
             }
-            2usize => {}
-            4usize => {}
-            5usize..8usize => {}
-            _ => {}
+            2usize if -2i16 > tid as i16 => {
+                o8[tid * 4usize + 0usize] = (2u16 as u8 & fin[tid % 32usize] as u8).rotate_left(thread_idx().x);
+                let mut v7: bool = !(127i8 % -(1i8 & 126i8 | 2i8) > (tid as u8).trailing_zeros() as i8);
+                let v8: u64 = (if v7 {
+                    (tid as u64).wrapping_add(3491774543743243464u64)
+                } else {
+                    17u64
+                }) ^ lid as u64;
+            }
+            4usize => {
+                atomic_xor(&mut gu[(din[tid % 32usize] as u32 & 3u32) as usize + 12usize], if (tid as u16) < fin[lid as usize % 32usize] as u16 {
+                    let mut v9: i64 = lid as i64 / ((-1i64).wrapping_sub(9223372036854775807i64).wrapping_add(262144i64 & din[lid as usize % 32usize] as i64) & 9223372036854775807i64 | 1i64);
+                    3253597077703867929u64
+                } else {
+                    (lid as u64).wrapping_sub(fin[tid % 32usize] as u64)
+                });
+                od[tid * 4usize + 3usize] = f16::from_f32(inp[a4[9223372036854775807i64 as usize % 1usize] as u32 as usize % 64usize] as f32).to_f64();
+                let v10: i16 = true as i16 >> ((inp[tid % 64usize] as u32 % (din[thread_idx().x as usize % 32usize] as u32 | 1u32)).saturating_add(thread_idx().x) & 15u32);
+                let v11: f32 = 1e-40f32;
+            }
+            5usize..8usize => {
+                a4[(if true {
+                    1i64
+                } else {
+                    i64::MIN
+                }) as usize % 1usize] = isize::MIN.wrapping_sub(inp[19usize] as isize).min(8isize.saturating_add(thread_idx().x as isize));
+                let mut v12: bf16 = -bf16::from_f32(tid as f32) + -bf16::from_f32(4.84375f32) - (if lane_id().is_power_of_two() {
+                    bf16::from_f32(91.75f32) - bf16::from_f32(-0.0009460449f32)
+                } else {
+                    if false {
+                        bf16::from_f32(-8.9645386e-5f32)
+                    } else {
+                        bf16::from_f32(f32::INFINITY)
+                    }
+                });
+            }
+            _ => {
+                let v13: u32 = inp[tid as u32 as usize % 64usize] as u32;
+            }
         }
+        if lid != 0u32 {
+            for i14 in (0usize..0usize.div_ceil(fin[21usize] as usize | 1usize) & 7usize).rev().step_by(3usize) {
+                let mut a15: [i16; 6] = [a4[1i8 as usize % 1usize] as i16; 6usize];
+            }
+            let mut v16: i16 = 127i8.leading_zeros() as i16;
+            let mut v17: i8 = (-2i8).wrapping_mul((if tid != 0usize {
+                i16::MIN
+            } else {
+                2203i16
+            }).leading_zeros() as i8);
+            o16[tid * 4usize + 1e-310f64 as u32 as usize % 4usize] = (inp[tid % 64usize] as i16) << ((din[a4[0i32 as usize % 1usize] as u32 as usize % 32usize] as u32).wrapping_mul(lid) & 15u32) | inp[tid % 64usize] as i16;
+        } else if (if true {
+            1u64
+        } else {
+            tid as u64
+        }) >= 8u64.wrapping_mul(inp[tid % 64usize]) {
+            let mut v18: u32 = lid;
+            match true as i8 & 15i8 {
+                0i8..2i8 => {}
+                2i8..4i8 => {}
+                4i8 | 5i8 => {}
+                7i8 | 8i8 => {}
+                _ => {}
+            }
+        } else {}
+        sync_threads();
     }
     pub fn k_c5466786edfc2af7(
         inp: &[u64],
@@ -3374,112 +3157,164 @@ pub mod host {
             12087i16.wrapping_mul(0i16).wrapping_mul(lid as u16 as i16)
         };
         let old4: u64 = atomic_and(&mut gu[16usize + tid], 9223372036854775807i64.leading_zeros() as u64);
-        o16[tid * 4usize + 1usize] = if (inp[fin[26usize] as u32 as usize % 64usize] as u16 % (tid as u16 | 1u16)).is_power_of_two() {
-            od[tid * 4usize + 2usize] = f64::from_bits(old4).trunc() + (inp[tid % 64usize] as f64).mul_add(lid as f64, tid as f64) % (match v1 & 15i32 {
-                0i32 => fin[lid as usize % 32usize] as f64,
-                _ => -712.0f64,
-            });
-            (old4 << (lid & 63u32)).trailing_zeros() as i16
-        } else {
-            match (fin[tid as u32 as usize % 32usize] as i8).trailing_zeros() as u16 & 15u16 {
-                2u16..4u16 => match lid.wrapping_add(din[tid as u32 as usize % 32usize] as u32) & 15u32 {
-                    0u32 | 1u32 if true => block_idx().x as i16,
-                    _ => tid as i16,
-                },
-                4u16..5u16 => 0i16.wrapping_add(v3),
-                6u16 | 7u16 => match (({
-                    let v5: u16 = tid as u16;
-                    v3
-                }) ^ (old4 as i16).wrapping_sub(v3)) & 15i16 {
-                    0i16..=0i16 => lane_id() as i16,
-                    1i16 if (fin[tid as u32 as usize % 32usize] as f64).is_finite() => 1i16,
-                    3i16 => v3,
-                    _ => inp[tid % 64usize] as i16,
-                },
+        o16[tid * 4usize + 2usize] = match (match lid as u16 % (32768u16.div_ceil(65535u16 | 1u16) | 1u16) & 15u16 {
+            1u16 | 2u16 => v3,
+            3u16..5u16 if 19i8 == tid as i8 => 3.4028235e38f32 as i16,
+            _ => v3.wrapping_add(inp[11usize] as i16),
+        }) & 15i16 {
+            1i16 => (match (fin[tid as u32 as usize % 32usize] as i8).trailing_zeros() as u16 & 15u16 {
+                2u16..4u16 => fin[23usize] as i16,
+                4u16..5u16 => block_idx().x as i16,
+                6u16 | 7u16 => tid as i16,
                 _ => v3,
-            }
-        };
-        if bf16::from_f32(f32::NAN) / bf16::from_f32(f32::INFINITY) <= bf16::from_f64(fin[tid as u32 as usize % 32usize] as f64) {
-            o64[tid * 4usize + (lid ^ inp[block_idx().x as usize % 64usize] as u32) as usize % 4usize] = {
-                let v6: i32 = (v2.to_f32() != fin[fin[6u32 as usize % 32usize] as u32 as usize % 32usize]) as i32;
-                tid as i64
-            };
-            let v7: i8 = ((tid as i8) << (673929000u32 & 7u32)) / -(i8::MIN.max(-5i8) & 126i8 | 2i8) & (true && v1 != 0i32) as i8;
-        } else if !false && block_idx().x == inp[10usize] as u32 {
-            let v10: u64 = ({
-                let v9: isize = (v2.to_f32() as isize) << (inp[47usize] as u32 & 63u32);
-                2u64 % (fin[lid as usize % 32usize] as u64 | 1u64)
-            }) << (({
-                let v8: bool = !(v1 != 0i32);
-                lid | tid as u32
-            }) & 63u32);
-            let mut a11: [i64; 1] = [fin[53u32 as usize % 32usize] as i64; 1usize];
-        }
-        'l12: for i13 in 0u32..=inp[12usize] as i64 as u32 & 7u32 {
-            let v14: f16 = v2;
-            let mut v15: i32 = grid_dim().x as f64 as i32 ^ (thread_idx().x as i32).min(fin[tid as u32 as usize % 32usize] as i32).clamp(77i32, 353i32);
-            o32[tid * 4usize + 0usize] = !0u32.saturating_add(tid as u32).wrapping_add(2u32 ^ v14.to_f32() as u32);
-        }
-        o16[tid * 4usize + (old4 as u32).wrapping_mul(fin[4294967295u32 as usize % 32usize] as u32) as usize % 4usize] = if true {
-            if 4294967295u32.is_power_of_two() {
-                v3 / -(fin[tid % 32usize] as i16 & 126i16 | 2i16)
+            }).abs_diff(tid as f32 as i16) as i16,
+            2i16 | 3i16 => 0isize.min(6453490651430589420isize).trailing_zeros() as i16,
+            4i16 => din[fin[tid % 32usize] as u32 as usize % 32usize] as i16,
+            6i16 if if tid != 0usize {
+                tid != 0usize
             } else {
-                inp[inp[60usize] as u32 as usize % 64usize] as i16
-            }
-        } else {
-            (din[tid % 32usize] as i16).max(v3).wrapping_mul(block_dim().x as i16)
+                false
+            } => (tid as i16).min(i16::MIN & din[5usize] as i16),
+            _ => (if true {
+                tid as i32
+            } else {
+                thread_idx().x as i32
+            }).count_zeros() as i16,
         };
-        atomic_and(&mut ga[(i8::MIN.abs_diff(inp[tid % 64usize] as i8) as u32 & 3u32) as usize + 8usize], (inp[tid % 64usize] as i8).count_zeros() << (36u32 & 31u32));
-        let mut v16: isize = lid as isize;
-        v16 |= v16 | (din[31usize] as usize).abs_diff(tid) as isize;
-        v16 ^= v16.wrapping_add(tid as isize).wrapping_mul(v16.saturating_add(tid as isize));
-        o8[tid * 4usize + (if true {
-            58u32
-        } else {
-            inp[tid % 64usize] as u32
-        }) as usize % 4usize] = 255u8.div_ceil(fin[11usize] as u8 | 1u8);
-        v16 ^= (tid as isize).max(v1 as isize | v16);
-        of[tid * 4usize + 0usize] = ({
-            let v17: i64 = (lane_id() as i64).wrapping_mul(fin[16usize] as i64);
-            inp[tid % 64usize] as u8 as f32
-        }).tan();
-        sync_threads();
-        let mut v18: u8 = block_dim().x as u8;
-        o32[tid * 4usize + 1usize] = lid;
-        o8[tid * 4usize + 1usize] = (match old4 & 15u64 {
-            2u64..4u64 => v16.wrapping_mul(tid as isize),
-            5u64..8u64 => inp[tid % 64usize] as isize,
-            _ => v2.to_f32() as isize >> (293956029u32 & 63u32),
-        }).abs_diff(v16.wrapping_abs().clamp(17isize, 63isize)) as u8;
-        let old19: i32 = atomic_or(&mut gi[16usize + tid], (match ((match (tid.reverse_bits() | (old4 as usize).wrapping_add(din[tid % 32usize] as usize)) & 15usize {
-            1usize..2usize => din[fin[tid % 32usize] as u32 as usize % 32usize] as i8,
-            _ => inp[tid % 64usize] as i8,
-        }) ^ 10i8) & 15i8 {
-            2i8 | 3i8 => v16 as i32,
-            5i8 => inp[din[19usize] as u32 as usize % 64usize] as i32,
-            7i8..8i8 => fin[4294967295u32 as usize % 32usize] as i32,
-            _ => -33i32,
-        }) / (true as i32 & 2147483647i32 | 1i32));
-        if ({
-            let v20: usize = tid;
-            -95.75f64
-        }).is_finite() {
-            atomic_or(&mut gu[((inp[tid % 64usize] as u32 | 0u32) & 3u32) as usize + 0usize], fin[30usize] as u64);
-            v16 = v16.wrapping_add(match (din[din[0u32 as usize % 32usize] as u32 as usize % 32usize] as i16).max(v3).count_zeros() as u64 & 15u64 {
-                0u64 | 1u64 if tid > tid => if lid != 0u32 {
-                    3isize
+        if !!false {
+            o8[tid * 4usize + 3usize] = ((if true {
+                true
+            } else {
+                lid != 0u32
+            }) as u8).max(din[tid % 32usize] as u8);
+        } else if v1 != 0i32 {
+            let v5: bool = ((block_dim().x != 0u32) as i32) << (lid >> (lid & 31u32) & 31u32) != (fin[6u32 as usize % 32usize] as u64 >= din[lid as usize % 32usize] as u64) as i32;
+            if ((tid as u64) << (673929000u32 & 63u32)).is_power_of_two() {
+                let mut a6: [f64; 1] = [71303168.0f64; 1usize];
+                of[tid * 4usize + 1usize] = f32::NAN % ((thread_idx().x as f32).fract() - (a6[0usize] as f32).fract());
+                let mut a7: [f32; 2] = [grid_dim().x as f32; 2usize];
+                o64[tid * 4usize + 1usize] = match (3i8 ^ (a7[4i16 as usize % 2usize] as i8 ^ old4 as i8)) & 15i8 {
+                    1i8 => match v5 as i16 >> (lid & 15u32) >> ((if grid_dim().x != 0u32 {
+                        524288u32
+                    } else {
+                        lid
+                    }) & 15u32) & 15i16 {
+                        1i16 | 2i16 => v3 as f64 as i64,
+                        3i16 | 4i16 if !(v2.to_f32() != 0.0f32) => (-3i64).wrapping_abs(),
+                        _ => (din[tid % 32usize] as i64).wrapping_add(-2i64),
+                    },
+                    3i8..=3i8 if v3 >= v3 => tid as i16 as i64,
+                    4i8 | 5i8 => if a7[0usize] != 0.0f32 {
+                        od[tid * 4usize + 3usize] = match (9223372036854775807isize ^ a7[1usize] as isize) << (({
+                            let v8: bool = v5;
+                            lid
+                        }) & 63u32) & 15isize {
+                            2isize | 3isize => f64::from_bits(v2.to_f32() as u64).trunc(),
+                            4isize..=6isize => (-24.0f64).recip(),
+                            8isize | 9isize => inp[lane_id() as usize % 64usize] as f64,
+                            11isize..12isize if a6[255isize as usize % 1usize] != 0.0f64 => 1e-310f64.mul_add(a6[0usize], inp[tid % 64usize] as f64) + f16::from_f32(602112.0f32).to_f64(),
+                            _ => inp[tid % 64usize] as isize as f64 + 2.2250738585072014e-308f64.trunc(),
+                        };
+                        -1i64
+                    } else {
+                        (inp[tid % 64usize] as i64).count_ones() as i64
+                    },
+                    _ => if lid != 0u32 || v5 {
+                        9223372036854775807i64
+                    } else {
+                        (lid as i64).wrapping_mul(block_idx().x as i64)
+                    },
+                };
+            } else if (tid as i64 % (tid as i64 & 9223372036854775807i64 | 1i64)).is_positive() {
+                od[tid * 4usize + (din[1usize] as u32).div_ceil(v5 as u32 | 1u32) as usize % 4usize] = -19136.0f64;
+            } else {
+                of[tid * 4usize + 2usize] = v3 as f32;
+            }
+            atomic_add(&mut gd[((lid != 0u32) as u32 & 3u32) as usize + 4usize], ((if v5 {
+                0u32
+            } else {
+                lid
+            }) & 15u32) as f64);
+            let mut v10: i64 = (match (din[tid % 32usize] as usize).wrapping_mul(thread_idx().x as usize).wrapping_sub(v5 as usize) & 15usize {
+                2usize..=4usize => (v5 as i64).wrapping_sub(old4 as i64),
+                5usize => -2i64 | fin[tid % 32usize] as i64,
+                7usize..=8usize => {
+                    let v9: bf16 = bf16::from_f32(v3 as f32);
+                    33554432i64
+                }
+                _ => tid as i64,
+            }).wrapping_mul((match (old4 as u32 as u8).rotate_right(if tid != 0usize {
+                lid
+            } else {
+                lid
+            }) & 15u8 {
+                1u8 => 9223372036854775807i64,
+                2u8..=2u8 => -2164726545353487367i64,
+                _ => -5i64,
+            }).wrapping_add(2i64.wrapping_neg()));
+        }
+        atomic_xor(&mut gl[(lid & 3u32) as usize + 12usize], {
+            let v11: isize = din[fin[tid % 32usize] as u32 as usize % 32usize] as isize;
+            4i64 | 1i64
+        });
+        if false || (fin[tid % 32usize] as usize) < inp[0u32 as usize % 64usize] as usize {
+            if (if !false {
+                true
+            } else {
+                true
+            }) {
+                od[tid * 4usize + 1usize] = {
+                    let v12: usize = (fin[tid % 32usize] as usize).wrapping_sub(inp[tid % 64usize] as usize) / (0usize << (0u32 & 63u32) | 1usize);
+                    f64::INFINITY.fract() - f16::from_f32(lid as f32).to_f64()
+                };
+                o32[tid * 4usize + 3usize] = (((tid != 0usize) as u32) << ((match false as u8 % (2u8.clamp(64u8, 173u8) | 1u8) & 15u8 {
+                    2u8..3u8 => din[24usize] as u32,
+                    3u8 => v1 as u32,
+                    _ => inp[41usize] as u32,
+                }) & 31u32)).rotate_right((if lid != 0u32 {
+                    inp[18usize] as u32
                 } else {
-                    v16
-                },
-                3u64..=5u64 => v16.wrapping_add(v16),
-                _ => (fin[din[3usize] as u32 as usize % 32usize] as isize).rotate_right(fin[4294967295u32 as usize % 32usize] as u32),
-            });
-            of[tid * 4usize + 1usize] = (block_idx().x as f32 * 1.1754944e-38f32).sin();
-        } else if (if lid != 0u32 {
-            fin[tid % 32usize] as u8
+                    4294967295u32
+                }).div_ceil((inp[tid % 64usize] as i32).trailing_zeros() | 1u32));
+            } else {
+                o8[tid * 4usize + 3usize] = if (24usize as f32).is_finite() {
+                    let mut a13: [f64; 2] = [if true {
+                        inp[tid % 64usize] as f64
+                    } else {
+                        thread_idx().x as f64
+                    }, f64::INFINITY];
+                    0u8.wrapping_mul(v2.to_f32() as u8).wrapping_sub((old4 as i64).count_ones() as u8)
+                } else {
+                    match (fin[v3 as u32 as usize % 32usize] as isize).signum() as u32 & 15u32 {
+                        0u32 => 22u8,
+                        _ => 30u8,
+                    }
+                };
+                o8[tid * 4usize + 0usize] = inp[tid % 64usize] as f64 as i8 as u8;
+            }
+            let mut v14: u32 = lid;
+            v14 = {
+                let v15: f32 = 4608.0f32;
+                {
+                    let v16: isize = tid as isize;
+                    v14
+                }
+            };
         } else {
-            7u8
-        }).is_power_of_two() {}
+            let mut a17: [u16; 2] = [if false {
+                din[tid % 32usize] as u16
+            } else {
+                old4 as u16
+            }, 28u16];
+            for i18 in (0u8..=(v1 as isize).count_ones() as u8 & 7u8).rev().step_by(2usize) {
+                o16[tid * 4usize + 2usize] = (if lid != 0u32 {
+                    255u8
+                } else {
+                    a17[1usize] as u8
+                }).count_zeros() as u64 as i16;
+            }
+        }
+        sync_threads();
         sync_threads();
     }
     pub fn k_70c071871dc1187c(
@@ -3501,120 +3336,143 @@ pub mod host {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        of[tid * 4usize + (match 65535u16 / (lid as u16 | 1u16) & 15u16 {
-            1u16..4u16 => 2478128177u32,
-            4u16..=5u16 if true || false => inp[4294967295u32 as usize % 64usize] as u32,
-            7u16 => lid,
-            _ => 0u32,
-        }) as usize % 4usize] = 1e-40f32.mul_add(f32::from_bits(lid.div_ceil(din[tid % 32usize] as u32 | 1u32)), ({
-            let v1: i64 = fin[24usize] as i64;
-            v1 as f32
-        }) / (if thread_idx().x != 0u32 {
-            thread_idx().x as f32
-        } else {
-            inp[41usize] as f32
-        }));
-        atomic_add(&mut ga[(2u8 as u32 & 3u32) as usize + 4usize], lid & tid as u32 | (if block_dim().x != 0u32 {
-            tid as u32
-        } else {
-            lid
-        }));
-        of[tid * 4usize + 3usize] = 468.0f32.sqrt();
-        if thread_idx().x as i64 > (match din[tid % 32usize] as i8 & 15i8 {
-            0i8..=2i8 => 2199023255551i64,
-            _ => fin[inp[4294967295u32 as usize % 64usize] as u32 as usize % 32usize] as i64,
-        }) {
-            let mut v2: u16 = din[tid % 32usize] as u16;
-            for i3 in 1u32..fin[0u32 as usize % 32usize] as u32 % (inp[tid % 64usize] as u32 | 1u32) & 7u32 {
-                of[tid * 4usize + lid.wrapping_sub(lid) as usize % 4usize] = (-0.05859375f32).floor().sqrt();
-                let v4: f16 = f16::from_f64(v2 as f32 as f64);
-                let v5: i8 = block_idx().x as i8;
-            }
-            let v6: f64 = (-18.875f64 - din[inp[tid % 64usize] as u32 as usize % 32usize]).mul_add((bf16::from_f32(0.0f32) / bf16::from_f32(lid as f32)).to_f64(), (-99614720.0f64).mul_add(1e-310f64, tid as f64) + 125566976.0f64.mul_add(inp[tid % 64usize] as f64, fin[11usize] as f64));
-            'l7: for i8 in (0i64..fin[tid % 32usize] as i64 % -(2i64 & 126i64 | 2i64) & 7i64).rev() {
-                if !(lid != 0u32 || i8 != 0i64) {
-                    continue 'l7;
-                }
-            }
-        } else if (inp[59usize] as i32).wrapping_sub(-1i32).is_negative() {
-            let mut v9: u8 = 218u8;
-            let mut v10: u8 = v9 & (din[tid % 32usize] as u8).max(if true {
-                fin[3u32 as usize % 32usize] as u8
+        o8[tid * 4usize + 0usize] = match 65535u16 / (lid as u16 | 1u16) & 15u16 {
+            1u16..4u16 => fin[tid % 32usize] as u8,
+            4u16..=5u16 if true || false => 255u8,
+            7u16 => (2u8 / (tid as u8 | 1u8)).div_ceil(fin[6usize] as u8 ^ 255u8 | 1u8),
+            _ => (din[din[tid as u32 as usize % 32usize] as u32 as usize % 32usize] as u8).wrapping_add(12u8).wrapping_neg(),
+        };
+        let mut v1: bool = !(block_dim().x != 0u32);
+        o16[tid * 4usize + 3usize] = (thread_idx().x as i16) << (tid.trailing_zeros() & 15u32);
+        let mut v3: u32 = (3900207431426425355isize as u32).wrapping_sub(lid).wrapping_mul(match ({
+            let v2: isize = thread_idx().x as isize;
+            v1 as i16
+        }) & 3861i16 & 15i16 {
+            0i16..=2i16 => if v1 {
+                lid
             } else {
-                fin[tid % 32usize] as u8
-            });
-        } else {
-            if (if 1152921504606846976i64.is_positive() {
-                true
+                inp[4294967295u32 as usize % 64usize] as u32
+            },
+            _ => if tid != 0usize {
+                din[tid % 32usize] as u32
             } else {
-                (inp[tid as u32 as usize % 64usize] as f32).is_nan()
-            }) {
-                let v11: usize = tid.clamp(97usize, 251usize).wrapping_sub((inp[50usize] as usize).rotate_right((fin[0usize] as u32).div_ceil(lid | 1u32)));
-                let mut a13: [i64; 8] = [thread_idx().x as f32 as i64, (tid as i64).wrapping_add(2i64), inp[tid as u32 as usize % 64usize] as i64 | thread_idx().x as i64, {
-                    let v12: u16 = 2u16;
-                    i64::MIN
-                }, tid as i64 & 128i64, (inp[tid % 64usize] as i64).wrapping_add(i64::MIN), fin[lid as usize % 32usize] as i64, 70368744177663i64];
-                let mut v14: i64 = (inp[21usize] as i64).wrapping_sub(fin[tid % 32usize] as i64) & i64::MIN ^ (i64::MIN ^ -1i64).reverse_bits();
-            } else if true {
-                let v15: isize = (-1i32).count_zeros() as isize;
-                let old16: i32 = atomic_cas(&mut gi[16usize + tid], -277214760i32, lid as i32);
-            }
-            match (if thread_idx().x != 0u32 {
-                65535u16
-            } else {
-                (fin[tid % 32usize] as u16) << (din[lid as usize % 32usize] as u32 & 15u32)
-            }) & 15u16 {
-                2u16..=2u16 => {
-                    od[tid * 4usize + 2usize] = (tid as i64 as f64 / (-70.5f64 + inp[27usize] as f64)).ln();
-                    let v17: u64 = !(lid as isize > din[lid as usize % 32usize] as isize) as u64;
-                    atomic_max(&mut gi[(lid & 3u32) as usize + 12usize], (match (-1i8 < 127i8) as isize & 15isize {
-                        0isize..=1isize => tid as i8,
-                        2isize => i8::MIN,
-                        3isize => inp[tid % 64usize] as i8,
-                        _ => i8::MIN,
-                    }) as i32);
-                    od[tid * 4usize + 1usize] = ((fin[tid as u32 as usize % 32usize] as f64).floor() % f64::NEG_INFINITY).atan2(din[lid as usize % 32usize] as usize as f64 - inp[tid % 64usize] as f64 / tid as f64);
-                }
-                4u16 | 5u16 => {
-                    atomic_and(&mut gl[(fin[din[18usize] as u32 as usize % 32usize] as u32 & din[10usize] as u32 & 3u32) as usize + 8usize], tid as i64);
-                }
-                _ => {
-                    let mut v18: bf16 = (if tid as u32 != lid {
-                        bf16::from_f32(f32::NEG_INFINITY) / bf16::from_f32(78.625f32)
+                v1 as u32
+            },
+        });
+        v1 = v3 as f64 as isize > ({
+            let v4: isize = inp[tid % 64usize] as isize;
+            fin[lid as usize % 32usize] as isize
+        });
+        match (match 18446744073709551615u64 & 15u64 {
+            1u64 | 2u64 => tid as u8,
+            _ => block_dim().x as u8,
+        }).count_zeros() as usize & 15usize {
+            1usize..2usize if v3 != 0u32 => {
+                for i5 in (1i32..(-5i32).reverse_bits() & 7i32).step_by(3usize) {
+                    v3 = din[inp[tid % 64usize] as u32 as usize % 32usize] as u32;
+                    if (match 1u64 / (18446744073709551615u64.wrapping_sub(fin[6usize] as u64) | 1u64) & 15u64 {
+                        2u64..=3u64 => f64::INFINITY,
+                        5u64..=5u64 => 2.2250738585072014e-308f64,
+                        7u64 | 8u64 => tid as f64,
+                        10u64 => inp[tid % 64usize] as f64,
+                        _ => 0.0f64,
+                    }) == fin[7usize] as f64 % inp[lid as usize % 64usize] as f64 {
+                        of[tid * 4usize + 0usize] = f32::from_bits(inp[3usize] as u32).mul_add(tid as f32 % thread_idx().x as f32, (-0.0f32).trunc()) / (if v1 {
+                            fin[lid as usize % 32usize]
+                        } else {
+                            inp[tid % 64usize] as f32
+                        }).signum();
+                        if (if (fin[tid % 32usize] as i8) < 84i8 {
+                            if v1 {
+                                i5 != 0i32
+                            } else {
+                                v1
+                            }
+                        } else {
+                            (inp[45usize] as i8) <= 0i8
+                        }) {
+                            continue;
+                        }
+                        v1 = (thread_idx().x as u64).clamp(97u64, 251u64) != lane_id() as u64 >> (fin[tid % 32usize] as u32 & 63u32);
+                    } else if (if true {
+                        -2464.0f32
                     } else {
-                        bf16::from_f32(656.0f32) + bf16::from_f32(-0.0f32)
-                    }) + (bf16::from_f32(1.1754944e-38f32) + bf16::from_f32(block_dim().x as f32)) * (bf16::from_f32(lane_id() as f32) * bf16::from_f32(f32::INFINITY));
-                    atomic_xor(&mut ga[(30u32.wrapping_sub(lid) & 3u32) as usize + 0usize], 0u32);
+                        lid as f32
+                    }).is_nan() {
+                        let mut v6: i32 = (match 65535u16 & 15u16 {
+                            2u16 => i5,
+                            _ => din[tid % 32usize] as i32,
+                        }).wrapping_add((inp[tid % 64usize] as i32).leading_zeros() as i32) / (128i32 & (inp[tid % 64usize] as i32).wrapping_add(i5) & 2147483647i32 | 1i32);
+                        o64[tid * 4usize + lid as usize % 4usize] = match 3isize >> (din[tid % 32usize] as u32 & 63u32) & 15isize {
+                            2isize => (v6 != 0i32) as i64 ^ tid as i64,
+                            _ => match 0i8 & 0i8 & 15i8 {
+                                0i8..2i8 => (lid as i64).max(inp[862272311u32 as usize % 64usize] as i64),
+                                _ => din[tid % 32usize] as i64,
+                            },
+                        };
+                    }
+                    let v7: u32 = ((fin[3usize] as i8).wrapping_sub(din[fin[tid % 32usize] as u32 as usize % 32usize] as i8).count_zeros() as isize).count_ones();
+                }
+                v1 = 0usize.wrapping_add(18446744073709551615usize).is_power_of_two();
+                v1 = v1;
+                o16[tid * 4usize + 1usize] = ((fin[26usize] as u64 & 18446744073709551615u64).count_ones() as i16).wrapping_add(0i16);
+            }
+            2usize | 3usize => {
+                v3 ^= v3.wrapping_mul(fin[tid % 32usize] as u32).saturating_sub((fin[tid % 32usize] as u32).div_ceil(fin[23usize] as u32 | 1u32));
+            }
+            _ => {
+                o32[tid * 4usize + lid as usize % 4usize] = (match fin[fin[8usize] as u32 as usize % 32usize] as isize & 15isize {
+                    0isize => {
+                        let v8: usize = din[3usize] as usize;
+                        lid as u16
+                    }
+                    _ => if v1 {
+                        fin[tid as u32 as usize % 32usize] as u16
+                    } else {
+                        lane_id() as u16
+                    },
+                }).leading_zeros();
+                if (din[v3 as usize % 32usize] as u64).trailing_zeros() as u64 != inp[tid % 64usize].wrapping_mul(tid as u64) {
+                    of[tid * 4usize + (if v3 != 0u32 {
+                        lid
+                    } else {
+                        inp[11usize] as u32
+                    }) as usize % 4usize] = -0.47851563f32;
+                    v1 = f64::from_bits(block_dim().x as u64).is_finite();
                 }
             }
         }
-        o16[tid * 4usize + (tid as u32).wrapping_add(tid as u32) as usize % 4usize] = match (lid as isize).reverse_bits().wrapping_sub((lid as isize) << (2332250294u32 & 63u32)) & 15isize {
-            1isize | 2isize => ({
-                let v19: bool = false;
-                17i16
-            }) | i16::MIN % (thread_idx().x as i16 & 32767i16 | 1i16),
-            _ => inp[tid % 64usize] as i16,
-        };
-        od[tid * 4usize + (4u32 | tid as u32) as usize % 4usize] = if (tid as i64).wrapping_add(2i64).is_negative() {
-            inp[tid % 64usize] as f64
-        } else {
-            din[inp[lid as usize % 64usize] as u32 as usize % 32usize] as f32 as f64 + f16::from_f32(-104.875f32).to_f64()
-        };
-        let v20: i64 = (lid as i64 % -(inp[tid as u32 as usize % 64usize] as i64 & 126i64 | 2i64)).rotate_left((lane_id() ^ thread_idx().x).wrapping_sub(tid as u32));
-        if false && tid.is_power_of_two() {
-            let mut a21: [f32; 2] = [lid as f32; 2usize];
-        } else if (tid as i32 & tid as i32) < ({
-            let v22: u8 = 0u8;
-            tid as i32
-        }) {
-            o32[tid * 4usize + (block_dim().x << (tid as u32 & 31u32)) as usize % 4usize] = if !(tid as i16).is_positive() {
-                (255u8 % (din[10usize] as u8 | 1u8)) as u32
-            } else {
-                lane_id().wrapping_sub(inp[lid as usize % 64usize] as u32).wrapping_neg()
-            };
-            atomic_add(&mut gd[(din[tid % 32usize] as u32 & 3u32) as usize + 4usize], ((inp[tid as u32 as usize % 64usize] as i16).count_ones() & 15u32) as f64);
-            for i23 in (1usize..=inp[44usize] as usize & 7usize).rev() {}
-        } else {}
+        let mut a9: [u32; 2] = [block_idx().x >> (lid & 31u32), tid as u32];
+        let mut v10: bool = 17179869183i64 as u8 > !true as u8;
+        let mut v11: f32 = thread_idx().x as f32;
+        v10 = (tid as u16).wrapping_add(lane_id() as u16) != v10 as u16;
+        v3 ^= 4294967295u32;
+        let old12: u64 = atomic_sub(&mut gu[16usize + tid], thread_idx().x as u64);
+        v10 = f16::from_f32(tid as f32) <= f16::from_f32(1880.0f32) || v1 && lid != 0u32;
+        let mut c13: u32 = 0u32;
+        loop {
+            c13 += 1u32;
+            if c13 > 5u32.div_ceil(c13 | 1u32) & 7u32 {
+                break;
+            }
+            for i14 in (0u32..v10 as u32 & 3u32).rev().step_by(3usize) {
+                if (v11 / lid as f32).is_finite() {
+                    v3 = v3.wrapping_add((match -29i8 & 15i8 {
+                        2i8..=4i8 => 128u32,
+                        6i8..9i8 => inp[7usize] as u32,
+                        10i8..12i8 => tid as u32,
+                        _ => 4294967295u32,
+                    }) << (lane_id() & 31u32));
+                    v10 = tid as u8 != 88u8 || 0usize > tid;
+                    o32[tid * 4usize + 2usize] = (i14 << (lane_id() & 31u32) << (4294967295u32.wrapping_sub(v11 as u32) & 31u32)).div_ceil(a9[0u8 as usize % 2usize].wrapping_neg().wrapping_sub(tid as u32 >> (i14 & 31u32)) | 1u32);
+                } else if (if a9[0usize] != 0u32 {
+                    inp[23usize] as i16
+                } else {
+                    inp[0u32 as usize % 64usize] as i16
+                }).is_positive() {} else {}
+            }
+        }
+        sync_threads();
         sync_threads();
     }
 }
@@ -3642,109 +3500,128 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + 2usize] = match (match i8::MIN & 15i8 {
-            1i8 => thread_idx().x as isize % (-3isize & 9223372036854775807isize | 1isize),
-            2i8..=2i8 => inp[tid as u32 as usize % 64usize] as isize % -(isize::MIN & 126isize | 2isize),
-            4i8 if tid != 0usize => din[6usize] as isize,
-            5i8 => 3063715098365789474isize >> (tid as u32 & 63u32),
-            _ => -3isize >> (fin[tid % 32usize] as u32 & 63u32),
-        }) & 15isize {
-            1isize => din[grid_dim().x as usize % 32usize] as i64 % ((din[0usize] as i64).reverse_bits() & 9223372036854775807i64 | 1i64),
-            3isize | 4isize => (fin[thread_idx().x as usize % 32usize] - inp[tid % 64usize] as f32) as i64,
-            _ => inp[tid as u32 as usize % 64usize] as i64,
-        };
-        o16[tid * 4usize + 2usize] = (fin[23usize] as u64).div_ceil(0u64 | 1u64) as i16 & (inp[tid % 64usize] as i16).min(tid as i16).clamp(25i16, 205i16);
-        o32[tid * 4usize + i64::MIN.leading_zeros() as usize % 4usize] = (lane_id() as i64).wrapping_sub(inp[lid as usize % 64usize] as i64).count_ones() & din[0u32 as usize % 32usize] as i16 as usize as u32;
-        atomic_add(&mut gd[(2u32.wrapping_add(tid as u32) & 3u32) as usize + 0usize], (lid / (fin[din[tid % 32usize] as u32 as usize % 32usize] as u32 | 1u32) & 15u32) as f64);
-        atomic_min(&mut gl[(fin[3u32 as usize % 32usize] as i16 as u32 & 3u32) as usize + 4usize], ({
-            let v1: usize = tid;
-            thread_idx().x as f64
-        }) as i64);
-        let mut v2: u32 = din[28usize] as u32;
-        let mut c3: u32 = 0u32;
-        loop {
-            c3 += 1u32;
-            if c3 > (tid as u32).clamp(103u32, 316u32) & 7u32 {
-                break;
-            }
-            let v4: u8 = tid as u8;
-            v2 = v2.wrapping_add(if (-0.0f64).is_finite() {
-                let mut a5: [f64; 3] = [-6512.0f64, din[tid % 32usize] as u8 as f64, din[tid % 32usize] - lid as f64];
-                false as u32
-            } else {
-                {
-                    let v6: u8 = c3 as u8;
-                    4294967295u32
-                }
-            });
-            'l7: for i8 in (1i32..4i32 & 3i32).step_by(3usize) {
-                for i9 in (0i64..=din[0u32 as usize % 32usize] as i64 / -(i8 as i64 & 126i64 | 2i64) & 3i64).step_by(2usize) {
-                    let mut v10: bf16 = -(bf16::from_f32(v2 as f32) - bf16::from_f32(lane_id() as f32)) / bf16::from_f64(-12.0f64 - block_dim().x as f64);
-                    let mut v11: f64 = bf16::from_f32(if true {
-                        15232.0f32
-                    } else {
-                        3.4028235e38f32
-                    }).to_f64();
-                    let mut a13: [u64; 7] = [lane_id() as u64, if true {
-                        tid as u64
-                    } else {
-                        thread_idx().x as u64
-                    }, inp[55usize] | lid as u64, i8 as u64, {
-                        let v12: u8 = inp[12usize] as u8;
-                        0u64
-                    }, inp[tid % 64usize] % (fin[27usize] as u64 | 1u64), 18446744073709551615u64];
-                    let v14: bool = (i8 as f64).is_infinite();
-                }
-                let old15: i64 = atomic_min(&mut gl[16usize + tid], ((tid as u8).leading_zeros() as i32).count_ones() as i64);
-                let mut v16: u16 = inp[tid % 64usize] as u16;
-                let v17: i8 = (f32::from_bits(c3) * -11872.0f64 as f32) as i8;
-            }
-        }
-        for i18 in 0u32..=thread_idx().x.wrapping_sub(33554431u32) & 7u32 {
-            if lid as f64 >= din[tid % 32usize] && (if lane_id() != 0u32 {
-                false
-            } else {
-                true
-            }) {
-                od[tid * 4usize + 2usize] = (match (65535u16.trailing_zeros() as i32) << ((inp[tid as u32 as usize % 64usize] as u32).div_ceil(inp[tid % 64usize] as u32 | 1u32) & 31u32) & 15i32 {
-                    0i32 | 1i32 => 425984.0f64,
-                    3i32..6i32 => 1e-310f64,
-                    7i32 => -18.6875f64,
-                    _ => fin[9usize] as f64,
-                }) * 269.0f64.mul_add(din[i18 as usize % 32usize], din[lid as usize % 32usize]) % -(0.55078125f64 / grid_dim().x as f64);
-            } else if !(tid != 0usize) {
-                if (inp[25usize] as f32 % 3.4028235e38f32).is_finite() {
-                    continue;
-                }
-                let mut v19: i64 = ((lane_id() as i64).wrapping_add(i64::MIN) | (-1i64).wrapping_sub(4i64)).wrapping_sub(inp[29usize] as i64);
-                if 0.05908203125f64.trunc().is_finite() {
-                    continue;
-                }
-            } else if lid != 0u32 {
-                v2 |= lane_id();
-                let v20: usize = 0usize;
-                let mut v21: isize = tid as isize >> (4294967258u32.saturating_add(fin[lid as usize % 32usize] as u32).wrapping_mul(4294967260u32 & thread_idx().x) & 63u32);
-            } else {
-                let v22: usize = din[11usize] as i32 as usize >> ((if i18 != 0u32 {
-                    v2
-                } else {
-                    i18
-                }) & 63u32) ^ 4294967295usize;
-                let v23: f16 = if block_dim().x != 0u32 {
-                    -(f16::from_f32(1.1754944e-38f32) + f16::from_f32(i18 as f32))
-                } else {
-                    f16::from_f32(v2 as f32)
-                };
-                let v24: i8 = ((18787u16 ^ tid as u16).count_zeros() as i8).count_zeros() as i8;
-                let v25: u64 = v22 as u64;
-            }
-            v2 = (1u8 < inp[tid % 64usize] as u8) as u32;
-        }
-        atomic_min(&mut gl[(i32::MIN as u32 & 3u32) as usize + 12usize], if v2 != 0u32 {
-            i64::MIN << (inp[c3 as usize % 64usize] as u32 & 63u32)
+        o16[tid * 4usize + 2usize] = ((i16::MIN | 32767i16) ^ -2i16 % -(-1i16 & 126i16 | 2i16)).rotate_left(lid.min(thread_idx().x).wrapping_add(if lid != 0u32 {
+            lid
         } else {
-            134217727u64.count_zeros() as i64
-        });
+            lid
+        }));
+        if tid != 0usize {
+            atomic_max(&mut gu[((4294967295u32 ^ tid as u32) & 3u32) as usize + 12usize], if (block_idx().x as isize).is_positive() {
+                tid as u64
+            } else {
+                1765879214276808661u64
+            });
+            atomic_or(&mut gl[(lid.wrapping_add(1u32) & 3u32) as usize + 0usize], (inp[19usize] as i64).saturating_add(grid_dim().x as i64));
+            od[tid * 4usize + 0usize] = {
+                let v1: u32 = fin[tid % 32usize] as i32 as u32 % ((tid as u32).wrapping_mul(0u32) | 1u32);
+                (tid as f64).mul_add(0.000156402587890625f64, f64::from_bits(18446744073709551615u64))
+            };
+        }
+        of[tid * 4usize + 0u32.wrapping_add(lid) as usize % 4usize] = tid as f32;
+        let mut v2: u8 = ((tid as u64 as i64).leading_zeros() as u8).wrapping_mul((lane_id() as i64).wrapping_sub(inp[lid as usize % 64usize] as i64).count_ones() as u8);
+        if din[0u32 as usize % 32usize].abs().is_infinite() {
+            if true {
+                o32[tid * 4usize + 1usize] = (din[tid as u32 as usize % 32usize] as u32 % (inp[23usize] as u32 | 1u32)).saturating_sub((inp[40usize] as u32).min(tid as u32)) % (({
+                    let v3: usize = lid as usize;
+                    thread_idx().x as f64
+                }) as u32 | 1u32);
+                match din[28usize] as u32 & 15u32 {
+                    1u32 | 2u32 => {
+                        v2 |= (-55i32).wrapping_add(-4i32).abs_diff(if true {
+                            1i32
+                        } else {
+                            lid as i32
+                        }) as u8;
+                        v2 &= 255u8;
+                        let old4: f64 = atomic_max(&mut gd[16usize + tid], (32767i16 & din[tid % 32usize] as i16) as f64);
+                        let mut a5: [f64; 4] = [din[7usize].round(), tid as f64 - thread_idx().x as f64, old4, -145752064.0f64 / -38.5f64];
+                    }
+                    _ => {
+                        of[tid * 4usize + 1usize] = (if !(lane_id() != 0u32) {
+                            tid as u8 as f32
+                        } else {
+                            f32::from_bits(lid)
+                        }) - lid as f32;
+                        o32[tid * 4usize + 0usize] = if true {
+                            {
+                                let v6: u8 = block_dim().x as u64 as u8;
+                                0u32
+                            }
+                        } else {
+                            if (if tid != 0usize {
+                                lid != 0u32
+                            } else {
+                                true
+                            }) {
+                                lid
+                            } else {
+                                grid_dim().x
+                            }
+                        };
+                        atomic_or(&mut gi[(lane_id().wrapping_sub(tid as u32) & 3u32) as usize + 8usize], (match (match (if lid != 0u32 {
+                            {
+                                let v7: u8 = inp[12usize] as u8;
+                                isize::MIN
+                            }
+                        } else {
+                            inp[tid % 64usize] as isize / -(fin[27usize] as isize & 126isize | 2isize)
+                        }) & 15isize {
+                            1isize => -0.0018386841f32,
+                            2isize | 3isize => tid as f32,
+                            5isize | 6isize if block_dim().x != 0u32 => f32::NAN,
+                            8isize => tid as f32,
+                            _ => fin[tid % 32usize],
+                        }) as i32 & 15i32 {
+                            2i32 | 3i32 => 2147483647i32,
+                            _ => i32::MIN,
+                        }) | (2147483647i32 | fin[lid as usize % 32usize] as i32));
+                        v2 &= 225u8;
+                    }
+                }
+            } else if true {
+                let v8: i16 = (127i8 ^ tid as i8).max(0i8 | din[tid % 32usize] as i8).count_zeros() as i16;
+            }
+            of[tid * 4usize + 2usize] = 1e-40f32 * (f64::INFINITY - block_dim().x as f64) as f32;
+            let mut v9: i64 = (lid != 0u32 || false) as i64;
+            v9 = v9.wrapping_add((inp[53usize] as usize).wrapping_mul(4503599627370496usize) as i64);
+        } else {
+            let mut c10: u32 = 0u32;
+            let mut r12: f64 = loop {
+                c10 += 1u32;
+                if c10 > fin[9usize] as u32 & 7u32 {
+                    break (block_dim().x as f64).abs().mul_add(if v2 != 0u8 {
+                        -119.75f64
+                    } else {
+                        tid as f64
+                    }, (fin[0u32 as usize % 32usize] as f64).recip());
+                }
+                v2 &= 0u8.wrapping_add(match (8589934592u64 as u8).wrapping_sub(inp[26usize] as u8) & 15u8 {
+                    1u8 | 2u8 => c10 as u8,
+                    _ => v2,
+                });
+                let mut a11: [f32; 4] = [bf16::from_f32(41.75f32).to_f32(), inp[29usize] as f32, tid as f32, 5668864.0f32.mul_add(-1168.0f32, 6.5f32)];
+            };
+            let mut v13: f64 = (r12 / inp[36usize] as f64).ceil().trunc();
+        }
+        o16[tid * 4usize + 1usize] = (i64::MIN.leading_zeros() as i16).saturating_add((lid as i16).wrapping_mul(-4i16)).wrapping_mul(!true as i16);
+        let mut a14: [i32; 1] = [1023i32 ^ inp[tid % 64usize] as i32];
+        let mut v15: f64 = lane_id() as f64 - 0.0022125244f32.ceil() as f64;
+        v2 |= din[tid % 32usize] as f32 as u8;
+        v15 *= (bf16::from_f32(-88.125f32) + bf16::from_f64(v15)).to_f64();
+        let mut v16: i8 = a14[0usize] as usize as i8 & (if false {
+            tid as i8
+        } else {
+            55i8
+        }) ^ (false as i8).wrapping_add(tid as i8);
+        of[tid * 4usize + 2usize] = (if (if lane_id() != 0u32 {
+            block_idx().x != 0u32
+        } else {
+            true
+        }) {
+            bf16::from_f32(-84.0f32) - bf16::from_f32(a14[-5i8 as usize % 1usize] as f32)
+        } else {
+            bf16::from_f32(lid as f32)
+        }).to_f32();
         sync_threads();
         sync_threads();
     }
@@ -3777,40 +3654,44 @@ pub mod device {
             } else {
                 lane_id()
             }) & 3u32) as usize + 8usize], 5u32);
-            o16[tid * 4usize + 1usize] = false as i16;
-            let mut c2: u32 = 0u32;
-            let mut r9: i32 = loop {
-                c2 += 1u32;
-                if c2 > (inp[51usize] as u32).div_ceil(inp[tid % 64usize] as u32 | 1u32) & 3u32 {
-                    break {
-                        let v3: f64 = f64::from_bits(tid as u64);
-                        {
-                            let v4: bool = lid != 0u32;
-                            lane_id() as i32
-                        }
-                    };
-                }
-                if lane_id() != 0u32 {
-                    atomic_and(&mut gi[(lid & inp[tid % 64usize] as u32 & 3u32) as usize + 12usize], 0i32);
-                    let mut a5: [u8; 1] = [din[21usize] as u8 >> (lid & 7u32)];
-                    od[tid * 4usize + 1usize] = fin[5usize] as f64;
-                    let v6: f64 = a5[0usize] as f64;
-                } else {
-                    let mut a7: [f32; 3] = [c1 as f32; 3usize];
-                    if (if true && c2 != 0u32 {
-                        false
-                    } else {
-                        false
-                    }) {
-                        break {
-                            let v8: i8 = block_idx().x as i8;
-                            fin[a7[2usize] as u32 as usize % 32usize] as i32
-                        };
-                    }
-                    od[tid * 4usize + 0usize] = (bf16::from_f32(-0.0f32) + bf16::from_f32(-0.013977051f32)).to_f64() % -2i16 as f64;
-                }
+            o16[tid * 4usize + 1usize] = match (i32::MIN as u32).trailing_zeros() as u64 & 15u64 {
+                1u64..=3u64 if grid_dim().x != 0u32 => !tid as i16,
+                5u64 => (lane_id() != 0u32) as i16 ^ i16::MIN.signum(),
+                7u64 | 8u64 => inp[lid as usize % 64usize] as i16,
+                _ => inp[tid as u32 as usize % 64usize] as f64 as i16,
             };
+            let mut a2: [u32; 8] = [inp[tid % 64usize] as u32; 8usize];
         }
+        of[tid * 4usize + 0usize] = -(bf16::from_f32(lid as f32) / bf16::from_f32(56.0f32)).to_f32();
+        o64[tid * 4usize + 2usize] = (tid as i64).wrapping_mul(fin[tid % 32usize] as i64).wrapping_add(65535u16 as i64) % -((if grid_dim().x as isize >= din[19usize] as isize {
+            lid as i64
+        } else {
+            true as i64
+        }) & 126i64 | 2i64);
+        match (match tid.wrapping_sub(din[inp[8usize] as u32 as usize % 32usize] as usize) as u16 & 15u16 {
+            1u16 => fin[4usize] as u16,
+            3u16 => 65535u16,
+            4u16 | 5u16 => 0u16,
+            _ => inp[tid % 64usize] as u16,
+        }).count_zeros() as i16 & 15i16 {
+            0i16 | 1i16 => {
+                o32[tid * 4usize + lid.wrapping_neg() as usize % 4usize] = c1;
+                let v3: f32 = f32::from_bits(24u32);
+                let mut v4: bool = if inp[c1 as usize % 64usize] as f64 as i16 > (-1i16).wrapping_mul(i16::MIN) {
+                    f64::from_bits(0u64) < (-108.875f64).ceil()
+                } else {
+                    -6.75f64 >= v3 as f64 && true
+                };
+            }
+            _ => {
+                let mut c6: u32 = 0u32;
+                'l5: while c6 < 127i8.leading_zeros() & 7u32 {
+                    c6 += 1u32;
+                    if !!(c1 != 0u32) {}
+                }
+            }
+        }
+        sync_threads();
     }
     #[kernel]
     pub fn k_10dc3379e7ccb4f3(
@@ -3855,45 +3736,48 @@ pub mod device {
                 _ => 2147483647i32,
             }
         });
-        o16[tid * 4usize + -5i64 as u32 as usize % 4usize] = i64::MIN.count_zeros() as u8 as i16 ^ (din[lid as usize % 32usize] as usize).trailing_zeros() as u8 as i16;
-        let mut v3: bool = true;
-        o16[tid * 4usize + lid.reverse_bits() as usize % 4usize] = (tid.abs_diff(tid) as i16 % -(v3 as usize as i16 & 126i16 | 2i16)).wrapping_sub(block_dim().x as i16);
-        let v5: u8 = 255u8 & ({
-            let v4: i8 = din[tid % 32usize] as i8;
-            din[tid % 32usize] as u8
-        }) >> (1u32 & 7u32);
-        sync_threads();
-        if !(v3 && true) {
-            od[tid * 4usize + 2usize] = (tid as f64 % din[tid % 32usize] + (f64::INFINITY + tid as f64)).atan();
-            for i6 in (1u32..-39.5f32 as u32 & 7u32).rev() {
-                v3 = (tid as i64).is_positive() || 37.25f64.is_nan();
+        of[tid * 4usize + 3usize] = (if false {
+            din[27usize] as i64
+        } else {
+            -5i64
+        }).reverse_bits() as f32;
+        match 9223372036854775807isize & 15isize {
+            0isize..=0isize => {
+                let mut v3: u32 = lid.wrapping_sub(1095988393u32).wrapping_mul(0u32.wrapping_sub(tid as u32)).saturating_sub((fin[inp[49usize] as u32 as usize % 32usize] as u16 as i32).abs_diff((block_idx().x != 0u32) as i32));
             }
-            let v8: u16 = {
-                let v7: u32 = (match 4294967295u64.wrapping_add(0u64.max(18446744073709551615u64)) & 15u64 {
-                    0u64..=2u64 if v3 as i32 != inp[42usize] as i32 => 4294967295u32,
-                    4u64..5u64 => block_idx().x,
-                    5u64..=5u64 => lid,
-                    _ => lid,
-                }).wrapping_sub(block_idx().x.clamp(158u32, 442u32));
-                tid as u16
-            };
-        }
-        v3 = -1i8 < fin[din[v5 as u32 as usize % 32usize] as u32 as usize % 32usize] as i8;
-        match (match 0u32 & 15u32 {
-            1u32 if (thread_idx().x as f64).is_nan() => match inp[lid as usize % 64usize] as i32 & 15i32 {
-                1i32 | 2i32 => tid as u64,
-                _ => 82u64,
-            },
-            _ => 18446744073709551615u64.div_ceil(tid as u64 | 1u64),
-        }) & 15u64 {
-            0u64 | 1u64 => {
-                for i9 in (1u32..=(inp[4294967295u32 as usize % 64usize] as u32).clamp(31u32, 238u32) & 7u32).step_by(2usize) {}
+            2isize..3isize if block_idx().x != 0u32 || true => {
+                if block_idx().x != 0u32 {
+                    if false {
+                        o16[tid * 4usize + 3u32 as usize % 4usize] = v2 as i16 / -(inp[24usize] as u32 as f32 as i16 & 126i16 | 2i16);
+                    } else if (match i8::MIN.wrapping_sub(inp[14usize] as i8 | inp[tid % 64usize] as i8) & 15i8 {
+                        0i8 if if old1 != 0.0f32 {
+                            false
+                        } else {
+                            old1 != 0.0f32
+                        } => 1i16,
+                        2i8..5i8 => -5i16,
+                        5i8 => -1i16,
+                        _ => -2i16,
+                    }) <= 0.0f32 as i16 {
+                        let mut v4: u8 = (tid as u8).wrapping_add(254u8 / (0u8.wrapping_mul(thread_idx().x as u8) | 1u8));
+                    } else {
+                        atomic_sub(&mut gi[(lid.wrapping_mul(0u32) & 3u32) as usize + 8usize], block_idx().x as i32);
+                        of[tid * 4usize + true as u32 as usize % 4usize] = (inp[tid % 64usize] as u16 as f32).ceil().abs();
+                        o32[tid * 4usize + 1usize] = (inp[56usize] as f32 as u32).wrapping_sub((isize::MIN as u32).wrapping_add(inp[59usize] as u32));
+                    }
+                    let mut v5: f32 = (950272.0f64 % 2.2250738585072014e-308f64) as f32 + (match (din[tid % 32usize] as u64).trailing_zeros() as i8 / (-44i8 & 127i8 | 1i8) & 15i8 {
+                        2i8 | 3i8 => 1.1754944e-38f32,
+                        5i8 => old1,
+                        _ => (din[tid % 32usize] as f32).fract(),
+                    });
+                    let v6: u32 = inp[tid % 64usize] as u32;
+                } else if inp[54usize] as i16 as isize == fin[tid % 32usize] as isize {}
             }
-            3u64 => {}
-            5u64 if tid != 0usize && v3 => {}
-            6u64..8u64 if (grid_dim().x as f64) < f64::INFINITY => {}
+            4isize | 5isize => {}
+            6isize | 7isize => {}
             _ => {}
         }
+        sync_threads();
     }
     #[kernel]
     pub fn k_9921acff300eab37(
@@ -3919,39 +3803,32 @@ pub mod device {
             let v1: f32 = lid as f32 + -29056.0f32;
             -103isize
         });
-        of[tid * 4usize + 3usize] = inp[v2 as u32 as usize % 64usize] as f32;
-        od[tid * 4usize + 0usize] = (-121.75f64 / fin[tid % 32usize] as f64).ln_1p();
-        let mut a4: [u16; 4] = [i8::MIN as u16, {
-            let v3: i64 = 32767i64;
-            65517u16
-        }, 4u16, if true {
-            1u16
-        } else {
-            fin[v2 as u32 as usize % 32usize] as u16
-        }];
-        'l5: for i6 in 0u32..3u32.wrapping_mul(lid) & 7u32 {
-            if !(false && true) {
-                break 'l5;
+        o8[tid * 4usize + 0usize] = v2 as i32 as u8;
+        o16[tid * 4usize + (match v2.wrapping_add(v2) as u64 & 15u64 {
+            0u64 | 1u64 => tid as u32,
+            _ => lid,
+        }) as usize % 4usize] = ({
+            let v3: f32 = 11927552.0f32;
+            (-5isize).count_ones() as u8
+        }) as i16;
+        let mut v4: i32 = 2147483647i32;
+        if inp[inp[v4 as u32 as usize % 64usize] as u32 as usize % 64usize] as f64 != 0.00069427490234375f64.recip() {
+            v4 |= din[din[12usize] as u32 as usize % 32usize] as i32;
+            'l5: for i6 in (0u8..4isize.count_zeros() as u8 & 7u8).rev() {
+                o64[tid * 4usize + lid.div_ceil(lid | 1u32) as usize % 4usize] = i64::MIN;
             }
-            o8[tid * 4usize + 2usize] = match 2147483647i32.max(inp[63usize] as i32) & 15i32 {
-                1i32 => 153u8,
-                2i32 => ({
-                    let v7: f64 = tid as f64;
-                    inp[v7 as u32 as usize % 64usize] as u8
-                }).rotate_right(din[tid % 32usize] as u32 & i6),
-                3i32 => match (tid as u32 / (i6 | 1u32) ^ fin[4usize] as u32) & 15u32 {
-                    2u32 => i6 as u8,
-                    _ => 9223372036854775807isize.count_ones() as u8,
-                },
-                _ => (!0u8).wrapping_sub(tid.count_zeros() as u8),
-            };
-            let v8: isize = 65535i64.abs_diff(2305843009213693952i64) as isize;
+        } else {
+            let v7: f64 = f16::from_f64(94720.0f64 + 0.0002841949462890625f64).to_f64();
+            v4 = (match (fin[tid % 32usize] as u32 / (tid as u32 | 1u32) ^ inp[inp[26usize] as u32 as usize % 64usize] as u32) & 15u32 {
+                2u32..4u32 => din[tid % 32usize] as i64,
+                5u32 | 6u32 => tid as i64,
+                8u32 | 9u32 => 6720908443376566070i64,
+                _ => -5i64,
+            }) as i32;
+            let mut a8: [u16; 5] = [tid as u16, true as u16, (inp[3657756296u32 as usize % 64usize] as u16).wrapping_sub(inp[44usize] as u16), 0u16 % (0u16 | 1u16), fin[inp[4294967295u32 as usize % 64usize] as u32 as usize % 32usize] as u16];
+            if true {} else {}
         }
-        let v9: i64 = (-0.1328125f64).mul_add(tid as f64, 0.65625f64) as i32 as i64;
         sync_threads();
-        let mut v10: usize = tid;
-        v10 &= (2u16 as usize).wrapping_mul(tid % (v10 | 1usize));
-        if tid != 0usize {} else {}
         sync_threads();
     }
     #[kernel]
@@ -3975,154 +3852,107 @@ pub mod device {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         let mut v1: u32 = lid.div_ceil(lid | 1u32);
-        of[tid * 4usize + 0usize] = {
-            let v2: u8 = 0u8 << (v1 & 7u32) << ((din[tid % 32usize] as u8).leading_zeros() & 7u32);
-            1e-40f32
-        };
-        of[tid * 4usize + 2usize] = (din[29usize] as f32).acosh();
-        let v5: u16 = {
-            let v3: f32 = tid as f32;
-            match ({
-                let v4: u32 = fin[4294967295u32 as usize % 32usize] as u32;
-                -5i64
-            }).wrapping_mul(if false {
-                fin[27usize] as i64
-            } else {
-                i64::MIN
-            }) & 15i64 {
-                2i64 | 3i64 => block_idx().x as u16,
-                5i64 | 6i64 => fin[0u32 as usize % 32usize] as u16,
-                _ => din[inp[tid % 64usize] as u32 as usize % 32usize] as u16 | inp[tid % 64usize] as u16,
-            }
-        };
-        atomic_min(&mut gf[(4294967295u32 & 3u32) as usize + 8usize], tid as i16 as f32);
-        v1 &= (inp[tid % 64usize] as u32).div_ceil((inp[lid as usize % 64usize] as u32).wrapping_sub(v1) | 1u32);
-        let mut v6: bool = lid as f32 - block_dim().x as f32 != lid as f32 % 0.0f32 || !3344.0f64.is_finite();
-        od[tid * 4usize + 0usize] = (3246910373u32 as f32 as f64).exp();
-        let mut a7: [isize; 2] = [inp[0u32 as usize % 64usize] as isize; 2usize];
-        let v8: i16 = (144u8.count_zeros() as i16).wrapping_mul(1i16).wrapping_sub((if v1 != 0u32 {
-            inp[29usize] as i16
+        od[tid * 4usize + 2usize] = 2.2250738585072014e-308f64;
+        if fin[3usize].is_finite() {
+            o64[tid * 4usize + 0usize] = fin[tid % 32usize] as i64 as f32 as i64;
+            o8[tid * 4usize + 3usize] = fin[fin[tid % 32usize] as u32 as usize % 32usize] as u8;
+            v1 &= tid as u32;
+            v1 ^= 3109947582u32.wrapping_add(v1) & tid as u32;
         } else {
-            fin[tid % 32usize] as i16
-        }) % -((if v6 {
-            4i16
-        } else {
-            din[1024u32 as usize % 32usize] as i16
-        }) & 126i16 | 2i16));
-        o32[tid * 4usize + 2usize] = (match lid.wrapping_sub(0u64 as u32) & 15u32 {
-            0u32 | 1u32 if !(grid_dim().x != 0u32) => thread_idx().x as u64,
-            _ => inp[tid % 64usize],
-        }).wrapping_mul(2u64.wrapping_mul(0u64)).count_ones();
-        v1 = v1.wrapping_add(v6 as u32);
-        o16[tid * 4usize + (a7[1usize] as u32 % (v8 as u32 | 1u32)) as usize % 4usize] = (v8 as f32 % 3.4028235e38f32) as u16 as i16;
-        a7[1usize] = (if false {
-            a7[0usize] != 0isize
-        } else {
-            v6
-        }) as isize;
-        of[tid * 4usize + 2usize] = (f32::from_bits(din[fin[tid % 32usize] as u32 as usize % 32usize] as u32) % -231936.0f32).asinh();
-        if (if (inp[tid % 64usize] as f32).is_infinite() {
-            f16::from_f32(tid as f32) <= f16::from_f32(a7[v8 as usize % 2usize] as f32)
-        } else {
-            if v6 {
-                true
-            } else {
-                v8 != 0i16
-            }
-        }) {
-            let v10: usize = match ({
-                let v9: u8 = a7[v5 as usize % 2usize] as u8;
-                din[v1 as usize % 32usize] as u8
-            }).div_ceil((thread_idx().x as u8).saturating_add(tid as u8) | 1u8) & 15u8 {
-                2u8 | 3u8 => a7[1usize] as usize,
-                4u8 | 5u8 => fin[20usize] as usize,
-                _ => (grid_dim().x as usize).wrapping_add(128usize.wrapping_add(3479448400871236455usize)),
-            };
-        } else if (if f16::from_f32(a7[lid as usize % 2usize] as f32) <= f16::from_f32(a7[-1i8 as usize % 2usize] as f32) {
-            lid != 0u32 || v6
-        } else {
-            (tid as f32) <= 3.4028235e38f32
-        }) {
-            match v6 as u64 & 15u64 {
-                0u64 if a7[0usize] != 0isize || v6 => {
-                    a7[(-3i8 >> (inp[tid % 64usize] as u32 & 7u32)) as usize % 2usize] = ((din[tid % 32usize] as isize) << (lid & 63u32)) % ((a7[-1i16 as usize % 2usize] as u8).count_zeros() as isize & 9223372036854775807isize | 1isize);
-                    let mut v11: f64 = f64::from_bits(inp[4294967295u32 as usize % 64usize].wrapping_mul(match inp[tid % 64usize] as u16 & 15u16 {
-                        2u16 | 3u16 => block_idx().x as u64,
-                        5u16 | 6u16 => lid as u64,
-                        7u16 | 8u16 if (-4isize).is_negative() => 0u64,
-                        10u16..=10u16 => din[inp[tid % 64usize] as u32 as usize % 32usize] as u64,
-                        _ => a7[v1 as usize % 2usize] as u64,
-                    }));
-                }
-                2u64 | 3u64 => {
-                    atomic_sub(&mut gl[((inp[17usize] as u32).wrapping_sub(lane_id()) & 3u32) as usize + 12usize], i64::MIN.max((-5i64).rotate_left(a7[0usize] as u32)));
-                }
-                4u64 | 5u64 => {
-                    od[tid * 4usize + 0usize] = (match ({
-                        let v12: i16 = (tid as i16).saturating_add(v8);
-                        i32::MIN % (fin[8usize] as i32 & 2147483647i32 | 1i32)
-                    }) & 15i32 {
-                        1i32 => -101.5f64,
-                        _ => inp[tid % 64usize] as f64,
-                    }).ceil().mul_add((-bf16::from_f32(-6.6875f32)).to_f64(), lane_id() as f64);
-                    let v14: i8 = ((match (match !(thread_idx().x as i8 & fin[tid % 32usize] as i8) & 15i8 {
-                        1i8 | 2i8 => (v1 != 0u32) as i8,
-                        4i8 => din[tid % 32usize] as i8 | tid as i8,
-                        5i8..6i8 => match ({
-                            let v13: i16 = inp[0u32 as usize % 64usize] as i16 | inp[tid % 64usize] as i16;
-                            grid_dim().x as i32 % -(inp[v1 as usize % 64usize] as i32 & 126i32 | 2i32)
-                        }) & 15i32 {
-                            0i32..=1i32 => inp[tid % 64usize] as i8,
-                            3i32 | 4i32 => tid as i8,
-                            5i32 => -1i8,
-                            _ => i8::MIN,
-                        },
-                        7i8..=7i8 => 127i8.wrapping_sub(-1i8),
-                        _ => (a7[1usize] as i8).wrapping_sub(127i8),
-                    }) & 15i8 {
-                        0i8 => din[tid % 32usize] as isize,
-                        _ => din[tid % 32usize] as isize,
-                    }) | (match tid as u32 >> (30u32 & 31u32) & 15u32 {
-                        1u32..=3u32 => -6864566876815564949isize,
-                        5u32 | 6u32 => 9223372036854775807isize,
-                        8u32 | 9u32 => inp[tid % 64usize] as isize,
-                        10u32 | 11u32 if -320.0f32 < din[tid % 32usize] as f32 => isize::MIN,
-                        _ => fin[12usize] as isize,
-                    })) as i8;
-                }
-                _ => {
-                    let mut a15: [f64; 4] = [din[15usize]; 4usize];
-                    of[tid * 4usize + 3usize] = (a15[8u64 as usize % 4usize] as f32 % tid as f32).ceil().atan();
-                    let mut a16: [i64; 8] = [(-3i64).wrapping_add(i64::MIN), i64::MIN.wrapping_sub(a7[1usize] as i64), -3i64 % (a15[v8 as usize % 4usize] as i64 & 9223372036854775807i64 | 1i64), v6 as i64, (inp[30usize] as i64).wrapping_sub(tid as i64), block_dim().x as i64, 9223372036854775807i64, 9223372036854775807i64];
+            v1 = v1.wrapping_add((inp[0u32 as usize % 64usize] as f32 != f32::NEG_INFINITY) as u32);
+            o8[tid * 4usize + 2usize] = (fin[tid % 32usize] as i32 as f64 as u16).count_ones() as u8;
+        }
+        match (f64::INFINITY as i32).wrapping_sub({
+            let v2: isize = -1isize;
+            2147483647i32
+        }) & 15i32 {
+            1i32 | 2i32 => {
+                if (tid as isize).clamp(-68isize, -67isize) == (lid as u16).trailing_zeros() as isize {
+                    let v3: i16 = tid as i16;
                 }
             }
-            let mut v18: bool = ({
-                let v17: i64 = 2048i64;
-                inp[tid % 64usize] as f32
-            }).is_finite() && !(lid as i8).is_negative();
-            v6 = (a7[0usize] as u64 >> (lid & 63u32)).is_power_of_two();
-            v1 = v1.wrapping_add(match v18 as i64 & 15i64 {
-                0i64..=1i64 if lid != 0u32 => v1,
-                2i64 | 3i64 => (tid as u32).wrapping_add(din[23usize] as u32),
-                4i64 | 5i64 => a7[-1767943157364129128i64 as usize % 2usize] as u32 ^ lid,
-                _ => 4u32.wrapping_mul(v8 as u32),
-            });
+            4i32..=6i32 => {
+                o32[tid * 4usize + 2usize] = match lid.wrapping_sub(lid).abs_diff(tid.count_zeros()) as i64 & 15i64 {
+                    2i64 => (v1 as u64).is_power_of_two() as u32,
+                    _ => block_idx().x | (tid as u32).wrapping_sub(4294967295u32),
+                };
+                let mut c4: u32 = 0u32;
+                while c4 < (if block_dim().x != 0u32 {
+                    32768u32
+                } else {
+                    v1
+                }) & 7u32 {
+                    c4 += 1u32;
+                    let v6: f64 = match (v1 as u16 & din[tid % 32usize] as u16).max(3u16) & 15u16 {
+                        2u16 | 3u16 => {
+                            let v5: i8 = i8::MIN.wrapping_add(din[28usize] as i8);
+                            60.75f32 as f64
+                        }
+                        4u16 | 5u16 => inp[50usize] as f64,
+                        7u16 | 8u16 => block_idx().x as f64,
+                        _ => -14.3125f64 - inp[tid % 64usize] as f64,
+                    };
+                    o16[tid * 4usize + 0usize] = bf16::from_f32(0.010925293f32).to_f64() as i16 % -((tid as f32 % grid_dim().x as f32) as i16 & 126i16 | 2i16);
+                    if false {
+                        let mut v7: i32 = lid as i32 | 0i32;
+                        v7 |= if (fin[tid % 32usize] as i64) < v1 as i64 {
+                            if block_dim().x != 0u32 {
+                                v7
+                            } else {
+                                tid as i32
+                            }
+                        } else {
+                            din[15usize] as i32
+                        };
+                        o16[tid * 4usize + 0usize] = (fin[tid % 32usize] as i16 ^ 0i16) / (v6 as i16 & 32767i16 | 1i16) << ((match (true as u8).max(v7 as u8) & 15u8 {
+                            2u8..=4u8 if -5527783321322845051i64 > fin[v1 as usize % 32usize] as i64 => c4.wrapping_neg(),
+                            _ => 78u32.wrapping_mul(lid),
+                        }) & 15u32);
+                        let v9: i32 = thread_idx().x as i32 ^ ({
+                            let v8: i64 = din[c4 as usize % 32usize] as i64;
+                            v7
+                        }).signum();
+                    } else {
+                        o8[tid * 4usize + 2usize] = (!0u8).div_ceil(c4 as u8 | 1u8) & (c4 as isize >> (v1 & 63u32)) as u8;
+                    }
+                    let old10: i64 = atomic_exch(&mut gl[16usize + tid], i64::MIN);
+                }
+                let v12: usize = {
+                    let v11: f32 = inp[inp[v1 as usize % 64usize] as u32 as usize % 64usize] as f32;
+                    18446744073709551615usize % (fin[tid % 32usize] as usize | 1usize) >> (inp[44usize] as u32 & 63u32)
+                };
+            }
+            7i32 => {
+                let mut a13: [i16; 8] = [lid as i16; 8usize];
+                a13[0usize] = {
+                    let v14: f64 = f64::from_bits(v1 as u64);
+                    255u8.count_ones() as i16
+                };
+                let mut c15: u32 = 0u32;
+                while c15 < v1 & 7u32 {
+                    c15 += 1u32;
+                    let v16: u64 = (din[inp[tid % 64usize] as u32 as usize % 32usize] as u64 & 4u64.wrapping_sub(13u64)) >> (i8::MIN.count_ones() % ((if false {
+                        inp[tid % 64usize] as u32
+                    } else {
+                        din[tid % 32usize] as u32
+                    }) | 1u32) & 63u32);
+                    let v18: i64 = ({
+                        let v17: f32 = inp[tid % 64usize] as f32;
+                        (block_idx().x as i64).wrapping_sub(a13[-4isize as usize % 8usize] as i64)
+                    }) ^ (din[12usize] as u16 ^ inp[fin[v1 as usize % 32usize] as u32 as usize % 64usize] as u16) as i64;
+                }
+                v1 ^= c15.div_ceil(a13[5usize] as u32 | 1u32).wrapping_neg();
+            }
+            _ => {
+                match tid as isize & 15isize {
+                    1isize => {
+                        let v19: bool = lid != 0u32;
+                    }
+                    _ => {}
+                }
+            }
         }
         sync_threads();
-        a7[inp[6usize] as u8 as usize % 2usize] = (match (tid as i32).wrapping_sub(tid as i32).wrapping_mul(inp[fin[19usize] as u32 as usize % 64usize] as i32 >> (inp[47usize] as u32 & 31u32)) & 15i32 {
-            0i32..3i32 => block_idx().x as i64,
-            4i32 | 5i32 => 9223372036854775807i64,
-            _ => inp[3usize] as i64,
-        }) as isize;
-        if v6 {
-            od[tid * 4usize + 2usize] = (-5308416.0f64).tanh();
-        } else if (inp[tid % 64usize] as i8).leading_zeros() as u16 >= (match (din[7usize] as u32).count_ones() as i8 & 15i8 {
-            2i8 if 21.0f32 != din[tid % 32usize] as f32 => 28127u16,
-            3i8 => inp[tid % 64usize] as u16,
-            4i8..=5i8 => tid as u16,
-            7i8 | 8i8 => a7[1usize] as u16,
-            _ => fin[23usize] as u16,
-        }) {}
         sync_threads();
     }
     #[kernel]
@@ -4145,98 +3975,84 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o32[tid * 4usize + 3usize] = tid as u32;
-        o8[tid * 4usize + -99.0f32 as u32 as usize % 4usize] = 576460752303423488u64.count_ones() as u8;
-        let mut v1: usize = (inp[tid % 64usize] as usize).wrapping_sub(36usize).div_ceil(tid & lid as usize | 1usize).clamp(179usize, 307usize);
-        let mut a2: [i16; 3] = [inp[tid % 64usize] as i16; 3usize];
-        v1 ^= 16561325675819339059u64.abs_diff({
-            let v3: f32 = inp[25usize] as f32;
-            a2[1usize] as u64
-        }) as usize;
-        v1 = v1 % (v1 | 1usize);
-        of[tid * 4usize + 1837114214u32.wrapping_add(lid) as usize % 4usize] = f32::from_bits(a2[9223372036854775807isize as usize % 3usize] as u32);
-        v1 |= (false as i16).count_ones() as usize;
-        let mut v4: u64 = ((din[fin[6usize] as u32 as usize % 32usize] as usize).wrapping_mul(lane_id() as usize) as i16).leading_zeros() as u64;
-        v1 ^= (if false {
-            inp[27usize] as i16
+        o8[tid * 4usize + (tid as u32).wrapping_neg() as usize % 4usize] = 0u8.wrapping_mul(inp[tid as u32 as usize % 64usize] as u8).div_ceil((fin[lid as usize % 32usize] as u8) << ((lid as usize).abs_diff(tid) as u32 & 7u32) | 1u8);
+        o8[tid * 4usize + 0usize] = (lid as u8) << ((if lid != 0u32 {
+            4294967295u32
+        } else {
+            0u32
+        }) & inp[tid % 64usize] as u32 & 7u32);
+        let v1: u64 = 16561325675819339059u64;
+        o16[tid * 4usize + 1usize] = ({
+            let v2: f64 = din[inp[inp[tid as u32 as usize % 64usize] as u32 as usize % 64usize] as u32 as usize % 32usize];
+            (inp[tid % 64usize] as i16).reverse_bits()
+        }) ^ 1204i16.wrapping_add((-1i16).min(-5i16));
+        o8[tid * 4usize + 0usize] = (inp[19usize] as i16).leading_zeros() as u8 >> (true as u32 & 7u32) | (fin[6usize] as u8).wrapping_mul(10u8).wrapping_mul(inp[tid % 64usize] as u8);
+        let v4: bool = (2isize | lid as isize).wrapping_add({
+            let v3: bool = true;
+            lid as isize
+        }) < (if tid != 0usize {
+            8870233760115308225isize
+        } else {
+            -4isize
+        }).signum();
+        let v5: i64 = i64::MIN;
+        atomic_add(&mut gf[(128u16.count_ones() & 3u32) as usize + 8usize], (4294967295u32.max(inp[63usize] as u32) & 15u32) as f32);
+        let mut v6: u8 = 16777215isize as u8;
+        let mut v7: f32 = (din[tid % 32usize] as f32).signum() / 2200.0f32 % inp[43usize] as f32;
+        if (block_idx().x.count_zeros() as i16) < (if grid_dim().x != 0u32 {
+            tid as i16
         } else {
             tid as i16
-        }).leading_zeros() as usize;
-        let v5: isize = (if f32::NEG_INFINITY.is_finite() {
-            if true {
-                a2[-4i8 as usize % 3usize] != 0i16
+        }) {
+            v7 *= f32::from_bits((din[26usize] as u32).wrapping_mul(fin[19usize] as u32));
+            v6 = (if v4 {
+                v5 != 0i64
             } else {
-                lid != 0u32
-            }
-        } else {
-            i64::MIN == inp[tid % 64usize] as i64
-        }) as isize;
-        sync_threads();
-        let v6: u16 = inp[20usize] as u16;
-        atomic_and(&mut gu[(79i16.trailing_zeros() & 3u32) as usize + 8usize], inp[tid % 64usize] as isize as u64);
-        v1 = v1.wrapping_add((match (match tid as u64 as u8 & 15u8 {
-            1u8..4u8 => 63u8 | 255u8,
-            4u8 => 255u8.saturating_add(lane_id() as u8),
-            _ => v1 as u8 | tid as u8,
-        }) & 15u8 {
-            1u8..=1u8 => 127i8,
-            3u8..4u8 if 1.7976931348623157e308f64.is_finite() => fin[tid % 32usize] as i8,
-            4u8 => tid as i8,
-            5u8 => tid as i8,
-            _ => din[5usize] as i8,
-        }).count_zeros() as usize);
-        o16[tid * 4usize + (if a2[8191usize as usize % 3usize] != 0i16 {
-            lid
-        } else {
-            lid
-        }) as usize % 4usize] = a2[-4i64 as usize % 3usize] | (i16::MIN & i16::MIN).wrapping_mul((thread_idx().x as i16).wrapping_sub(32767i16));
-        let mut v7: i32 = fin[lid as usize % 32usize] as i32 & inp[47usize] as i32 / (v4 as i32 & 2147483647i32 | 1i32);
-        let v8: u64 = (if f64::INFINITY > -11304960.0f64 {
-            inp[7usize]
-        } else {
-            thread_idx().x as u8 as u64
-        }).wrapping_mul(((fin[25usize] as u32).abs_diff(tid as u32) as u16).trailing_zeros() as u64);
-        atomic_and(&mut gl[((v7 as u32).div_ceil(lid | 1u32) & 3u32) as usize + 4usize], (tid as i64).wrapping_sub(-3i64) / ((match 4i16 & inp[lid as usize % 64usize] as i16 & 15i16 {
-            2i16 | 3i16 => inp[tid % 64usize] as i64,
-            4i16 => 2i64,
-            5i16 if if true {
-                v1 != 0usize
-            } else {
-                a2[-4i8 as usize % 3usize] != 0i16
-            } => i64::MIN,
-            _ => block_dim().x as i64,
-        }) & 9223372036854775807i64 | 1i64));
-        atomic_add(&mut gf[(inp[35usize] as u8 as u32 & 3u32) as usize + 8usize], ((din[12usize] as u32).wrapping_mul(lid) & 15u32) as f32);
-        match tid as u32 & !lid & 15u32 {
-            1u32..2u32 if !(v6 != 0u16) => {
-                o64[tid * 4usize + 1usize] = if (match a2[1usize] as usize & 15usize {
-                    0usize | 1usize if (lid as f32).is_nan() => v6,
-                    2usize | 3usize if inp[a2[1usize] as u32 as usize % 64usize] as i8 == -1i8 => inp[tid as u32 as usize % 64usize] as u16,
-                    4usize => 0u16,
-                    _ => v5 as u16,
-                }) < v6 {
-                    !(fin[tid % 32usize] as i64) | 9223372036854775807i64.wrapping_add(i64::MIN)
-                } else {
-                    (if v5 != 0isize {
-                        inp[inp[tid % 64usize] as u32 as usize % 64usize] as i64
-                    } else {
-                        i64::MIN
-                    }).max(lid as i64 % (9223372036854775807i64 & 9223372036854775807i64 | 1i64))
-                };
-                v4 = 18446744073709551615u64.wrapping_add(0u64) % (v4.clamp(153u64, 302u64) | 1u64);
-                let mut c9: u32 = 0u32;
-                loop {
-                    c9 += 1u32;
-                    if c9 > (fin[5usize] as u32).wrapping_sub(tid as u32) & 7u32 {
-                        break;
-                    }
-                }
-            }
-            3u32..=5u32 => {}
-            7u32 | 8u32 if v4 != 0u64 => {}
-            10u32 => {}
-            _ => {}
+                block_idx().x != 0u32
+            }) as u8;
+            o8[tid * 4usize + 1usize] = v6.wrapping_sub((match ({
+                let v8: u8 = v6.wrapping_mul(grid_dim().x as u8);
+                (-3i64).saturating_add(9223372036854775807i64)
+            }) & 15i64 {
+                2i64 => v5,
+                3i64..=3i64 => v5,
+                4i64..5i64 => v5,
+                5i64 | 6i64 => 1i64,
+                _ => v7 as i64,
+            }).trailing_zeros() as u8);
+            let mut a9: [f32; 7] = [v1 as f32; 7usize];
         }
+        sync_threads();
+        let v10: bool = (v7 as i16).is_negative();
+        let v11: f64 = -(if v4 {
+            -762.0f64
+        } else {
+            inp[7usize] as f64
+        });
+        if (-3i8).is_positive() {
+            v7 *= f32::NEG_INFINITY;
+            o8[tid * 4usize + 1usize] = match (match (-5isize).count_ones() as i64 as usize & 15usize {
+                1usize | 2usize => tid as i8,
+                3usize => 1.1754944e-38f32 as i8,
+                4usize | 5usize => lid as i8,
+                _ => if v10 {
+                    2i8
+                } else {
+                    -22i8
+                },
+            }) & 15i8 {
+                1i8..3i8 => fin[tid % 32usize] as u8,
+                _ => 15u8.wrapping_mul(v6.wrapping_add(v6)),
+            };
+        }
+        let v12: u64 = lid as u64;
+        if v11 <= ({
+            let v13: f16 = f16::from_f32(-24.625f32);
+            lid as f64
+        }) {
+            let mut a14: [f32; 3] = [tid as f32; 3usize];
+        } else {}
+        sync_threads();
     }
     #[kernel]
     pub fn k_c410d30c48e783c6(
@@ -4259,145 +4075,118 @@ pub mod device {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         atomic_add(&mut gd[(32767u32 & 3u32) as usize + 8usize], (fin[tid % 32usize] as u32 & 15u32) as f64);
-        of[tid * 4usize + 3usize] = match (fin[4usize] as u16).reverse_bits() & 15u16 {
-            2u16 => (bf16::from_f32(tid as f32) + bf16::from_f32(lid as f32)).to_f32(),
-            4u16..=4u16 => (if false {
-                lid as f32
-            } else {
-                inp[37usize] as f32
-            }).mul_add(0.0f32, -31981568.0f32),
-            5u16 | 6u16 => ({
-                let v1: u8 = 0u8;
-                din[tid % 32usize] as usize
-            }) as f32,
-            _ => f16::from_f32(1380352.0f32).to_f32().mul_add(-75.0f32 * 0.0f32, if tid != 0usize {
-                -2875392.0f32
-            } else {
-                -56.25f32
-            }),
+        o16[tid * 4usize + 1usize] = !(din[tid as u32 as usize % 32usize] as i16);
+        let mut v1: u32 = if tid != 0usize {
+            tid as u32
+        } else {
+            (fin[tid as u32 as usize % 32usize] as u32).min(lid).wrapping_add(lid.clamp(83u32, 164u32))
         };
-        let old2: f64 = atomic_add(&mut gd[16usize + tid], ((tid as u32).wrapping_mul(inp[tid % 64usize] as u32) & 15u32) as f64);
-        if (inp[tid % 64usize] as f64) <= fin[6usize] as f64 && inp[lid as usize % 64usize] != tid as u64 {
-            of[tid * 4usize + 0usize] = (({
-                let v3: u64 = block_idx().x as u64;
-                tid as f32
-            }) + (if false {
-                din[9usize] as f32
-            } else {
-                41943040.0f32
-            })).atan();
-            o16[tid * 4usize + 2usize] = ((true as i16).trailing_zeros() as i8).trailing_zeros() as i16;
-            let old4: i32 = atomic_or(&mut gi[16usize + tid], if (lid as f64).is_infinite() {
-                96i32.wrapping_sub(4i32)
-            } else {
-                match 18446744073709551615u64 & 15u64 {
-                    1u64 | 2u64 => 433217075i32,
-                    4u64 => lid as i32,
-                    6u64 if old2 as usize == din[11usize] as usize => din[14usize] as i32,
-                    _ => inp[tid % 64usize] as i32,
+        match (inp[33usize] as i32).wrapping_add(tid as i32 % -(1i32 & 126i32 | 2i32)) & 15i32 {
+            2i32 => {
+                for i2 in (0i64..fin[25usize] as i64 & 7i64).step_by(1usize) {
+                    if false {
+                        break;
+                    }
+                    if i2 != 0i64 {
+                        continue;
+                    }
                 }
-            });
-        }
-        of[tid * 4usize + 2usize] = (inp[tid as u32 as usize % 64usize] as f32 % -9699328.0f32).abs().sin();
-        let mut a5: [u64; 8] = [12458473259300261002u64; 8usize];
-        let v6: u64 = a5[31i64 as usize % 8usize].wrapping_mul(0u64).div_ceil((tid as u64).rotate_right(inp[33usize] as u32) | 1u64) << ((-1i8).count_ones() & 63u32);
-        let old7: i64 = atomic_cas(&mut gl[16usize + tid], if false {
-            din[tid % 32usize] as i64
-        } else {
-            fin[tid % 32usize] as i64
-        }, ((din[22usize] as i8).count_zeros() as usize).abs_diff(tid << (lid & 63u32)) as i64);
-        a5[(match ({
-            let v9: u64 = {
-                let v8: bool = tid != 0usize;
-                v6
-            };
-            v6 as usize
-        }) & 15usize {
-            0usize..2usize if true => inp[tid % 64usize],
-            3usize => tid as u64,
-            _ => tid as u64,
-        }) as usize % 8usize] = if (if true {
-            false
-        } else {
-            a5[old7 as usize % 8usize] != 0u64
-        }) {
-            !(tid as u64)
-        } else {
-            a5[1usize]
-        };
-        let old10: u64 = atomic_xor(&mut gu[16usize + tid], v6);
-        a5[5usize] = (if v6 != 0u64 {
-            old10
-        } else {
-            fin[tid as u32 as usize % 32usize] as u64
-        }) / (old10.clamp(139u64, 265u64) | 1u64);
-        let mut v11: f32 = block_dim().x as f32;
-        let v12: i8 = (block_idx().x as i8).wrapping_sub(tid as i8);
-        let v13: u32 = 1u32;
-        let mut v16: u8 = {
-            let v15: u8 = ({
-                let v14: i64 = din[tid % 32usize] as i64;
-                inp[19usize] as u8
-            }).max((lane_id() != 0u32) as u8);
-            (false || v13 != 0u32) as u8
-        };
-        a5[5usize] = block_dim().x as u64;
-        let mut a17: [i8; 2] = [-3i8, inp[fin[tid % 32usize] as u32 as usize % 64usize] as i8];
-        a5[din[6usize] as u8 as usize % 8usize] = (tid as u64 | a17[i32::MIN as usize % 2usize] as u64).wrapping_add({
-            let v18: u16 = 11u16;
-            din[8usize] as u64
-        });
-        let old19: u32 = atomic_inc(&mut ga[16usize + tid], 100u32);
-        v11 += (-bf16::from_f32(v12 as f32)).to_f32();
-        o8[tid * 4usize + inp[28usize] as u32 as usize % 4usize] = tid as u8;
-        atomic_max(&mut gl[(({
-            let v20: isize = 2704906607052553624isize;
-            v13
-        }) & 3u32) as usize + 0usize], (inp[35usize] as i64).wrapping_mul(lid as i64));
-        let v21: u32 = if (match block_dim().x & 15u32 {
-            0u32 | 1u32 => fin[26usize],
-            3u32 | 4u32 => 1.1754944e-38f32,
-            _ => v12 as f32,
-        }).is_infinite() {
-            (thread_idx().x as i16 as i64).count_ones()
-        } else {
-            1u32.wrapping_mul(din[inp[a17[0usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as u32).rotate_left((v11 as u32) << (27u32 & 31u32))
-        };
-        od[tid * 4usize + 3usize] = (fin[tid % 32usize] as f64 + old2).mul_add(19584.0f64.mul_add(fin[8usize] as f64, old2), old2.mul_add(tid as f64, old2)).atan2((-124.5f64).floor() / old2);
-        o16[tid * 4usize + lid as usize % 4usize] = (fin[10usize] as u16).leading_zeros() as i16;
-        for i23 in 0i64..({
-            let v22: bf16 = bf16::from_f32(0.8828125f32);
-            tid as i64
-        }) & 7i64 {
-            let old25: i32 = atomic_cas(&mut gi[16usize + tid], (v6 as i32).wrapping_add(match (match 1usize.wrapping_sub(fin[3usize] as usize).abs_diff(if true {
-                din[tid as u32 as usize % 32usize] as usize
-            } else {
-                tid
-            }) as i8 & 15i8 {
-                2i8..=3i8 => {
-                    let v24: u16 = 65535u16;
-                    inp[36usize] as i8
-                }
-                _ => v12 ^ fin[tid % 32usize] as i8,
-            }) & 15i8 {
-                1i8 | 2i8 if if false {
-                    false
+                o8[tid * 4usize + 1usize] = (lid as u8).div_ceil(1u8 | 1u8).wrapping_add((block_idx().x as u8).wrapping_add(inp[lid as usize % 64usize] as u8)).reverse_bits();
+            }
+            3i32 => {
+                let v3: i32 = 2i32;
+                of[tid * 4usize + (fin[tid % 32usize] as u32).div_ceil(tid as u32 | 1u32) as usize % 4usize] = if bf16::from_f32(0.0001745224f32) >= bf16::from_f64(tid as f64) {
+                    f32::from_bits(1581042488u32).sqrt()
                 } else {
-                    block_dim().x != 0u32
-                } => din[tid % 32usize] as i32,
-                4i8 | 5i8 => inp[v13 as usize % 64usize] as i32,
-                7i8..10i8 => a5[6usize] as i32,
-                _ => inp[21usize] as i32,
-            }), old10 as i32 % (4u32 as i32 & 2147483647i32 | 1i32));
-            let mut v26: i32 = inp[33usize] as i32;
-            let v27: f64 = ((v21 as usize).wrapping_mul(din[tid % 32usize] as usize) as f64).fract();
+                    if f32::NEG_INFINITY <= -117760.0f32 {
+                        inp[tid as u32 as usize % 64usize] as f32 - v3 as f32
+                    } else {
+                        -111.875f64 as f32
+                    }
+                };
+                o8[tid * 4usize + 0usize] = (tid & 18446744073709551615usize).leading_zeros() as u8 & !(inp[tid % 64usize] as u8).min(grid_dim().x as u8);
+            }
+            4i32..6i32 => {
+                let mut v4: f16 = f16::from_f32((lid as f32 - f32::NAN).mul_add(inp[tid as u32 as usize % 64usize] as f32 % -9699328.0f32, din[tid % 32usize] as f32));
+                let mut v5: f64 = f64::from_bits(0u64 << (block_dim().x & 63u32));
+                v1 = (tid as u32).wrapping_mul(inp[v1 as usize % 64usize] as u32).wrapping_mul(din[tid % 32usize] as u32 & inp[25usize] as u32);
+                if (v4.to_f64() * din[8usize]).is_nan() {
+                    v4 = f16::from_f32(f32::NEG_INFINITY);
+                    let v6: u32 = din[tid % 32usize] as u32 ^ ((din[tid % 32usize] as u32) << (v1 & 31u32)) / (v1 | 1u32);
+                    o64[tid * 4usize + din[tid as u32 as usize % 32usize] as u32 as usize % 4usize] = ({
+                        let v7: i8 = 127i8;
+                        (inp[tid % 64usize] as i8) << (inp[52usize] as u32 & 7u32)
+                    }).count_ones() as i64;
+                    of[tid * 4usize + 2usize] = tid as u32 as f32;
+                } else if (if v5.is_infinite() {
+                    v5.is_infinite()
+                } else {
+                    bf16::from_f32(450.0f32) < bf16::from_f32(0.0f32)
+                }) {
+                    atomic_add(&mut gd[((if grid_dim().x != 0u32 {
+                        tid as u32
+                    } else {
+                        3u32
+                    }) & 3u32) as usize + 8usize], (lid & 15u32) as f64);
+                    let v8: isize = tid as isize;
+                    v4 = f16::from_f32(-0.0f32);
+                } else {
+                    o8[tid * 4usize + 0usize] = ({
+                        let v9: i8 = 1i8;
+                        255u8
+                    }).reverse_bits();
+                    atomic_sub(&mut gi[(v1.wrapping_add(block_idx().x) & 3u32) as usize + 12usize], lid as i32);
+                    let old10: f32 = atomic_max(&mut gf[16usize + tid], true as i16 as f32);
+                    v4 = if old10 != 0.0f32 && tid != 0usize {
+                        if true {
+                            f16::from_f32(-474112.0f32)
+                        } else {
+                            f16::from_f32(1.1754944e-38f32)
+                        }
+                    } else {
+                        v4
+                    };
+                }
+            }
+            7i32 | 8i32 => {
+                let mut v11: u64 = (match 2147483647i32.abs_diff(inp[52usize] as i32) as i8 & 15i8 {
+                    1i8..=1i8 => inp[inp[din[22usize] as u32 as usize % 64usize] as u32 as usize % 64usize],
+                    3i8 if false => inp[tid % 64usize],
+                    4i8 | 5i8 => 255u64,
+                    7i8 | 8i8 => 0u64,
+                    _ => lane_id() as u64,
+                }) % (0u16.leading_zeros() as u64 | 1u64) << ((tid as isize).wrapping_add(9223372036854775807isize) as u32 & 63u32);
+                o16[tid * 4usize + 32767u32.wrapping_mul(4294967295u32) as usize % 4usize] = ((if v11 != 0u64 {
+                    1986560.0f32
+                } else {
+                    fin[17usize]
+                }) as i16) << ((1u32 ^ din[15usize] as u32) / (v1 | 1u32) & 15u32);
+                let mut v12: f64 = tid as f64 % (-31.25f64 / din[tid % 32usize]).mul_add(din[2usize] - v11 as f64, lid as f64);
+                for i13 in (0i64..4u16 as i64 & 7i64).rev() {
+                    if (if (if true {
+                        true
+                    } else {
+                        v11 != 0u64
+                    }) {
+                        v11 != v11
+                    } else {
+                        5242880.0f32 < -118.0f32
+                    }) {
+                        continue;
+                    }
+                    o32[tid * 4usize + 0usize] = (if false {
+                        2u32
+                    } else {
+                        4294967295u32
+                    }).wrapping_add(fin[30usize] as u32).wrapping_mul((din[11usize] as u32).div_ceil(v1 | 1u32) & inp[lane_id() as usize % 64usize] as u32);
+                    v12 *= f64::from_bits((i13 as usize).abs_diff(inp[v1 as usize % 64usize] as usize) as u64);
+                    if (din[fin[tid % 32usize] as u32 as usize % 32usize] as i32).wrapping_sub(-504722369i32) <= (lid as i32).wrapping_add(tid as i32) {
+                        break;
+                    }
+                }
+            }
+            _ => {}
         }
-        atomic_add(&mut ga[(fin[tid % 32usize] as u32 / (lid | 1u32) & 3u32) as usize + 0usize], if old2 <= fin[tid as u32 as usize % 32usize] as f64 {
-            4u32.div_ceil(fin[23usize] as u32 | 1u32)
-        } else {
-            (fin[fin[tid % 32usize] as u32 as usize % 32usize] as u32).wrapping_sub(inp[tid % 64usize] as u32)
-        });
-        v16 = v16.wrapping_add((true as u8) << (v13.rotate_right(tid as u32) & 7u32));
     }
     #[kernel]
     pub fn k_57f1197a58b58b9d(
@@ -4420,135 +4209,109 @@ pub mod device {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         let v1: u64 = 2isize.clamp(-16isize, 13isize).max(tid as isize) as u64;
-        of[tid * 4usize + 3usize] = if 17u8.is_power_of_two() || false {
-            (if false {
-                2490368.0f32
-            } else {
-                tid as f32
-            }) / (-12032.0f32).abs()
-        } else {
-            inp[tid % 64usize] as f64 as f32
-        };
-        let mut c3: u32 = 0u32;
-        'l2: loop {
-            c3 += 1u32;
-            if c3 > inp[tid % 64usize] as u32 & 7u32 {
-                break;
-            }
-            let v4: bool = f16::from_f64(73924608.0f64) / (f16::from_f32(c3 as f32) - f16::from_f32(0.003692627f32)) >= f16::from_f32(-0.00021362305f32) / f16::from_f32(-54.0f32) - f16::from_f64(tid as f64);
-            let v6: bool = (din[tid % 32usize] as f32 as i16).wrapping_mul({
-                let v5: u64 = block_idx().x as u64;
-                tid as i16
-            }) != (match fin[tid % 32usize] as u64 & 15u64 {
-                1u64 => tid as i16,
-                3u64..=3u64 => (inp[fin[26usize] as u32 as usize % 64usize] as i16).wrapping_add(i16::MIN),
-                5u64 => if grid_dim().x != 0u32 {
-                    tid as i16
+        o32[tid * 4usize + 0usize] = ({
+            let v3: i64 = match (if block_dim().x != 0u32 {
+                let mut v2: bf16 = -(if block_idx().x != 0u32 {
+                    bf16::from_f32(-0.020751953f32)
                 } else {
-                    lane_id() as i16
-                },
-                6u64 => -4i16,
-                _ => 2i16,
-            });
-            atomic_sub(&mut gi[(tid as u32 & 3u32) as usize + 0usize], ({
-                let v7: f32 = f32::INFINITY;
-                c3 as i32
-            }).wrapping_sub({
-                let v8: i64 = v4 as i64;
-                -1i32
-            }));
-            if (if false {
-                o8[tid * 4usize + 3usize] = !255u8;
-                lid != 0u32
+                    bf16::from_f32(32.5f32)
+                }) / (bf16::from_f32(512000.0f32) / bf16::from_f32(lid as f32) / (bf16::from_f32(-0.00064086914f32) + bf16::from_f32(53.375f32)));
+                (inp[63usize] as u8).min(tid as u8)
             } else {
-                (tid as i32).is_negative()
-            }) {
-                break;
+                tid as u8
+            }) & 15u8 {
+                1u8..3u8 => 8796093022207i64,
+                4u8 | 5u8 if true => 9223372036854775807i64,
+                _ => inp[tid % 64usize] as i64,
+            };
+            inp[tid % 64usize] as u32
+        }).div_ceil((match 1i32 & 15i32 {
+            2i32..4i32 => block_idx().x,
+            _ => {
+                let v4: u64 = v1;
+                block_idx().x
             }
-        }
-        for i9 in 1i64..false as i64 & 7i64 {
-            let v10: f32 = f32::INFINITY;
-            let old11: f64 = atomic_min(&mut gd[16usize + tid], 4u64 as i16 as f64);
-            if (inp[7usize] as f32).is_finite() || (inp[tid % 64usize] as f64).is_infinite() {
-                atomic_max(&mut gd[(thread_idx().x & 3u32) as usize + 8usize], (inp[tid % 64usize] as i16).wrapping_mul(2i16) as f64);
-                od[tid * 4usize + 2usize] = (if thread_idx().x as f64 >= fin[tid % 32usize] as f64 {
-                    of[tid * 4usize + (if v10 != 0.0f32 {
-                        lid
-                    } else {
-                        c3
-                    }) as usize % 4usize] = if false {
-                        let v12: u64 = v1.count_zeros() as u64;
-                        v10
-                    } else {
-                        {
-                            let v13: f32 = v10 % 394.0f32;
-                            f32::NEG_INFINITY
-                        }
-                    };
-                    old11
-                } else {
-                    {
-                        let v14: u32 = tid as u32;
-                        fin[tid % 32usize] as f64
+        }) | 1u32);
+        let mut c5: u32 = 0u32;
+        while c5 < inp[0u32 as usize % 64usize].leading_zeros() & 7u32 {
+            c5 += 1u32;
+            let v7: u64 = {
+                let v6: bf16 = if 1e-40f32 == 3391488.0f32 {
+                    if (din[tid % 32usize] as u8) < tid as u8 | tid as u8 {
+                        continue;
                     }
-                }).acos();
-                let v15: usize = fin[tid % 32usize] as usize;
-                o16[tid * 4usize + 3usize] = (if v1 != 0u64 {
-                    -40i16
+                    if lid != 0u32 {
+                        bf16::from_f32(-290816.0f32)
+                    } else {
+                        bf16::from_f32(6.0625f32)
+                    }
                 } else {
-                    29i16
-                }).wrapping_mul((tid as i64).count_ones() as i16) & (din[tid % 32usize] as u32).wrapping_sub(inp[v1 as u32 as usize % 64usize] as u32).abs_diff(c3.wrapping_add(tid as u32)) as i16;
-            } else if (tid as u64) <= v1 ^ 32767u64 {
-                od[tid * 4usize + 3usize] = match ({
-                    let v16: isize = inp[lid as usize % 64usize] as isize;
-                    255i16
-                }).wrapping_mul(if c3 != 0u32 {
-                    i9 as i16
-                } else {
-                    grid_dim().x as i16
-                }) & 15i16 {
-                    0i16..=0i16 if inp[tid % 64usize] as i32 > 1i32 => old11,
-                    2i16 => old11,
-                    4i16 => (bf16::from_f32(0.08862305f32) + bf16::from_f32(lane_id() as f32)).to_f64(),
-                    _ => tid as f64 + i9 as f64,
+                    bf16::from_f64(3808.0f64)
                 };
-                atomic_add(&mut ga[(1u32.wrapping_mul(c3) & 3u32) as usize + 4usize], inp[20usize] as u32);
-                atomic_min(&mut gd[(4294967295u32 & 3u32) as usize + 12usize], 3i16.wrapping_mul(32767i16) as f64);
-                let v17: u32 = tid as u32;
+                inp[tid % 64usize]
+            };
+            if false {
+                break;
             }
         }
-        let v18: i16 = (fin[tid % 32usize] as i16 | 24537i16).wrapping_mul(if (if lid != 0u32 {
-            c3 != 0u32
+        let mut v8: u32 = !c5;
+        od[tid * 4usize + (inp[tid % 64usize] as usize).count_ones() as usize % 4usize] = ({
+            let v9: f64 = -704.0f64 * f64::INFINITY;
+            i16::MIN.wrapping_mul(din[tid % 32usize] as i16)
+        }) as f64;
+        let mut v10: f16 = f16::from_f64((-125696.0f64).trunc()) * f16::from_f64(fin[tid % 32usize] as f64 % block_idx().x as f64);
+        v8 &= (inp[tid % 64usize] as isize).is_negative() as u32;
+        of[tid * 4usize + 2usize] = (lid as f32 % thread_idx().x as f32).sqrt() * (tid as f32).ceil();
+        let v11: bool = ((if false {
+            -0.028808594f32
         } else {
-            true
-        }) {
-            (tid as i16) << (din[8usize] as u32 & 15u32)
+            inp[tid % 64usize] as f32
+        }) + -40960.0f32).is_finite();
+        if lane_id() != 0u32 {
+            let mut a12: [f32; 7] = [inp[tid % 64usize] as f32 - thread_idx().x as f32, 1e-40f32 + fin[tid % 32usize], inp[c5 as usize % 64usize] as f32 / block_dim().x as f32, f32::from_bits(inp[6usize] as u32), (-0.0f32).recip(), 1.1754944e-38f32.floor(), 3.4028235e38f32 + -116224.0f32];
+            if v11 {
+                if v11 && v11 || v11 {
+                    let v13: f16 = -(if v11 {
+                        f16::from_f32(0.026855469f32)
+                    } else {
+                        f16::from_f32(-2351104.0f32)
+                    }) / -(v10 + v10);
+                    let v14: u16 = a12[c5 as usize % 7usize] as u16 / (0u16 | 1u16) >> (v10.to_f32() as u32 & 15u32);
+                    let v15: bool = f32::from_bits(lid.wrapping_add(v8)).is_nan();
+                } else {
+                    let mut v16: i8 = inp[tid % 64usize] as i8;
+                    let v17: f32 = match v8 as usize & 15usize {
+                        1usize | 2usize => -89.625f32,
+                        4usize | 5usize => (if true {
+                            21364736.0f64
+                        } else {
+                            inp[lid as usize % 64usize] as f64
+                        }) as f32,
+                        6usize..7usize => (if v11 {
+                            bf16::from_f32(-0.0007171631f32)
+                        } else {
+                            bf16::from_f32(62.0f32)
+                        }).to_f32(),
+                        _ => fin[tid % 32usize],
+                    };
+                }
+                v10 = v10;
+            }
+        }
+        let mut a18: [isize; 6] = [(tid as isize).wrapping_mul(lane_id() as isize), fin[tid % 32usize] as isize, 8457381898673676249isize, if v10.to_f32() != 0.0f32 {
+            1isize
         } else {
-            255u8.leading_zeros() as i16
-        });
-        let mut v19: u16 = (3u16 & inp[0u32 as usize % 64usize] as u16 | (tid as u16).wrapping_sub(0u16)) ^ (tid as u16).wrapping_add(tid as u16).clamp(175u16, 224u16);
-        let mut v21: f64 = (inp[5usize] as f64).mul_add(inp[16usize] as f64 * lane_id() as f64 - 2.2250738585072014e-308f64.trunc(), (if true {
-            -37.5f64
-        } else {
-            tid as f64
-        }).mul_add((fin[14usize] as f64).mul_add(lid as f64, f64::NAN), {
-            let v20: f32 = block_idx().x as f32;
-            -54.25f64
-        }));
-        o8[tid * 4usize + 3usize] = (match v1 as i64 % (c3 as i64 & 9223372036854775807i64 | 1i64) & 15i64 {
-            2i64 | 3i64 if 3i16.is_positive() => fin[15usize] as u8 & lid as u8,
-            5i64..7i64 if if true {
-                v1 != 0u64
-            } else {
-                true
-            } => 0u8 / (v18 as u8 | 1u8),
-            7i64 => inp[tid % 64usize] as f64 as u8,
-            _ => fin[23usize] as u8,
-        }).rotate_right(if din[c3 as usize % 32usize].is_infinite() {
-            inp[c3 as usize % 64usize] as u32 ^ c3
-        } else {
-            -58.75f32 as u32
-        });
+            isize::MIN
+        }, match ((block_dim().x as i16) << (c5 & 15u32) ^ (match (tid != 0usize) as u32 & 15u32 {
+            2u32 => 32767i16,
+            _ => 1i16,
+        })) & 15i16 {
+            2i16..=4i16 => 35184372088832isize,
+            5i16 | 6i16 => block_dim().x as isize,
+            _ => 9223372036854775807isize,
+        }, (tid as isize).wrapping_add(tid as isize)];
+        v10 = f16::from_f32(1.765625f32) + f16::from_f32(-20.375f32) - f16::from_f64(tid as f64);
+        if (block_idx().x as f32).is_infinite() {} else {}
         sync_threads();
     }
     #[kernel]
@@ -4571,109 +4334,112 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        of[tid * 4usize + 2usize] = (inp[lid as usize % 64usize] as f32).ceil().sqrt().log2();
-        let v1: f32 = match (match (inp[7usize] as i64).wrapping_mul(-4i64) as i8 & 15i8 {
-            1i8..=1i8 => fin[4usize] as u32,
-            2i8 => lid,
-            4i8..=6i8 if tid != 0usize => lid,
-            _ => lid,
-        }) as i8 & 15i8 {
-            0i8..2i8 => 12.03125f32 - fin[tid % 32usize] + 6848.0f32.abs(),
-            3i8..4i8 => f32::from_bits(lid),
-            _ => f32::from_bits((tid as u32).wrapping_add(4294967295u32)),
-        };
-        let old2: f32 = atomic_max(&mut gf[16usize + tid], din[tid % 32usize] as f32 as i16 as f32);
-        o16[tid * 4usize + lid.div_ceil(48u32 | 1u32) as usize % 4usize] = -29236i16;
-        let mut c3: u32 = 0u32;
-        loop {
-            c3 += 1u32;
-            if c3 > c3 & 7u32 {
-                break;
-            }
-            if 32768u16 >> (inp[din[lid as usize % 32usize] as u32 as usize % 64usize] as u32 & 15u32) <= (match (inp[tid % 64usize] as f64 as u32).wrapping_sub(c3.trailing_zeros()) & 15u32 {
-                0u32 | 1u32 if (inp[7u32 as usize % 64usize] as f32).is_infinite() => 32528u16,
-                _ => grid_dim().x as u16,
-            }) {
-                continue;
-            }
-            let mut v4: f64 = (if false {
-                tid as f64
+        o16[tid * 4usize + 1usize] = (true || tid != 0usize) as u16 as i16;
+        atomic_sub(&mut gl[(30u32.div_ceil(din[11usize] as u32 | 1u32) & 3u32) as usize + 8usize], {
+            let v1: bf16 = bf16::from_f32(-991232.0f32);
+            if true {
+                fin[tid % 32usize] as i64
             } else {
-                block_dim().x as f64
-            }) * bf16::from_f32(1.109375f32).to_f64() - -0.0f64;
-            od[tid * 4usize + 3usize] = f64::from_bits(c3 as u64);
-        }
-        o32[tid * 4usize + c3 as usize % 4usize] = (tid as u32 as u64).leading_zeros();
-        let old5: u32 = atomic_inc(&mut ga[16usize + tid], 100u32);
-        od[tid * 4usize + 3usize] = ((fin[13usize] as isize).wrapping_add(fin[inp[tid % 64usize] as u32 as usize % 32usize] as isize) as f64).ln();
-        if !true {
-            o64[tid * 4usize + 3usize] = ({
-                let v6: u8 = din[30usize] as u8;
-                tid as i64
-            }).wrapping_mul(grid_dim().x as isize as i64).min(if lid != 0u32 {
-                let mut v8: i8 = if true || tid != 0usize {
-                    inp[tid % 64usize] as i8
-                } else {
-                    ({
-                        let v7: i64 = 9223372036854775807i64;
-                        tid as i8
-                    }).max(i8::MIN & tid as i8)
-                };
-                block_idx().x as i64 % -(4294967295i64 & 126i64 | 2i64)
-            } else {
-                {
-                    let v9: bool = false;
-                    9223372036854775807i64
-                }
-            });
-            let mut v10: i32 = (inp[30usize] as i32 >> (2095132556u32 & 31u32) & tid as i32).wrapping_mul(-1i32);
-            let mut v11: f32 = 29568.0f32;
-        } else {
-            let mut c12: u32 = 0u32;
-            while c12 < old5.div_ceil(tid as u32 | 1u32) & 7u32 {
-                c12 += 1u32;
-                o32[tid * 4usize + 2usize] = 2047u32;
-                od[tid * 4usize + c12.clamp(43u32, 177u32) as usize % 4usize] = (tid as f64).signum().floor() * (match 3i64.wrapping_mul(old5 as i64) & 15i64 {
-                    1i64 => 16.0f64.mul_add(din[inp[27usize] as u32 as usize % 32usize], tid as f64),
-                    2i64 => 19.25f64 + tid as f64,
-                    4i64..5i64 => match (inp[tid % 64usize] as i16).leading_zeros() as i64 & 15i64 {
-                        0i64 | 1i64 => 0.0157470703125f64,
-                        _ => -0.0859375f64,
-                    },
-                    _ => if true {
-                        din[fin[30usize] as u32 as usize % 32usize]
-                    } else {
-                        -0.03955078125f64
-                    },
-                });
+                inp[lid as usize % 64usize] as i64
             }
-        }
-        atomic_add(&mut gi[(0u64.count_zeros() & 3u32) as usize + 0usize], old5 as i32);
-        if !true || din[4294967295u32 as usize % 32usize].is_nan() {
-            match ({
-                let v13: i8 = block_dim().x as i8;
-                inp[53usize] as i8
-            }).abs_diff(-1i8 & din[tid % 32usize] as i8) as u64 & 15u64 {
-                1u64 | 2u64 => {
-                    match -3isize & 15isize {
-                        1isize | 2isize => {
-                            o16[tid * 4usize + 2usize] = 32767i16 & (0i16 & lid as i16).wrapping_sub(2i16.wrapping_mul(i16::MIN));
-                            od[tid * 4usize + 1usize] = (fin[lid as usize % 32usize] as f64 * 98.5f64).mul_add(f64::from_bits(din[din[2usize] as u32 as usize % 32usize] as u64), 11136.0f64.trunc()).asinh();
-                            let v14: f64 = f64::from_bits(3u64);
-                            let mut v15: u16 = inp[block_dim().x as usize % 64usize] as u16;
+        });
+        let old2: u32 = atomic_exch(&mut ga[16usize + tid], lid);
+        match 2u8 & 15u8 {
+            1u8 | 2u8 => {
+                if (12.03125f32 - fin[tid % 32usize]).is_nan() {
+                    let mut c3: u32 = 0u32;
+                    loop {
+                        c3 += 1u32;
+                        if c3 > 0u8 as u32 & 7u32 {
+                            break;
                         }
-                        _ => {
-                            o8[tid * 4usize + 2usize] = 0u8;
-                            let mut v16: f32 = grid_dim().x as f32;
-                        }
+                        o32[tid * 4usize + 3usize] = tid as u32;
+                        let v4: u8 = (if din[tid % 32usize] as f32 > inp[tid % 64usize] as f32 {
+                            131u8.div_ceil(tid as u8 | 1u8)
+                        } else {
+                            204u8
+                        }).wrapping_mul(if -4i64 <= i64::MIN {
+                            81u8.wrapping_sub(inp[din[old2 as usize % 32usize] as u32 as usize % 64usize] as u8)
+                        } else {
+                            (din[14usize] as u8).div_ceil(din[tid % 32usize] as u8 | 1u8)
+                        });
+                        let mut v5: i8 = f32::from_bits(old2.wrapping_neg()) as i8;
+                        v5 = (inp[7u32 as usize % 64usize] as i8).wrapping_mul(v5).saturating_add((c3 as i8).wrapping_mul(tid as i8));
                     }
+                    let mut v6: u16 = (if true {
+                        lid as u16
+                    } else {
+                        inp[lid as usize % 64usize] as u16
+                    }).wrapping_sub(65527u16.div_ceil(65535u16 | 1u16)).div_ceil(c3.leading_zeros() as u16 | 1u16);
+                } else {
+                    for i7 in (2u8..=fin[tid % 32usize] as u32 as u8 & 7u8).rev() {
+                        o32[tid * 4usize + 1usize] = inp[tid as u32 as usize % 64usize] as u32 / ((if true {
+                            inp[tid % 64usize] as u32
+                        } else {
+                            grid_dim().x
+                        }).wrapping_add(old2 as f32 as u32) | 1u32);
+                    }
+                    let mut a8: [isize; 4] = [-2isize; 4usize];
                 }
-                3u64..=4u64 => {}
-                5u64 | 6u64 => {}
-                8u64..10u64 if true && false => {}
-                _ => {}
+                let mut a9: [f32; 4] = [tid as f32, din[8usize] as f32 / tid as f32, din[7usize] as f32, inp[lid as usize % 64usize] as f32 / inp[tid % 64usize] as f32];
             }
+            4u8 => {
+                if false {
+                    if 255u8.rotate_right(grid_dim().x) <= (tid as u8).wrapping_mul(tid as u8) {
+                        o16[tid * 4usize + 0usize] = (if 2147483647i32 != 2147483647i32 {
+                            o16[tid * 4usize + (lid & din[15usize] as u32) as usize % 4usize] = inp[30usize] as i16;
+                            tid as i16
+                        } else {
+                            -1i16
+                        }).wrapping_add(363533720559075347isize as i16);
+                        let old10: i32 = atomic_xor(&mut gi[16usize + tid], fin[lid as usize % 32usize] as i32 / -((din[tid as u32 as usize % 32usize] as i32).wrapping_add(0i32) & 126i32 | 2i32));
+                        let mut v12: i16 = if ({
+                            let v11: u64 = block_dim().x as u64;
+                            tid as u16
+                        }).is_power_of_two() {
+                            3i16.wrapping_mul(tid as u32 as i16)
+                        } else {
+                            255i16 & true as i16
+                        };
+                    } else if 0i16.clamp(87i16, 291i16) >= 18i16 {
+                        let mut v13: bf16 = bf16::from_f32(-66.0f32);
+                        v13 = bf16::from_f32(lid as f32);
+                    } else {
+                        atomic_max(&mut gl[(old2 & old2 & 3u32) as usize + 12usize], if true && true {
+                            atomic_or(&mut gi[(fin[tid % 32usize] as f64 as u32 & 3u32) as usize + 8usize], false as i32);
+                            din[tid % 32usize] as i64
+                        } else {
+                            (block_idx().x as i64).wrapping_mul(grid_dim().x as i64)
+                        });
+                        let v15: u8 = 0u8.wrapping_sub(({
+                            let v14: i8 = block_dim().x as i8;
+                            inp[53usize] as i8
+                        }).abs_diff(-1i8 & din[tid % 32usize] as i8));
+                    }
+                    let v16: isize = (fin[tid as u32 as usize % 32usize] as isize).wrapping_neg();
+                    match ({
+                        let v17: isize = 4294967295isize;
+                        0u64
+                    }) as u32 & 15u32 {
+                        1u32 if !true => {
+                            let v18: f16 = if 2147483647i32 >= -4i32 || fin[lid as usize % 32usize] as u64 > 1u64 {
+                                f16::from_f32(0.0f32) * f16::from_f32(grid_dim().x as f32) / f16::from_f32(v16 as f32)
+                            } else {
+                                f16::from_f32((inp[11usize] as f32).abs())
+                            };
+                        }
+                        2u32 | 3u32 if thread_idx().x != 0u32 => {}
+                        5u32 => {}
+                        6u32 | 7u32 => {}
+                        _ => {}
+                    }
+                } else {}
+            }
+            5u8 | 6u8 if !true => {}
+            8u8 => {}
+            _ => {}
         }
+        sync_threads();
     }
     #[kernel]
     pub fn k_f29ef26303639bbc(
@@ -4712,44 +4478,30 @@ pub mod device {
             if true {
                 break (inp[35usize] as u32).wrapping_mul(din[tid % 32usize] as u32);
             }
-            od[tid * 4usize + (if thread_idx().x != 0u32 {
-                inp[30usize] as u32
-            } else {
-                fin[13usize] as u32
-            }) as usize % 4usize] = bf16::from_f32(-0.609375f32).to_f64().mul_add(match ({
-                let v4: bool = fin[0usize] as i32 >= tid as i32;
-                fin[fin[0usize] as u32 as usize % 32usize] as isize
-            }) & 15isize {
-                2isize | 3isize => -31.875f64,
-                5isize | 6isize => 19.875f64,
-                8isize if true => 31.875f64,
-                10isize..=11isize if 0u16 >= 2u16 => fin[24usize] as f64,
-                _ => v1 as f64,
-            }, (lane_id() as f64).mul_add(2.2250738585072014e-308f64, tid as f64)).round();
+            od[tid * 4usize + block_dim().x.min(inp[30usize] as u32) as usize % 4usize] = match ({
+                let v4: bool = lid != 0u32;
+                -1i16
+            }).rotate_right(fin[c2 as usize % 32usize] as u32) & 15i16 {
+                0i16..=1i16 => din[7usize] as i32 as f64 + -3.9453125f64,
+                _ => (f16::from_f32(27.5f32) + f16::from_f32(1e-40f32)).to_f64(),
+            };
         };
-        v1 = tid as i64;
-        let mut v7: i16 = ({
-            let v6: bool = false;
-            inp[tid % 64usize] as i16
-        }) << (lid.wrapping_sub(0u32) & 15u32) << (lid as u8 as u32 & 15u32);
-        v1 &= din[0u32 as usize % 32usize] as u64 as i64;
-        of[tid * 4usize + 1usize] = match 18446744073709551502u64.leading_zeros() & 15u32 {
-            2u32 => (if r5 != 0u32 {
-                -0.48242188f32
-            } else {
-                3.4028235e38f32
-            }).trunc(),
-            _ => 34359738368isize.wrapping_add(1542000284792550140isize) as f32,
+        let old7: u64 = atomic_xor(&mut gu[16usize + tid], ({
+            let v6: usize = din[tid % 32usize] as usize;
+            0u64
+        }).wrapping_sub(2u64));
+        let old8: u32 = atomic_inc(&mut ga[16usize + tid], 3u32);
+        o16[tid * 4usize + 2usize] = 32767i16;
+        atomic_dec(&mut ga[(lid & 3u32) as usize + 8usize], 100u32);
+        o8[tid * 4usize + 3usize] = {
+            let v9: i8 = lid as u8 as i8;
+            ({
+                let v10: bool = false;
+                inp[tid % 64usize] as u8
+            }) << (lid.wrapping_sub(0u32) & 7u32)
         };
-        atomic_min(&mut ga[(c2.wrapping_mul(tid as u32) & 3u32) as usize + 4usize], (fin[8usize] as u32) << (({
-            let v8: bool = r5 != 0u32;
-            tid as u32
-        }) & 31u32));
-        v7 = (tid as i16).wrapping_mul(r5 as i16).saturating_sub((block_dim().x as i16).rotate_right(inp[tid % 64usize] as u32));
-        o8[tid * 4usize + ({
-            let v9: bf16 = bf16::from_f32(421.0f32);
-            4294967295u32
-        }) as usize % 4usize] = v7 as u8 >> ((tid as u32 | tid as u32) & 7u32) | 0u8;
+        v1 = (inp[43usize] as u8).trailing_zeros() as usize as i64;
+        v1 ^= ((tid as u64).leading_zeros() as i64).clamp(50i64, 297i64);
     }
     #[kernel]
     pub fn k_00cd00f768d4ec41(
@@ -4782,79 +4534,74 @@ pub mod device {
                     let mut c3: u32 = 0u32;
                     'l2: while c3 < c1 << (c1 & 31u32) & 3u32 {
                         c3 += 1u32;
-                        od[tid * 4usize + 2usize] = (match lid as isize & 15isize {
-                            2isize => din[lid as usize % 32usize],
-                            _ => 60160.0f64,
-                        }).round().exp_m1();
-                        if (if c1 == lid {
-                            o16[tid * 4usize + 0usize] = ((0i16 | -20213i16) & ({
-                                let v4: i32 = 2147483647i32;
-                                inp[37usize] as i16
-                            })) % (({
-                                let v5: f32 = -0.024780273f32;
-                                c1 as i16
-                            }).wrapping_sub(32767i16.wrapping_add(fin[tid % 32usize] as i16)) & 32767i16 | 1i16);
-                            (din[tid as u32 as usize % 32usize] as f32) < grid_dim().x as f32
+                        o64[tid * 4usize + c1.wrapping_sub(c3) as usize % 4usize] = ({
+                            let v4: bool = lid != 0u32;
+                            -5i64
+                        }).wrapping_sub(965468304760786923i64).max(({
+                            let v5: u32 = tid as u32;
+                            0i64
+                        }).wrapping_sub(4i64.wrapping_mul(2i64)));
+                        let v6: f32 = din[lid as usize % 32usize] as f32 % (if true {
+                            14.125f32
                         } else {
-                            tid as isize == isize::MIN
-                        }) {
-                            continue;
+                            253.0f32
+                        }) + f32::from_bits(2u32).trunc();
+                        if (lane_id() as u16).wrapping_mul(inp[din[tid as u32 as usize % 32usize] as u32 as usize % 64usize] as u16) < 65535u16 {
+                            break 'l2;
                         }
-                        of[tid * 4usize + 1usize] = inp[34usize] as f32 % ({
-                            let v6: bool = tid != 0usize;
-                            isize::MIN
-                        }) as f32;
                     }
                 }
             }
             _ => {
-                od[tid * 4usize + 2usize] = (if !false {
-                    inp[50usize] as f64
-                } else {
-                    (fin[21usize] as f64).recip()
-                }).tanh();
-                of[tid * 4usize + fin[tid % 32usize] as u32 as usize % 4usize] = ((lane_id() as u64).wrapping_sub(thread_idx().x as u64) as f32).mul_add((match ({
-                    let v7: f16 = f16::from_f32(lid as f32);
-                    block_idx().x as u64
-                }) & 15u64 {
-                    0u64..=0u64 => 0.02355957f32,
-                    2u64 | 3u64 => inp[22usize] as f32,
-                    4u64 => 1.1754944e-38f32,
-                    _ => tid as f32,
-                }) / (30.125f32 - f32::NAN), fin[lid as usize % 32usize]);
-                let v8: f32 = grid_dim().x as f32;
+                let old7: f32 = atomic_max(&mut gf[16usize + tid], 1i16.wrapping_sub(22i16) as f32);
+                o64[tid * 4usize + 1usize] = i64::MIN;
             }
         }
-        if 30u8 == 39u8 | 255u8 {
-            let v9: i64 = match (if (fin[tid % 32usize] as f64).is_finite() {
-                atomic_and(&mut gi[((inp[tid % 64usize] as u32).wrapping_sub(inp[lid as usize % 64usize] as u32) & 3u32) as usize + 0usize], 1410071838i32 & -1i32 | (if false {
-                    -3i32
+        if ((grid_dim().x as isize).count_zeros() as i16).is_positive() {
+            let v8: f64 = tid as f64;
+            of[tid * 4usize + 1usize] = (3538944.0f32 - v8 as f32).signum() - inp[fin[inp[inp[18usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as u32 as usize % 64usize] as f32;
+            if lid != 0u32 {
+                for i9 in 0i64..(tid as i64).wrapping_sub(i64::MIN) & 7i64 {
+                    let mut a10: [f64; 3] = [v8; 3usize];
+                    let v11: bf16 = bf16::from_f64(i9 as f64 / 90112.0f64) - (if inp[a10[1usize] as u32 as usize % 64usize] as f64 != din[lid as usize % 32usize] {
+                        bf16::from_f32(thread_idx().x as f32)
+                    } else {
+                        bf16::from_f32(-1.7851563f32)
+                    });
+                    let mut a12: [u8; 7] = [30u8; 7usize];
+                    let v13: i8 = (if a12[6usize] as isize >= inp[37usize] as isize {
+                        (tid as u32).div_ceil(tid as u32 | 1u32)
+                    } else {
+                        a12[8796093022207u64 as usize % 7usize] as u32
+                    }) as i8;
+                }
+                if (if false {
+                    f16::from_f32(lid as f32) < f16::from_f32(-28928.0f32)
                 } else {
-                    -1i32
-                }));
-                (din[lid as usize % 32usize] as i32) << (fin[lid as usize % 32usize] as u32 & 31u32)
-            } else {
-                din[lid as usize % 32usize] as i32
-            }) & 15i32 {
-                0i32 => inp[tid % 64usize] as i64,
-                _ => fin[tid % 32usize] as i64,
-            };
-            let mut a10: [f32; 1] = [thread_idx().x as f32; 1usize];
-        }
-        od[tid * 4usize + 0usize] = f64::from_bits(if tid != 0usize {
-            thread_idx().x as u64
+                    (tid as i64) <= tid as i64
+                }) {
+                    let mut v14: f64 = if (din[16usize] as f32 + -45.5f32).is_infinite() {
+                        i8::MIN as f64 % 3u16 as f64
+                    } else {
+                        thread_idx().x as f32 as f64 % (v8 * v8)
+                    };
+                    let v15: f16 = -(f16::from_f32(grid_dim().x as f32) * f16::from_f32(block_dim().x as f32)) - (if false {
+                        if block_dim().x != 0u32 {
+                            f16::from_f64(v8)
+                        } else {
+                            f16::from_f32(95744.0f32)
+                        }
+                    } else {
+                        f16::from_f32(-0.0010299683f32)
+                    });
+                }
+            } else if block_dim().x != 0u32 {} else if 1.4296875f32.is_infinite() {} else {}
+        } else if 9223372036854775807i64.wrapping_sub(8i64).is_positive() {} else if (if 59.5f32.is_nan() {
+            !true
         } else {
-            24u64
-        }).recip();
-        let mut v11: f16 = f16::from_f32(lid as f32);
-        let v12: u64 = 18344692009317360098u64.wrapping_mul(0u64) % ((v11.to_f32() as u64).clamp(92u64, 116u64) | 1u64) << ((0u32 & 2u32 | lid.wrapping_sub(4294967295u32)) & 63u32);
-        let mut a13: [i8; 2] = [(inp[46usize] as i8).wrapping_sub(127i8), inp[47usize] as i8 >> (4294967295u32 & 7u32)];
-        v11 = f16::from_f32(lane_id() as f32);
-        if false {} else if (if true {
-            a13[9223372036854775807i64 as usize % 2usize] != 0i8
-        } else {
-            (a13[255u8 as usize % 2usize] as f64).is_finite()
-        }) {} else if v11 * v11 != f16::from_f32(158334980.0f32) / f16::from_f32(tid as f32) {}
+            lid != 0u32 || block_idx().x != 0u32
+        }) {}
+        sync_threads();
     }
     #[kernel]
     pub fn k_b5d192baaf512ff3(
@@ -4881,28 +4628,25 @@ pub mod device {
         if lid != 0u32 {
             for i3 in 0usize..=93i8 as usize & 7usize {
                 'l4: for i5 in (1i64..=-4i32 as i64 & 3i64).rev().step_by(2usize) {
-                    of[tid * 4usize + (inp[57usize] as u32).wrapping_sub(11u32) as usize % 4usize] = tid as f32;
-                    if (4u16 % (tid as u16 | 1u16)).is_power_of_two() {
-                        continue 'l4;
-                    }
+                    o8[tid * 4usize + 3usize] = ((inp[inp[tid % 64usize] as u32 as usize % 64usize] as usize).wrapping_add(3908283199911040066usize).abs_diff(tid % (grid_dim().x as usize | 1usize)) as u8).wrapping_sub((if tid != 0usize {
+                        0u8
+                    } else {
+                        0u8
+                    }) ^ (din[tid % 32usize] as u8 ^ 29u8));
+                    let v6: f32 = tid as f32;
                 }
             }
-            of[tid * 4usize + 3usize] = (match (lid != 0u32) as i32 & 15i32 {
-                0i32..3i32 => inp[31usize] as f32 - -0.0f32,
-                4i32..=5i32 => fin[tid % 32usize],
-                7i32 | 8i32 => 0.0f32,
-                10i32..13i32 if !v1 => f32::NEG_INFINITY.floor(),
-                _ => if v1 {
-                    inp[4usize] as f32
-                } else {
-                    0.44628906f32
-                },
-            }).log2();
-            if v2 == fin[tid % 32usize] as isize && (v1 && tid != 0usize) {
-                v1 = !(fin[tid % 32usize] as isize == v2);
-            } else {}
-        } else if (v2 as u64 & 18446744073709551615u64).is_power_of_two() {} else if grid_dim().x != 0u32 {}
-        sync_threads();
+            if ({
+                let v7: f16 = f16::from_f32(0.0f32);
+                fin[tid % 32usize] as u8
+            }) == v1 as u8 {
+                let old8: f32 = atomic_add(&mut gf[16usize + tid], (-2.8359375f32 as u32 & 15u32) as f32);
+            }
+            v2 = ({
+                let v9: i8 = lid as i8;
+                din[0u32 as usize % 32usize] as u64
+            }).count_ones() as isize;
+        }
         sync_threads();
     }
     #[kernel]
@@ -4925,15 +4669,15 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o16[tid * 4usize + 2usize] = (if 1i64 >= din[lid as usize % 32usize] as i64 {
-            block_dim().x as i16 % (-4i16 & 32767i16 | 1i16)
+        o64[tid * 4usize + 3usize] = (if 1i64 >= din[lid as usize % 32usize] as i64 {
+            block_dim().x as i64 % (-4i64 & 9223372036854775807i64 | 1i64)
         } else {
             if true {
-                32767i16
+                9223372036854775807i64
             } else {
-                tid as i16
+                tid as i64
             }
-        }).rotate_left((inp[inp[39usize] as u32 as usize % 64usize] as u32).div_ceil(171906135u32 | 1u32) << (din[tid % 32usize] as u32 & 31u32));
+        }) & (tid as i64 / (din[tid % 32usize] as i64 & 9223372036854775807i64 | 1i64)).wrapping_add((din[171906135u32 as usize % 32usize] as u64).count_zeros() as i64);
         let v1: u64 = match (if false {
             0usize
         } else {
@@ -4999,84 +4743,53 @@ pub mod device {
                             atomic_and(&mut ga[(lid.wrapping_add(c2) & 3u32) as usize + 0usize], 0u32);
                         }
                     }
-                    o64[tid * 4usize + 1usize] = (a5[0usize] as i64).wrapping_abs() | i4 | i4;
-                    let mut v11: f32 = (bf16::from_f32(-105.0f32) / bf16::from_f32(i4 as f32) - bf16::from_f32(block_dim().x as f32) / bf16::from_f32(c2 as f32)).to_f32();
-                }
-                od[tid * 4usize + 1usize] = (tid as f64).asinh();
-                if !(if v1 != 0u64 {
-                    true
-                } else {
-                    true
-                }) {
-                    let mut v12: bool = (if true {
-                        if true {
-                            bf16::from_f32(-0.00055885315f32)
-                        } else {
-                            bf16::from_f32(56.375f32)
+                    o16[tid * 4usize + 2usize] = inp[c2 as usize % 64usize] as i16 / ((inp[lid as usize % 64usize] as i16).reverse_bits() & 32767i16 | 1i16);
+                    'l11: for i13 in (0i32..({
+                        let v12: f16 = f16::from_f32(lid as f32);
+                        -685215442i32
+                    }) & 3i32).step_by(3usize) {
+                        if !(tid != 0usize || c2 != 0u32) {
+                            continue 'l11;
                         }
-                    } else {
-                        -bf16::from_f32(grid_dim().x as f32)
-                    }) < bf16::from_f32(1e-40f32) / bf16::from_f32(1e-40f32) * (bf16::from_f32(430.0f32) / bf16::from_f32(block_dim().x as f32));
-                    atomic_or(&mut ga[(({
-                        let v13: i16 = 0i16;
-                        fin[4294967295u32 as usize % 32usize] as u32
-                    }) & 3u32) as usize + 12usize], inp[tid % 64usize] as u32);
-                } else {
-                    let v14: f16 = -(if tid as i64 > v1 as i64 {
-                        f16::from_f32(v1 as f32)
-                    } else {
-                        f16::from_f32(thread_idx().x as f32) + f16::from_f32(-0.9921875f32)
-                    });
-                    o16[tid * 4usize + 0usize] = ((16i32 / -(inp[tid % 64usize] as i32 & 126i32 | 2i32)) as i16).wrapping_mul(din[tid % 32usize] as i32 as i16 | (c2 as i16).wrapping_sub(tid as i16));
-                    o16[tid * 4usize + 2usize] = lane_id() as u64 as i16;
+                        let mut v14: u32 = 4294967295u32.min(if false {
+                            c2
+                        } else {
+                            inp[tid % 64usize] as u32
+                        }).wrapping_mul((i4 as i32).abs_diff(tid as i32).saturating_sub(din[tid % 32usize] as u32 | 1366843449u32));
+                        v14 &= ({
+                            let v15: u32 = inp[1u32 as usize % 64usize] as u32;
+                            tid as u64
+                        }) as u32;
+                        let mut v16: usize = a5[127i8 as usize % 6usize] as usize;
+                    }
                 }
+                let mut a17: [bool; 5] = [true; 5usize];
+                o32[tid * 4usize + 2usize] = tid as u32;
             }
             _ => {
-                let mut a15: [i8; 4] = [(fin[fin[inp[tid % 64usize] as u32 as usize % 32usize] as u32 as usize % 32usize] as i8).wrapping_add(block_dim().x as i8), inp[tid % 64usize] as i8 >> (c2 & 7u32), i8::MIN % (grid_dim().x as i8 & 127i8 | 1i8), 0u8 as i8];
+                let v18: i8 = (0i8 | 127i8.wrapping_add(inp[tid % 64usize] as i8)) >> (tid as u32 % (v1 as u32 | 1u32) % (lid | 1u32) & 7u32);
             }
         }
-        o64[tid * 4usize + 0usize] = inp[tid % 64usize] as i64;
-        o64[tid * 4usize + 3usize] = (match (if (if true {
-            false
-        } else {
-            c2 != 0u32
-        }) {
-            tid as u16
-        } else {
-            0u16.wrapping_sub(0u16)
-        }) & 15u16 {
-            2u16 => din[28usize] as i64,
-            4u16 if (grid_dim().x as u16).is_power_of_two() => 18014398509481983i64,
-            _ => i64::MIN.max(lid as i64),
-        }).clamp(-47i64, -38i64);
-        let mut v16: i64 = ((fin[18usize] as isize).count_ones() as i64).wrapping_sub((lid as i64).wrapping_add(if tid != 0usize {
-            -2i64
-        } else {
-            9223372036854775807i64
-        }));
-        od[tid * 4usize + 3usize] = (1.1754944e-38f32 as f64 + f64::NAN.mul_add(inp[inp[39usize] as u32 as usize % 64usize] as f64, 359.0f64)).exp();
-        let mut c18: u32 = 0u32;
-        'l17: while c18 < v1 as u32 & c2 & 7u32 {
-            c18 += 1u32;
-            let mut v20: i8 = (({
-                let v19: u64 = inp[tid % 64usize];
-                -5i8
-            }) | (if true {
-                thread_idx().x as i8
-            } else {
-                i8::MIN
-            })) ^ -3i8;
-            v20 ^= 127i8;
-            let v21: f32 = if true {
-                if false {
-                    9.53125f32.floor()
-                } else {
-                    grid_dim().x as f32 % 28.75f32
-                }
-            } else {
-                1e-40f32
+        let mut v19: isize = fin[c2 as usize % 32usize] as isize;
+        let mut c20: u32 = 0u32;
+        loop {
+            c20 += 1u32;
+            if c20 > (tid as u32).div_ceil(lid | 1u32) & 7u32 {
+                break;
+            }
+            v19 ^= {
+                let v21: u8 = fin[tid as u32 as usize % 32usize] as u8;
+                (tid as u8).abs_diff(v21) as isize
             };
         }
+        for i22 in (0i64..block_idx().x as i64 / (9223372036854775807i64 & 9223372036854775807i64 | 1i64) & 7i64).step_by(2usize) {
+            let mut v23: i32 = (-5i32 >> (lid & 31u32)).wrapping_mul((v19 as i64).clamp(32i64, 243i64).trailing_zeros() as i32);
+            let mut a24: [f64; 2] = [tid as f64; 2usize];
+            let mut a25: [f32; 2] = [din[lid as usize % 32usize] as f32; 2usize];
+        }
+        let old26: f64 = atomic_exch(&mut gd[16usize + tid], lid as i16 as f64);
+        let mut v27: i16 = -1i16;
+        sync_threads();
         sync_threads();
     }
     #[kernel]
@@ -5099,127 +4812,152 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        of[tid * 4usize + 1usize] = f32::from_bits(inp[lid as usize % 64usize] as u32).atan();
-        let v1: f32 = tid as f32;
-        if !!(lid != 0u32) {
-            od[tid * 4usize + 3usize] = ((inp[36usize] as f32).signum() % din[26usize] as f32) as f64;
-            let mut v2: u8 = 7u8 % (255u8 / (0u8 | 1u8) / (255u8.wrapping_add(lid as u8) | 1u8) | 1u8);
-        }
-        atomic_max(&mut gd[(85u32 << (lid & 31u32) & 3u32) as usize + 0usize], (v1 as u8).count_zeros() as i16 as f64);
-        let v3: bool = (f16::from_f32(-8672.0f32) + f16::from_f32(-392192.0f32)).to_f32().is_finite();
-        of[tid * 4usize + 3usize] = (({
-            let v4: i16 = 7i16;
-            -0.002494812f32
-        }) + 192.0f32.signum()).cos();
-        let mut v5: bool = lid != 0u32;
-        for i6 in 1usize..=(v1 as usize).wrapping_sub(tid) & 7usize {
-            if false {
-                continue;
-            }
-            if 255u8.is_power_of_two() && (fin[inp[40usize] as u32 as usize % 32usize] as u16) < din[21usize] as u16 {
-                continue;
-            }
-        }
-        let mut v7: i8 = lid.leading_zeros() as i8;
-        o8[tid * 4usize + 2usize] = {
-            let v8: i64 = if v5 {
-                4i64
-            } else {
-                9007199254740991i64.wrapping_sub(din[tid % 32usize] as i64)
-            };
-            (v7 & v7) as u8
-        };
-        v7 &= match (fin[30usize] as u32).wrapping_mul(lid).wrapping_add(0u32) & 15u32 {
-            2u32 => v7.wrapping_mul(v7),
-            4u32 => inp[38usize] as i8 & v7,
-            _ => inp[38usize] as u16 as i8,
-        };
-        o8[tid * 4usize + ((v7 as u32) << (lid & 31u32)) as usize % 4usize] = if ({
-            let v9: isize = -1isize;
-            tid as u64
-        }) > (if false {
-            tid as u64
-        } else {
-            0u64
-        }) {
-            let mut v11: bool = (inp[tid % 64usize].count_zeros() as u16).trailing_zeros() as i64 != ({
-                let v10: i16 = tid as i16;
-                fin[tid % 32usize] as i64
-            }).wrapping_sub((block_idx().x as isize).count_ones() as i64);
-            2u8.wrapping_sub(fin[1usize] as u8) & (v7 as u8 ^ lane_id() as u8)
-        } else {
-            0.0f32 as f64 as u8
-        };
-        let mut v12: f16 = if lid != 0u32 {
-            f16::from_f64(inp[block_dim().x as usize % 64usize] as f64) / -f16::from_f32(49.0f32)
-        } else {
-            f16::from_f32(1.1754944e-38f32)
-        };
-        let mut v14: i64 = {
-            let v13: bool = 0u16.abs_diff(0u16).is_power_of_two();
-            thread_idx().x as i64
-        };
-        match (if v7 as i64 != tid as i64 {
-            (tid as i16).min(fin[tid % 32usize] as i16)
-        } else {
-            65535u16 as i16
-        }) & 15i16 {
-            1i16..=1i16 if true || v7 != 0i8 => {
-                o16[tid * 4usize + 3usize] = (-1i16).wrapping_add(i16::MIN) % ((if v3 {
-                    tid as i16
-                } else {
-                    lid as i16
-                }) & 32767i16 | 1i16) | (-27i16).count_zeros().leading_zeros() as i16;
-                let mut a15: [f64; 5] = [inp[29usize] as usize as f64, f64::from_bits(fin[22usize] as u64), 41418752.0f64.floor(), if false {
-                    fin[tid % 32usize] as f64
-                } else {
-                    block_idx().x as f64
-                }, tid as f64 - tid as f64];
-            }
-            3i16..=4i16 => {
-                let v16: f64 = tid as f64;
-                if (if v16 > 0.001800537109375f64 {
-                    true && v3
-                } else {
-                    !v5
-                }) {
-                    for i18 in 1u32..({
-                        let v17: u16 = grid_dim().x as u16;
-                        lid
-                    }) & 7u32 {
-                        let mut v19: bf16 = bf16::from_f32(79.5f32);
-                    }
-                } else if (inp[lid as usize % 64usize] as u8 ^ grid_dim().x as u8).is_power_of_two() {
-                    of[tid * 4usize + v5 as u32 as usize % 4usize] = v1;
-                    let mut a20: [f64; 1] = [inp[tid % 64usize] as f64 + inp[42usize] as f64];
-                    v7 = match (a20[0usize] as i64 & v14).reverse_bits() & 15i64 {
-                        1i64 | 2i64 if grid_dim().x != 0u32 => match (6799746777731062766u64 ^ 18446744073709551615u64) & 15u64 {
-                            1u64 if a20[9223372036854775807i64 as usize % 1usize] != 0.0f64 => v7,
-                            3u64 if !v5 => a20[0usize] as i8,
-                            4u64 | 5u64 => 4i8,
-                            _ => lane_id() as i8,
-                        },
-                        3i64..=4i64 => if v5 {
-                            v7
-                        } else {
-                            inp[lid as usize % 64usize] as i8
-                        },
-                        5i64..=7i64 => tid as i8,
-                        _ => (-1i8).clamp(44i8, 127i8),
-                    };
+        o16[tid * 4usize + (inp[52usize] as u32).wrapping_sub(lid) as usize % 4usize] = tid as i32 as i16;
+        o8[tid * 4usize + 0usize] = (inp[21usize] as isize).count_zeros() as u8;
+        let mut c2: u32 = 0u32;
+        'l1: while c2 < inp[36usize] as u32 & 7u32 {
+            c2 += 1u32;
+            let mut c4: u32 = 0u32;
+            'l3: loop {
+                c4 += 1u32;
+                if c4 > ({
+                    let v5: u8 = lane_id() as u8;
+                    lid
+                }) & 3u32 {
+                    break;
+                }
+                let mut c6: u32 = 0u32;
+                while c6 < (match (match 131071u64 & 15u64 {
+                    1u64..=2u64 => 23u16,
+                    _ => inp[tid % 64usize] as u16,
+                }).clamp(188u16, 473u16) & 15u16 {
+                    0u16 => c4,
+                    2u16 => c4,
+                    4u16 | 5u16 if 255u8 == fin[c2 as usize % 32usize] as u8 => inp[43usize] as u32,
+                    7u16 => inp[57usize] as u32,
+                    _ => 274129030u32,
+                }) & 3u32 {
+                    c6 += 1u32;
+                    atomic_max(&mut gd[(({
+                        let v7: i32 = i32::MIN;
+                        c4
+                    }) & 3u32) as usize + 4usize], (if true {
+                        block_dim().x as i16
+                    } else {
+                        0i16
+                    }) as f64);
                 }
             }
-            5i16..=7i16 if if lid != 0u32 {
-                v5
-            } else {
-                v14 != 0i64
-            } => {
-                v7 = (fin[tid % 32usize] as i8).wrapping_mul(inp[lid as usize % 64usize] as i8) >> (lid.wrapping_neg() & 7u32);
-                let mut a21: [u32; 5] = [v14 as u64 as u32, lid | 3u32, fin[tid % 32usize] as f64 as u32, lid ^ lid, lid.wrapping_add(din[din[tid % 32usize] as u32 as usize % 32usize] as u32)];
+        }
+        let mut a8: [bool; 3] = [tid != 0usize; 3usize];
+        atomic_add(&mut gu[(block_dim().x.min(lid) & 3u32) as usize + 8usize], (fin[5usize] as i16).is_negative() as u64);
+        for i9 in (1u8..=fin[inp[40usize] as u32 as usize % 32usize] as u8 & 7u8).step_by(1usize) {
+            of[tid * 4usize + 0usize] = 18446744073709551615u64 as f32 + ({
+                let v10: i16 = -1i16;
+                inp[v10 as u32 as usize % 64usize] as f32
+            }) / (a8[18446744073709551615usize as usize % 3usize] as u8 as f32).round();
+        }
+        let mut a11: [i64; 5] = [3i64, 4i64 >> (inp[fin[c2 as usize % 32usize] as u32 as usize % 64usize] as u32 & 63u32), inp[tid % 64usize] as i64 ^ tid as i64, false as i64, 1i64];
+        match (0u8 >> (inp[tid % 64usize] as u32 & 7u32)).wrapping_sub({
+            let v12: u64 = lane_id() as u64;
+            255u8
+        }) & 15u8 {
+            1u8 | 2u8 => {
+                if din[tid % 32usize].round().is_finite() {
+                    match (match (block_dim().x as usize).min(inp[49usize] as usize) & 15usize {
+                        1usize..=3usize => true as u8,
+                        5usize if f16::from_f32(0.0f32) <= f16::from_f32(lane_id() as f32) => (din[tid % 32usize] as isize).count_ones() as u8,
+                        _ => inp[tid % 64usize] as u8 & 2u8,
+                    }) & 15u8 {
+                        1u8 if a11[i8::MIN as usize % 5usize] != 0i64 && true => {
+                            let mut v13: f32 = bf16::from_f32(1.875f32).to_f32().signum() * f32::from_bits(134217728u32);
+                            o16[tid * 4usize + 2usize] = {
+                                let v14: bf16 = (if v13 != 0.0f32 {
+                                    bf16::from_f32(-0.0f32)
+                                } else {
+                                    bf16::from_f32(-47.75f32)
+                                }) * (bf16::from_f32(123.625f32) + bf16::from_f32(1.1754944e-38f32));
+                                (inp[tid % 64usize] as i16 >> (din[31usize] as u32 & 15u32)).wrapping_mul(i16::MIN)
+                            };
+                            v13 -= v13 % v13 / 0.0f32.mul_add(v13, block_dim().x as f32);
+                        }
+                        3u8 | 4u8 => {
+                            o64[tid * 4usize + 3usize] = 9223372036854775807i64.max(inp[971257179u32 as usize % 64usize] as i64).wrapping_mul(match inp[lid as usize % 64usize] as usize & 15usize {
+                                2usize..=2usize => lane_id() as i64,
+                                4usize => lid as i64,
+                                _ => -4i64,
+                            }).wrapping_mul((1099511627775i64 << (c2 & 63u32)) / -((tid != 0usize) as i64 & 126i64 | 2i64));
+                            a8[(a11[0i32 as usize % 5usize] as usize >> (tid as u32 & 63u32)) as usize % 3usize] = (din[13usize] as i64).is_positive() || (lid as u16).is_power_of_two();
+                            a11[(fin[tid % 32usize] as isize).wrapping_add(inp[tid % 64usize] as isize) as usize % 5usize] = inp[din[2usize] as u32 as usize % 64usize] as i64;
+                        }
+                        5u8..7u8 => {
+                            let mut v16: bool = (if true {
+                                65535u16
+                            } else {
+                                inp[4usize] as u16
+                            }) | ({
+                                let v15: usize = tid;
+                                lid as u16
+                            }) < tid as u16;
+                        }
+                        _ => {
+                            a8[(if a8[1i64 as usize % 3usize] {
+                                inp[30usize] as usize
+                            } else {
+                                tid
+                            }) as usize % 3usize] = bf16::from_f32(92160.0f32).to_f64().is_infinite();
+                            a11[4usize] = -70.75f64 as i64;
+                            o8[tid * 4usize + 1usize] = match (a8[1usize] as i64 & 9223372036854775807i64).reverse_bits() & 15i64 {
+                                1i64 | 2i64 if grid_dim().x != 0u32 => match (6799746777731062766u64 ^ 18446744073709551615u64) & 15u64 {
+                                    1u64 if a8[i64::MIN as usize % 3usize] => inp[tid % 64usize] as u8 ^ tid as u8,
+                                    3u64 => tid as i16 as u8,
+                                    4u64 | 5u64 => fin[17usize] as u16 as u8,
+                                    _ => (inp[c2 as usize % 64usize] as u16).count_ones() as u8,
+                                },
+                                3i64..=4i64 => tid as u8,
+                                5i64..=7i64 => match (inp[7usize] as isize | (inp[35usize] as isize).rotate_right(c2)) & 15isize {
+                                    0isize => (inp[a8[1usize] as u32 as usize % 64usize] as u8).wrapping_sub(grid_dim().x as u8),
+                                    2isize => 78u8 % (a11[0u8 as usize % 5usize] as u8 | 1u8),
+                                    4isize | 5isize if false => a8[1usize] as u8 & inp[inp[block_dim().x as usize % 64usize] as u32 as usize % 64usize] as u8,
+                                    7isize..=9isize if grid_dim().x as usize >= inp[39usize] as usize => (a11[4usize] != 0i64) as u8,
+                                    _ => (inp[tid % 64usize] as u8).wrapping_add(tid as u8),
+                                },
+                                _ => tid as u8,
+                            };
+                        }
+                    }
+                } else if c2 != 0u32 {
+                    let mut v17: i8 = (fin[inp[36usize] as u32 as usize % 32usize] as i8 ^ inp[20usize] as i8).wrapping_mul(a8[0usize] as u8 as f64 as i8).max((tid as i8 / -(inp[tid % 64usize] as i8 & 126i8 | 2i8)).wrapping_add(!(thread_idx().x as i8)));
+                } else {
+                    let mut a19: [u32; 6] = [(tid as u32).saturating_sub(lane_id()), (a8[3u64 as usize % 3usize] as u32).saturating_sub(inp[lid as usize % 64usize] as u32), {
+                        let v18: f16 = f16::from_f32(0.06225586f32);
+                        din[29usize] as u32
+                    }, lid, lid.div_ceil(lid | 1u32), true as u32];
+                }
+                let v20: i64 = block_dim().x as i64;
             }
-            8i16 => {}
+            3u8..5u8 => {
+                atomic_or(&mut ga[(4294967295u32.wrapping_mul(lid) & 3u32) as usize + 12usize], (if true {
+                    tid != 0usize
+                } else {
+                    false
+                }) as u32);
+                atomic_add(&mut gf[(({
+                    let v21: f64 = tid as f64;
+                    lid
+                }) & 3u32) as usize + 8usize], ((match c2 as u8 >> (0u64 as u32 & 7u32) & 15u8 {
+                    1u8 => din[11usize] as u32,
+                    2u8 | 3u8 => c2,
+                    _ => fin[tid % 32usize] as u32,
+                }) & 15u32) as f32);
+                let v22: f32 = -451584.0f32;
+            }
+            5u8 => {
+                for i23 in (2i64..(din[tid % 32usize] as i64).wrapping_mul(fin[26usize] as i64) & 7i64).rev().step_by(1usize) {}
+            }
             _ => {}
         }
+        sync_threads();
     }
     #[kernel]
     pub fn k_0a1272512a1700a1(
@@ -5247,73 +4985,88 @@ pub mod device {
         } else {
             (block_dim().x as f32).mul_add(inp[29usize] as f32, 53.75f32)
         });
-        of[tid * 4usize + 0usize] = fin[17usize] as u16 as f64 as f32;
-        let mut v3: u8 = ((inp[2usize] as u8 ^ block_idx().x as u8) << (lid & 7u32)).wrapping_mul((tid as u8).div_ceil(255u8 | 1u8).wrapping_mul(inp[26usize] as i8 as u8));
-        v3 ^= 0u8.wrapping_add((fin[31usize] as u8) << (2737169116u32 & 7u32));
-        v3 = tid as u8;
-        if (din[6usize] as u64).wrapping_sub(18446744073709551492u64).is_power_of_two() {
-            o64[tid * 4usize + 2usize] = v2 as i64 / -((grid_dim().x as i64).wrapping_add(inp[0u32 as usize % 64usize] as i64).count_ones() as i64 & 126i64 | 2i64);
-            od[tid * 4usize + 2usize] = (f64::from_bits(din[6usize] as u64) + (inp[45usize] as f64).signum()).atan2(f64::from_bits((tid as u32).count_ones() as u64));
-            v3 &= v3 as u32 as i32 as u8;
-            let v6: f64 = match (24i16.wrapping_mul(-4i16) ^ (match (din[tid % 32usize] as i16).wrapping_mul(tid as i16).wrapping_mul(0u8 as i16) & 15i16 {
-                0i16 => inp[tid % 64usize] as i16,
-                2i16..=4i16 => inp[tid % 64usize] as i16,
-                _ => inp[tid % 64usize] as i16,
-            })) & 15i16 {
-                2i16 => (-f16::from_f32(-105984.0f32)).to_f64(),
-                3i16 => {
-                    let v4: f32 = f16::from_f32(v3 as f32).to_f32();
-                    if false {
-                        -2584.0f64
-                    } else {
-                        1.7976931348623157e308f64
+        o64[tid * 4usize + 1usize] = i64::MIN;
+        let v3: f64 = fin[lid as usize % 32usize] as u8 as f64 - -3670016.0f64 + v2 as f64;
+        let mut c4: u32 = 0u32;
+        loop {
+            c4 += 1u32;
+            if c4 > 4294967235u32.wrapping_mul(tid as u32) & 7u32 {
+                break;
+            }
+            let mut a5: [i8; 6] = [9i8; 6usize];
+            of[tid * 4usize + (4294967295u32 ^ lid) as usize % 4usize] = if !(tid as isize).is_negative() {
+                (thread_idx().x as f64 * v3) as f32
+            } else {
+                if (inp[30usize] as u16) <= din[tid % 32usize] as u16 {
+                    v2.round()
+                } else {
+                    match tid as i64 & 15i64 {
+                        0i64 => a5[0usize] as f32,
+                        2i64..4i64 if v3.is_infinite() => v2,
+                        5i64 => tid as f32,
+                        _ => a5[i8::MIN as usize % 6usize] as f32,
                     }
                 }
-                5i16..8i16 => (bf16::from_f32(-0.0012664795f32) / bf16::from_f32(32.5f32)).to_f64(),
-                _ => bf16::from_f32(3.4028235e38f32).to_f64().mul_add(match (if grid_dim().x != 0u32 {
-                    {
-                        let v5: f32 = block_idx().x as f32;
-                        v3
-                    }
-                } else {
-                    (fin[din[inp[4usize] as u32 as usize % 32usize] as u32 as usize % 32usize] as u8).wrapping_mul(inp[tid % 64usize] as u8)
-                }) & 15u8 {
-                    2u8 => 0.0208740234375f64,
-                    4u8..6u8 if !true => tid as f64,
-                    _ => 0.0712890625f64,
-                }, -1i32 as f64),
             };
-        } else {
-            if tid != 0usize {
-                if (if !false {
-                    od[tid * 4usize + 18u16 as u32 as usize % 4usize] = (1.7976931348623157e308f64 * din[10usize] * (lane_id() as f64).trunc()).mul_add({
-                        let v7: u8 = v3.wrapping_sub(block_dim().x as u8);
-                        thread_idx().x as f64 % v2 as f64
-                    }, match -1i16 & 15i16 {
-                        2i16 => (grid_dim().x as f64).abs(),
-                        _ => din[tid % 32usize].abs(),
-                    });
-                    tid != 0usize
-                } else {
-                    true
-                }) {
-                    let mut v8: f64 = (if (fin[tid % 32usize] as i32).is_negative() {
-                        tid as f64
-                    } else {
-                        inp[v3 as u32 as usize % 64usize] as f64
-                    }) % (fin[tid % 32usize] as f64).mul_add(f64::from_bits(fin[17usize] as u64), (block_dim().x as f64).mul_add(fin[2usize] as f64, -119.375f64));
-                    let mut v9: i8 = (tid as i8).saturating_sub(2i8);
-                } else if false {
-                    v3 = v3.wrapping_add(v3);
-                    v3 &= 0u8.wrapping_sub(1u8.min(inp[lid as usize % 64usize] as u8));
-                    let mut a10: [f32; 2] = [v2 + -0.0119018555f32, v2];
-                    let mut v11: i64 = (lid.count_ones() as usize).count_zeros() as i64;
-                } else {
-                    let mut v12: isize = ((grid_dim().x as f64).is_nan() && true) as isize;
-                    o32[tid * 4usize + 0usize] = (din[29usize] as u32).div_ceil(lid | 1u32).saturating_sub(thread_idx().x.rotate_left(tid as u32)) / (65535u32.div_ceil(inp[inp[1050603454u32 as usize % 64usize] as u32 as usize % 64usize] as u32 | 1u32).saturating_add((tid as u32).saturating_sub(tid as u32)) | 1u32);
-                }
-            } else {}
+            atomic_add(&mut gf[((inp[55usize] as u32).count_ones() & 3u32) as usize + 0usize], ((match (tid as isize).signum() as u16 & 15u16 {
+                2u16 => lid,
+                4u16..=4u16 if false => fin[18usize] as u32,
+                6u16..=6u16 => a5[5usize] as u32,
+                _ => c4,
+            }) & 15u32) as f32);
         }
+        let mut v8: u32 = ({
+            let v6: f64 = inp[tid % 64usize] as u8 as f64;
+            inp[tid % 64usize] as u32
+        }) % (tid as f32 as u32 | ({
+            let v7: bool = false;
+            lid
+        }) | 1u32);
+        let mut c9: u32 = 0u32;
+        let mut r11: u32 = loop {
+            c9 += 1u32;
+            if c9 > c9 & fin[23usize] as u32 & 7u32 {
+                break (18446744073709551495u64 << (0u32 & 63u32)).trailing_zeros();
+            }
+            if (if tid != 0usize {
+                5u16
+            } else {
+                20u16
+            }).is_power_of_two() {
+                break (din[fin[c9 as usize % 32usize] as u32 as usize % 32usize] as u32).wrapping_neg();
+            }
+            let mut v10: u32 = (-bf16::from_f32(-66.75f32)).to_f64() as u32;
+        };
+        let mut v12: u8 = 0u8;
+        if (if r11 != 0u32 {
+            fin[din[22usize] as u32 as usize % 32usize]
+        } else {
+            thread_idx().x as f32
+        }) == tid as f32 {
+            for i13 in (1i64..=(inp[4294967295u32 as usize % 64usize] as u32).count_zeros() as i64 & 7i64).rev() {
+                'l14: for i15 in (2u32..=lid & 3u32).rev() {
+                    v12 = v12.wrapping_add(fin[23usize] as u8);
+                    let mut v16: i32 = match (inp[11usize] as isize).wrapping_mul(isize::MIN) as i32 & 15i32 {
+                        0i32..=2i32 => (din[r11 as usize % 32usize] as i32 ^ 2147483647i32).wrapping_add(32768i32),
+                        _ => (i32::MIN % (i32::MIN & 2147483647i32 | 1i32)).wrapping_sub(i32::MIN),
+                    };
+                    if true {
+                        continue;
+                    }
+                    let v17: f64 = din[tid % 32usize];
+                }
+            }
+            v8 = v8.wrapping_add(match (({
+                let v18: u64 = 0u64;
+                524287i32
+            }) ^ (fin[tid % 32usize] as i32 | i32::MIN)) & 15i32 {
+                2i32 => r11.min(lid),
+                4i32 | 5i32 => (inp[v8 as usize % 64usize] as usize).leading_zeros(),
+                6i32..9i32 => v8 ^ 0u32,
+                _ => r11,
+            });
+        }
+        'l19: for i20 in (0u8..=inp[0usize] as u8 % (1u8 | 1u8) & 7u8).rev() {}
     }
     #[kernel]
     pub fn k_2a4b40fa99ef816f(
@@ -5342,129 +5095,122 @@ pub mod device {
             _ => tid as i16,
         }) as f32);
         let old2: u32 = atomic_dec(&mut ga[16usize + tid], 100u32);
-        o16[tid * 4usize + lid.saturating_sub(lid) as usize % 4usize] = old1 as i16 ^ (if lane_id() != 0u32 {
-            tid as f64
-        } else {
-            fin[tid % 32usize] as f64
-        }) as i16;
-        let mut a3: [i32; 8] = [thread_idx().x as i32; 8usize];
-        let v4: u16 = ((block_dim().x as u16 >> (tid as u32 & 15u32)).count_zeros() as u16).rotate_right(match fin[1u32 as usize % 32usize] as u16 % (din[11usize] as u16 | 1u16) << (old2.wrapping_neg() & 15u32) & 15u16 {
-            0u16 => (tid as u32).wrapping_add(lid),
-            _ => tid as u32,
-        });
-        od[tid * 4usize + 3usize] = (if (if true {
-            false
-        } else {
-            true
-        }) {
-            f64::from_bits(tid as u64)
-        } else {
-            v4 as u8 as f64
-        }).exp();
-        for i5 in 1i64..(-8304449126525676146i64 | old2 as i64) & 7i64 {
-            if grid_dim().x != 0u32 {
-                continue;
-            }
-            let mut v6: u32 = lid.wrapping_sub(old2).div_ceil(old2.rotate_left(inp[43usize] as u32) | 1u32).div_ceil((inp[55usize] as u8).is_power_of_two() as u32 | 1u32);
-            let v7: u16 = (a3[-98i16 as usize % 8usize] != 0i32) as u16;
-            o64[tid * 4usize + din[tid % 32usize] as f32 as u32 as usize % 4usize] = if !(18446744073709551615u64 <= 0u64) {
-                atomic_or(&mut ga[(v6.clamp(46u32, 185u32) & 3u32) as usize + 0usize], (old2 as i16).count_zeros().max(tid as u32));
-                (127i8.count_zeros() as i64).reverse_bits()
-            } else {
-                (inp[old2 as usize % 64usize] as i64).wrapping_add((v6 as i64).wrapping_sub(block_dim().x as i64))
-            };
-        }
-        let v8: u32 = tid as u32;
-        let mut v9: u8 = 1u8;
-        atomic_add(&mut gf[(0u32.wrapping_sub(722356826u32) & 3u32) as usize + 8usize], (0u32.clamp(52u32, 236u32) & 15u32) as f32);
-        let mut v10: i16 = i16::MIN % -((fin[a3[-5i32 as usize % 8usize] as u32 as usize % 32usize] as i16).max(4i16) & 560961403u32 as i16 & 126i16 | 2i16);
-        let v11: i8 = ((4u32.abs_diff(tid as u32) as u8).trailing_zeros() as i8).wrapping_add((v9 as usize % (v8 as usize | 1usize)) as i8);
-        let mut v12: f16 = -((if grid_dim().x != 0u32 {
-            f16::from_f32(a3[v9 as usize % 8usize] as f32)
-        } else {
-            f16::from_f32(-0.0f32)
-        }) - (f16::from_f32(-0.10131836f32) + f16::from_f32(-0.029174805f32)));
-        v12 = f16::from_f32(0.0026245117f32);
-        let v13: f64 = 505.0f64;
-        let v14: bf16 = -(if v10 != 0i16 {
-            bf16::from_f32(block_idx().x as f32)
-        } else {
-            bf16::from_f32(667648.0f32)
-        }) * (if -8i32 > 15i32 {
-            if true {
-                bf16::from_f32(447.0f32)
-            } else {
-                bf16::from_f32(1e-40f32)
-            }
-        } else {
-            bf16::from_f32(-1.5625f32) / bf16::from_f32(1e-40f32)
-        });
-        let mut v15: usize = (if (lid as i32).is_negative() {
-            v12 = -v12 * (v12 / f16::from_f32(grid_dim().x as f32));
-            (din[tid % 32usize] as usize).wrapping_add(v13 as usize)
-        } else {
-            tid.wrapping_mul(din[13usize] as usize)
-        }) >> (4745624600316025575usize.is_power_of_two() as u32 & 63u32);
-        let v16: i8 = tid as i8;
-        if !(v4 != 0u16) {
-            let mut v17: f32 = ((if false {
-                0.00592041f32
-            } else {
-                din[tid % 32usize] as f32
-            }) - (old2 as f32 - fin[lid as usize % 32usize])) % (if a3[i8::MIN as usize % 8usize] != 0i32 {
-                inp[31usize] as f32
-            } else {
-                din[tid % 32usize] as f32
-            }).recip();
-            v10 = inp[tid % 64usize] as i16;
-        }
-        v10 |= {
-            let v18: u32 = tid as f32 as u32;
-            if grid_dim().x != 0u32 {
-                din[inp[fin[16usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as i16
-            } else {
-                v10
-            }
-        };
-        let v20: f32 = match (inp[tid % 64usize] as i8).reverse_bits() & 15i8 {
-            1i8..4i8 if lid != 0u32 => (match (fin[tid % 32usize] as usize).trailing_zeros() as u16 as i32 & 15i32 {
-                1i32 | 2i32 => old1,
-                4i32..=5i32 => inp[tid % 64usize] as f32,
-                _ => f32::NAN,
-            }).floor(),
-            _ => (-0.0040283203f32).mul_add(inp[4294967294u32 as usize % 64usize] as f32 - a3[2i64 as usize % 8usize] as f32, {
-                let v19: u8 = block_dim().x as u8;
-                a3[3usize] as f32
-            }),
-        };
-        for i21 in (1i32..v20 as i32 & 7i32).rev().step_by(1usize) {
-            o32[tid * 4usize + 3usize] = (if i21 == i21 {
-                inp[v16 as u32 as usize % 64usize] as u32 | v8
-            } else {
-                v9 as u32
-            }).wrapping_add(lid.wrapping_add((din[8usize] as u32).saturating_add(old2)));
-            let old22: i32 = atomic_max(&mut gi[16usize + tid], if (a3[5usize] as u32) < inp[1usize] as u32 {
-                (fin[25usize] as i32).clamp(67i32, 81i32)
-            } else {
-                din[tid % 32usize] as i32 & tid as i32
-            });
-            let mut v25: u16 = match (0i16 & thread_idx().x as i16 ^ a3[3usize] as i16 / -(v10 & 126i16 | 2i16)) & 15i16 {
-                0i16 if 65535u16 >= v4 => tid as u16,
-                1i16..2i16 => {
-                    let v24: usize = match ({
-                        let v23: f32 = lane_id() as f32;
-                        i21.abs_diff(inp[62usize] as i32) as i8
-                    }) & 15i8 {
-                        0i8 => v15,
-                        _ => old2 as usize,
-                    };
-                    a3[2usize] as u16
+        o32[tid * 4usize + 1usize] = (old2.wrapping_neg() | din[8usize] as u32 ^ inp[inp[tid % 64usize] as u32 as usize % 64usize] as u32).rotate_left((tid as u32).wrapping_sub(thread_idx().x).wrapping_add(tid as u32 | old1 as u32));
+        o32[tid * 4usize + (din[22usize] as u32 >> (0u32 & 31u32)) as usize % 4usize] = (tid as u32 % (block_dim().x | 1u32) << (79u32.wrapping_neg() & 31u32)) % (fin[tid % 32usize] as u32 | 1u32);
+        let mut a3: [i8; 1] = [(tid as i8).wrapping_add(i8::MIN)];
+        match (a3[old2 as usize % 1usize] >> (old2 & 7u32)).count_zeros() as i8 & 15i8 {
+            1i8 | 2i8 => {
+                match 127i8 >> ((fin[tid % 32usize] as i64).count_ones() & 7u32) & 15i8 {
+                    0i8..3i8 => {
+                        let mut c5: u32 = 0u32;
+                        'l4: while c5 < 0u64 as u32 & 7u32 {
+                            c5 += 1u32;
+                            let v7: u16 = {
+                                let v6: f32 = match 255u8 & (old2 != 0u32) as u8 & 15u8 {
+                                    1u8 | 2u8 => match (if a3[-98i16 as usize % 1usize] != 0i8 {
+                                        (inp[tid % 64usize] as u8).div_ceil(inp[tid % 64usize] as u8 | 1u8)
+                                    } else {
+                                        inp[45usize] as u8
+                                    }) & 15u8 {
+                                        0u8 | 1u8 if (lane_id() as isize).is_positive() => inp[50usize] as f32,
+                                        2u8 => inp[inp[47usize] as u32 as usize % 64usize] as f32,
+                                        3u8 => 3.0390625f32,
+                                        _ => inp[inp[tid % 64usize] as u32 as usize % 64usize] as f32,
+                                    },
+                                    4u8 | 5u8 => 1.1754944e-38f32,
+                                    _ => 0.06640625f32 / lid as f32,
+                                };
+                                15u16
+                            };
+                            o8[tid * 4usize + (inp[a3[0usize] as u32 as usize % 64usize] as u32 & 0u32) as usize % 4usize] = (match (thread_idx().x as u16).wrapping_sub(v7.rotate_left(old2)) & 15u16 {
+                                1u16 | 2u16 => v7 as usize,
+                                _ => tid,
+                            }) as u8;
+                            let old8: f32 = atomic_add(&mut gf[16usize + tid], ((a3[-5i32 as usize % 1usize] as isize).trailing_zeros() & 15u32) as f32);
+                        }
+                    }
+                    3i8 | 4i8 if (grid_dim().x as f32).is_infinite() => {
+                        let mut c10: u32 = 0u32;
+                        'l9: loop {
+                            c10 += 1u32;
+                            if c10 > (match -1i64 & 15i64 {
+                                2i64 => a3[0usize] as u32,
+                                4i64 => tid as u32,
+                                _ => a3[0usize] as u32,
+                            }) & 7u32 {
+                                break;
+                            }
+                            od[tid * 4usize + (a3[c10 as usize % 1usize] as u32 >> (old1 as u32 & 31u32)) as usize % 4usize] = (match 0u8 >> (lid & 7u32) & 15u8 {
+                                0u8 => tid as f64 + thread_idx().x as f64,
+                                2u8 | 3u8 => 505.0f64.mul_add(-109.25f64, din[18usize]),
+                                5u8 => lid as f64,
+                                _ => f64::INFINITY.mul_add(0.0f64, inp[tid as u32 as usize % 64usize] as f64),
+                            }).mul_add(-1952.0f64 - (a3[0usize] as f64).recip(), (a3[lid as usize % 1usize] as f64).abs());
+                            let mut a11: [isize; 5] = [a3[0usize] as isize, tid as isize >> (din[29usize] as u32 & 63u32), if true {
+                                tid as isize
+                            } else {
+                                fin[0u32 as usize % 32usize] as isize
+                            }, lid as isize, (-859895383128848215isize).wrapping_sub(a3[0usize] as isize)];
+                            a11[a11[4u16 as usize % 5usize] as usize as usize % 5usize] = din[18usize] as isize;
+                            let old12: f32 = atomic_exch(&mut gf[16usize + tid], (fin[tid % 32usize] as i16).wrapping_sub(i16::MIN) as f32);
+                        }
+                    }
+                    5i8..7i8 => {
+                        o32[tid * 4usize + 0usize] = tid.wrapping_sub(tid).count_zeros() >> (lid.wrapping_add(fin[lid as usize % 32usize] as u32) << ((inp[0u32 as usize % 64usize] as u32).wrapping_add(din[tid % 32usize] as u32) & 31u32) & 31u32);
+                    }
+                    _ => {
+                        let mut c13: u32 = 0u32;
+                        loop {
+                            c13 += 1u32;
+                            if c13 > 255u32.wrapping_sub(old2) & 7u32 {
+                                break;
+                            }
+                            let mut a15: [u8; 2] = [{
+                                let v14: u32 = a3[0usize] as u32;
+                                tid as u8
+                            }, if grid_dim().x != 0u32 {
+                                din[inp[fin[16usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as u8
+                            } else {
+                                0u8
+                            }];
+                        }
+                    }
                 }
-                _ => fin[inp[tid % 64usize] as u32 as usize % 32usize] as u16,
-            };
+                atomic_or(&mut ga[((old2 ^ din[2u32 as usize % 32usize] as u32) & 3u32) as usize + 0usize], if 18446744073709551615usize == tid {
+                    lid.div_ceil(inp[43usize] as u32 | 1u32)
+                } else {
+                    (tid as u32).div_ceil(din[tid % 32usize] as u32 | 1u32)
+                });
+            }
+            _ => {
+                let old16: i32 = atomic_max(&mut gi[16usize + tid], !((lane_id() as i32) << (0u32 & 31u32)));
+                if ({
+                    let v17: u16 = 65421u16;
+                    inp[4294967294u32 as usize % 64usize]
+                }).is_power_of_two() {
+                    for i18 in 1u32..lid >> (a3[0usize] as u32 & 31u32) & 7u32 {
+                        let mut v19: u32 = old1 as u32;
+                        let v20: i8 = match grid_dim().x as i32 & 15i32 {
+                            2i32 => 0i8,
+                            4i32 => (old1 as u64 >= 18446744073709551615u64) as i8,
+                            6i32 | 7i32 => block_dim().x as i8,
+                            _ => i8::MIN,
+                        };
+                        v19 |= (tid << (0u32 & 63u32)).leading_zeros();
+                        atomic_add(&mut gl[((inp[old2 as usize % 64usize] as u8).trailing_zeros() & 3u32) as usize + 12usize], 2i64 % -(thread_idx().x as i64 & 126i64 | 2i64) & (inp[tid % 64usize] as i64).wrapping_sub(v20 as i64));
+                    }
+                    a3[(a3[0usize] as i16 ^ i16::MIN) as usize % 1usize] = (a3[0usize] / -(-68i8 & 126i8 | 2i8)).wrapping_add(3i8);
+                    let mut v21: u8 = (lid as u8).div_ceil(64u8 | 1u8);
+                    a3[!lane_id() as usize % 1usize] = lane_id() as i8 & old16.abs_diff(inp[62usize] as i32) as i8;
+                } else {
+                    atomic_add(&mut gl[(fin[tid % 32usize] as u32 >> (din[tid % 32usize] as u32 & 31u32) & 3u32) as usize + 0usize], tid as u8 as i64);
+                    if old16 != 0i32 {
+                        o16[tid * 4usize + old2.wrapping_sub(536870911u32) as usize % 4usize] = (a3[old2 as usize % 1usize] as i16).clamp(-54i16, -51i16);
+                        od[tid * 4usize + 2usize] = (3.2734375f64 % -201728.0f64).abs().round();
+                    } else {}
+                }
+            }
         }
-        a3[i32::MIN.wrapping_mul(4i32) as usize % 8usize] = tid as i32;
-        sync_threads();
     }
     #[kernel]
     pub fn k_02f3df5e3eb7c943(
@@ -5492,46 +5238,57 @@ pub mod device {
             if c1 > fin[tid % 32usize] as u64 as u32 & 7u32 {
                 break isize::MIN.trailing_zeros() as u8;
             }
-            o16[tid * 4usize + ({
-                let v2: usize = inp[40usize] as usize;
-                fin[tid % 32usize] as u32
-            }) as usize % 4usize] = (grid_dim().x.max(3616749285u32) >= c1.max(tid as u32)) as i16;
-            let mut v3: bool = (lid as i64).wrapping_add(-3751967470459553730i64) << (1u32.abs_diff(din[c1 as usize % 32usize] as u32) & 63u32) >= 7i64;
-            if f16::from_f32(34.75f32).to_f32().is_finite() {
-                continue;
-            }
+            o64[tid * 4usize + 0usize] = {
+                let v2: usize = fin[tid % 32usize] as usize & (grid_dim().x != 0u32) as usize;
+                33554432i64
+            };
+            let old3: f64 = atomic_max(&mut gd[16usize + tid], 15i16 as f64);
+            o8[tid * 4usize + 1usize] = (-71i8 ^ inp[tid % 64usize] as i8).wrapping_sub(31i8) as u8;
         };
-        r4 = (fin[7usize] as u8).wrapping_add({
-            let v5: isize = 5439521719179585011isize;
-            fin[tid % 32usize] as u8
+        r4 ^= r4.wrapping_mul(match ((match i32::MIN as u16 & 15u16 {
+            2u16 => inp[lane_id() as usize % 64usize] as i32,
+            3u16..4u16 => 262143i32,
+            5u16 => 2147483647i32,
+            6u16 => i32::MIN,
+            _ => r4 as i32,
+        }) | 3i32.wrapping_sub(grid_dim().x as i32)) & 15i32 {
+            2i32..=3i32 => inp[44usize] as u8,
+            4i32 | 5i32 => thread_idx().x as u8,
+            7i32 => fin[tid % 32usize] as u8,
+            _ => r4,
         });
-        if r4 != 0u8 {
-            let mut a6: [bool; 1] = [1305042090u32 < r4 as u32];
-            let v7: u8 = lid as u8;
-            let mut a8: [i8; 7] = [tid as i8; 7usize];
-            let mut v9: i32 = 0i32.clamp(68i32, 220i32);
-        } else if !(true || false) {
-            o32[tid * 4usize + (4294967295u32 ^ tid as u32) as usize % 4usize] = (match ((match (if false {
-                din[17usize] as i64 as u8
+        o8[tid * 4usize + c1 as usize % 4usize] = if block_idx().x != 0u32 || -407447403i32 >= inp[tid % 64usize] as i32 {
+            let v5: bf16 = -(if f16::from_f32(block_dim().x as f32) < f16::from_f32(-0.009338379f32) {
+                -bf16::from_f32(-57.25f32)
             } else {
-                false as u8
-            }) & 15u8 {
-                1u8 if 2147483647i32 < 3i32 => r4 as isize,
-                2u8 => inp[6usize] as isize,
-                4u8 => 1isize,
-                _ => block_idx().x as isize,
-            }) | (tid as isize).wrapping_add(fin[tid % 32usize] as isize)) & 15isize {
-                2isize..=3isize => (lid as i16).wrapping_add(0i16),
-                5isize | 6isize => (tid as i16).reverse_bits(),
-                _ => {
-                    let v10: f32 = inp[tid % 64usize] as f32;
-                    -4i16
-                }
-            }) as u32;
-            o16[tid * 4usize + 137438953472u64 as u32 as usize % 4usize] = ((inp[block_idx().x as usize % 64usize] as i16) << (c1 & 15u32)).wrapping_mul(-5i16) & ({
-                let v11: i32 = (din[0u32 as usize % 32usize] as i32).wrapping_sub(2i32);
-                inp[4294967294u32 as usize % 64usize] as i16
+                bf16::from_f64(din[17usize])
             });
+            255u8
+        } else {
+            (match 3isize.count_zeros() as i32 & (tid as i32).wrapping_mul(tid as i32) & 15i32 {
+                2i32..=2i32 => 0u8,
+                4i32 | 5i32 => inp[tid % 64usize] as u8,
+                6i32..7i32 => lane_id() as u8,
+                _ => r4,
+            }) / (tid as u8 | 1u8)
+        };
+        let mut v6: isize = lid as isize ^ 9223372036854775807isize.wrapping_add(0isize).wrapping_neg();
+        let v7: i8 = fin[inp[30usize] as u32 as usize % 32usize] as i8 >> (0u64.wrapping_sub(tid as u64) as u32 & 7u32);
+        if true {
+            o16[tid * 4usize + 2usize] = {
+                let v8: i32 = (-4i64 as i32).wrapping_sub(tid as i32);
+                (din[tid % 32usize] as i16 & inp[tid % 64usize] as i16).min((tid as i16).saturating_sub(0i16))
+            };
+            let mut c9: u32 = 0u32;
+            loop {
+                c9 += 1u32;
+                if c9 > (match grid_dim().x as u8 as i64 & 15i64 {
+                    2i64 if (-0.0f64).is_finite() => inp[c1 as usize % 64usize] as u32,
+                    _ => fin[tid % 32usize] as u32,
+                }) & 7u32 {
+                    break;
+                }
+            }
         }
     }
     #[kernel]
@@ -5555,95 +5312,83 @@ pub mod device {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
         if (-0.4453125f32).mul_add(lane_id() as f32, inp[4u32 as usize % 64usize] as f32).is_finite() {
-            of[tid * 4usize + 3usize] = f32::from_bits((inp[45usize] as u32) << (lid & 31u32)).asin();
-        }
-        match 0u8.wrapping_mul(din[29usize] as u8).div_ceil(79u8 | 1u8) & 15u8 {
-            1u8 | 2u8 => {
-                if (inp[23usize] as f32).is_infinite() {
-                    let v2: usize = {
-                        let v1: i16 = 1i16 & grid_dim().x as f64 as i16;
-                        18446744073709551615usize
-                    };
-                    'l3: for i4 in 2usize..tid as f64 as usize & 7usize {
-                        of[tid * 4usize + 1usize] = ((lid as f64).floor() as f32).exp();
-                        atomic_max(&mut gl[(lid % (lid | 1u32) & 3u32) as usize + 8usize], (inp[42usize] as i64).wrapping_add(-3i64));
-                        of[tid * 4usize + v2 as f64 as u32 as usize % 4usize] = inp[tid % 64usize] as f32;
+            o64[tid * 4usize + 3usize] = (((tid != 0usize) as i64) << (grid_dim().x << (inp[lid as usize % 64usize] as u32 & 31u32) & 63u32)) % (tid as i64 & 9223372036854775807i64 | 1i64);
+        } else {
+            match 255u8.max(0u8).min(101u32.count_ones() as u8) & 15u8 {
+                0u8 => {
+                    for i1 in 0usize..=16271124176469481365usize & 7usize {
+                        let mut a2: [usize; 1] = [tid as f64 as usize];
+                        o16[tid * 4usize + 2usize] = inp[42usize] as i16;
                     }
-                } else {
-                    let mut c6: u32 = 0u32;
-                    let mut r10: f32 = 'l5: loop {
-                        c6 += 1u32;
-                        if c6 > 292.0f32 as u32 & 7u32 {
-                            break (din[tid % 32usize] as isize).wrapping_add(-1isize) as f32;
-                        }
-                        let old7: i32 = atomic_add(&mut gi[16usize + tid], (inp[1233967906u32 as usize % 64usize] as i32).min(-2i32) | lane_id() as u16 as i32);
-                        let mut a8: [f32; 1] = [inp[block_dim().x as usize % 64usize] as f32; 1usize];
-                        a8[({
-                            let v9: isize = 1isize;
-                            inp[2usize] as i16
-                        }) as usize % 1usize] = (-0.014373779f32 / inp[tid % 64usize] as f32).mul_add(4u8 as f32, -2523136.0f32 % din[tid as u32 as usize % 32usize] as f32);
-                        a8[1361i16 as usize % 1usize] = if (din[1usize] as u16).is_power_of_two() {
-                            din[tid % 32usize] as f32
-                        } else {
-                            1e-40f32.mul_add(tid as f32, 1.1754944e-38f32)
-                        };
-                    };
-                    of[tid * 4usize + 0usize] = f32::from_bits(c6);
-                    of[tid * 4usize + 0usize] = f32::from_bits(c6);
                 }
-                let mut v11: usize = block_idx().x as usize;
-                atomic_min(&mut gf[(65535u16 as u32 & 3u32) as usize + 8usize], -103.875f32 as i16 as f32);
-                let mut v12: i16 = match ((inp[tid as u32 as usize % 64usize] as i64).abs_diff(i64::MIN) as u32).wrapping_mul(!0u32) & 15u32 {
-                    0u32..=2u32 => lane_id() as i16,
-                    3u32..5u32 => (match 77.25f64 as i8 / -(127i8 & 126i8 | 2i8) & 15i8 {
-                        1i8 if inp[tid % 64usize] as usize == tid => -5i64,
-                        3i8..6i8 => grid_dim().x as i64,
-                        6i8 => inp[50usize] as i64,
-                        8i8..=9i8 => thread_idx().x as i64,
-                        _ => 9223372036854775807i64,
-                    }).count_ones() as i16,
-                    5u32 => (if lane_id() != 0u32 {
-                        -2i16
+                2u8 | 3u8 => {
+                    if (fin[tid % 32usize] as f64).is_nan() || 0u16.is_power_of_two() {
+                        o32[tid * 4usize + 0usize] = lid.div_ceil(din[tid % 32usize] as u8 as u32 ^ lid & fin[tid % 32usize] as u32 | 1u32);
+                        let mut v3: u64 = 3u64.trailing_zeros() as u64;
+                        let mut a4: [u32; 4] = [din[3usize] as u32; 4usize];
+                    } else if (if true {
+                        bf16::from_f32(-143.0f32)
                     } else {
-                        i16::MIN
-                    }) | 32767i16.wrapping_add(i16::MIN),
-                    6u32 => i16::MIN,
-                    _ => lid as i16,
-                };
-            }
-            4u8 => {
-                o8[tid * 4usize + 1usize] = (tid as u32 % (lid | 1u32)).wrapping_sub(inp[lid as usize % 64usize] as u32 ^ inp[tid % 64usize] as u32) as u8;
-                let mut v13: u16 = (0i64 | 1i64).count_zeros() as isize as u16;
-                let v14: usize = tid;
-                let v15: i64 = block_idx().x as i64;
-            }
-            5u8 => {
-                o16[tid * 4usize + 3usize] = 17179869183isize as i16;
-                od[tid * 4usize + 2usize] = 0.009002685546875f64;
-                of[tid * 4usize + 1usize] = (din[tid % 32usize] as f32).floor();
-                match (inp[55usize] as isize).is_negative() as i8 & 15i8 {
-                    1i8 | 2i8 => {
-                        o64[tid * 4usize + 0u32 as usize % 4usize] = {
-                            let v16: isize = -3isize / (tid as isize & 9223372036854775807isize | 1isize) ^ (match (din[inp[tid % 64usize] as u32 as usize % 32usize] as i64).count_zeros() as u16 / (fin[30usize] as u16 & inp[41usize] as u16 | 1u16) & 15u16 {
-                                2u16 | 3u16 => 9223372036854775807isize,
-                                _ => fin[tid % 32usize] as isize,
-                            });
-                            9223372036854775807i64.leading_zeros() as i64 / -((4i64 | v16 as i64) & 126i64 | 2i64)
+                        bf16::from_f32(lid as f32)
+                    }) >= bf16::from_f32(-8.5f32) {
+                        let v5: u16 = tid.wrapping_sub(2usize).abs_diff(inp[lid as usize % 64usize] as usize) as u16;
+                        od[tid * 4usize + 2usize] = {
+                            let v6: bool = if true {
+                                false
+                            } else {
+                                lid as usize != fin[tid % 32usize] as usize
+                            };
+                            (-f16::from_f32(thread_idx().x as f32)).to_f64()
                         };
-                    }
-                    _ => {
-                        if false {
-                            od[tid * 4usize + 1usize] = inp[0u32 as usize % 64usize] as f64;
-                            o32[tid * 4usize + ({
-                                let v17: usize = inp[3usize] as usize;
-                                fin[inp[tid % 64usize] as u32 as usize % 32usize] as u32
-                            }) as usize % 4usize] = (tid != 0usize) as u32;
-                            let mut v18: u64 = 8306493534589183678u64;
-                        } else if 1.7976931348623157e308f64.mul_add(inp[tid % 64usize] as f64, din[tid % 32usize]).is_infinite() {}
+                        let old7: i64 = atomic_xor(&mut gl[16usize + tid], (v5 as i16 as i64).wrapping_mul(i64::MIN | i64::MIN));
+                        let mut a8: [i64; 2] = [old7, din[tid % 32usize] as i64 % (old7 & 9223372036854775807i64 | 1i64)];
+                    } else {
+                        let mut v9: i32 = i32::MIN;
+                        v9 = v9.min((tid as i32).wrapping_add(v9));
                     }
                 }
+                5u8 => {
+                    let mut c10: u32 = 0u32;
+                    let mut r11: i8 = loop {
+                        c10 += 1u32;
+                        if c10 > 65535u16 as u32 & 7u32 {
+                            break f32::from_bits(lid) as i8;
+                        }
+                        o16[tid * 4usize + 1usize] = ((tid as i64 ^ i64::MIN).abs_diff(i64::MIN.saturating_sub(tid as i64)) as i16).wrapping_mul((!(block_idx().x as i16)).wrapping_sub(-5i16 / (c10 as i16 & 32767i16 | 1i16)));
+                    };
+                }
+                _ => {
+                    o32[tid * 4usize + 2usize] = tid as u32;
+                }
             }
-            _ => {}
+            if 18446744073709551615u64 == 3u64 && tid as isize >= isize::MIN {
+                of[tid * 4usize + 2usize] = din[21usize] as i16 as f32 + grid_dim().x as f32 - inp[50usize] as f32;
+                let mut a12: [bool; 5] = [18446744073709551615u64 > 8407438244065719069u64, if true {
+                    lid != 0u32
+                } else {
+                    lid != 0u32
+                }, true, true, false];
+            } else if tid != 0usize {
+                o16[tid * 4usize + 3usize] = lid as i16;
+            } else if !(din[1usize] as i32).is_positive() {
+                atomic_min(&mut gf[(({
+                    let v13: usize = lane_id() as usize;
+                    lid
+                }) & 3u32) as usize + 8usize], -11080i16 as f32);
+                let mut a14: [i8; 1] = [0i8; 1usize];
+            }
+            let old15: u32 = atomic_and(&mut ga[16usize + tid], 4294967295u32.wrapping_add(block_idx().x ^ lid));
+            o64[tid * 4usize + 3usize] = (17179869183isize as i64).signum();
+        }
+        let v16: u64 = 2195180333313201525u64;
+        of[tid * 4usize + 1usize] = (din[tid % 32usize] as f32).floor();
+        match (inp[55usize] as isize).is_negative() as i8 & 15i8 {
+            1i8 | 2i8 => {
+                of[tid * 4usize + 3usize] = -1433600.0f32;
+            }
+            _ => {
+                let mut a17: [isize; 7] = [(fin[1usize] as isize) << (0u32 & 63u32), (inp[49usize] as isize).wrapping_mul(inp[39usize] as isize), tid as isize, -5isize / (din[15usize] as isize & 9223372036854775807isize | 1isize), (lid as isize).wrapping_add(tid as isize), 9223372036854775807isize, fin[23usize] as isize / (9223372036854775807isize & 9223372036854775807isize | 1isize)];
+            }
         }
         sync_threads();
     }
@@ -5695,152 +5440,154 @@ pub mod device {
                     din[tid % 32usize] as f32
                 }, -119.0f32));
                 if !4398046511104u64.is_power_of_two() {
-                    o8[tid * 4usize + 3usize] = (match ((inp[tid % 64usize] as u16) <= inp[tid % 64usize] as u16) as i16 & 15i16 {
-                        2i16..4i16 => (lid != 0u32) as u8,
-                        4i16..=5i16 => block_idx().x as u8,
-                        _ => 125u8.wrapping_sub(22u8),
-                    }).wrapping_add((inp[15usize] as u8 == inp[33usize] as u8) as u8);
-                    let v7: i32 = match ({
-                        let v5: i16 = inp[33usize] as i16 | -4i16;
-                        grid_dim().x as i32
-                    }) & 15i32 {
-                        0i32 => {
-                            let v6: i16 = (thread_idx().x as i16).clamp(29i16, 130i16);
-                            din[16usize] as i32 / -(tid as i32 & 126i32 | 2i32)
-                        }
-                        1i32 | 2i32 => (tid as isize).leading_zeros() as i32 ^ 8191i32,
-                        _ => 2147483647i32.wrapping_add(inp[2u32 as usize % 64usize] as i32) >> ((if false {
-                            3061854173u32
-                        } else {
-                            grid_dim().x
-                        }) & 31u32),
-                    };
-                    let v8: f32 = 262143u64 as f32;
-                    let mut v9: f64 = inp[tid % 64usize] as f64;
+                    o64[tid * 4usize + 0usize] = (match ((inp[tid % 64usize] as u16) <= inp[tid % 64usize] as u16) as i16 & 15i16 {
+                        2i16..4i16 => (lid != 0u32) as u64,
+                        4i16..=5i16 => block_idx().x as u64,
+                        _ => 5435227690584128893u64.wrapping_sub(22u64),
+                    }) as i64;
+                    o64[tid * 4usize + 3usize] = (({
+                        let v5: f64 = 7602176.0f64;
+                        inp[tid as u32 as usize % 64usize] as i64
+                    }) | ({
+                        let v6: i16 = lid as i16;
+                        0i64
+                    })).wrapping_sub({
+                        let v7: i64 = grid_dim().x as i64;
+                        4i64.min(din[lid as usize % 32usize] as i64)
+                    });
+                    v4 *= v4.mul_add(din[16usize] as f32, tid as f32) % (match ((tid as isize).leading_zeros() ^ 8191u32) & 15u32 {
+                        1u32 | 2u32 if (inp[61usize] as i64).is_positive() => grid_dim().x as f32,
+                        3u32 | 4u32 => lid as f32,
+                        _ => block_dim().x as f32,
+                    });
+                    let mut a9: [i64; 8] = [2i64, (tid as u16).count_ones() as i64, i64::MIN.wrapping_mul(block_dim().x as i64), 2u64.leading_zeros() as i64, tid as u16 as i64, {
+                        let v8: i32 = i32::MIN;
+                        -2i64
+                    }, 128i64.saturating_add(-1i64), (v4 != 0.0f32) as i64];
                 } else {
-                    let v10: bf16 = (if v4 == tid as f32 {
-                        -bf16::from_f32(-2048.0f32)
+                    let v10: isize = !9.0f32.is_finite() as isize;
+                    let mut a11: [u8; 7] = [fin[tid % 32usize] as u8; 7usize];
+                    let v12: bf16 = -(if v10 != 0isize {
+                        bf16::from_f32(1179648.0f32)
                     } else {
                         bf16::from_f32(3.4028235e38f32)
-                    }) / (bf16::from_f32(v4) - bf16::from_f32(0.0f32) - bf16::from_f32(v4));
-                    let v11: bool = ((tid as f32).mul_add(fin[fin[tid % 32usize] as u32 as usize % 32usize], tid as f32) * (-0.0021820068f32 - v10.to_f32())).is_finite();
-                    of[tid * 4usize + 1usize] = ((v4 - tid as f32) % inp[tid % 64usize] as f32).atan2(v4);
+                    }) / bf16::from_f64(0.28125f64);
                 }
-                atomic_add(&mut gf[((match tid as u8 & 15u8 {
-                    0u8..2u8 => 3u32,
-                    3u8..4u8 => lid,
-                    _ => lid,
-                }) & 3u32) as usize + 0usize], (lid & 15u32) as f32);
-                v4 = match 1i32.leading_zeros() as isize % -(inp[17usize] as f64 as isize & 126isize | 2isize) & 15isize {
-                    0isize..=2isize => v4 - inp[55usize] as f32,
-                    3isize | 4isize if !(v4 != 0.0f32) => match (if true && true {
-                        1u64.wrapping_mul(0u64)
+                v4 += -4.1007996e-5f32;
+                let v13: f32 = match (if false {
+                    2147483647i32
+                } else {
+                    3i32
+                }).min(-3i32 ^ -1i32) & 15i32 {
+                    0i32 => (tid as f32 - v4).trunc(),
+                    1i32 => if (block_dim().x as u8).is_power_of_two() {
+                        of[tid * 4usize + 0usize] = (tid as f32 - fin[21usize]).trunc();
+                        v4
                     } else {
-                        inp[tid as u32 as usize % 64usize]
-                    }) & 15u64 {
-                        1u64 | 2u64 => tid as f32,
-                        3u64 => inp[59usize] as f32,
-                        _ => inp[25usize] as f32,
+                        match (if true && true {
+                            1u64.wrapping_mul(0u64)
+                        } else {
+                            inp[tid as u32 as usize % 64usize]
+                        }) & 15u64 {
+                            1u64 | 2u64 => tid as f32,
+                            3u64 => inp[59usize] as f32,
+                            _ => inp[25usize] as f32,
+                        }
                     },
-                    6isize => match -3isize & 15isize {
-                        2isize | 3isize => din[lid as usize % 32usize] as f32,
-                        4isize | 5isize => v4,
-                        6isize | 7isize => fin[tid % 32usize],
-                        8isize..9isize => v4,
-                        _ => block_dim().x as f32,
+                    2i32 => match -3isize & 15isize {
+                        2isize | 3isize => inp[50usize] as f32,
+                        4isize | 5isize => f32::from_bits(tid as u32),
+                        6isize | 7isize => bf16::from_f32(-7553024.0f32).to_f32(),
+                        8isize..9isize => v4 / tid as f32,
+                        _ => f64::NAN as f32,
                     },
-                    _ => block_dim().x as f32,
+                    _ => (if block_idx().x != 0u32 {
+                        bf16::from_f32(thread_idx().x as f32)
+                    } else {
+                        bf16::from_f32(-0.0f32)
+                    }).to_f32(),
                 };
             }
             5u64 | 6u64 => {
-                o16[tid * 4usize + 1usize] = (if !(block_idx().x != 0u32) {
-                    o16[tid * 4usize + 3usize] = lid as i16;
-                    if true {
-                        0i16
-                    } else {
-                        4i16
+                if false {
+                    o8[tid * 4usize + 3usize] = 156u8;
+                    let mut v14: bool = lid != 0u32;
+                    let v15: i64 = (9223372036854775807i64 / ((7i64 | v14 as i64) & 9223372036854775807i64 | 1i64)).clamp(-61i64, 108i64);
+                } else {
+                    let mut a16: [usize; 4] = [tid, tid | inp[0u32 as usize % 64usize] as usize, tid.reverse_bits(), tid & 0usize];
+                    let mut c18: u32 = 0u32;
+                    'l17: loop {
+                        c18 += 1u32;
+                        if c18 > (a16[2usize] as i16).count_zeros() & 7u32 {
+                            break;
+                        }
+                        if din[tid % 32usize] as i32 > i32::MIN ^ lane_id() as i32 {
+                            continue;
+                        }
+                        if inp[tid % 64usize] as i32 >= a16[2usize] as i32 {
+                            continue;
+                        }
                     }
-                } else {
-                    block_idx().x as i8 as i16
-                }) / -((-2i16).wrapping_mul(if tid != 0usize {
-                    32767i16
-                } else {
-                    lid as i16
-                }) & 126i16 | 2i16);
-                o16[tid * 4usize + 1usize] = match (inp[tid % 64usize] as u32).wrapping_sub(lid) & 15u32 {
-                    1u32 => (match -88i8 & 15i8 {
-                        2i8..=2i8 if lid as i32 > -687236623i32 => block_idx().x as i16,
-                        3i8..=3i8 => fin[11u32 as usize % 32usize] as i16,
-                        _ => inp[inp[tid % 64usize] as u32 as usize % 64usize] as i16,
-                    }).wrapping_mul(2i16.saturating_add(lid as i16)),
-                    2u32..=3u32 => (0u64 << (inp[53usize] as u32 & 63u32)).abs_diff(grid_dim().x as u64 ^ inp[11usize]) as i16,
-                    5u32 | 6u32 => false as i16,
-                    7u32 | 8u32 => (tid as i16).min((fin[30usize] as i16).wrapping_mul(inp[tid % 64usize] as i16)),
-                    _ => -2i16,
-                };
-                if !(9isize == din[tid % 32usize] as isize) {
-                    o8[tid * 4usize + (match (match lid & 15u32 {
-                        0u32 | 1u32 => tid,
-                        _ => tid.reverse_bits(),
-                    }) & 15usize {
-                        0usize => 3u32,
-                        _ => lid,
-                    }) as usize % 4usize] = (lid != 0u32 || grid_dim().x != 0u32) as i8 as u8;
-                    if (fin[lid as usize % 32usize] as i32).wrapping_add(tid as i32) == ({
-                        let v12: bf16 = bf16::from_f32(-9.875f32);
-                        tid as i32
-                    }) {
-                        of[tid * 4usize + 2usize] = f16::from_f32(-50.0f32).to_f32().abs().exp2();
-                        o32[tid * 4usize + 1usize] = (if lid as i32 != inp[tid % 64usize] as i32 {
-                            3544.0f32.is_finite()
-                        } else {
-                            tid as u8 >= 0u8
-                        }) as u32;
-                        o8[tid * 4usize + 2usize] = (tid as u8 / (255u8 | 1u8)).wrapping_sub(if true {
-                            tid as u8
-                        } else {
-                            0u8
-                        }).wrapping_mul(inp[tid % 64usize] as u16 as f64 as u8);
-                        let v13: usize = tid.wrapping_mul((lid as usize).div_ceil(tid | 1usize)) >> ((lid & tid as u32) << (1523712.0f32 as u32 & 31u32) & 63u32);
-                    } else {
-                        let v14: i64 = (din[tid % 32usize] as i64).wrapping_mul(i64::MIN);
-                        let mut v15: u32 = v14 as u32;
-                        v15 ^= (tid as u32).wrapping_neg();
-                    }
-                } else if (fin[8usize] as i8) < 127i8.wrapping_sub(lid as i8) {
-                    let mut v16: f32 = 4.5776367e-5f32;
-                } else if (if true {
-                    true
-                } else {
-                    true
-                }) && 125i32.is_positive() {
-                    of[tid * 4usize + 32767i16 as u32 as usize % 4usize] = ({
-                        let v17: i64 = (grid_dim().x as i64) << (tid as u32 & 63u32);
-                        tid as f32 * fin[0usize]
-                    }).abs();
-                    o32[tid * 4usize + din[lid as usize % 32usize] as u32 as usize % 4usize] = (din[tid % 32usize] as i16 as usize).wrapping_sub({
-                        let v18: u8 = inp[tid % 64usize] as u8;
-                        din[tid % 32usize] as usize
-                    }).count_ones();
-                    o16[tid * 4usize + 2usize] = (inp[29usize] as i16).wrapping_neg().wrapping_add(block_idx().x as i16).min(match ({
-                        let v19: i64 = -60i64;
-                        tid as u16
-                    }).wrapping_add((inp[tid % 64usize] as u16).div_ceil(0u16 | 1u16)) & 15u16 {
-                        0u16 | 1u16 => (tid as i16).min(26622i16),
-                        2u16 => 1i16 >> (lid & 15u32),
-                        3u16..=5u16 => (inp[tid % 64usize] as i16).reverse_bits(),
-                        _ => (din[4294967295u32 as usize % 32usize] as i32).count_ones() as i16,
-                    });
-                    let mut v20: f16 = -(-(f16::from_f32(-0.0f32) + f16::from_f32(3.4028235e38f32)));
-                } else {
-                    let mut v21: bool = false;
-                    o16[tid * 4usize + (lid << (tid as u32 & 31u32)) as usize % 4usize] = {
-                        let v22: isize = i8::MIN as isize;
-                        -1i16
+                    o64[tid * 4usize + (0u32 >> (a16[4i64 as usize % 4usize] as u32 & 31u32)) as usize % 4usize] = {
+                        let v19: f64 = (din[inp[tid % 64usize] as u32 as usize % 32usize] as u8 & 2u8) as f64;
+                        f16::from_f32(0.0f32).to_f32() as i64
                     };
+                    atomic_sub(&mut gu[(c18.wrapping_sub(lid) & 3u32) as usize + 4usize], (fin[12usize] as u64).wrapping_mul(13916678779477997973u64.wrapping_add(5853670986327887174u64)));
                 }
+                for i20 in (1i32..(din[tid % 32usize] as i8).trailing_zeros() as i32 & 7i32).step_by(1usize) {
+                    atomic_and(&mut gu[(lid & 3u32) as usize + 12usize], ({
+                        let v21: i32 = i20;
+                        63u64
+                    }).reverse_bits());
+                    if (lid as i32) <= i20.wrapping_mul(fin[lid as usize % 32usize] as i32) {
+                        break;
+                    }
+                }
+                od[tid * 4usize + 1usize] = (if -4isize == isize::MIN {
+                    o64[tid * 4usize + 2usize] = (if false || true {
+                        if false {
+                            lid as i64
+                        } else {
+                            -2i64
+                        }
+                    } else {
+                        false as i64
+                    }) ^ (grid_dim().x as i64).clamp(75i64, 350i64);
+                    84.5f64
+                } else {
+                    if false {
+                        -0.001861572265625f64
+                    } else {
+                        fin[22usize] as f64
+                    }
+                }) * 1.7976931348623157e308f64;
+                o8[tid * 4usize + lid as usize % 4usize] = (inp[tid % 64usize] as u16 as f64 as u8).wrapping_add(255u8);
             }
-            _ => {}
+            _ => {
+                let v24: f64 = match 0u64 & 15u64 {
+                    1u64 | 2u64 if !(block_dim().x != 0u32) => match (match -1isize / -(4isize & 126isize | 2isize) >> (lid & 63u32) & 15isize {
+                        2isize => 2u64,
+                        4isize | 5isize => tid as u64,
+                        _ => inp[11usize],
+                    }) & 15u64 {
+                        0u64..=0u64 => -(fin[8usize] as f64),
+                        1u64 | 2u64 if !true => 328.0f64.mul_add(4.57763671875e-5f64, inp[59usize] as f64),
+                        4u64 | 5u64 => 28.75f64 - inp[62usize] as f64,
+                        6u64..=6u64 => 1.6953125f64,
+                        _ => {
+                            let v22: f16 = f16::from_f32(-58.375f32);
+                            din[tid % 32usize]
+                        }
+                    },
+                    4u64 => {
+                        let v23: i16 = (inp[tid % 64usize] as i16).wrapping_mul(tid as i16);
+                        f64::NEG_INFINITY
+                    }
+                    _ => (inp[24usize] as f32 + -118.875f32) as f64,
+                };
+                od[tid * 4usize + 3usize] = v24;
+                let v25: u16 = inp[v24 as u32 as usize % 64usize] as i16 as u16;
+            }
         }
     }
     #[kernel]
@@ -5865,84 +5612,78 @@ pub mod device {
         let lid: u32 = thread_idx().x;
         let v1: f64 = -bf16::from_f32(block_idx().x as f32).to_f64() / (f16::from_f32(-0.013763428f32) / f16::from_f32(1e-40f32)).to_f64();
         if !(lid != 0u32) || fin[15usize] as u32 == thread_idx().x {
-            o32[tid * 4usize + 3usize] = (if true || true {
-                (din[11u32 as usize % 32usize] as u8).trailing_zeros() as i16
+            o16[tid * 4usize + 4294967295u32 as usize % 4usize] = i16::MIN;
+            od[tid * 4usize + (if true {
+                block_idx().x
             } else {
-                fin[lid as usize % 32usize] as i16 ^ -10270i16
-            }).leading_zeros();
-            let mut v2: f32 = 6.34375f32;
-        } else {
-            let mut v3: u16 = 65535u16;
+                v1 as u32
+            }) as usize % 4usize] = (grid_dim().x as u8).wrapping_mul(lid as u8) as f64;
         }
-        let mut v4: i32 = -2i32;
-        let mut v5: u8 = if f16::from_f32(v4 as f32) < f16::from_f64(v1) {
-            v4 |= (inp[17usize] as f32).is_infinite() as i32;
-            0u8 ^ 135u8.div_ceil(255u8 | 1u8)
+        let mut a2: [f64; 6] = [v1 * din[tid % 32usize], v1.floor(), tid as f64, -0.00084686279296875f64, f64::from_bits(0u64), v1];
+        'l3: for i4 in 2i32..=(if lid != 0u32 {
+            fin[4u32 as usize % 32usize] as i32
         } else {
-            (255u8 >> (2u32 & 7u32)).wrapping_add(false as u8)
+            din[a2[8i32 as usize % 6usize] as u32 as usize % 32usize] as i32
+        }) & 7i32 {
+            if false {
+                break;
+            }
+            let mut v5: u8 = 0u8;
+        }
+        'l6: for i7 in (0usize..tid.clamp(43usize, 169usize) & 7usize).step_by(1usize) {
+            a2[68719476735usize as usize % 6usize] = block_idx().x as f64 - f64::NEG_INFINITY + (a2[11599410592485964076u64 as usize % 6usize] + v1);
+            let old8: f64 = atomic_add(&mut gd[16usize + tid], (inp[tid % 64usize] as u32 & inp[tid % 64usize] as u32 & 15u32) as f64);
+        }
+        let mut a9: [u64; 1] = [inp[lid as usize % 64usize]; 1usize];
+        let v10: u16 = 0u16;
+        let mut v11: bf16 = -bf16::from_f64(-24320.0f64 - 2.2250738585072014e-308f64);
+        let mut v13: u32 = match 13i64 & 15i64 {
+            2i64..=4i64 => !true as u32,
+            5i64..7i64 => lid,
+            8i64 | 9i64 => inp[tid % 64usize] as u32,
+            10i64 | 11i64 => (isize::MIN as u32).wrapping_mul(if v11.to_f32() != 0.0f32 {
+                tid as u32
+            } else {
+                0u32
+            }),
+            _ => (a2[21isize as usize % 6usize] as u32).div_ceil(2981604530u32 | 1u32) / ((match (match ({
+                let v12: i64 = tid as i64;
+                a2[2usize] as i64
+            }).wrapping_neg() & 15i64 {
+                2i64..4i64 => 1073741824usize & 4usize,
+                _ => 17592186044416usize ^ inp[58usize] as usize,
+            }) & 15usize {
+                2usize => lid,
+                3usize => 17u32,
+                5usize..=7usize if (a2[3usize] as u64).is_power_of_two() => din[29usize] as u32,
+                _ => tid as u32,
+            }) | 1u32),
         };
-        for i6 in (1usize..=tid % (tid | 1usize) & 7usize).rev() {
-            if true && (tid != 0usize && true) {
-                v4 |= (9223372036854775807i64 ^ fin[tid % 32usize] as i64).count_zeros() as i32;
-                o32[tid * 4usize + 2usize] = ({
-                    let v7: bf16 = bf16::from_f32(lane_id() as f32);
-                    0u32
-                }).reverse_bits().wrapping_add(((lid as i8) < i8::MIN) as u32);
-                o64[tid * 4usize + 3usize] = match (v5 != 0u8 && true) as u64 & 15u64 {
-                    2u64..=4u64 => 9223372036854775807i64,
-                    5u64..=6u64 => (inp[50u32 as usize % 64usize] as isize as i64).wrapping_mul(9223372036854775807i64 ^ v4 as i64),
-                    8u64 => 0i64.wrapping_mul((-362024148855032617i64).wrapping_add(i64::MIN)),
-                    _ => if v5 <= 255u8 {
-                        of[tid * 4usize + 3usize] = (match tid.div_ceil(2usize.wrapping_mul(din[lid as usize % 32usize] as usize) | 1usize) & 15usize {
-                            0usize | 1usize => inp[inp[lid as usize % 64usize] as u32 as usize % 64usize] as f32 * tid as f32,
-                            _ => {
-                                let v8: f64 = f64::NEG_INFINITY;
-                                din[grid_dim().x as usize % 32usize] as f32
-                            }
-                        }).log2();
-                        (fin[tid % 32usize] as u8).leading_zeros() as i64
-                    } else {
-                        (v1 as i64).wrapping_add(1i64)
-                    },
-                };
-                let mut c9: u32 = 0u32;
+        atomic_xor(&mut gi[(din[grid_dim().x as usize % 32usize] as u32 & 3u32) as usize + 12usize], din[tid as u32 as usize % 32usize] as i32);
+        let old14: u32 = atomic_and(&mut ga[16usize + tid], (lid != lid) as u32);
+        match (fin[tid % 32usize] as i32 | 2147483647i32).wrapping_mul(23i32.saturating_sub(a9[0usize] as i32)) & 15i32 {
+            2i32 => {
+                let mut a15: [isize; 1] = [fin[tid % 32usize] as isize; 1usize];
+                v13 = v13.wrapping_add(inp[tid % 64usize] as u32);
+                let mut c16: u32 = 0u32;
                 loop {
-                    c9 += 1u32;
-                    if c9 > inp[18usize] as u32 & 3u32 {
+                    c16 += 1u32;
+                    if c16 > (match (-3i64).wrapping_neg() & 15i64 {
+                        1i64..=1i64 => din[tid as u32 as usize % 32usize] as u32,
+                        3i64..4i64 => fin[30usize] as u32,
+                        4i64..=4i64 => lid,
+                        _ => inp[lid as usize % 64usize] as u32,
+                    }) & 7u32 {
                         break;
                     }
-                    if (fin[lid as usize % 32usize] as u32).wrapping_sub(block_idx().x) != 32u32 {
-                        break;
-                    }
-                    v5 |= ((-2i8).trailing_zeros() as u8).saturating_add({
-                        let v10: f64 = inp[tid % 64usize] as f64;
-                        v1 as u8
-                    });
-                    v4 = v4.wrapping_add((lane_id() as i32).wrapping_mul(v4));
-                    if !!(lid != 0u32) {
-                        continue;
-                    }
+                    let v17: f16 = f16::from_f32(din[tid as u32 as usize % 32usize] as i64 as f32);
+                    if tid ^ inp[23usize] as usize > tid % (lid as usize | 1usize) {} else {}
                 }
             }
-            let mut v12: u64 = 536870911u64.wrapping_mul((din[16usize] as u64).wrapping_mul(grid_dim().x as u64).wrapping_mul({
-                let v11: bf16 = bf16::from_f32(-26.75f32);
-                tid as u64
-            }));
-        }
-        let v13: bool = if false {
-            false && false || false
-        } else {
-            v4 != 0i32
-        };
-        let mut c14: u32 = 0u32;
-        while c14 < (tid as u32).wrapping_mul(inp[21usize] as u32) & 7u32 {
-            c14 += 1u32;
-            match -2i8 & 15i8 {
-                1i8 if (-445.0f32).is_infinite() => {}
-                3i8 | 4i8 => {}
-                5i8 | 6i8 if 3i64 > lid as i64 => {}
-                _ => {}
-            }
+            3i32 | 4i32 if (-445.0f32).is_infinite() => {}
+            5i32..=5i32 => {}
+            6i32 if v10 as i64 > -2i64 => {}
+            _ => {}
         }
     }
     #[kernel]
@@ -5965,132 +5706,131 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + 2usize] = (0u8 / (fin[17usize] as u8 | 1u8) | 255u8.div_ceil(0u8 | 1u8)).count_ones() as i64;
-        let v1: u16 = inp[fin[tid % 32usize] as u32 as usize % 64usize] as u16;
-        atomic_dec(&mut ga[((grid_dim().x as i32).abs_diff(inp[0u32 as usize % 64usize] as i32) & 3u32) as usize + 0usize], 1u32);
-        let v2: bf16 = bf16::from_f64(din[inp[18usize] as u32 as usize % 32usize]) * (if lid != 0u32 {
-            bf16::from_f32(f32::INFINITY)
+        of[tid * 4usize + 3usize] = if true {
+            tid as f32
         } else {
-            bf16::from_f32(block_idx().x as f32)
-        }) * (if true {
-            bf16::from_f64(tid as f64)
-        } else {
-            -bf16::from_f32(3.4028235e38f32)
-        });
-        let v3: f64 = if (lid as f64).is_nan() {
-            o32[tid * 4usize + 0usize] = tid as u32;
-            -0.052490234375f64
-        } else {
-            (-bf16::from_f32(block_dim().x as f32)).to_f64()
+            (tid as f32).mul_add({
+                let v1: i32 = 2i32;
+                -68.0f32
+            }, f16::from_f32(35.0f32).to_f32())
         };
-        if tid.is_power_of_two() {
-            atomic_add(&mut gf[(din[block_dim().x as usize % 32usize] as u32 & 3u32) as usize + 12usize], (fin[lid as usize % 32usize] as u32 / (lid | 1u32) & 15u32) as f32);
-            o64[tid * 4usize + 2usize] = (thread_idx().x as i64 ^ -3i64) / ((match (if tid as u16 >= v1 {
-                let v4: f32 = match (9223372036854775807i64 & 0i64).wrapping_sub(-1i64 << (tid as u32 & 63u32)) & 15i64 {
-                    2i64 => tid as isize as f32,
-                    4i64..7i64 => 0.0006866455f32 - f32::from_bits(lid),
-                    8i64 => (-0.0f32).signum() - (if grid_dim().x != 0u32 {
-                        -0.5371094f32
-                    } else {
-                        din[tid % 32usize] as f32
-                    }),
-                    _ => (tid as f32).floor().sqrt(),
-                };
-                (fin[7usize] as u8).wrapping_add(lane_id() as u8)
-            } else {
-                inp[inp[61usize] as u32 as usize % 64usize] as f32 as u8
-            }) & 15u8 {
-                0u8 | 1u8 => inp[49usize] as i64,
-                3u8..=3u8 => v1 as isize as i64,
-                4u8 => {
-                    let v5: u32 = lid;
-                    tid as i64
-                }
-                _ => 63i64 << (lid & 63u32),
-            }) & 9223372036854775807i64 | 1i64);
-            let old7: u32 = atomic_cas(&mut ga[16usize + tid], {
-                let v6: usize = match (din[23usize] as f32 as u32).wrapping_add(true as u32) & 15u32 {
-                    1u32 | 2u32 => tid,
-                    3u32 | 4u32 if (grid_dim().x as i64).is_negative() => tid,
-                    _ => inp[inp[54usize] as u32 as usize % 64usize] as usize,
-                };
-                tid as u32
-            }, lid);
-        } else if (match (!(tid as u16)).wrapping_sub((lid as u16) << (block_idx().x & 15u32)) & 15u16 {
-            2u16 => 0u8,
-            _ => inp[38usize] as u8,
-        }) != (din[lid as usize % 32usize] as u8).div_ceil(lid as u8 | 1u8) {
-            o16[tid * 4usize + 2usize] = true as i16;
-            atomic_sub(&mut gi[(v1 as u32 & 3u32) as usize + 0usize], 2147483647i32.wrapping_mul(3i32) | block_dim().x as i32);
+        let mut v2: bool = 2147483647i32.wrapping_mul(1795469480i32) >> ((match inp[8usize] as u8 & 15u8 {
+            0u8 | 1u8 => 18u32,
+            2u8..=3u8 => lid,
+            4u8 | 5u8 => lid,
+            _ => tid as u32,
+        }) & 31u32) <= fin[tid % 32usize] as i32;
+        o16[tid * 4usize + 0usize] = (v2 || (if block_idx().x != 0u32 {
+            v2
         } else {
-            let mut v8: i32 = (fin[tid % 32usize] as usize >> (lid & 63u32)).wrapping_add((v2.to_f32() as usize).max(tid)) as i32;
-        }
-        let mut v9: u64 = 4u64;
-        o16[tid * 4usize + lid.wrapping_mul(lid) as usize % 4usize] = inp[fin[tid % 32usize] as u32 as usize % 64usize] as i16;
-        o8[tid * 4usize + 3usize] = 0u8;
-        let v10: u64 = (2147483647i32.wrapping_sub(1073741823i32) >> (inp[4294967295u32 as usize % 64usize] as u32 & 31u32)) as u64;
-        v9 = v9.wrapping_add(0u64);
-        if (if true {
-            f16::from_f32(44.0f32)
-        } else {
-            f16::from_f32(thread_idx().x as f32)
-        }) >= f16::from_f32(-0.0f32) / f16::from_f32(f32::NEG_INFINITY) {
-            v9 |= (din[tid % 32usize] as u64 ^ 2u64) & 1u64;
-            v9 ^= (v1 as u64 & inp[tid % 64usize]).div_ceil(128i16 as u64 | 1u64);
-        } else if true && block_dim().x != 0u32 || block_dim().x != 0u32 {
-            v9 |= (-0.0f64 - lid as f64) as u64;
-            atomic_or(&mut gl[(v3 as u32 & 3u32) as usize + 0usize], (match v3 as i32 & 15i32 {
-                1i32..=3i32 => 9223372036854775807i64,
-                5i32..=5i32 if bf16::from_f32(-268.0f32) >= bf16::from_f32(40.5f32) => inp[tid % 64usize] as i64,
-                _ => fin[lid as usize % 32usize] as i64,
-            }).wrapping_mul(9223372036854775807i64));
-        } else if false {
-            o8[tid * 4usize + 0usize] = (255u8 ^ thread_idx().x as u8).wrapping_sub(if fin[0usize] as u16 >= lid as u16 {
-                if true {
-                    0u8
+            lane_id() != 0u32
+        })) as i16;
+        for i3 in (2i64..3i64 & 7i64).rev().step_by(1usize) {
+            if ({
+                let v4: i32 = inp[38usize] as i32;
+                0usize
+            }).is_power_of_two() {
+                let v5: u16 = 7u16;
+            } else if !(din[tid % 32usize] as u8).is_power_of_two() {
+                let mut v6: f16 = -(-f16::from_f32(block_dim().x as f32) - (if v2 {
+                    f16::from_f32(tid as f32)
                 } else {
-                    inp[inp[tid % 64usize] as u32 as usize % 64usize] as u8
+                    f16::from_f32(-101.375f32)
+                }));
+                if (if i3 < tid as i64 {
+                    v6 != v6
+                } else {
+                    v2 || v2
+                }) {
+                    break;
                 }
-            } else {
-                inp[tid % 64usize] as u8 / (grid_dim().x as u8 | 1u8)
-            });
-            atomic_or(&mut gu[(8u32.wrapping_add(v9 as u32) & 3u32) as usize + 12usize], {
-                let v11: usize = 14392377978916051279usize;
-                {
-                    let v12: u8 = 2u8;
-                    v2.to_f32() as u64
+                let mut v9: isize = {
+                    let v8: usize = (match i3 / -(fin[7usize] as i64 & 126i64 | 2i64) >> ((match (if 2147483647i32 > -604920981i32 {
+                        inp[0u32 as usize % 64usize] & 4294967295u64
+                    } else {
+                        0u64 % (4u64 | 1u64)
+                    }) & 15u64 {
+                        0u64..3u64 => 4294967295u32,
+                        4u64 => inp[tid % 64usize] as u32,
+                        _ => block_idx().x,
+                    }) & 63u32) & 15i64 {
+                        1i64 | 2i64 => tid,
+                        3i64..6i64 => inp[16usize] as usize,
+                        _ => tid,
+                    }).div_ceil(({
+                        let v7: isize = -4isize;
+                        tid
+                    }) | 1usize);
+                    (i3 as isize & inp[lid as usize % 64usize] as isize) << (block_idx().x.wrapping_mul(block_idx().x) & 63u32)
+                };
+                if inp[lid as usize % 64usize] as i16 != -5i16 && !v2 {
+                    continue;
                 }
-            });
-        } else if 4i32 >= din[tid % 32usize] as i32 | fin[inp[tid % 64usize] as u32 as usize % 32usize] as i32 {
-            of[tid * 4usize + 3usize] = (inp[45usize] as f32 / -14.0f32 * (3.65625f32 % din[tid as u32 as usize % 32usize] as f32)).acos();
-            let v13: f64 = v3;
-            atomic_dec(&mut ga[((fin[tid % 32usize] as u32).div_ceil(fin[9usize] as u32 | 1u32) & 3u32) as usize + 0usize], 1u32);
-            let v14: u64 = (din[tid % 32usize] as u64).min((tid as u64).saturating_add(din[23usize] as u64)).wrapping_sub((tid as u64 | v9) << (tid as u32 & 63u32));
-        } else if 88i64.wrapping_mul(block_dim().x as i64) != din[lid as usize % 32usize] as i64 {
-            let v15: i64 = (thread_idx().x as i64 / -(-4i64 & 126i64 | 2i64)).clamp(-94i64, 29i64) % -((din[10usize] as f32 as i64 ^ i32::MIN as i64) & 126i64 | 2i64);
-        } else if v2.to_f32() != 0.0f32 && (false && lane_id() != 0u32) {
-            let mut v17: i16 = ({
-                let v16: f32 = fin[8usize];
-                (fin[tid as u32 as usize % 32usize] as i16).wrapping_add(inp[56usize] as i16)
-            }).wrapping_sub(fin[lid as usize % 32usize] as i16);
-            o8[tid * 4usize + 2usize] = match tid & 8usize & (if v2.to_f32() != 0.0f32 {
-                inp[grid_dim().x as usize % 64usize] as usize
+            } else if !(255u8 < inp[din[1usize] as u32 as usize % 64usize] as u8) {
+                let mut v10: f16 = (if tid != 0usize {
+                    f16::from_f32(-770048.0f32) + f16::from_f32(lane_id() as f32)
+                } else {
+                    -f16::from_f32(-65.875f32)
+                }) * f16::from_f64(f16::from_f32(-107.5f32).to_f64());
+                v10 = f16::from_f32(1720.0f32);
+                let mut v11: u8 = thread_idx().x as u8;
             } else {
-                v17 as usize
-            }) & 15usize {
-                1usize..=3usize if (din[tid % 32usize] as u16) <= v1 => (lid as u8).wrapping_sub(3u8).wrapping_sub(246u8.wrapping_neg()),
-                4usize..5usize => (match (-4i16 as i64).wrapping_sub(tid as i16 as i64) & 15i64 {
-                    2i64..=4i64 => tid as u8,
-                    6i64 | 7i64 if (tid as f64).is_infinite() => 14u8,
-                    9i64 => din[tid % 32usize] as u8,
-                    10i64..13i64 => lid as u8,
-                    _ => tid as u8,
-                }).wrapping_add(255u8),
-                _ => 2u8 % (tid as u8 | 1u8) % (182u8 >> (134217728u32 & 7u32) | 1u8),
-            };
-            let v18: isize = -1isize;
-            of[tid * 4usize + 3usize] = fin[25usize].asin();
-        } else {}
+                v2 = i3 >= lid as i64 && fin[tid % 32usize] as i16 > 1i16;
+                let v12: f64 = match 0i8.wrapping_sub(fin[inp[inp[tid % 64usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as i8).wrapping_mul((din[23usize] as i8).wrapping_add(din[2usize] as i8)) & 15i8 {
+                    1i8 => tid as f64 / -0.0009765625f64,
+                    3i8..4i8 => -0.0f64,
+                    _ => block_dim().x as f64,
+                };
+                let mut v13: i8 = ((-0.0013427734f32).mul_add(tid as f32, f32::NEG_INFINITY) + (450560.0f32 + fin[9usize])) as i8;
+            }
+            let mut v14: i32 = (v2 as i32).wrapping_sub(inp[tid % 64usize] as i32 & tid as i32).reverse_bits();
+        }
+        let v15: i64 = (i64::MIN.wrapping_neg() >> (din[din[25usize] as u32 as usize % 32usize] as u32 & 63u32)).wrapping_abs();
+        if din[tid % 32usize] as usize ^ 2usize <= 1usize {
+            v2 = -20i16 == 128i16;
+            let v16: i32 = ((match v15 as isize & 15isize {
+                2isize => 3i32,
+                _ => 4i32,
+            }) / (din[tid as u32 as usize % 32usize] as i32 & 2147483647i32 | 1i32)).wrapping_sub((inp[tid % 64usize] as i32).wrapping_sub(fin[27usize] as i32).min(i32::MIN));
+            for i17 in (2u8..inp[34usize] as u8 & 7u8).rev() {
+                for i18 in (2u8..=(inp[53usize] as u8 ^ 255u8) & 3u8).rev() {
+                    od[tid * 4usize + 3usize] = 1e-310f64;
+                    o8[tid * 4usize + 1usize] = inp[36usize] as u8;
+                    od[tid * 4usize + 1usize] = -(thread_idx().x as f64) - (-768.0f64).mul_add(fin[0usize] as f64, lid as f64) + (if (if v2 {
+                        thread_idx().x != 0u32
+                    } else {
+                        true
+                    }) {
+                        match (block_dim().x as usize).count_zeros() as i16 & fin[29usize] as f64 as i16 & 15i16 {
+                            0i16 => 109.25f64,
+                            2i16..3i16 => inp[tid % 64usize] as f64,
+                            3i16 => din[14usize],
+                            4i16 => -123.625f64,
+                            _ => -57.0f64,
+                        }
+                    } else {
+                        (lane_id() as f64).mul_add(f64::NAN, din[fin[1usize] as u32 as usize % 32usize])
+                    });
+                    let v19: i8 = i18.wrapping_sub(3u8).wrapping_mul(i18.rotate_right(din[tid as u32 as usize % 32usize] as u32)).count_ones() as i8;
+                }
+                v2 = !(thread_idx().x != 0u32 || tid != 0usize);
+                let v20: bool = lane_id() != 0u32;
+                let mut a21: [usize; 5] = [tid; 5usize];
+            }
+        } else {
+            for i22 in (2i32..din[tid % 32usize] as i32 & 7i32).step_by(2usize) {
+                if (v2 as u8 as f32).mul_add(tid as f32, -0.011779785f32).is_finite() {
+                    break;
+                }
+            }
+            v2 = din[inp[36usize] as u32 as usize % 32usize].is_infinite();
+            let old23: u32 = atomic_dec(&mut ga[16usize + tid], 3u32);
+            let mut v24: i32 = old23 as i32 >> (old23 & 31u32) << (i32::MIN as u32 & 31u32) >> ((if (tid as u16).is_power_of_two() {
+                536870912u32 / (lid | 1u32)
+            } else {
+                lid.div_ceil(v2 as u32 | 1u32)
+            }) & 31u32);
+        }
     }
     #[kernel]
     pub fn k_38c2d8d0e2ad5111(
@@ -6155,49 +5895,32 @@ pub mod device {
         let v11: isize = (inp[tid % 64usize] as i64).rotate_left((inp[lid as usize % 64usize] as u32).wrapping_sub(inp[tid % 64usize] as u32)) as isize;
         if 367616.0f32.is_finite() {
             let v12: f32 = 52.125f32.abs();
-            o64[tid * 4usize + 3usize] = (tid as f64 as i64 / (i64::MIN & 9223372036854775807i64 | 1i64)).saturating_add(4i64);
-            v2 |= v2 ^ (match v12.abs() as i64 & 15i64 {
-                1i64..=2i64 if false => tid as u32,
-                _ => old4,
-            });
-            if (if !false {
-                block_dim().x as i8 != tid as i8
-            } else {
-                (tid as u8).is_power_of_two()
-            }) {
-                let v16: f64 = {
-                    let v13: usize = v12.mul_add(tid as f32, v12) as usize;
-                    {
-                        let v14: i16 = (inp[46usize] as i16) << (v2 & 15u32);
-                        match v14.wrapping_mul(din[21usize] as i16) % (({
-                            let v15: usize = inp[tid % 64usize] as usize;
-                            -1i16
-                        }) & 32767i16 | 1i16) & 15i16 {
-                            1i16 => inp[0u32 as usize % 64usize] as f64,
-                            3i16 | 4i16 if (inp[4294967295u32 as usize % 64usize] as u8).is_power_of_two() => 1e-310f64,
-                            5i16 | 6i16 => tid as f64,
-                            _ => tid as f64,
-                        }
+            o32[tid * 4usize + 3usize] = (lid << (tid as f64 as u32 & 31u32)).reverse_bits();
+            for i13 in 0i64..=i64::MIN & 7i64 {
+                for i14 in (0u8..=13i8 as u8 & 3u8).rev().step_by(2usize) {
+                    if false {
+                        continue;
                     }
-                };
-                v2 &= inp[tid % 64usize] as u32;
-                match 2147483647i32.leading_zeros() as u64 >> (6i32 as u32 & 63u32) & 15u64 {
-                    2u64 if 7i16.is_negative() => {
-                        v2 = if (lane_id() as f64).is_infinite() {
-                            thread_idx().x as u64 as u32
-                        } else {
-                            tid as u32 & tid as u32
-                        };
-                        let mut a17: [isize; 2] = [din[27usize] as isize; 2usize];
-                        a17[(grid_dim().x as u16).wrapping_sub(din[tid % 32usize] as u16) as usize % 2usize] = lid as isize;
-                    }
-                    4u64..7u64 if true => {
-                        let mut v18: f32 = (lane_id() as f32 - din[7usize] as f32).sqrt();
-                        v3 ^= 32767usize;
-                        let v19: f64 = (bf16::from_f32(f32::NAN) * bf16::from_f32(107.875f32)).to_f64() % din[26usize].recip().mul_add(lid as f64, 0.0f64);
-                    }
-                    7u64 | 8u64 => {}
-                    _ => {}
+                    let v16: i32 = ({
+                        let v15: u16 = din[0u32 as usize % 32usize] as u16;
+                        0i32
+                    }).saturating_add((fin[tid % 32usize] as i32 ^ tid as i32) >> ((fin[20usize] as u32 ^ grid_dim().x) & 31u32));
+                    of[tid * 4usize + old4 as usize % 4usize] = -847346841i32 as f32 - ({
+                        let v17: bf16 = bf16::from_f32(lid as f32) - bf16::from_f32(0.0f32);
+                        tid as f32
+                    });
+                    o64[tid * 4usize + 3usize] = (match (block_idx().x != 0u32 || true) as isize & 15isize {
+                        0isize => 9223372036854775807i64.wrapping_sub(1125899906842623i64),
+                        _ => (tid as i64).wrapping_mul(tid as i64),
+                    }) << (v2.wrapping_sub(4294967225u32 >> (inp[old4 as usize % 64usize] as u32 & 31u32)) & 63u32);
+                }
+                let mut v18: f32 = block_idx().x as f32 * (tid as f32).ceil().abs();
+                if lane_id() != 0u32 {
+                    continue;
+                }
+                if false {
+                    let v19: u8 = lane_id() as u8;
+                    o8[tid * 4usize + (block_idx().x & grid_dim().x) as usize % 4usize] = lid as u8;
                 }
             }
         } else {}
@@ -6261,65 +5984,66 @@ pub mod device {
         } else {
             (inp[din[lid as usize % 32usize] as u32 as usize % 64usize] as u8).wrapping_add(166u8) << (lid.wrapping_mul(tid as u32) & 7u32)
         };
-        o8[tid * 4usize + 3usize] = v7;
-        o32[tid * 4usize + 2usize] = ({
-            let v8: isize = (tid as isize).wrapping_mul(2604438579938568864isize);
-            4294967294u32.wrapping_mul(lid)
-        }) / (({
-            let v9: f32 = v4;
-            a1[0usize as usize % 6usize] as u32
-        }).wrapping_add(!(inp[tid % 64usize] as u32)) | 1u32);
-        o64[tid * 4usize + 1usize] = lid as i64;
-        let v10: i32 = match lane_id() as u64 & v7 as u64 & 15u64 {
-            1u64..3u64 => 13.75f64 as i32,
-            4u64..=6u64 => (tid as i32).wrapping_sub((-2i32).wrapping_sub(0i32)),
-            7u64 | 8u64 => 127i8 as i32,
-            10u64 => 134217727i32 | 536870911i32,
-            _ => i32::MIN,
-        };
-        match (v4 as u16).clamp(152u16, 391u16) >> (lid.wrapping_mul(v7 as u32) & 15u32) & 15u16 {
-            0u16 => {
-                v4 -= f32::from_bits((tid as u32).saturating_sub(inp[a1[v10 as usize % 6usize] as u32 as usize % 64usize] as u32));
-            }
-            2u16 => {
-                let v11: i64 = inp[tid % 64usize] as i64;
-            }
-            _ => {
-                let v12: bool = false;
-                let v13: i16 = -9656i16;
-                a3[(match a3[5usize] & 15i32 {
-                    0i32..1i32 => 18446744073709551615usize,
-                    1i32 => 18446744073709551615usize,
-                    2i32 | 3i32 => thread_idx().x as usize,
-                    5i32 | 6i32 => tid,
-                    _ => tid,
-                }) as usize % 7usize] = a1[0usize] as i32;
-            }
-        }
-        let mut v14: u64 = (inp[7usize].wrapping_mul(thread_idx().x as u64) ^ block_dim().x as u64).wrapping_add((2u32 as u64).div_ceil(128u64 | inp[17usize] | 1u64));
-        let mut v15: i16 = 18395i16;
-        let v16: i8 = 2.2250738585072014e-308f64 as i8;
-        let v18: u32 = {
-            let v17: i16 = block_dim().x as i16 >> (v7.count_zeros() & 15u32);
-            lid.div_ceil(32767u32 | 1u32).wrapping_mul((inp[54usize] as i16).abs_diff(2i16) as u32)
-        };
-        let mut v19: f32 = if true {
-            f32::NEG_INFINITY
+        o8[tid * 4usize + 2usize] = lid.count_zeros() as u8;
+        let v8: f64 = (f64::from_bits(fin[5usize] as u64) * a1[5usize] as i32 as f64).sqrt();
+        od[tid * 4usize + (match ({
+            let v9: i64 = -5i64;
+            block_idx().x as usize
+        }).wrapping_add(true as usize) & 15usize {
+            0usize => fin[inp[47usize] as u32 as usize % 32usize] as u32,
+            _ => lane_id(),
+        }) as usize % 4usize] = (a3[6usize] as f64 - v8) * tid as isize as f64 % v8;
+        let mut a10: [u8; 3] = [2u8; 3usize];
+        let mut v11: f32 = f32::from_bits((tid as u32).wrapping_sub(4294967294u32)) * v4;
+        v4 += 32767i16.wrapping_sub(din[din[tid % 32usize] as u32 as usize % 32usize] as i16) as f32;
+        atomic_min(&mut gi[((thread_idx().x as u8).leading_zeros() & 3u32) as usize + 0usize], 2i32.wrapping_mul(i32::MIN).wrapping_abs());
+        let mut v12: usize = (inp[31usize] as usize).wrapping_mul(din[tid % 32usize] as usize).max((if true {
+            v4 != 0.0f32
         } else {
-            (tid as f32 - din[1usize] as f32).signum()
-        };
-        let v20: bool = a1[4usize] != 0.0f64 && !(true && true);
-        o16[tid * 4usize + 3usize] = lane_id() as i16;
-        match 1u64 & 15u64 {
-            0u64 | 1u64 => {
-                od[tid * 4usize + 131071u32 as usize % 4usize] = v10 as f64 * (inp[tid % 64usize] as u16).min(65535u16) as f64;
-                let mut v21: i32 = (2147483647i32 >> ((22u32 ^ 0u32) & 31u32)).clamp(19i32, 272i32);
-                let mut v22: usize = a1[1usize] as usize;
+            false
+        }) as usize);
+        let mut v13: u64 = (din[tid % 32usize] as u64).wrapping_mul(bf16::from_f32(lid as f32).to_f64() as u64);
+        let old14: f64 = atomic_add(&mut gd[16usize + tid], (inp[tid % 64usize] as i64 as u32 & 15u32) as f64);
+        v4 *= a1[i32::MIN as usize % 6usize] as f32 + (inp[4294967295u32 as usize % 64usize] as f32 - f32::NAN);
+        'l15: for i16 in (1usize..tid & 7usize).rev() {
+            if (match (match 2u32 as isize as u16 & 15u16 {
+                0u16 | 1u16 => inp[17usize] as u8,
+                2u16 => block_dim().x as u8,
+                _ => inp[49usize] as u8,
+            }).trailing_zeros() as i8 & 15i8 {
+                2i8 => a1[tid as usize % 6usize],
+                3i8 => din[tid % 32usize],
+                4i8 if 131071i64 <= -5i64 => block_dim().x as f64,
+                _ => din[3u32 as usize % 32usize],
+            }) < -1032192.0f64 + a3[-1i32 as usize % 7usize] as f64 {
+                break;
             }
-            3u64..6u64 if f16::from_f32(-15204352.0f32) < f16::from_f64(a1[5usize]) => {}
-            7u64..=9u64 => {}
-            _ => {}
         }
+        a10[(din[inp[0u32 as usize % 64usize] as u32 as usize % 32usize] as i16 ^ thread_idx().x as i16) as usize % 3usize] = (tid as u8).wrapping_mul(din[1usize] as u8).rotate_left(lid.wrapping_mul(din[tid % 32usize] as u32));
+        let v17: f64 = din[tid % 32usize];
+        a10[(9223372036854775807i64 | fin[tid % 32usize] as i64) as usize % 3usize] = a1[-50i32 as usize % 6usize] as u8 / (din[tid as u32 as usize % 32usize] as u8 | 1u8) & ({
+            let v18: i16 = v17 as i16;
+            v7
+        });
+        o64[tid * 4usize + 3usize] = v7 as i64 % -((inp[tid % 64usize] as i64).wrapping_sub(inp[tid % 64usize] as i64) & 126i64 | 2i64);
+        let mut v19: i32 = (2147483647i32 >> ((22u32 ^ 0u32) & 31u32)).clamp(19i32, 272i32);
+        let mut v20: usize = a3[1usize] as usize;
+        v12 ^= v12.rotate_left({
+            let v21: f32 = v19 as f32;
+            fin[tid % 32usize] as u32
+        });
+        let mut v22: i16 = ((if v17 != 0.0f64 {
+            lid
+        } else {
+            v13 as u32
+        }) ^ (match tid as u64 / ((if v8 != 0.0f64 {
+            a10[0usize] as u64
+        } else {
+            tid as u64
+        }) | 1u64) & 15u64 {
+            2u64 | 3u64 if false => block_idx().x,
+            _ => tid as u32,
+        })) as i16;
     }
     #[kernel]
     pub fn k_f2df906c8ebe0af0(
@@ -6341,106 +6065,113 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + (4294967295u32 / (4294967295u32 | 1u32)) as usize % 4usize] = ((block_dim().x != 0u32) as i64).clamp(-98i64, 150i64).wrapping_sub(inp[18usize] as i64);
-        let v1: usize = (match (match (-3i32).wrapping_add(i32::MIN) & (inp[tid as u32 as usize % 64usize] as i32).clamp(35i32, 70i32) & 15i32 {
-            2i32 => (fin[47101464u32 as usize % 32usize] as u32).clamp(86u32, 240u32),
-            4i32..=5i32 => din[tid % 32usize] as u32 & 4294967295u32,
-            7i32..8i32 => 0u32,
-            _ => 4294967295u32.div_ceil(inp[tid % 64usize] as u32 | 1u32),
-        }) & 15u32 {
-            1u32 | 2u32 => match block_dim().x as u16 & 15u16 {
-                1u16 | 2u16 => tid,
-                3u16 | 4u16 => lid as usize,
-                _ => tid,
-            },
-            _ => tid.clamp(1usize, 218usize),
-        }) % ((match (-2i64 ^ fin[lid as usize % 32usize] as i64).min(i64::MIN >> (block_dim().x & 63u32)) & 15i64 {
-            0i64 => 0u64,
-            _ => 4294967295u64,
-        }).abs_diff(0u64) as usize | 1usize);
-        atomic_sub(&mut ga[((255u32 | inp[tid % 64usize] as u32) & 3u32) as usize + 8usize], 4294967234u32.wrapping_mul(inp[inp[lid as usize % 64usize] as u32 as usize % 64usize] as u32).wrapping_add(lid.wrapping_sub(inp[39usize] as u32)));
-        let mut a2: [i64; 8] = [block_dim().x as i64; 8usize];
-        a2[1usize] = (match ({
-            let v3: u32 = a2[32767i16 as usize % 8usize] as u32;
-            (grid_dim().x as isize).leading_zeros() as i32
-        }) & 15i32 {
-            0i32..2i32 => 9223372036854775807i64,
-            _ => inp[tid % 64usize] as i64,
-        }) ^ (v1 as i64) << (tid as u32 & 63u32);
-        a2[1usize] = {
-            let v4: u64 = fin[0usize] as u64;
-            tid as i64
+        od[tid * 4usize + 0usize] = match (inp[tid % 64usize] as u32).count_ones() as u16 / ((block_dim().x as u16).div_ceil(32768u16 | 1u16) | 1u16) & 15u16 {
+            2u16 => f16::from_f32(grid_dim().x as f32).to_f64().mul_add(i64::MIN as f64, f64::NAN - 0.228515625f64),
+            3u16..6u16 => 71.875f64,
+            _ => f64::from_bits((tid as u64).wrapping_sub(3u64)),
         };
-        let v5: u16 = lid as u16;
-        atomic_min(&mut gf[((tid as u16).count_ones() & 3u32) as usize + 12usize], din[20usize] as i16 as f32);
-        match (a2[323112615i32 as usize % 8usize] as usize as i64).rotate_left(a2[-3i8 as usize % 8usize] as u32) & 15i64 {
-            2i64 => {
-                let old6: f64 = atomic_exch(&mut gd[16usize + tid], !-4i16 as f64);
-                o32[tid * 4usize + 3usize] = old6 as u32 / (({
-                    let v7: u16 = a2[6usize] as u16;
-                    lid
-                }).max((fin[tid % 32usize] as u32).wrapping_sub(lane_id())) | 1u32);
-                let v8: usize = (inp[42usize] as usize >> (tid as u32 & 63u32)).wrapping_neg() & (tid | inp[1usize] as usize).wrapping_add((v5 != 0u16) as usize);
-            }
-            3i64..=3i64 if false => {
-                'l9: for i10 in 2u32..=tid as u32 % (lid | 1u32) & 7u32 {
-                    of[tid * 4usize + 3usize] = a2[1usize] as f32;
+        o64[tid * 4usize + 2usize] = (if -104960.0f64 != -2688.0f64 {
+            0usize
+        } else {
+            18446744073709551615usize.div_ceil(inp[tid % 64usize] as usize | 1usize)
+        }) as i64;
+        let mut a1: [f32; 5] = [-89.5f32; 5usize];
+        o16[tid * 4usize + (lid | lid) as usize % 4usize] = 29i16;
+        let v3: bool = (tid as f32 as i16).rotate_left((inp[a1[0u16 as usize % 5usize] as u32 as usize % 64usize] as u32).wrapping_mul(lid)) != ({
+            let v2: u8 = 0u16 as u8;
+            (grid_dim().x as i16) << (0u32 & 15u32)
+        });
+        let mut v4: usize = din[6usize] as usize;
+        let v5: i32 = i64::MIN.reverse_bits().count_ones() as i32;
+        a1[(if v3 {
+            fin[tid % 32usize] as u8
+        } else {
+            fin[tid % 32usize] as u8
+        }) as usize % 5usize] = f32::from_bits(if v5 != 0i32 {
+            lid
+        } else {
+            tid as u32
+        });
+        let mut a6: [f32; 1] = [match lid as u16 & 15u16 {
+            2u16 | 3u16 => a1[3589426871u32 as usize % 5usize],
+            _ => 1.1754944e-38f32,
+        }];
+        let v7: i32 = (block_dim().x as i32).wrapping_neg();
+        if lid != 0u32 {
+            v4 |= (match tid as u64 & 15u64 {
+                0u64 if a6[0usize] != 0.0f32 => fin[din[20usize] as u32 as usize % 32usize] as usize,
+                1u64 => fin[0u32 as usize % 32usize] as usize,
+                2u64..3u64 if if v3 {
+                    v3
+                } else {
+                    a6[0usize] != 0.0f32
+                } => a1[-3i8 as usize % 5usize] as usize,
+                3u64 => fin[31usize] as usize,
+                _ => fin[tid % 32usize] as usize,
+            }) << ((if v3 {
+                lid
+            } else {
+                inp[tid % 64usize] as u32
+            }) & 63u32);
+            o16[tid * 4usize + (v7 as u32).wrapping_add(inp[45usize] as u32) as usize % 4usize] = {
+                let v8: f16 = f16::from_f32(-672.0f32);
+                {
+                    let v9: bf16 = bf16::from_f32(a1[0usize]) * bf16::from_f32(502.0f32);
+                    22067i16 >> (din[fin[tid % 32usize] as u32 as usize % 32usize] as u32 & 15u32)
                 }
-                match (a2[4398046511103isize as usize % 8usize] as f32).signum() as i64 & 15i64 {
-                    2i64..3i64 => {
-                        if (if lid != 4294967295u32 {
-                            !false
+            };
+            let v10: f32 = (3.4028235e38f32 % 17.75f32 % fin[tid % 32usize].ceil()).floor();
+            match inp[tid % 64usize] as i32 % -(0i32 / (2147483647i32 & 2147483647i32 | 1i32) & 126i32 | 2i32) & 15i32 {
+                2i32 | 3i32 => {
+                    let v11: i8 = (a6[0usize] as i64).trailing_zeros() as i8;
+                    match (128isize as i16).wrapping_sub(match (tid as i8) << ((match ({
+                        let v12: u32 = inp[44usize] as u32 | 4294967295u32;
+                        0.0002536773681640625f64 as i32
+                    }) & 15i32 {
+                        2i32..=4i32 if if thread_idx().x != 0u32 {
+                            v5 != 0i32
                         } else {
-                            59.0f64.is_nan()
-                        }) {
-                            a2[0usize] = {
-                                let v11: i8 = (inp[tid % 64usize] as i8).wrapping_mul(i8::MIN);
-                                inp[tid % 64usize] as i64
-                            };
-                            let mut v12: u8 = (tid as u8).div_ceil((v1 != 0usize) as u8 | 1u8) ^ lid as u8 >> (a2[2147483647i32 as usize % 8usize] as u32 & 7u32);
-                            a2[7usize] = thread_idx().x as i64;
+                            a6[3usize as usize % 1usize] != 0.0f32
+                        } => lid,
+                        5i32 | 6i32 => lid,
+                        _ => inp[lid as usize % 64usize] as u32,
+                    }) & 7u32) & 15i8 {
+                        0i8 => a1[v5 as usize % 5usize] as i16,
+                        2i8 | 3i8 => a1[-5isize as usize % 5usize] as i16,
+                        4i8 | 5i8 => thread_idx().x as i16,
+                        _ => 255i16,
+                    }) & 15i16 {
+                        1i16 | 2i16 => {
+                            v4 = (v10 as usize).min((inp[4294967295u32 as usize % 64usize] as usize).div_ceil(grid_dim().x as usize | 1usize));
+                            v4 = (-3i16 == 4i16) as usize;
+                            v4 &= v4;
                         }
-                        for i13 in 1usize..=113usize & 7usize {
-                            let mut v14: u32 = (-f16::from_f32(2.5390625f32)).to_f64() as u32;
-                            v14 = v14.wrapping_add(0u32.wrapping_mul(din[7usize] as u32));
-                            o32[tid * 4usize + 1usize] = 0.0033111572f32 as u32 & 29u32.max(750745077u32.wrapping_add(lid));
+                        3i16 | 4i16 if a6[-1isize as usize % 1usize] != 0.0f32 => {
+                            a1[fin[tid % 32usize] as i8 as usize % 5usize] = (inp[tid % 64usize] as f32).trunc().mul_add(f32::from_bits(lid), lane_id() as f32);
+                            let v13: bool = v3;
                         }
-                        let mut c16: u32 = 0u32;
-                        'l15: while c16 < tid as u32 & 7u32 {
-                            c16 += 1u32;
-                            a2[din[tid as u32 as usize % 32usize] as i8 as usize % 8usize] = fin[thread_idx().x as usize % 32usize] as i64;
+                        6i16 | 7i16 if v3 => {
+                            let v14: i16 = 4i16;
+                            let mut v15: i32 = true as i32;
                         }
-                        let v17: u16 = inp[tid % 64usize] as u16;
-                    }
-                    _ => {
-                        a2[i32::MIN as usize % 8usize] = match (din[16usize] as i64).wrapping_add(a2[7usize]).leading_zeros() & 15u32 {
-                            1u32..=3u32 => match ({
-                                let v18: i8 = lid.abs_diff(0u32) as i8;
-                                v18.trailing_zeros()
-                            }) & 15u32 {
-                                0u32 | 1u32 => 17i64,
-                                _ => i64::MIN,
-                            },
-                            5u32..8u32 => lid as i64,
-                            _ => match inp[tid % 64usize] & 15u64 {
-                                2u64 => 9223372036854775807i64,
-                                3u64 | 4u64 => i64::MIN,
-                                5u64..8u64 => fin[0usize] as i64,
-                                _ => din[tid % 32usize] as i64,
-                            },
-                        };
+                        _ => {
+                            let v16: u8 = a1[isize::MIN as usize % 5usize] as u8;
+                            v4 ^= a6[0usize] as usize;
+                            atomic_add(&mut gd[((v5 as u32).wrapping_mul(1463575575u32) & 3u32) as usize + 0usize], (({
+                                let v17: i8 = a6[0u32 as usize % 1usize] as i8;
+                                fin[tid % 32usize] as u32
+                            }) & 15u32) as f64);
+                        }
                     }
                 }
+                5i32 => {
+                    v4 |= lane_id() as usize;
+                }
+                _ => {
+                    let mut a18: [u8; 3] = [v5 as u8; 3usize];
+                }
             }
-            5i64 => {
-                let v19: bool = a2[6usize] as i16 == -1i16 & fin[lid as usize % 32usize] as i16 | a2[tid as usize % 8usize] as i16;
-                o32[tid * 4usize + ({
-                    let v20: f16 = f16::from_f32(79.375f32);
-                    inp[0u32 as usize % 64usize] as u32
-                }) as usize % 4usize] = !lid;
-            }
-            _ => {}
-        }
+        } else if -87.375f64 as f32 == inp[63usize] as f32 * 13.25f32 {}
     }
     #[kernel]
     pub fn k_9d45c890d244e7dc(
@@ -6462,144 +6193,75 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        od[tid * 4usize + 3usize] = 0.000457763671875f64.atan2((-33.875f64).abs().mul_add((lid as f64).signum(), if tid != 0usize {
-            1.7976931348623157e308f64
+        od[tid * 4usize + 2usize] = 0.000457763671875f64;
+        of[tid * 4usize + 8388607u32.wrapping_mul(lid) as usize % 4usize] = lid as f32;
+        let mut v1: isize = -4isize;
+        o16[tid * 4usize + (tid as u32).wrapping_sub(4294967295u32) as usize % 4usize] = lid as i16;
+        let v2: bf16 = bf16::from_f64((if v1 != 0isize {
+            30.1875f64
         } else {
-            113.625f64
-        }));
-        let mut a1: [i32; 1] = [1i32 | tid as i32];
-        let mut v2: f32 = (if true {
-            inp[40usize] as f32
-        } else {
-            block_dim().x as f32
-        }).fract() * 85.875f32;
-        o32[tid * 4usize + 3usize] = 0u32;
-        v2 *= a1[54i8 as usize % 1usize] as f32 / v2.mul_add(inp[23usize] as f32, block_idx().x as f32);
-        of[tid * 4usize + 3i64.trailing_zeros() as usize % 4usize] = (inp[fin[inp[tid % 64usize] as u32 as usize % 32usize] as u32 as usize % 64usize] as f32 % v2).round() * (if !true {
-            of[tid * 4usize + 2usize] = (-2i32 as f32).floor();
-            inp[34usize] as f32 - v2
-        } else {
-            fin[2usize]
+            fin[4usize] as f64
+        }) / (tid as f64).signum());
+        o32[tid * 4usize + 3usize] = lid;
+        let mut a3: [bool; 1] = [tid != 0usize && true];
+        let v4: f32 = ((-0.0f64).fract() as f32).mul_add(3i64.trailing_zeros() as i64 as f32, -(-898.0f32) * lid as f32);
+        let mut v5: usize = 2772116485867674351usize;
+        v1 = thread_idx().x as isize;
+        let old6: u32 = atomic_inc(&mut ga[16usize + tid], 3u32);
+        let mut a7: [i32; 5] = [2i32; 5usize];
+        a7[fin[tid % 32usize] as u8 as usize % 5usize] = (match lane_id() as i8 & 15i8 {
+            2i8..=3i8 => i32::MIN,
+            5i8 | 6i8 => 1i32,
+            _ => 2147483647i32,
+        }) | (match 0u64 << ((tid as u32).wrapping_add(v1 as u32) & 63u32) & 15u64 {
+            1u64 | 2u64 => din[0usize] as i32,
+            _ => a3[0usize] as i32,
         });
-        'l3: for i4 in (2usize..=9607707882170931117usize.wrapping_mul(tid) & 7usize).step_by(1usize) {
-            a1[((lane_id() as u64) << (tid as u32 & 63u32)) as usize % 1usize] = (if lane_id() != 0u32 {
-                false
-            } else {
-                true
-            }) as i32;
-            let mut c5: u32 = 0u32;
-            let mut r6: bool = loop {
-                c5 += 1u32;
-                if c5 > block_idx().x % (a1[255u8 as usize % 1usize] as u32 | 1u32) & 3u32 {
-                    break !(a1[c5 as usize % 1usize] <= -5i32);
-                }
-                v2 *= a1[0usize] as f32;
-                atomic_add(&mut gu[(i4 as u32 & 3u32) as usize + 4usize], (fin[tid % 32usize] as u64).wrapping_add(inp[62usize]) << (c5.wrapping_mul(a1[lid as usize % 1usize] as u32) & 63u32));
-                v2 -= lane_id() as f32 + f32::NAN;
-                if (if true {
-                    1e-310f64 <= block_dim().x as f64
+        match v1 >> (old6 & 63u32) >> ((inp[tid as u32 as usize % 64usize] as u32).wrapping_mul(old6) & 63u32) & 15isize {
+            2isize | 3isize => {
+                od[tid * 4usize + ((din[23usize] as u32) << (a3[0usize] as u32 & 31u32)) as usize % 4usize] = 1.7976931348623157e308f64 % (old6 as f64).mul_add(7.75f32 as f64, inp[33usize] as f64);
+                a7[0u16.rotate_left(tid as u32) as usize % 5usize] = if (if old6 != 0u32 {
+                    lid != 0u32
                 } else {
-                    inp[lid as usize % 64usize] as i32 > 2147483647i32
+                    true
                 }) {
-                    continue 'l3;
-                }
-            };
-            v2 -= if (inp[tid % 64usize] as f32) < fin[block_dim().x as usize % 32usize] {
-                let v8: f32 = a1[isize::MIN as usize % 1usize] as f32 - (tid as f32 + thread_idx().x as f32) + (match (match (65534u16 / (tid as u16 | 1u16)).wrapping_add(if r6 {
-                    inp[lid as usize % 64usize] as u16
+                    od[tid * 4usize + 1usize] = (if (din[4294967295u32 as usize % 32usize] as f32) < tid as f32 {
+                        0u16 / (tid as u16 | 1u16)
+                    } else {
+                        a3[37121u16 as usize % 1usize] as u16
+                    }) as f64;
+                    thread_idx().x as i32
                 } else {
-                    0u16
-                }) & 15u16 {
-                    1u16..=3u16 => tid as u64,
-                    5u16..=6u16 => 2u64,
-                    8u16 | 9u16 => a1[-4isize as usize % 1usize] as u64,
-                    _ => inp[inp[tid % 64usize] as u32 as usize % 64usize],
-                }).wrapping_add(a1[i8::MIN as usize % 1usize] as u64) & 15u64 {
-                    1u64 | 2u64 => inp[47usize] as u16 as f32,
-                    _ => {
-                        let v7: u16 = fin[a1[0usize] as u32 as usize % 32usize] as u16;
-                        v2
-                    }
-                });
-                -96512.0f64 as f32
-            } else {
-                din[tid % 32usize] as f32
-            };
-            let old9: f32 = atomic_min(&mut gf[16usize + tid], (-1i16).wrapping_neg() as f32);
-        }
-        let old10: f32 = atomic_max(&mut gf[16usize + tid], 692.0f64 as i16 as f32);
-        o32[tid * 4usize + 0u32 as usize % 4usize] = (inp[57usize] as u32).wrapping_mul((old10 as u32).clamp(196u32, 215u32)) ^ ({
-            let v11: u32 = inp[tid % 64usize] as u32;
-            a1[9223372036854775807isize as usize % 1usize] as u32
-        }).wrapping_add(4294967178u32.wrapping_sub(lid));
-        let old12: u64 = atomic_cas(&mut gu[16usize + tid], 16395892976397802517u64 / (inp[lid as usize % 64usize] | 1u64) | (match (inp[6usize] as i16 & tid as i16).reverse_bits() & 15i16 {
-            2i16 | 3i16 => 31u64,
-            4i16..=6i16 => 2u64,
-            _ => tid as u64,
-        }), if v2.is_nan() {
-            (old10 as u64) << (tid as u32 & 63u32)
-        } else {
-            3u64.clamp(180u64, 235u64)
-        });
-        a1[(match v2 as i8 & 15i8 {
-            0i8..=0i8 => inp[lid as usize % 64usize] as u8,
-            2i8..=3i8 => inp[inp[44usize] as u32 as usize % 64usize] as u8,
-            4i8 => 1u8,
-            6i8 => a1[-3i16 as usize % 1usize] as u8,
-            _ => 215u8,
-        }) as usize % 1usize] = inp[tid % 64usize] as i32;
-        let v13: i32 = match (fin[29usize] as u64 | (match (fin[tid % 32usize] as isize / (tid as isize & 9223372036854775807isize | 1isize)).count_zeros() as u64 & 15u64 {
-            1u64..=1u64 if (inp[lid as usize % 64usize] as i64) < 9223372036854775807i64 => din[26usize] as u64,
-            2u64 if (tid as u16).is_power_of_two() => old12,
-            3u64 | 4u64 => old12,
-            _ => fin[tid % 32usize] as u64,
-        })) & 15u64 {
-            1u64 => (if a1[0usize] != 0i32 {
-                inp[tid % 64usize] as i32
-            } else {
-                1327783463i32
-            }) / -(inp[27usize] as u32 as i32 & 126i32 | 2i32),
-            2u64..5u64 => 18i32 / -((fin[tid % 32usize] as i32).wrapping_neg() & 126i32 | 2i32),
-            5u64 => (match (din[tid % 32usize] as u64).min(old12).count_zeros() as i8 & 15i8 {
-                1i8..3i8 => din[tid % 32usize] as i32,
-                3i8 => din[inp[fin[tid % 32usize] as u32 as usize % 64usize] as u32 as usize % 32usize] as i32,
-                4i8 => fin[26usize] as i32,
-                _ => 4i32,
-            }).wrapping_sub((din[25usize] as i32).wrapping_sub(inp[tid % 64usize] as i32)),
-            6u64 | 7u64 if old10 >= v2 => tid as f32 as i32 % -(tid as i32 & 126i32 | 2i32),
-            _ => (match fin[old12 as u32 as usize % 32usize] as u32 & 15u32 {
-                0u32..1u32 => i32::MIN,
-                2u32 | 3u32 => 2147483647i32,
-                5u32 | 6u32 => v2 as i32,
-                _ => -1i32,
-            }) | (fin[tid % 32usize] as i32).wrapping_sub(2147483647i32),
-        };
-        v2 -= if false || thread_idx().x != 0u32 {
-            if false {
-                1.1754944e-38f32
-            } else {
-                inp[din[tid % 32usize] as u32 as usize % 64usize] as f32
+                    (thread_idx().x as i32).wrapping_sub(3i32)
+                };
             }
-        } else {
-            f32::from_bits(thread_idx().x)
-        };
-        if (if -8768.0f64 > din[din[2u32 as usize % 32usize] as u32 as usize % 32usize] {
-            a1[0usize] = v13;
-            !true
-        } else {
-            fin[15usize] as isize != 9223372036854775807isize
-        }) {
-            let mut v14: usize = ((if true {
-                old12
-            } else {
-                tid as u64
-            }) as usize).wrapping_mul((a1[-2isize as usize % 1usize] as i8 as usize).max(if old12 != 0u64 {
-                tid
-            } else {
-                tid
-            }));
+            4isize | 5isize => {
+                let mut a8: [u16; 7] = [0u16, (inp[tid % 64usize] as u16).div_ceil(tid as u16 | 1u16), inp[29usize] as u16, (a7[2usize] as u16).wrapping_mul(2u16), tid as f32 as u16, (tid as u16).wrapping_sub(a7[2usize] as u16), 2u16.div_ceil(tid as u16 | 1u16)];
+                v1 = v1.wrapping_add(false as isize % (a7[i8::MIN as usize % 5usize] as i8 as isize & 9223372036854775807isize | 1isize));
+                od[tid * 4usize + 3usize] = (v5 as f32 as f64).round();
+                let v9: i8 = (inp[din[tid % 32usize] as u32 as usize % 64usize] as isize).rotate_left(lid).abs_diff(v1.wrapping_sub(inp[tid % 64usize] as isize)).abs_diff(tid) as i8;
+            }
+            7isize | 8isize => {
+                v5 &= fin[din[inp[tid % 64usize] as u32 as usize % 32usize] as u32 as usize % 32usize] as usize;
+                let v10: u64 = fin[a3[i64::MIN as usize % 1usize] as u32 as usize % 32usize] as u64;
+                atomic_xor(&mut gi[((if a7[2usize] != 0i32 {
+                    lid
+                } else {
+                    tid as u32
+                }) & 3u32) as usize + 0usize], 1951580637i32);
+            }
+            9isize..=10isize => {
+                match -118i32 & 15i32 {
+                    2i32 => {
+                        v1 ^= (inp[60usize] as isize).signum() >> ((tid as u32).wrapping_add(1079977547u32) & 63u32);
+                    }
+                    3i32 if false => {}
+                    4i32..=6i32 if true && a7[2usize] != 0i32 => {}
+                    _ => {}
+                }
+            }
+            _ => {}
         }
-        sync_threads();
     }
     #[kernel]
     pub fn k_20b0473f7082fb2b(
@@ -6627,51 +6289,52 @@ pub mod device {
             block_dim().x as i32
         }).count_zeros() as usize & 15usize {
             2usize | 3usize => {
-                o32[tid * 4usize + 1usize] = ({
-                    let v1: u64 = 0u64.div_ceil(din[tid as u32 as usize % 32usize] as u64 | 1u64);
-                    0u16 | block_idx().x as u16
-                }) as u32;
+                od[tid * 4usize + tid as u32 as usize % 4usize] = f64::from_bits(din[tid % 32usize] as u64);
             }
             5usize => {
-                atomic_xor(&mut gl[((match 0u16 & 15u16 {
-                    2u16..3u16 => tid as u32,
-                    4u16 if true || lid != 0u32 => tid as u32,
-                    _ => lid,
-                }) & 3u32) as usize + 4usize], (i64::MIN << (lid & 63u32)).wrapping_mul(din[16usize] as i64));
-                let v2: f64 = (15i8 as i16 & (thread_idx().x as i16).rotate_right(lid)) as f64;
-                if v2.is_finite() {
-                    let v3: f16 = f16::from_f32(-126.25f32);
-                } else {
-                    let old4: u32 = atomic_and(&mut ga[16usize + tid], (tid as i16 as u32).wrapping_mul(4294967295u32 & inp[lane_id() as usize % 64usize] as u32));
-                    for i5 in 1usize..=tid & inp[tid % 64usize] as usize & 7usize {
-                        let v6: f32 = (if 255u8 == 136u8 {
-                            isize::MIN.wrapping_sub(fin[block_idx().x as usize % 32usize] as isize)
-                        } else {
-                            0isize | isize::MIN
-                        }) as f32;
-                        atomic_max(&mut gf[(2u32 & 3u32) as usize + 8usize], (32767i16 / -(i16::MIN & 126i16 | 2i16)) as f32);
-                        o8[tid * 4usize + 2usize] = (match (fin[4294967294u32 as usize % 32usize] as u64).wrapping_sub(12811190862995305734u64).wrapping_mul(grid_dim().x as i32 as u64) & 15u64 {
-                            0u64..1u64 => 3u8,
-                            2u64 | 3u64 if !(thread_idx().x != 0u32) => inp[inp[5usize] as u32 as usize % 64usize] as u8,
-                            4u64..=5u64 => 0u8,
-                            7u64 | 8u64 => 72u8,
-                            _ => 0u8,
-                        }).wrapping_mul(inp[53usize] as u8) & ((lid as usize).trailing_zeros() as u8 | tid as u8);
+                match (tid as i32).wrapping_mul(0i32 | block_idx().x as i32) & 15i32 {
+                    2i32..=2i32 => {
+                        of[tid * 4usize + 0usize] = ((f16::from_f32(7684096.0f32) - f16::from_f32(-34.375f32)) * f16::from_f64(0.0f64)).to_f32();
+                        if ({
+                            let v1: f32 = 7680.0f32;
+                            din[11usize]
+                        }) <= inp[58usize] as f64 {
+                            let v2: f64 = 2.2250738585072014e-308f64;
+                            o16[tid * 4usize + 0usize] = ((tid as u64).div_ceil(fin[21usize] as u64 | 1u64) & fin[4294967295u32 as usize % 32usize] as u64) as i16;
+                            let v3: usize = (32767i16.wrapping_sub(29531i16).trailing_zeros() as usize).div_ceil((18446744073709551615usize & inp[lane_id() as usize % 64usize] as usize).wrapping_mul(1.7976931348623157e308f64 as usize) | 1usize);
+                            let mut v4: i8 = if thread_idx().x != 0u32 {
+                                (fin[23usize] as i16 as i8).clamp(3i8, 127i8)
+                            } else {
+                                127i8
+                            };
+                        }
+                        let mut c5: u32 = 0u32;
+                        while c5 < 0u32.wrapping_sub(fin[block_idx().x as usize % 32usize] as u32) & 7u32 {
+                            c5 += 1u32;
+                            let mut v7: i16 = ((if true {
+                                tid as i16
+                            } else {
+                                lane_id() as i16
+                            }) ^ ({
+                                let v6: isize = 36028797018963968isize;
+                                tid as i16
+                            })).wrapping_sub(lid as i16);
+                            atomic_and(&mut gi[((match (fin[4294967294u32 as usize % 32usize] as u64).wrapping_sub(12811190862995305734u64).wrapping_mul(grid_dim().x as i32 as u64) & 15u64 {
+                                0u64..1u64 => lid,
+                                2u64 | 3u64 => c5,
+                                4u64..=5u64 => 0u32,
+                                7u64 | 8u64 => block_dim().x,
+                                _ => inp[5usize] as u32,
+                            }) & 3u32) as usize + 12usize], i32::MIN);
+                        }
                     }
+                    _ => {}
                 }
-                let mut c7: u32 = 0u32;
-                let mut r8: bool = loop {
-                    c7 += 1u32;
-                    if c7 > lid.div_ceil(4294967295u32 | 1u32) & 7u32 {
-                        break thread_idx().x != 0u32;
-                    }
-                };
             }
-            6usize..=8usize if (tid as f32).is_infinite() => {}
+            6usize..=8usize if (tid as i32).is_positive() => {}
             9usize => {}
             _ => {}
         }
-        sync_threads();
     }
     #[kernel]
     pub fn k_2fc9ce437f17f99d(
@@ -6693,116 +6356,126 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        o64[tid * 4usize + 1usize] = (({
-            let v1: usize = tid;
-            -1i8
-        }) << (tid as u32 & 7u32)) as i64;
-        let mut v2: bf16 = -(-(-bf16::from_f32(block_dim().x as f32)));
-        let mut a3: [f32; 1] = [block_idx().x as f32; 1usize];
-        v2 = -(v2 * bf16::from_f32(a3[0usize]));
-        v2 = -(if v2.to_f32() != 0.0f32 {
-            bf16::from_f32(-0.00025749207f32)
-        } else {
-            bf16::from_f32(lane_id() as f32)
-        });
-        let mut v4: bf16 = bf16::from_f64(2.2250738585072014e-308f64);
-        if true {
-            let old5: i32 = atomic_xor(&mut gi[16usize + tid], -5i32);
-            if (match (tid as isize).wrapping_sub((a3[0usize] as u64).leading_zeros() as isize) & 15isize {
-                0isize => fin[a3[i8::MIN as usize % 1usize] as u32 as usize % 32usize] as u8,
-                2isize | 3isize => 0u8,
-                5isize => grid_dim().x as u8,
-                _ => 3u8,
-            }).is_power_of_two() {
-                let mut v6: i64 = din[din[2usize] as u32 as usize % 32usize] as usize as i64 | (fin[19usize] as i64).min(7i64);
-                od[tid * 4usize + 1usize] = f64::from_bits(block_dim().x.count_zeros() as u64) - ({
-                    let v7: f64 = fin[27usize] as f64 * tid as f64;
-                    31872.0f64.trunc()
-                });
-            }
-            atomic_inc(&mut ga[(4294967295u32.max(lid) & 3u32) as usize + 0usize], 0u32);
-            v4 = bf16::from_f32(tid as f32);
-        }
-        let mut v8: isize = 2isize;
-        v8 = v8.wrapping_add((inp[tid as u32 as usize % 64usize].abs_diff(tid as u64) as isize).signum());
-        v8 = v8.wrapping_add(-4isize);
-        v2 = if false {
-            let old9: i32 = atomic_min(&mut gi[16usize + tid], ((a3[0usize] as i16) << (lid & 15u32)).leading_zeros() as i32);
-            bf16::from_f32(1e-40f32)
-        } else {
-            v2 / bf16::from_f32(12064.0f32)
-        };
-        a3[0usize] = if tid != 0usize || true {
-            of[tid * 4usize + 2usize] = match a3[0usize] as usize & 15usize {
-                1usize..=3usize => (if v8 != 0isize {
-                    bf16::from_f32(a3[0u32 as usize % 1usize])
-                } else {
-                    v4
-                }).to_f32(),
-                5usize | 6usize => match lid & 15u32 {
-                    1u32 | 2u32 => 116.75f32,
-                    _ => a3[0usize] * -73662460.0f32,
-                },
-                _ => if v8 != 0isize {
-                    37888.0f32
-                } else {
-                    v8 as f32
-                },
-            };
-            f16::from_f32(34.875f32).to_f32()
-        } else {
-            f16::from_f32(-86.25f32).to_f32()
-        };
-        let mut c10: u32 = 0u32;
-        while c10 < ({
-            let v11: f64 = block_idx().x as f64;
-            inp[lid as usize % 64usize] as u32
-        }) & 7u32 {
-            c10 += 1u32;
-            if f16::from_f32(1.1754944e-38f32) >= f16::from_f32(a3[0usize]) {
-                a3[0usize] = ({
-                    let v12: u64 = inp[61usize];
-                    -108.75f64
-                }) as f32;
-                v4 = bf16::from_f32(0.33789063f32);
-                let v13: bf16 = -bf16::from_f32(match inp[inp[din[tid % 32usize] as u32 as usize % 64usize] as u32 as usize % 64usize] as u16 & 15u16 {
-                    0u16 | 1u16 => 48.25f32,
-                    2u16 => v2.to_f32(),
-                    _ => -0.014892578f32,
-                });
-            } else if !(9i64 != inp[56usize] as i64) {
-                let mut v14: i16 = 0i16.reverse_bits().wrapping_mul(a3[v8 as usize % 1usize] as i16 | -2i16).rotate_left((0u32 ^ c10).wrapping_sub((inp[tid % 64usize] as usize).count_zeros()));
-                atomic_or(&mut ga[(({
-                    let v15: f32 = din[lid as usize % 32usize] as f32;
-                    fin[309324865u32 as usize % 32usize] as u32
-                }) & 3u32) as usize + 8usize], (lid / (din[tid % 32usize] as u32 | 1u32)).wrapping_mul(a3[0u16 as usize % 1usize] as u32));
-                let v16: f32 = f32::from_bits(a3[2993055726u32 as usize % 1usize] as u32);
-                if (tid as f64).mul_add(2.2250738585072014e-308f64, -82.0f64).is_finite() {
-                    continue;
+        o64[tid * 4usize + 3usize] = 6415503314793157877i64.reverse_bits();
+        let v1: bf16 = bf16::from_f32((din[tid % 32usize] as f32).mul_add(fin[5usize], din[6usize] as f32)) - -bf16::from_f32(din[inp[block_idx().x as usize % 64usize] as u32 as usize % 32usize] as f32);
+        o64[tid * 4usize + (inp[thread_idx().x as usize % 64usize] as u32).div_ceil(lid | 1u32) as usize % 4usize] = inp[inp[tid % 64usize] as u32 as usize % 64usize] as i64;
+        od[tid * 4usize + (match ((inp[tid % 64usize] as i8).abs_diff(i8::MIN) as u64 | tid as u64) & 15u64 {
+            0u64 | 1u64 => lid,
+            2u64 | 3u64 => fin[tid % 32usize] as u32,
+            5u64..8u64 => 16777216u32,
+            8u64 | 9u64 => lid,
+            _ => lid,
+        }) as usize % 4usize] = (inp[tid % 64usize] as f64).ceil();
+        for i2 in 2usize..=f64::NEG_INFINITY as usize & 7usize {
+            for i3 in 1u8..0u8.min(din[tid % 32usize] as u8) & 3u8 {
+                let mut c5: u32 = 0u32;
+                'l4: while c5 < (inp[4usize] as u32).min(lid) & 3u32 {
+                    c5 += 1u32;
+                    of[tid * 4usize + 2usize] = inp[tid % 64usize] as f32;
                 }
-            } else if fin[tid % 32usize] == (inp[tid % 64usize] as f32).mul_add(0.061401367f32, block_dim().x as f32) {
-                a3[tid as i32 as usize % 1usize] = f32::from_bits({
-                    let v17: u64 = 17179869183u64;
-                    inp[37usize] as u32
-                });
-                atomic_add(&mut gd[(lid % (lid | 1u32) & 3u32) as usize + 8usize], (lid & 15u32) as f64);
-                atomic_max(&mut gl[(tid as u32 >> (32767u32 & 31u32) & 3u32) as usize + 4usize], {
-                    let v18: f32 = fin[0u32 as usize % 32usize];
-                    (inp[42usize] as i64).rotate_right(lid)
-                });
-                od[tid * 4usize + 3usize] = ({
-                    let v19: u32 = i16::MIN.abs_diff(-1i16) as u32;
-                    v2.to_f64()
-                }).powf({
-                    let v20: i16 = (-1i16).wrapping_neg();
-                    bf16::from_f32(-13.75f32).to_f64()
-                });
             }
+            if lid.count_zeros() as i16 == inp[tid % 64usize] as i64 as i16 {
+                if block_dim().x != 0u32 {
+                    break;
+                }
+            }
+            let v6: u32 = (din[22usize] as f32 % tid as f32).floor() as u32;
         }
-        let mut a21: [isize; 6] = [v8; 6usize];
-        let mut v22: f32 = (bf16::from_f32(0.0f32) - v2).to_f32() / f32::from_bits(a21[0usize] as u32);
-        if !(a3[0u8 as usize % 1usize] != 0.0f32) {
-            o8[tid * 4usize + true as u32 as usize % 4usize] = 255u8;
+        od[tid * 4usize + 1usize] = fin[0usize] as f64;
+        o8[tid * 4usize + (4u32 % (lid | 1u32)) as usize % 4usize] = (din[tid % 32usize] as u8).div_ceil((if false {
+            tid != 0usize
+        } else {
+            v1.to_f32() != 0.0f32
+        }) as u8 | 1u8);
+        let v7: f64 = f64::from_bits((fin[5usize] * tid as f32) as u64);
+        if false {
+            o8[tid * 4usize + 0usize] = if ((block_idx().x != 0u32) as i8).is_negative() {
+                255u8 << ((din[0u32 as usize % 32usize] as u32).wrapping_add(tid as u32) & 7u32)
+            } else {
+                8u8.clamp(149u8, 255u8) & (if false {
+                    255u8
+                } else {
+                    tid as u8
+                })
+            };
+            let v9: f64 = v7 + ({
+                let v8: i16 = -5i16;
+                match block_dim().x & 15u32 {
+                    1u32 | 2u32 => block_dim().x as f64,
+                    _ => v7,
+                }
+            });
+            let mut v11: u32 = ((if lid != 0u32 {
+                1u64
+            } else {
+                fin[17usize] as u64
+            }).abs_diff((fin[0u32 as usize % 32usize] as u64).wrapping_add(inp[tid % 64usize])) as u32).wrapping_sub({
+                let v10: u8 = 255u8.wrapping_mul(inp[din[v1.to_f32() as u32 as usize % 32usize] as u32 as usize % 64usize] as u8);
+                !(din[block_idx().x as usize % 32usize] as u32)
+            });
+            let mut v13: i8 = i8::MIN / -(({
+                let v12: i64 = 18446744073709551614u64.abs_diff(4u64) as i64;
+                inp[tid % 64usize] as i8
+            }) & 126i8 | 2i8);
+        } else {
+            o16[tid * 4usize + 3usize] = fin[20usize] as i16;
+            of[tid * 4usize + false as u32 as usize % 4usize] = tid as f32;
+            let v14: i8 = (18058447347798110247usize ^ inp[tid % 64usize] as usize | tid) as i8;
+            let mut v15: f64 = -(f16::from_f32(3.4028235e38f32).to_f64() % (v7 / lane_id() as f64));
+        }
+        o8[tid * 4usize + 2usize] = (block_dim().x as u8).wrapping_add(3u32 as u8) | 0u8.wrapping_mul(3u8 >> (din[tid % 32usize] as u32 & 7u32));
+        let mut c17: u32 = 0u32;
+        'l16: while c17 < lid & 7u32 {
+            c17 += 1u32;
+            o8[tid * 4usize + (inp[tid % 64usize] as u32 & block_idx().x) as usize % 4usize] = {
+                let v18: i16 = i16::MIN / (-3i16 & 32767i16 | 1i16) / (i16::MIN.min(v1.to_f32() as i16) & 32767i16 | 1i16);
+                din[0u32 as usize % 32usize] as u8
+            };
+            match (18446744073709551615usize as i8).abs_diff(din[tid % 32usize] as i8 / (fin[c17 as usize % 32usize] as i8 & 127i8 | 1i8)) as u16 & 15u16 {
+                2u16 => {
+                    if true {
+                        break;
+                    }
+                    match c17 as usize / (0usize | 1usize) & 15usize {
+                        1usize..=3usize => {
+                            let old19: u64 = atomic_add(&mut gu[16usize + tid], inp[27usize].wrapping_sub(4u64.div_ceil(tid as u64 | 1u64)));
+                            let mut a20: [usize; 5] = [0usize; 5usize];
+                            let mut v21: f64 = c17 as f64 % (match (match fin[0u32 as usize % 32usize] as u64 & 15u64 {
+                                0u64 | 1u64 => block_dim().x as usize % (549755813888usize | 1usize),
+                                3u64 if a20[old19 as usize % 5usize].is_power_of_two() => 0i64 as usize,
+                                _ => tid & 512usize,
+                            }) & 15usize {
+                                2usize => 584.0f64,
+                                3usize..6usize => lid as f64 / v7,
+                                7usize => f16::from_f32(grid_dim().x as f32).to_f64(),
+                                _ => match din[30usize] as u32 & 15u32 {
+                                    2u32 => inp[14usize] as f64,
+                                    4u32 => v1.to_f64(),
+                                    5u32 => v7,
+                                    _ => -113920.0f64,
+                                },
+                            });
+                            a20[0usize] = ({
+                                let v22: u8 = tid as u8;
+                                block_dim().x as usize
+                            }) ^ inp[fin[tid % 32usize] as u32 as usize % 64usize] as usize;
+                        }
+                        _ => {
+                            o8[tid * 4usize + (inp[tid % 64usize] as u32).div_ceil(0u32 | 1u32) as usize % 4usize] = 255u8.div_ceil(255u8.div_ceil(0u8 | 1u8).rotate_right(3i32.trailing_zeros()) | 1u8);
+                            let v24: i8 = ({
+                                let v23: usize = grid_dim().x as usize;
+                                din[tid % 32usize] as u64
+                            }).wrapping_add((inp[lid as usize % 64usize] as usize).abs_diff(tid) as u64).count_zeros() as i8;
+                            od[tid * 4usize + c17.wrapping_add(c17) as usize % 4usize] = {
+                                let v25: u64 = (3u64 / (c17 as u64 | 1u64)).wrapping_add(0u64 | block_idx().x as u64);
+                                -2984.0f32 as f64 * 125696.0f64
+                            };
+                            let v26: u64 = (block_idx().x as f64).is_finite() as u64;
+                        }
+                    }
+                }
+                _ => {}
+            }
         }
     }
     #[kernel]
@@ -6835,117 +6508,85 @@ pub mod device {
         let mut a5: [f64; 5] = [fin[21usize] as f64; 5usize];
         match fin[tid % 32usize] as usize & 15usize {
             0usize => {
-                of[tid * 4usize + lid as usize % 4usize] = if bf16::from_f32(a4[0usize] as f32) + bf16::from_f32(1e-40f32) == (if tid != 0usize {
-                    bf16::from_f32(f32::NAN)
+                o64[tid * 4usize + 0usize] = -2i64;
+                o8[tid * 4usize + ((a4[4i8 as usize % 1usize] as u32) << (tid as u32 & 31u32)) as usize % 4usize] = 98u8;
+                o8[tid * 4usize + (lid & fin[2usize] as u32) as usize % 4usize] = if (if a5[255u8 as usize % 5usize] != 0.0f64 {
+                    0u16
                 } else {
-                    bf16::from_f64(a5[-5i8 as usize % 5usize])
-                }) {
-                    174080.0f32.mul_add(bf16::from_f32(0.00018024445f32).to_f32(), match fin[din[5usize] as u32 as usize % 32usize] as u64 & 15u64 {
-                        2u64 if (a4[0u64 as usize % 1usize] as f64) < tid as f64 => inp[4u32 as usize % 64usize] as f32,
-                        4u64 | 5u64 => -0.0f32,
-                        7u64 | 8u64 => inp[a4[0i64 as usize % 1usize] as u32 as usize % 64usize] as f32,
-                        _ => inp[tid % 64usize] as f32,
-                    })
+                    lane_id() as u16
+                }) >= tid as u16 % (a5[9223372036854775807u64 as usize % 5usize] as u16 | 1u16) {
+                    (inp[grid_dim().x as usize % 64usize] as u8 | 0u8).wrapping_mul((inp[4u32 as usize % 64usize] as u8).div_ceil(block_dim().x as u8 | 1u8))
                 } else {
-                    (-32384.0f32).mul_add(grid_dim().x as f32, tid as f32)
+                    din[tid as u32 as usize % 32usize] as u8
                 };
-                od[tid * 4usize + 3usize] = (tid as u16 as f64).abs().cos();
-                match i8::MIN.reverse_bits().leading_zeros() as u16 & 15u16 {
-                    2u16..=3u16 => {
-                        if a5[18446744073709551615u64 as usize % 5usize] != 0.0f64 {
-                            of[tid * 4usize + 0usize] = (-bf16::from_f32(block_idx().x as f32)).to_f32().cosh();
-                            a5[2usize] = (3usize as f64).round();
-                            let mut v6: u16 = inp[lid as usize % 64usize] as u16 ^ din[tid % 32usize] as u16;
-                            let mut v9: usize = match 3i8.wrapping_mul({
-                                let v7: isize = inp[50usize] as isize;
-                                a5[lid as usize % 5usize] as i8
-                            }) & 15i8 {
-                                1i8 => 0usize,
-                                3i8..=5i8 => tid,
-                                6i8..=6i8 if v6 as i32 != fin[tid % 32usize] as i32 => a4[-3i16 as usize % 1usize] as usize,
-                                8i8 => (a4[9223372036854775807i64 as usize % 1usize] as usize).wrapping_neg().wrapping_add((tid as u8).abs_diff(a4[0usize] as u8) as usize),
-                                _ => ({
-                                    let v8: i8 = grid_dim().x as i8;
-                                    tid
-                                }).div_ceil((fin[lid as usize % 32usize] as u64).count_ones() as usize | 1usize),
-                            };
-                        } else if tid != 0usize {
-                            od[tid * 4usize + ((a4[2usize as usize % 1usize] as u32) << (lid & 31u32)) as usize % 4usize] = (445440.0f32 % (inp[lid as usize % 64usize] as f32 + -0.06347656f32)) as f64;
-                        } else {
-                            let mut v10: i8 = if !(if true {
-                                lid != 0u32
-                            } else {
-                                false
-                            }) {
-                                match 0i8.wrapping_add(-4i8) as u16 & 15u16 {
-                                    0u16..1u16 => (inp[1u32 as usize % 64usize] as u16).count_ones() as i8,
-                                    2u16..3u16 => (lid as i8).min(4i8),
-                                    _ => 127i8 / (block_idx().x as i8 & 127i8 | 1i8),
-                                }
-                            } else {
-                                lid.leading_zeros() as i8
-                            };
-                            od[tid * 4usize + a4[v10 as usize % 1usize] as u32 as usize % 4usize] = {
-                                let v11: f64 = fin[8usize] as f64;
-                                v11 - 0.767578125f64 + (match (tid != 0usize || false) as i16 & 15i16 {
-                                    2i16 | 3i16 => a4[255u8 as usize % 1usize] as f64,
-                                    5i16 | 6i16 => 0.58203125f64,
-                                    8i16 | 9i16 => inp[a4[-3i32 as usize % 1usize] as u32 as usize % 64usize] as f64,
-                                    _ => v11,
-                                })
-                            };
-                            let mut v12: i8 = inp[tid % 64usize] as i8;
-                        }
-                        a5[(lid as u16 & tid as u16) as usize % 5usize] = (-7680.0f32 + a4[0usize] as f32) as f64;
-                        o32[tid * 4usize + 0usize] = (lid.wrapping_mul(lid) | inp[lid as usize % 64usize] as u32).wrapping_add(1u32);
-                        o16[tid * 4usize + 0usize] = (lane_id() as i16 ^ tid as i16).wrapping_mul(0i16 | -2i16).wrapping_abs();
-                    }
-                    5u16 => {
-                        let v13: f64 = f64::from_bits(0u64.reverse_bits() & (match (lid as i16 >> (lid & 15u32)).wrapping_add(32767i16) & 15i16 {
-                            0i16..=2i16 if false => inp[tid % 64usize],
-                            3i16 => a4[2147483647i32 as usize % 1usize] as u64,
-                            4i16 => din[tid % 32usize] as u64,
-                            _ => 0u64,
-                        }));
-                        a4[(a5[3usize] as usize % (2usize | 1usize)) as usize % 1usize] = (if v13 != 0.0f64 {
-                            lid as isize
-                        } else {
-                            800265943793009657isize
-                        }) % -(inp[tid % 64usize] as isize & 126isize | 2isize);
-                    }
-                    _ => {
-                        for i14 in (2u8..(tid as u8).div_ceil(tid as u8 | 1u8) & 7u8).step_by(1usize) {
-                            atomic_and(&mut gi[(lid.wrapping_add(lid) & 3u32) as usize + 8usize], block_idx().x as f32 as i32);
-                            a5[0usize] = (thread_idx().x as f64).round().mul_add(inp[42usize] as f32 as f64, tid as f64 + f64::NEG_INFINITY);
-                            of[tid * 4usize + 3usize] = (match (if (if tid != 0usize {
-                                grid_dim().x != 0u32
-                            } else {
-                                false
-                            }) {
-                                if (inp[thread_idx().x as usize % 64usize] as f64 as f32).is_finite() {
-                                    continue;
-                                }
-                                1.1754944e-38f32 as i64
-                            } else {
-                                fin[tid % 32usize] as i64 / -(-3i64 & 126i64 | 2i64)
-                            }) & 15i64 {
-                                1i64 | 2i64 => fin[10usize],
-                                3i64 | 4i64 => 58.75f32,
-                                _ => tid as f32,
-                            }).signum().acosh();
-                        }
-                    }
-                }
-                let v15: i32 = (match ((tid != 0usize) as u8).count_ones() as i8 & 15i8 {
-                    0i8 | 1i8 => fin[tid % 32usize] as i32,
-                    _ => 263290841i32,
-                }).wrapping_add(inp[lid as usize % 64usize] as i32 ^ -1i32).clamp(-51i32, 194i32);
+                let old6: u32 = atomic_dec(&mut ga[16usize + tid], 100u32);
             }
-            2usize => {}
-            4usize => {}
-            5usize..8usize => {}
-            _ => {}
+            2usize if -2i16 > tid as i16 => {
+                o8[tid * 4usize + 0usize] = (2u16 as u8 & fin[tid % 32usize] as u8).rotate_left(thread_idx().x);
+                let mut v7: bool = !(127i8 % -(1i8 & 126i8 | 2i8) > (tid as u8).trailing_zeros() as i8);
+                let v8: u64 = (if v7 {
+                    (tid as u64).wrapping_add(3491774543743243464u64)
+                } else {
+                    17u64
+                }) ^ lid as u64;
+            }
+            4usize => {
+                atomic_xor(&mut gu[(din[tid % 32usize] as u32 & 3u32) as usize + 12usize], if (tid as u16) < fin[lid as usize % 32usize] as u16 {
+                    let mut v9: i64 = lid as i64 / ((-1i64).wrapping_sub(9223372036854775807i64).wrapping_add(262144i64 & din[lid as usize % 32usize] as i64) & 9223372036854775807i64 | 1i64);
+                    3253597077703867929u64
+                } else {
+                    (lid as u64).wrapping_sub(fin[tid % 32usize] as u64)
+                });
+                od[tid * 4usize + 3usize] = f16::from_f32(inp[a4[9223372036854775807i64 as usize % 1usize] as u32 as usize % 64usize] as f32).to_f64();
+                let v10: i16 = true as i16 >> ((inp[tid % 64usize] as u32 % (din[thread_idx().x as usize % 32usize] as u32 | 1u32)).saturating_add(thread_idx().x) & 15u32);
+                let v11: f32 = 1e-40f32;
+            }
+            5usize..8usize => {
+                a4[(if true {
+                    1i64
+                } else {
+                    i64::MIN
+                }) as usize % 1usize] = isize::MIN.wrapping_sub(inp[19usize] as isize).min(8isize.saturating_add(thread_idx().x as isize));
+                let mut v12: bf16 = -bf16::from_f32(tid as f32) + -bf16::from_f32(4.84375f32) - (if lane_id().is_power_of_two() {
+                    bf16::from_f32(91.75f32) - bf16::from_f32(-0.0009460449f32)
+                } else {
+                    if false {
+                        bf16::from_f32(-8.9645386e-5f32)
+                    } else {
+                        bf16::from_f32(f32::INFINITY)
+                    }
+                });
+            }
+            _ => {
+                let v13: u32 = inp[tid as u32 as usize % 64usize] as u32;
+            }
         }
+        if lid != 0u32 {
+            for i14 in (0usize..0usize.div_ceil(fin[21usize] as usize | 1usize) & 7usize).rev().step_by(3usize) {
+                let mut a15: [i16; 6] = [a4[1i8 as usize % 1usize] as i16; 6usize];
+            }
+            let mut v16: i16 = 127i8.leading_zeros() as i16;
+            let mut v17: i8 = (-2i8).wrapping_mul((if tid != 0usize {
+                i16::MIN
+            } else {
+                2203i16
+            }).leading_zeros() as i8);
+            o16[tid * 4usize + 1e-310f64 as u32 as usize % 4usize] = (inp[tid % 64usize] as i16) << ((din[a4[0i32 as usize % 1usize] as u32 as usize % 32usize] as u32).wrapping_mul(lid) & 15u32) | inp[tid % 64usize] as i16;
+        } else if (if true {
+            1u64
+        } else {
+            tid as u64
+        }) >= 8u64.wrapping_mul(inp[tid % 64usize]) {
+            let mut v18: u32 = lid;
+            match true as i8 & 15i8 {
+                0i8..2i8 => {}
+                2i8..4i8 => {}
+                4i8 | 5i8 => {}
+                7i8 | 8i8 => {}
+                _ => {}
+            }
+        } else {}
+        sync_threads();
     }
     #[kernel]
     pub fn k_c5466786edfc2af7(
@@ -6979,112 +6620,164 @@ pub mod device {
             12087i16.wrapping_mul(0i16).wrapping_mul(lid as u16 as i16)
         };
         let old4: u64 = atomic_and(&mut gu[16usize + tid], 9223372036854775807i64.leading_zeros() as u64);
-        o16[tid * 4usize + 1usize] = if (inp[fin[26usize] as u32 as usize % 64usize] as u16 % (tid as u16 | 1u16)).is_power_of_two() {
-            od[tid * 4usize + 2usize] = f64::from_bits(old4).trunc() + (inp[tid % 64usize] as f64).mul_add(lid as f64, tid as f64) % (match v1 & 15i32 {
-                0i32 => fin[lid as usize % 32usize] as f64,
-                _ => -712.0f64,
-            });
-            (old4 << (lid & 63u32)).trailing_zeros() as i16
-        } else {
-            match (fin[tid as u32 as usize % 32usize] as i8).trailing_zeros() as u16 & 15u16 {
-                2u16..4u16 => match lid.wrapping_add(din[tid as u32 as usize % 32usize] as u32) & 15u32 {
-                    0u32 | 1u32 if true => block_idx().x as i16,
-                    _ => tid as i16,
-                },
-                4u16..5u16 => 0i16.wrapping_add(v3),
-                6u16 | 7u16 => match (({
-                    let v5: u16 = tid as u16;
-                    v3
-                }) ^ (old4 as i16).wrapping_sub(v3)) & 15i16 {
-                    0i16..=0i16 => lane_id() as i16,
-                    1i16 if (fin[tid as u32 as usize % 32usize] as f64).is_finite() => 1i16,
-                    3i16 => v3,
-                    _ => inp[tid % 64usize] as i16,
-                },
+        o16[tid * 4usize + 2usize] = match (match lid as u16 % (32768u16.div_ceil(65535u16 | 1u16) | 1u16) & 15u16 {
+            1u16 | 2u16 => v3,
+            3u16..5u16 if 19i8 == tid as i8 => 3.4028235e38f32 as i16,
+            _ => v3.wrapping_add(inp[11usize] as i16),
+        }) & 15i16 {
+            1i16 => (match (fin[tid as u32 as usize % 32usize] as i8).trailing_zeros() as u16 & 15u16 {
+                2u16..4u16 => fin[23usize] as i16,
+                4u16..5u16 => block_idx().x as i16,
+                6u16 | 7u16 => tid as i16,
                 _ => v3,
-            }
-        };
-        if bf16::from_f32(f32::NAN) / bf16::from_f32(f32::INFINITY) <= bf16::from_f64(fin[tid as u32 as usize % 32usize] as f64) {
-            o64[tid * 4usize + (lid ^ inp[block_idx().x as usize % 64usize] as u32) as usize % 4usize] = {
-                let v6: i32 = (v2.to_f32() != fin[fin[6u32 as usize % 32usize] as u32 as usize % 32usize]) as i32;
-                tid as i64
-            };
-            let v7: i8 = ((tid as i8) << (673929000u32 & 7u32)) / -(i8::MIN.max(-5i8) & 126i8 | 2i8) & (true && v1 != 0i32) as i8;
-        } else if !false && block_idx().x == inp[10usize] as u32 {
-            let v10: u64 = ({
-                let v9: isize = (v2.to_f32() as isize) << (inp[47usize] as u32 & 63u32);
-                2u64 % (fin[lid as usize % 32usize] as u64 | 1u64)
-            }) << (({
-                let v8: bool = !(v1 != 0i32);
-                lid | tid as u32
-            }) & 63u32);
-            let mut a11: [i64; 1] = [fin[53u32 as usize % 32usize] as i64; 1usize];
-        }
-        'l12: for i13 in 0u32..=inp[12usize] as i64 as u32 & 7u32 {
-            let v14: f16 = v2;
-            let mut v15: i32 = grid_dim().x as f64 as i32 ^ (thread_idx().x as i32).min(fin[tid as u32 as usize % 32usize] as i32).clamp(77i32, 353i32);
-            o32[tid * 4usize + 0usize] = !0u32.saturating_add(tid as u32).wrapping_add(2u32 ^ v14.to_f32() as u32);
-        }
-        o16[tid * 4usize + (old4 as u32).wrapping_mul(fin[4294967295u32 as usize % 32usize] as u32) as usize % 4usize] = if true {
-            if 4294967295u32.is_power_of_two() {
-                v3 / -(fin[tid % 32usize] as i16 & 126i16 | 2i16)
+            }).abs_diff(tid as f32 as i16) as i16,
+            2i16 | 3i16 => 0isize.min(6453490651430589420isize).trailing_zeros() as i16,
+            4i16 => din[fin[tid % 32usize] as u32 as usize % 32usize] as i16,
+            6i16 if if tid != 0usize {
+                tid != 0usize
             } else {
-                inp[inp[60usize] as u32 as usize % 64usize] as i16
-            }
-        } else {
-            (din[tid % 32usize] as i16).max(v3).wrapping_mul(block_dim().x as i16)
+                false
+            } => (tid as i16).min(i16::MIN & din[5usize] as i16),
+            _ => (if true {
+                tid as i32
+            } else {
+                thread_idx().x as i32
+            }).count_zeros() as i16,
         };
-        atomic_and(&mut ga[(i8::MIN.abs_diff(inp[tid % 64usize] as i8) as u32 & 3u32) as usize + 8usize], (inp[tid % 64usize] as i8).count_zeros() << (36u32 & 31u32));
-        let mut v16: isize = lid as isize;
-        v16 |= v16 | (din[31usize] as usize).abs_diff(tid) as isize;
-        v16 ^= v16.wrapping_add(tid as isize).wrapping_mul(v16.saturating_add(tid as isize));
-        o8[tid * 4usize + (if true {
-            58u32
-        } else {
-            inp[tid % 64usize] as u32
-        }) as usize % 4usize] = 255u8.div_ceil(fin[11usize] as u8 | 1u8);
-        v16 ^= (tid as isize).max(v1 as isize | v16);
-        of[tid * 4usize + 0usize] = ({
-            let v17: i64 = (lane_id() as i64).wrapping_mul(fin[16usize] as i64);
-            inp[tid % 64usize] as u8 as f32
-        }).tan();
-        sync_threads();
-        let mut v18: u8 = block_dim().x as u8;
-        o32[tid * 4usize + 1usize] = lid;
-        o8[tid * 4usize + 1usize] = (match old4 & 15u64 {
-            2u64..4u64 => v16.wrapping_mul(tid as isize),
-            5u64..8u64 => inp[tid % 64usize] as isize,
-            _ => v2.to_f32() as isize >> (293956029u32 & 63u32),
-        }).abs_diff(v16.wrapping_abs().clamp(17isize, 63isize)) as u8;
-        let old19: i32 = atomic_or(&mut gi[16usize + tid], (match ((match (tid.reverse_bits() | (old4 as usize).wrapping_add(din[tid % 32usize] as usize)) & 15usize {
-            1usize..2usize => din[fin[tid % 32usize] as u32 as usize % 32usize] as i8,
-            _ => inp[tid % 64usize] as i8,
-        }) ^ 10i8) & 15i8 {
-            2i8 | 3i8 => v16 as i32,
-            5i8 => inp[din[19usize] as u32 as usize % 64usize] as i32,
-            7i8..8i8 => fin[4294967295u32 as usize % 32usize] as i32,
-            _ => -33i32,
-        }) / (true as i32 & 2147483647i32 | 1i32));
-        if ({
-            let v20: usize = tid;
-            -95.75f64
-        }).is_finite() {
-            atomic_or(&mut gu[((inp[tid % 64usize] as u32 | 0u32) & 3u32) as usize + 0usize], fin[30usize] as u64);
-            v16 = v16.wrapping_add(match (din[din[0u32 as usize % 32usize] as u32 as usize % 32usize] as i16).max(v3).count_zeros() as u64 & 15u64 {
-                0u64 | 1u64 if tid > tid => if lid != 0u32 {
-                    3isize
+        if !!false {
+            o8[tid * 4usize + 3usize] = ((if true {
+                true
+            } else {
+                lid != 0u32
+            }) as u8).max(din[tid % 32usize] as u8);
+        } else if v1 != 0i32 {
+            let v5: bool = ((block_dim().x != 0u32) as i32) << (lid >> (lid & 31u32) & 31u32) != (fin[6u32 as usize % 32usize] as u64 >= din[lid as usize % 32usize] as u64) as i32;
+            if ((tid as u64) << (673929000u32 & 63u32)).is_power_of_two() {
+                let mut a6: [f64; 1] = [71303168.0f64; 1usize];
+                of[tid * 4usize + 1usize] = f32::NAN % ((thread_idx().x as f32).fract() - (a6[0usize] as f32).fract());
+                let mut a7: [f32; 2] = [grid_dim().x as f32; 2usize];
+                o64[tid * 4usize + 1usize] = match (3i8 ^ (a7[4i16 as usize % 2usize] as i8 ^ old4 as i8)) & 15i8 {
+                    1i8 => match v5 as i16 >> (lid & 15u32) >> ((if grid_dim().x != 0u32 {
+                        524288u32
+                    } else {
+                        lid
+                    }) & 15u32) & 15i16 {
+                        1i16 | 2i16 => v3 as f64 as i64,
+                        3i16 | 4i16 if !(v2.to_f32() != 0.0f32) => (-3i64).wrapping_abs(),
+                        _ => (din[tid % 32usize] as i64).wrapping_add(-2i64),
+                    },
+                    3i8..=3i8 if v3 >= v3 => tid as i16 as i64,
+                    4i8 | 5i8 => if a7[0usize] != 0.0f32 {
+                        od[tid * 4usize + 3usize] = match (9223372036854775807isize ^ a7[1usize] as isize) << (({
+                            let v8: bool = v5;
+                            lid
+                        }) & 63u32) & 15isize {
+                            2isize | 3isize => f64::from_bits(v2.to_f32() as u64).trunc(),
+                            4isize..=6isize => (-24.0f64).recip(),
+                            8isize | 9isize => inp[lane_id() as usize % 64usize] as f64,
+                            11isize..12isize if a6[255isize as usize % 1usize] != 0.0f64 => 1e-310f64.mul_add(a6[0usize], inp[tid % 64usize] as f64) + f16::from_f32(602112.0f32).to_f64(),
+                            _ => inp[tid % 64usize] as isize as f64 + 2.2250738585072014e-308f64.trunc(),
+                        };
+                        -1i64
+                    } else {
+                        (inp[tid % 64usize] as i64).count_ones() as i64
+                    },
+                    _ => if lid != 0u32 || v5 {
+                        9223372036854775807i64
+                    } else {
+                        (lid as i64).wrapping_mul(block_idx().x as i64)
+                    },
+                };
+            } else if (tid as i64 % (tid as i64 & 9223372036854775807i64 | 1i64)).is_positive() {
+                od[tid * 4usize + (din[1usize] as u32).div_ceil(v5 as u32 | 1u32) as usize % 4usize] = -19136.0f64;
+            } else {
+                of[tid * 4usize + 2usize] = v3 as f32;
+            }
+            atomic_add(&mut gd[((lid != 0u32) as u32 & 3u32) as usize + 4usize], ((if v5 {
+                0u32
+            } else {
+                lid
+            }) & 15u32) as f64);
+            let mut v10: i64 = (match (din[tid % 32usize] as usize).wrapping_mul(thread_idx().x as usize).wrapping_sub(v5 as usize) & 15usize {
+                2usize..=4usize => (v5 as i64).wrapping_sub(old4 as i64),
+                5usize => -2i64 | fin[tid % 32usize] as i64,
+                7usize..=8usize => {
+                    let v9: bf16 = bf16::from_f32(v3 as f32);
+                    33554432i64
+                }
+                _ => tid as i64,
+            }).wrapping_mul((match (old4 as u32 as u8).rotate_right(if tid != 0usize {
+                lid
+            } else {
+                lid
+            }) & 15u8 {
+                1u8 => 9223372036854775807i64,
+                2u8..=2u8 => -2164726545353487367i64,
+                _ => -5i64,
+            }).wrapping_add(2i64.wrapping_neg()));
+        }
+        atomic_xor(&mut gl[(lid & 3u32) as usize + 12usize], {
+            let v11: isize = din[fin[tid % 32usize] as u32 as usize % 32usize] as isize;
+            4i64 | 1i64
+        });
+        if false || (fin[tid % 32usize] as usize) < inp[0u32 as usize % 64usize] as usize {
+            if (if !false {
+                true
+            } else {
+                true
+            }) {
+                od[tid * 4usize + 1usize] = {
+                    let v12: usize = (fin[tid % 32usize] as usize).wrapping_sub(inp[tid % 64usize] as usize) / (0usize << (0u32 & 63u32) | 1usize);
+                    f64::INFINITY.fract() - f16::from_f32(lid as f32).to_f64()
+                };
+                o32[tid * 4usize + 3usize] = (((tid != 0usize) as u32) << ((match false as u8 % (2u8.clamp(64u8, 173u8) | 1u8) & 15u8 {
+                    2u8..3u8 => din[24usize] as u32,
+                    3u8 => v1 as u32,
+                    _ => inp[41usize] as u32,
+                }) & 31u32)).rotate_right((if lid != 0u32 {
+                    inp[18usize] as u32
                 } else {
-                    v16
-                },
-                3u64..=5u64 => v16.wrapping_add(v16),
-                _ => (fin[din[3usize] as u32 as usize % 32usize] as isize).rotate_right(fin[4294967295u32 as usize % 32usize] as u32),
-            });
-            of[tid * 4usize + 1usize] = (block_idx().x as f32 * 1.1754944e-38f32).sin();
-        } else if (if lid != 0u32 {
-            fin[tid % 32usize] as u8
+                    4294967295u32
+                }).div_ceil((inp[tid % 64usize] as i32).trailing_zeros() | 1u32));
+            } else {
+                o8[tid * 4usize + 3usize] = if (24usize as f32).is_finite() {
+                    let mut a13: [f64; 2] = [if true {
+                        inp[tid % 64usize] as f64
+                    } else {
+                        thread_idx().x as f64
+                    }, f64::INFINITY];
+                    0u8.wrapping_mul(v2.to_f32() as u8).wrapping_sub((old4 as i64).count_ones() as u8)
+                } else {
+                    match (fin[v3 as u32 as usize % 32usize] as isize).signum() as u32 & 15u32 {
+                        0u32 => 22u8,
+                        _ => 30u8,
+                    }
+                };
+                o8[tid * 4usize + 0usize] = inp[tid % 64usize] as f64 as i8 as u8;
+            }
+            let mut v14: u32 = lid;
+            v14 = {
+                let v15: f32 = 4608.0f32;
+                {
+                    let v16: isize = tid as isize;
+                    v14
+                }
+            };
         } else {
-            7u8
-        }).is_power_of_two() {}
+            let mut a17: [u16; 2] = [if false {
+                din[tid % 32usize] as u16
+            } else {
+                old4 as u16
+            }, 28u16];
+            for i18 in (0u8..=(v1 as isize).count_ones() as u8 & 7u8).rev().step_by(2usize) {
+                o16[tid * 4usize + 2usize] = (if lid != 0u32 {
+                    255u8
+                } else {
+                    a17[1usize] as u8
+                }).count_zeros() as u64 as i16;
+            }
+        }
+        sync_threads();
         sync_threads();
     }
     #[kernel]
@@ -7107,120 +6800,143 @@ pub mod device {
     ) {
         let tid: usize = (block_idx().x * block_dim().x + thread_idx().x) as usize;
         let lid: u32 = thread_idx().x;
-        of[tid * 4usize + (match 65535u16 / (lid as u16 | 1u16) & 15u16 {
-            1u16..4u16 => 2478128177u32,
-            4u16..=5u16 if true || false => inp[4294967295u32 as usize % 64usize] as u32,
-            7u16 => lid,
-            _ => 0u32,
-        }) as usize % 4usize] = 1e-40f32.mul_add(f32::from_bits(lid.div_ceil(din[tid % 32usize] as u32 | 1u32)), ({
-            let v1: i64 = fin[24usize] as i64;
-            v1 as f32
-        }) / (if thread_idx().x != 0u32 {
-            thread_idx().x as f32
-        } else {
-            inp[41usize] as f32
-        }));
-        atomic_add(&mut ga[(2u8 as u32 & 3u32) as usize + 4usize], lid & tid as u32 | (if block_dim().x != 0u32 {
-            tid as u32
-        } else {
-            lid
-        }));
-        of[tid * 4usize + 3usize] = 468.0f32.sqrt();
-        if thread_idx().x as i64 > (match din[tid % 32usize] as i8 & 15i8 {
-            0i8..=2i8 => 2199023255551i64,
-            _ => fin[inp[4294967295u32 as usize % 64usize] as u32 as usize % 32usize] as i64,
-        }) {
-            let mut v2: u16 = din[tid % 32usize] as u16;
-            for i3 in 1u32..fin[0u32 as usize % 32usize] as u32 % (inp[tid % 64usize] as u32 | 1u32) & 7u32 {
-                of[tid * 4usize + lid.wrapping_sub(lid) as usize % 4usize] = (-0.05859375f32).floor().sqrt();
-                let v4: f16 = f16::from_f64(v2 as f32 as f64);
-                let v5: i8 = block_idx().x as i8;
-            }
-            let v6: f64 = (-18.875f64 - din[inp[tid % 64usize] as u32 as usize % 32usize]).mul_add((bf16::from_f32(0.0f32) / bf16::from_f32(lid as f32)).to_f64(), (-99614720.0f64).mul_add(1e-310f64, tid as f64) + 125566976.0f64.mul_add(inp[tid % 64usize] as f64, fin[11usize] as f64));
-            'l7: for i8 in (0i64..fin[tid % 32usize] as i64 % -(2i64 & 126i64 | 2i64) & 7i64).rev() {
-                if !(lid != 0u32 || i8 != 0i64) {
-                    continue 'l7;
-                }
-            }
-        } else if (inp[59usize] as i32).wrapping_sub(-1i32).is_negative() {
-            let mut v9: u8 = 218u8;
-            let mut v10: u8 = v9 & (din[tid % 32usize] as u8).max(if true {
-                fin[3u32 as usize % 32usize] as u8
+        o8[tid * 4usize + 0usize] = match 65535u16 / (lid as u16 | 1u16) & 15u16 {
+            1u16..4u16 => fin[tid % 32usize] as u8,
+            4u16..=5u16 if true || false => 255u8,
+            7u16 => (2u8 / (tid as u8 | 1u8)).div_ceil(fin[6usize] as u8 ^ 255u8 | 1u8),
+            _ => (din[din[tid as u32 as usize % 32usize] as u32 as usize % 32usize] as u8).wrapping_add(12u8).wrapping_neg(),
+        };
+        let mut v1: bool = !(block_dim().x != 0u32);
+        o16[tid * 4usize + 3usize] = (thread_idx().x as i16) << (tid.trailing_zeros() & 15u32);
+        let mut v3: u32 = (3900207431426425355isize as u32).wrapping_sub(lid).wrapping_mul(match ({
+            let v2: isize = thread_idx().x as isize;
+            v1 as i16
+        }) & 3861i16 & 15i16 {
+            0i16..=2i16 => if v1 {
+                lid
             } else {
-                fin[tid % 32usize] as u8
-            });
-        } else {
-            if (if 1152921504606846976i64.is_positive() {
-                true
+                inp[4294967295u32 as usize % 64usize] as u32
+            },
+            _ => if tid != 0usize {
+                din[tid % 32usize] as u32
             } else {
-                (inp[tid as u32 as usize % 64usize] as f32).is_nan()
-            }) {
-                let v11: usize = tid.clamp(97usize, 251usize).wrapping_sub((inp[50usize] as usize).rotate_right((fin[0usize] as u32).div_ceil(lid | 1u32)));
-                let mut a13: [i64; 8] = [thread_idx().x as f32 as i64, (tid as i64).wrapping_add(2i64), inp[tid as u32 as usize % 64usize] as i64 | thread_idx().x as i64, {
-                    let v12: u16 = 2u16;
-                    i64::MIN
-                }, tid as i64 & 128i64, (inp[tid % 64usize] as i64).wrapping_add(i64::MIN), fin[lid as usize % 32usize] as i64, 70368744177663i64];
-                let mut v14: i64 = (inp[21usize] as i64).wrapping_sub(fin[tid % 32usize] as i64) & i64::MIN ^ (i64::MIN ^ -1i64).reverse_bits();
-            } else if true {
-                let v15: isize = (-1i32).count_zeros() as isize;
-                let old16: i32 = atomic_cas(&mut gi[16usize + tid], -277214760i32, lid as i32);
-            }
-            match (if thread_idx().x != 0u32 {
-                65535u16
-            } else {
-                (fin[tid % 32usize] as u16) << (din[lid as usize % 32usize] as u32 & 15u32)
-            }) & 15u16 {
-                2u16..=2u16 => {
-                    od[tid * 4usize + 2usize] = (tid as i64 as f64 / (-70.5f64 + inp[27usize] as f64)).ln();
-                    let v17: u64 = !(lid as isize > din[lid as usize % 32usize] as isize) as u64;
-                    atomic_max(&mut gi[(lid & 3u32) as usize + 12usize], (match (-1i8 < 127i8) as isize & 15isize {
-                        0isize..=1isize => tid as i8,
-                        2isize => i8::MIN,
-                        3isize => inp[tid % 64usize] as i8,
-                        _ => i8::MIN,
-                    }) as i32);
-                    od[tid * 4usize + 1usize] = ((fin[tid as u32 as usize % 32usize] as f64).floor() % f64::NEG_INFINITY).atan2(din[lid as usize % 32usize] as usize as f64 - inp[tid % 64usize] as f64 / tid as f64);
-                }
-                4u16 | 5u16 => {
-                    atomic_and(&mut gl[(fin[din[18usize] as u32 as usize % 32usize] as u32 & din[10usize] as u32 & 3u32) as usize + 8usize], tid as i64);
-                }
-                _ => {
-                    let mut v18: bf16 = (if tid as u32 != lid {
-                        bf16::from_f32(f32::NEG_INFINITY) / bf16::from_f32(78.625f32)
+                v1 as u32
+            },
+        });
+        v1 = v3 as f64 as isize > ({
+            let v4: isize = inp[tid % 64usize] as isize;
+            fin[lid as usize % 32usize] as isize
+        });
+        match (match 18446744073709551615u64 & 15u64 {
+            1u64 | 2u64 => tid as u8,
+            _ => block_dim().x as u8,
+        }).count_zeros() as usize & 15usize {
+            1usize..2usize if v3 != 0u32 => {
+                for i5 in (1i32..(-5i32).reverse_bits() & 7i32).step_by(3usize) {
+                    v3 = din[inp[tid % 64usize] as u32 as usize % 32usize] as u32;
+                    if (match 1u64 / (18446744073709551615u64.wrapping_sub(fin[6usize] as u64) | 1u64) & 15u64 {
+                        2u64..=3u64 => f64::INFINITY,
+                        5u64..=5u64 => 2.2250738585072014e-308f64,
+                        7u64 | 8u64 => tid as f64,
+                        10u64 => inp[tid % 64usize] as f64,
+                        _ => 0.0f64,
+                    }) == fin[7usize] as f64 % inp[lid as usize % 64usize] as f64 {
+                        of[tid * 4usize + 0usize] = f32::from_bits(inp[3usize] as u32).mul_add(tid as f32 % thread_idx().x as f32, (-0.0f32).trunc()) / (if v1 {
+                            fin[lid as usize % 32usize]
+                        } else {
+                            inp[tid % 64usize] as f32
+                        }).signum();
+                        if (if (fin[tid % 32usize] as i8) < 84i8 {
+                            if v1 {
+                                i5 != 0i32
+                            } else {
+                                v1
+                            }
+                        } else {
+                            (inp[45usize] as i8) <= 0i8
+                        }) {
+                            continue;
+                        }
+                        v1 = (thread_idx().x as u64).clamp(97u64, 251u64) != lane_id() as u64 >> (fin[tid % 32usize] as u32 & 63u32);
+                    } else if (if true {
+                        -2464.0f32
                     } else {
-                        bf16::from_f32(656.0f32) + bf16::from_f32(-0.0f32)
-                    }) + (bf16::from_f32(1.1754944e-38f32) + bf16::from_f32(block_dim().x as f32)) * (bf16::from_f32(lane_id() as f32) * bf16::from_f32(f32::INFINITY));
-                    atomic_xor(&mut ga[(30u32.wrapping_sub(lid) & 3u32) as usize + 0usize], 0u32);
+                        lid as f32
+                    }).is_nan() {
+                        let mut v6: i32 = (match 65535u16 & 15u16 {
+                            2u16 => i5,
+                            _ => din[tid % 32usize] as i32,
+                        }).wrapping_add((inp[tid % 64usize] as i32).leading_zeros() as i32) / (128i32 & (inp[tid % 64usize] as i32).wrapping_add(i5) & 2147483647i32 | 1i32);
+                        o64[tid * 4usize + lid as usize % 4usize] = match 3isize >> (din[tid % 32usize] as u32 & 63u32) & 15isize {
+                            2isize => (v6 != 0i32) as i64 ^ tid as i64,
+                            _ => match 0i8 & 0i8 & 15i8 {
+                                0i8..2i8 => (lid as i64).max(inp[862272311u32 as usize % 64usize] as i64),
+                                _ => din[tid % 32usize] as i64,
+                            },
+                        };
+                    }
+                    let v7: u32 = ((fin[3usize] as i8).wrapping_sub(din[fin[tid % 32usize] as u32 as usize % 32usize] as i8).count_zeros() as isize).count_ones();
+                }
+                v1 = 0usize.wrapping_add(18446744073709551615usize).is_power_of_two();
+                v1 = v1;
+                o16[tid * 4usize + 1usize] = ((fin[26usize] as u64 & 18446744073709551615u64).count_ones() as i16).wrapping_add(0i16);
+            }
+            2usize | 3usize => {
+                v3 ^= v3.wrapping_mul(fin[tid % 32usize] as u32).saturating_sub((fin[tid % 32usize] as u32).div_ceil(fin[23usize] as u32 | 1u32));
+            }
+            _ => {
+                o32[tid * 4usize + lid as usize % 4usize] = (match fin[fin[8usize] as u32 as usize % 32usize] as isize & 15isize {
+                    0isize => {
+                        let v8: usize = din[3usize] as usize;
+                        lid as u16
+                    }
+                    _ => if v1 {
+                        fin[tid as u32 as usize % 32usize] as u16
+                    } else {
+                        lane_id() as u16
+                    },
+                }).leading_zeros();
+                if (din[v3 as usize % 32usize] as u64).trailing_zeros() as u64 != inp[tid % 64usize].wrapping_mul(tid as u64) {
+                    of[tid * 4usize + (if v3 != 0u32 {
+                        lid
+                    } else {
+                        inp[11usize] as u32
+                    }) as usize % 4usize] = -0.47851563f32;
+                    v1 = f64::from_bits(block_dim().x as u64).is_finite();
                 }
             }
         }
-        o16[tid * 4usize + (tid as u32).wrapping_add(tid as u32) as usize % 4usize] = match (lid as isize).reverse_bits().wrapping_sub((lid as isize) << (2332250294u32 & 63u32)) & 15isize {
-            1isize | 2isize => ({
-                let v19: bool = false;
-                17i16
-            }) | i16::MIN % (thread_idx().x as i16 & 32767i16 | 1i16),
-            _ => inp[tid % 64usize] as i16,
-        };
-        od[tid * 4usize + (4u32 | tid as u32) as usize % 4usize] = if (tid as i64).wrapping_add(2i64).is_negative() {
-            inp[tid % 64usize] as f64
-        } else {
-            din[inp[lid as usize % 64usize] as u32 as usize % 32usize] as f32 as f64 + f16::from_f32(-104.875f32).to_f64()
-        };
-        let v20: i64 = (lid as i64 % -(inp[tid as u32 as usize % 64usize] as i64 & 126i64 | 2i64)).rotate_left((lane_id() ^ thread_idx().x).wrapping_sub(tid as u32));
-        if false && tid.is_power_of_two() {
-            let mut a21: [f32; 2] = [lid as f32; 2usize];
-        } else if (tid as i32 & tid as i32) < ({
-            let v22: u8 = 0u8;
-            tid as i32
-        }) {
-            o32[tid * 4usize + (block_dim().x << (tid as u32 & 31u32)) as usize % 4usize] = if !(tid as i16).is_positive() {
-                (255u8 % (din[10usize] as u8 | 1u8)) as u32
-            } else {
-                lane_id().wrapping_sub(inp[lid as usize % 64usize] as u32).wrapping_neg()
-            };
-            atomic_add(&mut gd[(din[tid % 32usize] as u32 & 3u32) as usize + 4usize], ((inp[tid as u32 as usize % 64usize] as i16).count_ones() & 15u32) as f64);
-            for i23 in (1usize..=inp[44usize] as usize & 7usize).rev() {}
-        } else {}
+        let mut a9: [u32; 2] = [block_idx().x >> (lid & 31u32), tid as u32];
+        let mut v10: bool = 17179869183i64 as u8 > !true as u8;
+        let mut v11: f32 = thread_idx().x as f32;
+        v10 = (tid as u16).wrapping_add(lane_id() as u16) != v10 as u16;
+        v3 ^= 4294967295u32;
+        let old12: u64 = atomic_sub(&mut gu[16usize + tid], thread_idx().x as u64);
+        v10 = f16::from_f32(tid as f32) <= f16::from_f32(1880.0f32) || v1 && lid != 0u32;
+        let mut c13: u32 = 0u32;
+        loop {
+            c13 += 1u32;
+            if c13 > 5u32.div_ceil(c13 | 1u32) & 7u32 {
+                break;
+            }
+            for i14 in (0u32..v10 as u32 & 3u32).rev().step_by(3usize) {
+                if (v11 / lid as f32).is_finite() {
+                    v3 = v3.wrapping_add((match -29i8 & 15i8 {
+                        2i8..=4i8 => 128u32,
+                        6i8..9i8 => inp[7usize] as u32,
+                        10i8..12i8 => tid as u32,
+                        _ => 4294967295u32,
+                    }) << (lane_id() & 31u32));
+                    v10 = tid as u8 != 88u8 || 0usize > tid;
+                    o32[tid * 4usize + 2usize] = (i14 << (lane_id() & 31u32) << (4294967295u32.wrapping_sub(v11 as u32) & 31u32)).div_ceil(a9[0u8 as usize % 2usize].wrapping_neg().wrapping_sub(tid as u32 >> (i14 & 31u32)) | 1u32);
+                } else if (if a9[0usize] != 0u32 {
+                    inp[23usize] as i16
+                } else {
+                    inp[0u32 as usize % 64usize] as i16
+                }).is_positive() {} else {}
+            }
+        }
+        sync_threads();
         sync_threads();
     }
 }

@@ -8,7 +8,7 @@
 //!   the simulator's source markers), per pass with `--passes`; `--dump` writes every kernel's
 //!   PTX and IR (checks on and off) to compare builds byte for byte.
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
-//!   machine without Rust.
+//!   machine without Rust (`run.sh` runs them; `run.sh sanitize` under compute-sanitizer).
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
 //! - `cycles`: fails when a module imports a module that imports it back (also a test).
 
@@ -17,6 +17,7 @@ mod bundle;
 mod compile_time;
 mod cycles;
 mod ptx_dump;
+mod sanitize;
 
 use std::process::ExitCode;
 
