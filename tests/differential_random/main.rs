@@ -7,8 +7,8 @@
 //!
 //! Integers compare bit for bit; floats too (only correctly rounded operations are generated, the
 //! 0-ulp rows of docs/simulator.md), NaNs being equal to each other; panics by kind and source
-//! location. The reference itself is checked against rustc: `rustc_kernels.rs` holds ~30 generated
-//! kernels compiled as host Rust functions (`reference_agrees_with_rustc`).
+//! location. The reference itself is checked against rustc by `tests/differential_rustc/`: 30
+//! generated kernels compiled as host Rust functions.
 //!
 //! A failure prints the seed and the kernel as `#[kernel]` source; rerun one seed with
 //! `FERROCUDA_DIFF_SEED=0x... cargo test --test differential_random one_seed -- --nocapture`.
@@ -17,12 +17,11 @@
 
 mod backends;
 mod compare;
+mod coverage;
 mod gen;
 mod print;
 mod reference;
 mod rng;
-mod rustc_check;
-mod rustc_kernels;
 mod syntax;
 mod value;
 
