@@ -9,7 +9,7 @@
 use std::ffi::c_void;
 
 use ferrocuda::host_runtime::{
-    DeviceBuffer, Error as RtError, Function, KernelPanic, LaunchConfig, Module, SliceArg, Stream,
+    disk_cache, DeviceBuffer, Error as RtError, Function, KernelPanic, LaunchConfig, Module, SliceArg, Stream,
 };
 use ferrocuda::kernel_compiler::{compile, CompileOptions, Compiled};
 use ferrocuda::kernel_ir::ast::FnDef;
@@ -100,8 +100,19 @@ pub struct Loaded {
     _module: Module,
 }
 
+/// Compiles for the device and loads. With the cubin cache on (`FERROCUDA_CACHE_DIR`) and ptxas
+/// available, the PTX is assembled here first, so threads assemble in parallel instead of queuing
+/// for the driver's JIT; `Module::from_compiled` then finds the cubin in the cache.
 pub fn load(dev: &Device, def: &'static FnDef, fma: bool) -> Result<Loaded, String> {
     let c = compile_for(def, dev.sm(), false, fma)?;
+    if let Some(dir) = disk_cache::cache_dir() {
+        let key = disk_cache::disk_cache_key(&c.ptx, dev.sm(), dev.driver_version());
+        if kernel_testkit::ptxas::find().is_some() && disk_cache::load(&dir, &key).is_none() {
+            let r = kernel_testkit::ptxas::assemble(&c.ptx, dev.sm())
+                .map_err(|e| format!("ptxas: {e}"))?;
+            disk_cache::store(&dir, &key, &r.cubin);
+        }
+    }
     let module = Module::from_compiled(dev, &c).map_err(|e| format!("load: {e}"))?;
     let name = ferrocuda::kernel_compiler::ptx::entry_name(&c.kernel.name);
     let function = module.function(&name).map_err(|e| format!("function: {e}"))?;

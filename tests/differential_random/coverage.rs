@@ -212,7 +212,7 @@ const REQUIRED: &[&str] = &[
     "sync_threads_count", "sync_threads_and", "sync_threads_or", "sync_warp", "shfl_sync",
     "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "ballot_sync", "all_sync", "any_sync",
     "reduce_add_sync", "reduce_min_sync", "reduce_max_sync", "reduce_and_sync",
-    "reduce_or_sync", "reduce_xor_sync", "match_any_sync", "match_all_sync", "activemask",
+    "reduce_or_sync", "reduce_xor_sync", "match_any_sync", "match_all_sync",
     // atomics
     "atomic_add", "atomic_sub", "atomic_and", "atomic_or", "atomic_xor", "atomic_min",
     "atomic_max", "atomic_inc", "atomic_dec", "atomic_exch", "atomic_cas",

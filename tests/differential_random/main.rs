@@ -13,7 +13,8 @@
 //! A failure prints the seed and the kernel as `#[kernel]` source; rerun one seed with
 //! `FERROCUDA_DIFF_SEED=0x... cargo test --test differential_random one_seed -- --nocapture`.
 //! `FERROCUDA_DIFF_KERNELS=N` changes how many kernels a run makes (500 on the simulator, 10,000 on
-//! the GPU by default), `FERROCUDA_DIFF_BASE=N` the first seed's base.
+//! the GPU by default), `FERROCUDA_DIFF_BASE=N` the first seed's base; the simulator run has
+//! every `FERROCUDA_DIFF_PTXAS_EVERY`-th kernel's GPU build assembled by ptxas (default 25).
 
 mod backends;
 mod compare;
@@ -80,6 +81,23 @@ impl Tally {
         self.warp += case.features.warp as usize;
     }
 
+    /// Records a failure: its first line at once on stderr (long runs show mismatches as they
+    /// come), all of it in `FERROCUDA_DIFF_LOG` when set.
+    fn fail(&mut self, msg: String) {
+        eprintln!("MISMATCH {}", msg.lines().next().unwrap_or_default());
+        if let Ok(path) = std::env::var("FERROCUDA_DIFF_LOG") {
+            use std::io::Write;
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = writeln!(f, "{msg}\n");
+            }
+        }
+        self.failures.push(msg);
+    }
+
     fn summary(&self, what: &str) -> String {
         format!(
             "{what}: {} kernels ({} panicking, {} with shared memory, {} with warp collectives), {} mismatches",
@@ -113,7 +131,7 @@ fn guarded(seed: u64, tally: &Mutex<Tally>, f: impl FnOnce()) {
             .unwrap_or_default();
         let case = case_for(seed);
         let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-        t.failures.push(report(&case, &format!("the test itself panicked: {msg}")));
+        t.fail(report(&case, &format!("the test itself panicked: {msg}")));
     }
 }
 
@@ -131,7 +149,7 @@ fn sim_case(seed: u64, ptxas: bool, tally: &Mutex<Tally>) {
     let mut t = tally.lock().unwrap();
     t.count(&case, &r);
     if let Err(m) = res {
-        t.failures.push(report(&case, &m));
+        t.fail(report(&case, &m));
     }
 }
 
@@ -160,7 +178,7 @@ fn random_kernels_on_the_simulator() {
     let n = env_u64("FERROCUDA_DIFF_KERNELS").unwrap_or(500) as usize;
     let base = env_u64("FERROCUDA_DIFF_BASE").unwrap_or(BASE);
     let ptxas_every = if kernel_testkit::ptxas::require_ptxas().is_some() {
-        25
+        env_u64("FERROCUDA_DIFF_PTXAS_EVERY").unwrap_or(25) as usize
     } else {
         0
     };
@@ -269,6 +287,15 @@ fn gpu_outcome(
 fn random_kernels_on_the_gpu() {
     let Some(dev) = gpu() else { return };
     let n = env_u64("FERROCUDA_DIFF_KERNELS").unwrap_or(10_000) as usize;
+    // The driver JITs one module at a time (measured: 130 ms a kernel with 16 threads loading):
+    // with ptxas at hand each thread assembles its own kernels into the runtime's cubin cache,
+    // from which `Module::from_compiled` loads them (site tables and all).
+    let cache = (kernel_testkit::ptxas::find().is_some()
+        && std::env::var_os("FERROCUDA_CACHE_DIR").is_none())
+    .then(|| std::env::temp_dir().join(format!("ferrocuda-diff-{}", std::process::id())));
+    if let Some(dir) = &cache {
+        std::env::set_var("FERROCUDA_CACHE_DIR", dir);
+    }
     let base = env_u64("FERROCUDA_DIFF_BASE").unwrap_or(BASE ^ 0x6e0);
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
     let t0 = Instant::now();
@@ -310,7 +337,15 @@ fn random_kernels_on_the_gpu() {
                     let mut t = tally.lock().unwrap();
                     t.count(&case, &r);
                     if let Err(m) = res {
-                        t.failures.push(report(&case, &m));
+                        t.fail(report(&case, &m));
+                    }
+                    if t.kernels % 1000 == 0 {
+                        eprintln!(
+                            "{} kernels, {} mismatches, {:.0} s",
+                            t.kernels,
+                            t.failures.len(),
+                            t0.elapsed().as_secs_f64()
+                        );
                     }
                 }
             });
@@ -322,8 +357,7 @@ fn random_kernels_on_the_gpu() {
         tally
             .lock()
             .unwrap()
-            .failures
-            .push(format!("unexpected kernel panic: {m}"));
+            .fail(format!("unexpected kernel panic: {m}"));
     }
     let deferred = deferred.into_inner().unwrap();
     let mut slot = backends::GpuSlot::new(&dev, max_bytes()).expect("gpu buffers");
@@ -335,23 +369,33 @@ fn random_kernels_on_the_gpu() {
             tally
                 .lock()
                 .unwrap()
-                .failures
-                .push(format!("unexpected kernel panic: {p}"))
+                .fail(format!("unexpected kernel panic: {p}"))
         });
         let res = three_way(&case, &r, &sm, &g);
         let mut t = tally.lock().unwrap();
         t.count(&case, &r);
         if let Err(m) = res {
-            t.failures.push(report(&case, &m));
+            t.fail(report(&case, &m));
         }
+    }
+    if let Some(dir) = &cache {
+        let _ = std::fs::remove_dir_all(dir);
+        std::env::remove_var("FERROCUDA_CACHE_DIR");
     }
     let tally = tally.into_inner().unwrap();
     println!(
-        "{} on {} in {:.1} s ({threads} threads); {} of them also with fma contraction (simulator vs GPU)",
+        "{} on {} in {:.1} s ({threads} threads, {}); {} of them also with fma contraction (simulator vs GPU)",
         tally.summary("reference vs simulator vs GPU"),
         dev.describe(),
         t0.elapsed().as_secs_f64(),
+        if cache.is_some() {
+            "kernels assembled by ptxas"
+        } else {
+            "kernels JIT-compiled by the driver"
+        },
         fused.into_inner()
     );
     tally.assert_clean("reference vs simulator vs GPU");
 }
+
+

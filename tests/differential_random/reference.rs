@@ -189,7 +189,6 @@ const COLLECTIVES: [&str; 20] = [
     "all_sync",
     "any_sync",
     "ballot_sync",
-    "activemask",
     "shfl_sync",
     "shfl_up_sync",
     "shfl_down_sync",
@@ -201,10 +200,11 @@ const COLLECTIVES: [&str; 20] = [
     "reduce_max_sync",
     "reduce_and_sync",
     "reduce_or_sync",
+    "reduce_xor_sync",
 ];
 
 fn is_collective(name: &str) -> bool {
-    COLLECTIVES.contains(&name) || name == "reduce_xor_sync"
+    COLLECTIVES.contains(&name)
 }
 
 /// The collective call of a top-level statement, if it is one.
@@ -274,13 +274,12 @@ impl Machine<'_> {
 /// One warp's results of a warp collective, lane by lane (all 32 lanes take part).
 fn warp_collective(name: &str, argv: &[Vec<V>]) -> Vec<Val> {
     assert!(
-        argv.iter().all(|a| name == "activemask" || a[0] == V::U32(u32::MAX)),
+        argv.iter().all(|a| a[0] == V::U32(u32::MAX)),
         "warp collectives are generated with the full mask"
     );
     let lanes = 0..32usize;
     let preds = || argv.iter().map(|a| a[1].as_bool());
     match name {
-        "activemask" => vec![Val::S(V::U32(u32::MAX)); 32],
         "all_sync" => vec![Val::S(V::Bool(preds().all(|p| p))); 32],
         "any_sync" => vec![Val::S(V::Bool(preds().any(|p| p))); 32],
         "ballot_sync" => {

@@ -2,10 +2,10 @@
 //! test binary (with its `#[ignore]`d GPU tests) and example under
 //! `compute-sanitizer --tool TOOL --error-exitcode 1`, one summary line per binary and tool.
 //!
-//! Errors are classified against [`EXPECTED`]: the driver API errors the runtime or a test
-//! provokes on purpose (a JIT error test loads broken PTX; a module without a panic slot answers
-//! "not found" when the runtime asks for it). The sweep passes when no binary shows an error that
-//! is not listed there and every program passes under the tool.
+//! Errors are classified against [`EXPECTED`]: the driver API errors a test provokes on purpose
+//! (a JIT error test loads broken PTX, another asks a module for a function it lacks, the recovery
+//! test faults a kernel). The sweep passes when no binary shows an error that is not listed there
+//! and every program passes under the tool.
 
 /// `sanitize.sh`, written into the bundle next to `run.sh`.
 pub const SCRIPT: &str = r#"#!/usr/bin/env bash
@@ -118,7 +118,9 @@ for tool in $tools; do
     done <sanitize-expected.txt
     [ "$exp" -gt "$errs" ] && exp=$errs
     unexp=$((errs - exp))
+    # With errors the tool exits 1 whatever the program did; it logs a failing program.
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then ended=TIMEOUT
+    elif grep -q "Target application returned an error" "$log.sanitizer" 2>/dev/null; then ended="FAILED(rc=$rc)"
     elif [ $rc -eq 0 ]; then ended=ok
     elif [ $rc -eq 1 ] && [ "$errs" -gt 0 ]; then ended=ok
     else ended="FAILED(rc=$rc)"
@@ -148,7 +150,6 @@ exit $status
 /// `* *` in the last two fields: every error of that program is expected.
 pub const EXPECTED: &str = "\
 # binary      tool  error                    call                   why
-*             *     CUDA_ERROR_NOT_FOUND     cuModuleGetGlobal*     the runtime asks each loaded module for its panic slot (`__fc_panic_slot`); modules that cannot panic have none
 gpu_kernels   *     CUDA_ERROR_INVALID_PTX   cuModuleLoadData*      a test loads broken PTX to check the JIT error and its log
 gpu_kernels   *     CUDA_ERROR_NOT_FOUND     cuModuleGetFunction    a test asks for a function the module does not have
 gpu_recover   *     *                        *                      faults a kernel on purpose, then resets the context
@@ -195,6 +196,8 @@ mod tests {
         for p in ["tests/gpu_kernels-3", "tests/gpu_memory-1", "tests/gpu_recover-2", "bin/vector_add"] {
             script(&dir.join(p), "#!/bin/sh\nexit 0\n");
         }
+        // A program whose own tests fail (under an error the tool found, so the tool exits 1).
+        script(&dir.join("tests/gpu_e2e-6"), "#!/bin/sh\nexit 101\n");
         script(&dir.join("tests/ui-0"), "#!/bin/sh\nexit 3\n");
         // Logs as compute-sanitizer writes them, chosen by the program's name.
         let fake = r#"#!/usr/bin/env bash
@@ -207,9 +210,10 @@ prog="$1"; shift
 api() { echo "========= Program hit $1 (error 1) due to \"x\" on CUDA API call to $2."; echo "=========     Host Frame: f"; }
 {
 case "$prog" in
-  *gpu_kernels*) api CUDA_ERROR_INVALID_PTX cuModuleLoadDataEx; api CUDA_ERROR_NOT_FOUND cuModuleGetGlobal_v2; echo "========= ERROR SUMMARY: 2 errors" ;;
+  *gpu_kernels*) api CUDA_ERROR_INVALID_PTX cuModuleLoadDataEx; api CUDA_ERROR_NOT_FOUND cuModuleGetFunction; echo "========= ERROR SUMMARY: 2 errors" ;;
   *gpu_memory*) echo "========= Invalid __global__ write of size 4 bytes"; api CUDA_ERROR_NOT_FOUND cuModuleGetFunction; echo "========= ERROR SUMMARY: 2 errors" ;;
   *gpu_recover*) echo "========= Invalid __global__ write of size 4 bytes"; api CUDA_ERROR_ILLEGAL_ADDRESS cuCtxSynchronize; echo "========= ERROR SUMMARY: 2 errors" ;;
+  *gpu_e2e*) api CUDA_ERROR_INVALID_PTX cuModuleLoadDataEx; echo "========= Target application returned an error"; echo "========= ERROR SUMMARY: 1 error" ;;
   *) echo "========= ERROR SUMMARY: 0 errors" ;;
 esac
 } >"$log"
@@ -236,12 +240,14 @@ if grep -q "SUMMARY: 0 errors" "$log"; then exit $rc; else exit 1; fi
         assert!(m.contains(" FAIL ") && m.contains("unexpected=2"), "{m}");
         let r = line("gpu_recover-2");
         assert!(r.contains(" pass ") && r.contains("expected=2"), "{r}");
+        let e = line("gpu_e2e-6");
+        assert!(e.contains(" FAIL ") && e.contains("program=FAILED(rc=1)") && e.contains("unexpected=1"), "{e}");
         let v = line("vector_add");
         assert!(v.contains(" pass ") && v.contains("errors=0"), "{v}");
         assert!(!text.contains("ui-0"), "ui tests need cargo:\n{text}");
         assert_eq!(out.status.code(), Some(1), "{text}");
         let summary = fs::read_to_string(dir.join("out/sanitize-summary.txt")).unwrap();
-        assert_eq!(summary.lines().count(), 4, "{summary}");
+        assert_eq!(summary.lines().count(), 5, "{summary}");
         assert!(dir.join("out/sanitize-memcheck/gpu_memory-1.sanitizer").exists());
         let _ = fs::remove_dir_all(&dir);
     }

@@ -4,7 +4,7 @@
 //! and the two detail values into three fixed registers and jumps to the single shared panic block
 //! at the very end of the entry. That block implements the protocol of `panic_record`: read
 //! `__fc_panic_slot`; if non-zero, win `state` 0 -> 1 with a CAS, write the fields, `membar.sys`,
-//! set `state` = 2 (a relaxed system-scope exchange); then `exit` (never `trap`, so the context
+//! set `state` = 2 (a relaxed device-scope exchange); then `exit` (never `trap`, so the context
 //! survives and other threads finish).
 
 use super::emit::{ColdBounds, Emitter, Res};
@@ -157,11 +157,14 @@ impl Emitter<'_> {
             ));
         }
         self.line("membar.sys");
-        // A strong system-scope write, as `st.volatile` would be, but as an atomic: any strong
-        // store in a kernel, even one in this cold block, makes ptxas put a `YIELD` into every
-        // loop (measured on histogram256: 21 -> 20 instructions in its grid-stride loop).
+        // An atomic rather than a store: any strong store in a kernel, even one in this cold
+        // block, makes ptxas put a `YIELD` into every loop (measured on histogram256: 21 -> 20
+        // instructions in its grid-stride loop). Device scope: the host reads the record only
+        // after synchronizing, and a system-scope atomic on mapped host memory is one the GPU
+        // need not support natively over PCIe (compute-sanitizer's memcheck stops the kernel
+        // there: "Invalid __global__ system-scoped atomic").
         self.line(format_args!(
-            "atom.relaxed.sys.global.exch.b32 {old}, [{slot}+{}], {}",
+            "atom.relaxed.gpu.global.exch.b32 {old}, [{slot}+{}], {}",
             pr::OFF_STATE,
             pr::STATE_DONE
         ));
