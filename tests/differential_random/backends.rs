@@ -9,7 +9,8 @@
 use std::ffi::c_void;
 
 use ferrocuda::host_runtime::{
-    disk_cache, DeviceBuffer, Error as RtError, Function, KernelPanic, LaunchConfig, Module, SliceArg, Stream,
+    disk_cache, DeviceBuffer, Error as RtError, Function, KernelPanic, LaunchConfig, Module,
+    SliceArg, Stream,
 };
 use ferrocuda::kernel_compiler::{compile, CompileOptions, Compiled};
 use ferrocuda::kernel_ir::ast::FnDef;
@@ -53,7 +54,11 @@ pub fn run_sim_with(case: &Case, def: &'static FnDef, fma: bool) -> Outcome {
     let mut addrs = Vec::new();
     let mut params = Vec::new();
     for ((spec, init), p) in case.params.iter().zip(&case.init).zip(&c.kernel.params) {
-        assert!(matches!(p.kind, ParamKind::Slice { .. }), "{} is a slice", spec.name);
+        assert!(
+            matches!(p.kind, ParamKind::Slice { .. }),
+            "{} is a slice",
+            spec.name
+        );
         let a = mem.alloc(init.len().max(1));
         mem.write(a, init).expect("write a parameter");
         addrs.push(a);
@@ -115,7 +120,9 @@ pub fn load(dev: &Device, def: &'static FnDef, fma: bool) -> Result<Loaded, Stri
     }
     let module = Module::from_compiled(dev, &c).map_err(|e| format!("load: {e}"))?;
     let name = ferrocuda::kernel_compiler::ptx::entry_name(&c.kernel.name);
-    let function = module.function(&name).map_err(|e| format!("function: {e}"))?;
+    let function = module
+        .function(&name)
+        .map_err(|e| format!("function: {e}"))?;
     Ok(Loaded {
         function,
         _module: module,

@@ -332,12 +332,12 @@ pub fn generate(seed: u64, features: Features) -> Case {
     let grid = rng.pick(&[1u32, 1, 2, 3]);
     let threads = (block * grid) as usize;
     let mut atom_ops = [[AtomOp::Add; 4]; CATALOGUE.len()];
-    for (i, (_, elem, role)) in CATALOGUE.iter().enumerate() {
+    for (ops, (_, elem, role)) in atom_ops.iter_mut().zip(&CATALOGUE) {
         if *role != Role::Atomic {
             continue;
         }
-        for g in 0..4 {
-            atom_ops[i][g] = random_atomic(&mut rng, *elem);
+        for op in ops.iter_mut() {
+            *op = random_atomic(&mut rng, *elem);
         }
     }
     let budget = 10 + rng.below(30) as i32;
@@ -606,7 +606,9 @@ impl Gen {
                 stmts.extend(self.declare_shared());
             }
         }
-        let segments = 1 + self.rng.below(if self.f.shared || self.f.warp { 5 } else { 2 });
+        let segments = 1 + self
+            .rng
+            .below(if self.f.shared || self.f.warp { 5 } else { 2 });
         for s in 0..segments {
             let n = (self.budget / (segments - s) as i32).max(1) as usize;
             stmts.extend(self.stmts(n, 0));
@@ -689,7 +691,9 @@ impl Gen {
             );
             self.shared[i].mode = match self.rng.below(4) {
                 0 => Mode::Write,
-                1 if atomic_ok && self.f.atomics => Mode::Atomic(random_atomic(&mut self.rng, elem)),
+                1 if atomic_ok && self.f.atomics => {
+                    Mode::Atomic(random_atomic(&mut self.rng, elem))
+                }
                 _ => Mode::Read,
             };
         }
@@ -742,7 +746,9 @@ impl Gen {
                 (icall(name, vec![full(), v]), t)
             }
             _ => {
-                let vt = self.rng.pick(&[IntTy::U32, IntTy::I32, IntTy::U64, IntTy::I64]);
+                let vt = self
+                    .rng
+                    .pick(&[IntTy::U32, IntTy::I32, IntTy::U64, IntTy::I64]);
                 let v = bin(BinOp::BitAnd, self.expr(Sc::I(vt), 2), int(3, vt));
                 if self.rng.chance(1, 2) {
                     (icall("match_any_sync", vec![full(), v]), Sc::I(IntTy::U32))
@@ -781,7 +787,11 @@ impl Gen {
         if self.rng.chance(1, 3) {
             return u32_lit(self.rng.below(mask as u64 + 1) as u32);
         }
-        bin(BinOp::BitAnd, self.expr(Sc::I(IntTy::U32), 1), u32_lit(mask))
+        bin(
+            BinOp::BitAnd,
+            self.expr(Sc::I(IntTy::U32), 1),
+            u32_lit(mask),
+        )
     }
 
     // ------------------------------------------------------------------------------ statements
@@ -800,7 +810,10 @@ impl Gen {
 
     fn stmt(&mut self, d: u32) -> Vec<Stmt> {
         let mut w: Vec<(u32, u8)> = vec![(5, 0), (4, 2)];
-        if self.vars().any(|v| v.assignable && matches!(v.kind, VarKind::Scalar(_))) {
+        if self
+            .vars()
+            .any(|v| v.assignable && matches!(v.kind, VarKind::Scalar(_)))
+        {
             w.push((4, 1));
         }
         w.push((1, 3));
@@ -930,17 +943,9 @@ impl Gen {
             usize_lit(self.rng.below(SLOTS as u64) as usize)
         } else {
             let x = self.expr(Sc::I(IntTy::U32), 1);
-            bin(
-                BinOp::Rem,
-                cast(x, Sc::I(IntTy::Usize)),
-                usize_lit(SLOTS),
-            )
+            bin(BinOp::Rem, cast(x, Sc::I(IntTy::Usize)), usize_lit(SLOTS))
         };
-        let idx = bin(
-            BinOp::Add,
-            bin(BinOp::Mul, var("tid"), usize_lit(SLOTS)),
-            k,
-        );
+        let idx = bin(BinOp::Add, bin(BinOp::Mul, var("tid"), usize_lit(SLOTS)), k);
         let v = self.expr(t, MAX_DEPTH);
         let target = self.param(name);
         st(assign(index(target, idx), v))
@@ -1090,7 +1095,9 @@ impl Gen {
         match self.rng.below(4) {
             0 | 1 => {
                 // for i in lo..hi (possibly ..=, .rev(), .step_by(k))
-                let t = self.rng.pick(&[IntTy::U32, IntTy::I32, IntTy::Usize, IntTy::U8, IntTy::I64]);
+                let t =
+                    self.rng
+                        .pick(&[IntTy::U32, IntTy::I32, IntTy::Usize, IntTy::U8, IntTy::I64]);
                 let lo = int(self.rng.below(3) as i128, t);
                 let hi = self.trip_count(t);
                 let mut it = range(lo, hi, self.rng.chance(1, 4));
@@ -1255,7 +1262,9 @@ impl Gen {
         if self.rng.chance(1, 3) {
             // The thread's private slot: any operation, and the old value is defined.
             let op = match elem {
-                Sc::F(_) => self.rng.pick(&[AtomOp::Add, AtomOp::Exch, AtomOp::Min, AtomOp::Max]),
+                Sc::F(_) => self
+                    .rng
+                    .pick(&[AtomOp::Add, AtomOp::Exch, AtomOp::Min, AtomOp::Max]),
                 Sc::I(IntTy::U32) => match self.rng.below(4) {
                     0 => AtomOp::Inc(self.rng.pick(&[0, 3, 100])),
                     1 => AtomOp::Dec(self.rng.pick(&[0, 3, 100])),
@@ -1414,7 +1423,11 @@ impl Gen {
             convert(index(self.param("inp"), i), Sc::I(IntTy::U64), t)
         } else {
             let x = self.leaf(t);
-            let masks: &[i128] = if signed(it) { &[1, 3, 7, -1] } else { &[1, 3, 7] };
+            let masks: &[i128] = if signed(it) {
+                &[1, 3, 7, -1]
+            } else {
+                &[1, 3, 7]
+            };
             let dv = bin(BinOp::BitAnd, self.leaf(t), int(self.rng.pick(masks), it));
             let op = self.rng.pick(&[BinOp::Div, BinOp::Rem]);
             bin(op, x, dv)
@@ -1521,16 +1534,13 @@ impl Gen {
             }
             Sc::F(ft) => {
                 let v = match self.rng.below(6) {
-                    0 => self.rng.pick(&[
-                        f64::NAN,
-                        f64::INFINITY,
-                        f64::NEG_INFINITY,
-                        -0.0,
-                        0.0,
-                    ]),
+                    0 => self
+                        .rng
+                        .pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0]),
                     1 => {
                         if ft == FloatTy::F32 {
-                            self.rng.pick(&[f32::MAX as f64, f32::MIN_POSITIVE as f64, 1e-40])
+                            self.rng
+                                .pick(&[f32::MAX as f64, f32::MIN_POSITIVE as f64, 1e-40])
                         } else {
                             self.rng.pick(&[f64::MAX, f64::MIN_POSITIVE, 1e-310])
                         }
@@ -1588,7 +1598,9 @@ impl Gen {
                 bin(op, self.expr(s, d - 1), self.expr(s, d - 1))
             }
             2..=4 => {
-                let m = self.rng.pick(&["wrapping_add", "wrapping_sub", "wrapping_mul"]);
+                let m = self
+                    .rng
+                    .pick(&["wrapping_add", "wrapping_sub", "wrapping_mul"]);
                 method(self.expr(s, d - 1), m, vec![self.expr(s, d - 1)])
             }
             5 => {
@@ -1628,7 +1640,12 @@ impl Gen {
             }
             8 => {
                 let src = self.rng.pick(&INTS);
-                let m = self.rng.pick(&["count_ones", "count_zeros", "leading_zeros", "trailing_zeros"]);
+                let m = self.rng.pick(&[
+                    "count_ones",
+                    "count_zeros",
+                    "leading_zeros",
+                    "trailing_zeros",
+                ]);
                 let c = method(self.expr(Sc::I(src), d - 1), m, vec![]);
                 convert(c, Sc::I(IntTy::U32), s)
             }
@@ -1696,14 +1713,17 @@ impl Gen {
         let Sc::F(ft) = t else { unreachable!() };
         match self.rng.below(14) {
             0..=2 => {
-                let op = self.rng.pick(&[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
+                let op = self
+                    .rng
+                    .pick(&[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
                 bin(op, self.expr(t, d - 1), self.expr(t, d - 1))
             }
             3 => bin(BinOp::Rem, self.expr(t, d - 1), self.expr(t, d - 1)),
             4 | 5 => {
                 let x = self.expr(t, d - 1);
                 let m = self.rng.pick(&[
-                    "abs", "sqrt", "floor", "ceil", "round", "trunc", "fract", "recip", "signum", "-",
+                    "abs", "sqrt", "floor", "ceil", "round", "trunc", "fract", "recip", "signum",
+                    "-",
                 ]);
                 if m == "-" {
                     un(UnOp::Neg, x)
@@ -1722,7 +1742,11 @@ impl Gen {
             }
             7 | 8 => {
                 let src = match self.rng.below(3) {
-                    0 => Sc::F(if ft == FloatTy::F32 { FloatTy::F64 } else { FloatTy::F32 }),
+                    0 => Sc::F(if ft == FloatTy::F32 {
+                        FloatTy::F64
+                    } else {
+                        FloatTy::F32
+                    }),
                     _ => Sc::I(self.rng.pick(&INTS)),
                 };
                 let x = self.expr(src, d - 1);
@@ -1734,7 +1758,11 @@ impl Gen {
                 convert(x, h, t)
             }
             9 | 10 => {
-                let bt = if ft == FloatTy::F32 { IntTy::U32 } else { IntTy::U64 };
+                let bt = if ft == FloatTy::F32 {
+                    IntTy::U32
+                } else {
+                    IntTy::U64
+                };
                 assoc(t, "from_bits", vec![self.expr(Sc::I(bt), d - 1)])
             }
             11 => self.if_expr(t, d),
@@ -1750,7 +1778,9 @@ impl Gen {
         }
         match self.rng.below(5) {
             0 | 1 => {
-                let op = self.rng.pick(&[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
+                let op = self
+                    .rng
+                    .pick(&[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
                 bin(op, self.half_expr(t, d - 1), self.half_expr(t, d - 1))
             }
             2 => un(UnOp::Neg, self.half_expr(t, d - 1)),
@@ -1835,7 +1865,9 @@ pub fn convert(x: Expr, from: Sc, to: Sc) -> Expr {
         (Sc::F(FloatTy::F16 | FloatTy::BF16), _) => {
             convert(method(x, "to_f32", vec![]), Sc::F(FloatTy::F32), to)
         }
-        (Sc::F(FloatTy::F64), Sc::F(FloatTy::F16 | FloatTy::BF16)) => assoc(to, "from_f64", vec![x]),
+        (Sc::F(FloatTy::F64), Sc::F(FloatTy::F16 | FloatTy::BF16)) => {
+            assoc(to, "from_f64", vec![x])
+        }
         (_, Sc::F(FloatTy::F16 | FloatTy::BF16)) => {
             let f = convert(x, from, Sc::F(FloatTy::F32));
             assoc(to, "from_f32", vec![f])

@@ -143,7 +143,9 @@ fn sim_case(seed: u64, ptxas: bool, tally: &Mutex<Tally>) {
     let mut res = check(&case, &r, "simulator", &s, true);
     if ptxas && res.is_ok() {
         res = backends::compile_for(case.def, 90, false, false).and_then(|c| {
-            kernel_testkit::ptxas::assemble(&c.ptx, 90).map(|_| ()).map_err(|e| format!("ptxas: {e}"))
+            kernel_testkit::ptxas::assemble(&c.ptx, 90)
+                .map(|_| ())
+                .map_err(|e| format!("ptxas: {e}"))
         });
     }
     let mut t = tally.lock().unwrap();
@@ -164,7 +166,7 @@ fn sim_run(base: u64, n: usize, threads: usize, ptxas_every: usize) -> Tally {
                 if i >= n {
                     break;
                 }
-                let ptxas = ptxas_every > 0 && i % ptxas_every == 0;
+                let ptxas = ptxas_every > 0 && i.is_multiple_of(ptxas_every);
                 let seed = case_seed(base, i as u64);
                 guarded(seed, &tally, || sim_case(seed, ptxas, &tally));
             });
@@ -328,10 +330,11 @@ fn random_kernels_on_the_gpu() {
                     let mut res = three_way(&case, &r, &sm, &g);
                     // Every fourth kernel also as users build it by default (fma contraction on):
                     // simulator and GPU run the same fused IR, bit for bit.
-                    if res.is_ok() && i % 4 == 0 {
+                    if res.is_ok() && i.is_multiple_of(4) {
                         let sf = backends::run_sim_with(&case, case.def, true);
                         let gf = gpu_outcome(&dev, &mut slot, &case, true, &foreign);
-                        res = same_outcome(&case, &sf, &gf).map_err(|m| format!("with fma contraction: {m}"));
+                        res = same_outcome(&case, &sf, &gf)
+                            .map_err(|m| format!("with fma contraction: {m}"));
                         fused.fetch_add(1, Ordering::Relaxed);
                     }
                     let mut t = tally.lock().unwrap();
@@ -397,5 +400,3 @@ fn random_kernels_on_the_gpu() {
     );
     tally.assert_clean("reference vs simulator vs GPU");
 }
-
-

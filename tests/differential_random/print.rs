@@ -199,7 +199,12 @@ impl Printer {
 
     fn stmt(&mut self, s: &mut Stmt) {
         match s {
-            Stmt::Let { pat, ty, init, span } => {
+            Stmt::Let {
+                pat,
+                ty,
+                init,
+                span,
+            } => {
                 *span = self.pos();
                 self.w("let ");
                 self.pat(pat);
@@ -374,7 +379,9 @@ impl Printer {
                         .iter()
                         .map(|g| match g {
                             GenericArg::Type(t) => type_text(t),
-                            GenericArg::Const(_) => panic!("const generic arguments are not generated"),
+                            GenericArg::Const(_) => {
+                                panic!("const generic arguments are not generated")
+                            }
                         })
                         .collect();
                     self.w(&format!("::<{}>", parts.join(", ")));

@@ -102,11 +102,8 @@ pub fn run(case: &Case) -> RefOutcome {
     };
     for (p, init) in case.params.iter().zip(&case.init) {
         let size = elem_size(p.elem);
-        m.bufs.push(
-            init.chunks(size)
-                .map(|c| V::from_le(p.elem, c))
-                .collect(),
-        );
+        m.bufs
+            .push(init.chunks(size).map(|c| V::from_le(p.elem, c)).collect());
         m.elems.push(p.elem);
     }
     let mut panics = Vec::new();
@@ -864,7 +861,10 @@ fn atomic(name: &str, old: V, a: &[V]) -> V {
 fn unary(op: UnOp, v: V) -> V {
     macro_rules! neg_int {
         ($x:expr, $c:ident) => {
-            V::$c($x.checked_neg().expect("the generator negates only what fits"))
+            V::$c(
+                $x.checked_neg()
+                    .expect("the generator negates only what fits"),
+            )
         };
     }
     match (op, v) {
@@ -987,9 +987,11 @@ fn shift(op: BinOp, a: V, amount: i128) -> V {
         ($x:expr, $c:ident) => {{
             let x = $x;
             V::$c(if op == BinOp::Shl {
-                x.checked_shl(n).expect("generated shift amount out of range")
+                x.checked_shl(n)
+                    .expect("generated shift amount out of range")
             } else {
-                x.checked_shr(n).expect("generated shift amount out of range")
+                x.checked_shr(n)
+                    .expect("generated shift amount out of range")
             })
         }};
     }

@@ -19,6 +19,8 @@ mod reference;
 #[path = "../differential_random/rng.rs"]
 mod rng;
 mod rustc_check;
+// Generated (see `rustc_check.rs`): compared with the generator's output as printed.
+#[rustfmt::skip]
 mod rustc_kernels;
 #[path = "../differential_random/syntax.rs"]
 mod syntax;

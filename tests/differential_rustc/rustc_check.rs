@@ -15,7 +15,6 @@ use crate::gen::{self, Features, CATALOGUE};
 use crate::rustc_kernels as rk;
 use crate::{compare, reference};
 
-
 /// First seed of the checked-in set.
 const RUSTC_BASE: u64 = 0xc0ffee;
 const RUSTC_COUNT: usize = 30;
@@ -149,7 +148,11 @@ thread_local! {
 /// Runs a printed host function over the grid, thread after thread, on the case's data.
 fn run_host(case: &gen::Case, f: rk::HostFn) -> Vec<Vec<u8>> {
     let b = &case.init;
-    let (inp, fin, din) = (typed::<u64>(&b[0]), typed::<f32>(&b[1]), typed::<f64>(&b[2]));
+    let (inp, fin, din) = (
+        typed::<u64>(&b[0]),
+        typed::<f32>(&b[1]),
+        typed::<f64>(&b[2]),
+    );
     let (mut o8, mut o16) = (typed::<u8>(&b[3]), typed::<i16>(&b[4]));
     let (mut o32, mut o64) = (typed::<u32>(&b[5]), typed::<i64>(&b[6]));
     let (mut of, mut od) = (typed::<f32>(&b[7]), typed::<f64>(&b[8]));
@@ -160,8 +163,8 @@ fn run_host(case: &gen::Case, f: rk::HostFn) -> Vec<Vec<u8>> {
         for t in 0..case.block {
             IDS.with(|c| c.set([t, blk, case.block, case.grid]));
             f(
-                &inp, &fin, &din, &mut o8, &mut o16, &mut o32, &mut o64, &mut of, &mut od,
-                &mut ga, &mut gi, &mut gu, &mut gl, &mut gf, &mut gd,
+                &inp, &fin, &din, &mut o8, &mut o16, &mut o32, &mut o64, &mut of, &mut od, &mut ga,
+                &mut gi, &mut gu, &mut gl, &mut gf, &mut gd,
             );
         }
     }
@@ -221,7 +224,10 @@ fn expected_file() -> String {
     for i in 0..RUSTC_COUNT {
         let case = rustc_case(i);
         names.push(case.def.name);
-        let body = case.source.strip_prefix("#[kernel]\n").expect("printed with #[kernel]");
+        let body = case
+            .source
+            .strip_prefix("#[kernel]\n")
+            .expect("printed with #[kernel]");
         for l in body.lines() {
             let _ = writeln!(host, "    {l}");
         }
@@ -274,7 +280,10 @@ fn expected_file() -> String {
 
 #[test]
 fn rustc_kernels_are_current() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/differential_rustc/rustc_kernels.rs");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/differential_rustc/rustc_kernels.rs"
+    );
     let want = expected_file();
     if std::env::var("FERROCUDA_BLESS").as_deref() == Ok("1") {
         std::fs::write(path, &want).expect("write rustc_kernels.rs");
@@ -310,7 +319,13 @@ fn reference_agrees_with_rustc() {
             ..rustc_case(i)
         };
         let s = crate::backends::run_sim(&macro_case, macro_case.def);
-        if let Err(m) = compare::check(&macro_case, &reference::RefOutcome::Done(r), "#[kernel] on the simulator", &s, true) {
+        if let Err(m) = compare::check(
+            &macro_case,
+            &reference::RefOutcome::Done(r),
+            "#[kernel] on the simulator",
+            &s,
+            true,
+        ) {
             failures.push(format!("{}: {m}", case.def.name));
         }
     }

@@ -169,7 +169,10 @@ mod tests {
 
     #[test]
     fn runner_scripts_parse() {
-        for (name, text) in [("run.sh", crate::bundle::RUNNER), ("sanitize.sh", super::SCRIPT)] {
+        for (name, text) in [
+            ("run.sh", crate::bundle::RUNNER),
+            ("sanitize.sh", super::SCRIPT),
+        ] {
             let out = Command::new("bash")
                 .args(["-n", "-c", text])
                 .output()
@@ -193,7 +196,12 @@ mod tests {
         fs::create_dir_all(dir.join("out")).unwrap();
         script(&dir.join("sanitize.sh"), super::SCRIPT);
         fs::write(dir.join("sanitize-expected.txt"), super::EXPECTED).unwrap();
-        for p in ["tests/gpu_kernels-3", "tests/gpu_memory-1", "tests/gpu_recover-2", "bin/vector_add"] {
+        for p in [
+            "tests/gpu_kernels-3",
+            "tests/gpu_memory-1",
+            "tests/gpu_recover-2",
+            "bin/vector_add",
+        ] {
             script(&dir.join(p), "#!/bin/sh\nexit 0\n");
         }
         // A program whose own tests fail (under an error the tool found, so the tool exits 1).
@@ -235,20 +243,30 @@ if grep -q "SUMMARY: 0 errors" "$log"; then exit $rc; else exit 1; fi
                 .to_string()
         };
         let k = line("gpu_kernels-3");
-        assert!(k.contains(" pass ") && k.contains("expected=2") && k.contains("unexpected=0"), "{k}");
+        assert!(
+            k.contains(" pass ") && k.contains("expected=2") && k.contains("unexpected=0"),
+            "{k}"
+        );
         let m = line("gpu_memory-1");
         assert!(m.contains(" FAIL ") && m.contains("unexpected=2"), "{m}");
         let r = line("gpu_recover-2");
         assert!(r.contains(" pass ") && r.contains("expected=2"), "{r}");
         let e = line("gpu_e2e-6");
-        assert!(e.contains(" FAIL ") && e.contains("program=FAILED(rc=1)") && e.contains("unexpected=1"), "{e}");
+        assert!(
+            e.contains(" FAIL ")
+                && e.contains("program=FAILED(rc=1)")
+                && e.contains("unexpected=1"),
+            "{e}"
+        );
         let v = line("vector_add");
         assert!(v.contains(" pass ") && v.contains("errors=0"), "{v}");
         assert!(!text.contains("ui-0"), "ui tests need cargo:\n{text}");
         assert_eq!(out.status.code(), Some(1), "{text}");
         let summary = fs::read_to_string(dir.join("out/sanitize-summary.txt")).unwrap();
         assert_eq!(summary.lines().count(), 5, "{summary}");
-        assert!(dir.join("out/sanitize-memcheck/gpu_memory-1.sanitizer").exists());
+        assert!(dir
+            .join("out/sanitize-memcheck/gpu_memory-1.sanitizer")
+            .exists());
         let _ = fs::remove_dir_all(&dir);
     }
 }
