@@ -177,3 +177,97 @@ fn erfc_host(x: f64) -> f64 {
     }
     unsafe { erfc(x) }
 }
+
+mod math_common;
+
+/// Every f32 math function, compiled alone in a kernel for sm_80 and sm_90: its PTX has no f64
+/// instruction (`.f64` operand types, `cvt` to or from f64), so f32 math runs at f32 speed on
+/// every GPU (issue 27: f64 runs at 1/2 to 1/64 of the f32 rate).
+#[test]
+fn f32_math_functions_use_no_f64_instruction() {
+    use math_common::kernels as k;
+    let kernels = [
+        k::sqrt_f32::ast(),
+        k::rsqrt_f32::ast(),
+        k::cbrt_f32::ast(),
+        k::exp_f32::ast(),
+        k::exp2_f32::ast(),
+        k::exp10_f32::ast(),
+        k::expm1_f32::ast(),
+        k::ln_f32::ast(),
+        k::log2_f32::ast(),
+        k::log10_f32::ast(),
+        k::ln_1p_f32::ast(),
+        k::sin_f32::ast(),
+        k::cos_f32::ast(),
+        k::sincos_s_f32::ast(),
+        k::sincos_c_f32::ast(),
+        k::tan_f32::ast(),
+        k::sinpi_f32::ast(),
+        k::cospi_f32::ast(),
+        k::sincospi_s_f32::ast(),
+        k::sincospi_c_f32::ast(),
+        k::asin_f32::ast(),
+        k::acos_f32::ast(),
+        k::atan_f32::ast(),
+        k::sinh_f32::ast(),
+        k::cosh_f32::ast(),
+        k::tanh_f32::ast(),
+        k::asinh_f32::ast(),
+        k::acosh_f32::ast(),
+        k::atanh_f32::ast(),
+        k::erf_f32::ast(),
+        k::erfc_f32::ast(),
+        k::lgamma_f32::ast(),
+        k::tgamma_f32::ast(),
+        k::atan2_f32::ast(),
+        k::powf_f32::ast(),
+        k::hypot_f32::ast(),
+        k::fmod_f32::ast(),
+        k::copysign_f32::ast(),
+    ];
+    let mut bad = Vec::new();
+    for def in kernels {
+        for sm in [80, 90] {
+            let opts = CompileOptions {
+                sm,
+                ..CompileOptions::default()
+            };
+            let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("{}: {e}", def.name));
+            let f64_lines: Vec<&str> = c
+                .ptx
+                .lines()
+                .filter(|l| l.contains(".f64") || l.contains("cvt.f64"))
+                .collect();
+            if !f64_lines.is_empty() {
+                bad.push(format!("{} sm_{sm}: {}", def.name, f64_lines.join(" | ")));
+            }
+            if kernel_testkit::ptxas::find().is_some() {
+                let r = kernel_testkit::ptxas::assemble(&c.ptx, sm);
+                assert!(r.is_ok(), "{} sm_{sm}: {:?}", def.name, r.err());
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "f64 instructions in f32 math:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[kernel]
+pub fn exp_cr_f32(x: &[f32], y: &mut [f32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < y.len() {
+        y[i] = exp_cr(x[i]);
+    }
+}
+
+/// The scan above can fail: the correctly rounded variant keeps the f64 route (what every f32
+/// function compiled to before issue 27) and its PTX has f64 instructions.
+#[test]
+fn the_f64_scan_sees_the_correctly_rounded_route() {
+    let c = compile(exp_cr_f32::ast(), &[], &CompileOptions::default()).unwrap();
+    assert!(c.ptx.contains("cvt.f64.f32"), "exp_cr goes through f64");
+    assert!(c.ptx.lines().any(|l| l.contains(".f64")));
+}

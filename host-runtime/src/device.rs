@@ -129,12 +129,24 @@ impl Device {
         Device::new(ordinal)
     }
 
-    /// A new simulated device: kernels run on the CPU (see [`crate::sim_backend`]).
+    /// A new simulated device: kernels run on the CPU (see [`crate::sim_backend`]). It simulates
+    /// the architecture `FERROCUDA_SIM_ARCH` names (`90`, `sm_90`...), sm_80 by default.
     pub fn simulator() -> Device {
+        Device::simulated(kernel_sim::Target::from_env_or_default())
+    }
+
+    /// A new simulated device of compute capability `sm` (`major * 10 + minor`): its limits and
+    /// instruction set are that architecture's (`kernel_sim::Target`).
+    pub fn simulator_with_arch(sm: u32) -> Result<Device> {
+        let target = kernel_sim::Target::parse(&sm.to_string()).map_err(Error::InvalidValue)?;
+        Ok(Device::simulated(target))
+    }
+
+    fn simulated(target: kernel_sim::Target) -> Device {
         Device {
             inner: Arc::new(DeviceInner {
                 uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
-                backend: Backend::Sim(SimDevice::new()),
+                backend: Backend::Sim(SimDevice::new(target)),
             }),
         }
     }

@@ -15,7 +15,9 @@ use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
 
 use kernel_ir::ir;
-use kernel_sim::{self as sim, BlockOrder, GlobalMemory, SimError, SimErrorKind, SimLaunch};
+use kernel_sim::{
+    self as sim, BlockOrder, GlobalMemory, SimError, SimErrorKind, SimLaunch, Target,
+};
 
 use crate::launch::{validate, FuncLimits, Limits};
 use crate::panic::KernelPanic;
@@ -28,23 +30,25 @@ pub(crate) struct SimDevice {
     pending: Mutex<Option<Error>>,
     pub(crate) props: DeviceProperties,
     pub(crate) limits: Limits,
+    /// The architecture it simulates: its limits and instruction set.
+    target: Target,
 }
 
 impl SimDevice {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(target: Target) -> Self {
         let props = DeviceProperties {
             name: "Ferrocuda simulator".into(),
-            compute_capability: (8, 0),
+            compute_capability: target.compute_capability(),
             multiprocessor_count: 1,
-            max_threads_per_block: 1024,
-            max_block_dim: [1024, 1024, 64],
-            max_grid_dim: [i32::MAX as u32, 65535, 65535],
-            shared_mem_per_block: 48 * 1024,
-            shared_mem_per_block_optin: sim::MAX_SHARED_BYTES,
-            shared_mem_per_multiprocessor: sim::MAX_SHARED_BYTES,
-            registers_per_block: 65536,
+            max_threads_per_block: target.max_threads_per_block,
+            max_block_dim: target.max_block_dim,
+            max_grid_dim: target.max_grid_dim,
+            shared_mem_per_block: target.default_shared_per_block,
+            shared_mem_per_block_optin: target.max_shared_per_block_optin,
+            shared_mem_per_multiprocessor: target.shared_per_multiprocessor,
+            registers_per_block: target.registers_per_block,
             warp_size: 32,
-            max_threads_per_multiprocessor: 2048,
+            max_threads_per_multiprocessor: target.max_threads_per_multiprocessor,
             total_memory: 0,
             l2_cache_bytes: 0,
             concurrent_kernels: false,
@@ -61,6 +65,7 @@ impl SimDevice {
             pending: Mutex::new(None),
             props,
             limits,
+            target,
         }
     }
 
@@ -175,9 +180,18 @@ impl SimDevice {
             block: [cfg.block.x, cfg.block.y, cfg.block.z],
             dyn_shared_bytes: cfg.shared_mem_bytes,
             block_order: BlockOrder::Sequential,
+            target: self.target,
+            // The CUDA arm raises the attribute for launches that need it (`raise_dynamic_shared`).
+            max_dynamic_shared_bytes: (func.static_shared + cfg.shared_mem_bytes
+                > self.props.shared_mem_per_block)
+                .then_some(cfg.shared_mem_bytes),
         };
         let r = sim::launch(kernel, &launch, &params, &mut self.mem());
         if let Err(e) = r {
+            // What ptxas would refuse fails the launch, as the module load does on a GPU.
+            if e.kind == SimErrorKind::TargetLimit {
+                return Err(sim_error(e));
+            }
             let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             if pending.is_none() {
                 *pending = Some(sim_error(e));

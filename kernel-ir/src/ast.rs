@@ -546,6 +546,22 @@ pub mod build {
     pub fn s(x: &str) -> String {
         x.to_string()
     }
+    /// `l op r`.
+    pub fn bin(op: BinOp, l: Expr, r: Expr, line: u32, col: u32) -> Expr {
+        e(ExprKind::Binary(op, Box::new(l), Box::new(r)), line, col)
+    }
+    /// A local variable.
+    pub fn local(name: &str, line: u32, col: u32) -> Expr {
+        e(ExprKind::Local(name.to_string()), line, col)
+    }
+    /// `base[index]`.
+    pub fn index(base: Expr, index: Expr, line: u32, col: u32) -> Expr {
+        e(ExprKind::Index(Box::new(base), Box::new(index)), line, col)
+    }
+    /// An integer literal without a suffix.
+    pub fn int(v: u128, line: u32, col: u32) -> Expr {
+        e(ExprKind::Lit(Lit::Int(v, None)), line, col)
+    }
 }
 
 /// A generic argument of a kernel instantiation: `T = f32`, `TILE = 32`.

@@ -125,6 +125,9 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
         Reroot.visit_type_mut(&mut ty);
         let span = pt.ty.span();
         let var = format_ident!("__fc_p{}", i);
+        // A configured-out parameter is configured out of the launcher too.
+        let present = crate::cfg::cfg_attr_tokens(crate::cfg::presence(&pt.attrs)?.as_ref());
+        let (n_inputs, n_prep) = (inputs.len(), prep.len());
         match classify(&ty)? {
             ParamClass::Slice {
                 elem,
@@ -155,9 +158,24 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 }
             }
         }
-        ptrs.push(quote!(&mut #var as *mut _ as *mut ::core::ffi::c_void));
+        if !present.is_empty() {
+            for t in &mut inputs[n_inputs..] {
+                *t = quote!(#present #t);
+            }
+            for t in &mut prep[n_prep..] {
+                let is_let = matches!(
+                    t.clone().into_iter().next(),
+                    Some(proc_macro2::TokenTree::Ident(i)) if i == "let"
+                );
+                *t = if is_let {
+                    quote!(#present #t)
+                } else {
+                    quote!(#present { #t })
+                };
+            }
+        }
+        ptrs.push(quote!(#present (&mut #var as *mut _ as *mut ::core::ffi::c_void)));
     }
-    let n_args = ptrs.len();
 
     let mut generics = sig.generics.clone();
     let mut types = Vec::new();
@@ -217,7 +235,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
             #value_check
             #element_check
             #(#prep)*
-            let mut __fc_args: [*mut ::core::ffi::c_void; #n_args] = [#(#ptrs),*];
+            let __fc_args: &mut [*mut ::core::ffi::c_void] = &mut [#(#ptrs),*];
             #key
             #rt::launch_kernel(
                 #stream,
@@ -225,7 +243,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 &__fc_key,
                 &__fc_generics,
                 ::core::convert::Into::into(#cfg),
-                &mut __fc_args,
+                __fc_args,
             )
         }
     })

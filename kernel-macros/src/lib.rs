@@ -38,12 +38,17 @@
 use proc_macro::TokenStream;
 
 mod attrs;
+mod cfg;
+#[cfg(test)]
+mod corpus;
 mod derive;
 mod device;
 mod kernel;
 mod launcher;
 mod lower;
+mod nesting;
 mod paths;
+mod rebalance;
 mod scope;
 mod span;
 mod strip;

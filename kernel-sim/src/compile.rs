@@ -171,6 +171,8 @@ pub(crate) struct Program {
     pub shared_offsets: Vec<u32>,
     pub shared_static_bytes: u32,
     pub dyn_offset: u32,
+    /// The first intrinsic call the target lacks (`min_sm` above it): its op and entry.
+    pub too_new: Option<(usize, &'static IntrinsicDef)>,
 }
 
 /// One print site, lowered: the C format and where its promoted arguments live.
@@ -195,9 +197,11 @@ struct Lower<'k> {
     /// The innermost `Inst::Loc` seen on the way to the current instruction (index into `srcs`).
     cur_src: Option<u32>,
     dyn_bytes: u32,
+    /// The target's compute capability (`Target::sm`).
+    sm: u32,
 }
 
-pub(crate) fn lower(k: &Kernel, dyn_shared_bytes: u32) -> Result<Program, SimError> {
+pub(crate) fn lower(k: &Kernel, dyn_shared_bytes: u32, sm: u32) -> Result<Program, SimError> {
     let mut shared_offsets = Vec::with_capacity(k.shared.len());
     let mut off = 0u32;
     for s in &k.shared {
@@ -231,6 +235,7 @@ pub(crate) fn lower(k: &Kernel, dyn_shared_bytes: u32) -> Result<Program, SimErr
             shared_offsets,
             shared_static_bytes: off,
             dyn_offset,
+            too_new: None,
         },
         consts: HashMap::new(),
         array_base: Vec::new(),
@@ -240,6 +245,7 @@ pub(crate) fn lower(k: &Kernel, dyn_shared_bytes: u32) -> Result<Program, SimErr
         last_site: None,
         cur_src: None,
         dyn_bytes: dyn_shared_bytes,
+        sm,
     };
     for a in &k.arrays {
         let base = l.p.nslots as Slot;
@@ -565,6 +571,10 @@ impl Lower<'_> {
             },
             Inst::Intrinsic { id, dsts, args } => {
                 let def = id.def();
+                // Reachable or not, ptxas refuses the whole module: the launch reports it.
+                if def.min_sm > self.sm && self.p.too_new.is_none() {
+                    self.p.too_new = Some((self.p.ops.len(), def));
+                }
                 if args.len() != def.args.len() || dsts.len() != def.rets.len() {
                     return self.invalid(format!(
                         "intrinsic `{}` takes {} arguments and {} results",

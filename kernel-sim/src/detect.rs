@@ -5,6 +5,15 @@
 //! accesses, so a barrier costs one counter increment instead of a sweep. Within an epoch two
 //! accesses by different threads conflict unless both are atomics or neither writes, except that
 //! lanes of one warp are ordered by a warp collective both of them passed after the first access.
+//!
+//! Every access is recorded before it is judged, so that a read of a byte no thread wrote yet still
+//! conflicts with a later write by another thread in the same epoch: the scheduler holds such a
+//! read back (see `sched`) and reports the race if that write comes, the uninitialised read if not.
+//!
+//! A plain read conflicting with another thread's atomic is only a [`Note`]: it is the first read
+//! of a compare-and-swap loop when the reading thread then accesses the word atomically itself
+//! (the scheduler judges that), and each cell remembers whether its plain readers did so, so that an
+//! atomic arriving after such reads is not a race either.
 
 /// No thread.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -22,6 +31,12 @@ struct Cell {
     rgen: u32,
     rwarp: u32,
     atomic: u32,
+    /// Plain readers in this epoch that have not accessed the byte atomically since their read
+    /// (`NONE`, one thread, or `MANY`).
+    unvalidated: u32,
+    /// The last thread whose atomic access validated its own plain read of the byte (the other
+    /// half of its compare-and-swap is judged with that read).
+    validator: u32,
 }
 
 /// A detected problem; `other` is the linear id of the conflicting thread (or `MANY`).
@@ -34,6 +49,16 @@ pub(crate) enum Hazard {
     Uninit {
         offset: usize,
     },
+}
+
+/// A conflict that is legal in a compare-and-swap loop; `other` as in [`Hazard`].
+pub(crate) enum Note {
+    /// A plain read of a byte another thread accessed atomically in this epoch: a warning if the
+    /// reader then accesses the byte atomically, else a race.
+    ReadOfAtomic { offset: usize, other: u32 },
+    /// An atomic access of a byte other threads read plainly in this epoch, each of them having
+    /// accessed it atomically after its read.
+    AtomicAfterGuesses { offset: usize, other: u32 },
 }
 
 pub(crate) struct Shadow {
@@ -100,6 +125,8 @@ impl Shadow {
                 rgen: 0,
                 rwarp: NONE,
                 atomic: NONE,
+                unvalidated: NONE,
+                validator: NONE,
             };
         }
         c
@@ -113,18 +140,25 @@ impl Shadow {
         }
     }
 
-    pub fn read(&mut self, start: usize, len: usize, t: u32) -> Result<(), Hazard> {
+    /// A plain read by thread `t`. A read of a byte not written in this block is recorded like any
+    /// other, then reported as `Hazard::Uninit`.
+    pub fn read(&mut self, start: usize, len: usize, t: u32) -> Result<Option<Note>, Hazard> {
         let gen = self.warp_gen[t as usize / 32];
+        let mut note = None;
+        let mut uninit = None;
         for off in start..start + len {
-            if self.cells[off].init != self.serial {
-                return Err(Hazard::Uninit { offset: off });
-            }
             let c = *self.fresh(off);
             if c.writer != NONE && !self.ordered(c.writer, c.wgen, t) {
-                return Err(race(off, c.writer, "write"));
+                return Err(race(off, c.writer, "a write"));
             }
-            if c.atomic != NONE && c.atomic != t {
-                return Err(race(off, c.atomic, "atomic access"));
+            if c.atomic != NONE && c.atomic != t && note.is_none() {
+                note = Some(Note::ReadOfAtomic {
+                    offset: off,
+                    other: c.atomic,
+                });
+            }
+            if c.init != self.serial && uninit.is_none() {
+                uninit = Some(off);
             }
             let c = &mut self.cells[off];
             match c.reader {
@@ -143,8 +177,12 @@ impl Shadow {
                     c.rgen = c.rgen.max(gen);
                 }
             }
+            c.unvalidated = merge(c.unvalidated, t);
         }
-        Ok(())
+        match uninit {
+            Some(offset) => Err(Hazard::Uninit { offset }),
+            None => Ok(note),
+        }
     }
 
     pub fn write(&mut self, start: usize, len: usize, t: u32) -> Result<(), Hazard> {
@@ -153,13 +191,13 @@ impl Shadow {
         for off in start..start + len {
             let c = *self.fresh(off);
             if c.writer != NONE && !self.ordered(c.writer, c.wgen, t) {
-                return Err(race(off, c.writer, "write"));
+                return Err(race(off, c.writer, "a write"));
             }
             if !self.readers_ordered(&c, t) {
-                return Err(race(off, c.reader, "read"));
+                return Err(race(off, c.reader, "a read"));
             }
             if c.atomic != NONE && c.atomic != t {
-                return Err(race(off, c.atomic, "atomic access"));
+                return Err(race(off, c.atomic, "an atomic access"));
             }
             let c = &mut self.cells[off];
             c.writer = t;
@@ -169,21 +207,49 @@ impl Shadow {
         Ok(())
     }
 
-    /// An atomic read-modify-write (or atomic load/store): races only with plain accesses.
-    pub fn atomic(&mut self, start: usize, len: usize, t: u32, reads: bool) -> Result<(), Hazard> {
+    /// An atomic read-modify-write (or atomic load/store): races only with plain writes, and with
+    /// plain reads of threads that did not access the byte atomically after reading it. When it
+    /// reads, a byte not written in this block is recorded, then reported as `Hazard::Uninit`.
+    pub fn atomic(
+        &mut self,
+        start: usize,
+        len: usize,
+        t: u32,
+        reads: bool,
+    ) -> Result<Option<Note>, Hazard> {
         let serial = self.serial;
+        let mut note = None;
+        let mut uninit = None;
         for off in start..start + len {
-            if reads && self.cells[off].init != serial {
-                return Err(Hazard::Uninit { offset: off });
+            if reads && self.cells[off].init != serial && uninit.is_none() {
+                uninit = Some(off);
             }
-            let c = *self.fresh(off);
+            let mut c = *self.fresh(off);
             if c.writer != NONE && !self.ordered(c.writer, c.wgen, t) {
-                return Err(race(off, c.writer, "write"));
+                return Err(race(off, c.writer, "a write"));
+            }
+            // This access validates the thread's own earlier plain read (a CAS loop's guess), whose
+            // conflicts the scheduler reports at that read.
+            let own_guess = c.unvalidated == t || c.validator == t;
+            if c.unvalidated == t {
+                c.unvalidated = NONE;
             }
             if !self.readers_ordered(&c, t) {
-                return Err(race(off, c.reader, "read"));
+                if c.unvalidated != NONE {
+                    return Err(race(off, c.unvalidated, "a read"));
+                }
+                if !own_guess && note.is_none() {
+                    note = Some(Note::AtomicAfterGuesses {
+                        offset: off,
+                        other: c.reader,
+                    });
+                }
             }
             let c = &mut self.cells[off];
+            if c.unvalidated == t {
+                c.unvalidated = NONE;
+                c.validator = t;
+            }
             c.atomic = match c.atomic {
                 NONE => t,
                 a if a == t => t,
@@ -191,7 +257,19 @@ impl Shadow {
             };
             c.init = serial;
         }
-        Ok(())
+        match uninit {
+            Some(offset) => Err(Hazard::Uninit { offset }),
+            None => Ok(note),
+        }
+    }
+}
+
+/// Adds thread `t` to a one-thread-or-`MANY` set.
+fn merge(set: u32, t: u32) -> u32 {
+    match set {
+        NONE => t,
+        s if s == t => t,
+        _ => MANY,
     }
 }
 

@@ -18,14 +18,20 @@ pub enum SimErrorKind {
     SharedRace,
     /// Some threads wait at a barrier that others will never reach (exited or at another barrier).
     BarrierDivergence,
-    /// A warp collective's mask names a lane that does not take part, or lanes disagree.
+    /// A warp collective's mask names a lane that does not take part, or lanes that one mask
+    /// names pass different masks.
     WarpMaskMismatch,
     /// A read of shared memory that no thread of the block wrote during this launch.
     UninitSharedRead,
     /// The parameter slices do not match the kernel's parameters.
     InvalidParams,
-    /// Grid, block or shared-memory size outside what CUDA allows for this kernel.
+    /// Grid, block or dynamic shared-memory size outside what CUDA allows for this kernel on the
+    /// launch's target.
     InvalidLaunch,
+    /// The kernel is one the launch's target cannot run whatever the configuration, which ptxas
+    /// would refuse: an intrinsic newer than the target (at the call's location), or more static
+    /// shared memory than a block may declare.
+    TargetLimit,
     /// `GlobalMemory::free` of an address that is not a live allocation.
     InvalidFree,
     /// The launch executed more operations than its limit (see `sim::max_instructions`): a
@@ -48,6 +54,7 @@ impl SimErrorKind {
             SimErrorKind::UninitSharedRead => "read uninitialised shared memory",
             SimErrorKind::InvalidParams => "got invalid parameters",
             SimErrorKind::InvalidLaunch => "has an invalid launch configuration",
+            SimErrorKind::TargetLimit => "does not fit its target",
             SimErrorKind::InvalidFree => "freed an invalid address",
             SimErrorKind::MalformedIr => "cannot be simulated",
             SimErrorKind::InstructionLimit => "ran past the simulator's instruction limit",
@@ -110,11 +117,20 @@ impl fmt::Display for SimError {
         if self.kernel.is_empty() {
             return write!(f, "simulator: {}", self.message);
         }
-        write!(f, "kernel `{}` {} at ", self.kernel, self.kind.describe())?;
+        write!(f, "kernel `{}` {}", self.kernel, self.kind.describe())?;
+        // Errors of the launch as a whole (configuration, target) name no thread.
+        let whole = self.inst.is_none() || self.kind == SimErrorKind::TargetLimit;
+        if whole && self.file.is_empty() {
+            return write!(f, ": {}", self.message);
+        }
+        write!(f, " at ")?;
         if self.file.is_empty() {
             write!(f, "<unknown location>")?;
         } else {
             write!(f, "{}:{}:{}", self.file, self.line, self.col)?;
+        }
+        if whole {
+            return write!(f, ": {}", self.message);
         }
         let [bx, by, bz] = self.block;
         let [tx, ty, tz] = self.thread;

@@ -3,7 +3,7 @@
 //! detectors).
 
 use super::compile::{Op, Program};
-use super::detect::{Hazard, Shadow};
+use super::detect::{Hazard, Note, Shadow};
 use super::error::SimErrorKind;
 use super::memory::GlobalMemory;
 use super::ops;
@@ -24,6 +24,33 @@ pub(crate) struct Machine<'a> {
     pub block_idx: [u32; 3],
     pub block_dim: [u32; 3],
     pub grid_dim: [u32; 3],
+    /// The op being executed, for warnings (set before the ops that read shared memory).
+    pub pc: usize,
+    /// Per thread of the block: its plain read that conflicted with another thread's atomic,
+    /// awaiting the thread's own atomic access of the word (see `detect::Note::ReadOfAtomic`).
+    pub guesses: &'a mut [Option<Guess>],
+    /// Warnings of the launch so far, one per op.
+    pub warnings: &'a mut Vec<RawWarning>,
+}
+
+/// A plain read that conflicted with another thread's atomic: a compare-and-swap loop's first
+/// read if the thread then accesses the word atomically, a race if it reaches a barrier or exits
+/// first.
+#[derive(Clone, Copy)]
+pub(crate) struct Guess {
+    pub offset: usize,
+    pub other: u32,
+    pub pc: usize,
+}
+
+/// A warning before it gets a location: op, thread (linear id) and block.
+pub(crate) struct RawWarning {
+    pub pc: usize,
+    pub t: u32,
+    pub block: [u32; 3],
+    pub message: String,
+    pub other: Option<u32>,
+    pub count: u64,
 }
 
 pub(crate) enum Stop {
@@ -134,10 +161,14 @@ impl Machine<'_> {
         let off = addr as usize;
         let r = match how {
             Access::Read => self.shadow.read(off, bytes, t),
-            Access::Write => self.shadow.write(off, bytes, t),
-            Access::Atomic { reads } => self.shadow.atomic(off, bytes, t, reads),
+            Access::Write => self.shadow.write(off, bytes, t).map(|()| None),
+            Access::Atomic { reads } => {
+                let r = self.shadow.atomic(off, bytes, t, reads);
+                self.validate_guess(t, off, bytes);
+                r
+            }
         };
-        r.map_err(|h| match h {
+        let note = r.map_err(|h| match h {
             Hazard::Uninit { offset } => mem_err(
                 SimErrorKind::UninitSharedRead,
                 format!("read of shared byte {offset}, which no thread of this block has written"),
@@ -149,22 +180,78 @@ impl Machine<'_> {
             } => MemErr {
                 kind: SimErrorKind::SharedRace,
                 message: format!(
-                    "{} of shared byte {offset} races with a {other_access} by {} since the last barrier",
+                    "{} of shared byte {offset} races with {other_access} by {} since the last barrier",
                     match how {
                         Access::Read => "read",
                         Access::Write => "write",
                         Access::Atomic { .. } => "atomic access",
                     },
-                    if other == super::detect::MANY {
-                        "several other threads".to_string()
-                    } else {
-                        "thread {OTHER}".to_string()
-                    }
+                    who(other)
                 ),
                 other: (other != super::detect::MANY).then_some(other),
             },
         })?;
+        match note {
+            None => {}
+            Some(Note::ReadOfAtomic { offset, other }) => {
+                let g = &mut self.guesses[t as usize];
+                if g.is_none() {
+                    *g = Some(Guess {
+                        offset,
+                        other,
+                        pc: self.pc,
+                    });
+                }
+            }
+            Some(Note::AtomicAfterGuesses { offset, other }) => self.warn(
+                self.pc,
+                t,
+                format!(
+                    "atomic access of shared byte {offset} races with a plain read by {} since the \
+                     last barrier; allowed because every such reader then accessed the word \
+                     atomically (a compare-and-swap loop)",
+                    who(other)
+                ),
+                other,
+            ),
+        }
         Ok(off)
+    }
+
+    /// An atomic access by `t` of `[off, off + bytes)` turns its pending guess there into a warning.
+    fn validate_guess(&mut self, t: u32, off: usize, bytes: usize) {
+        let g = &mut self.guesses[t as usize];
+        if let Some(Guess { offset, other, pc }) = *g {
+            if (off..off + bytes).contains(&offset) {
+                *g = None;
+                self.warn(
+                    pc,
+                    t,
+                    format!(
+                        "read of shared byte {offset} races with an atomic access by {} since the \
+                         last barrier; allowed as the first read of a compare-and-swap loop, since \
+                         the thread then accesses the word atomically",
+                        who(other)
+                    ),
+                    other,
+                );
+            }
+        }
+    }
+
+    fn warn(&mut self, pc: usize, t: u32, message: String, other: u32) {
+        if let Some(w) = self.warnings.iter_mut().find(|w| w.pc == pc) {
+            w.count += 1;
+            return;
+        }
+        self.warnings.push(RawWarning {
+            pc,
+            t,
+            block: self.block_idx,
+            message,
+            other: (other != super::detect::MANY).then_some(other),
+            count: 1,
+        });
     }
 
     fn read(
@@ -209,6 +296,15 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Names the other thread of a conflict in a message (`{OTHER}` is filled in when located).
+fn who(other: u32) -> &'static str {
+    if other == super::detect::MANY {
+        "several other threads"
+    } else {
+        "thread {OTHER}"
     }
 }
 
@@ -425,6 +521,7 @@ pub(crate) fn run(
                 }
             }
             Op::Load { space, ty, d, addr } => {
+                m.pc = p;
                 match m.read(t, space, regs[addr as usize], ty, Access::Read) {
                     Ok(v) => regs[d as usize] = v,
                     Err(e) => break Err(from_mem(e, p)),
@@ -437,6 +534,7 @@ pub(crate) fn run(
                 d,
                 addr,
             } => {
+                m.pc = p;
                 let a = regs[addr as usize];
                 let size = ty.bytes() as u64;
                 let whole = Machine::check_align(space, a, n as usize * size as usize);
@@ -493,6 +591,7 @@ pub(crate) fn run(
             }
             Op::Sreg { d, reg } => regs[d as usize] = sreg_value(m, t, tid, reg),
             Op::Call { call } => {
+                m.pc = p;
                 m.icount += count;
                 count = 0;
                 if let Err(e) = call_intrinsic(m, regs, call, t, tid) {

@@ -7,7 +7,10 @@
 //!
 //! Beyond running kernels it reports what a GPU would hide: out-of-bounds and misaligned accesses,
 //! shared-memory races between barriers, reads of never-written shared memory, divergent barriers
-//! and warp collectives whose mask names lanes that are not there ([`SimErrorKind`]).
+//! and warp collectives whose mask names lanes that are not there or that disagree on the mask
+//! ([`SimErrorKind`]). What is suspect but legal (the first plain read of a compare-and-swap loop)
+//! is a [`SimWarning`] instead. Each launch is checked against the GPU architecture it stands for
+//! ([`Target`]): its limits and the intrinsics it has.
 
 // `SimError` is a plain struct with public fields that callers match on; it only travels on the
 // cold path, so boxing it would cost clarity for nothing.
@@ -21,11 +24,14 @@ mod memory;
 mod ops;
 mod print;
 mod sched;
+mod target;
+mod warn;
 
 pub use error::{SimError, SimErrorKind};
 pub use memory::{GlobalMemory, DEFAULT_HEAP_LIMIT, MAX_ALLOCA_BYTES};
 pub use print::capture_output;
-pub use sched::MAX_SHARED_BYTES;
+pub use target::Target;
+pub use warn::{capture_warnings, SimWarning, SimWarningKind};
 
 use kernel_ir::ir::Kernel;
 
@@ -39,29 +45,52 @@ pub enum BlockOrder {
     Shuffled(u64),
 }
 
-/// One launch's configuration, as `cuLaunchKernel` takes it.
+/// One launch's configuration, as `cuLaunchKernel` takes it, with the GPU it stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SimLaunch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dyn_shared_bytes: u32,
     pub block_order: BlockOrder,
+    /// The architecture whose limits and instruction set the launch must respect.
+    pub target: Target,
+    /// The kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize`: `None` when never set, so that
+    /// static plus dynamic shared memory must fit the target's default 48 KiB; `Some(n)` once raised
+    /// to `n`, which the target's opt-in limit must hold together with the static shared memory.
+    pub max_dynamic_shared_bytes: Option<u32>,
 }
 
 impl SimLaunch {
-    /// A 1-D launch in sequential order without dynamic shared memory.
+    /// A 1-D launch in sequential order without dynamic shared memory, on the default target.
     pub fn linear(grid: u32, block: u32) -> Self {
         SimLaunch {
             grid: [grid, 1, 1],
             block: [block, 1, 1],
             dyn_shared_bytes: 0,
             block_order: BlockOrder::Sequential,
+            target: Target::default(),
+            max_dynamic_shared_bytes: None,
         }
+    }
+
+    /// This launch with `bytes` of dynamic shared memory and the kernel opted in to exactly that
+    /// much (what a host runtime does for a launch that needs more than the default).
+    pub fn with_dynamic_shared(self, bytes: u32) -> Self {
+        SimLaunch {
+            dyn_shared_bytes: bytes,
+            max_dynamic_shared_bytes: Some(bytes),
+            ..self
+        }
+    }
+
+    /// This launch on another target.
+    pub fn on(self, target: Target) -> Self {
+        SimLaunch { target, ..self }
     }
 }
 
-/// Counters of a completed launch.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counters and warnings of a completed launch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SimStats {
     /// Bytecode operations executed, summed over threads (about one per IR instruction; loop
     /// headers and jumps count too).
@@ -72,6 +101,10 @@ pub struct SimStats {
     pub barriers: u64,
     /// Warp collectives completed (one per warp and program point).
     pub warp_collectives: u64,
+    /// What the detectors found suspect but legal, one entry per kind and program point (the
+    /// first occurrence, with a count). Each is also printed once per process on stderr (see
+    /// [`capture_warnings`]), whether or not the launch succeeds.
+    pub warnings: Vec<SimWarning>,
 }
 
 /// The default of [`max_instructions`]: minutes of simulation, far beyond any test kernel.

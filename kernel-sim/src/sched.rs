@@ -2,18 +2,19 @@
 //! order. Within a block, threads run in linear-id order, each until it exits or parks; when none
 //! can run, warp collectives fire (lanes gathered per warp and program point), then a barrier
 //! releases if every live thread waits at that same barrier, and anything else is reported as
-//! divergence instead of hanging.
+//! divergence instead of hanging. A thread that reads shared memory nobody wrote yet is held
+//! there (never resumed) while the others run: a later write to that byte by another thread makes
+//! the read a race, and otherwise the read is reported once nothing else can run. Before anything
+//! runs, the launch is checked against its target (`Target`).
 
 use super::compile::{self, Op, Program};
 use super::detect::Shadow;
 use super::error::{panic_message, SimError, SimErrorKind};
-use super::exec::{self, Fault, Machine, Stop};
+use super::exec::{self, Fault, Guess, Machine, RawWarning, Stop};
 use super::memory::GlobalMemory;
+use super::warn::{self, SimWarning, SimWarningKind};
 use super::{BlockOrder, SimLaunch, SimStats};
-use kernel_ir::ir::{Kernel, ParamKind};
-
-/// Largest shared memory per block of the GPUs we target (sm_90 with the opt-in carve-out).
-pub const MAX_SHARED_BYTES: u32 = 227 * 1024;
+use kernel_ir::ir::{Kernel, ParamKind, Ty};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Status {
@@ -22,6 +23,9 @@ enum Status {
     Barrier,
     Warp,
     Done,
+    /// Held at a read of shared memory no thread wrote yet: never resumed. The launch reports the
+    /// read once nothing else can run, unless a later write by another thread shows it is a race.
+    Held,
 }
 
 pub(crate) fn launch(
@@ -31,6 +35,23 @@ pub(crate) fn launch(
     mem: &mut GlobalMemory,
     max_instructions: u64,
 ) -> Result<SimStats, SimError> {
+    let mut warnings = Vec::new();
+    let r = run_launch(kernel, cfg, params, mem, max_instructions, &mut warnings);
+    warn::report(&warnings);
+    r.map(|mut stats| {
+        stats.warnings = warnings;
+        stats
+    })
+}
+
+fn run_launch(
+    kernel: &Kernel,
+    cfg: &SimLaunch,
+    params: &[&[u8]],
+    mem: &mut GlobalMemory,
+    max_instructions: u64,
+    warnings: &mut Vec<SimWarning>,
+) -> Result<SimStats, SimError> {
     let err = |kind, message: String| {
         let mut e = SimError::host(kind, message);
         e.kernel = kernel.display_name.clone();
@@ -39,18 +60,9 @@ pub(crate) fn launch(
     check_dims(kernel, cfg).map_err(|m| err(SimErrorKind::InvalidLaunch, m))?;
     // Stacks of a launch that stopped early.
     mem.release_stacks();
-    let mut prog = compile::lower(kernel, cfg.dyn_shared_bytes)?;
-    let shared_bytes = if cfg.dyn_shared_bytes > 0 {
-        prog.dyn_offset as u64 + cfg.dyn_shared_bytes as u64
-    } else {
-        prog.shared_static_bytes as u64
-    };
-    if shared_bytes > MAX_SHARED_BYTES as u64 {
-        return Err(err(
-            SimErrorKind::InvalidLaunch,
-            format!("the block needs {shared_bytes} bytes of shared memory; at most {MAX_SHARED_BYTES} exist"),
-        ));
-    }
+    let mut prog = compile::lower(kernel, cfg.dyn_shared_bytes, cfg.target.sm)?;
+    check_target(kernel, cfg, &prog)?;
+    let shared_bytes = check_shared(cfg, &prog).map_err(|(kind, m)| err(kind, m))?;
     bind_params(kernel, params, &mut prog).map_err(|m| err(SimErrorKind::InvalidParams, m))?;
 
     let [gx, gy, gz] = cfg.grid;
@@ -78,101 +90,257 @@ pub(crate) fn launch(
     let mut status = vec![Status::Run; nthreads];
     let mut shared = vec![0u8; shared_bytes as usize];
     let mut shadow = Shadow::new();
+    let mut guesses: Vec<Option<Guess>> = vec![None; nthreads];
+    let mut raw_warnings: Vec<RawWarning> = Vec::new();
     let mut stats = SimStats::default();
     let mut hint = 0usize;
     let n = prog.nslots;
 
-    for b in order {
-        let block_idx = [
-            (b % gx as u64) as u32,
-            ((b / gx as u64) % gy as u64) as u32,
-            (b / (gx as u64 * gy as u64)) as u32,
-        ];
-        for chunk in regs.chunks_exact_mut(n.max(1)).take(nthreads) {
-            chunk.copy_from_slice(&prog.template[..n]);
-        }
-        pcs.fill(0);
-        status.fill(Status::Run);
-        shadow.start_block(shared.len(), nthreads);
-        let mut m = Machine {
-            prog: &prog,
-            global: mem,
-            shared: &mut shared,
-            shadow: &mut shadow,
-            hint,
-            icount: stats.instructions,
-            max_instructions,
-            block_idx,
-            block_dim: cfg.block,
-            grid_dim: cfg.grid,
-        };
-        let located = |f: Fault, t: usize| locate(kernel, &prog, f, block_idx, tid_of(t), tid_of);
-        loop {
-            for t in 0..nthreads {
-                if status[t] != Status::Run {
-                    continue;
-                }
-                let r = &mut regs[t * n..(t + 1) * n];
-                match exec::run(&mut m, r, &mut pcs[t], t as u32, tid_of(t)) {
-                    Ok(Stop::Exit) => status[t] = Status::Done,
-                    Ok(Stop::Barrier) => status[t] = Status::Barrier,
-                    Ok(Stop::Warp) => status[t] = Status::Warp,
-                    Err(f) => return Err(located(f, t)),
-                }
+    let result = (|| {
+        for b in order {
+            let block_idx = [
+                (b % gx as u64) as u32,
+                ((b / gx as u64) % gy as u64) as u32,
+                (b / (gx as u64 * gy as u64)) as u32,
+            ];
+            for chunk in regs.chunks_exact_mut(n.max(1)).take(nthreads) {
+                chunk.copy_from_slice(&prog.template[..n]);
             }
-            if status.contains(&Status::Warp) {
-                fire_warps(&mut m, &mut regs, &pcs, &mut status, n, &mut stats)
-                    .map_err(|(f, t)| located(f, t))?;
-                continue;
-            }
-            let Some(first) = status.iter().position(|s| *s == Status::Barrier) else {
-                break;
+            pcs.fill(0);
+            status.fill(Status::Run);
+            guesses.fill(None);
+            shadow.start_block(shared.len(), nthreads);
+            let mut m = Machine {
+                prog: &prog,
+                global: mem,
+                shared: &mut shared,
+                shadow: &mut shadow,
+                hint,
+                icount: stats.instructions,
+                max_instructions,
+                block_idx,
+                block_dim: cfg.block,
+                grid_dim: cfg.grid,
+                pc: 0,
+                guesses: &mut guesses,
+                warnings: &mut raw_warnings,
             };
-            check_barrier(&prog, &pcs, &status, first).map_err(|(f, t)| located(f, t))?;
-            let call = &prog.calls[barrier_call(&prog, pcs[first])];
-            if let Some(sim) = call.def.sim_warp {
-                // A barrier with results (`__syncthreads_count` and friends) reduces over the block.
-                let args: Vec<Option<Vec<u64>>> = (0..nthreads)
-                    .map(|t| {
-                        Some(
-                            call.args
-                                .iter()
-                                .map(|&s| regs[t * n + s as usize])
-                                .collect(),
-                        )
-                    })
-                    .collect();
-                let mut out = vec![vec![0u64; call.dsts.len()]; nthreads];
-                sim(&args, &mut out).map_err(|msg| {
-                    let f = Fault {
-                        kind: SimErrorKind::BarrierDivergence,
-                        message: msg,
-                        pc: pcs[first] - 1,
-                        a: 0,
-                        b: 0,
-                        site: None,
-                        other: None,
-                    };
-                    located(f, first)
-                })?;
-                for (t, o) in out.iter().enumerate() {
-                    for ((&d, &v), ty) in call.dsts.iter().zip(o).zip(call.def.rets) {
-                        regs[t * n + d as usize] = exec::canonical(*ty, v);
+            let located =
+                |f: Fault, t: usize| locate(kernel, &prog, f, block_idx, tid_of(t), tid_of);
+            // The first read of never-written shared memory, held until it is known not to race.
+            let mut held: Option<(Fault, usize)> = None;
+            loop {
+                for t in 0..nthreads {
+                    if status[t] != Status::Run {
+                        continue;
+                    }
+                    let r = &mut regs[t * n..(t + 1) * n];
+                    match exec::run(&mut m, r, &mut pcs[t], t as u32, tid_of(t)) {
+                        Ok(stop) => {
+                            status[t] = match stop {
+                                Stop::Exit => Status::Done,
+                                Stop::Barrier => Status::Barrier,
+                                Stop::Warp => Status::Warp,
+                            };
+                            // A compare-and-swap guess must be validated before the thread leaves
+                            // the epoch.
+                            if !matches!(stop, Stop::Warp) {
+                                if let Some(g) = m.guesses[t].take() {
+                                    return Err(located(unvalidated_read(g), t));
+                                }
+                            }
+                        }
+                        Err(f) if f.kind == SimErrorKind::UninitSharedRead => {
+                            status[t] = Status::Held;
+                            held.get_or_insert((f, t));
+                        }
+                        // A race may be the held read's (a later write to the byte it read);
+                        // anything else comes after the held read in the schedule.
+                        Err(f) => match held.take() {
+                            Some((h, ht)) if f.kind != SimErrorKind::SharedRace => {
+                                return Err(located(h, ht))
+                            }
+                            _ => return Err(located(f, t)),
+                        },
                     }
                 }
+                if status.contains(&Status::Warp)
+                    && fire_warps(&mut m, &mut regs, &pcs, &mut status, n, &mut stats)
+                        .map_err(|(f, t)| located(f, t))?
+                {
+                    continue;
+                }
+                if let Some((f, t)) = held.take() {
+                    return Err(located(f, t));
+                }
+                let Some(first) = status.iter().position(|s| *s == Status::Barrier) else {
+                    break;
+                };
+                check_barrier(&prog, &pcs, &status, first).map_err(|(f, t)| located(f, t))?;
+                let call = &prog.calls[barrier_call(&prog, pcs[first])];
+                if let Some(sim) = call.def.sim_warp {
+                    // A barrier with results (`__syncthreads_count` and friends) reduces over the block.
+                    let args: Vec<Option<Vec<u64>>> = (0..nthreads)
+                        .map(|t| {
+                            Some(
+                                call.args
+                                    .iter()
+                                    .map(|&s| regs[t * n + s as usize])
+                                    .collect(),
+                            )
+                        })
+                        .collect();
+                    let mut out = vec![vec![0u64; call.dsts.len()]; nthreads];
+                    sim(&args, &mut out).map_err(|msg| {
+                        let f = Fault {
+                            kind: SimErrorKind::BarrierDivergence,
+                            message: msg,
+                            pc: pcs[first] - 1,
+                            a: 0,
+                            b: 0,
+                            site: None,
+                            other: None,
+                        };
+                        located(f, first)
+                    })?;
+                    for (t, o) in out.iter().enumerate() {
+                        for ((&d, &v), ty) in call.dsts.iter().zip(o).zip(call.def.rets) {
+                            regs[t * n + d as usize] = exec::canonical(*ty, v);
+                        }
+                    }
+                }
+                m.shadow.barrier();
+                stats.barriers += 1;
+                status.fill(Status::Run);
             }
-            m.shadow.barrier();
-            stats.barriers += 1;
-            status.fill(Status::Run);
+            // The block's threads are gone, and their `alloca` stacks with them.
+            m.global.release_stacks();
+            hint = m.hint;
+            stats.instructions = m.icount;
+            stats.blocks += 1;
+            stats.threads += nthreads as u64;
         }
-        // The block's threads are gone, and their `alloca` stacks with them.
-        m.global.release_stacks();
-        hint = m.hint;
-        stats.instructions = m.icount;
-        stats.blocks += 1;
-        stats.threads += nthreads as u64;
+        Ok(())
+    })();
+    // Warnings are located whether or not the launch completed.
+    for w in raw_warnings {
+        let f = Fault {
+            kind: SimErrorKind::SharedRace,
+            message: w.message,
+            pc: w.pc,
+            a: 0,
+            b: 0,
+            site: None,
+            other: w.other,
+        };
+        let e = locate(kernel, &prog, f, w.block, tid_of(w.t as usize), tid_of);
+        warnings.push(SimWarning {
+            kind: SimWarningKind::ReadRacesWithAtomic,
+            kernel: e.kernel,
+            file: e.file,
+            line: e.line,
+            col: e.col,
+            block: e.block,
+            thread: e.thread,
+            message: e.message,
+            count: w.count,
+        });
     }
-    Ok(stats)
+    result.map(|()| stats)
+}
+
+/// The race of a plain read that conflicted with another thread's atomic and was not followed by
+/// the thread's own atomic access of the word before a barrier or its exit.
+fn unvalidated_read(g: Guess) -> Fault {
+    Fault {
+        kind: SimErrorKind::SharedRace,
+        message: format!(
+            "read of shared byte {} races with an atomic access by {} since the last barrier",
+            g.offset,
+            if g.other == super::detect::MANY {
+                "several other threads"
+            } else {
+                "thread {OTHER}"
+            }
+        ),
+        pc: g.pc,
+        a: 0,
+        b: 0,
+        site: None,
+        other: (g.other != super::detect::MANY).then_some(g.other),
+    }
+}
+
+/// What ptxas would refuse for the target, whatever the launch: an intrinsic newer than the
+/// target, static shared memory above its limit.
+fn check_target(kernel: &Kernel, cfg: &SimLaunch, prog: &Program) -> Result<(), SimError> {
+    let target = cfg.target;
+    let mut e = SimError::host(SimErrorKind::TargetLimit, String::new());
+    e.kernel = kernel.display_name.clone();
+    if let Some((op, def)) = prog.too_new {
+        let f = Fault {
+            kind: SimErrorKind::TargetLimit,
+            message: format!(
+                "`{}` needs sm_{} or newer, but the target is {target}",
+                def.name, def.min_sm
+            ),
+            pc: op,
+            a: 0,
+            b: 0,
+            site: None,
+            other: None,
+        };
+        return Err(locate(kernel, prog, f, [0; 3], [0; 3], |_| [0; 3]));
+    }
+    if prog.shared_static_bytes > target.max_static_shared {
+        let names: Vec<String> = kernel
+            .shared
+            .iter()
+            .map(|s| format!("`{}` ({} bytes)", s.name, s.bytes))
+            .collect();
+        e.message = format!(
+            "{} bytes of static shared memory ({}); {target} allows at most {} per block: \
+             allocate beyond that as dynamic shared memory, with the opt-in",
+            prog.shared_static_bytes,
+            names.join(", "),
+            target.max_static_shared
+        );
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// The block's shared memory size, once the launch's dynamic part fits CUDA's rules: without the
+/// opt-in attribute, static plus dynamic within the target's default; with it, dynamic within the
+/// attribute and static plus the attribute within the target's opt-in limit.
+fn check_shared(cfg: &SimLaunch, prog: &Program) -> Result<u64, (SimErrorKind, String)> {
+    let target = cfg.target;
+    let stat = prog.shared_static_bytes as u64;
+    let dynamic = cfg.dyn_shared_bytes as u64;
+    let invalid = |m: String| Err((SimErrorKind::InvalidLaunch, m));
+    match cfg.max_dynamic_shared_bytes {
+        None if stat + dynamic > target.default_shared_per_block as u64 => invalid(format!(
+            "{stat} bytes of static and {dynamic} of dynamic shared memory exceed the {} bytes a \
+             block of {target} gets without opting in (`cudaFuncAttributeMaxDynamicSharedMemorySize`)",
+            target.default_shared_per_block
+        )),
+        Some(max) if stat + max as u64 > target.max_shared_per_block_optin as u64 => {
+            invalid(format!(
+                "the kernel's dynamic shared memory limit of {max} bytes plus its {stat} static \
+                 bytes exceed the {} bytes a block of {target} may opt in to",
+                target.max_shared_per_block_optin
+            ))
+        }
+        Some(max) if dynamic > max as u64 => invalid(format!(
+            "{dynamic} bytes of dynamic shared memory exceed the kernel's limit of {max} \
+             (`cudaFuncAttributeMaxDynamicSharedMemorySize`)"
+        )),
+        _ => Ok(if dynamic > 0 {
+            prog.dyn_offset as u64 + dynamic
+        } else {
+            stat
+        }),
+    }
 }
 
 fn barrier_call(prog: &Program, pc: usize) -> usize {
@@ -227,7 +395,9 @@ fn check_barrier(
     Ok(())
 }
 
-/// Gathers, per warp and program point, the lanes parked at a collective and runs it.
+/// Gathers, per warp and program point, the lanes parked at a collective and runs it. Returns
+/// whether any fired: none does when every waiting collective waits for a lane held at a read of
+/// uninitialised shared memory.
 fn fire_warps(
     m: &mut Machine,
     regs: &mut [u64],
@@ -235,8 +405,9 @@ fn fire_warps(
     status: &mut [Status],
     n: usize,
     stats: &mut SimStats,
-) -> Result<(), (Fault, usize)> {
+) -> Result<bool, (Fault, usize)> {
     let nthreads = status.len();
+    let mut fired = false;
     for w in 0..nthreads.div_ceil(32) {
         let lanes = w * 32..(w * 32 + 32).min(nthreads);
         let mut points: Vec<usize> = lanes
@@ -246,9 +417,13 @@ fn fire_warps(
             .collect();
         points.sort_unstable();
         points.dedup();
-        // A collective whose mask names lanes parked at another collective of this warp waits
-        // for them (they run on once theirs fires), unless every point is waiting that way: then
-        // the first one reports the mismatch.
+        // A collective whose mask names lanes parked at another collective of this warp (or held
+        // at a read) waits for them (they run on once theirs fires), unless every point is
+        // waiting that way: then the first one reports the mismatch.
+        let held = lanes
+            .clone()
+            .filter(|&t| status[t] == Status::Held)
+            .fold(0u32, |b, t| b | 1 << (t % 32));
         let waits_elsewhere = |pc: usize| -> bool {
             let call = &m.prog.calls[barrier_call(m.prog, pc)];
             let Some(&mask_slot) = call.args.first() else {
@@ -257,7 +432,7 @@ fn fire_warps(
             let elsewhere = lanes
                 .clone()
                 .filter(|&t| status[t] == Status::Warp && pcs[t] != pc)
-                .fold(0u32, |b, t| b | 1 << (t % 32));
+                .fold(held, |b, t| b | 1 << (t % 32));
             lanes
                 .clone()
                 .filter(|&t| status[t] == Status::Warp && pcs[t] == pc)
@@ -268,11 +443,14 @@ fn fire_warps(
             .copied()
             .filter(|&pc| !waits_elsewhere(pc))
             .collect();
-        let points = if ready.is_empty() {
-            points.truncate(1);
-            points
-        } else {
-            ready
+        let points = match (ready.is_empty(), held) {
+            (false, _) => ready,
+            // The held read is reported once nothing else can run.
+            (true, h) if h != 0 => continue,
+            (true, _) => {
+                points.truncate(1);
+                points
+            }
         };
         for pc in points {
             let group: Vec<u32> = lanes
@@ -281,6 +459,25 @@ fn fire_warps(
                 .map(|t| t as u32)
                 .collect();
             let call = &m.prog.calls[barrier_call(m.prog, pc)];
+            let mismatch = |message: String, t: u32| {
+                let f = Fault {
+                    kind: SimErrorKind::WarpMaskMismatch,
+                    message: format!("`{}`: {message}", call.def.name),
+                    pc: pc - 1,
+                    a: 0,
+                    b: 0,
+                    site: None,
+                    other: None,
+                };
+                Err((f, t as usize))
+            };
+            if call.def.args.first() == Some(&Ty::U32) {
+                if let Some(msg) = masks_disagree(&group, |t| {
+                    regs[t as usize * n + call.args[0] as usize] as u32
+                }) {
+                    return mismatch(msg.0, msg.1);
+                }
+            }
             let mut args: Vec<Option<Vec<u64>>> = vec![None; 32];
             for &t in &group {
                 let t = t as usize;
@@ -294,16 +491,7 @@ fn fire_warps(
             let mut out = vec![vec![0u64; call.dsts.len()]; 32];
             let sim = call.def.sim_warp.expect("checked when lowering");
             if let Err(msg) = sim(&args, &mut out) {
-                let f = Fault {
-                    kind: SimErrorKind::WarpMaskMismatch,
-                    message: format!("`{}`: {msg}", call.def.name),
-                    pc: pc - 1,
-                    a: 0,
-                    b: 0,
-                    site: None,
-                    other: None,
-                };
-                return Err((f, group[0] as usize));
+                return mismatch(msg, group[0]);
             }
             for &t in &group {
                 let t = t as usize;
@@ -314,9 +502,33 @@ fn fire_warps(
             }
             m.shadow.warp_sync(w, &group);
             stats.warp_collectives += 1;
+            fired = true;
         }
     }
-    Ok(())
+    Ok(fired)
+}
+
+/// CUDA requires every lane a collective's mask names to pass the same mask (lanes of disjoint
+/// masks may share the call). Returns the message and the lane (linear id) of the first breach.
+fn masks_disagree(group: &[u32], mask_of: impl Fn(u32) -> u32) -> Option<(String, u32)> {
+    for &t in group {
+        let mask = mask_of(t);
+        for &l in group {
+            let other = mask_of(l);
+            if mask & 1 << (l % 32) != 0 && other != mask {
+                return Some((
+                    format!(
+                        "lane {} passes mask {mask:#010x} but lane {}, which that mask names, passes \
+                         {other:#010x}; every lane a mask names must pass the same mask",
+                        t % 32,
+                        l % 32
+                    ),
+                    t,
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// Turns a thread's fault into the launch's error, with source location and ids.
@@ -385,7 +597,7 @@ fn locate(
 }
 
 fn check_dims(kernel: &Kernel, cfg: &SimLaunch) -> Result<(), String> {
-    let [gx, gy, gz] = cfg.grid;
+    let t = cfg.target;
     let [bx, by, bz] = cfg.block;
     if cfg.grid.contains(&0) || cfg.block.contains(&0) {
         return Err(format!(
@@ -393,18 +605,23 @@ fn check_dims(kernel: &Kernel, cfg: &SimLaunch) -> Result<(), String> {
             cfg.grid, cfg.block
         ));
     }
-    if gx > i32::MAX as u32 || gy > 65535 || gz > 65535 {
+    if cfg.grid.iter().zip(t.max_grid_dim).any(|(&g, max)| g > max) {
         return Err(format!(
-            "grid {:?} exceeds ({}, 65535, 65535)",
-            cfg.grid,
-            i32::MAX
+            "grid {:?} exceeds {:?}, the largest grid of {t}",
+            cfg.grid, t.max_grid_dim
         ));
     }
     let threads = bx as u64 * by as u64 * bz as u64;
-    if bx > 1024 || by > 1024 || bz > 64 || threads > 1024 {
+    if cfg
+        .block
+        .iter()
+        .zip(t.max_block_dim)
+        .any(|(&b, max)| b > max)
+        || threads > t.max_threads_per_block as u64
+    {
         return Err(format!(
-            "block {:?} exceeds 1024 threads or (1024, 1024, 64)",
-            cfg.block
+            "block {:?} exceeds {} threads or {:?}, the limits of {t}",
+            cfg.block, t.max_threads_per_block, t.max_block_dim
         ));
     }
     if let Some(d) = kernel.attrs.block_dim {

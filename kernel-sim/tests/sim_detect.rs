@@ -1,6 +1,6 @@
 //! Panics and the detectors, each with a planted bug: kind, location and ids are asserted.
 
-use kernel_ir::ir::{BinOp, Const, Inst, PanicKind, SourceLoc, Space, Ty};
+use kernel_ir::ir::{BinOp, Const, Inst, Kernel, PanicKind, SourceLoc, Space, Ty, Var};
 use kernel_sim::{SimErrorKind, SimLaunch};
 use kernel_testkit::sim::*;
 
@@ -87,30 +87,111 @@ fn explicit_and_division_panics_carry_their_messages() {
         .unwrap();
 }
 
-/// `buf[tid] = x; y = buf[n - 1 - tid]` without the barrier in between.
-#[test]
-fn missing_barrier_reads_uninitialised_shared_memory() {
-    let mut kb = KB::new("reverse_nosync");
+fn at(line: u32) -> Inst {
+    Inst::Loc(SourceLoc {
+        file: FILE,
+        line,
+        col: 9,
+    })
+}
+
+/// `buf[tid] = tid; y = buf[from(tid)]` in one block of 64 threads, with or without a barrier
+/// between the write (line 10) and the read (line 11).
+fn exchange(name: &str, barrier: bool, from: impl FnOnce(&mut KB, Var) -> Var) -> Kernel {
+    let mut kb = KB::new(name);
     let buf = kb.shared("buf", 256, 4);
     let t = kb.intr("tid.x");
     let off = kb.bin(BinOp::Mul, t, c32(4));
     let a = kb.bin(BinOp::Add, buf, off);
+    kb.push(at(10));
     kb.store(Space::Shared, a, t);
-    let site = kb.site(PanicKind::Bounds, 30);
-    kb.push(Inst::BoundsCheck {
-        idx: t.into(),
-        len: c32(64).into(),
-        site,
-    });
-    let r = kb.bin(BinOp::Sub, c32(63), t);
+    if barrier {
+        kb.sync();
+    }
+    let r = from(&mut kb, t);
     let roff = kb.bin(BinOp::Mul, r, c32(4));
     let ra = kb.bin(BinOp::Add, buf, roff);
+    kb.push(at(11));
     let _ = kb.load(Space::Shared, Ty::U32, ra);
-    let k = kb.finish();
+    kb.finish()
+}
+
+/// `y = buf[tid + 1]` right after `buf[tid] = tid`: thread 0 reads byte 4 before thread 1 (run
+/// later) writes it. That read is a race with thread 1's write, not a read of uninitialised
+/// memory: the simulator holds it back until the write shows up.
+#[test]
+fn read_before_a_later_threads_write_is_a_race_not_an_uninitialised_read() {
+    let k = exchange("shift_nosync", false, |kb, t| kb.bin(BinOp::Add, t, c32(1)));
+    let e = Dev::new()
+        .launch(&k, SimLaunch::linear(1, 63), &[])
+        .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::SharedRace, "{e}");
+    assert_eq!((e.file.as_str(), e.line, e.col), (FILE, 10, 9), "{e}");
+    assert_eq!((e.block, e.thread), ([0, 0, 0], [1, 0, 0]));
+    assert!(
+        e.message
+            .contains("write of shared byte 4 races with a read by thread (0,0,0)"),
+        "{e}"
+    );
+    // With the barrier, thread 62 reads byte 252, which nobody wrote.
+    let k = exchange("shift_sync", true, |kb, t| kb.bin(BinOp::Add, t, c32(1)));
+    let e = Dev::new()
+        .launch(&k, SimLaunch::linear(1, 63), &[])
+        .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::UninitSharedRead, "{e}");
+    assert_eq!((e.line, e.thread), (11, [62, 0, 0]), "{e}");
+    assert!(e.message.contains("shared byte 252"), "{e}");
+}
+
+/// The block reverse without its barrier: threads 0-31 read words of threads 63-32 that those
+/// have not written yet (held back), and the first conflict in the schedule is thread 32
+/// writing the word thread 31 read.
+#[test]
+fn reverse_without_barrier_is_a_race() {
+    let k = exchange("reverse_nosync", false, |kb, t| {
+        kb.bin(BinOp::Sub, c32(63), t)
+    });
     let e = Dev::new()
         .launch(&k, SimLaunch::linear(2, 64), &[])
         .unwrap_err();
-    assert_eq!(e.kind, SimErrorKind::UninitSharedRead);
+    assert_eq!(e.kind, SimErrorKind::SharedRace, "{e}");
+    assert_eq!((e.block, e.thread), ([0, 0, 0], [32, 0, 0]));
+    assert_eq!((e.file.as_str(), e.line, e.col), (FILE, 10, 9));
+    assert!(
+        e.message
+            .contains("write of shared byte 128 races with a read by thread (31,0,0)"),
+        "{e}"
+    );
+    let k = exchange("reverse", true, |kb, t| kb.bin(BinOp::Sub, c32(63), t));
+    Dev::new()
+        .launch(&k, SimLaunch::linear(2, 64), &[])
+        .unwrap();
+}
+
+/// Reads of bytes no thread writes before the next barrier stay uninitialised reads, reported at
+/// the first such read, even when the byte is written after the barrier.
+#[test]
+fn reads_of_never_written_shared_memory_are_uninitialised() {
+    let mut kb = KB::new("half_filled");
+    let buf = kb.shared("buf", 256, 4);
+    let t = kb.intr("tid.x");
+    let low = kb.bin(BinOp::Lt, t, c32(32));
+    let off = kb.bin(BinOp::Mul, t, c32(4));
+    let a = kb.bin(BinOp::Add, buf, off);
+    kb.if_(low, |kb| kb.store(Space::Shared, a, t), |_| {});
+    let r = kb.bin(BinOp::Sub, c32(63), t);
+    let roff = kb.bin(BinOp::Mul, r, c32(4));
+    let ra = kb.bin(BinOp::Add, buf, roff);
+    kb.sync();
+    kb.push(at(30));
+    let _ = kb.load(Space::Shared, Ty::U32, ra);
+    kb.sync();
+    kb.push(at(31));
+    kb.store(Space::Shared, a, t);
+    let e = Dev::new()
+        .launch(&kb.finish(), SimLaunch::linear(2, 64), &[])
+        .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::UninitSharedRead, "{e}");
     assert_eq!((e.block, e.thread), ([0, 0, 0], [0, 0, 0]));
     assert_eq!((e.file.as_str(), e.line), (FILE, 30));
     assert!(e.message.contains("shared byte 252"), "{}", e.message);

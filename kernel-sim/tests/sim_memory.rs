@@ -323,8 +323,8 @@ fn shuffled_block_order_is_a_seeded_permutation() {
         let cfg = SimLaunch {
             grid: [8, 8, 1],
             block: [1, 1, 1],
-            dyn_shared_bytes: 0,
             block_order: order,
+            ..SimLaunch::linear(1, 1)
         };
         dev.launch(&k, cfg, &[sp(out)]).unwrap();
         let t = dev.download::<u64>(out);
@@ -461,8 +461,8 @@ fn tiled_matmul_with_barriers_in_a_loop() {
     let cfg = SimLaunch {
         grid: [N / T, N / T, 1],
         block: [T, T, 1],
-        dyn_shared_bytes: 0,
         block_order: BlockOrder::Shuffled(3),
+        ..SimLaunch::linear(1, 1)
     };
     let stats = dev.launch(&k, cfg, &[sp(ad), sp(bd), sp(cd)]).unwrap();
     assert_eq!(stats.barriers, 16 * 8);

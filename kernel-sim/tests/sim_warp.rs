@@ -50,6 +50,13 @@ fn atomic_add_global(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     );
     o[0] = old;
 }
+fn atomic_cas_shared(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
+    let old = e.atomic_read(Space::Shared, a[0], 4);
+    if old as u32 == a[1] as u32 {
+        e.atomic_write(Space::Shared, a[0], 4, a[2]);
+    }
+    o[0] = old;
+}
 fn count_true(args: &[Option<Vec<u64>>], out: &mut [Vec<u64>]) -> Result<(), String> {
     let n = args.iter().flatten().filter(|a| a[0] != 0).count() as u64;
     out.iter_mut().for_each(|o| o[0] = n);
@@ -66,6 +73,7 @@ const SYNCWARP: usize = 4;
 const ATOM_S: usize = 5;
 const ATOM_G: usize = 6;
 const SYNC_COUNT: usize = 7;
+const CAS_S: usize = 8 + SREG_COPIES.len();
 const SREG_COPIES: [&str; 14] = [
     "copy tid.x",
     "copy tid.y",
@@ -98,7 +106,7 @@ fn table() -> &'static [IntrinsicDef] {
             warp("ballot_sync", &[U, Ty::Bool], &[U], sem::sim_ballot_sync),
             warp("sync_warp", &[U], &[], sem::sim_sync_warp),
         ];
-        let mem = |name, args: &'static [Ty], f| IntrinsicDef {
+        let mem = |name, args: &'static [Ty], f: kernel_ir::intrinsic::SimFn| IntrinsicDef {
             name,
             args,
             rets: &[U],
@@ -130,6 +138,7 @@ fn table() -> &'static [IntrinsicDef] {
             let original = lookup(&name[5..]).expect("a built-in register").def();
             t.push(IntrinsicDef { name, ..*original });
         }
+        t.push(mem("atomic_cas_shared_u32", &[U, U, U], atomic_cas_shared));
         Box::leak(t.into_boxed_slice())
     })
 }
@@ -476,12 +485,214 @@ fn inlined_registers_agree_with_the_table_semantics() {
     let cfg = SimLaunch {
         grid: [3, 2, 2],
         block: [5, 3, 4],
-        dyn_shared_bytes: 0,
-        block_order: sim::BlockOrder::Sequential,
+        ..SimLaunch::linear(1, 1)
     };
     let stats = run(&mut dev, &k, cfg, &[sp(out)]).unwrap();
     assert_eq!(stats.threads, 12 * 60);
     let got = dev.download::<u32>(out);
     assert_eq!(got.iter().filter(|&&d| d == 0).count(), 12 * 60);
     assert!(got.iter().all(|&d| d == 0 || d == u32::MAX));
+}
+
+/// Lanes whose masks overlap must pass the same mask: lane 0 passes the full mask, naming lane 5,
+/// which passes only itself and lane 0. Lanes with disjoint masks may share the call.
+#[test]
+fn lanes_passing_different_masks_to_one_collective_are_a_mismatch() {
+    let shuffle_with = |mask_of: fn(&mut KB, kernel_ir::ir::Var) -> kernel_ir::ir::Var| {
+        per_lane(32, |kb, v, lane| {
+            let m = mask_of(kb, lane);
+            kb.push(Inst::Loc(SourceLoc {
+                file: "src/masks.rs",
+                line: 8,
+                col: 17,
+            }));
+            call(
+                kb,
+                SHFL,
+                vec![m.into(), v.into(), c32(0).into(), c32(32).into()],
+            )
+            .unwrap()
+        })
+    };
+    let e = shuffle_with(|kb, lane| {
+        let five = kb.bin(BinOp::Eq, lane, c32(5));
+        let m = kb.var(U);
+        kb.push(Inst::Select {
+            dst: m,
+            cond: five.into(),
+            a: c32(0b10_0001).into(),
+            b: c32(!0).into(),
+        });
+        m
+    })
+    .unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::WarpMaskMismatch, "{e}");
+    assert_eq!((e.file.as_str(), e.line, e.col), ("src/masks.rs", 8, 17));
+    assert_eq!((e.block, e.thread), ([0, 0, 0], [0, 0, 0]));
+    assert!(
+        e.message.contains(
+            "lane 0 passes mask 0xffffffff but lane 5, which that mask names, passes 0x00000021"
+        ),
+        "{e}"
+    );
+    // A ballot where lanes 0-15 pass 0xffff and lanes 16-31 the full mask.
+    let e = per_lane(32, |kb, _, lane| {
+        let low = kb.bin(BinOp::Lt, lane, c32(16));
+        let m = kb.var(U);
+        kb.push(Inst::Select {
+            dst: m,
+            cond: low.into(),
+            a: c32(0xffff).into(),
+            b: c32(!0).into(),
+        });
+        call(kb, BALLOT, vec![m.into(), low.into()]).unwrap()
+    })
+    .unwrap_err();
+    assert_eq!(
+        (e.kind.clone(), e.thread),
+        (SimErrorKind::WarpMaskMismatch, [16, 0, 0]),
+        "{e}"
+    );
+    // Two halves with their own masks shuffle independently.
+    let got = shuffle_with(|kb, lane| {
+        let low = kb.bin(BinOp::Lt, lane, c32(16));
+        let m = kb.var(U);
+        kb.push(Inst::Select {
+            dst: m,
+            cond: low.into(),
+            a: c32(0xffff).into(),
+            b: c32(0xffff_0000).into(),
+        });
+        m
+    });
+    // Source lane 0 of the whole warp: lane 16 reads from lane 0, which its mask leaves out.
+    assert!(got.is_err());
+    let got = per_lane(32, |kb, v, lane| {
+        let low = kb.bin(BinOp::Lt, lane, c32(16));
+        let m = kb.var(U);
+        kb.push(Inst::Select {
+            dst: m,
+            cond: low.into(),
+            a: c32(0xffff).into(),
+            b: c32(0xffff_0000).into(),
+        });
+        call(
+            kb,
+            SHFL,
+            vec![m.into(), v.into(), c32(0).into(), c32(16).into()],
+        )
+        .unwrap()
+    })
+    .unwrap();
+    assert_eq!(got[..16], vec![1; 16][..]);
+    assert_eq!(got[16..], vec![16 * 3 + 1; 16][..]);
+}
+
+/// The guide's compare-and-swap loop on a shared word (line 20: `old = *w`; line 21: the CAS).
+/// Every thread's first read races with the other threads' CAS, which the loop tolerates: a
+/// warning, once per launch site, not an error.
+fn cas_loop_kernel(name: &str, cas: bool) -> Kernel {
+    let mut kb = KB::new(name);
+    let (po, lo) = kb.slice("out", U, false);
+    let w = kb.shared("w", 4, 4);
+    let t = kb.intr("tid.x");
+    let first = kb.bin(BinOp::Eq, t, c32(0));
+    kb.if_(first, |kb| kb.store(Space::Shared, w, c32(0)), |_| {});
+    kb.sync();
+    if cas {
+        kb.push(Inst::Loc(SourceLoc {
+            file: "src/cas.rs",
+            line: 20,
+            col: 19,
+        }));
+        let old = kb.load(Space::Shared, U, w);
+        kb.loop_(|kb, l| {
+            kb.push(Inst::Loc(SourceLoc {
+                file: "src/cas.rs",
+                line: 21,
+                col: 15,
+            }));
+            let want = kb.bin(BinOp::Add, old, c32(3));
+            let got = call(kb, CAS_S, vec![w.into(), old.into(), want.into()]).unwrap();
+            let done = kb.bin(BinOp::Eq, got, old);
+            kb.mov(old, got);
+            kb.if_(done, |kb| kb.push(Inst::Break(l)), |_| {});
+        });
+    } else {
+        // Even threads add atomically, odd ones only read the word: a real race.
+        let odd = kb.bin(BinOp::And, t, c32(1));
+        let odd = kb.bin(BinOp::Ne, odd, c32(0));
+        kb.if_(
+            odd,
+            |kb| {
+                kb.push(Inst::Loc(SourceLoc {
+                    file: "src/cas.rs",
+                    line: 30,
+                    col: 19,
+                }));
+                let _ = kb.load(Space::Shared, U, w);
+            },
+            |kb| {
+                call(kb, ATOM_S, vec![w.into(), c32(3).into()]);
+            },
+        );
+    }
+    kb.sync();
+    kb.if_(
+        first,
+        |kb| {
+            let v = kb.load(Space::Shared, U, w);
+            let oa = kb.elem_addr(po, lo, t, U, None);
+            kb.store(Space::Global, oa, v);
+        },
+        |_| {},
+    );
+    kb.finish()
+}
+
+#[test]
+fn compare_and_swap_loop_first_read_is_a_warning_printed_once() {
+    let k = cas_loop_kernel("cas_loop", true);
+    let mut dev = Dev::new();
+    let out = dev.zeroed::<u32>(1);
+    let (stats, printed) =
+        sim::capture_warnings(|| run(&mut dev, &k, SimLaunch::linear(2, 64), &[sp(out)]).unwrap());
+    assert_eq!(dev.download::<u32>(out), vec![64 * 3]);
+    assert_eq!(stats.warnings.len(), 1, "{:#?}", stats.warnings);
+    let w = &stats.warnings[0];
+    assert_eq!(w.kind, sim::SimWarningKind::ReadRacesWithAtomic);
+    assert_eq!((w.file.as_str(), w.line, w.col), ("src/cas.rs", 20, 19));
+    assert_eq!((w.block, w.thread), ([0, 0, 0], [1, 0, 0]));
+    // Threads 1-63 of both blocks.
+    assert_eq!(w.count, 2 * 63);
+    assert!(
+        w.message
+            .contains("read of shared byte 0 races with an atomic access by thread (0,0,0)"),
+        "{w}"
+    );
+    assert!(w
+        .to_string()
+        .starts_with("warning: kernel `tests::cas_loop` at src/cas.rs:20:19"));
+    assert_eq!(printed, stats.warnings);
+    // The next launch collects it again but does not print it again.
+    let (stats, printed) =
+        sim::capture_warnings(|| run(&mut dev, &k, SimLaunch::linear(1, 64), &[sp(out)]).unwrap());
+    assert_eq!(stats.warnings.len(), 1);
+    assert!(printed.is_empty(), "{printed:?}");
+}
+
+#[test]
+fn plain_read_racing_with_atomics_without_its_own_atomic_is_still_a_race() {
+    let k = cas_loop_kernel("read_of_counter", false);
+    let mut dev = Dev::new();
+    let out = dev.zeroed::<u32>(1);
+    let e = run(&mut dev, &k, SimLaunch::linear(1, 64), &[sp(out)]).unwrap_err();
+    assert_eq!(e.kind, SimErrorKind::SharedRace, "{e}");
+    assert_eq!((e.file.as_str(), e.line, e.col), ("src/cas.rs", 30, 19));
+    assert_eq!(e.thread, [1, 0, 0]);
+    assert!(
+        e.message
+            .contains("read of shared byte 0 races with an atomic access by thread (0,0,0)"),
+        "{e}"
+    );
 }

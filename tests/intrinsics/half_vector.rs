@@ -548,8 +548,8 @@ fn bf16_directed_on(dev: &Device, n: usize) {
     check_directed(&f, &out.to_vec().unwrap());
 }
 
-/// The simulator device compiles for sm_80, which lacks these conversions: run the sm_90 IR on
-/// the simulator directly.
+/// sm_80, the simulator's default target, lacks these conversions: run the sm_90 IR on a
+/// simulator standing for sm_90.
 fn bf16_directed_on_sim_sm90(n: usize) {
     use ferrocuda::kernel_sim::{self as sim, GlobalMemory, SimLaunch};
     let opts = ferrocuda::kernel_compiler::CompileOptions {
@@ -569,7 +569,7 @@ fn bf16_directed_on_sim_sm90(n: usize) {
         p
     };
     let (p0, p1) = (param(fa, n), param(oa, 2 * n));
-    let cfg = SimLaunch::linear(n.div_ceil(64) as u32, 64);
+    let cfg = SimLaunch::linear(n.div_ceil(64) as u32, 64).on(sim::Target::SM_90);
     sim::launch(&c.kernel, &cfg, &[&p0, &p1], &mut mem).unwrap();
     let mut ob = vec![0u8; 4 * n];
     mem.read(oa, &mut ob).unwrap();

@@ -58,6 +58,8 @@ un2! {
     sincos_c_f32, sincos_c_f64, |v| { let (_s, c) = sincos(v); c };
     tan_f32, tan_f64, |v| v.tan();
     sinpi_f32, sinpi_f64, |v| sinpi(v);
+    sincospi_s_f32, sincospi_s_f64, |v| { let (s, _c) = sincospi(v); s };
+    sincospi_c_f32, sincospi_c_f64, |v| { let (_s, c) = sincospi(v); c };
     cospi_f32, cospi_f64, |v| cospi(v);
     asin_f32, asin_f64, |v| v.asin();
     acos_f32, acos_f64, |v| v.acos();

@@ -39,6 +39,8 @@ mod lower_loop;
 mod lower_match;
 mod lower_place;
 mod lower_stmt;
+/// The method names device code may call (shared with the macros, which `include!` the file).
+pub mod method_names;
 mod methods;
 mod pair_atomics;
 mod print;

@@ -72,8 +72,8 @@ pub fn run(k: &Kernel, args: &[Arg], dyn_shared: u32) -> Outcome {
     let cfg = SimLaunch {
         grid: [1, 1, 1],
         block: [1, 1, 1],
-        dyn_shared_bytes: dyn_shared,
         block_order: BlockOrder::Sequential,
+        ..SimLaunch::linear(1, 1).with_dynamic_shared(dyn_shared)
     };
     let refs: Vec<&[u8]> = params.iter().map(|p| p.as_slice()).collect();
     let panic = match sim::launch(k, &cfg, &refs, &mut mem) {

@@ -132,3 +132,56 @@ device_intrinsic!(
     /// `__powf(x, y)`: `ex2.approx(y * lg2.approx(x))`.
     pub fn fast_pow(x: f32, y: f32) -> f32
 );
+
+macro_rules! cr_fns {
+    ($($name:ident($($arg:ident),*): $what:literal;)*) => {$(
+        device_intrinsic!(
+            #[doc = concat!("`", $what, "` correctly rounded (f32 only): evaluated in f64 and rounded once, at")]
+            #[doc = "several times the cost of the default f32 function (see `docs/math-ulp.md`)."]
+            pub fn $name($($arg: f32),*) -> f32
+        );
+    )*};
+}
+
+cr_fns! {
+    rsqrt_cr(x): "1/sqrt(x)";
+    cbrt_cr(x): "cbrt(x)";
+    exp_cr(x): "e^x";
+    exp2_cr(x): "2^x";
+    exp10_cr(x): "10^x";
+    expm1_cr(x): "e^x - 1";
+    log_cr(x): "ln(x)";
+    log2_cr(x): "log2(x)";
+    log10_cr(x): "log10(x)";
+    log1p_cr(x): "ln(1 + x)";
+    sin_cr(x): "sin(x)";
+    cos_cr(x): "cos(x)";
+    tan_cr(x): "tan(x)";
+    sinpi_cr(x): "sin(pi x)";
+    cospi_cr(x): "cos(pi x)";
+    asin_cr(x): "asin(x)";
+    acos_cr(x): "acos(x)";
+    atan_cr(x): "atan(x)";
+    sinh_cr(x): "sinh(x)";
+    cosh_cr(x): "cosh(x)";
+    tanh_cr(x): "tanh(x)";
+    asinh_cr(x): "asinh(x)";
+    acosh_cr(x): "acosh(x)";
+    atanh_cr(x): "atanh(x)";
+    erf_cr(x): "erf(x)";
+    erfc_cr(x): "erfc(x)";
+    lgamma_cr(x): "lgamma(x)";
+    tgamma_cr(x): "tgamma(x)";
+    atan2_cr(y, x): "atan2(y, x)";
+    powf_cr(x, y): "x^y";
+    hypot_cr(x, y): "sqrt(x^2 + y^2)";
+}
+
+device_intrinsic!(
+    /// `(sin x, cos x)` correctly rounded (f32 only; see `sin_cr`).
+    pub fn sincos_cr(x: f32) -> (f32, f32)
+);
+device_intrinsic!(
+    /// `(sin(pi x), cos(pi x))` correctly rounded (f32 only; see `sin_cr`).
+    pub fn sincospi_cr(x: f32) -> (f32, f32)
+);

@@ -9,7 +9,8 @@
 //! on the GPU (PTX ISA: `sin.approx.f32` max absolute error 2^-20.5 on [-pi, pi], `ex2.approx.f32`
 //! and `lg2.approx.f32` about 2 ulp / 2^-22 absolute); the simulator models them by the correctly
 //! rounded function of the same argument (the GPU result lies within those bounds of it), so
-//! simulator and GPU may differ in the last bits of these six functions only.
+//! simulator and GPU may differ in the last bits of these six functions only. The same holds
+//! for the `approx_*` entries the f32 math library is built on (`ex2`, `lg2`, `rsqrt`, `rcp`).
 
 use super::{Class, IntrinsicDef, SimEnv};
 use kernel_ir::ir::Ty;
@@ -292,6 +293,18 @@ sims! {
     };
 }
 
+use crate::math::approx::model as approx_model;
+
+sims! {
+    sim_approx_ex2 => |a, o| put32(o, approx_model::ex2(f32a(a, 0)));
+    sim_approx_ex2_ftz => |a, o| put32(o, approx_model::ex2_ftz(f32a(a, 0)));
+    sim_approx_lg2_ftz => |a, o| put32(o, approx_model::lg2_ftz(f32a(a, 0)));
+    sim_approx_rsqrt => |a, o| put32(o, approx_model::rsqrt(f32a(a, 0)));
+    sim_approx_rcp_ftz => |a, o| put32(o, approx_model::rcp_ftz(f32a(a, 0)));
+    sim_rint32 => |a, o| put32(o, approx_model::rint(f32a(a, 0)));
+    sim_fma_sat32 => |a, o| put32(o, approx_model::fma_sat(f32a(a, 0), f32a(a, 1), f32a(a, 2)));
+}
+
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
 fn fast_div(x: f32, y: f32) -> f32 {
     if y.abs() > 8.507059e37 && y.is_finite() {
@@ -566,10 +579,65 @@ const OTHER: [IntrinsicDef; 16] = [
     ),
 ];
 
+/// The hardware's approximate f32 units (MUFU) as the f32 math library (`crate::math::f32_*`)
+/// calls them, and `rint` and the saturating `fma` for its range reductions. Not user API: CUDA's own f32 functions are
+/// built on the same instructions.
+const APPROX: [IntrinsicDef; 7] = [
+    entry!(
+        "fma_sat.f32",
+        [F32, F32, F32],
+        F32,
+        "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}",
+        sim_fma_sat32
+    ),
+    entry!(
+        "approx_ex2.f32",
+        [F32],
+        F32,
+        "ex2.approx.f32 {d0}, {a0}",
+        sim_approx_ex2
+    ),
+    entry!(
+        "approx_ex2_ftz.f32",
+        [F32],
+        F32,
+        "ex2.approx.ftz.f32 {d0}, {a0}",
+        sim_approx_ex2_ftz
+    ),
+    entry!(
+        "approx_lg2_ftz.f32",
+        [F32],
+        F32,
+        "lg2.approx.ftz.f32 {d0}, {a0}",
+        sim_approx_lg2_ftz
+    ),
+    entry!(
+        "approx_rsqrt.f32",
+        [F32],
+        F32,
+        "rsqrt.approx.f32 {d0}, {a0}",
+        sim_approx_rsqrt
+    ),
+    entry!(
+        "approx_rcp_ftz.f32",
+        [F32],
+        F32,
+        "rcp.approx.ftz.f32 {d0}, {a0}",
+        sim_approx_rcp_ftz
+    ),
+    entry!(
+        "rint.f32",
+        [F32],
+        F32,
+        "cvt.rni.f32.f32 {d0}, {a0}",
+        sim_rint32
+    ),
+];
+
 /// This category's entries (appended to the table in `mod.rs`'s order).
 pub(super) static ENTRIES: &[IntrinsicDef] = &{
-    let mut all = [OTHER[0]; 64];
-    let groups: [&[IntrinsicDef]; 7] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &OTHER];
+    let mut all = [OTHER[0]; 71];
+    let groups: [&[IntrinsicDef]; 8] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &OTHER, &APPROX];
     let mut n = 0;
     let mut g = 0;
     while g < groups.len() {

@@ -60,6 +60,18 @@ pub static ALL: &[Workload] = &[
         name: "histogram",
         run: super::workloads_intrinsics::histogram_bench,
     },
+    Workload {
+        name: "math-functions",
+        run: super::math::functions_bench,
+    },
+    Workload {
+        name: "math-kernels",
+        run: super::math::kernels_bench,
+    },
+    Workload {
+        name: "corpus",
+        run: super::corpus::workload,
+    },
 ];
 
 fn e(x: impl std::fmt::Display) -> String {

@@ -1,5 +1,9 @@
-//! f32 math: each function evaluates its f64 twin on the widened argument and rounds once (see
-//! the module documentation of `math`), except where f32 has a cheaper exact route.
+//! The correctly rounded f32 variants (`exp_cr`, `sin_cr`, ...): each evaluates its f64 twin on the
+//! widened argument and rounds once. Every f64 kernel is accurate to a few f64 ulps, far below
+//! half an f32 ulp, so the results are correctly rounded except in rare near-halfway cases. The
+//! price is f64 arithmetic: on sm_80/sm_90 data-center GPUs f64 runs at half the f32 rate and
+//! `div.rn.f64`/`sqrt.rn.f64` are long sequences (measured: 2 to 10 times the time of the f32
+//! functions of `f32_*`, far more on GPUs whose f64 rate is 1/64 of f32).
 
 use kernel_macros::device;
 

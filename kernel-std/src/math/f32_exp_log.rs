@@ -1,0 +1,239 @@
+//! f32 exponentials and logarithms, in f32 arithmetic.
+//!
+//! exp family: `x * log2(b) = j + f` with `j` the nearest integer (the `1.5 * 2^23` rounding
+//! trick, which also leaves `j` in the low bits of the sum) clamped to `[-126, 127]`, `f` from two
+//! fmas with `log2(b)` split in two f32 parts (about 2^-25.5 relative error in the result), `2^f`
+//! from the hardware's `ex2.approx.ftz` (MUFU.EX2), and one multiplication by `2^j` built from
+//! the bits of `j`, which rounds subnormal results once. Clamping `j` lets `f` carry the rest of
+//! the exponent, so overflow, underflow, infinities and NaN need no branch. `expm1` (1 ulp) uses
+//! no approximate unit: `e^f - 1` by a polynomial on `|f| <= ln2/2`, then `2^j (1 + p) - 1`
+//! summed with one exact two-sum step.
+//!
+//! log family: `x = 2^e * m`, `m` in `[2/3, 4/3)` from integer arithmetic on the bits (subnormals
+//! scaled by 2^23 first), `f = m - 1` exact, `log(1 + f) = f + f^2 q(f)` with `q` a degree-8
+//! polynomial; `e*ln2` is added with `ln2` split so that `e * LN2_HI` is exact and one Fast2Sum
+//! step keeps the rounding error of the large sum, so the result is rounded essentially once.
+//!
+//! Polynomial coefficients: least-squares fits on Chebyshev nodes (mpmath `chebyfit`, see
+//! `fit_coeffs.py`), rounded to f32.
+
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+// Device code: plain comparisons (NaN-aware as written) lower to one instruction each; the
+// kernel DSL has no `contains`, `clamp` or `partial_cmp`.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_clamp,
+    clippy::manual_range_contains
+)]
+
+use kernel_macros::device;
+
+use super::approx::{ex2, ex2_ftz, fma_sat, rcp_ftz};
+use crate::api::fma_rd;
+
+/// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
+/// as `(2^f, 2^j)`, whose product is the result rounded once (see the module documentation).
+/// `j` comes from two instructions: a saturating fma maps `x*c - k` from `[-126.5, 127.5]` onto
+/// `[0, 1]` (clamping beyond, NaN to 0), and an fma rounding down scales it back by 253 onto
+/// `1.5*2^23 + 127`, leaving `j + 127` in the low bits (so `2^j` is one shift) and
+/// `j = round(x*c - k)` clamped to `[-126, 127]`.
+#[device]
+pub fn exp_parts(x: f32, c_hi: f32, c_lo: f32, k: f32) -> (f32, f32) {
+    let t = fma_sat(
+        x,
+        c_hi * 0.003952569169960474,
+        0.5 - k * 0.003952569169960474,
+    );
+    let u = fma_rd(t, 253.0, 12582913.0);
+    let f = x.mul_add(c_hi, (12583039.0 - k) - u);
+    let f = x.mul_add(c_lo, f);
+    let m = ex2_ftz(f);
+    let s = f32::from_bits(u.to_bits() << 23);
+    (m, s)
+}
+
+#[device]
+pub fn exp(x: f32) -> f32 {
+    let (m, s) = exp_parts(x, 1.4426950216293335, 1.925963033500011e-08, 0.0);
+    m * s
+}
+
+/// CUDA's `exp2f` is the hardware instruction itself (2 ulp).
+#[device]
+pub fn exp2(x: f32) -> f32 {
+    ex2(x)
+}
+
+#[device]
+pub fn exp10(x: f32) -> f32 {
+    let (m, s) = exp_parts(x, 3.321928024291992, 7.059536955011936e-08, 0.0);
+    m * s
+}
+
+/// `(e^f - 1 - f) / f^2` on `|f| <= ln2/2` (degree 5).
+#[device]
+fn expm1_q(f: f32) -> f32 {
+    let q = 0.00019890988187398762f32;
+    let q = q.mul_add(f, 0.001393364742398262);
+    let q = q.mul_add(f, 0.00833331048488617);
+    let q = q.mul_add(f, 0.04166646674275398);
+    let q = q.mul_add(f, 0.1666666716337204);
+    q.mul_add(f, 0.5)
+}
+
+#[device]
+pub fn expm1(x: f32) -> f32 {
+    if x.abs() < 0.3466 {
+        let r = (x * x).mul_add(expm1_q(x), x);
+        // fma(+0, q, -0) is +0: keep the sign of a zero argument.
+        return if x == 0.0 { x } else { r };
+    }
+    if x > 88.7229 {
+        return f32::INFINITY;
+    }
+    if x < -17.4 {
+        return -1.0;
+    }
+    if x.is_nan() {
+        return x;
+    }
+    let t = x.mul_add(1.4426950216293335, 12582912.0);
+    let j = t - 12582912.0;
+    // ln2 split so that `j * LN2_HI` is exact (16 significant bits): `f1` is exact.
+    let f1 = j.mul_add(-0.693145751953125, x);
+    let c = j * -1.428606765330187e-06;
+    let w = (f1 * f1) * expm1_q(f1);
+    // 2^j, with j = 128 as 2^127 and a final doubling.
+    let big = j > 127.0;
+    let jb = if big { t.to_bits() - 1 } else { t.to_bits() };
+    let s = f32::from_bits((jb << 23).wrapping_add(0x3f80_0000));
+    // e^x - 1 = (s - 1) + s*f1 + s*(w + c*(1 + f1 + w)); the first sum by Fast2Sum
+    // (|s - 1| >= 0.5 >= |s*f1| for j != 0).
+    let a = s - 1.0;
+    let b = s * f1;
+    let u = a + b;
+    let e = (a - u) + b;
+    let tail = c.mul_add((f1 + w) + 1.0, w);
+    let r = u + s.mul_add(tail, e);
+    if big {
+        r * 2.0
+    } else {
+        r
+    }
+}
+
+/// `(log(1 + f) - f) / f^2` on `|f| <= 1/3` (degree 8).
+#[device]
+fn log_q(f: f32) -> f32 {
+    let q = -0.12422195822000504f32;
+    let q = q.mul_add(f, 0.13748310506343842);
+    let q = q.mul_add(f, -0.12288722395896912);
+    let q = q.mul_add(f, 0.140558123588562);
+    let q = q.mul_add(f, -0.16673316061496735);
+    let q = q.mul_add(f, 0.20007233321666718);
+    let q = q.mul_add(f, -0.24999944865703583);
+    let q = q.mul_add(f, 0.33333271741867065);
+    q.mul_add(f, -0.5)
+}
+
+/// Finite `x > 0` as `(e, f, w)`: `log(x) = e*ln2 + f + w` with `f = m - 1` exact for the
+/// mantissa `m` in `[2/3, 4/3)`, and `w = f^2 q(f)`.
+#[device]
+pub fn log_parts(x: f32) -> (f32, f32, f32) {
+    let sub = x < 1.17549435e-38;
+    let xs = if sub { x * 8388608.0 } else { x };
+    let b = xs.to_bits() as i32;
+    let eb = b.wrapping_sub(0x3f2a_aaab) >> 23;
+    let m = f32::from_bits(b.wrapping_sub(eb << 23) as u32);
+    let e = eb as f32 - if sub { 23.0 } else { 0.0 };
+    let f = m - 1.0;
+    let w = (f * f) * log_q(f);
+    (e, f, w)
+}
+
+/// `log(x)` for finite `x > 0` as `(hi, lo)`, `hi` the rounded sum of `e * LN2_HI` and `f`.
+#[device]
+pub fn ln_hi_lo(x: f32, extra_e: f32) -> (f32, f32) {
+    let (e, f, w) = log_parts(x);
+    let e = e + extra_e;
+    let a = e * 0.693145751953125;
+    let u = a + f;
+    let err = (a - u) + f;
+    (u, err + e.mul_add(1.428606765330187e-06, w))
+}
+
+/// The result for the arguments where `log` is not a finite number: NaN below zero, `-inf` at
+/// zero, `x` itself for `+inf` and NaN.
+#[device]
+fn log_special(x: f32) -> f32 {
+    if x == 0.0 {
+        f32::NEG_INFINITY
+    } else if x < 0.0 {
+        f32::NAN
+    } else {
+        x
+    }
+}
+
+/// `log(x) + extra_e * ln2` for finite `x > 0`.
+#[device]
+pub fn ln_scaled(x: f32, extra_e: f32) -> f32 {
+    let (u, v) = ln_hi_lo(x, extra_e);
+    u + v
+}
+
+#[device]
+pub fn ln(x: f32) -> f32 {
+    if x > 0.0 && x < f32::INFINITY {
+        ln_scaled(x, 0.0)
+    } else {
+        log_special(x)
+    }
+}
+
+#[device]
+pub fn log2(x: f32) -> f32 {
+    if !(x > 0.0 && x < f32::INFINITY) {
+        return log_special(x);
+    }
+    let (e, f, w) = log_parts(x);
+    // (f + w) * log2(e) with the product of the large part kept exactly.
+    let h = f * 1.4426950216293335;
+    let hl = f.mul_add(1.4426950216293335, -h);
+    let tail = hl + f.mul_add(1.925963033500011e-08, w * 1.4426950408889634);
+    let u = e + h;
+    let err = (e - u) + h;
+    u + (err + tail)
+}
+
+#[device]
+pub fn log10(x: f32) -> f32 {
+    if !(x > 0.0 && x < f32::INFINITY) {
+        return log_special(x);
+    }
+    let (u, v) = ln_hi_lo(x, 0.0);
+    let h = u * 0.4342944920063019;
+    let hl = u.mul_add(0.4342944920063019, -h);
+    h + v.mul_add(0.4342944920063019, u.mul_add(-1.0103049952192578e-08, hl))
+}
+
+#[device]
+pub fn ln_1p(x: f32) -> f32 {
+    if x.abs() <= 0.3333 {
+        let r = (x * x).mul_add(log_q(x), x);
+        return if x == 0.0 { x } else { r };
+    }
+    let s = 1.0 + x;
+    if !(s > 0.0 && s < f32::INFINITY) {
+        return if x == -1.0 {
+            f32::NEG_INFINITY
+        } else {
+            log_special(s)
+        };
+    }
+    // 1 + x = s + c exactly (two-sum); log(1 + x) = log(s) + c/s.
+    let bb = s - 1.0;
+    let c = (1.0 - (s - bb)) + (x - bb);
+    let (u, v) = ln_hi_lo(s, 0.0);
+    u + c.mul_add(rcp_ftz(s), v)
+}

@@ -1,0 +1,141 @@
+//! f32 hyperbolic functions and their inverses, in f32 arithmetic.
+//!
+//! `sinh`, `tanh`: odd polynomials near zero; elsewhere `sinh`, `cosh`, `tanh` come from
+//! `e^|x|` (`exp_parts`, MUFU.EX2) and a reciprocal (MUFU.RCP plus one Newton step); `e^|x|/2` is
+//! formed by halving the power-of-two factor, so `sinh`/`cosh` stay finite up to `ln(2 * MAX)`.
+//! The inverses go through `log1p` of an argument without cancellation
+//! (`asinh x = log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`, `acosh x = log1p(d + sqrt(d (x + 1)))`
+//! with `d = x - 1`, `atanh x = log1p(2|x| / (1 - |x|)) / 2`), and `log(2|x|)` for huge `|x|`.
+
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+// Device code: plain comparisons (NaN-aware as written) lower to one instruction each; the
+// kernel DSL has no `contains`, `clamp` or `partial_cmp`.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_clamp,
+    clippy::manual_range_contains
+)]
+
+use kernel_macros::device;
+
+use super::approx::rcp_ftz;
+use super::f32_exp_log::{exp_parts, ln_1p, ln_scaled};
+
+#[device]
+fn with_sign_of(v: f32, s: f32) -> f32 {
+    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
+}
+
+/// `1/h` for normal `h`, within about half an ulp.
+#[device]
+fn recip(h: f32) -> f32 {
+    let y = rcp_ftz(h);
+    let e = (-h).mul_add(y, 1.0);
+    y.mul_add(e, y)
+}
+
+/// `e^a / 2` for `a >= 0`.
+#[device]
+fn half_exp(a: f32) -> f32 {
+    let (m, s) = exp_parts(a, 1.4426950216293335, 1.925963033500011e-08, 1.0);
+    m * s
+}
+
+#[device]
+pub fn sinh(x: f32) -> f32 {
+    let a = x.abs();
+    if a < 1.0 {
+        let u = x * x;
+        let p = 2.806280235745362e-06f32;
+        let p = p.mul_add(u, 0.00019838102161884308);
+        let p = p.mul_add(u, 0.008333339355885983);
+        let p = p.mul_add(u, 0.1666666716337204);
+        return with_sign_of((x * u).mul_add(p, x), x);
+    }
+    let h = half_exp(a);
+    let r = if h < 1e30 {
+        (-0.25f32).mul_add(recip(h), h)
+    } else {
+        h
+    };
+    with_sign_of(r, x)
+}
+
+#[device]
+pub fn cosh(x: f32) -> f32 {
+    let h = half_exp(x.abs());
+    if h < 1e30 {
+        0.25f32.mul_add(recip(h), h)
+    } else {
+        h
+    }
+}
+
+#[device]
+pub fn tanh(x: f32) -> f32 {
+    let a = x.abs();
+    if a < 0.55 {
+        let u = x * x;
+        let p = -0.0009655737085267901f32;
+        let p = p.mul_add(u, 0.0034047593362629414);
+        let p = p.mul_add(u, -0.008826135657727718);
+        let p = p.mul_add(u, 0.02186564728617668);
+        let p = p.mul_add(u, -0.05396806448698044);
+        let p = p.mul_add(u, 0.13333332538604736);
+        let p = p.mul_add(u, -0.3333333432674408);
+        return with_sign_of((x * u).mul_add(p, x), x);
+    }
+    if a > 9.1 {
+        // 1 - tanh(9.1) is below half an ulp of 1; NaN takes the general path.
+        return with_sign_of(1.0, x);
+    }
+    let (m, s) = exp_parts(a + a, 1.4426950216293335, 1.925963033500011e-08, 0.0);
+    let y = recip(m.mul_add(s, 1.0));
+    with_sign_of((-2.0f32).mul_add(y, 1.0), x)
+}
+
+#[device]
+pub fn asinh(x: f32) -> f32 {
+    let a = x.abs();
+    if !(a < f32::INFINITY) {
+        return x;
+    }
+    let r = if a > 4096.0 {
+        ln_scaled(a, 1.0)
+    } else {
+        let u = a * a;
+        let d = 1.0 + (1.0 + u).sqrt();
+        ln_1p(u.mul_add(recip(d), a))
+    };
+    with_sign_of(r, x)
+}
+
+#[device]
+pub fn acosh(x: f32) -> f32 {
+    if !(x >= 1.0) {
+        return f32::NAN;
+    }
+    if x > 4096.0 {
+        return if x < f32::INFINITY {
+            ln_scaled(x, 1.0)
+        } else {
+            x
+        };
+    }
+    let d = x - 1.0;
+    ln_1p(d + (d * (x + 1.0)).sqrt())
+}
+
+#[device]
+pub fn atanh(x: f32) -> f32 {
+    let a = x.abs();
+    if !(a < 1.0) {
+        return if a == 1.0 {
+            with_sign_of(f32::INFINITY, x)
+        } else {
+            f32::NAN
+        };
+    }
+    let t = (a + a) * recip(1.0 - a);
+    with_sign_of(0.5 * ln_1p(t), x)
+}

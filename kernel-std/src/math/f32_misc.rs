@@ -1,0 +1,228 @@
+//! f32 `rsqrt`, `cbrt`, `hypot`, `powf`, `fmod` and `copysign`, in f32 arithmetic.
+//!
+//! `rsqrt` is CUDA's `rsqrtf`, the hardware instruction (MUFU.RSQ). `cbrt` refines the hardware
+//! estimate `2^(log2(x)/3)` by one Newton step whose residual `r^3 - x` is formed exactly
+//! (`r*r` as a double-f32), so only the final addition rounds. `hypot` scales both arguments by
+//! a power of two (exact) before the square root of `fma(a, a, b*b)`. `powf` is
+//! `2^(y * log2|x|)` with `log2|x|` as a double-f32 (`2 atanh(s)`, `s = (m - 1)/(m + 1)`, the
+//! division's remainder kept) and the product as a double-f32, then the exp machinery of
+//! `f32_exp_log`; its special cases follow C99 (and CUDA). `fmod` is exact: integer long division
+//! of the mantissas, eight bits per step.
+
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+// Device code: plain comparisons (NaN-aware as written) lower to one instruction each; the
+// kernel DSL has no `contains`, `clamp` or `partial_cmp`.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_clamp,
+    clippy::manual_range_contains
+)]
+
+use kernel_macros::device;
+
+use super::approx::{ex2_ftz, lg2_ftz, rcp_ftz, rint, rsqrt as rsqrt_approx};
+
+#[device]
+pub fn rsqrt(x: f32) -> f32 {
+    rsqrt_approx(x)
+}
+
+#[device]
+pub fn copysign(x: f32, y: f32) -> f32 {
+    f32::from_bits((x.to_bits() & 0x7fff_ffff) | (y.to_bits() & 0x8000_0000))
+}
+
+#[device]
+pub fn cbrt(x: f32) -> f32 {
+    let a = x.abs();
+    if !(a > 0.0 && a < f32::INFINITY) {
+        return x + x;
+    }
+    // Subnormals: scale by 2^24 (the root by 2^8).
+    let sub = a < 1.17549435e-38;
+    let v = if sub { a * 16777216.0 } else { a };
+    let r = ex2_ftz(lg2_ftz(v) * 0.3333333432674408);
+    // r - (r^3 - v) / (3 r^2), with r^3 - v formed exactly up to its last rounding.
+    let t = r * r;
+    let tl = r.mul_add(r, -t);
+    let e = t.mul_add(r, -v) + tl * r;
+    let r = (-e).mul_add(rcp_ftz(3.0 * t), r);
+    let r = if sub { r * 0.00390625 } else { r };
+    copysign(r, x)
+}
+
+#[device]
+pub fn hypot(x: f32, y: f32) -> f32 {
+    let a = x.abs();
+    let b = y.abs();
+    if a == f32::INFINITY || b == f32::INFINITY {
+        return f32::INFINITY;
+    }
+    if a.is_nan() || b.is_nan() {
+        return a + b;
+    }
+    let mx = a.max(b);
+    let mn = a.min(b);
+    // Scale so that mx lands in [1, 2) (exactly: a power of two; mn may lose bits far below mx).
+    let k = (mx.to_bits() >> 23) as i32;
+    let fs = 254 - k;
+    let fs = if fs < 1 {
+        1
+    } else if fs > 253 {
+        253
+    } else {
+        fs
+    };
+    let sc = f32::from_bits((fs as u32) << 23);
+    let isc = f32::from_bits(((254 - fs) as u32) << 23);
+    let p = mx * sc;
+    let q = mn * sc;
+    p.mul_add(p, q * q).sqrt() * isc
+}
+
+/// `log2(a)` for finite `a > 0` as a double-f32 `(hi, lo)` (relative error about 2^-40).
+#[device]
+pub fn log2_dd(a: f32) -> (f32, f32) {
+    let sub = a < 1.17549435e-38;
+    let v = if sub { a * 8388608.0 } else { a };
+    let b = v.to_bits() as i32;
+    let eb = b.wrapping_sub(0x3f35_04f3) >> 23;
+    let m = f32::from_bits(b.wrapping_sub(eb << 23) as u32);
+    let e = eb as f32 - if sub { 23.0 } else { 0.0 };
+    // s = (m - 1) / (m + 1) as sh + sl; m + 1 = dh + dl exactly (Fast2Sum, 1 >= m's exponent).
+    let f = m - 1.0;
+    let dh = m + 1.0;
+    let dl = (1.0 - dh) + m;
+    let y = rcp_ftz(dh);
+    let sh = f * y;
+    let rem = (-sh).mul_add(dh, f);
+    let rem = (-sh).mul_add(dl, rem);
+    let sl = rem * y;
+    // log(m) = 2s + s^3 P(s^2).
+    let v2 = sh * sh;
+    let p = 0.19365277886390686f32;
+    let p = p.mul_add(v2, 0.22191265225410461);
+    let p = p.mul_add(v2, 0.28571757674217224);
+    let p = p.mul_add(v2, 0.3999999761581421);
+    let p = p.mul_add(v2, 0.6666666865348816);
+    let lh = sh + sh;
+    let ll = (sh * v2).mul_add(p, sl + sl);
+    // log2 = e + (lh + ll) * log2(e).
+    let ph = lh * 1.4426950216293335;
+    let pl = lh.mul_add(1.4426950216293335, -ph)
+        + lh.mul_add(1.925963033500011e-08, ll * 1.4426950216293335);
+    let hi = e + ph;
+    let lo = ((e - hi) + ph) + pl;
+    (hi, lo)
+}
+
+/// `c * 2^(zh + zl)` for `|zl|` below an ulp of `zh` and `c` near 1, rounded once.
+#[device]
+pub fn exp2_dd(zh: f32, zl: f32, c: f32) -> f32 {
+    if zh > 129.0 {
+        return f32::INFINITY;
+    }
+    if zh < -152.0 {
+        return 0.0;
+    }
+    let t = (zh + 12582912.0).max(12582786.0).min(12583039.0);
+    let j = t - 12582912.0;
+    let f = (zh - j) + zl;
+    let m = ex2_ftz(f);
+    let s = f32::from_bits((t.to_bits() << 23).wrapping_add(0x3f80_0000));
+    (m * c) * s
+}
+
+#[device]
+pub fn powf(x: f32, y: f32) -> f32 {
+    let a = x.abs();
+    if y == 0.0 || x == 1.0 {
+        return 1.0;
+    }
+    if x.is_nan() || y.is_nan() {
+        return x + y;
+    }
+    let ay = y.abs();
+    if a == 1.0 && ay == f32::INFINITY {
+        return 1.0;
+    }
+    let y_int = rint(y) == y;
+    let y_odd = y_int && ay < 16777216.0 && (y as i32) & 1 == 1;
+    let r = if a == 0.0 || a == f32::INFINITY {
+        // Only the sign of the exponent matters: |x|^y is 0 or infinity.
+        if (a == 0.0) == (y < 0.0) {
+            f32::INFINITY
+        } else {
+            0.0
+        }
+    } else {
+        let (lh, ll) = log2_dd(a);
+        let zh = y * lh;
+        let zl = y.mul_add(lh, -zh) + y * ll;
+        exp2_dd(zh, zl, 1.0)
+    };
+    if x.is_sign_negative() {
+        if y_odd {
+            return -r;
+        }
+        if !y_int && a != 0.0 && a != f32::INFINITY {
+            return f32::NAN;
+        }
+    }
+    r
+}
+
+/// C's `fmod` (and Rust's float `%`): exact.
+#[device]
+pub fn fmod(x: f32, y: f32) -> f32 {
+    let bx = x.to_bits() & 0x7fff_ffff;
+    let by = y.to_bits() & 0x7fff_ffff;
+    if by == 0 || bx >= 0x7f80_0000 || by > 0x7f80_0000 {
+        return f32::NAN;
+    }
+    if bx < by {
+        return x;
+    }
+    let ax = f32::from_bits(bx);
+    let ay = f32::from_bits(by);
+    if ay >= 7.888609e-31 && ay <= 1.2676506e30 && ax < 65536.0 * ay {
+        // Quotient below 2^16: q = trunc(ax/ay), taken from a reciprocal and biased up by
+        // 2^-21 so it is never below the true quotient (and at most one above). Then
+        // r = ax - q*ay lies in (-ay, ay), a multiple of ay's quantum below 2^24 of it, so the
+        // fma computes it exactly; one exact addition of ay fixes the overshoot.
+        let yi = rcp_ftz(ay);
+        let e = (-ay).mul_add(yi, 1.0);
+        let yi = yi.mul_add(e, yi);
+        let q = (ax * yi * 1.000000476837158).trunc();
+        let r = (-q).mul_add(ay, ax);
+        let r = if r < 0.0 { r + ay } else { r };
+        return copysign(r, x);
+    }
+    let ex = (bx >> 23) as i32;
+    let ey = (by >> 23) as i32;
+    let mx = if ex == 0 {
+        bx
+    } else {
+        (bx & 0x007f_ffff) | 0x0080_0000
+    };
+    let my = if ey == 0 {
+        by
+    } else {
+        (by & 0x007f_ffff) | 0x0080_0000
+    };
+    let ex = if ex == 0 { 1 } else { ex };
+    let ey = if ey == 0 { 1 } else { ey };
+    let mut d = ex - ey;
+    let mut r = mx % my;
+    while d > 0 {
+        let s = if d > 8 { 8 } else { d };
+        r = (r << s as u32) % my;
+        d -= s;
+    }
+    if r == 0 {
+        return x * 0.0;
+    }
+    // r * 2^(ey - 150), in two exact steps (the result is representable).
+    let v = (r as f32 * 1.1920928955078125e-07) * f32::from_bits((ey as u32) << 23);
+    copysign(v, x)
+}

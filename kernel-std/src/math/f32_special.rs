@@ -1,0 +1,306 @@
+//! f32 error and gamma functions, in f32 arithmetic.
+//!
+//! `erf`: `x * E(x^2)` on `|x| < 1`, `1 - erfc` beyond. `erfc(x) = e^(-x^2) R(x)` for
+//! `x >= 1/2`, with `x^2 = h + l` exact, `e^(-h)` from `exp_parts` and `e^(-l) ~ 1 - l`;
+//! `R = erfc * e^(x^2)` by a polynomial in `x - 1.25` on `[1/2, 2]` and `x R` by one in `1/x`
+//! beyond. `1 - erf` for `|x| < 1/2`, `2 - erfc(-x)` below `-1/2`.
+//!
+//! Gamma: `Gamma(x) - 1` on `(0, 3]` from one polynomial `R(x) = (Gamma(x) - 1)/((x-1)(x-2))` on
+//! `[1, 2]` and the recurrence, arranged so the zeros at 1 and 2 are exact factors (`lgamma` is
+//! then `log1p` of it, accurate near its zeros). `x >= 3`: Stirling, with the exponent
+//! `(x - 1/2) log x - x` as a double-f32 and the remainder `lgamma - Stirling` as a polynomial in
+//! `1/x` (and its exponential for `tgamma`). Negative `x` down to -11: the recurrence up to
+//! `(0, 1]` (every `x + k` is exact); below, the reflection formula with `sinpi`.
+//! Coefficients: least-squares fits on Chebyshev nodes (`fit_coeffs.py`).
+
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+// Device code: plain comparisons (NaN-aware as written) lower to one instruction each; the
+// kernel DSL has no `contains`, `clamp` or `partial_cmp`.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_clamp,
+    clippy::manual_range_contains
+)]
+
+use kernel_macros::device;
+
+use super::approx::rcp_ftz;
+use super::f32_exp_log::{exp_parts, ln, ln_1p, ln_hi_lo};
+use super::f32_misc::{exp2_dd, log2_dd};
+use super::f32_trig::sinpi;
+
+#[device]
+fn with_sign_of(v: f32, s: f32) -> f32 {
+    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
+}
+
+#[device]
+fn recip(h: f32) -> f32 {
+    let y = rcp_ftz(h);
+    let e = (-h).mul_add(y, 1.0);
+    y.mul_add(e, y)
+}
+
+/// `erf(x)` for `|x| < 1`.
+#[device]
+fn erf_small(x: f32) -> f32 {
+    let u = x * x;
+    let p = -9.667044650996104e-06f32;
+    let p = p.mul_add(u, 0.00011265958892181516);
+    let p = p.mul_add(u, -0.0008484080317430198);
+    let p = p.mul_add(u, 0.005221031606197357);
+    let p = p.mul_add(u, -0.026865430176258087);
+    let p = p.mul_add(u, 0.11283782124519348);
+    let p = p.mul_add(u, -0.37612637877464294);
+    // 2/sqrt(pi) in two parts.
+    with_sign_of(
+        x.mul_add(1.128379225730896, x * u.mul_add(p, -5.8635382771399236e-08)),
+        x,
+    )
+}
+
+/// `erfc(a)` for `1/2 <= a <= 10.1`.
+#[device]
+fn erfc_pos(a: f32) -> f32 {
+    let r = if a < 2.0 {
+        let t = a - 1.25;
+        let p = 6.318043597275391e-05f32;
+        let p = p.mul_add(t, -0.00019245011208113283);
+        let p = p.mul_add(t, 0.0004686912870965898);
+        let p = p.mul_add(t, -0.0013086977414786816);
+        let p = p.mul_add(t, 0.0035544259008020163);
+        let p = p.mul_add(t, -0.009085889905691147);
+        let p = p.mul_add(t, 0.022011231631040573);
+        let p = p.mul_add(t, -0.05021784454584122);
+        let p = p.mul_add(t, 0.10679557174444199);
+        let p = p.mul_add(t, -0.20882189273834229);
+        p.mul_add(t, 0.36782291531562805)
+    } else {
+        let v = recip(a);
+        let p = -0.28453773260116577f32;
+        let p = p.mul_add(v, 0.4959900379180908);
+        let p = p.mul_add(v, 0.019931184127926826);
+        let p = p.mul_add(v, -0.7039233446121216);
+        let p = p.mul_add(v, 0.6400176882743835);
+        let p = p.mul_add(v, -0.03904710337519646);
+        let p = p.mul_add(v, -0.2779155969619751);
+        let p = p.mul_add(v, -0.0002458409289829433);
+        p.mul_add(v, 0.5641956925392151) * v
+    };
+    let h = a * a;
+    let l = a.mul_add(a, -h);
+    let (m, s) = exp_parts(-h, 1.4426950216293335, 1.925963033500011e-08, 0.0);
+    (m * (-l).mul_add(r, r)) * s
+}
+
+#[device]
+pub fn erf(x: f32) -> f32 {
+    let a = x.abs();
+    if a < 1.0 {
+        return erf_small(x);
+    }
+    if a >= 3.92 {
+        // erfc(3.92) is below half an ulp of 1 (NaN takes the other path).
+        return with_sign_of(1.0, x);
+    }
+    with_sign_of(1.0 - erfc_pos(a), x)
+}
+
+#[device]
+pub fn erfc(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    let a = x.abs();
+    if a < 0.5 {
+        return 1.0 - erf_small(x);
+    }
+    let e = if a > 10.1 { 0.0 } else { erfc_pos(a) };
+    if x > 0.0 {
+        e
+    } else {
+        2.0 - e
+    }
+}
+
+/// `R(x) = (Gamma(x) - 1) / ((x - 1)(x - 2))` for `x` in `[1, 2]`.
+#[device]
+fn gamma_r(x: f32) -> f32 {
+    let t = x - 1.5;
+    let p = 0.007945931516587734f32;
+    let p = p.mul_add(t, -0.011910530738532543);
+    let p = p.mul_add(t, 0.012387520633637905);
+    let p = p.mul_add(t, -0.018518278375267982);
+    let p = p.mul_add(t, 0.029144207015633583);
+    let p = p.mul_add(t, -0.04294600710272789);
+    let p = p.mul_add(t, 0.06587712466716766);
+    let p = p.mul_add(t, -0.08823072165250778);
+    let p = p.mul_add(t, 0.16111540794372559);
+    let p = p.mul_add(t, -0.12935364246368408);
+    p.mul_add(t, 0.45509231090545654)
+}
+
+/// `Gamma(x) - 1` for `x` in `(0, 3]`, with the zeros at 1 and 2 as exact factors.
+#[device]
+fn gamma_m1(x: f32) -> f32 {
+    if x < 1.0 {
+        // Gamma(x) = Gamma(1 + x) / x.
+        (x - 1.0) * x.mul_add(gamma_r(1.0 + x), -1.0) / x
+    } else if x <= 2.0 {
+        ((x - 1.0) * (x - 2.0)) * gamma_r(x)
+    } else {
+        let y = x - 1.0;
+        (x - 2.0) * (y * (x - 3.0)).mul_add(gamma_r(y), 1.0)
+    }
+}
+
+/// `lgamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)` for `x >= 3`.
+#[device]
+fn stirling_corr(x: f32) -> f32 {
+    let t = recip(x);
+    let u = t * t;
+    let p = 0.0005045318976044655f32;
+    let p = p.mul_add(u, -0.0005671813851222396);
+    let p = p.mul_add(u, 0.0007926112739369273);
+    let p = p.mul_add(u, -0.0027777638752013445);
+    let p = p.mul_add(u, 0.0833333358168602);
+    t * p
+}
+
+/// `lgamma(x)` for `3 <= x < 4e36`.
+#[device]
+fn lgamma_stirling(x: f32) -> f32 {
+    let (u, v) = ln_hi_lo(x, 0.0);
+    let p = x - 0.5;
+    let ah = p * u;
+    let al = p.mul_add(u, -ah) + p * v;
+    // ah - x exactly (two-sum).
+    let bh = ah - x;
+    let bb = bh - ah;
+    let be = (ah - (bh - bb)) + (-x - bb);
+    let small = ((al + be) + stirling_corr(x)) + 1.56341771e-08;
+    bh + (small + 0.9189385175704956)
+}
+
+/// `Gamma(x)` for `x >= 3` as `(c, zh, zl)`: `c * 2^(zh + zl)`.
+#[device]
+fn gamma_stirling(x: f32) -> (f32, f32, f32) {
+    let (lh, ll) = log2_dd(x);
+    let p = x - 0.5;
+    let zh = p * lh;
+    let zl = p.mul_add(lh, -zh) + p * ll;
+    let qh = x * 1.4426950216293335;
+    let ql = x.mul_add(1.4426950216293335, -qh) + x * 1.925963033500011e-08;
+    let eh = zh - qh;
+    let bb = eh - zh;
+    let ee = (zh - (eh - bb)) + (-qh - bb);
+    let el = ee + (zl - ql);
+    let t = recip(x);
+    let p = -0.00038989647873677313f32;
+    let p = p.mul_add(t, 0.0009469890501350164);
+    let p = p.mul_add(t, -0.0002607878122944385);
+    let p = p.mul_add(t, -0.0026780555490404367);
+    let p = p.mul_add(t, 0.0034720527473837137);
+    let p = p.mul_add(t, 0.0833333358168602);
+    let e = p.mul_add(t, 1.0);
+    (e * 2.5066282749176025, eh, el)
+}
+
+/// Whether `x` is an integer (finite).
+#[device]
+fn is_int(x: f32) -> bool {
+    x.floor() == x
+}
+
+#[device]
+pub fn lgamma(x: f32) -> f32 {
+    let a = x.abs();
+    if x.is_nan() {
+        return x;
+    }
+    if a == f32::INFINITY || x == 0.0 || (x < 0.0 && is_int(x)) {
+        return f32::INFINITY;
+    }
+    if a < 5.9604645e-08 {
+        // lgamma(x) = -log|x| - gamma x + ..., the second term below half an ulp.
+        return -ln(a);
+    }
+    if x >= 3.0 {
+        return if x > 1e30 {
+            // x (log x - 1): the other terms are below 2^-90 of it (overflows past 4.08e36).
+            let (u, v) = ln_hi_lo(x, 0.0);
+            x * ((u - 1.0) + v)
+        } else {
+            lgamma_stirling(x)
+        };
+    }
+    if x > 0.0 {
+        // lgamma(1) = lgamma(2) = +0 (the product of the exact factors is -0 there).
+        let r = ln_1p(gamma_m1(x));
+        return if r == 0.0 { 0.0 } else { r };
+    }
+    if x >= -11.0 {
+        // lgamma(x) = lgamma(w) - log|x (x+1) ... (x+n-1)|, w = x + n in (0, 1].
+        let n = (-x).ceil() as i32;
+        let mut prod = x;
+        let mut k = 1;
+        while k < n {
+            prod *= x + k as f32;
+            k += 1;
+        }
+        let w = x + n as f32;
+        return ln_1p(gamma_m1(w)) - ln(prod.abs());
+    }
+    // Reflection: lgamma(x) = log(pi) - log|x sin(pi x)| - lgamma(-x).
+    let d = (x * sinpi(x)).abs();
+    (1.1447298858494002 - ln(d)) - lgamma_stirling(a)
+}
+
+#[device]
+pub fn tgamma(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    if x == 0.0 {
+        return 1.0 / x;
+    }
+    if x < 0.0 && is_int(x) {
+        return f32::NAN;
+    }
+    if x > 35.5 {
+        return f32::INFINITY;
+    }
+    if x >= 3.0 {
+        let (c, zh, zl) = gamma_stirling(x);
+        return exp2_dd(zh, zl, c);
+    }
+    if x > 0.0 {
+        return 1.0 + gamma_m1(x);
+    }
+    if x >= -11.0 {
+        // Gamma(x) = Gamma(w) / (x (x+1) ... (x+n-1)), w = x + n in (0, 1].
+        let n = (-x).ceil() as i32;
+        let mut prod = x;
+        let mut k = 1;
+        while k < n {
+            prod *= x + k as f32;
+            k += 1;
+        }
+        let w = x + n as f32;
+        return (1.0 + gamma_m1(w)) / prod;
+    }
+    let s = sinpi(x);
+    if x < -45.0 {
+        return with_sign_of(0.0, s);
+    }
+    // Reflection: Gamma(x) = -pi / (x sin(pi x) Gamma(-x)), Gamma(-x) = c 2^(zh + zl).
+    let (c, zh, zl) = gamma_stirling(-x);
+    let j = (zh + 12582912.0) - 12582912.0;
+    let m = super::approx::ex2_ftz((zh - j) + zl);
+    let q = -3.1415927410125732 / ((x * s) * (m * c));
+    // q * 2^-j in two steps, the first exact.
+    let j1 = if j > 100.0 { 100.0 } else { j };
+    let s1 = f32::from_bits(((127.0 - j1) as u32) << 23);
+    let s2 = f32::from_bits(((127.0 - (j - j1)) as u32) << 23);
+    (q * s1) * s2
+}
