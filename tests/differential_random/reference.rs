@@ -17,7 +17,7 @@ use half::{bf16, f16};
 
 use crate::gen::Case;
 use crate::syntax::{int_range, Sc};
-use crate::value::{fmax, fmin, sc_of, V};
+use crate::value::{bf16_from_f64, f16_from_f64, fmax, fmin, sc_of, V};
 
 /// A thread's panic: what, where (the AST node's span) and its detail values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -490,9 +490,9 @@ impl Exec<'_, '_> {
                 let a = self.scalar(&args[0])?;
                 match (sc_of(ty), method.as_str(), a) {
                     (Sc::F(FloatTy::F16), "from_f32", V::F32(x)) => V::F16(f16::from_f32(x)),
-                    (Sc::F(FloatTy::F16), "from_f64", V::F64(x)) => V::F16(f16::from_f64(x)),
+                    (Sc::F(FloatTy::F16), "from_f64", V::F64(x)) => V::F16(f16_from_f64(x)),
                     (Sc::F(FloatTy::BF16), "from_f32", V::F32(x)) => V::BF16(bf16::from_f32(x)),
-                    (Sc::F(FloatTy::BF16), "from_f64", V::F64(x)) => V::BF16(bf16::from_f64(x)),
+                    (Sc::F(FloatTy::BF16), "from_f64", V::F64(x)) => V::BF16(bf16_from_f64(x)),
                     (Sc::F(FloatTy::F32), "from_bits", V::U32(x)) => V::F32(f32::from_bits(x)),
                     (Sc::F(FloatTy::F64), "from_bits", V::U64(x)) => V::F64(f64::from_bits(x)),
                     other => panic!("associated call {other:?}"),

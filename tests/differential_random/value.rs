@@ -136,8 +136,8 @@ impl V {
     /// A float of type `t` from an f64 literal value (rounded once).
     pub fn float(v: f64, t: FloatTy) -> V {
         match t {
-            FloatTy::F16 => V::F16(f16::from_f64(v)),
-            FloatTy::BF16 => V::BF16(bf16::from_f64(v)),
+            FloatTy::F16 => V::F16(f16_from_f64(v)),
+            FloatTy::BF16 => V::BF16(bf16_from_f64(v)),
             FloatTy::F32 => V::F32(v as f32),
             FloatTy::F64 => V::F64(v),
         }
@@ -259,4 +259,31 @@ pub mod num_like {
         )*};
     }
     imp!(f32, f64);
+}
+
+/// `f16::from_f64` as the device computes it: rounded once, to nearest even. The `half` crate's
+/// host version can round twice (through f32 on x86 with F16C), one ulp off on rare ties
+/// (docs/simulator.md), so the reference does not use it.
+pub fn f16_from_f64(x: f64) -> f16 {
+    f16::from_f32(sticky_f32(x))
+}
+
+/// `bf16::from_f64` rounded once (`half`'s looks at the f64's upper 32 bits only).
+pub fn bf16_from_f64(x: f64) -> bf16 {
+    bf16::from_f32(sticky_f32(x))
+}
+
+/// `x` in f32 with everything f32 drops kept as a sticky last bit (round to odd): rounding that
+/// to 16 bits rounds `x` once.
+fn sticky_f32(x: f64) -> f32 {
+    let t = x as f32;
+    if !x.is_finite() || f64::from(t) == x {
+        return t;
+    }
+    let toward_zero = if f64::from(t).abs() > x.abs() {
+        f32::from_bits(t.to_bits() - 1)
+    } else {
+        t
+    };
+    f32::from_bits(toward_zero.to_bits() | 1)
 }
