@@ -894,3 +894,43 @@ fn references_returned_and_re_pointed() {
     };
     assert_eq!(back::<f32>(v), vec![2.0, -1.0, 5.0]);
 }
+
+#[kernel]
+pub fn f64_to_16_bit_floats(out: &mut [u32], x: &[f64]) {
+    // Folded by the compiler, then the same values converted at run time.
+    out[0] = bf16::from_f64(285.000000000931322574615478515625f64).to_bits() as u32;
+    out[1] = f16::from_f64(1.0014648437490905052982270717620849609375f64).to_bits() as u32;
+    out[2] = bf16::from_f64(x[0]).to_bits() as u32;
+    out[3] = f16::from_f64(x[1]).to_bits() as u32;
+}
+
+/// `from_f64` rounds once, folded or run: 285 + 2^-30 is above the tie between the bf16 values
+/// 284 and 286 only in the f64's lower 32 bits, and 1 + 3 * 2^-11 - 2^-40 is below an f16 tie but
+/// on it once rounded to f32 (the `half` crate's host conversions can round twice there).
+#[test]
+fn f64_to_16_bit_floats_round_once_folded_or_not() {
+    let x = [
+        285.0 + 2f64.powi(-30),
+        1.0 + 3.0 * 2f64.powi(-11) - 2f64.powi(-40),
+    ];
+    assert_eq!(x[0], 285.000000000931322574615478515625f64);
+    assert_eq!(x[1], 1.0014648437490905052982270717620849609375f64);
+    let mut args = [sl(&[0u32; 4]), sl(&x)];
+    launch(f64_to_16_bit_floats::ast(), &[], one(), &mut args).unwrap();
+    let A::Slice(out) = &args[0] else {
+        unreachable!()
+    };
+    let (b286, h) = (
+        bf16::from_f32(286.0).to_bits(),
+        f16::from_f32(1.0 + 2f32.powi(-10)),
+    );
+    assert_eq!(
+        back::<u32>(out),
+        vec![
+            b286 as u32,
+            h.to_bits() as u32,
+            b286 as u32,
+            h.to_bits() as u32
+        ]
+    );
+}

@@ -73,6 +73,12 @@ fn panic_protocol() {
         assert_line(&p, l);
     }
     assert!(!p.contains("trap"));
+    // The slot is mapped host memory: no system-scope atomics there (compute-sanitizer's memcheck
+    // stops a kernel at one; the host reads the record only after synchronizing anyway).
+    assert!(
+        !p.lines().any(|l| l.contains("atom.") && l.contains(".sys")),
+        "system-scope atomic in the panic block:\n{p}"
+    );
     // One shared panic block.
     assert_eq!(p.matches("$Lfc_panic:").count(), 1);
     // The parameter is the entry's last; the user's come first in order.

@@ -5,6 +5,7 @@
 //! Nothing here compiles or runs anything; every other kernel crate sits above this one.
 
 pub mod ast;
+pub mod float16;
 pub mod intrinsic;
 pub mod ir;
 pub mod panic_record;

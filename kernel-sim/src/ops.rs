@@ -387,34 +387,12 @@ fn odd_adjust(s: f64, err: f64) -> f64 {
     f64::from_bits(if towards_zero { bits - 1 } else { bits + 1 })
 }
 
-/// f64 -> f32 rounded to odd (an exact intermediate for a later rounding to 16 bits).
-fn f64_to_f32_odd(x: f64) -> f32 {
-    let r = x as f32;
-    if !x.is_finite() || r as f64 == x {
-        return r;
-    }
-    // Truncate towards zero, then set the sticky bit.
-    let mut bits = r.to_bits();
-    if (r as f64).abs() > x.abs() {
-        bits -= 1;
-    }
-    f32::from_bits(bits | 1)
-}
-
+/// f64 -> f16/bf16 rounded once (`kernel_ir::float16`, shared with the compiler's folding).
 pub(crate) fn f64_to_f16(x: f64) -> u64 {
-    if x.is_nan() {
-        // cvt.rn.f16.f64 keeps the top payload bits, quieted (an H200 turns the f64 NaN
-        // 0x7ff4000000000123 into 0x7f00), unlike the f32 -> f16 conversion.
-        let b = x.to_bits();
-        return ((b >> 48) & 0x8000) | 0x7e00 | ((b >> 42) & 0x3ff);
-    }
-    f16::from_f32(f64_to_f32_odd(x)).to_bits() as u64
+    kernel_ir::float16::f16_from_f64(x) as u64
 }
 pub(crate) fn f64_to_bf16(x: f64) -> u64 {
-    if x.is_nan() {
-        return NAN16;
-    }
-    bf16::from_f32(f64_to_f32_odd(x)).to_bits() as u64
+    kernel_ir::float16::bf16_from_f64(x) as u64
 }
 
 /// An integer rounded to odd in f32 (exact when it has at most 24 significant bits).

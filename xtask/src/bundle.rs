@@ -2,8 +2,9 @@
 //!
 //! Builds the workspace's test binaries, examples and this tool in release mode, copies the
 //! executables (stripped) plus the CUDA C twins (the porting corpus's among them) and the peers'
-//! Python scripts into one folder, and writes `run.sh`, which runs every
-//! test binary including the `#[ignore]`d GPU tests and then the examples.
+//! Python scripts into one folder, and writes `run.sh`, which runs every test binary including the
+//! `#[ignore]`d GPU tests and then the examples, and `sanitize.sh`, the same programs under
+//! compute-sanitizer (`crate::sanitize`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -76,6 +77,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     copy_dir(Path::new("benches/peers"), &out.join("peers"))?;
     fs::write(out.join("run.sh"), RUNNER).map_err(|e| e.to_string())?;
     set_executable(&out.join("run.sh"))?;
+    fs::write(out.join("sanitize.sh"), crate::sanitize::SCRIPT).map_err(|e| e.to_string())?;
+    set_executable(&out.join("sanitize.sh"))?;
+    fs::write(out.join("sanitize-expected.txt"), crate::sanitize::EXPECTED)
+        .map_err(|e| e.to_string())?;
     let size = dir_size(&out);
     println!(
         "gpu bundle at {}: {} test binaries, {:.1} MiB",
@@ -172,13 +177,19 @@ fn set_executable(_: &Path) -> Result<(), String> {
     Ok(())
 }
 
-const RUNNER: &str = r#"#!/usr/bin/env bash
+pub(crate) const RUNNER: &str = r#"#!/usr/bin/env bash
 # Runs the GPU suite from a gpu-bundle: every test binary with its #[ignore]d GPU tests included,
-# then the examples. Usage: ./run.sh [tests|examples|bench ARGS...]; `./run.sh bench corpus
-# --peers` runs the porting corpus against its nvcc twins, Numba-CUDA and Triton. Logs go to $OUT when set.
+# then the examples. Usage: ./run.sh [tests|examples|bench ARGS...|sanitize [TOOL] [BINARY...]].
+# `./run.sh bench corpus --peers` runs the porting corpus against its nvcc twins, Numba-CUDA and
+# Triton; `sanitize` runs the tests and examples under compute-sanitizer (sanitize.sh). Logs go to
+# $OUT when set.
 cd "$(dirname "$0")"
 export FERROCUDA_REQUIRE_GPU=1
 what="${1:-all}"
+if [ "$what" = sanitize ]; then
+  shift
+  exec ./sanitize.sh "$@"
+fi
 fail=0
 if [ "$what" = all ] || [ "$what" = tests ]; then
   for t in tests/*; do

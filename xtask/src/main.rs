@@ -12,7 +12,7 @@
 //! - `compile-budget [KERNELS...]`: instructions per compile of every example kernel (callgrind,
 //!   release build) against the committed budget; fails above it (CI runs it).
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
-//!   machine without Rust.
+//!   machine without Rust (`run.sh` runs them; `run.sh sanitize` under compute-sanitizer).
 //! - `bench [names...]`: the benchmark suite (run on a machine with a GPU); `bench corpus
 //!   [cases...] [--peers]`: the porting corpus against its nvcc twins, with Numba-CUDA and Triton.
 //! - `cycles`: fails when a module imports a module that imports it back (also a test).
@@ -23,6 +23,7 @@ mod compile_budget;
 mod compile_time;
 mod cycles;
 mod ptx_dump;
+mod sanitize;
 
 use std::process::ExitCode;
 

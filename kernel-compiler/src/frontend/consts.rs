@@ -206,11 +206,11 @@ pub fn float_assoc(t: FloatTy, name: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// The IR bits of a float value in type `t` (rounded to nearest even).
+/// The IR bits of a float value in type `t` (rounded once to nearest even, as the device does).
 pub fn float_bits(v: f64, t: FloatTy) -> u64 {
     match t {
-        FloatTy::F16 => half::f16::from_f64(v).to_bits() as u64,
-        FloatTy::BF16 => half::bf16::from_f64(v).to_bits() as u64,
+        FloatTy::F16 => kernel_ir::float16::f16_from_f64(v) as u64,
+        FloatTy::BF16 => kernel_ir::float16::bf16_from_f64(v) as u64,
         FloatTy::F32 => (v as f32).to_bits() as u64,
         FloatTy::F64 => v.to_bits(),
     }

@@ -30,6 +30,8 @@ impl Lower {
                 let fl = self.field_loc(&l, &t, i, sp)?;
                 Ok((fl, ft))
             }
+            // A failed bounds check is reported at the indexing expression (`a[i]`), where
+            // rustc reports it.
             ExprKind::Index(b, i) => {
                 let (l, t) = self.place_or_temp(b)?;
                 let (l, t) = self.auto_deref(l, t, sp)?;
@@ -37,7 +39,7 @@ impl Lower {
                     Ty::Array(et, n) => {
                         let et = (**et).clone();
                         let idx = self.scalar(i)?;
-                        self.bounds_check(idx, c_u64(*n), i.span);
+                        self.bounds_check(idx, c_u64(*n), sp);
                         let el = self.array_elem_loc(&l, &t, idx, sp)?;
                         Ok((el, et))
                     }
@@ -45,7 +47,7 @@ impl Lower {
                         let et = (**et).clone();
                         let s = self.slice_of(&l, &t, sp)?;
                         let idx = self.scalar(i)?;
-                        self.bounds_check(idx, s.len, i.span);
+                        self.bounds_check(idx, s.len, sp);
                         Ok((self.slice_elem(&s, &et, idx, sp)?, et))
                     }
                     _ => Err(self.err(sp, format!("cannot index into a value of type `{t}`"))),

@@ -38,11 +38,11 @@ pub fn float_value(c: Const) -> Option<f64> {
     })
 }
 
-/// Rounds `v` once (to nearest even) into float type `ty`.
+/// Rounds `v` once (to nearest even) into float type `ty`, as the device and the simulator do.
 fn float_const(ty: Ty, v: f64) -> Option<Const> {
     let bits = match ty {
-        Ty::F16 => f16::from_f64(v).to_bits() as u64,
-        Ty::BF16 => bf16::from_f64(v).to_bits() as u64,
+        Ty::F16 => kernel_ir::float16::f16_from_f64(v) as u64,
+        Ty::BF16 => kernel_ir::float16::bf16_from_f64(v) as u64,
         Ty::F32 => (v as f32).to_bits() as u64,
         Ty::F64 => v.to_bits(),
         _ => return None,

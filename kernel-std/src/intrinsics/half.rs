@@ -34,7 +34,7 @@ fn hb(x: f32) -> u64 {
     f16::from_f32(x).to_bits() as u64
 }
 fn hb64(x: f64) -> u64 {
-    f16::from_f64(x).to_bits() as u64
+    kernel_ir::float16::f16_from_f64(x) as u64
 }
 fn b(b: u64) -> f32 {
     bf16::from_bits(b as u16).to_f32()
@@ -43,7 +43,7 @@ fn bb(x: f32) -> u64 {
     bf16::from_f32(x).to_bits() as u64
 }
 fn bb64(x: f64) -> u64 {
-    bf16::from_f64(x).to_bits() as u64
+    kernel_ir::float16::bf16_from_f64(x) as u64
 }
 
 /// How an f32 is rounded to a 16-bit format.
