@@ -55,5 +55,9 @@ fn f64_math_on_the_gpu_matches_the_simulator_bit_for_bit() {
             ));
         }
     }
-    assert!(differ.is_empty(), "GPU and simulator differ:\n{}", differ.join("\n"));
+    assert!(
+        differ.is_empty(),
+        "GPU and simulator differ:\n{}",
+        differ.join("\n")
+    );
 }

@@ -282,6 +282,9 @@ mod tests {
                 }
             }
         }
-        assert!(bad.is_empty(), "call ptxas::require_ptxas instead of find in: {bad:?}");
+        assert!(
+            bad.is_empty(),
+            "call ptxas::require_ptxas instead of find in: {bad:?}"
+        );
     }
 }

@@ -437,7 +437,14 @@ pub fn unary_cases() -> Vec<UnaryCase> {
         un("cbrt", 1.0, 1.0, any, f64::cbrt, cr!("mpfr_cbrt")),
         un("exp", 2.0, 1.0, exp_d, f64::exp, cr!("mpfr_exp")),
         un("exp2", 2.0, 1.0, exp_d, f64::exp2, cr!("mpfr_exp2")),
-        un("exp10", 2.0, 1.0, exp10_d, |x| unsafe { libm::exp10(x) }, cr!("mpfr_exp10")),
+        un(
+            "exp10",
+            2.0,
+            1.0,
+            exp10_d,
+            |x| unsafe { libm::exp10(x) },
+            cr!("mpfr_exp10"),
+        ),
         un("expm1", 1.0, 1.0, exp_d, f64::exp_m1, cr!("mpfr_expm1")),
         un("ln", 1.0, 1.0, pos, f64::ln, cr!("mpfr_log")),
         un("log2", 1.0, 1.0, pos, f64::log2, cr!("mpfr_log2")),
@@ -458,13 +465,62 @@ pub fn unary_cases() -> Vec<UnaryCase> {
         un("sinh", 3.0, 1.0, hyp, f64::sinh, cr!("mpfr_sinh")),
         un("cosh", 2.0, 1.0, hyp, f64::cosh, cr!("mpfr_cosh")),
         un("tanh", 2.0, 1.0, hyp, f64::tanh, cr!("mpfr_tanh")),
-        un("asinh", 3.0, 2.0, any, |x| unsafe { libm::asinh(x) }, cr!("mpfr_asinh")),
-        un("acosh", 4.0, 2.0, acosh_d, |x| unsafe { libm::acosh(x) }, cr!("mpfr_acosh")),
-        un("atanh", 3.0, 2.0, unit, |x| unsafe { libm::atanh(x) }, cr!("mpfr_atanh")),
-        un("erf", 2.0, 2.0, erf_d, |x| unsafe { libm::erf(x) }, cr!("mpfr_erf")),
-        un("erfc", 4.0, 4.0, erf_d, |x| unsafe { libm::erfc(x) }, cr!("mpfr_erfc")),
-        un("lgamma", 6.0, 4.0, lgamma_d, |x| unsafe { libm::lgamma(x) }, mpfr::lgamma),
-        un("tgamma", 11.0, 8.0, gamma_d, |x| unsafe { libm::tgamma(x) }, cr!("mpfr_gamma")),
+        un(
+            "asinh",
+            3.0,
+            2.0,
+            any,
+            |x| unsafe { libm::asinh(x) },
+            cr!("mpfr_asinh"),
+        ),
+        un(
+            "acosh",
+            4.0,
+            2.0,
+            acosh_d,
+            |x| unsafe { libm::acosh(x) },
+            cr!("mpfr_acosh"),
+        ),
+        un(
+            "atanh",
+            3.0,
+            2.0,
+            unit,
+            |x| unsafe { libm::atanh(x) },
+            cr!("mpfr_atanh"),
+        ),
+        un(
+            "erf",
+            2.0,
+            2.0,
+            erf_d,
+            |x| unsafe { libm::erf(x) },
+            cr!("mpfr_erf"),
+        ),
+        un(
+            "erfc",
+            4.0,
+            4.0,
+            erf_d,
+            |x| unsafe { libm::erfc(x) },
+            cr!("mpfr_erfc"),
+        ),
+        un(
+            "lgamma",
+            6.0,
+            4.0,
+            lgamma_d,
+            |x| unsafe { libm::lgamma(x) },
+            mpfr::lgamma,
+        ),
+        un(
+            "tgamma",
+            11.0,
+            8.0,
+            gamma_d,
+            |x| unsafe { libm::tgamma(x) },
+            cr!("mpfr_gamma"),
+        ),
         un("floor", 0.0, 0.0, any, f64::floor, f64::floor),
         un("ceil", 0.0, 0.0, any, f64::ceil, f64::ceil),
         un("round", 0.0, 0.0, any, f64::round, f64::round),
@@ -496,9 +552,15 @@ pub fn binary_cases() -> Vec<BinaryCase> {
         ref64,
     };
     vec![
-        bin("atan2", 3.0, 2.0, any, any, f64::atan2, |a, b| mpfr::bin("mpfr_atan2", a, b)),
-        bin("powf", 8.0, 2.0, pow_x, pow_y, f64::powf, |a, b| mpfr::bin("mpfr_pow", a, b)),
-        bin("hypot", 3.0, 2.0, any, any, f64::hypot, |a, b| mpfr::bin("mpfr_hypot", a, b)),
+        bin("atan2", 3.0, 2.0, any, any, f64::atan2, |a, b| {
+            mpfr::bin("mpfr_atan2", a, b)
+        }),
+        bin("powf", 8.0, 2.0, pow_x, pow_y, f64::powf, |a, b| {
+            mpfr::bin("mpfr_pow", a, b)
+        }),
+        bin("hypot", 3.0, 2.0, any, any, f64::hypot, |a, b| {
+            mpfr::bin("mpfr_hypot", a, b)
+        }),
         bin("fmod", 0.0, 0.0, any, fmod_y, |a, b| a % b, |a, b| a % b),
         bin("copysign", 0.0, 0.0, any, any, f64::copysign, f64::copysign),
     ]
@@ -972,4 +1034,3 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     rows.push(row);
     rows
 }
-

@@ -88,7 +88,11 @@ fn our_texts(crate_dir: &Path) -> String {
 
 /// The primary span of a diagnostic, followed out of macro expansions to the case's own file.
 fn primary_at(msg: &Json, case_file: &Path) -> Option<String> {
-    let span = msg["spans"].as_array().map_or(&[][..], |a| a).iter().find(|s| s["is_primary"].as_bool() == Some(true))?;
+    let span = msg["spans"]
+        .as_array()
+        .map_or(&[][..], |a| a)
+        .iter()
+        .find(|s| s["is_primary"].as_bool() == Some(true))?;
     let mut s = span;
     loop {
         let file = PathBuf::from(s["file_name"].as_str()?);
@@ -107,7 +111,7 @@ fn primary_at(msg: &Json, case_file: &Path) -> Option<String> {
     }
 }
 
-fn diag(msg: &Json, case_file: &Path, ours: &str) -> Option<Diag> {
+pub fn diag(msg: &Json, case_file: &Path, ours: &str) -> Option<Diag> {
     if msg["level"].as_str()? != "error" {
         return None;
     }
@@ -119,7 +123,8 @@ fn diag(msg: &Json, case_file: &Path, ours: &str) -> Option<Diag> {
     };
     let mut own = Vec::new();
     for s in msg["spans"].as_array().map_or(&[][..], |a| a) {
-        if let (true, Some(label)) = (s["is_primary"].as_bool() == Some(true), s["label"].as_str()) {
+        if let (true, Some(label)) = (s["is_primary"].as_bool() == Some(true), s["label"].as_str())
+        {
             if ours.contains(label) {
                 own.push(format!("label: {label}"));
             }
@@ -176,7 +181,13 @@ pub fn build_cases(crate_dir: &Path, scratch: &Path) -> BTreeMap<String, Vec<Dia
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .current_dir(scratch)
-        .args(["check", "--bins", "--keep-going", "--message-format=json", "--quiet"])
+        .args([
+            "check",
+            "--bins",
+            "--keep-going",
+            "--message-format=json",
+            "--quiet",
+        ])
         .arg("--target-dir")
         .arg(scratch.join("target"))
         .env_remove("CARGO_TARGET_DIR")
@@ -191,7 +202,8 @@ pub fn build_cases(crate_dir: &Path, scratch: &Path) -> BTreeMap<String, Vec<Dia
         .collect();
     let mut elsewhere = Vec::new();
     for line in stdout.lines().filter(|l| l.starts_with('{')) {
-        let v = serde_json::from_str::<Json>(line).unwrap_or_else(|e| panic!("cargo's JSON: {e}: {line}"));
+        let v = serde_json::from_str::<Json>(line)
+            .unwrap_or_else(|e| panic!("cargo's JSON: {e}: {line}"));
         if v["reason"].as_str() != Some("compiler-message") {
             continue;
         }
@@ -231,7 +243,9 @@ pub fn check(crate_dir: &Path, scratch: &Path) {
             .collect::<Vec<_>>()
             .join("\n");
         if diags.is_empty() {
-            failures.push(format!("{name}: compiled without errors; a ui case must be rejected"));
+            failures.push(format!(
+                "{name}: compiled without errors; a ui case must be rejected"
+            ));
             continue;
         }
         if bless {
