@@ -60,7 +60,7 @@ fn launch(
     args: &mut [A],
 ) -> Result<(), SimError> {
     let c = compile(def, generics, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    if kernel_testkit::ptxas::find().is_some() {
+    if kernel_testkit::ptxas::require_ptxas().is_some() {
         kernel_testkit::ptxas::assemble(&c.ptx, 80)
             .unwrap_or_else(|e| panic!("ptxas: {e}\n{}", c.ptx));
     }

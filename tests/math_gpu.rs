@@ -31,3 +31,33 @@ fn math_functions_within_cuda_bounds_on_the_gpu() {
     let bad: Vec<_> = rows.iter().filter(|r| !r.ok()).collect();
     assert!(bad.is_empty(), "over CUDA's bound: {bad:#?}");
 }
+
+/// The simulator computes every f64 math function with the GPU's bits: the same inlined IR, and
+/// PTX's f64 add/mul/fma/div/sqrt are correctly rounded on both.
+#[test]
+#[ignore = "needs a GPU"]
+fn f64_math_on_the_gpu_matches_the_simulator_bit_for_bit() {
+    let Some(dev) = gpu() else { return };
+    let n = 1 << 16;
+    let gpu_out = outputs_f64(&dev, n);
+    let sim_out = outputs_f64(&Device::simulator(), n);
+    let mut differ = Vec::new();
+    for ((name, xs, zs, g), (_, _, _, s)) in gpu_out.iter().zip(&sim_out) {
+        let bad = g
+            .iter()
+            .zip(s)
+            .position(|(a, b)| a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()));
+        if let Some(i) = bad {
+            let z = zs.get(i).copied().unwrap_or(0.0);
+            differ.push(format!(
+                "{name}({:e}, {z:e}): GPU {:e}, simulator {:e}",
+                xs[i], g[i], s[i]
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "GPU and simulator differ:\n{}",
+        differ.join("\n")
+    );
+}

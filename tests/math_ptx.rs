@@ -68,7 +68,7 @@ fn every_math_function_assembles_for_sm80_and_sm90() {
             };
             let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("{}: {e}", def.name));
             assert!(c.ptx.contains(".entry"), "{}", def.name);
-            if kernel_testkit::ptxas::find().is_some() {
+            if kernel_testkit::ptxas::require_ptxas().is_some() {
                 let r = kernel_testkit::ptxas::assemble(&c.ptx, sm);
                 assert!(r.is_ok(), "{} sm_{sm}: {:?}", def.name, r.err());
             }
@@ -115,7 +115,7 @@ fn sin_f32_assembles_without_spills() {
     };
     let c = compile(sin_of_f32::ast(), &[], &opts).unwrap();
     assert!(!c.ptx.contains("call"), "math functions are inlined");
-    if kernel_testkit::ptxas::find().is_some() {
+    if kernel_testkit::ptxas::require_ptxas().is_some() {
         let r = kernel_testkit::ptxas::assemble(&c.ptx, 90).expect("ptxas");
         let e = &r.entries[0];
         println!(
@@ -242,7 +242,7 @@ fn f32_math_functions_use_no_f64_instruction() {
             if !f64_lines.is_empty() {
                 bad.push(format!("{} sm_{sm}: {}", def.name, f64_lines.join(" | ")));
             }
-            if kernel_testkit::ptxas::find().is_some() {
+            if kernel_testkit::ptxas::require_ptxas().is_some() {
                 let r = kernel_testkit::ptxas::assemble(&c.ptx, sm);
                 assert!(r.is_ok(), "{} sm_{sm}: {:?}", def.name, r.err());
             }

@@ -18,8 +18,9 @@ fn f32_functions_within_cuda_bounds_on_the_simulator() {
     check(&measure_f32(&Device::simulator(), n_inputs_sim()), "sim");
 }
 
+/// Every f64 function against the correctly rounded result (MPFR), with CUDA's bounds exactly.
 #[test]
-fn f64_functions_within_cuda_bounds_on_the_simulator() {
+fn f64_within_cuda_bounds_on_the_simulator() {
     check(&measure_f64(&Device::simulator(), n_inputs_sim()), "sim");
 }
 

@@ -569,11 +569,11 @@ fn differential_harness_runs_on_the_simulator() {
 }
 
 /// The GPU run JIT-compiles these kernels' PTX: ptxas must accept it for sm_80 and sm_90
-/// (skipped where ptxas is not installed; CUDA 13's ptxas no longer knows sm_70).
+/// (skipped where ptxas is not installed, a failure under `CI=true`; CUDA 13's ptxas no longer
+/// knows sm_70).
 #[test]
 fn differential_kernels_assemble() {
-    if kernel_testkit::ptxas::find().is_none() {
-        eprintln!("ptxas not found: skipping");
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
     }
     let dev = Device::simulator();

@@ -78,7 +78,7 @@ fn vector_loads_emit_one_ld_v4_that_ptxas_accepts() {
             line.contains('{') && line.matches("%r").count() == 5,
             "{line}"
         );
-        if kernel_testkit::ptxas::find().is_some() {
+        if kernel_testkit::ptxas::require_ptxas().is_some() {
             let r = kernel_testkit::ptxas::assemble(&text, arch)
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert!(!r.log.contains("warning"), "{}", r.log);

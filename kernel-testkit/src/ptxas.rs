@@ -121,11 +121,16 @@ pub fn find() -> Option<PathBuf> {
 }
 
 /// For tests: the `ptxas` path, or `None` (the caller skips with a note) when there is none. Under
-/// `CI=true` a missing `ptxas` is a failure, so CI cannot silently skip the PTX checks.
+/// `CI=true` a missing `ptxas` is a failure, so CI cannot silently skip the PTX checks. Tests call
+/// this, never `find` (a test in this module checks the workspace for that).
 pub fn require_ptxas() -> Option<PathBuf> {
-    let found = find();
+    required(find(), std::env::var("CI").is_ok_and(|v| v == "true"))
+}
+
+/// `found`, or the note / failure that `require_ptxas` gives when it is `None`.
+fn required(found: Option<PathBuf>, ci: bool) -> Option<PathBuf> {
     if found.is_none() {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
+        if ci {
             panic!(
                 "ptxas not found but CI=true: install the nvidia-cuda-nvcc wheel or set PTXAS to \
                  the ptxas binary"
@@ -240,6 +245,46 @@ mod tests {
                 shared_bytes: 1024,
                 barriers: 1,
             }]
+        );
+    }
+
+    #[test]
+    fn a_missing_ptxas_fails_only_under_ci() {
+        assert_eq!(required(None, false), None);
+        let p = PathBuf::from("/x/ptxas");
+        assert_eq!(required(Some(p.clone()), true), Some(p));
+        let r = std::panic::catch_unwind(|| required(None, true));
+        assert!(r.is_err(), "CI=true without ptxas must fail");
+    }
+
+    /// Every test finds ptxas through `require_ptxas` (which fails under `CI=true`); a direct
+    /// `find()` would skip the check silently in CI.
+    #[test]
+    fn tests_use_require_ptxas() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let mut bad = Vec::new();
+        let mut dirs = vec![root.to_path_buf()];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                let name = e.file_name();
+                if p.is_dir() {
+                    if name != "target" && !name.to_string_lossy().starts_with('.') {
+                        dirs.push(p);
+                    }
+                } else if p.extension().is_some_and(|x| x == "rs")
+                    && p.components().any(|c| c.as_os_str() == "tests")
+                {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    if text.contains(concat!("ptxas::", "find()")) {
+                        bad.push(p.display().to_string());
+                    }
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "call ptxas::require_ptxas instead of find in: {bad:?}"
         );
     }
 }

@@ -204,7 +204,7 @@ fn pair_atomics_and_divisions_assemble() {
     );
     let b = compile(bfloat162_sums::ast(), &[], &opts(90)).unwrap().ptx;
     assert!(b.contains("atom.shared.add.noftz.bf16x2"), "{b}");
-    if kernel_testkit::ptxas::find().is_some() {
+    if kernel_testkit::ptxas::require_ptxas().is_some() {
         kernel_testkit::ptxas::assemble(&b, 90).unwrap_or_else(|e| panic!("{e}\n{b}"));
     }
 }

@@ -788,7 +788,7 @@ fn half_and_vector_intrinsics_assemble_for_sm80_and_sm90() {
         ferrocuda::kernel_compiler::compile(bf16_directed::ast(), &[], &opts(80)).unwrap_err();
     assert!(err.to_string().contains("sm_90"), "{err}");
     let c = ferrocuda::kernel_compiler::compile(bf16_directed::ast(), &[], &opts(90)).unwrap();
-    if kernel_testkit::ptxas::find().is_some() {
+    if kernel_testkit::ptxas::require_ptxas().is_some() {
         kernel_testkit::ptxas::assemble(&c.ptx, 90).unwrap();
     }
 }

@@ -193,7 +193,7 @@ fi
 fail=0
 if [ "$what" = all ] || [ "$what" = tests ]; then
   for t in tests/*; do
-    # trybuild's compile-fail suite needs cargo, which a GPU machine need not have.
+    # The compile-fail (ui) suite needs cargo, which a GPU machine need not have.
     case "$(basename "$t")" in ui-*) continue ;; esac
     echo "== $t"
     "./$t" --include-ignored --test-threads=1 --nocapture || fail=1

@@ -11,6 +11,8 @@
 
 use kernel_macros::device;
 
+use super::f64_reduce::{fast_two_sum, two_sum};
+
 /// `2^k` for `k` in `[-1022, 1023]`.
 #[device]
 pub fn pow2i(k: i32) -> f64 {
@@ -132,6 +134,68 @@ pub fn exp10(x: f64) -> f64 {
     exp_finish(r, rl, kf as i32)
 }
 
+/// `e^(r + rl) - 1` for `|r| <= 0.35` and `|rl|` below an ulp of `r`, as a normalized
+/// double-double (relative error about 2^-58): `r + r^2/2` exactly, `r^3 (1/6 + r/24 + ...)` by
+/// its Taylor series to degree 15 (truncation near 2^-68), `rl` to first order.
+#[device]
+pub fn expm1_kernel_dd(r: f64, rl: f64) -> (f64, f64) {
+    let p = 7.647163731819816e-13;
+    let p = p * r + 1.1470745597729725e-11;
+    let p = p * r + 1.6059043836821613e-10;
+    let p = p * r + 2.08767569878681e-09;
+    let p = p * r + 2.505210838544172e-08;
+    let p = p * r + 2.755731922398589e-07;
+    let p = p * r + 2.7557319223985893e-06;
+    let p = p * r + 2.48015873015873e-05;
+    let p = p * r + 0.0001984126984126984;
+    let p = p * r + 0.001388888888888889;
+    let p = p * r + 0.008333333333333333;
+    let p = p * r + 0.041666666666666664;
+    let p = p * r + 0.16666666666666666;
+    let r2 = r * r;
+    let r2l = r.mul_add(r, -r2);
+    let (h, l) = two_sum(r, 0.5 * r2);
+    let tail = r2 * r * p;
+    let l = l + (0.5 * r2l + (tail + rl * (1.0 + h)));
+    fast_two_sum(h, l)
+}
+
+/// `e^x = 2^k (1 + h + l)` for finite `|x| <= 746`: `(k, h, l)`, `|h| <= 0.42`, relative error
+/// about 2^-58 (Cody-Waite reduction by `k ln 2`, exact for these `k`).
+#[device]
+pub fn exp_parts(x: f64) -> (i32, f64, f64) {
+    let kf = (x * 1.4426950408889634).round();
+    // ln2 = LN2_HI + LN2_LO; LN2_HI has 33 significant bits, so `kf * LN2_HI` and the
+    // subtraction are exact.
+    let hi = x - kf * 0.6931471804855391;
+    let lo = -kf * 7.440617110012397e-11;
+    let (r, rl) = two_sum(hi, lo);
+    let (h, l) = expm1_kernel_dd(r, rl);
+    (kf as i32, h, l)
+}
+
+/// `e^x - 1` as a normalized double-double for `-746 <= x <= 693` (relative error about
+/// 2^-57; the `-1` is folded in exactly while it matters).
+#[device]
+pub fn expm1_dd(x: f64) -> (f64, f64) {
+    if x.abs() < 0.34657359027997264 {
+        return expm1_kernel_dd(x, 0.0);
+    }
+    let (k, h, l) = exp_parts(x);
+    let t = pow2i(k);
+    if k > 52 {
+        // 2^k (1 + h + l) - 1 = 2^k (u + (v + l - 2^-k)).
+        let (u, v) = two_sum(1.0, h);
+        return (t * u, t * (v + (l - pow2i(-k))));
+    }
+    if k < -53 {
+        return (-1.0, t * (1.0 + h));
+    }
+    // 2^k - 1 is exact for these k.
+    let (s, e) = two_sum(t - 1.0, t * h);
+    fast_two_sum(s, e + t * l)
+}
+
 #[device]
 pub fn expm1(x: f64) -> f64 {
     if x.is_nan() {
@@ -140,32 +204,21 @@ pub fn expm1(x: f64) -> f64 {
     if x > 709.782712893384 {
         return f64::INFINITY;
     }
-    if x < -40.0 {
+    // e^x < 2^-55 here: -1 + e^x rounds to -1.
+    if x < -38.0 {
         return -1.0;
     }
-    if x.abs() < 0.34657359027997264 {
-        if x == 0.0 {
-            return x;
-        }
-        return expm1_poly(x);
+    // expm1(x) = x (1 + x/2 + ...) rounds to x (and keeps the sign of zero).
+    if x.abs() < 5.551115123125783e-17 {
+        return x;
     }
-    let kf = (x * 1.4426950408889634).round();
-    let hi = x - kf * 0.6931471804855391;
-    let lo = -kf * 7.440617110012397e-11;
-    let r = hi + lo;
-    let lo = (hi - r) + lo;
-    let p = expm1_poly(r);
-    let e = p + (lo + lo * p);
-    let k = kf as i32;
-    if k > 1000 {
-        return scale2(1.0 + e, k);
+    if x > 693.0 {
+        let (k, h, l) = exp_parts(x);
+        let (u, v) = two_sum(1.0, h);
+        return scale2(u + (v + l), k);
     }
-    // 2^k (1 + e) - 1 = 2^k e + (2^k - 1); 2^k - 1 is exact for k <= 52.
-    let t = pow2i(k);
-    if k > 52 {
-        return t * (1.0 + (e - 1.0 / t));
-    }
-    t.mul_add(e, t - 1.0)
+    let (h, l) = expm1_dd(x);
+    h + l
 }
 
 /// `log(1 + f) - f` pieces for `1 + f` in `[sqrt(1/2), sqrt(2))`: returns `(hfsq, s*(hfsq + R))`

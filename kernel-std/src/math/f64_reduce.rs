@@ -23,6 +23,13 @@ pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, e)
 }
 
+/// `(a + b)` exactly as `(sum, error)` when `|a| >= |b|` (or `a` is zero).
+#[device]
+pub fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    (s, b - (s - a))
+}
+
 /// `t` minus the nearest multiple of 8, in `[-4, 4]`: exact, because the result is a multiple of
 /// `t`'s ulp no larger than `t` (a `[0, 8)` reduction would round tiny negative `t`).
 #[device]

@@ -1,7 +1,9 @@
 //! f64 error function and gamma functions.
 //!
-//! erf: Taylor series on `|x| < 1/2`; beyond, `1 - erfc`. erfc on `[1/2, 5/2)`: Taylor series at
-//! the centres 0.75, 1.25, 1.75, 2.25 (coefficients from the derivatives `erfc^(k)`); beyond,
+//! erf: Taylor series on `|x| < 1/2`; beyond, `1 - erfc`. erfc on `[1/2, 3/2)`: Taylor series at
+//! the centres 0.75, 1.25 (coefficients from the derivatives `erfc^(k)`); on `[3/2, 5/2)`,
+//! `exp(-x^2)` times the Taylor series of `exp(x^2) erfc(x)` at 1.75 and 2.25 (erfc's own series
+//! cancels there); beyond,
 //! `exp(-x^2) / sqrt(pi)` over Laplace's continued fraction `x + (1/2)/(x + 1/(x + (3/2)/...))`,
 //! evaluated backwards from a depth that grows as `x` shrinks (so its truncation stays below
 //! 2^-60), with `exp(-x^2)` taken from a double-double `x^2`.
@@ -105,62 +107,50 @@ fn erfc_t1(h: f64) -> f64 {
     0.07709987174354177 + (-3.3360693261863044e-19 + h * p)
 }
 
-/// `erfc(1.75 + h)` for `|h| <= 1/4` (Taylor series at 1.75, degree 23).
+/// `e^(x^2) erfc(x)` at `x = 1.75 + h`, `|h| <= 1/4`, as a double-double (Taylor series at 1.75,
+/// degree 16, truncation below 2^-62 relative). Unlike `erfc` itself, this function varies
+/// slowly (its first-order term is at most 12 percent of the constant), so no term cancels.
 #[device]
-fn erfc_t2(h: f64) -> f64 {
-    let p = 1.5515545296150487e-10;
-    let p = p * h + -8.939081307298446e-10;
-    let p = p * h + -2.30422217436272e-10;
-    let p = p * h + 1.0748039734468855e-08;
-    let p = p * h + -1.7252248686568042e-08;
-    let p = p * h + -8.158279337337195e-08;
-    let p = p * h + 3.247054421567266e-07;
-    let p = p * h + 1.7638628012270578e-07;
-    let p = p * h + -3.2732503984500383e-06;
-    let p = p * h + 4.625462096042058e-06;
-    let p = p * h + 1.7720574652632584e-05;
-    let p = p * h + -6.867167700726822e-05;
-    let p = p * h + 5.445490386117354e-06;
-    let p = p * h + 0.00044275049925469434;
-    let p = p * h + -0.000894181745354845;
-    let p = p * h + -0.0007300512471403044;
-    let p = p * h + 0.00605875147039124;
-    let p = p * h + -0.008963045098727362;
-    let p = p * h + -0.00662436146831575;
-    let p = p * h + 0.04810220983216831;
-    let p = p * h + -0.09015728471400689;
-    let p = p * h + 0.09235624287776316;
-    let p = p * h + -0.05277499593015037;
-    0.013328328780817557 + (-6.145085778436527e-19 + h * p)
+fn erfcx_t2(h: f64) -> (f64, f64) {
+    let p = 4.1343784318510716e-09;
+    let p = p * h + -1.6083440493497754e-08;
+    let p = p * h + 6.122104831842964e-08;
+    let p = p * h + -2.2776263825848503e-07;
+    let p = p * h + 8.271319551813563e-07;
+    let p = p * h + -2.927938070247526e-06;
+    let p = p * h + 1.0086683354021308e-05;
+    let p = p * h + -3.3755355255898685e-05;
+    let p = p * h + 0.00010950528846792923;
+    let p = p * h + -0.00034353335347042023;
+    let p = p * h + 0.0010392045224449525;
+    let p = p * h + -0.0030209746514251374;
+    let p = p * h + 0.008404319207328847;
+    let p = p * h + -0.022259995241388327;
+    let p = p * h + 0.05576363008708727;
+    let q = h * (-0.1309763455144852 + h * p);
+    (0.2849722347374364, 8.539813023973122e-18 + q)
 }
 
-/// `erfc(2.25 + h)` for `|h| <= 1/4` (Taylor series at 2.25, degree 23).
+/// `e^(x^2) erfc(x)` at `x = 2.25 + h`, `|h| <= 1/4`, as a double-double (Taylor series at 2.25,
+/// degree 15, truncation below 2^-60 relative).
 #[device]
-fn erfc_t3(h: f64) -> f64 {
-    let p = -6.259734716553656e-11;
-    let p = p * h + 3.3534213962510667e-10;
-    let p = p * h + -3.630033707438237e-11;
-    let p = p * h + -3.787442166331754e-09;
-    let p = p * h + 9.371472014239433e-09;
-    let p = p * h + 1.772131016634986e-08;
-    let p = p * h + -1.3648439859835954e-07;
-    let p = p * h + 1.5682298693348275e-07;
-    let p = p * h + 8.610833786514346e-07;
-    let p = p * h + -3.4200230329645604e-06;
-    let p = p * h + 1.3320746753833096e-06;
-    let p = p * h + 2.26882426454011e-05;
-    let p = p * h + -6.51349432823389e-05;
-    let p = p * h + 1.1466583164141507e-05;
-    let p = p * h + 0.00036938041770393946;
-    let p = p * h + -0.0009994937126113928;
-    let p = p * h + 0.0006704559699518927;
-    let p = p * h + 0.0029043570710627813;
-    let p = p * h + -0.010657679165667459;
-    let p = p * h + 0.019083383636954297;
-    let p = p * h + -0.021724553691971366;
-    let p = p * h + 0.016070217799540463;
-    let p = p * h + -0.007142319022017983;
-    0.0014627165866811518 + (-6.81920077729474e-20 + h * p)
+fn erfcx_t3(h: f64) -> (f64, f64) {
+    let p = -2.235123061166767e-09;
+    let p = p * h + 9.26135607680474e-09;
+    let p = p * h + -3.7601474131561415e-08;
+    let p = p * h + 1.4943280933364636e-07;
+    let p = p * h + -5.806334028558536e-07;
+    let p = p * h + 2.2030220124275485e-06;
+    let p = p * h + -8.150283243669179e-06;
+    let p = p * h + 2.9353247360393394e-05;
+    let p = p * h + -0.00010272108115739644;
+    let p = p * h + 0.00034853542204571556;
+    let p = p * h + -0.0011437284836537476;
+    let p = p * h + 0.0036189953543580788;
+    let p = p * h + -0.011002060756440047;
+    let p = p * h + 0.03199262741070626;
+    let q = h * (-0.08848650280874916 + h * p);
+    (0.23108725873039188, -5.74762364596782e-18 + q)
 }
 
 /// `erfc(x)` for `x >= 1/2`.
@@ -169,16 +159,24 @@ fn erfc_large(x: f64) -> f64 {
     if x > 27.3 {
         return 0.0;
     }
-    if x < 2.5 {
+    if x < 1.5 {
         return if x < 1.0 {
             erfc_t0(x - 0.75)
-        } else if x < 1.5 {
-            erfc_t1(x - 1.25)
-        } else if x < 2.0 {
-            erfc_t2(x - 1.75)
         } else {
-            erfc_t3(x - 2.25)
+            erfc_t1(x - 1.25)
         };
+    }
+    if x < 2.5 {
+        // erfc falls by a factor of 3 over each piece here, so its own Taylor series cancels:
+        // e^(-x^2) (double-double argument) times the slowly varying e^(x^2) erfc(x).
+        let (gh, gl) = if x < 2.0 {
+            erfcx_t2(x - 1.75)
+        } else {
+            erfcx_t3(x - 2.25)
+        };
+        let s = x * x;
+        let e = exp_dd(-s, -x.mul_add(x, -s));
+        return e.mul_add(gh, e * gl);
     }
     let n = (600.0 / (x * x)) as i32 + 20;
     let mut t = x;
@@ -234,6 +232,16 @@ pub fn erfc(x: f64) -> f64 {
 /// `ln Gamma(2 + t)` for `|t| <= 1/2` (Taylor series, degree 31).
 #[device]
 fn lgamma2(t: f64) -> f64 {
+    let (h, l) = lgamma2_dd(t);
+    h + l
+}
+
+/// `ln Gamma(2 + t)` for `|t| <= 1/2` as a double-double: the tail of the series in f64, its
+/// first two terms (`(1 - gamma) t` with `1 - gamma` as a double-double) with exact products, so
+/// that `ln Gamma(y) = ln Gamma(1 + y) - ln y` can cancel near `y = 1.46` (where the result is a
+/// third of either term) without losing CUDA's 4-ulp bound.
+#[device]
+fn lgamma2_dd(t: f64) -> (f64, f64) {
     let p = -1.5021384080754142e-11;
     let p = p * t + 3.1044247747322276e-11;
     let p = p * t + -6.4229645638381e-11;
@@ -264,7 +272,14 @@ fn lgamma2(t: f64) -> f64 {
     let p = p * t + 0.020580808427784546;
     let p = p * t + -0.0673523010531981;
     let p = p * t + 0.3224670334241132;
-    t * (0.42278433509846713 + t * p)
+    // t (C + t p), C = 1 - gamma = 0.42278433509846713 + 4.942915152430645e-18.
+    let q = t * p;
+    let ql = t.mul_add(p, -q);
+    let (sh, sl) = two_sum(0.42278433509846713, q);
+    let sl = sl + (ql + 4.942915152430645e-18);
+    let h = t * sh;
+    let l = t.mul_add(sh, -h) + t * sl;
+    two_sum(h, l)
 }
 
 /// `ln Gamma(y)` for `y > 0` as a double-double.
@@ -279,8 +294,11 @@ fn lgamma_dd(y: f64) -> (f64, f64) {
         return two_sum(h, e - ll);
     }
     if y < 1.5 {
-        let t = y - 1.0;
-        return two_sum(lgamma2(t), -ln_1p(t));
+        // ln Gamma(1 + y) - ln y; 1 + (y - 1) is y exactly.
+        let (gh, gl) = lgamma2_dd(y - 1.0);
+        let (lh, ll) = log_dd(y);
+        let (h, e) = two_sum(gh, -lh);
+        return two_sum(h, e + (gl - ll));
     }
     if y >= 1.5 && y < 12.0 {
         let mut z = y;
@@ -294,13 +312,13 @@ fn lgamma_dd(y: f64) -> (f64, f64) {
             ph = h;
             pl = l;
         }
-        let g = lgamma2(z - 2.0);
+        let (g, gl) = lgamma2_dd(z - 2.0);
         if ph == 1.0 {
-            return (g, 0.0);
+            return (g, gl);
         }
         let (qh, ql) = log_dd(ph);
         let (h, e) = two_sum(g, qh);
-        return two_sum(h, e + ql + pl / ph);
+        return two_sum(h, e + gl + ql + pl / ph);
     }
     // Shift up to z >= 12 with the product of the skipped factors as a double-double.
     let mut ph = 1.0;
@@ -360,13 +378,6 @@ pub fn lgamma(x: f64) -> f64 {
         return f64::INFINITY;
     }
     if x > 0.0 {
-        if x >= 1.5 && x <= 2.5 {
-            return lgamma2(x - 2.0);
-        }
-        if x >= 0.5 && x < 1.5 {
-            let t = x - 1.0;
-            return lgamma2(t) - ln_1p(t);
-        }
         if x > 1.0e300 {
             // x (ln x - 1): the remaining terms are below an ulp, and (x - 1/2) ln x alone
             // would overflow before the result does.

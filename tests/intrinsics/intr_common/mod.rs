@@ -32,8 +32,7 @@ pub fn assembles(def: &'static FnDef) {
             ..CompileOptions::default()
         };
         let c = compile(def, &[], &opts).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
-        if kernel_testkit::ptxas::find().is_none() {
-            eprintln!("ptxas not found: PTX of {} not assembled", def.name);
+        if kernel_testkit::ptxas::require_ptxas().is_none() {
             return;
         }
         kernel_testkit::ptxas::assemble(&c.ptx, sm)
