@@ -303,6 +303,7 @@ sims! {
     sim_approx_rcp_ftz => |a, o| put32(o, approx_model::rcp_ftz(f32a(a, 0)));
     sim_rint32 => |a, o| put32(o, approx_model::rint(f32a(a, 0)));
     sim_fma_sat32 => |a, o| put32(o, approx_model::fma_sat(f32a(a, 0), f32a(a, 1), f32a(a, 2)));
+    sim_select => |a, o| o[0] = if a[0] != 0 { a[1] } else { a[2] };
 }
 
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
@@ -582,7 +583,7 @@ const OTHER: [IntrinsicDef; 16] = [
 /// The hardware's approximate f32 units (MUFU) as the f32 math library (`crate::math::f32_*`)
 /// calls them, and `rint` and the saturating `fma` for its range reductions. Not user API: CUDA's own f32 functions are
 /// built on the same instructions.
-const APPROX: [IntrinsicDef; 7] = [
+const APPROX: [IntrinsicDef; 9] = [
     entry!(
         "fma_sat.f32",
         [F32, F32, F32],
@@ -632,11 +633,27 @@ const APPROX: [IntrinsicDef; 7] = [
         "cvt.rni.f32.f32 {d0}, {a0}",
         sim_rint32
     ),
+    // `if c { a } else { b }` of two values already computed, as one `selp` (SASS FSEL/SEL):
+    // the math library's branch-free selections, which an `if` would lower to a branch.
+    entry!(
+        "select.f32",
+        [Ty::Bool, F32, F32],
+        F32,
+        "selp.f32 {d0}, {a1}, {a2}, {a0}",
+        sim_select
+    ),
+    entry!(
+        "select.u32",
+        [Ty::Bool, Ty::U32, Ty::U32],
+        Ty::U32,
+        "selp.b32 {d0}, {a1}, {a2}, {a0}",
+        sim_select
+    ),
 ];
 
 /// This category's entries (appended to the table in `mod.rs`'s order).
 pub(super) static ENTRIES: &[IntrinsicDef] = &{
-    let mut all = [OTHER[0]; 71];
+    let mut all = [OTHER[0]; 73];
     let groups: [&[IntrinsicDef]; 8] = [&ADD, &SUB, &MUL, &DIV, &SQRT, &RCP, &OTHER, &APPROX];
     let mut n = 0;
     let mut g = 0;

@@ -103,3 +103,33 @@ pub mod fma_sat {
         ::kernel_ir::ast::Callable::Intrinsic("fma_sat.f32")
     }
 }
+
+/// `if c { a } else { b }` of two computed values: one `selp.f32` (FSEL), never a branch.
+pub fn select(c: bool, a: f32, b: f32) -> f32 {
+    if c {
+        a
+    } else {
+        b
+    }
+}
+#[doc(hidden)]
+pub mod select {
+    pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
+        ::kernel_ir::ast::Callable::Intrinsic("select.f32")
+    }
+}
+
+/// `if c { a } else { b }` for `u32`: one `selp.b32` (SEL).
+pub fn select_u32(c: bool, a: u32, b: u32) -> u32 {
+    if c {
+        a
+    } else {
+        b
+    }
+}
+#[doc(hidden)]
+pub mod select_u32 {
+    pub fn __fc_callable() -> ::kernel_ir::ast::Callable {
+        ::kernel_ir::ast::Callable::Intrinsic("select.u32")
+    }
+}
