@@ -28,7 +28,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, fma_sat, select};
+use super::approx::{ex2, ex2_ftz, fma_sat, select, select_u32};
 use crate::api::fma_rd;
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
@@ -81,45 +81,34 @@ fn expm1_q(f: f32) -> f32 {
     q.mul_add(f, 0.5)
 }
 
+/// One path for every argument (no branch): `j = round(x / ln2)` is 0 for `|x| < ln2/2`, where
+/// the sum below reduces to `x + x^2 q(x)` rounded once. `x` is clamped to `[-17.5, 88.8]`
+/// first (beyond, the result rounds to -1 or overflows to `inf` all the same), NaN restored at
+/// the end; the result has the sign of `x` (`expm1(-0) = -0`).
 #[device]
 pub fn expm1(x: f32) -> f32 {
-    if x.abs() < 0.3466 {
-        let r = (x * x).mul_add(expm1_q(x), x);
-        // fma(+0, q, -0) is +0: keep the sign of a zero argument.
-        return if x == 0.0 { x } else { r };
-    }
-    if x > 88.7229 {
-        return f32::INFINITY;
-    }
-    if x < -17.4 {
-        return -1.0;
-    }
-    if x.is_nan() {
-        return x;
-    }
-    let t = x.mul_add(1.4426950216293335, 12582912.0);
+    let xc = x.min(88.8).max(-17.5);
+    let t = xc.mul_add(1.4426950216293335, 12582912.0);
     let j = t - 12582912.0;
     // ln2 split so that `j * LN2_HI` is exact (16 significant bits): `f1` is exact.
-    let f1 = j.mul_add(-0.693145751953125, x);
+    let f1 = j.mul_add(-0.693145751953125, xc);
     let c = j * -1.428606765330187e-06;
     let w = (f1 * f1) * expm1_q(f1);
     // 2^j, with j = 128 as 2^127 and a final doubling.
     let big = j > 127.0;
-    let jb = if big { t.to_bits() - 1 } else { t.to_bits() };
+    let jb = t.to_bits().wrapping_sub(select_u32(big, 1, 0));
     let s = f32::from_bits((jb << 23).wrapping_add(0x3f80_0000));
     // e^x - 1 = (s - 1) + s*f1 + s*(w + c*(1 + f1 + w)); the first sum by Fast2Sum
-    // (|s - 1| >= 0.5 >= |s*f1| for j != 0).
+    // (|s - 1| >= 0.5 >= |s*f1| for j != 0; exact for j = 0).
     let a = s - 1.0;
     let b = s * f1;
     let u = a + b;
     let e = (a - u) + b;
     let tail = c.mul_add((f1 + w) + 1.0, w);
     let r = u + s.mul_add(tail, e);
-    if big {
-        r * 2.0
-    } else {
-        r
-    }
+    let r = select(big, r * 2.0, r);
+    let r = f32::from_bits(r.to_bits() ^ ((r.to_bits() ^ x.to_bits()) & 0x8000_0000));
+    select(x != x, x, r)
 }
 
 /// `(log(1 + f) - f) / f^2` on `|f| <= 1/3` (degree 8).

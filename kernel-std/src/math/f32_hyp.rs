@@ -81,8 +81,9 @@ pub fn tanh(x: f32) -> f32 {
     let p = p.mul_add(u, -0.3333333134651184);
     let small = (x * u).mul_add(p, x);
     let e = ex2_ftz(a * 2.885390043258667);
-    let big = with_sign_of((-2.0f32).mul_add(rcp_ftz(e + 1.0), 1.0), x);
-    select(a < 0.6, small, big)
+    let big = (-2.0f32).mul_add(rcp_ftz(e + 1.0), 1.0);
+    // The sign of x also for zeros (`fma(-0 * u, p, -0)` is `+0`).
+    with_sign_of(select(a < 0.6, small, big), x)
 }
 
 #[device]

@@ -84,7 +84,8 @@ pub fn rem_pio2(x: f32) -> (i32, f32) {
         let (n, rl) = rem_pio2_large(x);
         (n, select(ax < f32::INFINITY, rl, r))
     } else {
-        ((t.to_bits() & 3) as i32, r)
+        // n = 0: r is x itself (the fmas' `+0` products would turn `-0` into `+0`).
+        ((t.to_bits() & 3) as i32, select(nf == 0.0, x, r))
     }
 }
 
