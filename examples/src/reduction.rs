@@ -1,7 +1,7 @@
-//! reduction: the sum of a u32 array (wrapping), three ways. Each thread first accumulates a
-//! grid-stride slice; the block then combines its 256 partial sums with a shared-memory tree
-//! (`reduce_shared`), with warp shuffles (`reduce_shfl`), or with `reduce_add_sync` (sm_80,
-//! `reduce_redux`), and one thread per block adds the block's sum to the result atomically.
+//! reduction: a u32 array's sum, wrapping as in the CUDA sample (`overflow_checks = false`), three
+//! ways. Each thread first sums a grid-stride slice; the block then combines its 256 partial sums
+//! with a shared-memory tree (`reduce_shared`), warp shuffles (`reduce_shfl`) or `reduce_add_sync`
+//! (sm_80, `reduce_redux`), and one thread per block adds the block's sum to the result atomically.
 
 use ferrocuda::prelude::*;
 
@@ -24,7 +24,7 @@ fn thread_sum(input: &[u32]) -> u32 {
     s
 }
 
-#[kernel(launch_bounds(max_threads = 256))]
+#[kernel(launch_bounds(max_threads = 256), overflow_checks = false)]
 pub fn reduce_shared(input: &[u32], out: &mut [u32]) {
     let buf = shared_array::<[u32; 256]>();
     let t = thread_idx().x as usize;
@@ -55,7 +55,7 @@ fn warp_sum(v: u32) -> u32 {
     s
 }
 
-#[kernel(launch_bounds(max_threads = 256))]
+#[kernel(launch_bounds(max_threads = 256), overflow_checks = false)]
 pub fn reduce_shfl(input: &[u32], out: &mut [u32]) {
     let warp_sums = shared_array::<[u32; WARPS]>();
     let t = thread_idx().x as usize;
@@ -73,7 +73,7 @@ pub fn reduce_shfl(input: &[u32], out: &mut [u32]) {
     }
 }
 
-#[kernel(launch_bounds(max_threads = 256))]
+#[kernel(launch_bounds(max_threads = 256), overflow_checks = false)]
 pub fn reduce_redux(input: &[u32], out: &mut [u32]) {
     let warp_sums = shared_array::<[u32; WARPS]>();
     let t = thread_idx().x as usize;

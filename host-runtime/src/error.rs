@@ -6,7 +6,7 @@
 
 use cudarc::driver::sys::CUresult;
 
-use crate::launch::LaunchError;
+use crate::launch_error::LaunchError;
 use crate::panic::KernelPanic;
 
 /// Every fallible host call returns this.
@@ -66,8 +66,12 @@ pub enum Error {
     /// The object belongs to a context that was destroyed by [`crate::Device::recover`].
     #[error("the object belongs to a CUDA context that was reset; re-create it")]
     ContextLost,
-    /// Two objects from different devices were combined (a stream of one, a kernel of another).
-    #[error("objects from different devices were combined")]
+    /// Objects of different devices were combined: a buffer, stream, event, module or pool of one
+    /// device used with a stream (or buffer) of another. Nothing reached the driver. Peer access
+    /// between devices is not supported; copy through the host instead.
+    #[error(
+        "objects of different devices were combined (memory, streams, events and modules belong to          the device that created them; peer access between devices is not supported)"
+    )]
     WrongDevice,
     /// Host and device extents differ.
     #[error("length mismatch: expected {expected} elements, got {got}")]
@@ -101,7 +105,7 @@ impl Error {
     /// [`crate::Device::recover`] resets it.
     pub fn is_sticky(&self) -> bool {
         match self {
-            Error::Driver { code, .. } => crate::driver::is_sticky(*code),
+            Error::Driver { code, .. } => crate::cuda::error_codes::is_sticky(*code),
             _ => false,
         }
     }

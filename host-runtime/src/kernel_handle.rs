@@ -5,13 +5,11 @@ use std::sync::Arc;
 
 use kernel_compiler::Compiled;
 use kernel_ir::ast::FnDef;
-use kernel_ir::ir;
 
-use crate::device::{Backend, CudaDevice};
-use crate::kernel_cache::{cuda_loader, Entry, KernelCache};
-use crate::launch::{launch_cuda, LaunchError};
+use crate::cuda::CudaFunction;
+use crate::kernel_cache::{Entry, KernelCache};
+use crate::launch::LaunchError;
 use crate::launch_api::{GenericsFn, InstanceKey};
-use crate::sim_backend::SimDevice;
 use crate::{Device, Error, Function, LaunchConfig, Result, Stream};
 
 /// One per `#[kernel]`: its definition plus the cache of compiled instantiations.
@@ -34,9 +32,10 @@ impl KernelHandle {
 
 /// Launches one instantiation of a kernel. `args` holds one pointer per user parameter.
 ///
-/// The first launch of an instantiation on a device compiles and loads it; later launches cost a
-/// cache lookup, the validation, and `cuLaunchKernel`. Generated launchers guarantee that `args`
-/// match the kernel's parameters (they build them from the typed signature).
+/// The first launch of an instantiation on a device compiles it and has the device's backend load
+/// it; later launches cost a cache lookup, the validation, and the backend's launch
+/// (`cuLaunchKernel` on a GPU). Generated launchers guarantee that `args` match the kernel's
+/// parameters (they build them from the typed signature).
 #[inline]
 pub fn launch_kernel(
     stream: &Stream,
@@ -46,100 +45,48 @@ pub fn launch_kernel(
     cfg: LaunchConfig,
     args: &mut [*mut c_void],
 ) -> Result<()> {
-    let device = stream.device();
-    match &device.inner.backend {
-        Backend::Cuda(cuda) => {
-            let entry = cuda_entry(device, cuda, kernel, key, generics)?;
-            if args.len() != entry.param_count {
-                return Err(LaunchError::ArgCount {
-                    expected: entry.param_count,
-                    got: args.len(),
-                }
-                .into());
-            }
-            let Some(f) = &entry.function else {
-                return Err(Error::Unsupported("a CUDA entry without a loaded function"));
-            };
-            // SAFETY: the argument count matches; the generated launcher built each pointer from
-            // the kernel's typed signature.
-            unsafe { launch_cuda(cuda, stream, &f.inner, &cfg, args) }
+    let entry = entry(stream.device(), kernel, key, generics)?;
+    if args.len() != entry.param_count {
+        return Err(LaunchError::ArgCount {
+            expected: entry.param_count,
+            got: args.len(),
         }
-        Backend::Sim(sim) => {
-            let entry = sim_entry(device, sim, kernel, key, generics)?;
-            if args.len() != entry.param_count {
-                return Err(LaunchError::ArgCount {
-                    expected: entry.param_count,
-                    got: args.len(),
-                }
-                .into());
-            }
-            // SAFETY: as above; the simulator reads `params[i].size` bytes behind each pointer.
-            unsafe { sim.launch(&entry.compiled.kernel, &cfg, args) }
-        }
+        .into());
     }
+    // SAFETY: the argument count matches; the generated launcher built each pointer from the
+    // kernel's typed signature.
+    unsafe { entry.kernel.launch(stream.ops(), &cfg, args) }
 }
 
-/// The cache entry of an instantiation on the simulator (compiled, nothing to load).
-fn sim_entry(
-    device: &Device,
-    sim: &SimDevice,
-    kernel: &'static KernelHandle,
-    key: &InstanceKey<'_>,
-    generics: GenericsFn<'_>,
-) -> Result<&'static Entry> {
-    kernel.cache.get(
-        device,
-        0,
-        sim.props.sm(),
-        // The simulator names statements in its reports.
-        true,
-        kernel.def,
-        key,
-        generics,
-        &|_| Ok(None),
-    )
-}
-
-/// The cache entry of an instantiation on a CUDA device.
+/// The cache entry of an instantiation on `device` (compiled and loaded on a miss).
 #[inline]
-fn cuda_entry(
+fn entry(
     device: &Device,
-    cuda: &CudaDevice,
     kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<&'static Entry> {
-    kernel.cache.get(
-        device,
-        cuda.ctx.generation(),
-        cuda.props.sm(),
-        // PTX carries no positions (see `CompileOptions::source_markers`).
-        false,
-        kernel.def,
-        key,
-        generics,
-        &cuda_loader(device, cuda),
-    )
+    kernel.cache.get(device, kernel.def, key, generics)
 }
 
 /// The loaded function of one instantiation of a kernel on `device` (compiling it if needed): the
 /// raw handle benchmarks and occupancy queries use. Non-generic kernels pass
-/// `&InstanceKey::EMPTY` and `&Vec::new`.
+/// `&InstanceKey::EMPTY` and `&Vec::new`. `Err(Unsupported)` on the simulator, which runs the IR.
 pub fn kernel_function(
     device: &Device,
     kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<Function> {
-    match &device.inner.backend {
-        Backend::Cuda(cuda) => cuda_entry(device, cuda, kernel, key, generics)?
-            .function
-            .clone()
-            .ok_or(Error::Unsupported("a CUDA entry without a loaded function")),
-        Backend::Sim(_) => Err(Error::Unsupported(
-            "loaded functions on the simulator (it runs the IR)",
-        )),
-    }
+    device
+        .cuda_backend()
+        .map_err(|_| Error::Unsupported("loaded functions on the simulator (it runs the IR)"))?;
+    let loaded = entry(device, kernel, key, generics)?.kernel.clone();
+    let f = loaded
+        .into_any()
+        .downcast::<CudaFunction>()
+        .map_err(|_| Error::Unsupported("a CUDA entry without a loaded function"))?;
+    Ok(Function::new(device, f))
 }
 
 /// The compiled form (optimized IR and PTX) of one instantiation as loaded on `device`.
@@ -149,38 +96,10 @@ pub fn compiled_kernel(
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
 ) -> Result<Arc<Compiled>> {
-    match &device.inner.backend {
-        Backend::Cuda(cuda) => Ok(cuda_entry(device, cuda, kernel, key, generics)?
-            .compiled
-            .clone()),
-        Backend::Sim(sim) => Ok(sim_entry(device, sim, kernel, key, generics)?
-            .compiled
-            .clone()),
-    }
+    Ok(entry(device, kernel, key, generics)?.compiled.clone())
 }
 
-/// The bytes behind each argument pointer, sized by the kernel's parameters: what the simulator
-/// takes as `params`.
-///
-/// # Safety
-/// Each `args[i]` must point at `kernel.params[i].size` readable bytes that outlive `'a`.
-pub unsafe fn param_bytes<'a>(
-    kernel: &ir::Kernel,
-    args: &'a [*mut c_void],
-) -> Result<Vec<&'a [u8]>> {
-    if args.len() != kernel.params.len() {
-        return Err(Error::InvalidLaunch(LaunchError::ArgCount {
-            expected: kernel.params.len(),
-            got: args.len(),
-        }));
-    }
-    Ok(kernel
-        .params
-        .iter()
-        .zip(args)
-        .map(|(p, &a)| unsafe { std::slice::from_raw_parts(a as *const u8, p.size as usize) })
-        .collect())
-}
+pub use crate::sim::param_bytes;
 
 #[cfg(test)]
 mod tests {

@@ -1,101 +1,16 @@
-//! Launch validation and the launch itself.
+//! Launch validation, the same for every backend.
 //!
 //! Every configuration is checked against the device's limits (cached when the device opened) and
-//! the function's own limits (cached when it was loaded) before the driver sees it, so a bad launch
-//! is a precise [`LaunchError`] instead of a bare `CUDA_ERROR_INVALID_VALUE`. The path from here to
-//! `cuLaunchKernel` makes no allocation and no driver call other than the launch, except the first
-//! time a function needs more than 48 KiB of dynamic shared memory (the opt-in attribute is raised
-//! once and cached per function).
-
-use std::ffi::c_void;
-use std::sync::atomic::Ordering;
+//! the function's own limits (cached when it was loaded) before a backend sees it, so a bad launch
+//! is a precise [`LaunchError`] instead of a bare `CUDA_ERROR_INVALID_VALUE` (and the simulator
+//! refuses exactly what a GPU would).
 
 use kernel_std::api::Dim3;
 
-use crate::device::CudaDevice;
-use crate::driver::cu;
-use crate::module::FunctionInner;
+use crate::launch_config::LaunchConfig;
 use crate::properties::DeviceProperties;
-use crate::{LaunchConfig, Result, Stream};
 
-/// Why a launch configuration was rejected. Each limit has its own variant.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LaunchError {
-    /// A grid extent is zero.
-    #[error("grid {grid:?} has a zero dimension")]
-    ZeroGrid {
-        /// The requested grid.
-        grid: Dim3,
-    },
-    /// A block extent is zero.
-    #[error("block {block:?} has a zero dimension")]
-    ZeroBlock {
-        /// The requested block.
-        block: Dim3,
-    },
-    /// More threads per block than the device allows.
-    #[error("block of {threads} threads exceeds the device limit of {max}")]
-    TooManyThreads {
-        /// Threads requested per block.
-        threads: u64,
-        /// The device's limit.
-        max: u32,
-    },
-    /// More threads per block than this compiled function allows (registers, launch bounds).
-    #[error("block of {threads} threads exceeds this kernel's limit of {max} (register use or launch bounds)")]
-    KernelThreadLimit {
-        /// Threads requested per block.
-        threads: u64,
-        /// The function's limit.
-        max: u32,
-    },
-    /// The kernel was compiled for one block shape (`block_dim(..)`) and launched with another.
-    #[error("block {block:?} is not this kernel's required block_dim {required:?}")]
-    BlockShape {
-        /// The requested block.
-        block: Dim3,
-        /// The shape the kernel requires.
-        required: Dim3,
-    },
-    /// One block extent exceeds its per-axis limit.
-    #[error("block {axis} = {value} exceeds the limit {max}")]
-    BlockDimTooLarge {
-        /// `'x'`, `'y'` or `'z'`.
-        axis: char,
-        /// Requested extent.
-        value: u32,
-        /// The device's limit for the axis.
-        max: u32,
-    },
-    /// One grid extent exceeds its per-axis limit.
-    #[error("grid {axis} = {value} exceeds the limit {max}")]
-    GridDimTooLarge {
-        /// `'x'`, `'y'` or `'z'`.
-        axis: char,
-        /// Requested extent.
-        value: u32,
-        /// The device's limit for the axis.
-        max: u32,
-    },
-    /// Static plus dynamic shared memory exceeds what a block may opt in to.
-    #[error("{static_bytes} B static + {dynamic_bytes} B dynamic shared memory exceeds the block limit of {max} B")]
-    SharedMemTooLarge {
-        /// Shared memory the kernel declares statically.
-        static_bytes: u32,
-        /// Dynamic shared memory requested by the launch.
-        dynamic_bytes: u32,
-        /// The device's opt-in limit per block.
-        max: u32,
-    },
-    /// The launcher passed a different number of arguments than the kernel has parameters.
-    #[error("kernel takes {expected} parameters, {got} were passed")]
-    ArgCount {
-        /// Parameters of the compiled kernel.
-        expected: usize,
-        /// Argument pointers passed.
-        got: usize,
-    },
-}
+pub use crate::launch_error::LaunchError;
 
 /// The device limits launch validation needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,63 +108,6 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
             max: dev.max_shared_optin,
         });
     }
-    Ok(())
-}
-
-/// Validates and launches `f` on `stream` (CUDA backend). `args` holds one pointer per parameter.
-///
-/// # Safety
-/// `args` must match the function's parameters in number, order, size and alignment, and every
-/// device pointer among them must stay valid until the kernel completes.
-#[inline]
-pub(crate) unsafe fn launch_cuda(
-    cuda: &CudaDevice,
-    stream: &Stream,
-    f: &FunctionInner,
-    cfg: &LaunchConfig,
-    args: &mut [*mut c_void],
-) -> Result<()> {
-    validate(cfg, &cuda.limits, &f.limits)?;
-    cuda.enter(f.generation)?;
-    if stream.generation() != f.generation {
-        return Err(crate::Error::ContextLost);
-    }
-    if cfg.shared_mem_bytes > f.dyn_shared_limit.load(Ordering::Relaxed) {
-        raise_dynamic_shared(cuda, f, cfg.shared_mem_bytes)?;
-    }
-    unsafe {
-        cu!(cuLaunchKernel(
-            f.raw,
-            cfg.grid.x,
-            cfg.grid.y,
-            cfg.grid.z,
-            cfg.block.x,
-            cfg.block.y,
-            cfg.block.z,
-            cfg.shared_mem_bytes,
-            stream.raw(),
-            args.as_mut_ptr(),
-            std::ptr::null_mut()
-        ))
-    }
-}
-
-/// Opts the function in to everything the device allows beyond 48 KiB, once.
-#[cold]
-fn raise_dynamic_shared(cuda: &CudaDevice, f: &FunctionInner, needed: u32) -> Result<()> {
-    let max = cuda
-        .limits
-        .max_shared_optin
-        .saturating_sub(f.limits.static_shared)
-        .max(needed);
-    unsafe {
-        cu!(cuFuncSetAttribute(
-            f.raw,
-            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            max as i32
-        ))?
-    };
-    f.dyn_shared_limit.store(max, Ordering::Relaxed);
     Ok(())
 }
 

@@ -16,8 +16,8 @@
 //!         y: &mut impl ::ferrocuda::__private::rt::KernelSliceMut<f32>,
 //!     ) -> ::ferrocuda::__private::rt::Result<()> {
 //!         let mut p0 = a;
-//!         let mut p1 = ::ferrocuda::__private::rt::KernelSlice::kernel_arg(x);
-//!         let mut p2 = ::ferrocuda::__private::rt::KernelSliceMut::kernel_arg_mut(y);
+//!         let mut p1 = ::ferrocuda::__private::rt::KernelSlice::launch_arg(x, stream)?;
+//!         let mut p2 = ::ferrocuda::__private::rt::KernelSliceMut::launch_arg_mut(y, stream)?;
 //!         let mut args: [*mut ::core::ffi::c_void; 3] = [
 //!             &mut p0 as *mut _ as *mut _, &mut p1 as *mut _ as *mut _, &mut p2 as *mut _ as *mut _,
 //!         ];
@@ -33,6 +33,8 @@ use std::any::TypeId;
 
 use kernel_ir::GenericValue;
 
+use crate::{Result, Stream};
+
 /// A slice parameter as the kernel receives it (`.param .align 8 .b8 x[16]`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,17 +45,38 @@ pub struct SliceArg {
     pub len: u64,
 }
 
-/// Something a kernel's `&[T]` parameter accepts: a `&DeviceBuffer<T>` or a read-only view.
-pub trait KernelSlice<T> {
-    /// The `{ ptr, len }` pair passed to the kernel.
+/// Something a kernel's `&[T]` parameter accepts: a `&DeviceBuffer<T>`, a read-only view, a
+/// managed or pitched buffer.
+///
+/// # Safety
+/// A safe launch hands what [`KernelSlice::launch_arg`] returns to the kernel, so an implementation
+/// must return `Ok` only for `len` elements of `T` that live in memory of `stream`'s device (and
+/// its current context), stay allocated while work queued on `stream` may use them, and are not
+/// being written by any copy that work is not ordered after.
+pub unsafe trait KernelSlice<T> {
+    /// The `{ ptr, len }` pair, unchecked: for raw argument arrays (`Function::launch_raw`),
+    /// where the caller answers for device, lifetime and ordering.
     fn kernel_arg(&self) -> SliceArg;
+
+    /// The pair for a launch on `stream`: `Err(WrongDevice)` for memory of another device,
+    /// `Err(ContextLost)` for memory from before a context reset. Records the read on `stream`
+    /// so later copies and frees are ordered after it.
+    fn launch_arg(&self, stream: &Stream) -> Result<SliceArg>;
 }
 
-/// Something a kernel's `&mut [T]` parameter accepts: a `&mut DeviceBuffer<T>` or a mutable view.
-/// Taking it by `&mut` is what makes aliasing an input with an output a Rust borrow error.
-pub trait KernelSliceMut<T> {
-    /// The `{ ptr, len }` pair passed to the kernel, taken through `&mut` for exclusivity.
+/// Something a kernel's `&mut [T]` parameter accepts: a `&mut DeviceBuffer<T>` or a mutable view
+/// (or a managed or pitched buffer). Taking it by `&mut` is what makes aliasing an input with an
+/// output a Rust borrow error.
+///
+/// # Safety
+/// As for [`KernelSlice`], for memory the kernel may also write.
+pub unsafe trait KernelSliceMut<T> {
+    /// The `{ ptr, len }` pair, unchecked, taken through `&mut` for exclusivity (for raw launches).
     fn kernel_arg_mut(&mut self) -> SliceArg;
+
+    /// The checked pair for a launch on `stream` (see [`KernelSlice::launch_arg`]); records the
+    /// write on `stream`.
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg>;
 }
 
 /// Identifies one instantiation of a generic kernel without allocating: the `TypeId`s of its type

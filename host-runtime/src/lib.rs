@@ -1,16 +1,24 @@
 //! Safe host layer over the CUDA driver API and the Ferrocuda simulator.
 //!
-//! Layering follows cudarc's: [`driver`] holds the checked raw calls (cudarc's `sys` bindings,
-//! loaded dynamically, so nothing CUDA is needed to build and a machine without a driver gets
-//! [`Error::NoDriver`] instead of a panic); the other modules are safe types on top: [`Device`],
-//! [`Stream`], [`Event`], memory ([`DeviceBuffer`], [`PinnedBuffer`], [`ManagedBuffer`],
-//! [`PitchedBuffer`], [`MemPool`]), modules and functions, launches, occupancy and kernel panics.
-//! Generated `#[kernel]` launchers call [`launch_kernel`] (see [`launch_api`]).
+//! Layering follows cudarc's, with two backends under one dispatch point:
+//! - `cuda/`: the CUDA backend. Its `result` layer wraps each raw driver call (cudarc's `sys`
+//!   bindings, loaded dynamically, so nothing CUDA is needed to build and a machine without a
+//!   driver gets [`Error::NoDriver`] instead of a panic) into a `Result` naming the call and its
+//!   `CUresult`; the rest of the folder is written against it.
+//! - `sim/`: the CPU simulator backend.
+//! - `backend`: the traits both implement (device, stream, event, loaded kernel): the one place the
+//!   safe types meet a backend.
+//! - The safe types on top, written once for both: [`Device`], [`Stream`], [`Event`], memory
+//!   ([`DeviceBuffer`], [`PinnedBuffer`], [`ManagedBuffer`], [`PitchedBuffer`], [`MemPool`]),
+//!   modules and functions, launches (validation in [`launch`]), occupancy and kernel panics.
+//!   Generated `#[kernel]` launchers call [`launch_kernel`] (see [`launch_api`]).
 
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
-pub mod context;
+mod backend;
+mod callback;
+mod cuda;
 pub mod device;
 pub mod disk_cache;
 pub mod driver;
@@ -21,18 +29,22 @@ pub mod kernel_handle;
 pub mod launch;
 pub mod launch_api;
 pub mod launch_config;
+mod launch_error;
 pub mod managed;
 pub mod memory;
+mod memory_ops;
 pub mod module;
 pub mod occupancy;
+mod options;
 pub mod panic;
 pub mod pinned;
 pub mod pitched;
 pub mod pool;
 mod printf_fifo;
 pub mod properties;
-pub mod sim_backend;
+mod sim;
 pub mod stream;
+mod uses;
 
 pub use device::{BackendKind, Device};
 pub use error::{Error, Result};

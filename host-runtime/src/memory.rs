@@ -1,13 +1,16 @@
 //! Device memory: owned buffers and borrowed range views.
 //!
-//! The synchronous helpers are safe by construction: reads to the host (`to_vec`,
-//! `copy_to_host`) first wait for *all* work on the device (so results written by kernels on any
-//! stream are visible, and kernel panics are reported), and writes from the host run on the legacy
-//! default stream, which streams created with default options are ordered against. The `_async`
-//! variants are stream-ordered and `unsafe` where the host memory's lifetime cannot be checked.
+//! The synchronous helpers are safe by construction, whatever streams (blocking or not) use the
+//! buffer: reads to the host (`to_vec`, `copy_to_host`) first wait for *all* work on the device (so
+//! results written by kernels on any stream are visible, and kernel panics are reported); writes
+//! (`copy_from_host`, `copy_from`, `fill`, `memset`) are ordered after every queued kernel and copy
+//! that uses the bytes they overwrite, on any stream (see `uses`). Launches and the `_async`
+//! copies are ordered after the conflicting uses on other streams the same way; the `_async`
+//! copies are `unsafe` where the host memory's lifetime cannot be checked.
 //!
-//! Dropping a buffer frees it immediately (`cuMemFree` waits for the device to finish using it);
-//! buffers from a stream-ordered allocation are freed on their stream instead.
+//! Dropping a buffer never waits: its memory comes from a pool and is freed in stream order after
+//! its last uses (`cuMemFreeAsync`), so a drop stalls neither the host nor any stream (on devices
+//! without memory pools it waits for the streams that used it, not the whole context).
 
 use std::ffi::c_void;
 use std::marker::PhantomData;
@@ -15,150 +18,21 @@ use std::ops::{Bound, RangeBounds};
 
 use kernel_std::api::DeviceType;
 
-use crate::device::Backend;
-use crate::driver::cu;
+use crate::backend::AsyncCopy;
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
+use crate::memory_ops::{track, Target};
+use crate::uses::{Span, Uses};
 use crate::{Device, Error, Result, Stream};
 
-/// Raw, backend-dispatched memory operations on byte addresses (a `CUdeviceptr` on CUDA, a
-/// simulator address on the simulator). Typed buffers are built on these.
-impl Device {
-    pub(crate) fn raw_alloc(&self, bytes: usize) -> Result<u64> {
-        let cuda = match &self.inner.backend {
-            Backend::Cuda(c) => c,
-            Backend::Sim(s) => return Ok(s.alloc(bytes)),
-        };
-        cuda.ctx.bind()?;
-        if bytes == 0 {
-            return Ok(0);
-        }
-        let mut p = 0u64;
-        unsafe { cu!(cuMemAlloc_v2(&mut p, bytes))? };
-        Ok(p)
+/// What every launch argument checks: memory of `device` (allocated in context generation
+/// `generation`) may be used by work on `stream`. Peer access between devices is not supported, so
+/// another device's memory is always an error.
+#[inline]
+pub(crate) fn check_use(device: &Device, generation: u64, stream: &Stream) -> Result<()> {
+    if *stream.device() != *device {
+        return Err(Error::WrongDevice);
     }
-
-    pub(crate) fn raw_free(&self, addr: u64, generation: u64) {
-        match &self.inner.backend {
-            Backend::Cuda(cuda) => {
-                // The rule: dropping a buffer never frees memory that queued work still uses. The
-                // context is synchronized first (stream-ordered buffers use cuMemFreeAsync on
-                // their stream instead, which orders the free after that stream's work).
-                if addr != 0 && cuda.enter(generation).is_ok() {
-                    unsafe {
-                        let _ = cudarc::driver::sys::cuCtxSynchronize();
-                        let _ = cudarc::driver::sys::cuMemFree_v2(addr);
-                    }
-                }
-            }
-            Backend::Sim(s) => s.free(addr),
-        }
-    }
-
-    /// Host to device; `src` points at `bytes` readable bytes.
-    pub(crate) fn raw_write(
-        &self,
-        gen: u64,
-        addr: u64,
-        src: *const c_void,
-        bytes: usize,
-    ) -> Result<()> {
-        let cuda = match &self.inner.backend {
-            Backend::Cuda(c) => c,
-            // SAFETY: the caller guarantees `bytes` readable bytes at `src`.
-            Backend::Sim(s) => {
-                let data = unsafe { host_bytes(src, bytes) };
-                return s.write(addr, data);
-            }
-        };
-        cuda.enter(gen)?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        unsafe { cu!(cuMemcpyHtoD_v2(addr, src, bytes)) }
-    }
-
-    /// Waits for the device, reports panics, then copies device to host.
-    pub(crate) fn raw_read(
-        &self,
-        gen: u64,
-        addr: u64,
-        dst: *mut c_void,
-        bytes: usize,
-    ) -> Result<()> {
-        let cuda = match &self.inner.backend {
-            Backend::Cuda(c) => c,
-            Backend::Sim(s) => {
-                s.synchronize()?;
-                if bytes == 0 {
-                    return Ok(());
-                }
-                // SAFETY: the caller guarantees `bytes` writable bytes at `dst`.
-                let out = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
-                return s.read(addr, out);
-            }
-        };
-        cuda.enter(gen)?;
-        cuda.synchronize()?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        unsafe { cu!(cuMemcpyDtoH_v2(dst, addr, bytes)) }
-    }
-
-    pub(crate) fn raw_copy(&self, gen: u64, dst: u64, src: u64, bytes: usize) -> Result<()> {
-        let cuda = match &self.inner.backend {
-            Backend::Cuda(c) => c,
-            Backend::Sim(s) => return s.copy(dst, src, bytes),
-        };
-        cuda.enter(gen)?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        unsafe { cu!(cuMemcpyDtoD_v2(dst, src, bytes)) }
-    }
-
-    /// Fills `count` elements of `elem` bytes each (1, 2 or 4) with `pattern`.
-    pub(crate) fn raw_fill(
-        &self,
-        gen: u64,
-        addr: u64,
-        elem: usize,
-        pattern: u32,
-        count: usize,
-    ) -> Result<()> {
-        if !matches!(elem, 1 | 2 | 4) {
-            return Err(Error::InvalidValue(format!(
-                "memset of {elem}-byte elements"
-            )));
-        }
-        let cuda = match &self.inner.backend {
-            Backend::Cuda(c) => c,
-            Backend::Sim(s) => return s.fill(addr, elem, pattern, count),
-        };
-        cuda.enter(gen)?;
-        if count == 0 {
-            return Ok(());
-        }
-        unsafe {
-            match elem {
-                1 => cu!(cuMemsetD8_v2(addr, pattern as u8, count)),
-                2 => cu!(cuMemsetD16_v2(addr, pattern as u16, count)),
-                _ => cu!(cuMemsetD32_v2(addr, pattern, count)),
-            }
-        }
-    }
-}
-
-/// Views `bytes` host bytes at `p` (a dangling-safe empty slice for zero bytes).
-///
-/// # Safety
-/// `p` must point at `bytes` readable bytes that outlive the returned slice.
-unsafe fn host_bytes<'a>(p: *const c_void, bytes: usize) -> &'a [u8] {
-    if bytes == 0 {
-        &[]
-    } else {
-        unsafe { std::slice::from_raw_parts(p as *const u8, bytes) }
-    }
+    device.check_generation(generation)
 }
 
 /// Byte size of `len` elements of `T`, or an error instead of an overflow.
@@ -190,16 +64,28 @@ pub(crate) fn resolve_range(r: impl RangeBounds<usize>, len: usize) -> Result<(u
 }
 
 /// A region of device memory: what buffers and views share.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Region<'a> {
     device: &'a Device,
     generation: u64,
     addr: u64,
     len: usize,
+    uses: &'a Uses,
+    /// The region's bytes within its allocation.
+    span: Span,
 }
 
 impl Region<'_> {
-    fn to_vec<T: DeviceType>(self) -> Result<Vec<T>> {
+    fn target(&self) -> Target<'_> {
+        Target {
+            addr: self.addr,
+            generation: self.generation,
+            uses: self.uses,
+            span: &self.span,
+        }
+    }
+
+    fn to_vec<T: DeviceType>(&self) -> Result<Vec<T>> {
         let bytes = byte_len::<T>(self.len)?;
         let mut v: Vec<T> = Vec::with_capacity(self.len);
         self.device.raw_read(
@@ -214,7 +100,7 @@ impl Region<'_> {
         Ok(v)
     }
 
-    fn copy_to_host<T: DeviceType>(self, dst: &mut [T]) -> Result<()> {
+    fn copy_to_host<T: DeviceType>(&self, dst: &mut [T]) -> Result<()> {
         if dst.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -230,7 +116,8 @@ impl Region<'_> {
         )
     }
 
-    fn copy_from_host<T: DeviceType>(self, src: &[T]) -> Result<()> {
+    /// Callers hold the region exclusively.
+    fn copy_from_host<T: DeviceType>(&self, src: &[T]) -> Result<()> {
         if src.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -238,15 +125,12 @@ impl Region<'_> {
             });
         }
         let bytes = byte_len::<T>(self.len)?;
-        self.device.raw_write(
-            self.generation,
-            self.addr,
-            src.as_ptr() as *const c_void,
-            bytes,
-        )
+        self.device
+            .raw_write(self.target(), src.as_ptr() as *const c_void, bytes)
     }
 
-    fn copy_from(self, src: Region<'_>, elem: usize) -> Result<()> {
+    /// Callers hold `self` exclusively.
+    fn copy_from(&self, src: &Region<'_>, elem: usize) -> Result<()> {
         if src.device != self.device {
             return Err(Error::WrongDevice);
         }
@@ -256,12 +140,12 @@ impl Region<'_> {
                 got: src.len,
             });
         }
-        src.device.check_generation(src.generation)?;
         self.device
-            .raw_copy(self.generation, self.addr, src.addr, self.len * elem)
+            .raw_copy(self.target(), src.target(), self.len * elem)
     }
 
-    fn fill<T: DeviceType>(self, value: T) -> Result<()> {
+    /// Callers hold the region exclusively.
+    fn fill<T: DeviceType>(&self, value: T) -> Result<()> {
         let size = std::mem::size_of::<T>();
         let mut bits = 0u32;
         if matches!(size, 1 | 2 | 4) {
@@ -274,19 +158,10 @@ impl Region<'_> {
                     size,
                 )
             };
-            return self
-                .device
-                .raw_fill(self.generation, self.addr, size, bits, self.len);
+            return self.device.raw_fill(self.target(), size, bits, self.len);
         }
         self.copy_from_host(&vec![value; self.len])
     }
-}
-
-enum Owner {
-    /// `cuMemAlloc`: freed with `cuMemFree`.
-    Sync,
-    /// Stream-ordered allocation: freed with `cuMemFreeAsync` on this stream.
-    Stream(Stream),
 }
 
 /// An owned array of `T` in device memory.
@@ -295,7 +170,10 @@ pub struct DeviceBuffer<T: DeviceType> {
     addr: u64,
     len: usize,
     generation: u64,
-    owner: Owner,
+    /// From a memory pool: freed with `cuMemFreeAsync` in stream order.
+    pooled: bool,
+    /// Streams with queued work on the buffer.
+    uses: Uses,
     _t: PhantomData<T>,
 }
 
@@ -305,16 +183,8 @@ unsafe impl<T: DeviceType> Sync for DeviceBuffer<T> {}
 
 impl<T: DeviceType> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
-        match &self.owner {
-            Owner::Sync => self.device.raw_free(self.addr, self.generation),
-            Owner::Stream(s) => {
-                if self.addr != 0 && s.enter().is_ok() {
-                    unsafe {
-                        let _ = cudarc::driver::sys::cuMemFreeAsync(self.addr, s.raw());
-                    }
-                }
-            }
-        }
+        self.device
+            .free_after_uses(self.addr, self.generation, self.pooled, &self.uses);
     }
 }
 
@@ -337,11 +207,8 @@ impl<T: DeviceType> DeviceBuffer<T> {
 
     /// Allocates `len` elements set to all-zero bytes.
     pub fn zeroed(device: &Device, len: usize) -> Result<Self> {
-        // SAFETY: filled with zeros right away.
-        let b = unsafe { Self::alloc_uninit(device, len)? };
-        b.region()
-            .device
-            .raw_fill(b.generation, b.addr, 1, 0, byte_len::<T>(len)?)?;
+        let mut b = Self::alloc_on_work(device, len)?;
+        b.memset(0)?;
         Ok(b)
     }
 
@@ -351,53 +218,57 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// Reading elements before writing them yields whatever bytes the memory held, which must be
     /// valid for `T` (e.g. not for `bool`).
     pub unsafe fn alloc_uninit(device: &Device, len: usize) -> Result<Self> {
+        let b = Self::alloc_on_work(device, len)?;
+        device.ops().finish_init()?;
+        Ok(b)
+    }
+
+    /// An allocation queued on the runtime's work stream: usable once the work stream has been
+    /// waited for, which every synchronous write (the initialization) does.
+    fn alloc_on_work(device: &Device, len: usize) -> Result<Self> {
         let bytes = byte_len::<T>(len)?;
-        let addr = device.raw_alloc(bytes)?;
+        let (addr, pooled) = device.ops().alloc(bytes)?;
         Ok(DeviceBuffer {
             device: device.clone(),
             addr,
             len,
             generation: device.generation(),
-            owner: Owner::Sync,
+            pooled,
+            uses: Uses::new(bytes as u64),
             _t: PhantomData,
         })
     }
 
     /// Allocates and copies `data` in.
     pub fn upload(device: &Device, data: &[T]) -> Result<Self> {
-        // SAFETY: every element is written below before anyone can read it.
-        let b = unsafe { Self::alloc_uninit(device, data.len())? };
-        b.region().copy_from_host(data)?;
+        let mut b = Self::alloc_on_work(device, data.len())?;
+        b.copy_from_host(data)?;
         Ok(b)
     }
 
     /// Stream-ordered allocation from the device's default memory pool (`cuMemAllocAsync`),
-    /// zeroed on `stream`, and freed on `stream` when dropped.
+    /// zeroed on `stream`, and freed in stream order when dropped.
     pub fn alloc_async(stream: &Stream, len: usize) -> Result<Self> {
-        if let Backend::Sim(_) = &stream.device().inner.backend {
-            return Self::zeroed(stream.device(), len);
-        }
-        stream.enter()?;
         let bytes = byte_len::<T>(len)?;
-        let mut addr = 0u64;
-        if bytes != 0 {
-            unsafe { cu!(cuMemAllocAsync(&mut addr, bytes, stream.raw()))? };
-        }
+        let addr = stream.device().ops().alloc_on_stream(stream.ops(), bytes)?;
         Self::adopt_stream_ordered(stream, addr, len)
     }
 
-    /// Wraps a stream-ordered allocation, zeroing it on the stream.
+    /// Wraps a stream-ordered allocation and zeroes it on the stream (its first use, a write).
     pub(crate) fn adopt_stream_ordered(stream: &Stream, addr: u64, len: usize) -> Result<Self> {
+        let bytes = byte_len::<T>(len)?;
         let b = DeviceBuffer {
             device: stream.device().clone(),
             addr,
             len,
             generation: stream.device().generation(),
-            owner: Owner::Stream(stream.clone()),
+            pooled: true,
+            uses: Uses::new(bytes as u64),
             _t: PhantomData,
         };
         if addr != 0 {
-            unsafe { cu!(cuMemsetD8Async(addr, 0, byte_len::<T>(len)?, stream.raw()))? };
+            track(&b.uses, stream, b.uses.all(), true)?;
+            b.device.ops().zero_on_stream(stream.ops(), addr, bytes)?;
         }
         Ok(b)
     }
@@ -408,6 +279,8 @@ impl<T: DeviceType> DeviceBuffer<T> {
             generation: self.generation,
             addr: self.addr,
             len: self.len,
+            uses: &self.uses,
+            span: self.uses.all(),
         }
     }
 
@@ -426,9 +299,19 @@ impl<T: DeviceType> DeviceBuffer<T> {
         &self.device
     }
 
-    /// The raw device address (for raw launches and interop).
+    /// The raw device address (for raw launches and interop). Work that uses it behind the
+    /// runtime's back (raw launches, other libraries) is not ordered against the buffer's copies
+    /// and its free: synchronize that work's stream before either.
     pub fn device_ptr(&self) -> u64 {
         self.addr
+    }
+
+    pub(crate) fn uses(&self) -> &Uses {
+        &self.uses
+    }
+
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Copies the whole buffer to a new `Vec` (waits for the device first).
@@ -449,14 +332,14 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// Device-to-device copy of a buffer of the same length.
     pub fn copy_from(&mut self, src: &DeviceBuffer<T>) -> Result<()> {
         self.region()
-            .copy_from(src.region(), std::mem::size_of::<T>())
+            .copy_from(&src.region(), std::mem::size_of::<T>())
     }
 
     /// Sets every byte to `byte`.
     pub fn memset(&mut self, byte: u8) -> Result<()> {
         let bytes = byte_len::<T>(self.len)?;
         self.device
-            .raw_fill(self.generation, self.addr, 1, byte as u32, bytes)
+            .raw_fill(self.region().target(), 1, u32::from(byte), bytes)
     }
 
     /// Sets every element to `value` (a device memset for 1, 2 and 4-byte types).
@@ -470,9 +353,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// `src` must stay alive and unmodified until the copy completes (synchronize `stream` or an
     /// event recorded after it). Use page-locked memory ([`crate::PinnedBuffer`]) for real overlap.
     pub unsafe fn copy_from_host_async(&mut self, src: &[T], stream: &Stream) -> Result<()> {
-        if self.check_stream(stream)? {
-            return self.copy_from_host(src);
-        }
+        check_use(&self.device, self.generation, stream)?;
         if src.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -483,14 +364,14 @@ impl<T: DeviceType> DeviceBuffer<T> {
         if bytes == 0 {
             return Ok(());
         }
-        unsafe {
-            cu!(cuMemcpyHtoDAsync_v2(
-                self.addr,
-                src.as_ptr() as *const c_void,
-                bytes,
-                stream.raw()
-            ))
-        }
+        track(&self.uses, stream, self.uses.all(), true)?;
+        let copy = AsyncCopy::HostToDevice {
+            dst: self.addr,
+            src: src.as_ptr() as *const c_void,
+            bytes,
+        };
+        // SAFETY: the caller keeps `src` alive until the copy completes.
+        unsafe { self.device.ops().copy_on_stream(stream.ops(), copy) }
     }
 
     /// Stream-ordered device-to-host copy.
@@ -498,9 +379,7 @@ impl<T: DeviceType> DeviceBuffer<T> {
     /// # Safety
     /// `dst` must stay alive and must not be read until the copy completes.
     pub unsafe fn copy_to_host_async(&self, dst: &mut [T], stream: &Stream) -> Result<()> {
-        if self.check_stream(stream)? {
-            return self.copy_to_host(dst);
-        }
+        check_use(&self.device, self.generation, stream)?;
         if dst.len() != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -511,22 +390,20 @@ impl<T: DeviceType> DeviceBuffer<T> {
         if bytes == 0 {
             return Ok(());
         }
-        unsafe {
-            cu!(cuMemcpyDtoHAsync_v2(
-                dst.as_mut_ptr() as *mut c_void,
-                self.addr,
-                bytes,
-                stream.raw()
-            ))
-        }
+        track(&self.uses, stream, self.uses.all(), false)?;
+        let copy = AsyncCopy::DeviceToHost {
+            dst: dst.as_mut_ptr() as *mut c_void,
+            src: self.addr,
+            bytes,
+        };
+        // SAFETY: the caller keeps `dst` alive and unread until the copy completes.
+        unsafe { self.device.ops().copy_on_stream(stream.ops(), copy) }
     }
 
     /// Stream-ordered device-to-device copy.
     pub fn copy_from_async(&mut self, src: &DeviceBuffer<T>, stream: &Stream) -> Result<()> {
-        src.check_stream(stream)?;
-        if self.check_stream(stream)? {
-            return self.copy_from(src);
-        }
+        check_use(&src.device, src.generation, stream)?;
+        check_use(&self.device, self.generation, stream)?;
         if src.len != self.len {
             return Err(Error::LengthMismatch {
                 expected: self.len,
@@ -537,28 +414,15 @@ impl<T: DeviceType> DeviceBuffer<T> {
         if bytes == 0 {
             return Ok(());
         }
-        unsafe {
-            cu!(cuMemcpyDtoDAsync_v2(
-                self.addr,
-                src.addr,
-                bytes,
-                stream.raw()
-            ))
-        }
-    }
-
-    /// Checks that `stream` may work on this buffer. `Ok(true)` on the simulator, where the
-    /// "asynchronous" copies simply run synchronously.
-    fn check_stream(&self, stream: &Stream) -> Result<bool> {
-        if *stream.device() != self.device {
-            return Err(Error::WrongDevice);
-        }
-        if let Backend::Sim(_) = &self.device.inner.backend {
-            return Ok(true);
-        }
-        stream.enter()?;
-        self.device.check_generation(self.generation)?;
-        Ok(false)
+        track(&src.uses, stream, src.uses.all(), false)?;
+        track(&self.uses, stream, self.uses.all(), true)?;
+        let copy = AsyncCopy::DeviceToDevice {
+            dst: self.addr,
+            src: src.addr,
+            bytes,
+        };
+        // SAFETY: both buffers outlive the copy: their frees are ordered after it.
+        unsafe { self.device.ops().copy_on_stream(stream.ops(), copy) }
     }
 
     /// A read-only view of `range` (an error, not a panic, when out of bounds).
@@ -606,7 +470,15 @@ macro_rules! view_common {
                     generation: self.buf.generation,
                     addr: self.buf.addr + (self.offset * std::mem::size_of::<T>()) as u64,
                     len: self.len,
+                    uses: &self.buf.uses,
+                    span: self.span(),
                 }
+            }
+
+            /// The view's bytes within the buffer.
+            fn span(&self) -> Span {
+                let size = std::mem::size_of::<T>() as u64;
+                self.offset as u64 * size..(self.offset + self.len) as u64 * size
             }
 
             /// Number of elements in the view.
@@ -635,13 +507,22 @@ macro_rules! view_common {
             }
         }
 
-        impl<T: DeviceType> KernelSlice<T> for $ty<'_, T> {
+        // SAFETY: `launch_arg` checks the device and context of the viewed buffer, which the
+        // borrow keeps alive.
+        unsafe impl<T: DeviceType> KernelSlice<T> for $ty<'_, T> {
             #[inline]
             fn kernel_arg(&self) -> SliceArg {
                 SliceArg {
                     ptr: self.buf.addr + (self.offset * std::mem::size_of::<T>()) as u64,
                     len: self.len as u64,
                 }
+            }
+
+            #[inline]
+            fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+                check_use(&self.buf.device, self.buf.generation, stream)?;
+                track(&self.buf.uses, stream, self.span(), false)?;
+                Ok(self.kernel_arg())
             }
         }
     };
@@ -686,18 +567,28 @@ impl<T: DeviceType> DeviceViewMut<'_, T> {
     /// Device-to-device copy from a view of the same length.
     pub fn copy_from(&mut self, src: &DeviceView<'_, T>) -> Result<()> {
         self.region()
-            .copy_from(src.region(), std::mem::size_of::<T>())
+            .copy_from(&src.region(), std::mem::size_of::<T>())
     }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for DeviceViewMut<'_, T> {
+// SAFETY: as for `DeviceView`.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for DeviceViewMut<'_, T> {
     #[inline]
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
     }
+
+    #[inline]
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.buf.device, self.buf.generation, stream)?;
+        track(&self.buf.uses, stream, self.span(), true)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
+// SAFETY: `launch_arg` checks device and context; the buffer outlives the borrow, and its drop is
+// ordered after queued work.
+unsafe impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
     #[inline]
     fn kernel_arg(&self) -> SliceArg {
         SliceArg {
@@ -705,12 +596,27 @@ impl<T: DeviceType> KernelSlice<T> for DeviceBuffer<T> {
             len: self.len as u64,
         }
     }
+
+    #[inline]
+    fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), false)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for DeviceBuffer<T> {
+// SAFETY: as above.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for DeviceBuffer<T> {
     #[inline]
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
+    }
+
+    #[inline]
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), true)?;
+        Ok(self.kernel_arg())
     }
 }
 

@@ -1,29 +1,18 @@
 //! Page-locked host memory: the only host memory asynchronous copies overlap with kernels from,
 //! and (when mapped) memory kernels can read and write directly over the bus.
 
-use std::alloc::Layout;
-use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
 use kernel_std::api::DeviceType;
 
-use crate::driver::cu;
 use crate::memory::byte_len;
-use crate::{BackendKind, Device, DeviceBuffer, Error, Result, Stream};
+use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
-/// How page-locked memory is allocated or registered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PinnedFlags {
-    /// Page-locked for every context, not only the allocating one.
-    pub portable: bool,
-    /// Mapped into the device address space (see [`PinnedBuffer::device_ptr`]).
-    pub mapped: bool,
-    /// Write-combined: faster host-to-device transfers, very slow host reads. Allocation only.
-    pub write_combined: bool,
-}
+pub use crate::options::PinnedFlags;
 
-/// A page-locked host array of `T`, zero-initialized.
+/// A page-locked host array of `T`, zero-initialized. On the simulator it is ordinary host
+/// memory (copies from it behave the same; there is no bus to lock pages for).
 pub struct PinnedBuffer<T: DeviceType> {
     device: Device,
     ptr: *mut T,
@@ -31,9 +20,6 @@ pub struct PinnedBuffer<T: DeviceType> {
     generation: u64,
     flags: PinnedFlags,
     dev_ptr: Option<u64>,
-    /// On the simulator: the layout of the ordinary host allocation standing in for page-locked
-    /// memory (copies from it behave the same; there is no bus to lock pages for).
-    sim_layout: Option<Layout>,
 }
 
 // SAFETY: plain host memory owned by this value.
@@ -42,18 +28,15 @@ unsafe impl<T: DeviceType + Sync> Sync for PinnedBuffer<T> {}
 
 impl<T: DeviceType> Drop for PinnedBuffer<T> {
     fn drop(&mut self) {
-        if let Some(layout) = self.sim_layout {
-            // SAFETY: allocated in `new_sim` with this layout.
-            unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) };
-            return;
-        }
-        let Ok(cuda) = self.device.cuda_arm() else {
-            return;
-        };
-        if self.len != 0 && cuda.enter(self.generation).is_ok() {
-            unsafe {
-                let _ = cudarc::driver::sys::cuMemFreeHost(self.ptr as *mut c_void);
-            }
+        let bytes = self.len * std::mem::size_of::<T>();
+        // SAFETY: allocated in `new` with this size and alignment.
+        unsafe {
+            self.device.ops().free_pinned(
+                self.ptr as *mut u8,
+                bytes,
+                std::mem::align_of::<T>(),
+                self.generation,
+            )
         }
     }
 }
@@ -61,81 +44,22 @@ impl<T: DeviceType> Drop for PinnedBuffer<T> {
 impl<T: DeviceType> PinnedBuffer<T> {
     /// Allocates `len` zeroed elements of page-locked memory.
     pub fn new(device: &Device, len: usize, flags: PinnedFlags) -> Result<Self> {
-        if device.backend() == BackendKind::Sim {
-            return Self::new_sim(device, len, flags);
-        }
-        let cuda = device.cuda_arm()?;
-        cuda.ctx.bind()?;
         let bytes = byte_len::<T>(len)?;
-        if flags.mapped && !cuda.props.can_map_host_memory {
-            return Err(Error::Unsupported(
-                "mapped page-locked memory on this device",
-            ));
-        }
-        let mut bits = 0;
-        if flags.portable {
-            bits |= cudarc::driver::sys::CU_MEMHOSTALLOC_PORTABLE;
-        }
-        if flags.mapped {
-            bits |= cudarc::driver::sys::CU_MEMHOSTALLOC_DEVICEMAP;
-        }
-        if flags.write_combined {
-            bits |= cudarc::driver::sys::CU_MEMHOSTALLOC_WRITECOMBINED;
-        }
-        let mut p: *mut c_void = std::ptr::NonNull::<T>::dangling().as_ptr() as *mut c_void;
-        if bytes != 0 {
-            unsafe { cu!(cuMemHostAlloc(&mut p, bytes, bits))? };
-            unsafe { std::ptr::write_bytes(p as *mut u8, 0, bytes) };
-        }
-        let mut b = PinnedBuffer {
-            device: device.clone(),
-            ptr: p as *mut T,
-            len,
-            generation: cuda.ctx.generation(),
-            flags,
-            dev_ptr: None,
-            sim_layout: None,
-        };
-        if flags.mapped && bytes != 0 {
-            let mut d = 0u64;
-            unsafe { cu!(cuMemHostGetDevicePointer_v2(&mut d, p, 0))? };
-            b.dev_ptr = Some(d);
-        }
-        Ok(b)
-    }
-
-    /// Ordinary zeroed host memory. Mapped memory would need kernels to address host memory,
-    /// which simulated device memory cannot alias.
-    fn new_sim(device: &Device, len: usize, flags: PinnedFlags) -> Result<Self> {
-        if flags.mapped {
-            return Err(Error::Unsupported(
-                "mapped page-locked memory on the simulator",
-            ));
-        }
-        byte_len::<T>(len)?;
-        let layout = Layout::array::<T>(len)
-            .map_err(|_| Error::InvalidValue(format!("{len} elements do not fit in memory")))?;
-        let ptr = if layout.size() == 0 {
+        let a = device
+            .ops()
+            .alloc_pinned(bytes, std::mem::align_of::<T>(), flags)?;
+        let ptr = if a.host.is_null() {
             std::ptr::NonNull::<T>::dangling().as_ptr()
         } else {
-            // SAFETY: the layout has a nonzero size.
-            let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
-            if p.is_null() {
-                return Err(Error::InvalidValue(format!(
-                    "cannot allocate {} bytes of host memory",
-                    layout.size()
-                )));
-            }
-            p
+            a.host as *mut T
         };
         Ok(PinnedBuffer {
             device: device.clone(),
             ptr,
             len,
-            generation: 0,
+            generation: device.generation(),
             flags,
-            dev_ptr: None,
-            sim_layout: (layout.size() != 0).then_some(layout),
+            dev_ptr: a.device,
         })
     }
 
@@ -156,6 +80,14 @@ impl<T: DeviceType> PinnedBuffer<T> {
         self.flags
     }
 
+    /// Page-locked memory belongs to the context that allocated it unless it is `portable`.
+    fn check_stream(&self, stream: &Stream) -> Result<()> {
+        if !self.flags.portable && *stream.device() != self.device {
+            return Err(Error::WrongDevice);
+        }
+        Ok(())
+    }
+
     /// Stream-ordered copy of `src` into this buffer.
     ///
     /// # Safety
@@ -165,6 +97,7 @@ impl<T: DeviceType> PinnedBuffer<T> {
         src: &DeviceBuffer<T>,
         stream: &Stream,
     ) -> Result<()> {
+        self.check_stream(stream)?;
         let dst: &mut [T] = &mut *self;
         unsafe { src.copy_to_host_async(dst, stream) }
     }
@@ -178,6 +111,7 @@ impl<T: DeviceType> PinnedBuffer<T> {
         dst: &mut DeviceBuffer<T>,
         stream: &Stream,
     ) -> Result<()> {
+        self.check_stream(stream)?;
         unsafe { dst.copy_from_host_async(self, stream) }
     }
 }
@@ -203,17 +137,19 @@ pub struct RegisteredHost<'a, T: DeviceType> {
     len: usize,
     generation: u64,
     dev_ptr: Option<u64>,
+    /// Whether there were bytes to register (an empty slice is not).
+    registered: bool,
     _borrow: PhantomData<&'a mut [T]>,
 }
 
 impl<T: DeviceType> Drop for RegisteredHost<'_, T> {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda_arm() else {
-            return;
-        };
-        if self.len != 0 && cuda.enter(self.generation).is_ok() {
+        if self.len != 0 && self.registered {
+            // SAFETY: registered in `new` in this generation (checked by the backend).
             unsafe {
-                let _ = cudarc::driver::sys::cuMemHostUnregister(self.slice as *mut c_void);
+                self.device
+                    .ops()
+                    .unregister_host(self.slice as *mut u8, self.generation)
             }
         }
     }
@@ -221,56 +157,26 @@ impl<T: DeviceType> Drop for RegisteredHost<'_, T> {
 
 impl<'a, T: DeviceType> RegisteredHost<'a, T> {
     /// Page-locks `slice` (`portable` and `mapped` flags apply; `write_combined` is rejected).
+    /// On the simulator any host memory serves the copies; only mapping is impossible.
     pub fn new(device: &Device, slice: &'a mut [T], flags: PinnedFlags) -> Result<Self> {
         if flags.write_combined {
             return Err(Error::InvalidValue(
                 "write-combined applies to allocations, not registrations".into(),
             ));
         }
-        if device.backend() == BackendKind::Sim {
-            // Any host memory serves the simulator's copies; only mapping is impossible.
-            if flags.mapped {
-                return Err(Error::Unsupported(
-                    "mapped page-locked memory on the simulator",
-                ));
-            }
-            return Ok(RegisteredHost {
-                device: device.clone(),
-                slice: slice.as_mut_ptr(),
-                len: slice.len(),
-                generation: 0,
-                dev_ptr: None,
-                _borrow: PhantomData,
-            });
-        }
-        let cuda = device.cuda_arm()?;
-        cuda.ctx.bind()?;
         let bytes = byte_len::<T>(slice.len())?;
-        let mut bits = 0;
-        if flags.portable {
-            bits |= cudarc::driver::sys::CU_MEMHOSTREGISTER_PORTABLE;
-        }
-        if flags.mapped {
-            bits |= cudarc::driver::sys::CU_MEMHOSTREGISTER_DEVICEMAP;
-        }
         let p = slice.as_mut_ptr();
-        if bytes != 0 {
-            unsafe { cu!(cuMemHostRegister_v2(p as *mut c_void, bytes, bits))? };
-        }
-        let mut r = RegisteredHost {
+        // SAFETY: the borrow keeps the slice allocated until `self` unregisters it.
+        let dev_ptr = unsafe { device.ops().register_host(p as *mut u8, bytes, flags)? };
+        Ok(RegisteredHost {
             device: device.clone(),
             slice: p,
             len: slice.len(),
-            generation: cuda.ctx.generation(),
-            dev_ptr: None,
+            generation: device.generation(),
+            dev_ptr,
+            registered: bytes != 0,
             _borrow: PhantomData,
-        };
-        if flags.mapped && bytes != 0 {
-            let mut d = 0u64;
-            unsafe { cu!(cuMemHostGetDevicePointer_v2(&mut d, p as *mut c_void, 0))? };
-            r.dev_ptr = Some(d);
-        }
-        Ok(r)
+        })
     }
 
     /// The device address when registered with `mapped`.

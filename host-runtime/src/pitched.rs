@@ -4,18 +4,14 @@
 use std::ffi::c_void;
 use std::marker::PhantomData;
 
-use cudarc::driver::sys::{self, CUmemorytype as MT};
 use kernel_std::api::DeviceType;
 
-use crate::device::Backend;
-use crate::driver::cu;
+use crate::backend::{Copy2d, End2d, StreamOps};
 use crate::launch_api::{KernelSlice, KernelSliceMut, SliceArg};
-use crate::memory::byte_len;
-use crate::sim_backend::SimDevice;
-use crate::{Device, DeviceBuffer, Error, Result};
-
-/// Row alignment of pitched memory on the simulator.
-const SIM_PITCH_ALIGN: usize = 512;
+use crate::memory::{byte_len, check_use};
+use crate::memory_ops::track;
+use crate::uses::Uses;
+use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
 /// A `height` x `width` array of `T` whose rows are `pitch` bytes apart.
 pub struct PitchedBuffer<T: DeviceType> {
@@ -25,6 +21,8 @@ pub struct PitchedBuffer<T: DeviceType> {
     width: usize,
     height: usize,
     generation: u64,
+    /// Streams with queued work on the array.
+    uses: Uses,
     _t: PhantomData<T>,
 }
 
@@ -33,121 +31,30 @@ unsafe impl<T: DeviceType> Sync for PitchedBuffer<T> {}
 
 impl<T: DeviceType> Drop for PitchedBuffer<T> {
     fn drop(&mut self) {
-        self.device.raw_free(self.addr, self.generation);
+        self.device
+            .free_after_uses(self.addr, self.generation, false, &self.uses);
     }
 }
 
-/// One side of a 2-D copy.
-enum End {
-    Host(*const c_void),
-    HostMut(*mut c_void),
-    Device(u64),
-}
-
 impl<T: DeviceType> PitchedBuffer<T> {
-    /// Allocates `height` rows of `width` elements, zeroed (padding included).
+    /// Allocates `height` rows of `width` elements, zeroed (padding included). The simulator pads
+    /// rows to 512 bytes (and whole elements), like typical GPU pitches, so code that wrongly
+    /// assumes dense rows fails there too.
     pub fn new(device: &Device, width: usize, height: usize) -> Result<Self> {
-        if let Backend::Sim(sim) = &device.inner.backend {
-            return Self::new_sim(device, sim, width, height);
-        }
-        let cuda = device.cuda_arm()?;
-        cuda.ctx.bind()?;
-        let size = std::mem::size_of::<T>();
         let row = byte_len::<T>(width)?;
-        let mut addr = 0u64;
-        let mut pitch = row;
-        if row != 0 && height != 0 {
-            // The driver only accepts 4, 8 or 16 as the element size (it picks the alignment).
-            let elem = match size {
-                0..=4 => 4,
-                5..=8 => 8,
-                _ => 16,
-            };
-            unsafe { cu!(cuMemAllocPitch_v2(&mut addr, &mut pitch, row, height, elem))? };
-            if pitch % size != 0 {
-                unsafe {
-                    let _ = sys::cuMemFree_v2(addr);
-                }
-                return Err(Error::InvalidValue(format!(
-                    "pitch {pitch} is not a multiple of the {size}-byte element size"
-                )));
-            }
-        }
-        let b = PitchedBuffer {
+        let (addr, pitch) = device
+            .ops()
+            .alloc_pitched(row, height, std::mem::size_of::<T>())?;
+        Ok(PitchedBuffer {
             device: device.clone(),
             addr,
             pitch,
             width,
             height,
-            generation: cuda.ctx.generation(),
-            _t: PhantomData,
-        };
-        if addr != 0 {
-            b.device
-                .raw_fill(b.generation, addr, 1, 0, pitch * height)?;
-        }
-        Ok(b)
-    }
-
-    /// The simulator pads rows to 512 bytes (and whole elements), like typical GPU pitches, so
-    /// code that wrongly assumes dense rows fails there too.
-    fn new_sim(device: &Device, sim: &SimDevice, width: usize, height: usize) -> Result<Self> {
-        let size = std::mem::size_of::<T>().max(1);
-        let row = byte_len::<T>(width)?;
-        let gcd = |mut a: usize, mut b: usize| {
-            while b != 0 {
-                (a, b) = (b, a % b);
-            }
-            a
-        };
-        let unit = SIM_PITCH_ALIGN / gcd(SIM_PITCH_ALIGN, size) * size;
-        let pitch = row
-            .checked_next_multiple_of(unit)
-            .ok_or_else(|| Error::InvalidValue(format!("rows of {row} bytes are too long")))?;
-        let total = pitch
-            .checked_mul(height)
-            .ok_or_else(|| Error::InvalidValue(format!("{height} rows of {pitch} bytes")))?;
-        Ok(PitchedBuffer {
-            device: device.clone(),
-            addr: if row == 0 { 0 } else { sim.alloc(total) },
-            pitch,
-            width,
-            height,
-            generation: 0,
+            generation: device.generation(),
+            uses: Uses::new((pitch * height) as u64),
             _t: PhantomData,
         })
-    }
-
-    /// Row-by-row copies through the simulator's memory.
-    fn copy_2d_sim(&self, sim: &SimDevice, src: (End, usize), dst: (End, usize)) -> Result<()> {
-        let row = byte_len::<T>(self.width)?;
-        if row == 0 || self.height == 0 {
-            return Ok(());
-        }
-        for r in 0..self.height {
-            let (so, d_o) = (r * src.1, r * dst.1);
-            match (&src.0, &dst.0) {
-                (End::Host(h), End::Device(d)) => {
-                    // SAFETY: the callers pass host arrays of `height` rows of `pitch` bytes.
-                    let bytes =
-                        unsafe { std::slice::from_raw_parts((*h as *const u8).add(so), row) };
-                    sim.write(d + d_o as u64, bytes)?;
-                }
-                (End::HostMut(h), End::Device(d)) => {
-                    let bytes =
-                        unsafe { std::slice::from_raw_parts((*h as *const u8).add(so), row) };
-                    sim.write(d + d_o as u64, bytes)?;
-                }
-                (End::Device(s), End::HostMut(h)) => {
-                    let bytes =
-                        unsafe { std::slice::from_raw_parts_mut((*h as *mut u8).add(d_o), row) };
-                    sim.read(s + so as u64, bytes)?;
-                }
-                (End::Device(s), End::Device(d)) => sim.copy(d + d_o as u64, s + so as u64, row)?,
-                _ => return Err(Error::InvalidValue("host-to-host 2-D copy".into())),
-            }
-        }
-        Ok(())
     }
 
     /// Elements per row.
@@ -175,47 +82,41 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.addr
     }
 
-    fn copy_2d(&self, src: (End, usize), dst: (End, usize)) -> Result<()> {
-        if let Backend::Sim(sim) = &self.device.inner.backend {
-            return self.copy_2d_sim(sim, src, dst);
+    /// A 2-D copy of this array's shape, after the uses of the device memory involved it
+    /// conflicts with (`order`: each allocation's uses and whether the copy writes it); then
+    /// `written` (held exclusively by the caller) has no pending uses left.
+    fn copy_2d(
+        &self,
+        src: (End2d, usize),
+        dst: (End2d, usize),
+        order: &[(&Uses, bool)],
+        written: Option<&Uses>,
+    ) -> Result<()> {
+        self.device.check_generation(self.generation)?;
+        let copy = Copy2d {
+            src: src.0,
+            src_pitch: src.1,
+            dst: dst.0,
+            dst_pitch: dst.1,
+            row_bytes: byte_len::<T>(self.width)?,
+            height: self.height,
+        };
+        let mut after: Vec<Stream> = Vec::new();
+        for (uses, write) in order {
+            uses.order_before(&uses.all(), *write, &mut |s| {
+                if !after.iter().any(|o| o.id() == s.id()) {
+                    after.push(s.clone());
+                }
+                Ok(())
+            })?;
         }
-        self.device.cuda_arm()?.enter(self.generation)?;
-        let row = byte_len::<T>(self.width)?;
-        if row == 0 || self.height == 0 {
-            return Ok(());
+        let ops: Vec<&dyn StreamOps> = after.iter().map(Stream::ops).collect();
+        // SAFETY: the host ends are the callers' slices of `height` rows of their pitch.
+        unsafe { self.device.ops().copy_2d(self.generation, &copy, &ops)? };
+        if let Some(w) = written {
+            w.completed(&w.all());
         }
-        // Built field by field: CUmemorytype has no zero variant, so an all-zero value is invalid Rust.
-        let (src_type, src_host, src_device) = match src.0 {
-            End::Host(h) => (MT::CU_MEMORYTYPE_HOST, h, 0),
-            End::HostMut(h) => (MT::CU_MEMORYTYPE_HOST, h as *const c_void, 0),
-            End::Device(d) => (MT::CU_MEMORYTYPE_DEVICE, std::ptr::null(), d),
-        };
-        let (dst_type, dst_host, dst_device) = match dst.0 {
-            End::HostMut(h) => (MT::CU_MEMORYTYPE_HOST, h, 0),
-            End::Host(_) => return Err(Error::InvalidValue("read-only copy destination".into())),
-            End::Device(d) => (MT::CU_MEMORYTYPE_DEVICE, std::ptr::null_mut(), d),
-        };
-        let mut p = sys::CUDA_MEMCPY2D {
-            srcXInBytes: 0,
-            srcY: 0,
-            srcMemoryType: src_type,
-            srcHost: src_host,
-            srcDevice: src_device,
-            srcArray: std::ptr::null_mut(),
-            srcPitch: src.1,
-            dstXInBytes: 0,
-            dstY: 0,
-            dstMemoryType: dst_type,
-            dstHost: dst_host,
-            dstDevice: dst_device,
-            dstArray: std::ptr::null_mut(),
-            dstPitch: dst.1,
-            WidthInBytes: 0,
-            Height: 0,
-        };
-        p.WidthInBytes = row;
-        p.Height = self.height;
-        unsafe { cu!(cuMemcpy2D_v2(&p)) }
+        Ok(())
     }
 
     fn dense_len(&self) -> usize {
@@ -232,8 +133,10 @@ impl<T: DeviceType> PitchedBuffer<T> {
         }
         let row = byte_len::<T>(self.width)?;
         self.copy_2d(
-            (End::Host(src.as_ptr() as *const c_void), row),
-            (End::Device(self.addr), self.pitch),
+            (End2d::Host(src.as_ptr() as *const c_void), row),
+            (End2d::Device(self.addr), self.pitch),
+            &[(&self.uses, true)],
+            Some(&self.uses),
         )
     }
 
@@ -254,8 +157,10 @@ impl<T: DeviceType> PitchedBuffer<T> {
         self.device.synchronize()?;
         let row = byte_len::<T>(self.width)?;
         self.copy_2d(
-            (End::Device(self.addr), self.pitch),
-            (End::HostMut(dst as *mut c_void), row),
+            (End2d::Device(self.addr), self.pitch),
+            (End2d::HostMut(dst as *mut c_void), row),
+            &[(&self.uses, false)],
+            None,
         )
     }
 
@@ -282,8 +187,10 @@ impl<T: DeviceType> PitchedBuffer<T> {
         }
         src.device.check_generation(src.generation)?;
         self.copy_2d(
-            (End::Device(src.addr), src.pitch),
-            (End::Device(self.addr), self.pitch),
+            (End2d::Device(src.addr), src.pitch),
+            (End2d::Device(self.addr), self.pitch),
+            &[(&src.uses, false), (&self.uses, true)],
+            Some(&self.uses),
         )
     }
 
@@ -299,9 +206,12 @@ impl<T: DeviceType> PitchedBuffer<T> {
             });
         }
         let row = byte_len::<T>(self.width)?;
+        src.device().check_generation(src.generation())?;
         self.copy_2d(
-            (End::Device(src.device_ptr()), row),
-            (End::Device(self.addr), self.pitch),
+            (End2d::Device(src.device_ptr()), row),
+            (End2d::Device(self.addr), self.pitch),
+            &[(src.uses(), false), (&self.uses, true)],
+            Some(&self.uses),
         )
     }
 
@@ -317,25 +227,42 @@ impl<T: DeviceType> PitchedBuffer<T> {
             });
         }
         let row = byte_len::<T>(self.width)?;
+        dst.device().check_generation(dst.generation())?;
         self.copy_2d(
-            (End::Device(self.addr), self.pitch),
-            (End::Device(dst.device_ptr()), row),
+            (End2d::Device(self.addr), self.pitch),
+            (End2d::Device(dst.device_ptr()), row),
+            &[(&self.uses, false), (dst.uses(), true)],
+            Some(dst.uses()),
         )
     }
 }
 
 /// Kernels see the padded array: `pitch_elems() * height` elements, row `r` at `r * pitch_elems()`.
-impl<T: DeviceType> KernelSlice<T> for PitchedBuffer<T> {
+// SAFETY: `launch_arg` checks device and context; the buffer outlives the borrow.
+unsafe impl<T: DeviceType> KernelSlice<T> for PitchedBuffer<T> {
     fn kernel_arg(&self) -> SliceArg {
         SliceArg {
             ptr: self.addr,
             len: (self.pitch_elems() * self.height) as u64,
         }
     }
+
+    fn launch_arg(&self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), false)?;
+        Ok(self.kernel_arg())
+    }
 }
 
-impl<T: DeviceType> KernelSliceMut<T> for PitchedBuffer<T> {
+// SAFETY: as above.
+unsafe impl<T: DeviceType> KernelSliceMut<T> for PitchedBuffer<T> {
     fn kernel_arg_mut(&mut self) -> SliceArg {
         self.kernel_arg()
+    }
+
+    fn launch_arg_mut(&mut self, stream: &Stream) -> Result<SliceArg> {
+        check_use(&self.device, self.generation, stream)?;
+        track(&self.uses, stream, self.uses.all(), true)?;
+        Ok(self.kernel_arg())
     }
 }

@@ -2,13 +2,14 @@
 //!
 //! Allocating and freeing in stream order avoids the device-wide synchronization `cuMemFree`
 //! implies, and a pool with a release threshold keeps freed memory for reuse, so a loop that
-//! allocates temporaries costs no driver allocation after the first iteration.
+//! allocates temporaries costs no driver allocation after the first iteration. A driver facility:
+//! `Err(Unsupported)` on the simulator.
 
 use cudarc::driver::sys::{self, CUmemPool_attribute as PA, CUmemoryPool};
 use kernel_std::api::DeviceType;
 
-use crate::driver::cu;
-use crate::memory::byte_len;
+use crate::cuda::{result, Core};
+use crate::memory::{byte_len, check_use};
 use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
 /// A device memory pool.
@@ -25,84 +26,68 @@ unsafe impl Sync for MemPool {}
 
 impl Drop for MemPool {
     fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda_arm() else {
-            return;
-        };
-        if self.owned && cuda.enter(self.generation).is_ok() {
+        if self.owned && self.enter().is_ok() {
+            // SAFETY: our pool; outstanding allocations keep it alive until they are freed.
             unsafe {
-                let _ = sys::cuMemPoolDestroy(self.raw);
+                let _ = result::mem_pool_destroy(self.raw);
             }
         }
     }
 }
 
 impl MemPool {
+    fn core(device: &Device) -> Result<&std::sync::Arc<Core>> {
+        let core = device.cuda_backend()?.core();
+        if !core.props.memory_pools_supported {
+            return Err(Error::Unsupported("memory pools on this device"));
+        }
+        core.ctx.bind()?;
+        Ok(core)
+    }
+
     /// The device's default pool (the one [`DeviceBuffer::alloc_async`] uses).
     pub fn device_default(device: &Device) -> Result<MemPool> {
-        let cuda = device.cuda_arm()?;
-        Self::require_support(device)?;
-        cuda.ctx.bind()?;
-        let mut raw: CUmemoryPool = std::ptr::null_mut();
-        unsafe { cu!(cuDeviceGetDefaultMemPool(&mut raw, cuda.cu))? };
+        let core = Self::core(device)?;
         Ok(MemPool {
             device: device.clone(),
-            raw,
-            generation: cuda.ctx.generation(),
+            raw: result::device_default_mem_pool(core.cu)?,
+            generation: core.ctx.generation(),
             owned: false,
         })
     }
 
     /// A new pool of device memory on `device`, destroyed when dropped.
     pub fn new(device: &Device) -> Result<MemPool> {
-        let cuda = device.cuda_arm()?;
-        Self::require_support(device)?;
-        cuda.ctx.bind()?;
+        let core = Self::core(device)?;
         // SAFETY: all-zero is a valid (default) value for every field of the props struct.
         let mut props: sys::CUmemPoolProps = unsafe { std::mem::zeroed() };
         props.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
         props.handleTypes = sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE;
         props.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-        props.location.id = cuda.ordinal as i32;
-        let mut raw: CUmemoryPool = std::ptr::null_mut();
-        unsafe { cu!(cuMemPoolCreate(&mut raw, &props))? };
+        props.location.id = result::to_c_int(core.ordinal, "device ordinal")?;
         Ok(MemPool {
             device: device.clone(),
-            raw,
-            generation: cuda.ctx.generation(),
+            raw: result::mem_pool_create(&props)?,
+            generation: core.ctx.generation(),
             owned: true,
         })
     }
 
-    fn require_support(device: &Device) -> Result<()> {
-        if device.properties().memory_pools_supported {
-            Ok(())
-        } else {
-            Err(Error::Unsupported("memory pools on this device"))
-        }
-    }
-
     fn enter(&self) -> Result<()> {
-        self.device.cuda_arm()?.enter(self.generation)
+        self.device.ops().enter(self.generation)
     }
 
-    /// Allocates `len` zeroed elements in stream order on `stream`; freed on `stream` when dropped.
+    /// Allocates `len` zeroed elements in stream order on `stream`; freed in stream order when
+    /// dropped.
     pub fn alloc<T: DeviceType>(&self, stream: &Stream, len: usize) -> Result<DeviceBuffer<T>> {
         self.enter()?;
-        if *stream.device() != self.device {
-            return Err(Error::WrongDevice);
-        }
-        stream.enter()?;
+        check_use(&self.device, self.generation, stream)?;
         let bytes = byte_len::<T>(len)?;
         let mut addr = 0u64;
         if bytes != 0 {
-            unsafe {
-                cu!(cuMemAllocFromPoolAsync(
-                    &mut addr,
-                    bytes,
-                    self.raw,
-                    stream.raw()
-                ))?
-            };
+            self.enter()?;
+            // SAFETY: our live pool and a live stream of its device.
+            addr = unsafe { result::mem_alloc_from_pool_async(bytes, self.raw, stream.raw())? };
         }
         DeviceBuffer::adopt_stream_ordered(stream, addr, len)
     }
@@ -111,30 +96,33 @@ impl MemPool {
     pub fn set_release_threshold(&self, bytes: u64) -> Result<()> {
         self.enter()?;
         let mut v = bytes;
+        // SAFETY: a live pool; the attribute is a `u64`.
         unsafe {
-            cu!(cuMemPoolSetAttribute(
+            result::mem_pool_set_attribute(
                 self.raw,
                 PA::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                &mut v as *mut u64 as *mut std::ffi::c_void
-            ))
+                &mut v as *mut u64 as *mut std::ffi::c_void,
+            )
         }
     }
 
     /// Releases unused memory until the pool holds at most `keep` bytes.
     pub fn trim_to(&self, keep: usize) -> Result<()> {
         self.enter()?;
-        unsafe { cu!(cuMemPoolTrimTo(self.raw, keep)) }
+        // SAFETY: a live pool.
+        unsafe { result::mem_pool_trim_to(self.raw, keep) }
     }
 
     fn attr(&self, a: PA) -> Result<u64> {
         self.enter()?;
         let mut v = 0u64;
+        // SAFETY: a live pool; these attributes are `u64`s.
         unsafe {
-            cu!(cuMemPoolGetAttribute(
+            result::mem_pool_get_attribute(
                 self.raw,
                 a,
-                &mut v as *mut u64 as *mut std::ffi::c_void
-            ))?
+                &mut v as *mut u64 as *mut std::ffi::c_void,
+            )?
         };
         Ok(v)
     }

@@ -5,46 +5,20 @@
 //! overwrites its own older output. The simulator prints each call as it runs, so it has no such
 //! buffer: setting the size there succeeds and changes nothing.
 
-use crate::device::{Backend, Device};
-use crate::driver::{cu, sys};
-use crate::{Error, Result};
+use crate::backend::ContextLimit;
+use crate::device::Device;
+use crate::Result;
 
 impl Device {
     /// `cudaDeviceSetLimit(cudaLimitPrintfFifoSize, bytes)`: call it before the first launch
     /// that prints (the driver refuses while the buffer is in use).
     pub fn set_printf_fifo_size(&self, bytes: usize) -> Result<()> {
-        match &self.inner.backend {
-            Backend::Cuda(c) => {
-                c.ctx.bind()?;
-                unsafe {
-                    cu!(cuCtxSetLimit(
-                        sys::CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE,
-                        bytes
-                    ))
-                }
-            }
-            Backend::Sim(_) => Ok(()),
-        }
+        self.ops().set_limit(ContextLimit::PrintfFifo, bytes)
     }
 
     /// `cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize)`; `Err(Unsupported)` on the
     /// simulator, which has no buffer.
     pub fn printf_fifo_size(&self) -> Result<usize> {
-        match &self.inner.backend {
-            Backend::Cuda(c) => {
-                c.ctx.bind()?;
-                let mut bytes = 0usize;
-                unsafe {
-                    cu!(cuCtxGetLimit(
-                        &mut bytes,
-                        sys::CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE
-                    ))?
-                };
-                Ok(bytes)
-            }
-            Backend::Sim(_) => Err(Error::Unsupported(
-                "printf FIFO size on the simulator (it prints each call directly)",
-            )),
-        }
+        self.ops().limit(ContextLimit::PrintfFifo)
     }
 }

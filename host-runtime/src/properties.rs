@@ -1,11 +1,6 @@
 //! Device properties, queried once when a device is opened so launch validation and the compiler's
 //! target selection never call the driver again.
 
-use cudarc::driver::sys::{CUdevice, CUdevice_attribute as A};
-
-use crate::driver::cu;
-use crate::Result;
-
 /// What the runtime (and users sizing launches) need to know about a device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceProperties {
@@ -58,65 +53,21 @@ impl DeviceProperties {
     pub fn sm(&self) -> u32 {
         self.compute_capability.0 * 10 + self.compute_capability.1
     }
+}
 
-    pub(crate) fn query(dev: CUdevice) -> Result<Self> {
-        let attr = |a: A| -> Result<u32> {
-            let mut v = 0i32;
-            unsafe { cu!(cuDeviceGetAttribute(&mut v, a, dev))? };
-            Ok(v.max(0) as u32)
-        };
-        let mut name_buf = [0 as std::ffi::c_char; 256];
-        unsafe {
-            cu!(cuDeviceGetName(
-                name_buf.as_mut_ptr(),
-                name_buf.len() as i32,
-                dev
-            ))?
-        };
-        let name = unsafe { std::ffi::CStr::from_ptr(name_buf.as_ptr()) }
-            .to_string_lossy()
-            .into_owned();
-        let mut total = 0usize;
-        unsafe { cu!(cuDeviceTotalMem_v2(&mut total, dev))? };
-        Ok(DeviceProperties {
-            name,
-            compute_capability: (
-                attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
-                attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
-            ),
-            multiprocessor_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-            max_threads_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
-            max_block_dim: [
-                attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?,
-                attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?,
-                attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?,
-            ],
-            max_grid_dim: [
-                attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
-                attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?,
-                attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
-            ],
-            shared_mem_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
-            shared_mem_per_block_optin: attr(
-                A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            )?,
-            shared_mem_per_multiprocessor: attr(
-                A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-            )?,
-            registers_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK)?,
-            warp_size: attr(A::CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
-            max_threads_per_multiprocessor: attr(
-                A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-            )?,
-            total_memory: total,
-            l2_cache_bytes: attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
-            concurrent_kernels: attr(A::CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS)? != 0,
-            async_engine_count: attr(A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT)?,
-            can_map_host_memory: attr(A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY)? != 0,
-            managed_memory: attr(A::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)? != 0,
-            concurrent_managed_access: attr(A::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)? != 0,
-            memory_pools_supported: attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? != 0,
-            pci_bus_id: attr(A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)?,
-        })
-    }
+/// Compile-time facts about a loaded function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FunctionAttributes {
+    /// Most threads per block this function can launch with (registers, launch bounds).
+    pub max_threads_per_block: u32,
+    /// Statically declared shared memory.
+    pub static_shared_bytes: u32,
+    /// Local (spill and stack) memory per thread.
+    pub local_bytes: u32,
+    /// Registers per thread.
+    pub num_regs: u32,
+    /// PTX ISA version the function was compiled from (`major * 10 + minor`).
+    pub ptx_version: u32,
+    /// Architecture of the binary (`major * 10 + minor`).
+    pub binary_version: u32,
 }

@@ -1,30 +1,19 @@
 //! Streams: ordered queues of device work, with host callbacks and timing.
 //!
-//! Host callbacks are Rust closures run by the driver's callback thread. A panic in one must not
-//! unwind into the driver (that is undefined behaviour), so the trampoline catches it and stores
-//! the message on the stream; the next [`Stream::synchronize`] returns it as
-//! [`Error::CallbackPanic`]. Callbacks must not call into CUDA (a driver rule).
+//! A panic in a host callback is caught (see `callback`) and returned by the stream's next
+//! [`Stream::synchronize`] as [`Error::CallbackPanic`].
 
-use std::any::Any;
-use std::ffi::c_void;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::sys::{self, CUresult, CUstream};
+use cudarc::driver::sys::CUstream;
 
-use crate::driver::cu;
+use crate::backend::StreamOps;
+use crate::callback::HostCall;
 use crate::event::{Event, EventFlags};
-use crate::{BackendKind, Device, Error, Result};
+use crate::{Device, Error, Result};
 
-/// How to create a stream.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StreamOptions {
-    /// Don't synchronize with the legacy default stream. Off by default because the synchronous
-    /// copy helpers (`upload`, `copy_from_host`) run on the legacy stream and rely on that ordering.
-    pub non_blocking: bool,
-    /// Priority within [`Device::stream_priority_range`] (lower is more urgent; 0 is normal).
-    pub priority: i32,
-}
+pub use crate::options::StreamOptions;
 
 /// An ordered queue of device work.
 #[derive(Clone)]
@@ -34,35 +23,20 @@ pub struct Stream {
 
 pub(crate) struct StreamInner {
     device: Device,
-    raw: CUstream,
-    generation: u64,
+    /// The backend's stream.
+    ops: Box<dyn StreamOps>,
     /// Messages of callbacks that panicked, reported at the next synchronize.
     panics: Arc<Mutex<Vec<String>>>,
 }
 
-// SAFETY: CUstream handles are usable from any thread of the process.
-unsafe impl Send for StreamInner {}
-unsafe impl Sync for StreamInner {}
-
-impl Drop for StreamInner {
-    fn drop(&mut self) {
-        let Ok(cuda) = self.device.cuda_arm() else {
-            return;
-        };
-        if cuda.enter(self.generation).is_ok() {
-            // Pending work still completes; the driver releases the stream afterwards.
-            unsafe {
-                let _ = sys::cuStreamDestroy_v2(self.raw);
-            }
-        }
-    }
-}
+static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
 
 impl std::fmt::Debug for Stream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stream")
             .field("device", &self.inner.device)
-            .field("raw", &self.inner.raw)
+            .field("id", &self.id())
+            .field("raw", &self.raw())
             .finish()
     }
 }
@@ -75,31 +49,12 @@ impl Stream {
 
     /// Creates a stream with the given flags and priority.
     pub fn with_options(device: &Device, opts: StreamOptions) -> Result<Stream> {
-        if device.backend() == BackendKind::Sim {
-            // Simulated launches complete before they return: a stream is only a handle.
-            return Ok(Stream {
-                inner: Arc::new(StreamInner {
-                    device: device.clone(),
-                    raw: std::ptr::null_mut(),
-                    generation: 0,
-                    panics: Arc::default(),
-                }),
-            });
-        }
-        let cuda = device.cuda_arm()?;
-        cuda.ctx.bind()?;
-        let flags = if opts.non_blocking {
-            sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32
-        } else {
-            sys::CUstream_flags::CU_STREAM_DEFAULT as u32
-        };
-        let mut raw: CUstream = std::ptr::null_mut();
-        unsafe { cu!(cuStreamCreateWithPriority(&mut raw, flags, opts.priority))? };
+        let id = NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed);
+        let ops = device.ops().new_stream(opts, id)?;
         Ok(Stream {
             inner: Arc::new(StreamInner {
                 device: device.clone(),
-                raw,
-                generation: cuda.ctx.generation(),
+                ops,
                 panics: Arc::default(),
             }),
         })
@@ -111,93 +66,63 @@ impl Stream {
         &self.inner.device
     }
 
+    /// The backend's stream.
     #[inline]
-    pub(crate) fn generation(&self) -> u64 {
-        self.inner.generation
+    pub(crate) fn ops(&self) -> &dyn StreamOps {
+        &*self.inner.ops
     }
 
     /// The raw driver handle, for interop with code calling the driver directly (null on the
     /// simulator).
     #[inline]
     pub fn raw(&self) -> CUstream {
-        self.inner.raw
+        self.ops().raw()
     }
 
+    /// Process-unique id of the stream.
     #[inline]
-    fn is_sim(&self) -> bool {
-        self.device().backend() == BackendKind::Sim
+    pub(crate) fn id(&self) -> u64 {
+        self.ops().id()
     }
 
-    /// Binds the stream's context; `ContextLost` after a reset.
-    #[inline]
-    pub(crate) fn enter(&self) -> Result<&crate::device::CudaDevice> {
-        let cuda = self.inner.device.cuda_arm()?;
-        cuda.enter(self.inner.generation)?;
-        Ok(cuda)
+    /// Makes the driver queue `waiter` wait for all work enqueued on this stream so far.
+    pub(crate) fn order_before(&self, waiter: CUstream) -> Result<()> {
+        self.ops().order_before(waiter)
     }
 
-    /// Waits for the stream's work, then reports a driver error, a kernel panic on the device or a
-    /// panicked host callback of this stream, in that order.
+    /// Reports a kernel panic of this stream's kernels (once). Call after its work completed.
+    pub(crate) fn check_panics(&self) -> Result<()> {
+        self.ops().check_panics()
+    }
+
+    /// Waits for the stream's work, then reports a driver error, a panic of a kernel this stream
+    /// ran, or a panicked host callback of this stream, in that order. Panics of kernels on other
+    /// streams are left for their own stream's (or the device's) synchronize.
     pub fn synchronize(&self) -> Result<()> {
-        if self.is_sim() {
-            self.device().synchronize()?;
-            return self.take_callback_panic();
-        }
-        let cuda = self.enter()?;
-        unsafe { cu!(cuStreamSynchronize(self.raw()))? };
-        cuda.panics.check()?;
+        self.ops().synchronize()?;
+        self.check_panics()?;
         self.take_callback_panic()
     }
 
     /// `Ok(true)` when all work has completed, `Ok(false)` while some is pending.
     pub fn query(&self) -> Result<bool> {
-        if self.is_sim() {
-            return Ok(true);
-        }
-        self.enter()?;
-        match unsafe { sys::cuStreamQuery(self.raw()) } {
-            CUresult::CUDA_SUCCESS => Ok(true),
-            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            e => Err(crate::driver::driver_error("cuStreamQuery", e)),
-        }
+        self.ops().query()
     }
 
     /// Makes later work on this stream wait until `event` (as last recorded) has completed.
     pub fn wait_event(&self, event: &Event) -> Result<()> {
         event.check_device(self.device())?;
-        if self.is_sim() {
-            return Ok(());
-        }
-        self.enter()?;
-        unsafe { cu!(cuStreamWaitEvent(self.raw(), event.raw(), 0)) }
+        self.ops().wait_event(event.ops())
     }
 
     /// Runs `f` on a driver thread once all earlier work on the stream completes; later work waits
     /// for it. A panic in `f` is caught and reported by the next [`Stream::synchronize`].
+    /// Callbacks must not call into CUDA (a driver rule).
     pub fn launch_host_fn<F: FnOnce() + Send + 'static>(&self, f: F) -> Result<()> {
-        let call = Box::new(HostCall {
+        self.ops().launch_host_fn(Box::new(HostCall {
             f: Box::new(f),
             panics: self.inner.panics.clone(),
-        });
-        let data = Box::into_raw(call) as *mut c_void;
-        if self.is_sim() {
-            // Earlier work is complete already, so the callback's turn is now.
-            // SAFETY: `data` is a fresh `Box<HostCall>`, passed exactly once.
-            unsafe { host_trampoline(data) };
-            return Ok(());
-        }
-        if let Err(e) = self.enter() {
-            // SAFETY: not handed to the driver, so the box is still ours.
-            drop(unsafe { Box::from_raw(data as *mut HostCall) });
-            return Err(e);
-        }
-        let r = unsafe { sys::cuLaunchHostFunc(self.raw(), Some(host_trampoline), data) };
-        if r != CUresult::CUDA_SUCCESS {
-            // SAFETY: the driver did not take the callback, so the box is still ours.
-            drop(unsafe { Box::from_raw(data as *mut HostCall) });
-            return Err(crate::driver::driver_error("cuLaunchHostFunc", r));
-        }
-        Ok(())
+        }))
     }
 
     /// Times the work `f` enqueues: records an event before and after, waits for the second and
@@ -223,92 +148,5 @@ impl Stream {
                 message: p.remove(0),
             })
         }
-    }
-}
-
-/// What the driver carries to the callback thread.
-pub(crate) struct HostCall {
-    pub(crate) f: Box<dyn FnOnce() + Send>,
-    pub(crate) panics: Arc<Mutex<Vec<String>>>,
-}
-
-/// The `CUhostFn` every Rust callback goes through; it never unwinds.
-///
-/// # Safety
-/// `data` must come from `Box::into_raw(Box<HostCall>)` and be passed exactly once.
-pub(crate) unsafe extern "C" fn host_trampoline(data: *mut c_void) {
-    let call = unsafe { Box::from_raw(data as *mut HostCall) };
-    let HostCall { f, panics } = *call;
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
-        let message = payload_message(&*payload);
-        // Dropping a payload can itself panic; keep that inside too.
-        let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
-        panics
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(message);
-    }
-}
-
-fn payload_message(p: &(dyn Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "non-string panic payload".to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::{AtomicU32, Ordering};
-
-    fn run(f: impl FnOnce() + Send + 'static) -> Arc<Mutex<Vec<String>>> {
-        let panics: Arc<Mutex<Vec<String>>> = Arc::default();
-        let call = Box::new(HostCall {
-            f: Box::new(f),
-            panics: panics.clone(),
-        });
-        unsafe { host_trampoline(Box::into_raw(call) as *mut c_void) };
-        panics
-    }
-
-    #[test]
-    fn trampoline_runs_the_closure_once() {
-        let n = Arc::new(AtomicU32::new(0));
-        let m = n.clone();
-        let panics = run(move || {
-            m.fetch_add(1, Ordering::SeqCst);
-        });
-        assert_eq!(n.load(Ordering::SeqCst), 1);
-        assert!(panics.lock().unwrap().is_empty());
-    }
-
-    #[test]
-    fn trampoline_catches_panics_and_keeps_the_message() {
-        let panics = run(|| panic!("callback exploded: {}", 42));
-        assert_eq!(
-            *panics.lock().unwrap(),
-            vec!["callback exploded: 42".to_string()]
-        );
-        let panics = run(|| std::panic::panic_any(7u8));
-        assert_eq!(
-            *panics.lock().unwrap(),
-            vec!["non-string panic payload".to_string()]
-        );
-    }
-
-    #[test]
-    fn trampoline_survives_a_payload_whose_drop_panics() {
-        struct Bomb;
-        impl Drop for Bomb {
-            fn drop(&mut self) {
-                panic!("drop bomb");
-            }
-        }
-        let panics = run(|| std::panic::panic_any(Bomb));
-        assert_eq!(panics.lock().unwrap().len(), 1);
     }
 }

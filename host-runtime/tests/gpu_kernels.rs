@@ -170,6 +170,16 @@ fn occupancy_matches_the_driver() {
                 assert_eq!(f.max_active_blocks_per_sm(block, smem).unwrap(), n as u32);
             }
         }
+        // Too large is an error, never a wrapped value: a block of 3e9 threads would become a
+        // negative `int`, and a grid cut at the device's limit would skip elements.
+        assert!(matches!(
+            f.max_active_blocks_per_sm(3_000_000_000, 0),
+            Err(Error::InvalidValue(_))
+        ));
+        assert!(matches!(
+            LaunchConfig::occupancy_based(&f, usize::MAX, 0),
+            Err(Error::InvalidLaunch(LaunchError::TooManyElements { .. }))
+        ));
     }
 }
 
@@ -183,6 +193,9 @@ fn raw_launches_succeed_and_their_overhead_is_reported() {
     let s = Stream::new(&dev).unwrap();
     let cfg = LaunchConfig::for_elements(1, 1);
     const N: u32 = 1000;
+    // The module's entries take a panic slot last; 0 means "no reporting".
+    let mut no_slot = 0u64;
+    let mut raw_args = [&mut no_slot as *mut u64 as *mut std::ffi::c_void];
     let (mut best_raw, mut best_ours) = (f64::MAX, f64::MAX);
     for _ in 0..30 {
         let t = Instant::now();
@@ -198,7 +211,7 @@ fn raw_launches_succeed_and_their_overhead_is_reported() {
                     1,
                     0,
                     s.raw(),
-                    std::ptr::null_mut(),
+                    raw_args.as_mut_ptr(),
                     std::ptr::null_mut(),
                 )
             };

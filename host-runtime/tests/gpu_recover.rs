@@ -4,7 +4,7 @@
 mod common;
 
 use common::{gpu, kernels, launch_inc};
-use host_runtime::{DeviceBuffer, Error, KernelSliceMut, LaunchConfig, Stream};
+use host_runtime::{DeviceBuffer, Error, KernelSlice, KernelSliceMut, LaunchConfig, Stream};
 
 #[test]
 #[ignore]
@@ -30,6 +30,11 @@ fn device_recovers_after_an_illegal_address() {
 
     assert!(matches!(old.to_vec(), Err(Error::ContextLost)));
     assert!(matches!(s.synchronize(), Err(Error::ContextLost)));
+    // A launch never receives memory the reset freed.
+    assert!(matches!(
+        KernelSlice::launch_arg(&old, &Stream::new(&dev).unwrap()),
+        Err(Error::ContextLost)
+    ));
     assert!(matches!(
         unsafe {
             bad.launch_raw(

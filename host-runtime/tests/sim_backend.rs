@@ -4,6 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use ferrocuda::prelude::*;
+use host_runtime::StreamOptions;
 use host_runtime::{
     compiled_kernel, BackendKind, InstanceKey, LaunchError, ManagedBuffer, MemPool, Module,
     PinnedBuffer, PinnedFlags, PitchedBuffer,
@@ -123,6 +124,49 @@ fn kernel_panic_is_reported_at_the_next_sync_once() {
     assert!(y.to_vec().is_ok());
 }
 
+/// A panic belongs to the stream that ran the kernel: another stream's synchronize does not see
+/// (or consume) it; the right stream's, an event recorded on it, or the device's reports it, once.
+#[test]
+fn kernel_panic_is_reported_on_its_own_stream() {
+    let dev = Device::simulator();
+    let opts = StreamOptions {
+        non_blocking: true,
+        priority: 0,
+    };
+    let (a, b) = (
+        Stream::with_options(&dev, opts).unwrap(),
+        Stream::with_options(&dev, opts).unwrap(),
+    );
+    let n = 64usize;
+    let x = dev.upload(&vec![1u32; n]).unwrap();
+    let mut y = dev.alloc_zeroed::<u32>(n).unwrap();
+    let mut z = dev.alloc_zeroed::<u32>(n).unwrap();
+    shift_left::launch(&a, LaunchConfig::for_elements(n, 32), &x, &mut y).unwrap();
+    fill::launch(&b, LaunchConfig::for_elements(n, 32), 7u32, &mut z).unwrap();
+    b.synchronize().expect("b's kernel did not panic");
+    assert!(matches!(a.synchronize(), Err(Error::KernelPanic(_))));
+    a.synchronize().expect("reported once");
+    dev.synchronize().expect("and not again by the device");
+
+    // Through an event recorded on the panicking stream.
+    let e = Event::new(&dev, EventFlags::NO_TIMING).unwrap();
+    shift_left::launch(&a, LaunchConfig::for_elements(n, 32), &x, &mut y).unwrap();
+    e.record(&b).unwrap();
+    e.synchronize().expect("recorded on b");
+    e.record(&a).unwrap();
+    assert!(matches!(e.synchronize(), Err(Error::KernelPanic(_))));
+    a.synchronize().unwrap();
+
+    // Panics on two streams: each stream reports its own; a device synchronize any one.
+    shift_left::launch(&a, LaunchConfig::for_elements(n, 32), &x, &mut y).unwrap();
+    shift_left::launch(&b, LaunchConfig::for_elements(n, 32), &x, &mut z).unwrap();
+    assert!(matches!(dev.synchronize(), Err(Error::KernelPanic(_))));
+    assert!(matches!(dev.synchronize(), Err(Error::KernelPanic(_))));
+    dev.synchronize().unwrap();
+    a.synchronize().unwrap();
+    b.synchronize().unwrap();
+}
+
 #[test]
 fn launches_are_validated() {
     let dev = Device::simulator();
@@ -148,6 +192,16 @@ fn launches_are_validated() {
     assert!(matches!(
         fill::launch(&s, zero, 1.0f32, &mut y),
         Err(Error::InvalidLaunch(LaunchError::ZeroGrid { .. }))
+    ));
+    // 2^40 + 1280 elements need 2^32 + 5 blocks of 256: the grid used to wrap to 5 and the launch
+    // ran, covering 1280 elements. Now it never wraps, so the launch is refused.
+    let huge = LaunchConfig::for_elements((1 << 40) + 1280, 256);
+    assert!(matches!(
+        fill::launch(&s, huge, 1.0f32, &mut y),
+        Err(Error::InvalidLaunch(LaunchError::GridDimTooLarge {
+            axis: 'x',
+            ..
+        }))
     ));
 }
 

@@ -20,13 +20,49 @@ pub fn lower(def: &'static FnDef, generics: &[GenericValue]) -> Result<ir::Kerne
     frontend::lower_kernel(def, generics)
 }
 
-/// The whole pipeline.
+/// [`lower`] as [`compile`] does it with `opts` (which may force overflow checks).
+pub fn lower_with(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+) -> Result<ir::Kernel, CompileError> {
+    frontend::lower_kernel_with(def, generics, opts.overflow_checks)
+}
+
+/// Stack of the thread [`compile`] runs on. The front end and the passes recurse along the
+/// kernel's expression tree; a long expression (10,000 terms) or deep nesting needs far more than
+/// the 2 MiB of a `std::thread` (or the 8 MiB of a main thread) in a crate built at opt-level 0.
+/// The memory is reserved, not committed: pages are touched only as deep as a compile goes.
+const COMPILE_STACK: usize = 1 << 30;
+
+/// The whole pipeline. Runs on its own thread with a [`COMPILE_STACK`]-sized stack, so that how
+/// deep a kernel's expressions go never depends on the stack of the thread that launches it.
 pub fn compile(
     def: &'static FnDef,
     generics: &[GenericValue],
     opts: &CompileOptions,
 ) -> Result<Compiled, CompileError> {
-    let mut kernel = lower(def, generics)?;
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("ferrocuda-compile".into())
+            .stack_size(COMPILE_STACK)
+            .spawn_scoped(s, || compile_here(def, generics, opts));
+        match worker {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had (resource limits): compile on the caller's stack.
+            Err(_) => compile_here(def, generics, opts),
+        }
+    })
+}
+
+fn compile_here(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    let mut kernel = lower_with(def, generics, opts)?;
     if !opts.source_markers {
         passes::util::strip_locs(&mut kernel.body);
     }
@@ -40,7 +76,7 @@ pub fn compile(
                 source_markers: true,
                 ..opts.clone()
             };
-            return compile(def, generics, &with);
+            return compile_here(def, generics, &with);
         }
         Err(e) => return Err(e),
     };

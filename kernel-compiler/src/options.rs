@@ -16,6 +16,10 @@ pub struct CompileOptions {
     /// of the instructions every pass walks. The optimizer ignores them (the same IR either way:
     /// `host-runtime/tests/loc_markers.rs`), and an emission error is reported with them.
     pub source_markers: bool,
+    /// Integer overflow checks for every kernel compiled with these options (`Some`), as if each
+    /// had `#[kernel(overflow_checks = ..)]`; `None` follows the source (the kernel's attribute,
+    /// else each function's crate profile). Tools use it to measure the checks' cost.
+    pub overflow_checks: Option<bool>,
 }
 
 impl Default for CompileOptions {
@@ -25,6 +29,7 @@ impl Default for CompileOptions {
             bounds_checks: true,
             fma_contraction: true,
             source_markers: true,
+            overflow_checks: None,
         }
     }
 }

@@ -46,17 +46,21 @@ fn panicking_kernel() -> Kernel {
 fn panic_protocol() {
     let p = check(&panicking_kernel());
     let lines = [
-        format!(".visible .global .align 8 .u64 {};", pr::SLOT_SYMBOL),
+        format!(".visible .global .align 4 .u32 {};", pr::MODULE_SYMBOL),
+        format!(".param .u64 {}", pr::PANIC_PARAM),
         "setp.ge.u64".into(),
         "setp.ge.u32".into(),
         "bra $Lfc_bounds_".into(),
-        format!("[{}];", pr::SLOT_SYMBOL),
+        format!("[{}];", pr::PANIC_PARAM),
         "atom.global.cas.b32".into(),
-        format!("+{}], 0, 1;", pr::OFF_STATE),
+        format!("+{}], 0, 1;", pr::SLOT_OFF_CLAIM),
+        format!("+{}];", pr::SLOT_OFF_RECORD),
         format!("+{}],", pr::OFF_SITE),
         format!("+{}],", pr::OFF_A),
         format!("+{}],", pr::OFF_B),
         format!("+{}],", pr::OFF_THREAD + 8),
+        format!("[{}];", pr::MODULE_SYMBOL),
+        format!("+{}],", pr::OFF_MODULE),
         "%ctaid.z".into(),
         "membar.sys;".into(),
         format!("+{}], {};", pr::OFF_STATE, pr::STATE_DONE),
@@ -71,15 +75,49 @@ fn panic_protocol() {
     assert!(!p.contains("trap"));
     // One shared panic block.
     assert_eq!(p.matches("$Lfc_panic:").count(), 1);
+    // The parameter is the entry's last; the user's come first in order.
+    let entry = &p[p.find(".entry").unwrap()..];
+    let sig = &entry[..entry.find(')').unwrap()];
+    assert!(
+        sig.trim_end()
+            .ends_with(&format!(".param .u64 {}", pr::PANIC_PARAM)),
+        "{sig}"
+    );
+}
+
+/// The record is host memory mapped into the device: only plain stores may reach it. Atomics at
+/// system scope (or any atomic on the record) are what compute-sanitizer's memcheck refuses and
+/// what PCIe hosts without native atomics do not make atomic.
+#[test]
+fn no_atomic_reaches_host_memory() {
+    let p = check(&panicking_kernel());
+    let atoms: Vec<&str> = p.lines().filter(|l| l.contains("atom.")).collect();
+    assert_eq!(atoms.len(), 1, "{atoms:?}");
+    assert!(!atoms[0].contains(".sys"), "{}", atoms[0]);
+    // The CAS addresses the slot (device memory), not the record loaded from it.
+    let slot = p
+        .lines()
+        .find(|l| l.contains(&format!("[{}]", pr::PANIC_PARAM)))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map(|r| r.trim_end_matches(','))
+        .unwrap();
+    assert!(
+        atoms[0].contains(&format!("[{slot}+{}]", pr::SLOT_OFF_CLAIM)),
+        "{}",
+        atoms[0]
+    );
+    // No strong store either (ptxas then puts YIELDs into loops).
+    assert!(!p.contains("st.volatile") && !p.contains("st.relaxed"));
 }
 
 #[test]
-fn kernels_without_panics_have_no_panic_block_but_keep_the_slot() {
+fn kernels_without_panics_have_no_panic_block_but_keep_the_abi() {
     let mut b = KB::new("quiet");
     b.tid_x();
     let p = check(&b.finish());
     assert!(!p.contains("$Lfc_panic"));
-    assert!(p.contains(pr::SLOT_SYMBOL));
+    assert!(p.contains(pr::MODULE_SYMBOL));
+    assert!(p.contains(&format!(".param .u64 {}", pr::PANIC_PARAM)));
 }
 
 #[test]

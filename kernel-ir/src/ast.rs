@@ -42,6 +42,10 @@ pub struct FnDef {
     /// `Type::Unit` when the function returns nothing.
     pub ret: Type,
     pub body: Block,
+    /// Whether the defining crate builds with overflow checks, as far as a macro can tell:
+    /// `cfg!(debug_assertions)` evaluated in that crate (rustc's default for `overflow-checks`).
+    /// `KernelAttrs::overflow_checks` overrides it for a whole kernel.
+    pub overflow_checks: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +54,7 @@ pub enum FnKind {
     Device,
 }
 
-/// `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R)]`.
+/// `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R, ...)]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KernelAttrs {
     /// `.maxntid`
@@ -61,6 +65,10 @@ pub struct KernelAttrs {
     pub max_registers: Option<u32>,
     /// `.reqntid`: the only block shape the kernel launches with (`#[kernel(block_dim(x, y, z))]`).
     pub block_dim: Option<[u32; 3]>,
+    /// `#[kernel(overflow_checks = true|false)]`: integer overflow checks for the kernel and every
+    /// device function inlined into it, whatever their crates' profiles (`None`: each function
+    /// follows its own `FnDef::overflow_checks`).
+    pub overflow_checks: Option<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -545,6 +553,22 @@ pub mod build {
     }
     pub fn s(x: &str) -> String {
         x.to_string()
+    }
+    /// `l op r`.
+    pub fn bin(op: BinOp, l: Expr, r: Expr, line: u32, col: u32) -> Expr {
+        e(ExprKind::Binary(op, Box::new(l), Box::new(r)), line, col)
+    }
+    /// A local variable.
+    pub fn local(name: &str, line: u32, col: u32) -> Expr {
+        e(ExprKind::Local(name.to_string()), line, col)
+    }
+    /// `base[index]`.
+    pub fn index(base: Expr, index: Expr, line: u32, col: u32) -> Expr {
+        e(ExprKind::Index(Box::new(base), Box::new(index)), line, col)
+    }
+    /// An integer literal without a suffix.
+    pub fn int(v: u128, line: u32, col: u32) -> Expr {
+        e(ExprKind::Lit(Lit::Int(v, None)), line, col)
     }
 }
 

@@ -114,7 +114,8 @@ pub enum UnOp {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
-    /// Integer ops wrap (release-build Rust); float ops round to nearest even.
+    /// Integer ops wrap (release-build Rust; the front end emits the overflow checks of debug
+    /// builds before them, see `AddOverflows`); float ops round to nearest even.
     Add,
     Sub,
     Mul,
@@ -140,6 +141,13 @@ pub enum BinOp {
     Le,
     Gt,
     Ge,
+    /// Whether the exact (unwrapped) `a + b`, `a - b`, `a * b` lies outside the operands' integer
+    /// type: `Bool` results, the conditions of Rust's overflow checks (`PanicKind::Overflow`).
+    /// Kept as operations, not spelled out in compares and bit tricks, so that value ranges can
+    /// prove a check never fires and each backend picks its best sequence.
+    AddOverflows,
+    SubOverflows,
+    MulOverflows,
 }
 
 impl BinOp {
@@ -148,6 +156,19 @@ impl BinOp {
             self,
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
         )
+    }
+
+    /// `AddOverflows`, `SubOverflows` or `MulOverflows`.
+    pub fn is_overflow_test(self) -> bool {
+        matches!(
+            self,
+            BinOp::AddOverflows | BinOp::SubOverflows | BinOp::MulOverflows
+        )
+    }
+
+    /// Whether the result is `Bool` whatever the operands' type (comparisons, overflow tests).
+    pub fn yields_bool(self) -> bool {
+        self.is_compare() || self.is_overflow_test()
     }
 }
 
@@ -189,16 +210,62 @@ pub struct PanicSite {
     pub col: u32,
 }
 
+/// What a panic site reports; [`PanicKind::message`] words it as Rust does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PanicKind {
     /// `index out of bounds: the len is {len} but the index is {index}`
     Bounds,
-    /// Integer division or remainder by zero.
+    /// Integer `x / 0`.
     DivByZero,
-    /// `i32::MIN / -1` and friends.
+    /// Integer `x % 0`.
+    RemByZero,
+    /// `i32::MIN / -1` and friends (checked whatever the overflow-check setting, as in Rust).
     DivOverflow,
+    /// `i32::MIN % -1` and friends.
+    RemOverflow,
+    /// An operation that Rust checks only with overflow checks on (debug builds).
+    Overflow(OverflowOp),
     /// `assert!` / `panic!` with its message.
     Explicit(String),
+}
+
+/// The operations `-C overflow-checks` makes panic, named as in Rust's messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OverflowOp {
+    Add,
+    Sub,
+    Mul,
+    /// Unary `-` (and `abs`) of the signed minimum.
+    Neg,
+    /// `<<` / `>>` by at least the bit width (or by a negative amount).
+    Shl,
+    Shr,
+}
+
+impl PanicKind {
+    /// Rust's wording for a panic of this kind with detail values `a` (bounds: the index) and
+    /// `b` (bounds: the length): the one place both the host runtime and the simulator take it.
+    pub fn message(&self, a: u64, b: u64) -> String {
+        let text = match self {
+            PanicKind::Bounds => {
+                return format!("index out of bounds: the len is {b} but the index is {a}")
+            }
+            PanicKind::Explicit(m) => return m.clone(),
+            PanicKind::DivByZero => "attempt to divide by zero",
+            PanicKind::RemByZero => "attempt to calculate the remainder with a divisor of zero",
+            PanicKind::DivOverflow => "attempt to divide with overflow",
+            PanicKind::RemOverflow => "attempt to calculate the remainder with overflow",
+            PanicKind::Overflow(op) => match op {
+                OverflowOp::Add => "attempt to add with overflow",
+                OverflowOp::Sub => "attempt to subtract with overflow",
+                OverflowOp::Mul => "attempt to multiply with overflow",
+                OverflowOp::Neg => "attempt to negate with overflow",
+                OverflowOp::Shl => "attempt to shift left with overflow",
+                OverflowOp::Shr => "attempt to shift right with overflow",
+            },
+        };
+        text.to_string()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -4,12 +4,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parse;
-use syn::{Attribute, LitInt};
+use syn::{Attribute, LitInt, Meta};
 
 const KERNEL_ATTR_HELP: &str =
     "supported: `#[kernel]`, `#[kernel(launch_bounds(max_threads = N))]`, \
      `#[kernel(launch_bounds(max_threads = N, min_blocks = M))]`, `#[kernel(max_registers = R)]`, \
      `#[kernel(block_dim(X, Y, Z))]` (the required block shape; Y and Z default to 1), \
+     `#[kernel(overflow_checks = true|false)]` (default: on in debug builds, as Rust), \
      several separated by commas";
 
 /// `KernelAttrs` as parsed from the attribute.
@@ -19,6 +20,7 @@ pub(crate) struct KernelAttrs {
     pub min_blocks: Option<u32>,
     pub max_registers: Option<u32>,
     pub block_dim: Option<[u32; 3]>,
+    pub overflow_checks: Option<bool>,
 }
 
 impl KernelAttrs {
@@ -76,6 +78,27 @@ impl KernelAttrs {
         } else if meta.path.is_ident("max_registers") {
             self.max_registers = Some(positive(&meta, "max_registers", 255)?);
             Ok(())
+        } else if meta.path.is_ident("overflow_checks") {
+            if !meta.input.peek(syn::Token![=]) {
+                return Err(
+                    meta.error("write `overflow_checks = true` or `overflow_checks = false`")
+                );
+            }
+            let value = meta.value()?;
+            let expr: syn::Expr = value.parse()?;
+            match &expr {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(b),
+                    ..
+                }) => {
+                    self.overflow_checks = Some(b.value);
+                    Ok(())
+                }
+                _ => Err(syn::Error::new_spanned(
+                    &expr,
+                    "`overflow_checks` must be `true` or `false`",
+                )),
+            }
         } else {
             let key = meta
                 .path
@@ -163,58 +186,74 @@ pub(crate) enum Unroll {
     Never,
 }
 
-pub(crate) fn is_loop_attr(attr: &Attribute) -> bool {
-    attr.path().is_ident("unroll") || attr.path().is_ident("no_unroll")
+pub(crate) fn is_loop_meta(meta: &Meta) -> bool {
+    meta.path().is_ident("unroll") || meta.path().is_ident("no_unroll")
 }
 
-/// Reads the loop attributes of a `for` loop.
-pub(crate) fn unroll(attrs: &[Attribute]) -> syn::Result<Unroll> {
-    let mut found: Option<Unroll> = None;
-    for attr in attrs.iter().filter(|a| is_loop_attr(a)) {
-        if found.is_some() {
+/// One loop attribute.
+fn parse_unroll(meta: &Meta) -> syn::Result<Unroll> {
+    if meta.path().is_ident("no_unroll") {
+        if !matches!(meta, Meta::Path(_)) {
             return Err(syn::Error::new_spanned(
-                attr,
-                "only one of `#[unroll]`, `#[unroll(N)]`, `#[no_unroll]` may be given per loop",
+                meta,
+                "`#[no_unroll]` takes no arguments",
             ));
         }
-        let u = if attr.path().is_ident("no_unroll") {
-            if !matches!(attr.meta, syn::Meta::Path(_)) {
-                return Err(syn::Error::new_spanned(
-                    attr,
-                    "`#[no_unroll]` takes no arguments",
-                ));
-            }
-            Unroll::Never
-        } else {
-            match &attr.meta {
-                syn::Meta::Path(_) => Unroll::Full,
-                syn::Meta::List(list) => {
-                    let bad = || {
-                        syn::Error::new_spanned(
-                            &list.tokens,
-                            "`#[unroll(N)]` takes a positive integer literal (the unroll factor); \
-                             use `#[unroll]` for full unrolling",
-                        )
-                    };
-                    let lit: LitInt = syn::parse2(list.tokens.clone()).map_err(|_| bad())?;
-                    let n: u32 = lit.base10_parse().map_err(|_| bad())?;
-                    match n {
-                        0 => return Err(bad()),
-                        1 => Unroll::Never,
-                        n => Unroll::By(n),
-                    }
-                }
-                syn::Meta::NameValue(_) => {
-                    return Err(syn::Error::new_spanned(
-                        attr,
-                        "write `#[unroll]` or `#[unroll(N)]`",
-                    ))
-                }
-            }
-        };
-        found = Some(u);
+        return Ok(Unroll::Never);
     }
-    Ok(found.unwrap_or(Unroll::Auto))
+    match meta {
+        Meta::Path(_) => Ok(Unroll::Full),
+        Meta::List(list) => {
+            let bad = || {
+                syn::Error::new_spanned(
+                    &list.tokens,
+                    "`#[unroll(N)]` takes a positive integer literal (the unroll factor); \
+                     use `#[unroll]` for full unrolling",
+                )
+            };
+            let lit: LitInt = syn::parse2(list.tokens.clone()).map_err(|_| bad())?;
+            let n: u32 = lit.base10_parse().map_err(|_| bad())?;
+            match n {
+                0 => Err(bad()),
+                1 => Ok(Unroll::Never),
+                n => Ok(Unroll::By(n)),
+            }
+        }
+        Meta::NameValue(_) => Err(syn::Error::new_spanned(
+            meta,
+            "write `#[unroll]` or `#[unroll(N)]`",
+        )),
+    }
+}
+
+/// The `ast::Unroll` expression of a `for` loop's attributes. Loop attributes inside
+/// `cfg_attr(p, ..)` apply where rustc says `p` holds (`cfg!(p)` in the builder); at most one
+/// may apply unconditionally.
+pub(crate) fn unroll(attrs: &[Attribute]) -> syn::Result<TokenStream> {
+    let info = crate::cfg::analyze(attrs)?;
+    let mut always: Option<Unroll> = None;
+    let mut conditional = Vec::new();
+    for applied in info.rest.iter().filter(|a| is_loop_meta(&a.meta)) {
+        let u = parse_unroll(&applied.meta)?;
+        match &applied.when {
+            None => {
+                if always.is_some() {
+                    return Err(syn::Error::new_spanned(
+                        &applied.meta,
+                        "only one of `#[unroll]`, `#[unroll(N)]`, `#[no_unroll]` may be given per loop",
+                    ));
+                }
+                always = Some(u);
+            }
+            Some(w) => conditional.push((w.clone(), u)),
+        }
+    }
+    let mut out = unroll_tokens(always.unwrap_or(Unroll::Auto));
+    for (w, u) in conditional.into_iter().rev() {
+        let v = unroll_tokens(u);
+        out = quote!(if ::core::cfg!(#w) { #v } else { #out });
+    }
+    Ok(out)
 }
 
 pub(crate) fn unroll_tokens(u: Unroll) -> TokenStream {

@@ -95,7 +95,7 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
         );
     }
     check_repr(&input)?;
-    let named: Vec<(String, &Type)> = match fields {
+    let named: Vec<(String, &Type, &[syn::Attribute])> = match fields {
         Fields::Named(n) => n
             .named
             .iter()
@@ -103,6 +103,7 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
                 (
                     f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
                     &f.ty,
+                    &f.attrs[..],
                 )
             })
             .collect(),
@@ -110,7 +111,7 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
             .unnamed
             .iter()
             .enumerate()
-            .map(|(i, f)| (i.to_string(), &f.ty))
+            .map(|(i, f)| (i.to_string(), &f.ty, &f.attrs[..]))
             .collect(),
         Fields::Unit => {
             return err_spanned(
@@ -125,7 +126,7 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
             "#[derive(DeviceCopy)] needs a struct with at least one field",
         );
     }
-    for (_, ty) in &named {
+    for (_, ty, _) in &named {
         check_field_type(ty)?;
     }
 
@@ -133,11 +134,15 @@ pub(crate) fn expand(item: TokenStream) -> syn::Result<TokenStream> {
     let p = paths::private();
     let ident = &input.ident;
     let name = ident.to_string();
-    let field_defs = named.iter().map(|(n, ty)| {
+    // rustc removes configured-out fields before a derive sees the struct; a field whose
+    // `cfg` is still there (a tool that does not) is kept under the same predicate.
+    let mut field_defs = Vec::new();
+    for (n, ty, attrs) in &named {
         let span = ty.span();
         let t = quote_spanned!(span=> <#ty as #p::DeviceType>::ast_type());
-        quote!((::std::string::String::from(#n), #t))
-    });
+        let cfg = crate::cfg::cfg_attr_tokens(crate::cfg::presence(attrs)?.as_ref());
+        field_defs.push(quote!(#cfg (::std::string::String::from(#n), #t)));
+    }
     Ok(quote! {
         // `<F as DeviceType>::ast_type()` below, spanned at each field type, is also the
         // compile-time check that every field type can live on the device.

@@ -1,5 +1,6 @@
 //! `name::launch(stream, cfg, args...)`, following host-runtime's `launch_api` contract: one
-//! argument pointer per user parameter, slices as `SliceArg`, values by their own bytes, and for
+//! argument pointer per user parameter, slices as `SliceArg` (checked against the stream's device
+//! by `launch_arg`), values by their own bytes, and for
 //! generic kernels an allocation-free instance key plus a closure building the generic values.
 
 use std::collections::HashSet;
@@ -125,6 +126,9 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
         Reroot.visit_type_mut(&mut ty);
         let span = pt.ty.span();
         let var = format_ident!("__fc_p{}", i);
+        // A configured-out parameter is configured out of the launcher too.
+        let present = crate::cfg::cfg_attr_tokens(crate::cfg::presence(&pt.attrs)?.as_ref());
+        let (n_inputs, n_prep) = (inputs.len(), prep.len());
         match classify(&ty)? {
             ParamClass::Slice {
                 elem,
@@ -133,7 +137,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 uses_element = true;
                 inputs.push(quote!(#name: &impl #rt::KernelSlice<#elem>));
                 prep.push(quote_spanned!(span=> __fc_element::<#elem>();));
-                prep.push(quote!(let mut #var = #rt::KernelSlice::kernel_arg(#name);));
+                prep.push(quote!(let mut #var = #rt::KernelSlice::launch_arg(#name, #stream)?;));
             }
             ParamClass::Slice {
                 elem,
@@ -142,7 +146,9 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 uses_element = true;
                 inputs.push(quote!(#name: &mut impl #rt::KernelSliceMut<#elem>));
                 prep.push(quote_spanned!(span=> __fc_element::<#elem>();));
-                prep.push(quote!(let mut #var = #rt::KernelSliceMut::kernel_arg_mut(#name);));
+                prep.push(
+                    quote!(let mut #var = #rt::KernelSliceMut::launch_arg_mut(#name, #stream)?;),
+                );
             }
             ParamClass::Value => {
                 inputs.push(quote!(#name: #ty));
@@ -155,9 +161,24 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 }
             }
         }
-        ptrs.push(quote!(&mut #var as *mut _ as *mut ::core::ffi::c_void));
+        if !present.is_empty() {
+            for t in &mut inputs[n_inputs..] {
+                *t = quote!(#present #t);
+            }
+            for t in &mut prep[n_prep..] {
+                let is_let = matches!(
+                    t.clone().into_iter().next(),
+                    Some(proc_macro2::TokenTree::Ident(i)) if i == "let"
+                );
+                *t = if is_let {
+                    quote!(#present #t)
+                } else {
+                    quote!(#present { #t })
+                };
+            }
+        }
+        ptrs.push(quote!(#present (&mut #var as *mut _ as *mut ::core::ffi::c_void)));
     }
-    let n_args = ptrs.len();
 
     let mut generics = sig.generics.clone();
     let mut types = Vec::new();
@@ -217,7 +238,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
             #value_check
             #element_check
             #(#prep)*
-            let mut __fc_args: [*mut ::core::ffi::c_void; #n_args] = [#(#ptrs),*];
+            let __fc_args: &mut [*mut ::core::ffi::c_void] = &mut [#(#ptrs),*];
             #key
             #rt::launch_kernel(
                 #stream,
@@ -225,7 +246,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 &__fc_key,
                 &__fc_generics,
                 ::core::convert::Into::into(#cfg),
-                &mut __fc_args,
+                __fc_args,
             )
         }
     })

@@ -33,24 +33,33 @@
 //!   A bare `SCREAMING_CASE` name is a constant in match patterns and in turbofish arguments.
 //! - Named types (structs, aliases) are `<P as DeviceType>::ast_type()`, evaluated by the builder.
 //! - `debug_assert*!` is an `Assert` only when the user's crate has debug assertions, otherwise
-//!   `Tuple([])`; `matches!(e, p if g)` is a two-arm `Match` yielding `bool` literals.
+//!   `Tuple([])`; `FnDef::overflow_checks` is the user's crate's `cfg!(debug_assertions)` too;
+//!   `matches!(e, p if g)` is a two-arm `Match` yielding `bool` literals.
 
 use proc_macro::TokenStream;
 
 mod attrs;
+mod cfg;
+#[cfg(test)]
+mod corpus;
 mod derive;
 mod device;
 mod kernel;
 mod launcher;
 mod lower;
+mod nesting;
 mod paths;
+mod rebalance;
 mod scope;
 mod span;
 mod strip;
 
 /// Marks a function as a GPU kernel and generates `name::launch(stream, cfg, args...)`.
 ///
-/// Options: `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R)]`.
+/// Options: `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R)]`,
+/// `#[kernel(block_dim(X, Y, Z))]`, `#[kernel(overflow_checks = true|false)]` (integer overflow
+/// panics in this kernel and the device functions it calls; default: the crate's
+/// `debug_assertions`, which is what rustc's `overflow-checks` follows unless a profile sets it).
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernel::expand(attr.into(), item.into())

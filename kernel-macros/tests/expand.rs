@@ -540,21 +540,35 @@ fn device_copy_types() {
 /// A stand-in device buffer: the launchers must accept anything implementing the slice traits.
 struct FakeBuf(u64);
 
-impl<T> ferrocuda::host_runtime::KernelSlice<T> for FakeBuf {
+// SAFETY: never launched (see `launchers_type_check`); `launch_arg` refuses every stream.
+unsafe impl<T> ferrocuda::host_runtime::KernelSlice<T> for FakeBuf {
     fn kernel_arg(&self) -> ferrocuda::host_runtime::SliceArg {
         ferrocuda::host_runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
     }
+    fn launch_arg(
+        &self,
+        _: &Stream,
+    ) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
+        Err(ferrocuda::host_runtime::Error::WrongDevice)
+    }
 }
 
-impl<T> ferrocuda::host_runtime::KernelSliceMut<T> for FakeBuf {
+// SAFETY: as above.
+unsafe impl<T> ferrocuda::host_runtime::KernelSliceMut<T> for FakeBuf {
     fn kernel_arg_mut(&mut self) -> ferrocuda::host_runtime::SliceArg {
         ferrocuda::host_runtime::SliceArg {
             ptr: self.0,
             len: 1,
         }
+    }
+    fn launch_arg_mut(
+        &mut self,
+        _: &Stream,
+    ) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
+        Err(ferrocuda::host_runtime::Error::WrongDevice)
     }
 }
 

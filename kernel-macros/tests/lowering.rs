@@ -96,9 +96,16 @@ pub fn named_like_launcher(stream: u32, cfg: &mut [u32]) {
 
 fn launcher_with_clashing_names(s: &Stream, out: &mut Vec<u32>) {
     struct Buf;
-    impl ferrocuda::host_runtime::KernelSliceMut<u32> for Buf {
+    // SAFETY: `launch_arg_mut` refuses every stream, so nothing is launched with it.
+    unsafe impl ferrocuda::host_runtime::KernelSliceMut<u32> for Buf {
         fn kernel_arg_mut(&mut self) -> ferrocuda::host_runtime::SliceArg {
             ferrocuda::host_runtime::SliceArg { ptr: 0, len: 0 }
+        }
+        fn launch_arg_mut(
+            &mut self,
+            _: &Stream,
+        ) -> ferrocuda::host_runtime::Result<ferrocuda::host_runtime::SliceArg> {
+            Err(ferrocuda::host_runtime::Error::WrongDevice)
         }
     }
     let _ = named_like_launcher::launch(s, LaunchConfig::for_elements(1, 1), 3, &mut Buf);

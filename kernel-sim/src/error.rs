@@ -147,13 +147,3 @@ impl fmt::Display for SimError {
 }
 
 impl std::error::Error for SimError {}
-
-/// The Rust-style panic message of a site with its detail values.
-pub(crate) fn panic_message(kind: &PanicKind, a: u64, b: u64) -> String {
-    match kind {
-        PanicKind::Bounds => format!("index out of bounds: the len is {b} but the index is {a}"),
-        PanicKind::DivByZero => "attempt to divide by zero".into(),
-        PanicKind::DivOverflow => "attempt to divide with overflow".into(),
-        PanicKind::Explicit(m) => m.clone(),
-    }
-}

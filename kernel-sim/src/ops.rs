@@ -170,6 +170,9 @@ macro_rules! int_bin {
             BinOp::Le => |a, b| (v(a) <= v(b)) as u64,
             BinOp::Gt => |a, b| (v(a) > v(b)) as u64,
             BinOp::Ge => |a, b| (v(a) >= v(b)) as u64,
+            BinOp::AddOverflows => |a, b| v(a).checked_add(v(b)).is_none() as u64,
+            BinOp::SubOverflows => |a, b| v(a).checked_sub(v(b)).is_none() as u64,
+            BinOp::MulOverflows => |a, b| v(a).checked_mul(v(b)).is_none() as u64,
         };
         Some(f)
     }};
@@ -201,9 +204,15 @@ macro_rules! float_bin {
             BinOp::Le => |a, b| ($g(a) <= $g(b)) as u64,
             BinOp::Gt => |a, b| ($g(a) > $g(b)) as u64,
             BinOp::Ge => |a, b| ($g(a) >= $g(b)) as u64,
-            BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr | BinOp::MulHi => {
-                return None
-            }
+            BinOp::And
+            | BinOp::Or
+            | BinOp::Xor
+            | BinOp::Shl
+            | BinOp::Shr
+            | BinOp::MulHi
+            | BinOp::AddOverflows
+            | BinOp::SubOverflows
+            | BinOp::MulOverflows => return None,
         };
         Some(f)
     }};
@@ -223,6 +232,7 @@ pub(crate) fn bin_fn(op: BinOp, ty: Ty) -> Option<BinFn> {
         Ty::Bool => match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Shl => None,
             BinOp::Shr | BinOp::MulHi => None,
+            op if op.is_overflow_test() => None,
             _ => int_bin!(op, u8, u8, u16, 8),
         },
         Ty::F32 => float_bin!(op, g32, p32),

@@ -9,7 +9,7 @@
 
 use super::compile::{self, Op, Program};
 use super::detect::Shadow;
-use super::error::{panic_message, SimError, SimErrorKind};
+use super::error::{SimError, SimErrorKind};
 use super::exec::{self, Fault, Guess, Machine, RawWarning, Stop};
 use super::memory::GlobalMemory;
 use super::warn::{self, SimWarning, SimWarningKind};
@@ -546,7 +546,7 @@ fn locate(
     let (kind, mut message) = match (&f.kind, f.site.and(ps)) {
         (SimErrorKind::Panic(_), Some(ps)) => (
             SimErrorKind::Panic(ps.kind.clone()),
-            panic_message(&ps.kind, f.a, f.b),
+            ps.kind.message(f.a, f.b),
         ),
         (SimErrorKind::Panic(_), None) => (
             SimErrorKind::MalformedIr,

@@ -7,12 +7,15 @@ extern crate self as ferrocuda;
 
 pub mod api;
 pub mod intrinsics;
+#[doc(hidden)]
+pub mod macro_checks;
 pub mod math;
 
 /// Paths used by macro-generated code; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::api::{DeviceCopy, DeviceType};
+    pub use crate::macro_checks::{const_value, declare_at_module_level, not_a_device_fn};
     pub use kernel_ir::ast;
     pub use kernel_ir::GenericValue;
 }

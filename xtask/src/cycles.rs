@@ -325,32 +325,112 @@ fn absolute(
     Some(base)
 }
 
-/// Removes `//` comments (doc comments included) and string literals' contents, so paths in
-/// prose or strings are not read as imports.
+/// Removes comments (`//`, doc and `/* */`) and the contents of string literals (plain, byte and
+/// raw, including those that run over several lines), so paths in prose or strings are not read as
+/// imports. Line breaks are kept, so the text keeps its line structure.
 fn strip_comments(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let ident = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
     let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
-        let mut in_str = false;
-        let mut prev = ' ';
-        let mut kept = String::new();
-        let chars: Vec<char> = line.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            let ch = chars[i];
-            if !in_str && ch == '/' && chars.get(i + 1) == Some(&'/') {
-                break;
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        let next = chars.get(i + 1).copied();
+        if ch == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
             }
-            if ch == '"' && prev != '\\' && !(prev == '\'' && chars.get(i + 1) == Some(&'\'')) {
-                in_str = !in_str;
-                kept.push('"');
-            } else if !in_str {
-                kept.push(ch);
-            }
-            prev = if prev == '\\' && ch == '\\' { ' ' } else { ch };
-            i += 1;
+            continue;
         }
-        out.push_str(&kept);
-        out.push('\n');
+        if ch == '/' && next == Some('*') {
+            let mut depth = 0usize;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    if chars[i] == '\n' {
+                        out.push('\n');
+                    }
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        // A raw string: `r"..."`, `r#"..."#`, `br"..."` (the `r` starts a token).
+        let raw_start = ch == 'r'
+            && (!ident(i.checked_sub(1).and_then(|j| chars.get(j)))
+                || (chars[i - 1] == 'b' && !ident(i.checked_sub(2).and_then(|j| chars.get(j)))));
+        if raw_start {
+            let mut j = i + 1;
+            while chars.get(j) == Some(&'#') {
+                j += 1;
+            }
+            if chars.get(j) == Some(&'"') {
+                let hashes = j - i - 1;
+                out.push('"');
+                j += 1;
+                while j < chars.len() {
+                    if chars[j] == '"' && (1..=hashes).all(|k| chars.get(j + k) == Some(&'#')) {
+                        j += 1 + hashes;
+                        break;
+                    }
+                    if chars[j] == '\n' {
+                        out.push('\n');
+                    }
+                    j += 1;
+                }
+                out.push('"');
+                i = j;
+                continue;
+            }
+        }
+        if ch == '"' {
+            out.push('"');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                // An escape is two characters; a `\` at a line's end continues the string.
+                let step = if chars[i] == '\\' { 2 } else { 1 };
+                if chars[i..(i + step).min(chars.len())].contains(&'\n') {
+                    out.push('\n');
+                }
+                i += step;
+            }
+            out.push('"');
+            i += 1;
+            continue;
+        }
+        // A character literal (`'"'`, `'\''`, `'{'`); a lifetime (`'a`) is kept as it is.
+        if ch == '\'' {
+            if next == Some('\\') {
+                let mut j = i + 2;
+                while j < chars.len() && chars[j] != '\'' {
+                    j += 1;
+                }
+                if chars.get(i + 2) == Some(&'\'') {
+                    j = i + 3;
+                    while j < chars.len() && chars[j] != '\'' {
+                        j += 1;
+                    }
+                }
+                out.push_str("' '");
+                i = j + 1;
+                continue;
+            }
+            if chars.get(i + 2) == Some(&'\'') {
+                out.push_str("' '");
+                i += 3;
+                continue;
+            }
+        }
+        out.push(ch);
+        i += 1;
     }
     out
 }
@@ -436,7 +516,8 @@ fn expand_use(tree: &str) -> Vec<Vec<String>> {
                 .collect();
             let mut p = prefix.to_vec();
             p.extend(head);
-            let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+            let close = tree.rfind('}').filter(|&c| c > open).unwrap_or(tree.len());
+            let inner = &tree[open + 1..close];
             let mut depth = 0;
             let mut start = 0;
             for (i, ch) in inner.char_indices() {
@@ -579,6 +660,18 @@ mod tests {
         assert!(c.strongly_connected().is_empty());
     }
 
+    /// host-runtime's files stay layered (backends below one dispatch point, the safe types on
+    /// top); other crates are checked by `cargo xtask cycles`.
+    #[test]
+    fn host_runtime_has_no_import_cycles() {
+        let cycles = find_cycles(&workspace_root()).unwrap();
+        let ours: Vec<_> = cycles
+            .iter()
+            .filter(|c| c.iter().any(|f| f.starts_with("host-runtime/")))
+            .collect();
+        assert!(ours.is_empty(), "{ours:?}");
+    }
+
     #[test]
     fn use_trees_expand() {
         let got = expand_use("crate::a::{b, c::{d, e as f}, self}");
@@ -599,5 +692,27 @@ mod tests {
         let t = "use crate::x;\n// use crate::y;\n#[cfg(test)]\nmod tests {\n use crate::z;\n}\n";
         let s = without_test_modules(&strip_comments(t));
         assert!(s.contains("crate::x") && !s.contains("crate::y") && !s.contains("crate::z"));
+    }
+
+    /// Strings that run over several lines (a `\` continuation, raw strings) and block comments
+    /// are not code: a `use` or a brace inside them is neither an import nor a tree.
+    #[test]
+    fn strings_over_lines_and_block_comments_are_left_out() {
+        let t = concat!(
+            "use crate::x;\n",
+            "const A: &str = \"one \\\n  use `wrapping_{op}` / \\\n  `saturating_{op}` here\";\n",
+            "const B: &str = r#\"use crate::y; \"quoted\" {\n}\"#;\n",
+            "/* use crate::z;\n */ const C: char = '\"'; const D: char = '\\'';\n",
+            "fn f<'a>(s: &'a str) {}\nuse crate::w;\n",
+        );
+        let s = strip_comments(t);
+        assert_eq!(s.lines().count(), t.lines().count());
+        let uses = use_statements(&s);
+        assert_eq!(uses, ["crate::x", "crate::w"], "{s}");
+        for u in &uses {
+            expand_use(u);
+        }
+        // A use tree whose only brace closes before it opens does not slice backwards.
+        assert_eq!(expand_use("a::b} {c"), [vec!["a", "b}", "c"]]);
     }
 }

@@ -1,6 +1,6 @@
 //! `cargo xtask <command>`: developer tooling that is easier in Rust than in shell.
 //!
-//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--print-after-all] [--time]`:
+//! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off] [--print-after-all] [--time]`:
 //!   dump a pipeline stage (or the IR after every pass) and the ptxas report; `--time` prints
 //!   each stage's compile time (meaningful in a release build).
 //! - `compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR [--dump-only]] [--arch sm_90]`: our
@@ -9,7 +9,8 @@
 //!   PTX and IR (checks on and off) to compare builds byte for byte.
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
-//! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
+//! - `bench [names...]`: the benchmark suite (run on a machine with a GPU); `bench corpus
+//!   [cases...] [--peers]`: the porting corpus against its nvcc twins, with Numba-CUDA and Triton.
 //! - `cycles`: fails when a module imports a module that imports it back (also a test).
 
 mod bench;
@@ -45,4 +46,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...] | cycles>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";

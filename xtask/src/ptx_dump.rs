@@ -1,5 +1,7 @@
 //! `cargo xtask ptx`: print one pipeline stage of a registered kernel (or the IR after every
-//! pass), then ptxas's resource report; `--time` adds each stage's compile time.
+//! pass), then ptxas's resource report; `--time` adds each stage's compile time;
+//! `--overflow-checks on|off` forces integer overflow checks (by default the examples' build
+//! profile decides: on in a debug build of xtask, off in a release build).
 
 use ferrocuda::kernel_compiler::{compile, passes, CompileOptions};
 use ferrocuda_examples::registry;
@@ -9,6 +11,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut sm = 90;
     let mut stage = "ptx".to_string();
     let mut bounds_checks = true;
+    let mut overflow_checks = None;
     let mut after_all = false;
     let mut time = false;
     let mut it = args.iter();
@@ -22,6 +25,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .map_err(|_| format!("bad --arch `{v}`"))?;
             }
             "--no-checks" => bounds_checks = false,
+            "--overflow-checks" => {
+                overflow_checks = match it.next().map(String::as_str) {
+                    Some("on") => Some(true),
+                    Some("off") => Some(false),
+                    _ => return Err("--overflow-checks needs `on` or `off`".into()),
+                }
+            }
             "--print-after-all" => after_all = true,
             "--time" => time = true,
             "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
@@ -43,10 +53,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let opts = CompileOptions {
         sm,
         bounds_checks,
+        overflow_checks,
         ..CompileOptions::default()
     };
     if after_all {
-        let mut k = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+        let mut k = compile::lower_with(def, &generics, &opts).map_err(|e| e.to_string())?;
         println!("// ---- IR after frontend\n{k}");
         passes::optimize_with(&mut k, &opts, &mut |pass: &str, k: &_| {
             println!("// ---- IR after {pass}\n{k}");
@@ -58,11 +69,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     match stage.as_str() {
         "ast" => println!("{def:#?}"),
         "ir" => {
-            let k = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+            let k = compile::lower_with(def, &generics, &opts).map_err(|e| e.to_string())?;
             println!("{k}");
         }
         "opt" => {
-            let mut k = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+            let mut k = compile::lower_with(def, &generics, &opts).map_err(|e| e.to_string())?;
             passes::optimize(&mut k, &opts);
             println!("{k}");
         }

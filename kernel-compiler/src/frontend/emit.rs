@@ -64,7 +64,7 @@ impl Lower {
                 _ => {}
             }
         }
-        let dt = if op.is_compare() { ir::Ty::Bool } else { t };
+        let dt = if op.yields_bool() { ir::Ty::Bool } else { t };
         let dst = self.var(dt);
         self.emit(Inst::Binary { dst, op, a, b });
         Operand::Var(dst)

@@ -52,6 +52,10 @@ impl Lower {
             ExprKind::Unary(op, a) => {
                 let v = self.scalar(a)?;
                 let t = self.op_ty(v);
+                // `-128i8` is one literal in Rust (THIR folds the sign in), not a negation.
+                if *op == ast::UnOp::Neg && t.is_int() && !matches!(a.kind, ExprKind::Lit(_)) {
+                    self.check_neg(v, sp);
+                }
                 Ok(Val::Scalar(self.unary(*op, v, t)))
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, sp),
@@ -457,16 +461,11 @@ impl Lower {
         }
         match irop {
             BinOp::Shl | BinOp::Shr => {
-                let amt = self.cast(y, ir::Ty::U32);
-                let m = c_u32(t.bits() - 1);
-                let amt = match amt {
-                    Operand::Const(c) => c_u32((c.bits as u32) & (t.bits() - 1)),
-                    _ => self.bin(BinOp::And, amt, m),
-                };
+                let amt = self.shift_amount(irop, t, y, sp);
                 Ok(self.bin(irop, x, amt))
             }
             BinOp::Div | BinOp::Rem => {
-                self.div_checks(x, y, sp);
+                self.div_checks(irop == BinOp::Rem, x, y, sp);
                 let dst = self.var(t);
                 self.emit(Inst::Binary {
                     dst,
@@ -475,6 +474,10 @@ impl Lower {
                     b: y,
                 });
                 Ok(Operand::Var(dst))
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                self.check_arith(irop, x, y, sp);
+                Ok(self.bin(irop, x, y))
             }
             _ => Ok(self.bin(irop, x, y)),
         }
@@ -491,12 +494,18 @@ impl Lower {
         self.bin(op, x, y)
     }
 
-    /// Panics on integer division by zero and on `MIN / -1` (signed), as Rust does, before dividing.
-    fn div_checks(&mut self, x: Operand, y: Operand, sp: Span) {
+    /// Panics on integer division (`rem`: remainder) by zero and on `MIN / -1` (signed), as Rust
+    /// does whatever the overflow-check setting, before dividing.
+    fn div_checks(&mut self, rem: bool, x: Operand, y: Operand, sp: Span) {
         let t = self.op_ty(x);
         let zero_possible = !matches!(y, Operand::Const(c) if c.bits != 0);
         if zero_possible {
-            let site = self.site(PanicKind::DivByZero, sp);
+            let kind = if rem {
+                PanicKind::RemByZero
+            } else {
+                PanicKind::DivByZero
+            };
+            let site = self.site(kind, sp);
             let z = self.bin(BinOp::Eq, y, c_int(t, 0));
             self.panic_if(z, site);
         }
@@ -516,7 +525,12 @@ impl Lower {
                 _ => None,
             };
             if y_m1 != Some(false) && x_min != Some(false) {
-                let site = self.site(PanicKind::DivOverflow, sp);
+                let kind = if rem {
+                    PanicKind::RemOverflow
+                } else {
+                    PanicKind::DivOverflow
+                };
+                let site = self.site(kind, sp);
                 let a = self.bin(BinOp::Eq, x, c_int(t, min));
                 let b = self.bin(BinOp::Eq, y, c_int(t, -1));
                 let both = self.bin(BinOp::And, a, b);

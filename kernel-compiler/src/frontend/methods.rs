@@ -79,11 +79,11 @@ impl Lower {
             let env = self.cx().env.clone();
             let r = match eval_const(&args[0], &env) {
                 Ok((n, _)) if (0..=u32::MAX as i128).contains(&n) => {
-                    self.int_pow_const(x, n as u32)
+                    self.int_pow_const(x, n as u32, sp)
                 }
                 _ => {
                     let n = self.scalar(&args[0])?;
-                    self.int_pow_dyn(x, n)
+                    self.int_pow_dyn(x, n, sp)
                 }
             };
             return Ok(Val::Scalar(r));
@@ -127,7 +127,10 @@ impl Lower {
                 let above = self.arith(ast::BinOp::Gt, r, hi, sp)?;
                 self.select(above, hi, r)
             }
-            "abs" if int => self.un(UnOp::Abs, x, t),
+            "abs" if int => {
+                self.check_neg(x, sp);
+                self.un(UnOp::Abs, x, t)
+            }
             "wrapping_abs" => self.un(UnOp::Abs, x, t),
             "wrapping_neg" => self.un(UnOp::Neg, x, t),
             "wrapping_add" => self.bin(BinOp::Add, x, a[0]),
@@ -438,24 +441,28 @@ impl Lower {
         }
     }
 
-    /// `x.pow(n)` for a constant `n`: square-and-multiply, unrolled (wrapping, as in release Rust).
-    fn int_pow_const(&mut self, x: Operand, mut n: u32) -> Operand {
+    /// `x.pow(n)` for a constant `n`: square-and-multiply, unrolled, as `core` computes it: the
+    /// base is squared only while bits of `n` remain, so with overflow checks a multiply
+    /// overflows exactly when the result does.
+    fn int_pow_const(&mut self, x: Operand, mut n: u32, sp: Span) -> Operand {
         let t = self.op_ty(x);
         let mut r = c_int(t, 1);
         let mut b = x;
         while n > 0 {
             if n & 1 == 1 {
+                self.check_arith(BinOp::Mul, r, b, sp);
                 r = self.bin(BinOp::Mul, r, b);
             }
             n >>= 1;
             if n > 0 {
+                self.check_arith(BinOp::Mul, b, b, sp);
                 b = self.bin(BinOp::Mul, b, b);
             }
         }
         r
     }
 
-    fn int_pow_dyn(&mut self, x: Operand, n: Operand) -> Operand {
+    fn int_pow_dyn(&mut self, x: Operand, n: Operand, sp: Span) -> Operand {
         let t = self.op_ty(x);
         let r = self.var(t);
         let b = self.var(t);
@@ -480,6 +487,7 @@ impl Lower {
         let bit = self.bin(BinOp::And, Operand::Var(e), c_u32(1));
         let odd = self.bin(BinOp::Ne, bit, c_u32(0));
         self.open();
+        self.check_arith(BinOp::Mul, Operand::Var(r), Operand::Var(b), sp);
         let m = self.bin(BinOp::Mul, Operand::Var(r), Operand::Var(b));
         self.emit(Inst::Mov { dst: r, src: m });
         let then = self.close();
@@ -490,6 +498,14 @@ impl Lower {
         });
         let sh = self.bin(BinOp::Shr, Operand::Var(e), c_u32(1));
         self.emit(Inst::Mov { dst: e, src: sh });
+        if self.overflow_checks() {
+            // The last square is never used (`core` returns before it), so it may not panic.
+            let ovf = self.bin(BinOp::MulOverflows, Operand::Var(b), Operand::Var(b));
+            let more = self.bin(BinOp::Ne, Operand::Var(e), c_u32(0));
+            let both = self.bin(BinOp::And, ovf, more);
+            let site = self.site(PanicKind::Overflow(ir::OverflowOp::Mul), sp);
+            self.panic_if(both, site);
+        }
         let sq = self.bin(BinOp::Mul, Operand::Var(b), Operand::Var(b));
         self.emit(Inst::Mov { dst: b, src: sq });
         let body = self.close();

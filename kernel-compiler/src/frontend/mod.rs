@@ -39,7 +39,10 @@ mod lower_loop;
 mod lower_match;
 mod lower_place;
 mod lower_stmt;
+/// The method names device code may call (shared with the macros, which `include!` the file).
+pub mod method_names;
 mod methods;
+mod overflow;
 mod pair_atomics;
 mod print;
 mod scope;
@@ -84,8 +87,18 @@ pub fn lower_kernel(
     def: &'static FnDef,
     generics: &[GenericValue],
 ) -> Result<ir::Kernel, CompileError> {
+    lower_kernel_with(def, generics, None)
+}
+
+/// [`lower_kernel`], with overflow checks forced on or off (`Some`) instead of following the
+/// source (see `overflow`).
+pub fn lower_kernel_with(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    overflow_checks: Option<bool>,
+) -> Result<ir::Kernel, CompileError> {
     let display_name = format!("{}::{}", def.module, def.name);
-    lower_kernel_inner(def, generics, &display_name).map_err(|e| CompileError {
+    lower_kernel_inner(def, generics, &display_name, overflow_checks).map_err(|e| CompileError {
         kernel: display_name.clone(),
         file: e.file.to_string(),
         line: e.span.line,
@@ -98,7 +111,12 @@ fn lower_kernel_inner(
     def: &'static FnDef,
     generics: &[GenericValue],
     display: &str,
+    overflow_checks: Option<bool>,
 ) -> R<ir::Kernel> {
+    let overflow_override = match &def.kind {
+        ast::FnKind::Kernel(a) => overflow_checks.or(a.overflow_checks),
+        ast::FnKind::Device => overflow_checks,
+    };
     let attrs = match &def.kind {
         ast::FnKind::Kernel(a) => ir::KernelAttrs {
             max_threads: a.max_threads,
@@ -183,6 +201,7 @@ fn lower_kernel_inner(
         fns: Vec::new(),
         infer_cache: HashMap::default(),
         shared_sites: HashMap::default(),
+        overflow_override,
     };
     lw.lower_kernel_body(def, env)?;
     let body = lw.blocks.pop().unwrap_or_default();
@@ -200,6 +219,9 @@ pub(crate) struct Lower {
     infer_cache: HashMap<(usize, String), Rc<Types>>,
     /// Static shared allocations by (call site, substitution).
     shared_sites: HashMap<(usize, String), ir::SharedId>,
+    /// Overflow checks for the whole kernel, when its attribute or the compile options say
+    /// (see `overflow`).
+    overflow_override: Option<bool>,
 }
 
 impl Lower {

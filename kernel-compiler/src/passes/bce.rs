@@ -21,6 +21,11 @@
 //!
 //! With `CompileOptions::bounds_checks` off, every check is removed (the benchmark's unchecked
 //! configuration).
+//!
+//! The same walk drops overflow checks (`if add_ovf a, b { panic }`, see `frontend::overflow`)
+//! whose test the operands' value ranges prove false (`tid * 8 + 7` with at most 1024 threads),
+//! and shift-amount checks whose unsigned comparison the ranges decide; these stay whatever
+//! `bounds_checks` says.
 
 use super::ranges::{self, Range};
 use super::util::{assigned_set, falls_through, for_each_def};
@@ -258,6 +263,31 @@ impl State {
         }
     }
 
+    /// Whether the condition `cond` of a check (`if cond { panic }`) is false whenever it runs:
+    /// a constant (an overflow test proven false), or an unsigned comparison whose operands'
+    /// ranges decide it (a shift amount below the bit width).
+    fn never_true(&self, vars: &[Ty], cond: Operand) -> bool {
+        if self.canon(cond) == Operand::Const(Const::bool(false)) {
+            return true;
+        }
+        let Operand::Var(c) = cond else {
+            return false;
+        };
+        let Some(&Def::Cmp(op, a, b)) = self.def(c) else {
+            return false;
+        };
+        let (Some(ra), Some(rb)) = (self.range(vars, a), self.range(vars, b)) else {
+            return false;
+        };
+        match op {
+            BinOp::Lt => ra.0 >= rb.1,
+            BinOp::Le => ra.0 > rb.1,
+            BinOp::Gt => ra.1 <= rb.0,
+            BinOp::Ge => ra.1 < rb.0,
+            _ => false,
+        }
+    }
+
     fn proves(&self, vars: &[Ty], idx: Operand, len: Operand) -> bool {
         if let (Some(ri), Some(rl)) = (self.range(vars, idx), self.range(vars, len)) {
             if ri.1 < rl.0 {
@@ -311,6 +341,10 @@ impl Cx<'_> {
         b.0.retain_mut(|inst| match inst {
             Inst::BoundsCheck { .. } | Inst::If { .. } | Inst::For { .. } | Inst::Loop { .. } => {
                 self.inst(inst, st)
+            }
+            Inst::Binary { op, .. } if op.is_overflow_test() => {
+                self.overflow_test(inst, st);
+                true
             }
             _ => {
                 self.plain(inst, st);
@@ -379,6 +413,10 @@ impl Cx<'_> {
             }
             Inst::If { cond, then, els } => {
                 let cond = *cond;
+                if els.0.is_empty() && is_panic(then) && st.never_true(self.vars, cond) {
+                    self.removed = true;
+                    return false;
+                }
                 let (ft, fe) = (falls_through(then), falls_through(els));
                 // The state after the `if` is the one of the branch that alone falls through,
                 // else the state before it less what either branch writes. A branch is walked
@@ -403,7 +441,16 @@ impl Cx<'_> {
                     let from = st.facts.len();
                     st.facts.extend(facts);
                     st.count_facts(from);
+                    let checked = keep_else && els.0.is_empty();
                     self.block(if keep_then { then } else { els }, st);
+                    // After a check `if c { panic }` of a value with no definition to keep (an
+                    // overflow test), `c` is false: the same check again (one `cse` merged
+                    // into a copy of it) goes.
+                    if let (true, Operand::Var(c)) = (checked, cond) {
+                        if st.def(c).is_none() {
+                            st.define(c, Def::Same(Const::bool(false).into()));
+                        }
+                    }
                 } else {
                     let mut written = assigned_set(then, self.vars.len());
                     written.union_with(&assigned_set(els, self.vars.len()));
@@ -482,6 +529,21 @@ impl Cx<'_> {
                 true
             }
         }
+    }
+
+    /// An overflow test (`AddOverflows`...) whose operands' ranges prove it false becomes
+    /// `false`, and the check it guards then goes at its `if` (`State::never_true`).
+    fn overflow_test(&mut self, inst: &mut Inst, st: &mut State) {
+        if let Inst::Binary { dst, op, a, b } = *inst {
+            let (ra, rb) = (st.range(self.vars, a), st.range(self.vars, b));
+            if ranges::never_overflows(op, ra, rb, self.ty(a)) {
+                *inst = Inst::Mov {
+                    dst,
+                    src: Const::bool(false).into(),
+                };
+            }
+        }
+        self.plain(inst, st);
     }
 
     /// The range of the value `inst` writes, from the ranges of its operands before it runs.
@@ -567,11 +629,23 @@ impl Cx<'_> {
     }
 }
 
-/// Whether `b` holds a bounds check (nested ones included).
+/// Whether `b` holds a bounds check or an overflow test (nested ones included).
 fn has_check(b: &Block) -> bool {
     let mut found = false;
-    super::util::walk(b, &mut |i| found |= matches!(i, Inst::BoundsCheck { .. }));
+    super::util::walk(b, &mut |i| {
+        found |= match i {
+            Inst::BoundsCheck { .. } => true,
+            Inst::Binary { op, .. } => op.is_overflow_test(),
+            _ => false,
+        }
+    });
     found
+}
+
+/// Whether `b` only panics (source markers aside): the body of a check.
+fn is_panic(b: &Block) -> bool {
+    let mut rest = b.0.iter().filter(|i| !matches!(i, Inst::Loc(_)));
+    matches!(rest.next(), Some(Inst::Panic { .. })) && rest.next().is_none()
 }
 
 #[cfg(test)]
@@ -834,6 +908,67 @@ mod tests {
             bce(&mut k, &on());
             assert_eq!(checks(&k) == 0, dropped, "{max_threads:?}");
         }
+    }
+
+    /// Overflow checks whose test value ranges rule out go, the others stay, and the same check
+    /// again (on a copy of the condition) goes; the kernel panics exactly as before.
+    #[test]
+    fn overflow_checks_proven_by_ranges_or_repeated() {
+        let panic = || Inst::Panic {
+            site: kernel_ir::ir::SiteId(0),
+            a: u64c(0),
+            b: u64c(0),
+        };
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let x = param(&mut k, "x", Ty::U32);
+        let (t, s1, s2) = (k.new_var(Ty::U32), k.new_var(Ty::U32), k.new_var(Ty::U32));
+        let (o1, o2, c) = (
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::Bool),
+        );
+        k.body.0 = vec![
+            intr("tid.x", vec![t], vec![]),
+            // At most 1023 * 8: no overflow.
+            bin(o1, BinOp::MulOverflows, t, u32c(8)),
+            if_(o1, vec![panic()], vec![]),
+            bin(s1, BinOp::Mul, t, u32c(8)),
+            // `x` may be anything.
+            bin(o2, BinOp::AddOverflows, s1, x),
+            if_(o2, vec![panic()], vec![]),
+            bin(s2, BinOp::Add, s1, x),
+            mov(c, o2),
+            if_(c, vec![panic()], vec![]),
+            store(p, s2),
+        ];
+        let orig = k.clone();
+        assert!(bce(&mut k, &on()));
+        let got = text(&k);
+        assert_eq!(got.matches("panic @").count(), 1, "{got}");
+        assert!(!got.contains("mul_ovf"), "{got}");
+        assert!(got.contains("add_ovf"), "{got}");
+        for xv in [0, 7, u32::MAX - 40, u32::MAX - 39, u32::MAX] {
+            let args = [(p, Const::u64(64)), (x, Const::u32(xv))];
+            assert_eq!(run(&orig, &args), run(&k, &args), "x = {xv}");
+        }
+
+        // A shift amount below the width by its range (`1 << lane_id()`), and one that is not.
+        let mut k = kernel();
+        let (l, big) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
+        let (m, wide) = (k.new_var(Ty::U32), k.new_var(Ty::Bool));
+        k.body.0 = vec![
+            intr("lane_id", vec![l], vec![]),
+            bin(big, BinOp::Ge, l, u32c(32)),
+            if_(big, vec![panic()], vec![]),
+            intr("ntid.x", vec![m], vec![]),
+            bin(wide, BinOp::Ge, m, u32c(32)),
+            if_(wide, vec![panic()], vec![]),
+        ];
+        assert!(bce(&mut k, &on()));
+        let got = text(&k);
+        assert_eq!(got.matches("panic @").count(), 1, "{got}");
+        assert!(got.contains("if v3"), "{got}");
     }
 
     #[test]

@@ -1245,6 +1245,12 @@ impl Simplify<'_> {
                 BinOp::Mul if one(cb) => mov(a),
                 BinOp::Mul if one(ca) => mov(b),
                 BinOp::Mul if z(ca) || z(cb) => mov(zero),
+                // Overflow tests of operations that cannot leave the type.
+                BinOp::AddOverflows if z(ca) || z(cb) => mov(Const::bool(false).into()),
+                BinOp::SubOverflows if z(cb) || same => mov(Const::bool(false).into()),
+                BinOp::MulOverflows if z(ca) || z(cb) || one(ca) || one(cb) => {
+                    mov(Const::bool(false).into())
+                }
                 BinOp::Div if one(cb) => mov(a),
                 BinOp::Rem if one(cb) => mov(zero),
                 BinOp::And if z(ca) || z(cb) => mov(zero),

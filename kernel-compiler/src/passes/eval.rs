@@ -156,6 +156,19 @@ fn eval_int_binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
     if op.is_compare() {
         return compare(op, x, y).map(Const::bool);
     }
+    if op.is_overflow_test() {
+        let exact = match op {
+            BinOp::AddOverflows => x.checked_add(y),
+            BinOp::SubOverflows => x.checked_sub(y),
+            _ => x.checked_mul(y),
+        };
+        let (lo, hi) = if t.is_signed() {
+            (-(1i128 << (t.bits() - 1)), (1i128 << (t.bits() - 1)) - 1)
+        } else {
+            (0, (1i128 << t.bits()) - 1)
+        };
+        return Some(Const::bool(!exact.is_some_and(|r| (lo..=hi).contains(&r))));
+    }
     let r = match op {
         BinOp::Add => x.wrapping_add(y),
         BinOp::Sub => x.wrapping_sub(y),

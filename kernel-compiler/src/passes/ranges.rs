@@ -86,7 +86,7 @@ pub fn of_cast(r: Option<Range>, to: Ty) -> Option<Range> {
 
 /// Range of `a op b` in type `t` (the operands' type).
 pub fn of_binary(op: BinOp, a: Option<Range>, b: Option<Range>, t: Ty) -> Option<Range> {
-    if !t.is_int() {
+    if !t.is_int() || op.is_overflow_test() {
         return None;
     }
     let (Some(ra), Some(rb)) = (a, b) else {
@@ -123,6 +123,21 @@ pub fn of_binary(op: BinOp, a: Option<Range>, b: Option<Range>, t: Ty) -> Option
         _ => return full(t),
     };
     fit(r, t)
+}
+
+/// Whether the overflow test `op` (`AddOverflows`...) of operands in `a` and `b` (of type `t`)
+/// is false for all of them. Ranges are non-negative, so a signed difference cannot overflow.
+pub fn never_overflows(op: BinOp, a: Option<Range>, b: Option<Range>, t: Ty) -> bool {
+    let (Some(ra), Some(rb)) = (a, b) else {
+        return false;
+    };
+    let max = type_max(t);
+    match op {
+        BinOp::AddOverflows => ra.1 + rb.1 <= max,
+        BinOp::SubOverflows => t.is_signed() || ra.0 >= rb.1,
+        BinOp::MulOverflows => ra.1.checked_mul(rb.1).is_some_and(|p| p <= max),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -207,5 +222,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `never_overflows` against brute force over small ranges of both signednesses.
+    #[test]
+    fn overflow_tests_only_proven_false() {
+        use crate::passes::eval::{eval_binary, int_const};
+        let ranges = [
+            (0u128, 0u128),
+            (0, 3),
+            (1, 5),
+            (7, 7),
+            (3, 16),
+            (100, 130),
+            (0, 255),
+        ];
+        for t in [Ty::U8, Ty::I8] {
+            for op in [
+                BinOp::AddOverflows,
+                BinOp::SubOverflows,
+                BinOp::MulOverflows,
+            ] {
+                for ra in ranges {
+                    for rb in ranges {
+                        let (fa, fb) = (fit(ra, t), fit(rb, t));
+                        if fa != Some(ra) || fb != Some(rb) {
+                            continue;
+                        }
+                        if !never_overflows(op, fa, fb, t) {
+                            continue;
+                        }
+                        for x in ra.0..=ra.1 {
+                            for y in rb.0..=rb.1 {
+                                let (cx, cy) = (int_const(t, x as i128), int_const(t, y as i128));
+                                let v = eval_binary(op, cx, cy).expect("integer test");
+                                assert_eq!(v.bits, 0, "{t:?} {op:?} {x} {y}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Proven where it holds.
+        assert!(never_overflows(
+            BinOp::AddOverflows,
+            Some((0, 100)),
+            Some((0, 155)),
+            Ty::U8
+        ));
+        assert!(!never_overflows(
+            BinOp::AddOverflows,
+            Some((0, 100)),
+            Some((0, 156)),
+            Ty::U8
+        ));
+        assert!(never_overflows(
+            BinOp::SubOverflows,
+            Some((0, 127)),
+            Some((0, 127)),
+            Ty::I8
+        ));
+        assert!(!never_overflows(
+            BinOp::SubOverflows,
+            Some((0, 5)),
+            Some((0, 6)),
+            Ty::U8
+        ));
+        assert!(never_overflows(
+            BinOp::MulOverflows,
+            Some((0, 15)),
+            Some((0, 17)),
+            Ty::U8
+        ));
+        assert!(!never_overflows(
+            BinOp::MulOverflows,
+            Some((0, 16)),
+            Some((0, 16)),
+            Ty::U8
+        ));
     }
 }

@@ -80,6 +80,12 @@ impl Emitter<'_> {
         if self.pred.is_none() && tiny(then) && tiny(els) && (accesses(then) || accesses(els)) {
             return self.if_predicated(cond, then, els);
         }
+        if els.0.is_empty() && self.pred.is_none() {
+            if let Some((site, a, b)) = self.overflow_panic(then) {
+                let c = self.src(cond)?;
+                return self.cold_panic_if(c, site, a, b);
+            }
+        }
         let c = self.src(cond)?;
         let end = self.new_label("endif");
         if els.0.is_empty() {

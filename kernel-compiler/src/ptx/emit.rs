@@ -48,6 +48,14 @@ pub struct ColdBounds {
     pub ty: Ty,
 }
 
+/// A cold panic block of an overflow check (`if overflows { panic }`), emitted after the body.
+pub struct ColdPanic {
+    pub label: Label,
+    pub site: u32,
+    pub a: Operand,
+    pub b: Operand,
+}
+
 /// One instruction being written straight into the body (see [`Emitter::ins`]): the pieces of
 /// the hot instruction forms are appended without formatting temporaries.
 pub struct Ln<'a>(&'a mut String);
@@ -106,6 +114,7 @@ pub struct Emitter<'k> {
     next_label: u32,
     pub loops: Vec<LoopLabels>,
     pub cold: Vec<ColdBounds>,
+    pub cold_panics: Vec<ColdPanic>,
     /// Registers carrying (site, a, b) into the shared panic block, once any panic is emitted.
     pub panic_regs: Option<(Reg, Reg, Reg)>,
     pub used_arrays: BTreeSet<ArrayId>,
@@ -142,6 +151,7 @@ impl<'k> Emitter<'k> {
             next_label: 0,
             loops: Vec::new(),
             cold: Vec::new(),
+            cold_panics: Vec::new(),
             panic_regs: None,
             used_arrays: BTreeSet::new(),
             uses_dyn_shared: false,

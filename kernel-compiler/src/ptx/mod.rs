@@ -1,11 +1,12 @@
 //! PTX emission from optimized IR: one module per kernel, one `.visible .entry`.
 //!
 //! Conventions other parts rely on:
-//! - Module scope: `.visible .global .align 8 .u64 __fc_panic_slot` (always present; the host sets
-//!   it to the address of a `panic_record::PanicRecord`, or leaves it 0), and
+//! - Module scope: `.visible .global .align 4 .u32 __fc_panic_module` (always present; the host
+//!   writes the module's id into it, see `panic_record`), and
 //!   `.extern .shared .align 16 .b8 __fc_dyn_shared[]` when dynamic shared memory is used.
 //! - The entry is named `Kernel::name`; one `.param` per `ir::Param`, in order: scalars as typed
-//!   params (bool as `.u8`), slices and structs as `.param .align A .b8 pN_<name>[size]`.
+//!   params (bool as `.u8`), slices and structs as `.param .align A .b8 pN_<name>[size]`; then
+//!   `.param .u64 __fc_panic`, the stream's panic slot (`panic_record`).
 //! - Registers: `%p` pred, `%rs` 8/16-bit ints, `%h` f16/bf16 bits, `%r` 32-bit ints, `%rd` 64-bit
 //!   ints, `%f` f32, `%fd` f64; every IR var has its own register (numbered densely per class in
 //!   var order), temporaries follow.
@@ -17,6 +18,7 @@ mod emit;
 mod intrinsic_template;
 mod memory;
 mod ops;
+mod overflow;
 mod panic;
 mod print;
 mod regs;
@@ -26,7 +28,7 @@ use crate::error::CompileError;
 use crate::options::CompileOptions;
 use emit::{Emitter, Res};
 use kernel_ir::ir::{Kernel, ParamKind, Ty};
-use kernel_ir::panic_record::SLOT_SYMBOL;
+use kernel_ir::panic_record::{MODULE_SYMBOL, PANIC_PARAM};
 use std::fmt::Write;
 use types::{mem_suffix, sanitize};
 
@@ -70,7 +72,8 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
             opts.sm
         ));
     };
-    let params = e.load_params()?;
+    let mut params = e.load_params()?;
+    params.push(format!("\t.param .u64 {PANIC_PARAM}"));
     e.block(&kernel.body)?;
     e.line("ret");
     e.panic_tail();
@@ -86,7 +89,7 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
         ".version {version}\n.target sm_{}\n.address_size 64\n",
         opts.sm
     );
-    let _ = writeln!(out, ".visible .global .align 8 .u64 {SLOT_SYMBOL};");
+    let _ = writeln!(out, ".visible .global .align 4 .u32 {MODULE_SYMBOL};");
     if e.maybe_heap_calls {
         out.push_str(&kernel_std::intrinsics::extern_declarations(kernel));
     }

@@ -167,11 +167,17 @@ impl Emitter<'_> {
         if (shift && bty != Ty::U32) || (!shift && bty != ty) {
             return self.err(format!("{op:?} with operands {ty:?} and {bty:?}"));
         }
-        let want = if op.is_compare() { Ty::Bool } else { ty };
+        let want = if op.yields_bool() { Ty::Bool } else { ty };
         if dty != want {
             return self.err(format!("{op:?} of {ty:?} into {dty:?}"));
         }
         let d = self.reg(dst)?;
+        if op.is_overflow_test() {
+            if !ty.is_int() {
+                return self.err(format!("{op:?} is not defined on {ty:?}"));
+            }
+            return self.overflow_test(op, ty, d, a, b);
+        }
         let sa = self.src(a)?;
         let sb = self.src(b)?;
         if op.is_compare() {

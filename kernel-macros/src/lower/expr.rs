@@ -8,11 +8,13 @@ use syn::visit::Visit;
 use syn::{Expr, GenericArgument, Token, Type};
 
 use super::lit::lower_lit;
+use super::methods::{self, is_camel};
 use super::types::primitive;
-use super::{err, err_spanned, path_text, Lower};
+use super::{err, err_expr, err_spanned, path_text, Elem, Lower};
 use crate::attrs;
+use crate::cfg::presence;
 use crate::paths;
-use crate::span::loc;
+use crate::span::{expr_attrs, first_span, loc};
 
 /// `SCREAMING_CASE`: how a bare name written as a generic argument or a match pattern is taken
 /// to be a constant rather than a type or a binding (rustc would know; the macro must guess).
@@ -73,33 +75,22 @@ fn binop(op: &syn::BinOp) -> Option<(&'static str, bool)> {
     })
 }
 
-/// Attributes attached to expressions that may carry a stray `#[unroll]`.
-fn expr_attrs(e: &Expr) -> &[syn::Attribute] {
-    match e {
-        Expr::While(x) => &x.attrs,
-        Expr::Loop(x) => &x.attrs,
-        Expr::Block(x) => &x.attrs,
-        Expr::If(x) => &x.attrs,
-        Expr::Match(x) => &x.attrs,
-        Expr::Unsafe(x) => &x.attrs,
-        Expr::Call(x) => &x.attrs,
-        Expr::MethodCall(x) => &x.attrs,
-        Expr::Assign(x) => &x.attrs,
-        Expr::Binary(x) => &x.attrs,
-        Expr::Macro(x) => &x.attrs,
-        _ => &[],
-    }
-}
-
 /// `if let` / `while let` (also inside `&&` chains).
 fn contains_let(e: &Expr) -> bool {
-    match e {
-        Expr::Let(_) => true,
-        Expr::Binary(b) => contains_let(&b.left) || contains_let(&b.right),
-        Expr::Paren(p) => contains_let(&p.expr),
-        Expr::Group(g) => contains_let(&g.expr),
-        _ => false,
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match e {
+            Expr::Let(_) => return true,
+            Expr::Binary(b) => {
+                todo.push(&b.left);
+                todo.push(&b.right);
+            }
+            Expr::Paren(p) => todo.push(&p.expr),
+            Expr::Group(g) => todo.push(&g.expr),
+            _ => {}
+        }
     }
+    false
 }
 
 const UNSAFE_HELP: &str = "`unsafe` blocks are only supported around unchecked slice accesses: \
@@ -119,7 +110,7 @@ fn check_unsafe(u: &syn::ExprUnsafe) -> syn::Result<()> {
             syn::visit::visit_expr_method_call(self, m);
         }
         fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-            self.bad.get_or_insert(c.span());
+            self.bad.get_or_insert(first_span(&c.func));
             syn::visit::visit_expr_call(self, c);
         }
         fn visit_expr_unsafe(&mut self, u: &'ast syn::ExprUnsafe) {
@@ -141,11 +132,194 @@ fn check_unsafe(u: &syn::ExprUnsafe) -> syn::Result<()> {
 }
 
 impl Lower {
+    /// Tokens of the `ast::Expr` for `e`.
+    ///
+    /// Chains that lean left (`a + b + c + ...`, `x.f().g()`, `a[i][j]`, `x as u64 as f32`) are
+    /// walked with a loop from their innermost operand out, so a 10,000-term sum costs no
+    /// recursion; other sub-expressions recurse, up to [`super::MAX_NESTING`] levels.
     pub(crate) fn lower_expr(&mut self, e: &Expr) -> syn::Result<TokenStream> {
-        let a = paths::ast();
-        let (kind, span) = self.expr_kind(e)?;
+        self.enter(first_span(e))?;
+        let r = self.lower_chain(e);
+        self.leave();
+        r
+    }
+
+    fn lower_chain(&mut self, e: &Expr) -> syn::Result<TokenStream> {
+        let start = self.weight;
+        let mut spine: Vec<&Expr> = Vec::new();
+        let mut cur = e;
+        loop {
+            let next = match cur {
+                Expr::Binary(b) if binop(&b.op).is_some() => &*b.left,
+                Expr::MethodCall(m) => &*m.receiver,
+                Expr::Field(f) => &*f.base,
+                Expr::Index(i) => &*i.expr,
+                Expr::Cast(c) => &*c.expr,
+                Expr::Paren(p) => &*p.expr,
+                Expr::Group(g) => &*g.expr,
+                _ => break,
+            };
+            spine.push(cur);
+            cur = next;
+        }
+        let operators = spine
+            .iter()
+            .filter(|e| matches!(e, Expr::Binary(_)))
+            .count();
+        let links = spine.len() - operators;
+        if operators >= 64 {
+            self.long_chains = true;
+        }
+        if links > super::MAX_CHAIN || (self.limit_chains && operators > super::MAX_CHAIN) {
+            let what = if links > super::MAX_CHAIN {
+                "method calls, field accesses, indexing and casts"
+            } else {
+                "operators in a `#[device]` fn"
+            };
+            return err(
+                first_span(e),
+                format!(
+                    "this expression chains more than {} {what}; rustc cannot compile chains this \
+                     long: split it with `let` statements (a kernel's operator chains have no limit)",
+                    super::MAX_CHAIN
+                ),
+            );
+        }
+        let mut tokens = match self.leaf(cur)? {
+            Some(full) => self.finish_expr(full, start),
+            None => {
+                let (kind, span) = self.expr_kind(cur)?;
+                self.node(kind, span, start)
+            }
+        };
+        for node in spine.into_iter().rev() {
+            if matches!(node, Expr::Paren(_) | Expr::Group(_)) {
+                continue;
+            }
+            tokens = match self.short_link(node, &tokens)? {
+                Some(full) => self.finish_expr(full, start),
+                None => {
+                    let (kind, span) = self.chain_link(node, tokens)?;
+                    self.node(kind, span, start)
+                }
+            };
+        }
+        Ok(tokens)
+    }
+
+    /// The most frequent leaves (locals, unsuffixed integers) through the short constructors of
+    /// `ast::build`: a long function's builder is mostly these.
+    fn leaf(&mut self, e: &Expr) -> syn::Result<Option<TokenStream>> {
+        let a = super::ast();
+        match e {
+            Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => {
+                let Some(id) = p.path.get_ident() else {
+                    return Ok(None);
+                };
+                let name = id.to_string();
+                if name == "self" || !self.is_local(&name) {
+                    return Ok(None);
+                }
+                let l = loc(id.span());
+                Ok(Some(quote!(#a::build::local(#name, #l))))
+            }
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                attrs,
+            }) if i.suffix().is_empty() && attrs.is_empty() => {
+                let Ok(v) = i.base10_digits().parse::<u128>() else {
+                    return Ok(None);
+                };
+                let l = loc(i.span());
+                Ok(Some(quote!(#a::build::int(#v, #l))))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Binary operators and indexing through the short constructors of `ast::build`.
+    fn short_link(&mut self, e: &Expr, inner: &TokenStream) -> syn::Result<Option<TokenStream>> {
+        let a = super::ast();
+        match e {
+            Expr::Binary(b) => {
+                let Some((op, false)) = binop(&b.op) else {
+                    return Ok(None);
+                };
+                let op = syn::Ident::new(op, Span::call_site());
+                let r = self.lower_expr(&b.right)?;
+                let l = loc(first_span(e));
+                Ok(Some(quote!(#a::build::bin(#a::BinOp::#op, #inner, #r, #l))))
+            }
+            Expr::Index(i) => {
+                let idx = self.lower_expr(&i.index)?;
+                let l = loc(first_span(e));
+                Ok(Some(quote!(#a::build::index(#inner, #idx, #l))))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `build::e(kind, line, col)`, spilled when heavy.
+    fn node(&mut self, kind: TokenStream, span: Span, start: usize) -> TokenStream {
+        let a = super::ast();
         let l = loc(span);
-        Ok(quote!(#a::build::e(#kind, #l)))
+        self.finish_expr(quote!(#a::build::e(#kind, #l)), start)
+    }
+
+    /// The kind of a chain link whose inner operand is already lowered (`inner`).
+    fn chain_link(&mut self, e: &Expr, inner: TokenStream) -> syn::Result<(TokenStream, Span)> {
+        let a = super::ast();
+        let boxed = quote!(::std::boxed::Box::new(#inner));
+        let span = first_span(e);
+        Ok(match e {
+            Expr::Binary(b) => {
+                let Some((op, assign)) = binop(&b.op) else {
+                    return err_spanned(b.op, "unsupported binary operator in device code");
+                };
+                let op = syn::Ident::new(op, Span::call_site());
+                let r = self.boxed(&b.right)?;
+                let kind = if assign {
+                    quote!(#a::ExprKind::AssignOp(#a::BinOp::#op, #boxed, #r))
+                } else {
+                    quote!(#a::ExprKind::Binary(#a::BinOp::#op, #boxed, #r))
+                };
+                (kind, span)
+            }
+            Expr::MethodCall(m) => {
+                methods::check_method(&m.method.to_string(), m.method.span())?;
+                let method = string(&m.method.to_string());
+                let generic_args = match &m.turbofish {
+                    Some(t) => self.generic_args(&t.args)?,
+                    None => Vec::new(),
+                };
+                let args = self.expr_list(&m.args)?;
+                let kind = quote!(#a::ExprKind::MethodCall {
+                    receiver: #boxed,
+                    method: #method,
+                    generic_args: ::std::vec::Vec::from([#(#generic_args),*]),
+                    args: #args,
+                });
+                // Like rustc's `#[track_caller]` locations: the method name, not the receiver.
+                (kind, m.method.span())
+            }
+            Expr::Field(f) => {
+                let name = match &f.member {
+                    syn::Member::Named(i) => i.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                let name = string(&name);
+                (quote!(#a::ExprKind::Field(#boxed, #name)), span)
+            }
+            Expr::Index(i) => {
+                let idx = self.boxed(&i.index)?;
+                (quote!(#a::ExprKind::Index(#boxed, #idx)), span)
+            }
+            Expr::Cast(c) => {
+                let ty = self.lower_type(&c.ty)?;
+                (quote!(#a::ExprKind::Cast(#boxed, #ty)), span)
+            }
+            _ => return err_expr(e, "unsupported expression in device code"),
+        })
     }
 
     pub(crate) fn boxed(&mut self, e: &Expr) -> syn::Result<TokenStream> {
@@ -153,6 +327,7 @@ impl Lower {
         Ok(quote!(::std::boxed::Box::new(#t)))
     }
 
+    /// Each expression lowered on its own (no `#[cfg]` on elements: `gpu_print!` arguments).
     pub(crate) fn lower_exprs<'e>(
         &mut self,
         es: impl IntoIterator<Item = &'e Expr>,
@@ -160,102 +335,266 @@ impl Lower {
         es.into_iter().map(|e| self.lower_expr(e)).collect()
     }
 
-    /// The `ExprKind` tokens and the span the node records.
+    /// The `Vec<ast::Expr>` of a list of expressions (arguments, array and tuple elements),
+    /// where each element may carry `#[cfg]` as Rust allows there.
+    pub(crate) fn expr_list<'e>(
+        &mut self,
+        es: impl IntoIterator<Item = &'e Expr>,
+    ) -> syn::Result<TokenStream> {
+        let start = self.weight;
+        let mut elems = Vec::new();
+        for e in es {
+            let pred = presence(expr_attrs(e))?;
+            let before = self.weight;
+            if let Some(t) = self.configured(pred.clone(), |this| this.lower_expr(e))? {
+                elems.push(Elem {
+                    tokens: t,
+                    cfg: pred,
+                    weight: self.weight - before,
+                });
+            }
+        }
+        let a = super::ast();
+        Ok(self.list(elems, start, quote!(#a::Expr)))
+    }
+
+    /// The `ExprKind` tokens of an expression that is not a chain link, and the span it records.
+    ///
+    /// A dispatcher to one small function per kind of expression: at opt-level 0 (how a proc
+    /// macro is built) a function's frame holds the temporaries of all its arms, and this
+    /// recursion goes as deep as the user's code nests.
     fn expr_kind(&mut self, e: &Expr) -> syn::Result<(TokenStream, Span)> {
-        let a = paths::ast();
-        if let Some(attr) = expr_attrs(e).iter().find(|a| attrs::is_loop_attr(a)) {
+        if !matches!(e, Expr::ForLoop(_)) {
+            self.check_no_loop_attrs(e)?;
+        }
+        let r = match e {
+            Expr::Lit(_) => self.kind_lit(e),
+            Expr::Path(_) => self.kind_path(e),
+            Expr::Unary(_) => self.kind_unary(e),
+            Expr::Binary(_) => self.kind_binary(e),
+            Expr::Assign(_) => self.kind_assign(e),
+            Expr::Call(_) => self.kind_call(e),
+            Expr::Tuple(_) => self.kind_tuple(e),
+            Expr::Array(_) => self.kind_array(e),
+            Expr::Repeat(_) => self.kind_repeat(e),
+            Expr::Struct(_) => self.kind_struct(e),
+            Expr::Block(_) => self.kind_block(e),
+            Expr::Unsafe(_) => self.kind_unsafe(e),
+            Expr::If(_) => self.kind_if(e),
+            Expr::Match(_) => self.kind_match(e),
+            Expr::While(_) => self.kind_while(e),
+            Expr::Loop(_) => self.kind_loop(e),
+            Expr::ForLoop(_) => self.kind_for_loop(e),
+            Expr::Range(_) => self.kind_range(e),
+            Expr::Break(_) => self.kind_break(e),
+            Expr::Continue(_) => self.kind_continue(e),
+            Expr::Return(_) => self.kind_return(e),
+            Expr::Reference(_) => self.kind_reference(e),
+            Expr::Macro(_) => self.kind_macro(e),
+            Expr::Closure(_) => self.kind_closure(e),
+            Expr::Async(_) | Expr::Await(_) => self.kind_async(e),
+            Expr::Try(_) => self.kind_try(e),
+            Expr::TryBlock(_) => self.kind_try_block(e),
+            Expr::Yield(_) => self.kind_yield(e),
+            Expr::Let(_) => self.kind_let(e),
+            Expr::Const(_) => self.kind_const(e),
+            Expr::RawAddr(_) => self.kind_raw_addr(e),
+            Expr::Infer(_) => self.kind_infer(e),
+            _ => self.kind_other(e),
+        }?;
+        match r {
+            Some(r) => Ok(r),
+            None => err_expr(e, "unsupported expression in device code"),
+        }
+    }
+
+    #[inline(never)]
+    fn check_no_loop_attrs(&self, e: &Expr) -> syn::Result<()> {
+        let info = crate::cfg::analyze(expr_attrs(e))?;
+        if let Some(l) = info.rest.iter().find(|r| attrs::is_loop_meta(&r.meta)) {
             return err_spanned(
-                attr,
+                &l.meta,
                 "`#[unroll]` / `#[no_unroll]` apply to `for` loops only",
             );
         }
-        let span = e.span();
+        Ok(())
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_lit(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
         let kind = match e {
             Expr::Lit(l) => {
                 let lit = lower_lit(&l.lit)?;
                 quote!(#a::ExprKind::Lit(#lit))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_path(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Path(p) => self.path_expr(p)?,
-            Expr::Paren(p) => return self.expr_kind(&p.expr),
-            Expr::Group(g) => return self.expr_kind(&g.expr),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_unary(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Unary(u) => {
                 let inner = self.boxed(&u.expr)?;
                 match u.op {
                     syn::UnOp::Deref(_) => quote!(#a::ExprKind::Deref(#inner)),
                     syn::UnOp::Not(_) => quote!(#a::ExprKind::Unary(#a::UnOp::Not, #inner)),
                     syn::UnOp::Neg(_) => quote!(#a::ExprKind::Unary(#a::UnOp::Neg, #inner)),
-                    _ => return err_spanned(e, "unsupported unary operator in device code"),
+                    _ => return err_expr(e, "unsupported unary operator in device code"),
                 }
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_binary(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Binary(b) => {
-                let Some((op, assign)) = binop(&b.op) else {
-                    return err_spanned(b.op, "unsupported binary operator in device code");
-                };
-                let op = syn::Ident::new(op, Span::call_site());
-                let l = self.boxed(&b.left)?;
-                let r = self.boxed(&b.right)?;
-                if assign {
-                    quote!(#a::ExprKind::AssignOp(#a::BinOp::#op, #l, #r))
-                } else {
-                    quote!(#a::ExprKind::Binary(#a::BinOp::#op, #l, #r))
-                }
+                return err_spanned(b.op, "unsupported binary operator in device code")
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_assign(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Assign(x) => {
                 let l = self.boxed(&x.left)?;
                 let r = self.boxed(&x.right)?;
                 quote!(#a::ExprKind::Assign(#l, #r))
             }
-            Expr::Cast(c) => {
-                let inner = self.boxed(&c.expr)?;
-                let ty = self.lower_type(&c.ty)?;
-                quote!(#a::ExprKind::Cast(#inner, #ty))
-            }
-            Expr::Index(i) => {
-                let base = self.boxed(&i.expr)?;
-                let idx = self.boxed(&i.index)?;
-                quote!(#a::ExprKind::Index(#base, #idx))
-            }
-            Expr::Field(f) => {
-                let base = self.boxed(&f.base)?;
-                let name = match &f.member {
-                    syn::Member::Named(i) => i.to_string(),
-                    syn::Member::Unnamed(i) => i.index.to_string(),
-                };
-                let name = string(&name);
-                quote!(#a::ExprKind::Field(#base, #name))
-            }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_call(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Call(c) => self.call(c)?,
-            Expr::MethodCall(m) => {
-                let receiver = self.boxed(&m.receiver)?;
-                let method = string(&m.method.to_string());
-                let generic_args = match &m.turbofish {
-                    Some(t) => self.generic_args(&t.args)?,
-                    None => Vec::new(),
-                };
-                let args = self.lower_exprs(&m.args)?;
-                let kind = quote!(#a::ExprKind::MethodCall {
-                    receiver: #receiver,
-                    method: #method,
-                    generic_args: ::std::vec![#(#generic_args),*],
-                    args: ::std::vec![#(#args),*],
-                });
-                // Like rustc's `#[track_caller]` locations: the method name, not the receiver.
-                return Ok((kind, m.method.span()));
-            }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_tuple(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Tuple(t) => {
-                let elems = self.lower_exprs(&t.elems)?;
-                quote!(#a::ExprKind::Tuple(::std::vec![#(#elems),*]))
+                let elems = self.expr_list(&t.elems)?;
+                quote!(#a::ExprKind::Tuple(#elems))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_array(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Array(arr) => {
-                let elems = self.lower_exprs(&arr.elems)?;
-                quote!(#a::ExprKind::Array(::std::vec![#(#elems),*]))
+                let elems = self.expr_list(&arr.elems)?;
+                quote!(#a::ExprKind::Array(#elems))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_repeat(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Repeat(r) => {
                 let v = self.boxed(&r.expr)?;
                 let n = self.boxed(&r.len)?;
                 quote!(#a::ExprKind::ArrayRepeat(#v, #n))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_struct(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Struct(s) => self.struct_lit(s)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_block(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Block(b) => {
                 if let Some(l) = &b.label {
                     return err_spanned(
@@ -266,16 +605,68 @@ impl Lower {
                 let block = self.lower_block(&b.block)?;
                 quote!(#a::ExprKind::Block(#block))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_unsafe(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Unsafe(u) => {
                 check_unsafe(u)?;
                 let block = self.lower_block(&u.block)?;
                 quote!(#a::ExprKind::Block(#block))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_if(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::If(i) => self.if_expr(i)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_match(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Match(m) => self.match_expr(m)?,
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_while(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::While(w) => {
                 if contains_let(&w.cond) {
-                    return err_spanned(
+                    return err_expr(
                         &w.cond,
                         "`while let` is not supported in device code; use `loop` with a `match` that `break`s",
                     );
@@ -285,19 +676,49 @@ impl Lower {
                 let body = self.lower_block(&w.body)?;
                 quote!(#a::ExprKind::While { label: #label, cond: #cond, body: #body })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_loop(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Loop(l) => {
                 let label = label_tokens(l.label.as_ref().map(|l| &l.name));
                 let body = self.lower_block(&l.body)?;
                 quote!(#a::ExprKind::Loop { label: #label, body: #body })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_for_loop(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::ForLoop(f) => {
-                let unroll = attrs::unroll_tokens(attrs::unroll(&f.attrs)?);
+                let unroll = attrs::unroll(&f.attrs)?;
                 let label = label_tokens(f.label.as_ref().map(|l| &l.name));
                 let iter = self.boxed(&f.expr)?;
                 self.scopes.push();
-                let pat = self.lower_pat(&f.pat, false)?;
-                let body = self.lower_block(&f.body)?;
+                let pat = self.lower_pat(&f.pat, false);
+                let body = match pat {
+                    Ok(_) => self.lower_block(&f.body),
+                    Err(_) => Ok(TokenStream::new()),
+                };
                 self.scopes.pop();
+                let (pat, body) = (pat?, body?);
                 let kind = quote!(#a::ExprKind::For {
                     label: #label, pat: #pat, iter: #iter, body: #body, unroll: #unroll,
                 });
@@ -305,8 +726,21 @@ impl Lower {
                     Some(l) => l.name.span(),
                     None => f.for_token.span,
                 };
-                return Ok((kind, span));
+                return Ok(Some((kind, span)));
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_range(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Range(r) => {
                 let start = match &r.start {
                     Some(s) => Some(self.boxed(s)?),
@@ -320,6 +754,19 @@ impl Lower {
                 let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
                 quote!(#a::ExprKind::Range { start: #start, end: #end, inclusive: #inclusive })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_break(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Break(b) => {
                 let label = label_tokens(b.label.as_ref());
                 let value = match &b.expr {
@@ -329,10 +776,36 @@ impl Lower {
                 let value = opt(value);
                 quote!(#a::ExprKind::Break { label: #label, value: #value })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_continue(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Continue(c) => {
                 let label = label_tokens(c.label.as_ref());
                 quote!(#a::ExprKind::Continue { label: #label })
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_return(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Return(r) => {
                 let value = match &r.expr {
                     Some(v) => Some(self.boxed(v)?),
@@ -341,6 +814,19 @@ impl Lower {
                 let value = opt(value);
                 quote!(#a::ExprKind::Return(#value))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_reference(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Reference(r) => {
                 let inner = self.boxed(&r.expr)?;
                 let m = if r.mutability.is_some() {
@@ -350,45 +836,187 @@ impl Lower {
                 };
                 quote!(#a::ExprKind::Ref(#m, #inner))
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_macro(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Macro(m) => self.lower_macro(&m.mac)?,
-            Expr::Closure(_) => {
-                return err_spanned(
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_closure(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind =
+            match e {
+                Expr::Closure(_) => return err_expr(
                     e,
                     "closures are not supported in device code; write a `#[device]` fn and call it",
-                )
-            }
+                ),
+                _ => return Ok(None),
+            };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_async(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Async(_) | Expr::Await(_) => {
-                return err_spanned(e, "async/await is not supported in device code")
+                return err_expr(e, "async/await is not supported in device code")
             }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_try(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
             Expr::Try(t) => {
                 return err_spanned(
                     t.question_token,
                     "the `?` operator is not supported in device code (there is no `Result`/`Option` on the device); \
                      check conditions with `if` or `assert!`",
                 )
-            }
-            Expr::TryBlock(_) => return err_spanned(e, "`try` blocks are not supported in device code"),
-            Expr::Yield(_) => return err_spanned(e, "`yield` is not supported in device code"),
-            Expr::Let(_) => {
-                return err_spanned(
-                    e,
-                    "`if let` / `let` in conditions is not supported in device code; use `match`",
-                )
-            }
-            Expr::Const(_) => {
-                return err_spanned(
-                    e,
-                    "inline `const { .. }` blocks are not supported in device code; use a `const` item",
-                )
-            }
-            Expr::RawAddr(_) => {
-                return err_spanned(e, "raw pointers (`&raw`) are not supported in device code")
-            }
-            _ => return err_spanned(e, "unsupported expression in device code"),
+            },
+            _ => return Ok(None),
         };
-        Ok((kind, span))
+        Ok(Some((kind, span)))
     }
 
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_try_block(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::TryBlock(_) => {
+                return err_expr(e, "`try` blocks are not supported in device code")
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_yield(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::Yield(_) => return err_expr(e, "`yield` is not supported in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_let(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind =
+            match e {
+                Expr::Let(_) => return err_expr(
+                    e,
+                    "`if let` / `let` in conditions is not supported in device code; use `match`",
+                ),
+                _ => return Ok(None),
+            };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_const(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::Const(_) => return err_expr(
+                e,
+                "inline `const { .. }` blocks are not supported in device code; use a `const` item",
+            ),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_raw_addr(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::RawAddr(_) => {
+                return err_expr(e, "raw pointers (`&raw`) are not supported in device code")
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_infer(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            Expr::Infer(_) => return err_expr(e, "`_` is not a value in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
+
+    #[inline(never)]
+    #[allow(unreachable_code, unused_variables)]
+    fn kind_other(&mut self, e: &Expr) -> syn::Result<Option<(TokenStream, Span)>> {
+        let a = super::ast();
+        let _ = &a;
+        let span = first_span(e);
+        #[allow(unreachable_patterns)]
+        let kind = match e {
+            _ => return err_expr(e, "unsupported expression in device code"),
+            _ => return Ok(None),
+        };
+        Ok(Some((kind, span)))
+    }
     /// `T` when `ty` is one of the function's generic type parameters.
     fn type_param_of(&self, ty: &Type) -> Option<String> {
         match ty {
@@ -403,7 +1031,7 @@ impl Lower {
     }
 
     fn path_expr(&mut self, p: &syn::ExprPath) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         if let Some(q) = &p.qself {
             if let Some(tp) = self.type_param_of(&q.ty) {
                 let name = p
@@ -433,6 +1061,12 @@ impl Lower {
                 return Ok(quote!(#a::ExprKind::Local(#name)));
             }
         }
+        if let Some(last) = path.segments.last() {
+            let name = last.ident.to_string();
+            if methods::is_option_variant(&name) {
+                return err_spanned(p, methods::option_message(&name));
+            }
+        }
         if path.leading_colon.is_none() && path.segments.len() == 2 {
             let first = &path.segments[0];
             let second = &path.segments[1];
@@ -458,39 +1092,42 @@ impl Lower {
 
     /// A value rustc computes on the host: module constants, `f32::MAX`, `core::f32::consts::PI`...
     pub(crate) fn host_const(&self, p: &syn::ExprPath) -> TokenStream {
-        let a = paths::ast();
+        let a = super::ast();
+        let private = paths::private();
         let text = if p.qself.is_none() {
             path_text(&p.path)
         } else {
             super::macros::pretty(&quote!(#p))
         };
         let span = p.span();
-        let eval = quote_spanned!(span=> || #a::IntoConstValue::into_const_value(#p));
+        let eval = quote_spanned!(span=> || #private::const_value(#p));
         quote!(#a::ExprKind::HostConst(#a::HostConst { text: #text, eval: #eval }))
     }
 
     fn call(&mut self, c: &syn::ExprCall) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let mut func = &*c.func;
-        while let Expr::Paren(p) = func {
-            func = &p.expr;
-        }
-        while let Expr::Group(g) = func {
-            func = &g.expr;
+        loop {
+            match func {
+                Expr::Paren(p) => func = &p.expr,
+                Expr::Group(g) => func = &g.expr,
+                _ => break,
+            }
         }
         let Expr::Path(p) = func else {
-            return err_spanned(
+            return err_expr(
                 &c.func,
                 "only calls of named functions are supported in device code (`#[device]` fns and intrinsics), \
                  not closures or function pointers",
             );
         };
-        let args = self.lower_exprs(&c.args)?;
         let path = &p.path;
         let last = match path.segments.last() {
             Some(l) => l,
             None => return err_spanned(p, "empty path"),
         };
+        let last_name = last.ident.to_string();
+        let n = path.segments.len();
         // `<T as Trait>::method(..)`, `T::method(..)`, `f32::sqrt(..)`: the compiler resolves these.
         let assoc_ty = if let Some(q) = &p.qself {
             if let Some(tp) = self.type_param_of(&q.ty) {
@@ -510,18 +1147,13 @@ impl Lower {
             } else {
                 return err_spanned(p, "unsupported qualified call in device code");
             }
-        } else if path.segments.len() >= 2 {
+        } else if n >= 2 {
             let prefix = syn::Path {
                 leading_colon: path.leading_colon,
-                segments: path
-                    .segments
-                    .iter()
-                    .take(path.segments.len() - 1)
-                    .cloned()
-                    .collect(),
+                segments: path.segments.iter().take(n - 1).cloned().collect(),
             };
             let first = &path.segments[0];
-            if path.segments.len() == 2
+            if n == 2
                 && path.leading_colon.is_none()
                 && first.arguments.is_none()
                 && self.type_params.contains(&first.ident.to_string())
@@ -541,32 +1173,43 @@ impl Lower {
                     "generic arguments on associated function calls are not supported in device code",
                 );
             }
-            let method = string(&last.ident.to_string());
-            return Ok(
-                quote!(#a::ExprKind::AssocCall { ty: #ty, method: #method, args: ::std::vec![#(#args),*] }),
-            );
+            let ty_text = match &p.qself {
+                Some(q) => {
+                    let t = &q.ty;
+                    super::macros::pretty(&quote!(#t))
+                }
+                None => path_text(&syn::Path {
+                    leading_colon: None,
+                    segments: path.segments.iter().take(n - 1).cloned().collect(),
+                }),
+            };
+            methods::check_assoc_fn(&ty_text, &last_name, last.ident.span())?;
+            let args = self.expr_list(&c.args)?;
+            let method = string(&last_name);
+            return Ok(quote!(#a::ExprKind::AssocCall { ty: #ty, method: #method, args: #args }));
         }
-        if path.leading_colon.is_none() && path.segments.len() == 1 {
-            let name = last.ident.to_string();
-            if self.is_local(&name) {
+        if p.qself.is_none() {
+            self.check_callee_path(p)?;
+        }
+        if path.leading_colon.is_none() && n == 1 {
+            if self.is_local(&last_name) {
                 return err_spanned(
                     p,
                     format!(
-                        "`{name}` is a local value; calling closures or function pointers is not supported in \
+                        "`{last_name}` is a local value; calling closures or function pointers is not supported in \
                          device code, only `#[device]` fns and intrinsics"
                     ),
                 );
             }
-            if name == self.fn_name {
+            if last_name == self.fn_name {
                 return err_spanned(
                     p,
                     format!(
-                        "`{name}` calls itself: recursion is not supported on the device; rewrite it as a loop"
+                        "`{last_name}` calls itself: recursion is not supported on the device; rewrite it as a loop"
                     ),
                 );
             }
         }
-        let n = path.segments.len();
         for seg in path.segments.iter().take(n - 1) {
             if !seg.arguments.is_none() {
                 return err_spanned(
@@ -575,6 +1218,30 @@ impl Lower {
                 );
             }
         }
+        if is_camel(&last_name) {
+            // `Pair(a, b)`: a tuple struct, built like `Pair { 0: a, 1: b }`.
+            if !last.arguments.is_none() {
+                return err_spanned(
+                    last,
+                    "generic structs are not supported in device code; #[derive(DeviceCopy)] structs have no generic parameters",
+                );
+            }
+            let ty = self.struct_ref(path)?;
+            let start = self.weight;
+            let mut fields = Vec::new();
+            for (i, arg) in c.args.iter().enumerate() {
+                let before = self.weight;
+                let name = string(&i.to_string());
+                let v = self.lower_expr(arg)?;
+                fields.push(Elem {
+                    tokens: quote!((#name, #v)),
+                    cfg: None,
+                    weight: self.weight - before,
+                });
+            }
+            let fields = self.list(fields, start, quote!((::std::string::String, #a::Expr)));
+            return Ok(quote!(#a::ExprKind::StructLit { ty: #ty, fields: #fields }));
+        }
         let generic_args = match &last.arguments {
             syn::PathArguments::None => Vec::new(),
             syn::PathArguments::AngleBracketed(ab) => self.generic_args(&ab.args)?,
@@ -582,18 +1249,71 @@ impl Lower {
                 return err_spanned(last, "unsupported generic arguments")
             }
         };
+        let args = self.expr_list(&c.args)?;
         let mut callee = path.clone();
         if let Some(l) = callee.segments.last_mut() {
             l.arguments = syn::PathArguments::None;
         }
         let text = path_text(path);
-        let span = c.span();
-        let resolve = quote_spanned!(span=> #callee::__fc_callable);
+        let span = last.ident.span();
+        // A callee without a type-namespace twin (`#[device]`'s companion module) falls back to
+        // the builder's `__fc_callee` module, whose callable is a compile error that says the
+        // function is not `#[device]`.
+        let fallback = quote_spanned!(span=> __fc_callee::__fc_callable);
+        let resolve = quote!({
+            #[allow(unused_imports)]
+            use #callee as __fc_callee;
+            #fallback
+        });
         Ok(quote!(#a::ExprKind::Call {
             callee: #a::Callee { path: #text, resolve: #resolve },
-            generic_args: ::std::vec![#(#generic_args),*],
-            args: ::std::vec![#(#args),*],
+            generic_args: ::std::vec::Vec::from([#(#generic_args),*]),
+            args: #args,
         }))
+    }
+
+    /// Callee paths the device can never call, rejected with a message that says what to do.
+    fn check_callee_path(&self, p: &syn::ExprPath) -> syn::Result<()> {
+        let path = &p.path;
+        let n = path.segments.len();
+        let last = path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if methods::is_option_variant(&last) {
+            return err_spanned(p, methods::option_message(&last));
+        }
+        if methods::is_std_path(path) {
+            return methods::std_call(path, p.span());
+        }
+        if n >= 2 {
+            let owner = path.segments[n - 2].ident.to_string();
+            if methods::HEAP_TYPES.contains(&owner.as_str()) {
+                return err_spanned(p, methods::heap_message(&owner));
+            }
+            if methods::is_option_variant(&owner) {
+                return err_spanned(p, methods::option_message(&owner));
+            }
+            if is_camel(&owner) {
+                if is_camel(&last) {
+                    return err_spanned(p, methods::ENUM_HELP);
+                }
+                return err_spanned(
+                    p,
+                    format!(
+                        "`{}` is an associated function of a type: device code calls associated \
+                         functions only on generic parameters and primitive types (`T::sqrt(x)`, \
+                         `f32::max(a, b)`); write a `#[device]` fn instead",
+                        path_text(path)
+                    ),
+                );
+            }
+        }
+        if methods::HEAP_TYPES.contains(&last.as_str()) {
+            return err_spanned(p, methods::heap_message(&last));
+        }
+        Ok(())
     }
 
     /// `ast::GenericArg` tokens for a turbofish.
@@ -601,7 +1321,7 @@ impl Lower {
         &mut self,
         args: &Punctuated<GenericArgument, Token![,]>,
     ) -> syn::Result<Vec<TokenStream>> {
-        let a = paths::ast();
+        let a = super::ast();
         let mut out = Vec::new();
         for arg in args {
             match arg {
@@ -657,17 +1377,27 @@ impl Lower {
     }
 
     fn struct_lit(&mut self, s: &syn::ExprStruct) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         if s.rest.is_some() || s.dot2_token.is_some() {
             return err_spanned(
-                s,
+                s.dot2_token,
                 "struct update syntax (`..base`) is not supported in device code; list every field",
             );
         }
         if s.qself.is_some() {
-            return err_spanned(s, "qualified struct paths are not supported in device code");
+            return err_spanned(
+                &s.path,
+                "qualified struct paths are not supported in device code",
+            );
+        }
+        if let Some(last) = s.path.segments.last() {
+            let name = last.ident.to_string();
+            if methods::HEAP_TYPES.contains(&name.as_str()) {
+                return err_spanned(&s.path, methods::heap_message(&name));
+            }
         }
         let ty = self.struct_ref(&s.path)?;
+        let start = self.weight;
         let mut fields = Vec::new();
         for f in &s.fields {
             let name = match &f.member {
@@ -675,16 +1405,24 @@ impl Lower {
                 syn::Member::Unnamed(i) => i.index.to_string(),
             };
             let name = string(&name);
-            let v = self.lower_expr(&f.expr)?;
-            fields.push(quote!((#name, #v)));
+            let pred = presence(&f.attrs)?;
+            let before = self.weight;
+            if let Some(v) = self.configured(pred.clone(), |this| this.lower_expr(&f.expr))? {
+                fields.push(Elem {
+                    tokens: quote!((#name, #v)),
+                    cfg: pred,
+                    weight: self.weight - before,
+                });
+            }
         }
-        Ok(quote!(#a::ExprKind::StructLit { ty: #ty, fields: ::std::vec![#(#fields),*] }))
+        let fields = self.list(fields, start, quote!((::std::string::String, #a::Expr)));
+        Ok(quote!(#a::ExprKind::StructLit { ty: #ty, fields: #fields }))
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         if contains_let(&i.cond) {
-            return err_spanned(
+            return err_expr(
                 &i.cond,
                 "`if let` is not supported in device code; use `match`",
             );
@@ -700,22 +1438,42 @@ impl Lower {
     }
 
     fn match_expr(&mut self, m: &syn::ExprMatch) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let scrutinee = self.boxed(&m.expr)?;
+        let start = self.weight;
         let mut arms = Vec::new();
         for arm in &m.arms {
-            self.scopes.push();
-            let pat = self.lower_pat(&arm.pat, true)?;
-            let guard = match &arm.guard {
-                Some((_, g)) => Some(self.lower_expr(g)?),
-                None => None,
-            };
-            let guard = opt(guard);
-            let body = self.lower_expr(&arm.body)?;
-            self.scopes.pop();
-            let span = crate::span::span_value(arm.pat.span());
-            arms.push(quote!(#a::Arm { pat: #pat, guard: #guard, body: #body, span: #span }));
+            let pred = presence(&arm.attrs)?;
+            let before = self.weight;
+            let lowered = self.configured(pred.clone(), |this| {
+                this.scopes.push();
+                let r = this.arm(arm);
+                this.scopes.pop();
+                r
+            })?;
+            if let Some(t) = lowered {
+                arms.push(Elem {
+                    tokens: t,
+                    cfg: pred,
+                    weight: self.weight - before,
+                });
+            }
         }
-        Ok(quote!(#a::ExprKind::Match { scrutinee: #scrutinee, arms: ::std::vec![#(#arms),*] }))
+        let arms = self.list(arms, start, quote!(#a::Arm));
+        Ok(quote!(#a::ExprKind::Match { scrutinee: #scrutinee, arms: #arms }))
+    }
+
+    fn arm(&mut self, arm: &syn::Arm) -> syn::Result<TokenStream> {
+        let a = super::ast();
+        let pat = self.lower_pat(&arm.pat, true)?;
+        let guard = match &arm.guard {
+            Some((_, g)) => Some(self.lower_expr(g)?),
+            None => None,
+        };
+        let guard = opt(guard);
+        let body = self.lower_expr(&arm.body)?;
+        let span = crate::span::span_value(arm.pat.span());
+        self.weight += 1;
+        Ok(quote!(#a::Arm { pat: #pat, guard: #guard, body: #body, span: #span }))
     }
 }

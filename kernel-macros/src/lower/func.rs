@@ -7,7 +7,7 @@ use syn::{FnArg, GenericParam, ItemFn, Pat, ReturnType, Type, WherePredicate};
 
 use super::macros::pretty;
 use super::types::contains_reference;
-use super::{err_spanned, Lower};
+use super::{err_spanned, store, Elem, Lower};
 use crate::attrs::KernelAttrs;
 use crate::paths;
 use crate::span::span_value;
@@ -21,6 +21,8 @@ pub(crate) enum FnKind<'a> {
 pub(crate) struct LoweredFn {
     /// An expression of type `ast::FnDef`.
     pub def: TokenStream,
+    /// Whether the body has operator chains long enough to regroup in a host copy.
+    pub long_chains: bool,
 }
 
 fn opt_u32(v: Option<u32>) -> TokenStream {
@@ -90,15 +92,27 @@ fn check_signature(f: &ItemFn, kernel: bool) -> syn::Result<()> {
 }
 
 pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
-    let a = paths::ast();
+    let a = super::ast();
     let kernel = matches!(kind, FnKind::Kernel(_));
     check_signature(f, kernel)?;
     let sig = &f.sig;
     let name = sig.ident.to_string();
     let mut lower = Lower::new(name.clone());
+    lower.limit_chains = !kernel;
 
     // Generic parameters first: types and array lengths in the signature may name them.
     for gp in &sig.generics.params {
+        let attrs = match gp {
+            GenericParam::Lifetime(l) => &l.attrs,
+            GenericParam::Type(t) => &t.attrs,
+            GenericParam::Const(c) => &c.attrs,
+        };
+        if let Some(a) = attrs.first() {
+            return err_spanned(
+                a,
+                "attributes (`#[cfg]` included) on generic parameters are not supported in device code",
+            );
+        }
         match gp {
             GenericParam::Lifetime(l) => {
                 return err_spanned(
@@ -148,7 +162,7 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 let n = t.ident.to_string();
                 generics.push(quote!(#a::Generic::Type {
                     name: ::std::string::String::from(#n),
-                    bounds: ::std::vec![#(::std::string::String::from(#bounds)),*],
+                    bounds: ::std::vec::Vec::from([#(::std::string::String::from(#bounds)),*]),
                 }));
             }
             GenericParam::Const(c) => {
@@ -179,6 +193,7 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
         }
     }
 
+    let params_start = lower.weight;
     let mut params = Vec::new();
     for arg in &sig.inputs {
         let pt = match arg {
@@ -203,16 +218,25 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 )
             }
         };
-        let ty = lower.lower_type(&pt.ty)?;
+        let pred = crate::cfg::presence(&pt.attrs)?;
+        let before = lower.weight;
+        let ty = lower.configured(pred.clone(), |l| l.lower_type(&pt.ty))?;
         lower.scopes.bind(&pname);
+        let Some(ty) = ty else { continue };
         let span = span_value(pt.pat.span());
-        params.push(quote!(#a::Param {
-            name: ::std::string::String::from(#pname),
-            mutable: #mutable,
-            ty: #ty,
-            span: #span,
-        }));
+        lower.weight += 1;
+        params.push(Elem {
+            tokens: quote!(#a::Param {
+                name: ::std::string::String::from(#pname),
+                mutable: #mutable,
+                ty: #ty,
+                span: #span,
+            }),
+            cfg: pred,
+            weight: lower.weight - before,
+        });
     }
+    let params = lower.list(params, params_start, quote!(#a::Param));
 
     let ret = match &sig.output {
         ReturnType::Default => quote!(#a::Type::Unit),
@@ -231,25 +255,53 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
                 None => quote!(::core::option::Option::None),
             };
+            let o = match k.overflow_checks {
+                Some(on) => quote!(::core::option::Option::Some(#on)),
+                None => quote!(::core::option::Option::None),
+            };
             quote!(#a::FnKind::Kernel(#a::KernelAttrs {
                 max_threads: #t,
                 min_blocks: #b,
                 max_registers: #r,
                 block_dim: #d,
+                overflow_checks: #o,
             }))
         }
     };
     let span = span_value(sig.ident.span());
-    let def = quote!(#a::FnDef {
-        name: #name,
-        module: ::core::module_path!(),
-        file: ::core::file!(),
-        span: #span,
-        kind: #fn_kind,
-        generics: ::std::vec![#(#generics),*],
-        params: ::std::vec![#(#params),*],
-        ret: #ret,
-        body: #body,
+    let hoisted = lower.take_root_hoisted();
+    let slots = lower.spills;
+    let st = store();
+    let private = paths::private();
+    let ast_path = paths::ast();
+    let def = quote!({
+        #[allow(unused_imports)]
+        use #ast_path as __fc_a;
+        // Where a call's callee path has no companion module (see `call` in lower/expr.rs).
+        #[allow(unused_imports)]
+        mod __fc_callee {
+            pub use #private::not_a_device_fn as __fc_callable;
+        }
+        let mut __fc_store: ::std::vec::Vec<::core::option::Option<#a::Expr>> = ::std::vec::Vec::new();
+        __fc_store.resize_with(#slots, || ::core::option::Option::None);
+        let #st: &mut [::core::option::Option<#a::Expr>] = &mut __fc_store;
+        #(#hoisted)*
+        #a::FnDef {
+            name: #name,
+            module: ::core::module_path!(),
+            file: ::core::file!(),
+            span: #span,
+            kind: #fn_kind,
+            generics: ::std::vec::Vec::from([#(#generics),*]),
+            params: #params,
+            ret: #ret,
+            body: #body,
+            // Decided by the profile of the crate the function is written in, not ours.
+            overflow_checks: ::core::cfg!(debug_assertions),
+        }
     });
-    Ok(LoweredFn { def })
+    Ok(LoweredFn {
+        def,
+        long_chains: lower.long_chains,
+    })
 }

@@ -4,7 +4,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::err_spanned;
-use crate::paths;
 
 fn int_ty(suffix: &str) -> Option<&'static str> {
     Some(match suffix {
@@ -36,7 +35,7 @@ fn ident(s: &str) -> syn::Ident {
 }
 
 fn float_tokens(v: f64, suffix: &str, lit: &dyn quote::ToTokens) -> syn::Result<TokenStream> {
-    let a = paths::ast();
+    let a = super::ast();
     let ty = if suffix.is_empty() {
         quote!(::core::option::Option::None)
     } else if let Some(t) = float_ty(suffix) {
@@ -53,7 +52,7 @@ fn float_tokens(v: f64, suffix: &str, lit: &dyn quote::ToTokens) -> syn::Result<
 /// `ast::Lit` tokens. Negative numbers (which syn accepts in patterns) become the 128-bit two's
 /// complement of the value for integers.
 pub(crate) fn lower_lit(lit: &syn::Lit) -> syn::Result<TokenStream> {
-    let a = paths::ast();
+    let a = super::ast();
     match lit {
         syn::Lit::Bool(b) => {
             let v = b.value;

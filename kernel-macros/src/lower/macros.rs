@@ -8,7 +8,6 @@ use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
 use super::{err_spanned, Lower};
-use crate::paths;
 
 const SUPPORTED: &str = "supported macros in device code: `assert!`, `assert_eq!`, `assert_ne!`, \
     `debug_assert!`, `debug_assert_eq!`, `debug_assert_ne!`, `panic!`, `unreachable!`, `todo!`, \
@@ -161,7 +160,7 @@ impl syn::parse::Parse for MatchesArgs {
 impl Lower {
     /// `matches!(e, p if g)` -> `match e { p if g => true, _ => false }`.
     fn lower_matches(&mut self, mac: &syn::Macro) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let args: MatchesArgs = mac.parse_body()?;
         let scrutinee = self.boxed(&args.expr)?;
         self.scopes.push();
@@ -184,16 +183,16 @@ impl Lower {
         let (t, f) = (lit(true), lit(false));
         Ok(quote!(#a::ExprKind::Match {
             scrutinee: #scrutinee,
-            arms: ::std::vec![
+            arms: ::std::vec::Vec::from([
                 #a::Arm { pat: #pat, guard: #guard, body: #t, span: #a::Span::new(#span) },
                 #a::Arm { pat: #a::Pat::Wild, guard: ::core::option::Option::None, body: #f, span: #a::Span::new(#span) },
-            ],
+            ]),
         }))
     }
 
     /// The `ExprKind` tokens of a macro invocation in device code.
     pub(crate) fn lower_macro(&mut self, mac: &syn::Macro) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let name = mac
             .path
             .segments

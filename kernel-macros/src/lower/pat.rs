@@ -7,6 +7,7 @@ use syn::{Expr, Pat};
 
 use super::expr::is_screaming;
 use super::lit::lower_lit;
+use super::methods;
 use super::{err_spanned, path_text, Lower};
 use crate::paths;
 
@@ -19,7 +20,14 @@ const MATCH_PATTERNS: &str =
 impl Lower {
     /// `refutable` is true for `match` arms (literals, ranges, constants and `|` allowed).
     pub(crate) fn lower_pat(&mut self, pat: &Pat, refutable: bool) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        self.enter(pat.span())?;
+        let r = self.lower_pat_inner(pat, refutable);
+        self.leave();
+        r
+    }
+
+    fn lower_pat_inner(&mut self, pat: &Pat, refutable: bool) -> syn::Result<TokenStream> {
+        let a = super::ast();
         let help = if refutable {
             MATCH_PATTERNS
         } else {
@@ -42,6 +50,12 @@ impl Lower {
                     );
                 }
                 let name = i.ident.to_string();
+                if i.mutability.is_none() && methods::is_option_variant(&name) {
+                    return err_spanned(pat, methods::option_message(&name));
+                }
+                if refutable && i.mutability.is_none() && methods::is_camel(&name) {
+                    return err_spanned(pat, methods::ENUM_HELP);
+                }
                 if refutable && i.mutability.is_none() && is_screaming(&name) {
                     return Ok(self.const_pat(&syn::Path::from(i.ident.clone())));
                 }
@@ -51,11 +65,11 @@ impl Lower {
             }
             Pat::Tuple(t) => {
                 let elems = self.pats(t.elems.iter(), refutable, help)?;
-                Ok(quote!(#a::Pat::Tuple(::std::vec![#(#elems),*])))
+                Ok(quote!(#a::Pat::Tuple(::std::vec::Vec::from([#(#elems),*]))))
             }
             Pat::Slice(s) => {
                 let elems = self.pats(s.elems.iter(), refutable, help)?;
-                Ok(quote!(#a::Pat::Array(::std::vec![#(#elems),*])))
+                Ok(quote!(#a::Pat::Array(::std::vec::Vec::from([#(#elems),*]))))
             }
             Pat::Type(t) => err_spanned(
                 t,
@@ -68,6 +82,15 @@ impl Lower {
             Pat::Path(p) if refutable => {
                 if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
                     return err_spanned(pat, format!("unsupported constant pattern; {help}"));
+                }
+                if let Some(last) = p.path.segments.last() {
+                    let name = last.ident.to_string();
+                    if methods::is_option_variant(&name) {
+                        return err_spanned(pat, methods::option_message(&name));
+                    }
+                    if methods::is_camel(&name) {
+                        return err_spanned(pat, methods::ENUM_HELP);
+                    }
                 }
                 Ok(self.const_pat(&p.path))
             }
@@ -96,7 +119,7 @@ impl Lower {
                     );
                 }
                 let cases = self.pats(o.cases.iter(), refutable, help)?;
-                Ok(quote!(#a::Pat::Or(::std::vec![#(#cases),*])))
+                Ok(quote!(#a::Pat::Or(::std::vec::Vec::from([#(#cases),*]))))
             }
             Pat::Lit(_) | Pat::Path(_) | Pat::Range(_) | Pat::Or(_) => err_spanned(
                 pat,
@@ -110,6 +133,16 @@ impl Lower {
                 pat,
                 format!("reference patterns (`&x`) are not supported in device code; dereference the value instead; {help}"),
             ),
+            Pat::TupleStruct(ts)
+                if ts
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|l| methods::is_option_variant(&l.ident.to_string())) =>
+            {
+                let name = ts.path.segments.last().map(|l| l.ident.to_string()).unwrap_or_default();
+                err_spanned(&ts.path, methods::option_message(&name))
+            }
             Pat::Struct(_) | Pat::TupleStruct(_) => err_spanned(
                 pat,
                 format!("struct patterns are not supported in device code; access fields with `.field`; {help}"),
@@ -138,16 +171,17 @@ impl Lower {
     }
 
     fn const_pat(&self, path: &syn::Path) -> TokenStream {
-        let a = paths::ast();
+        let a = super::ast();
         let text = path_text(path);
         let span = path.span();
-        let eval = quote_spanned!(span=> || #a::IntoConstValue::into_const_value(#path));
+        let private = paths::private();
+        let eval = quote_spanned!(span=> || #private::const_value(#path));
         quote!(#a::Pat::HostConst(#a::HostConst { text: #text, eval: #eval }))
     }
 
     /// A bound of a range pattern: a literal or a constant path.
     fn range_bound(&mut self, e: &Expr) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         match e {
             Expr::Lit(l) => {
                 let lit = lower_lit(&l.lit)?;

@@ -10,7 +10,6 @@ use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
 use super::{err, err_spanned, Lower};
-use crate::paths;
 
 const SUPPORTED: &str =
     "supported in `gpu_print!`: `{}`, `{:?}`, `{:x}`, `{:X}`, `{:o}`, `{:e}`, `{:E}` \
@@ -235,7 +234,7 @@ impl Lower {
         mac: &syn::Macro,
         newline: bool,
     ) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let args: Punctuated<Expr, Token![,]> =
             match mac.parse_body_with(Punctuated::parse_terminated) {
                 Ok(args) => args,
@@ -366,8 +365,8 @@ impl Lower {
             .collect();
         let args = self.lower_exprs(exprs.iter())?;
         Ok(quote!(#a::ExprKind::Print {
-            pieces: ::std::vec![#(#pieces),*],
-            args: ::std::vec![#(#args),*],
+            pieces: ::std::vec::Vec::from([#(#pieces),*]),
+            args: ::std::vec::Vec::from([#(#args),*]),
         }))
     }
 }

@@ -8,14 +8,9 @@ use syn::Type;
 use super::{err_spanned, Lower};
 use crate::paths;
 
-const HEAP_TYPES: &[&str] = &[
-    "String", "str", "Vec", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "BTreeSet",
-    "VecDeque", "Cow", "CString", "CStr", "OsString",
-];
-
 /// Maps a primitive scalar type path to its `ast::Type` constructor.
 pub(crate) fn primitive(path: &syn::Path) -> Option<TokenStream> {
-    let a = paths::ast();
+    let a = super::ast();
     let last = path.segments.last()?;
     if !last.arguments.is_none() {
         return None;
@@ -89,14 +84,8 @@ pub(crate) fn reject_unsupported_type(ty: &Type) -> syn::Result<()> {
         Type::Path(p) => {
             for seg in &p.path.segments {
                 let name = seg.ident.to_string();
-                if HEAP_TYPES.contains(&name.as_str()) {
-                    return err_spanned(
-                        ty,
-                        format!(
-                            "`{name}` is not supported in device code: there is no heap or string type on \
-                             the device; use slices `&[T]` / `&mut [T]` or arrays `[T; N]`"
-                        ),
-                    );
+                if super::methods::HEAP_TYPES.contains(&name.as_str()) {
+                    return err_spanned(ty, super::methods::heap_message(&name));
                 }
             }
             Ok(())
@@ -108,7 +97,7 @@ pub(crate) fn reject_unsupported_type(ty: &Type) -> syn::Result<()> {
 impl Lower {
     /// `ast::Type` tokens for a user type.
     pub(crate) fn lower_type(&mut self, ty: &Type) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         reject_unsupported_type(ty)?;
         match ty {
             Type::Paren(p) => self.lower_type(&p.elem),
@@ -121,7 +110,7 @@ impl Lower {
                     .iter()
                     .map(|e| self.lower_type(e))
                     .collect::<syn::Result<Vec<_>>>()?;
-                Ok(quote!(#a::Type::Tuple(::std::vec![#(#elems),*])))
+                Ok(quote!(#a::Type::Tuple(::std::vec::Vec::from([#(#elems),*]))))
             }
             Type::Array(arr) => {
                 let elem = self.lower_type(&arr.elem)?;
@@ -190,7 +179,7 @@ impl Lower {
     /// `ast::StructRef` tokens for a struct named by `path`; rustc checks that it derives
     /// `DeviceCopy`, reporting at the user's path.
     pub(crate) fn struct_ref(&self, path: &syn::Path) -> syn::Result<TokenStream> {
-        let a = paths::ast();
+        let a = super::ast();
         let p = paths::private();
         for seg in &path.segments {
             if !seg.arguments.is_none() {

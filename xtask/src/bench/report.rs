@@ -14,6 +14,7 @@ pub enum Unit {
     Millis,
 }
 
+#[derive(Clone)]
 pub struct Row {
     pub name: String,
     pub unit: Unit,
@@ -230,4 +231,10 @@ fn xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// One measured case: its short name (what peers match on) and its row.
+pub struct Measured {
+    pub case: &'static str,
+    pub row: Row,
 }

@@ -68,6 +68,10 @@ pub static ALL: &[Workload] = &[
         name: "math-kernels",
         run: super::math::kernels_bench,
     },
+    Workload {
+        name: "corpus",
+        run: super::corpus::workload,
+    },
 ];
 
 fn e(x: impl std::fmt::Display) -> String {
@@ -244,7 +248,11 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
     .clone();
     let cudarc = CudarcLaunch::new(dev.ordinal(), &ptx, f.name(), &x, &y)?;
     let (mut a, mut xa, mut ya) = (1.0f32, slice_arg(&x), slice_arg(&y));
-    let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
+    // Compiled entries take the stream's panic slot last: the raw call passes 0 (no reporting),
+    // `launch_raw` appends the stream's own.
+    let mut no_slot = 0u64;
+    let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya), ptr(&mut no_slot)];
+    let mut user_args = [args[0], args[1], args[2]];
     let mut times: [Vec<f64>; 4] = Default::default();
     for round in 0..ROUNDS {
         for turn in 0..4 {
@@ -274,7 +282,7 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
                         }
                     }
                     2 => cudarc.launch()?,
-                    _ => unsafe { f.launch_raw(&s, cfg, &mut args) }.map_err(e)?,
+                    _ => unsafe { f.launch_raw(&s, cfg, &mut user_args) }.map_err(e)?,
                 }
             }
             times[which].push(t.elapsed().as_secs_f64() * 1e6 / BATCH as f64);
@@ -348,7 +356,8 @@ struct CudarcLaunch {
     stream: std::sync::Arc<cudarc::driver::CudaStream>,
     func: cudarc::driver::CudaFunction,
     _module: std::sync::Arc<cudarc::driver::CudaModule>,
-    args: (f32, SlicePair, SlicePair),
+    /// The kernel's three parameters and its trailing panic slot (0: no reporting).
+    args: (f32, SlicePair, SlicePair, u64),
 }
 
 impl CudarcLaunch {
@@ -373,7 +382,7 @@ impl CudarcLaunch {
             stream: ctx.new_stream().map_err(d)?,
             func,
             _module: module,
-            args: (1.0, pair(x), pair(y)),
+            args: (1.0, pair(x), pair(y), 0),
         })
     }
 
@@ -385,7 +394,10 @@ impl CudarcLaunch {
             shared_mem_bytes: 0,
         };
         let mut b = self.stream.launch_builder(&self.func);
-        b.arg(&self.args.0).arg(&self.args.1).arg(&self.args.2);
+        b.arg(&self.args.0)
+            .arg(&self.args.1)
+            .arg(&self.args.2)
+            .arg(&self.args.3);
         // SAFETY: the arguments match the kernel's parameters; the buffers outlive the stream's work
         // (the bench synchronizes after every batch).
         unsafe { b.launch(cfg) }

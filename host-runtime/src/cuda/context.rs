@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use cudarc::driver::sys::{CUcontext, CUdevice};
 
-use crate::driver::cu;
+use super::result;
 use crate::{Error, Result};
 
 thread_local! {
@@ -28,8 +28,7 @@ pub(crate) struct Context {
 
 impl Context {
     pub(crate) fn retain(dev: CUdevice) -> Result<Self> {
-        let mut raw: CUcontext = std::ptr::null_mut();
-        unsafe { cu!(cuDevicePrimaryCtxRetain(&mut raw, dev))? };
+        let raw = result::primary_ctx_retain(dev)?;
         Ok(Context {
             dev,
             raw: AtomicPtr::new(raw),
@@ -54,7 +53,8 @@ impl Context {
 
     #[cold]
     fn force_bind(&self, raw: CUcontext, key: (usize, u64)) -> Result<()> {
-        unsafe { cu!(cuCtxSetCurrent(raw))? };
+        // SAFETY: `raw` is the retained primary context.
+        unsafe { result::ctx_set_current(raw)? };
         BOUND.with(|b| b.set(key));
         Ok(())
     }
@@ -82,13 +82,12 @@ impl Context {
     /// Destroys every allocation and module of the primary context and starts a fresh one.
     pub(crate) fn reset(&self) -> Result<()> {
         let _guard = self.reset_lock.lock().unwrap_or_else(|e| e.into_inner());
-        unsafe { cu!(cuDevicePrimaryCtxReset_v2(self.dev))? };
+        result::primary_ctx_reset(self.dev)?;
         self.generation.fetch_add(1, Ordering::AcqRel);
         // Retaining again yields the (re-created) handle and guarantees the context is active
         // whatever the reset did to the reference count. Should the reset have kept our earlier
         // reference, one reference leaks, which only keeps the primary context alive until exit.
-        let mut raw: CUcontext = std::ptr::null_mut();
-        unsafe { cu!(cuDevicePrimaryCtxRetain(&mut raw, self.dev))? };
+        let raw = result::primary_ctx_retain(self.dev)?;
         self.raw.store(raw, Ordering::Release);
         Context::unbind_cache();
         Ok(())
@@ -97,10 +96,8 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
-        // SAFETY: balances the retain in `Context::retain`; errors at teardown are not actionable.
-        unsafe {
-            let _ = cudarc::driver::sys::cuDevicePrimaryCtxRelease_v2(self.dev);
-        }
+        // Balances the retain in `Context::retain`; errors at teardown are not actionable.
+        let _ = result::primary_ctx_release(self.dev);
         Context::unbind_cache();
     }
 }

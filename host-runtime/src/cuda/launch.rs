@@ -1,0 +1,92 @@
+//! Launching a loaded CUDA function.
+//!
+//! The path from a validated configuration to `cuLaunchKernel` makes no allocation and no driver
+//! call other than the launch, except the first time a function needs more than 48 KiB of dynamic
+//! shared memory (the opt-in attribute is raised once and cached per function). A function of a
+//! module that reports panics gets the stream's panic slot appended to its arguments.
+
+use std::any::Any;
+use std::ffi::c_void;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUfunction_attribute;
+
+use super::module::CudaFunction;
+use super::result::{self, to_c_int};
+use crate::backend::{LoadedKernel, StreamOps};
+use crate::launch::validate;
+use crate::launch_config::LaunchConfig;
+use crate::{Error, Result};
+
+/// Argument arrays up to this long are extended on the stack.
+const INLINE_ARGS: usize = 32;
+
+impl LoadedKernel for CudaFunction {
+    #[inline]
+    unsafe fn launch(
+        &self,
+        stream: &dyn StreamOps,
+        cfg: &LaunchConfig,
+        args: &mut [*mut c_void],
+    ) -> Result<()> {
+        let core = &self.module.core;
+        validate(cfg, &core.limits, &self.limits)?;
+        core.enter(self.generation)?;
+        if stream.generation() != self.generation {
+            return Err(Error::ContextLost);
+        }
+        if cfg.shared_mem_bytes > self.dyn_shared_limit.load(Ordering::Relaxed) {
+            self.raise_dynamic_shared(cfg.shared_mem_bytes)?;
+        }
+        let (grid, block) = (
+            [cfg.grid.x, cfg.grid.y, cfg.grid.z],
+            [cfg.block.x, cfg.block.y, cfg.block.z],
+        );
+        let s = stream.raw();
+        let smem = cfg.shared_mem_bytes;
+        if self.module.panic_id.is_none() {
+            // SAFETY: the caller's contract.
+            return unsafe { result::launch_kernel(self.raw, grid, block, smem, s, args) };
+        }
+        // The trailing `__fc_panic` argument: the stream's panic slot.
+        let mut slot = stream.panic_slot();
+        let slot_ptr = &mut slot as *mut u64 as *mut c_void;
+        let n = args.len();
+        // SAFETY (both): the caller's arguments, then the slot `__fc_panic` expects.
+        if n < INLINE_ARGS {
+            let mut all = [std::ptr::null_mut(); INLINE_ARGS];
+            all[..n].copy_from_slice(args);
+            all[n] = slot_ptr;
+            unsafe { result::launch_kernel(self.raw, grid, block, smem, s, &mut all[..=n]) }
+        } else {
+            let mut all = args.to_vec();
+            all.push(slot_ptr);
+            unsafe { result::launch_kernel(self.raw, grid, block, smem, s, &mut all) }
+        }
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
+        self
+    }
+}
+
+impl CudaFunction {
+    /// Opts the function in to everything the device allows beyond 48 KiB, once.
+    #[cold]
+    fn raise_dynamic_shared(&self, needed: u32) -> Result<()> {
+        let max = self
+            .module
+            .core
+            .limits
+            .max_shared_optin
+            .saturating_sub(self.limits.static_shared)
+            .max(needed);
+        let value = to_c_int(max, "dynamic shared memory bytes")?;
+        let a = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+        // SAFETY: a live function of the current context.
+        unsafe { result::func_set_attribute(self.raw, a, value)? };
+        self.dyn_shared_limit.store(max, Ordering::Relaxed);
+        Ok(())
+    }
+}

@@ -1,0 +1,95 @@
+//! [`LaunchError`]: why the runtime refused a launch before the driver saw it. Each limit has its
+//! own variant, with the numbers that broke it.
+
+use kernel_std::api::Dim3;
+
+/// Why a launch configuration was rejected. Each limit has its own variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// A grid extent is zero.
+    #[error("grid {grid:?} has a zero dimension")]
+    ZeroGrid {
+        /// The requested grid.
+        grid: Dim3,
+    },
+    /// A block extent is zero.
+    #[error("block {block:?} has a zero dimension")]
+    ZeroBlock {
+        /// The requested block.
+        block: Dim3,
+    },
+    /// More threads per block than the device allows.
+    #[error("block of {threads} threads exceeds the device limit of {max}")]
+    TooManyThreads {
+        /// Threads requested per block.
+        threads: u64,
+        /// The device's limit.
+        max: u32,
+    },
+    /// More threads per block than this compiled function allows (registers, launch bounds).
+    #[error("block of {threads} threads exceeds this kernel's limit of {max} (register use or launch bounds)")]
+    KernelThreadLimit {
+        /// Threads requested per block.
+        threads: u64,
+        /// The function's limit.
+        max: u32,
+    },
+    /// The kernel was compiled for one block shape (`block_dim(..)`) and launched with another.
+    #[error("block {block:?} is not this kernel's required block_dim {required:?}")]
+    BlockShape {
+        /// The requested block.
+        block: Dim3,
+        /// The shape the kernel requires.
+        required: Dim3,
+    },
+    /// One block extent exceeds its per-axis limit.
+    #[error("block {axis} = {value} exceeds the limit {max}")]
+    BlockDimTooLarge {
+        /// `'x'`, `'y'` or `'z'`.
+        axis: char,
+        /// Requested extent.
+        value: u32,
+        /// The device's limit for the axis.
+        max: u32,
+    },
+    /// One grid extent exceeds its per-axis limit.
+    #[error("grid {axis} = {value} exceeds the limit {max}")]
+    GridDimTooLarge {
+        /// `'x'`, `'y'` or `'z'`.
+        axis: char,
+        /// Requested extent.
+        value: u32,
+        /// The device's limit for the axis.
+        max: u32,
+    },
+    /// Static plus dynamic shared memory exceeds what a block may opt in to.
+    #[error("{static_bytes} B static + {dynamic_bytes} B dynamic shared memory exceeds the block limit of {max} B")]
+    SharedMemTooLarge {
+        /// Shared memory the kernel declares statically.
+        static_bytes: u32,
+        /// Dynamic shared memory requested by the launch.
+        dynamic_bytes: u32,
+        /// The device's opt-in limit per block.
+        max: u32,
+    },
+    /// One thread per element needs more blocks than a grid holds along x.
+    #[error("{elements} elements at {block} threads per block need {blocks} blocks; a grid holds at most {max} along x")]
+    TooManyElements {
+        /// Elements to cover.
+        elements: u64,
+        /// Threads per block.
+        block: u32,
+        /// Blocks needed.
+        blocks: u64,
+        /// Blocks allowed along x.
+        max: u32,
+    },
+    /// The launcher passed a different number of arguments than the kernel has parameters.
+    #[error("kernel takes {expected} parameters, {got} were passed")]
+    ArgCount {
+        /// Parameters of the compiled kernel.
+        expected: usize,
+        /// Argument pointers passed.
+        got: usize,
+    },
+}
