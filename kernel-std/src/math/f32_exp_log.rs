@@ -108,7 +108,7 @@ pub fn expm1(x: f32) -> f32 {
     let r = u + s.mul_add(tail, e);
     let r = select(big, r * 2.0, r);
     let r = f32::from_bits(r.to_bits() ^ ((r.to_bits() ^ x.to_bits()) & 0x8000_0000));
-    select(x != x, x, r)
+    select(x.is_nan(), x, r)
 }
 
 /// `(log(1 + f) - f) / f^2` on `|f| <= 1/3` (degree 8).
