@@ -398,6 +398,8 @@ pub fn generate(seed: u64, features: Features) -> Case {
         params,
         ret: Type::Unit,
         body,
+        // The generated arithmetic wraps explicitly (`wrapping_*`); no operator may panic.
+        overflow_checks: false,
     };
     let source = crate::print::print_kernel(&mut def, true);
     Case {

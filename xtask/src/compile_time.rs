@@ -9,7 +9,9 @@
 use std::time::{Duration, Instant};
 
 use ferrocuda::kernel_compiler::{compile, passes, ptx, CompileOptions};
+use ferrocuda::kernel_ir::ast::FnDef;
 use ferrocuda::kernel_ir::ir::Kernel;
+use ferrocuda::kernel_ir::GenericValue;
 use ferrocuda_examples::registry::{self, KernelEntry};
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -114,7 +116,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ms(first.unwrap_or_default())
         );
         if per_pass {
-            print_stages(k, &opts, runs)?;
+            print_stages((k.def)(), &(k.generics)(), &opts, runs)?;
         }
     }
     println!("max median: {worst:.3} ms");
@@ -123,15 +125,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// Median time of each stage over `runs` compiles: front end, each pass in pipeline order (a
 /// pass that runs several times is reported once per run position), PTX emission.
-pub fn print_stages(k: &KernelEntry, opts: &CompileOptions, runs: usize) -> Result<(), String> {
-    let (def, generics) = ((k.def)(), (k.generics)());
+pub fn print_stages(
+    def: &'static FnDef,
+    generics: &[GenericValue],
+    opts: &CompileOptions,
+    runs: usize,
+) -> Result<(), String> {
     let mut table: Vec<(String, Vec<Duration>)> = Vec::new();
     // The IR's size after each stage (instructions, variables): what a pass's time scales with.
     let mut sizes: Vec<(usize, usize)> = Vec::new();
     for run in 0..runs {
         let mut row: Vec<(String, Duration)> = Vec::new();
         let t = Instant::now();
-        let mut kernel = compile::lower(def, &generics).map_err(|e| e.to_string())?;
+        let mut kernel = compile::lower(def, generics).map_err(|e| e.to_string())?;
         if !opts.source_markers {
             passes::util::strip_locs(&mut kernel.body);
         }

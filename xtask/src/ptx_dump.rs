@@ -7,7 +7,7 @@
 //! profile decides: on in a debug build of xtask, off in a release build).
 
 use ferrocuda::kernel_compiler::{compile, passes, CompileOptions};
-use ferrocuda_examples::registry::{self, KernelEntry};
+use ferrocuda_examples::registry;
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut name = None;
@@ -49,10 +49,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     let name = name.ok_or("which kernel? (`cargo xtask list` shows them)")?;
-    let entry: &KernelEntry = registry::find(&name)
-        .ok_or_else(|| format!("no kernel named `{name}` (`cargo xtask list` shows them)"))?;
-    let def = (entry.def)();
-    let generics = (entry.generics)();
+    // The registry's kernels, then the math benchmark's per-function kernels (`k_sin`...).
+    let (def, generics) = match registry::find(&name) {
+        Some(entry) => ((entry.def)(), (entry.generics)()),
+        None => (
+            crate::bench::math_kernel_def(&name).ok_or_else(|| {
+                format!("no kernel named `{name}` (`cargo xtask list` shows them)")
+            })?,
+            Vec::new(),
+        ),
+    };
     let opts = CompileOptions {
         sm,
         bounds_checks,
@@ -71,7 +77,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         });
     }
     if time {
-        crate::compile_time::print_stages(entry, &opts, 9)?;
+        crate::compile_time::print_stages(def, &generics, &opts, 9)?;
     }
     match stage.as_str() {
         "ast" => println!("{def:#?}"),

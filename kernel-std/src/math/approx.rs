@@ -43,6 +43,22 @@ pub mod model {
     pub fn rint(x: f32) -> f32 {
         x.round_ties_even()
     }
+    /// `selp.f32`: exact.
+    pub fn select(c: bool, a: f32, b: f32) -> f32 {
+        if c {
+            a
+        } else {
+            b
+        }
+    }
+    /// `selp.b32`: exact.
+    pub fn select_u32(c: bool, a: u32, b: u32) -> u32 {
+        if c {
+            a
+        } else {
+            b
+        }
+    }
     /// `fma.rn.sat.f32`: exact; the result clamped to `[0, 1]`, NaN to `+0`.
     pub fn fma_sat(a: f32, b: f32, c: f32) -> f32 {
         let r = a.mul_add(b, c);
@@ -54,34 +70,70 @@ pub mod model {
     }
 }
 
-/// Declares each function once: its host twin (computing [`model`]), its table entry (f32,
-/// class `Pure`, sm_70; the simulator computes the model too) and its companion module, whose
-/// spec lowers a call to the entry. `name(args) = "entry name", "PTX", model function;`
+/// A scalar an approximate-unit entry takes or gives: its IR type and its simulator bits.
+pub trait Scalar: Copy {
+    const TY: kernel_ir::ir::Ty;
+    fn from_bits(b: u64) -> Self;
+    fn to_bits(self) -> u64;
+}
+impl Scalar for f32 {
+    const TY: kernel_ir::ir::Ty = kernel_ir::ir::Ty::F32;
+    fn from_bits(b: u64) -> Self {
+        f32::from_bits(b as u32)
+    }
+    fn to_bits(self) -> u64 {
+        f32::to_bits(self) as u64
+    }
+}
+impl Scalar for u32 {
+    const TY: kernel_ir::ir::Ty = kernel_ir::ir::Ty::U32;
+    fn from_bits(b: u64) -> Self {
+        b as u32
+    }
+    fn to_bits(self) -> u64 {
+        self as u64
+    }
+}
+impl Scalar for bool {
+    const TY: kernel_ir::ir::Ty = kernel_ir::ir::Ty::Bool;
+    fn from_bits(b: u64) -> Self {
+        b != 0
+    }
+    fn to_bits(self) -> u64 {
+        self as u64
+    }
+}
+
+/// Declares each function once: its host twin (computing [`model`]), its table entry (class
+/// `Pure`, sm_70; the simulator computes the model too) and its companion module, whose spec
+/// lowers a call to the entry. `name(arg: type, ..) -> type = "entry name", "PTX", model;`
 macro_rules! approx {
-    ($($(#[$m:meta])* $name:ident($($arg:ident),+) = $entry:literal, $ptx:literal, $model:path;)*) => {
+    ($($(#[$m:meta])* $name:ident($($arg:ident: $t:ty),+) -> $r:ty = $entry:literal, $ptx:literal, $model:path;)*) => {
         $(
             $(#[$m])*
-            pub fn $name($($arg: f32),+) -> f32 {
+            pub fn $name($($arg: $t),+) -> $r {
                 $model($($arg),+)
             }
             #[doc(hidden)]
             pub mod $name {
                 #[allow(unused_imports)]
                 use super::*;
+                use super::Scalar;
                 use kernel_ir::ast::{Callable, IntrinsicSpec, Lowering};
                 use kernel_ir::intrinsic::{Class, IntrinsicDef, SimEnv};
-                use kernel_ir::ir::Ty;
                 /// The table entry.
                 pub static ENTRY: IntrinsicDef = IntrinsicDef {
                     name: $entry,
-                    args: &[$(approx!(@f32 $arg)),+],
-                    rets: &[Ty::F32],
+                    args: &[$(<$t as Scalar>::TY),+],
+                    rets: &[<$r as Scalar>::TY],
                     min_sm: 70,
                     ptx: $ptx,
                     class: Class::Pure,
                     sim: Some(|_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| {
-                        let [$($arg),+] = std::array::from_fn(|i| f32::from_bits(a[i] as u32));
-                        o[0] = $model($($arg),+).to_bits() as u64
+                        let mut i = 0;
+                        $(let $arg = <$t as Scalar>::from_bits(a[{ i += 1; i - 1 }]);)+
+                        let _ = i;
+                        o[0] = Scalar::to_bits($model($($arg),+))
                     }),
                     sim_warp: None,
                     reg: None,
@@ -99,22 +151,26 @@ macro_rules! approx {
         /// This module's functions, for the intrinsic table.
         pub(crate) static SPECS: &[&kernel_ir::ast::IntrinsicSpec] = &[$(&$name::SPEC),*];
     };
-    (@f32 $arg:ident) => { kernel_ir::ir::Ty::F32 };
 }
 
 approx! {
     /// `2^x`, `ex2.approx.f32`: subnormal results kept (MUFU.EX2 plus the assembler's scaling).
-    ex2(x) = "approx_ex2.f32", "ex2.approx.f32 {d0}, {a0}", model::ex2;
+    ex2(x: f32) -> f32 = "approx_ex2.f32", "ex2.approx.f32 {d0}, {a0}", model::ex2;
     /// `2^x`, `ex2.approx.ftz.f32`: one MUFU.EX2; subnormal inputs and results are zero.
-    ex2_ftz(x) = "approx_ex2_ftz.f32", "ex2.approx.ftz.f32 {d0}, {a0}", model::ex2_ftz;
+    ex2_ftz(x: f32) -> f32 = "approx_ex2_ftz.f32", "ex2.approx.ftz.f32 {d0}, {a0}", model::ex2_ftz;
     /// `log2 x`, `lg2.approx.ftz.f32`: one MUFU.LG2 (absolute error about 2^-22).
-    lg2_ftz(x) = "approx_lg2_ftz.f32", "lg2.approx.ftz.f32 {d0}, {a0}", model::lg2_ftz;
+    lg2_ftz(x: f32) -> f32 = "approx_lg2_ftz.f32", "lg2.approx.ftz.f32 {d0}, {a0}", model::lg2_ftz;
     /// `1/sqrt(x)`, `rsqrt.approx.f32`: MUFU.RSQ (CUDA's `rsqrtf`), subnormal inputs scaled.
-    rsqrt_approx(x) = "approx_rsqrt.f32", "rsqrt.approx.f32 {d0}, {a0}", model::rsqrt;
+    rsqrt_approx(x: f32) -> f32 = "approx_rsqrt.f32", "rsqrt.approx.f32 {d0}, {a0}", model::rsqrt;
     /// `1/x`, `rcp.approx.ftz.f32`: one MUFU.RCP (about 1 ulp).
-    rcp_ftz(x) = "approx_rcp_ftz.f32", "rcp.approx.ftz.f32 {d0}, {a0}", model::rcp_ftz;
+    rcp_ftz(x: f32) -> f32 = "approx_rcp_ftz.f32", "rcp.approx.ftz.f32 {d0}, {a0}", model::rcp_ftz;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
-    rint(x) = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
+    rint(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
     /// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
-    fma_sat(a, b, c) = "fma_sat.f32", "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}", model::fma_sat;
+    fma_sat(a: f32, b: f32, c: f32) -> f32 = "fma_sat.f32", "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}", model::fma_sat;
+    /// `if c { a } else { b }` of two computed values: one `selp.f32` (FSEL), never a branch,
+    /// for the math library's branch-free paths (an `if` lowers to a branch).
+    select(c: bool, a: f32, b: f32) -> f32 = "select.f32", "selp.f32 {d0}, {a1}, {a2}, {a0}", model::select;
+    /// `if c { a } else { b }` for `u32`: one `selp.b32` (SEL).
+    select_u32(c: bool, a: u32, b: u32) -> u32 = "select.u32", "selp.b32 {d0}, {a1}, {a2}, {a0}", model::select_u32;
 }

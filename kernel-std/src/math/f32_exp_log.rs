@@ -28,7 +28,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, fma_sat, rcp_ftz};
+use super::approx::{ex2, ex2_ftz, fma_sat, select, select_u32};
 use crate::api::fma_rd;
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
@@ -81,45 +81,34 @@ fn expm1_q(f: f32) -> f32 {
     q.mul_add(f, 0.5)
 }
 
+/// One path for every argument (no branch): `j = round(x / ln2)` is 0 for `|x| < ln2/2`, where
+/// the sum below reduces to `x + x^2 q(x)` rounded once. `x` is clamped to `[-17.5, 88.8]`
+/// first (beyond, the result rounds to -1 or overflows to `inf` all the same), NaN restored at
+/// the end; the result has the sign of `x` (`expm1(-0) = -0`).
 #[device]
 pub fn expm1(x: f32) -> f32 {
-    if x.abs() < 0.3466 {
-        let r = (x * x).mul_add(expm1_q(x), x);
-        // fma(+0, q, -0) is +0: keep the sign of a zero argument.
-        return if x == 0.0 { x } else { r };
-    }
-    if x > 88.7229 {
-        return f32::INFINITY;
-    }
-    if x < -17.4 {
-        return -1.0;
-    }
-    if x.is_nan() {
-        return x;
-    }
-    let t = x.mul_add(1.4426950216293335, 12582912.0);
+    let xc = x.min(88.8).max(-17.5);
+    let t = xc.mul_add(1.4426950216293335, 12582912.0);
     let j = t - 12582912.0;
     // ln2 split so that `j * LN2_HI` is exact (16 significant bits): `f1` is exact.
-    let f1 = j.mul_add(-0.693145751953125, x);
+    let f1 = j.mul_add(-0.693145751953125, xc);
     let c = j * -1.428606765330187e-06;
     let w = (f1 * f1) * expm1_q(f1);
     // 2^j, with j = 128 as 2^127 and a final doubling.
     let big = j > 127.0;
-    let jb = if big { t.to_bits() - 1 } else { t.to_bits() };
+    let jb = t.to_bits().wrapping_sub(select_u32(big, 1, 0));
     let s = f32::from_bits((jb << 23).wrapping_add(0x3f80_0000));
     // e^x - 1 = (s - 1) + s*f1 + s*(w + c*(1 + f1 + w)); the first sum by Fast2Sum
-    // (|s - 1| >= 0.5 >= |s*f1| for j != 0).
+    // (|s - 1| >= 0.5 >= |s*f1| for j != 0; exact for j = 0).
     let a = s - 1.0;
     let b = s * f1;
     let u = a + b;
     let e = (a - u) + b;
     let tail = c.mul_add((f1 + w) + 1.0, w);
     let r = u + s.mul_add(tail, e);
-    if big {
-        r * 2.0
-    } else {
-        r
-    }
+    let r = select(big, r * 2.0, r);
+    let r = f32::from_bits(r.to_bits() ^ ((r.to_bits() ^ x.to_bits()) & 0x8000_0000));
+    select(x.is_nan(), x, r)
 }
 
 /// `(log(1 + f) - f) / f^2` on `|f| <= 1/3` (degree 8).
@@ -162,78 +151,102 @@ pub fn ln_hi_lo(x: f32, extra_e: f32) -> (f32, f32) {
     (u, err + e.mul_add(1.428606765330187e-06, w))
 }
 
-/// The result for the arguments where `log` is not a finite number: NaN below zero, `-inf` at
-/// zero, `x` itself for `+inf` and NaN.
+/// `x = 2^e (1 + f)` for finite `x > 0` (subnormals scaled by 2^23 first), `1 + f` in
+/// `[2/3, 4/3)`, as `(e, f)`, both exact, without a branch: `e` is the masked exponent
+/// difference converted once (`e * 2^23` has at most 8 significant bits).
 #[device]
-fn log_special(x: f32) -> f32 {
-    if x == 0.0 {
-        f32::NEG_INFINITY
-    } else if x < 0.0 {
-        f32::NAN
-    } else {
-        x
-    }
+fn log_split(x: f32) -> (f32, f32) {
+    let sub = x < 1.17549435e-38;
+    let xs = select(sub, x * 8388608.0, x);
+    let b = xs.to_bits();
+    let eb = b.wrapping_sub(0x3f2a_aaab) & 0xff80_0000;
+    let m = f32::from_bits(b.wrapping_sub(eb));
+    let e = ((eb as i32) as f32).mul_add(1.1920928955078125e-07, select(sub, -23.0, 0.0));
+    (e, m - 1.0)
+}
+
+/// `log(x)` for `x` outside `(0, inf)`, given the finite-path result `r`: NaN below zero and
+/// for NaN, `-inf` at zero, `+inf` at `+inf` (`fma(x, inf, inf)` is `+inf` there and NaN for
+/// the negative arguments).
+#[device]
+fn log_fix(x: f32, r: f32) -> f32 {
+    let r = select(
+        x.to_bits() >= 0x7f80_0000,
+        x.mul_add(f32::INFINITY, f32::INFINITY),
+        r,
+    );
+    select(x == 0.0, f32::NEG_INFINITY, r)
+}
+
+/// `log(1 + f) = f + f^2 q(f)` for `|f| <= 1/3`, rounded once from `f` and the small term.
+#[device]
+fn log1p_k(f: f32) -> f32 {
+    (f * log_q(f)).mul_add(f, f)
+}
+
+#[device]
+pub fn ln(x: f32) -> f32 {
+    let (e, f) = log_split(x);
+    let r = e.mul_add(
+        0.6931471824645996,
+        e.mul_add(-1.904654323148236e-09, log1p_k(f)),
+    );
+    log_fix(x, r)
 }
 
 /// `log(x) + extra_e * ln2` for finite `x > 0`.
 #[device]
 pub fn ln_scaled(x: f32, extra_e: f32) -> f32 {
-    let (u, v) = ln_hi_lo(x, extra_e);
-    u + v
+    let (e, f) = log_split(x);
+    let e = e + extra_e;
+    e.mul_add(
+        0.6931471824645996,
+        e.mul_add(-1.904654323148236e-09, log1p_k(f)),
+    )
 }
 
-#[device]
-pub fn ln(x: f32) -> f32 {
-    if x > 0.0 && x < f32::INFINITY {
-        ln_scaled(x, 0.0)
-    } else {
-        log_special(x)
-    }
-}
-
+/// `log2(x) = e + (f + w) log2(e)` with `w = f^2 q(f)`: `t = e + f * L2E_HI` rounded by one fma
+/// and its error recovered exactly by a second (`e - t` is exact: `t` lies within a factor 2
+/// of `e` for `e != 0`), so the cancellation between `e` and `f log2(e)` near `x = 2/3 * 2^e`
+/// costs nothing and the result is rounded essentially once.
 #[device]
 pub fn log2(x: f32) -> f32 {
-    if !(x > 0.0 && x < f32::INFINITY) {
-        return log_special(x);
-    }
-    let (e, f, w) = log_parts(x);
-    // (f + w) * log2(e) with the product of the large part kept exactly.
-    let h = f * 1.4426950216293335;
-    let hl = f.mul_add(1.4426950216293335, -h);
-    let tail = hl + f.mul_add(1.925963033500011e-08, w * 1.4426950408889634);
-    let u = e + h;
-    let err = (e - u) + h;
-    u + (err + tail)
+    let (e, f) = log_split(x);
+    let w = (f * log_q(f)) * f;
+    let t = f.mul_add(1.4426950216293335, e);
+    let d = f.mul_add(1.4426950216293335, e - t);
+    let r = t + (d + w.mul_add(1.4426950408889634, f * 1.925963033500011e-08));
+    log_fix(x, r)
 }
 
+/// `log10(x) = e log10(2) + (f + w) log10(e)`: `e * LG2_HI` exact (16-bit constant), `f *
+/// LOG10E_HI` added to it by one fma, the small terms summed separately (about 1 ulp).
 #[device]
 pub fn log10(x: f32) -> f32 {
-    if !(x > 0.0 && x < f32::INFINITY) {
-        return log_special(x);
-    }
-    let (u, v) = ln_hi_lo(x, 0.0);
-    let h = u * 0.4342944920063019;
-    let hl = u.mul_add(0.4342944920063019, -h);
-    h + v.mul_add(0.4342944920063019, u.mul_add(-1.0103049952192578e-08, hl))
+    let (e, f) = log_split(x);
+    let w = (f * log_q(f)) * f;
+    let t = f.mul_add(0.4342944920063019, e * 0.301025390625);
+    let lo = e.mul_add(4.605039066518657e-06, f * -1.0103049952192578e-08);
+    let r = t + w.mul_add(0.4342944819032518, lo);
+    log_fix(x, r)
 }
 
+/// `log(1 + x)`: `s = 1 + x` rounded and its error `c` (Fast2Sum, larger operand first), then
+/// `1 + x = 2^e (1 + f + c')` with `c' = c 2^-e`, so `log(1 + x) = e ln2 + log(1 + f) + c' / (1 +
+/// f)`; the last term is below an ulp of the result, so `c' (1 - f)` is close enough, and `f`
+/// stays exact.
 #[device]
 pub fn ln_1p(x: f32) -> f32 {
-    if x.abs() <= 0.3333 {
-        let r = (x * x).mul_add(log_q(x), x);
-        return if x == 0.0 { x } else { r };
-    }
     let s = 1.0 + x;
-    if !(s > 0.0 && s < f32::INFINITY) {
-        return if x == -1.0 {
-            f32::NEG_INFINITY
-        } else {
-            log_special(s)
-        };
-    }
-    // 1 + x = s + c exactly (two-sum); log(1 + x) = log(s) + c/s.
-    let bb = s - 1.0;
-    let c = (1.0 - (s - bb)) + (x - bb);
-    let (u, v) = ln_hi_lo(s, 0.0);
-    u + c.mul_add(rcp_ftz(s), v)
+    let c = x.min(1.0) - (s - x.max(1.0));
+    let b = s.to_bits();
+    let eb = b.wrapping_sub(0x3f2a_aaab) & 0xff80_0000;
+    let f = f32::from_bits(b.wrapping_sub(eb)) - 1.0;
+    // 2^-e, with e capped at 126 (beyond, `c` is far below an ulp of the result).
+    let scale = f32::from_bits(0x3f80_0000u32.wrapping_sub((eb as i32).min(0x3f00_0000) as u32));
+    let l = (c * scale).mul_add(1.0 - f, log1p_k(f));
+    let e = ((eb as i32) as f32) * 1.1920928955078125e-07;
+    let r = e.mul_add(0.6931471824645996, e.mul_add(-1.904654323148236e-09, l));
+    // log1p(-0) = -0 (the sum with e*ln2 = +0 would give +0).
+    select(x == 0.0, x, log_fix(s, r))
 }

@@ -18,12 +18,14 @@
 
 use kernel_macros::device;
 
-use super::approx::rcp_ftz;
+use super::approx::{ex2_ftz, rcp_ftz, select};
 use super::f32_exp_log::{exp_parts, ln_1p, ln_scaled};
 
 #[device]
 fn with_sign_of(v: f32, s: f32) -> f32 {
-    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
+    // One bit-select (LOP3 with a single immediate), not two masks and an or.
+    let vb = v.to_bits();
+    f32::from_bits(vb ^ ((vb ^ s.to_bits()) & 0x8000_0000))
 }
 
 /// `1/h` for normal `h`, within about half an ulp.
@@ -41,57 +43,47 @@ fn half_exp(a: f32) -> f32 {
     m * s
 }
 
+/// Both paths computed, one selected (no branch): an odd polynomial for `|x| < 1`, else
+/// `e^|x|/2 - 1/(4 (e^|x|/2))`.
 #[device]
 pub fn sinh(x: f32) -> f32 {
     let a = x.abs();
-    if a < 1.0 {
-        let u = x * x;
-        let p = 2.806280235745362e-06f32;
-        let p = p.mul_add(u, 0.00019838102161884308);
-        let p = p.mul_add(u, 0.008333339355885983);
-        let p = p.mul_add(u, 0.1666666716337204);
-        return with_sign_of((x * u).mul_add(p, x), x);
-    }
+    let u = x * x;
+    let p = 2.806280235745362e-06f32;
+    let p = p.mul_add(u, 0.00019838102161884308);
+    let p = p.mul_add(u, 0.008333339355885983);
+    let p = p.mul_add(u, 0.1666666716337204);
+    let small = (x * u).mul_add(p, x);
     let h = half_exp(a);
-    let r = if h < 1e30 {
-        (-0.25f32).mul_add(recip(h), h)
-    } else {
-        h
-    };
-    with_sign_of(r, x)
+    // `recip(inf)` is NaN: beyond 1e30 the correction is far below an ulp anyway.
+    let big = select(h < 1e30, (-0.25f32).mul_add(recip(h), h), h);
+    select(a < 1.0, small, with_sign_of(big, x))
 }
 
 #[device]
 pub fn cosh(x: f32) -> f32 {
     let h = half_exp(x.abs());
-    if h < 1e30 {
-        0.25f32.mul_add(recip(h), h)
-    } else {
-        h
-    }
+    select(h < 1e30, 0.25f32.mul_add(recip(h), h), h)
 }
 
+/// Both paths computed, one selected (no branch): an odd polynomial for `|x| < 0.6`, else
+/// `1 - 2 / (e^2|x| + 1)` from MUFU.EX2 of `2|x| log2(e)` and MUFU.RCP, whose errors (the
+/// product's rounding, about 2 ulp of each unit) shrink by `2e^2|x| / (e^2|x| + 1)^2 < 0.36`
+/// there; large `|x|` gives `ex2 = inf`, `rcp = 0`, exactly 1.
 #[device]
 pub fn tanh(x: f32) -> f32 {
     let a = x.abs();
-    if a < 0.55 {
-        let u = x * x;
-        let p = -0.0009655737085267901f32;
-        let p = p.mul_add(u, 0.0034047593362629414);
-        let p = p.mul_add(u, -0.008826135657727718);
-        let p = p.mul_add(u, 0.02186564728617668);
-        let p = p.mul_add(u, -0.05396806448698044);
-        let p = p.mul_add(u, 0.13333332538604736);
-        let p = p.mul_add(u, -0.3333333432674408);
-        return with_sign_of((x * u).mul_add(p, x), x);
-    }
-    if a > 9.1 {
-        // 1 - tanh(9.1) is below half an ulp of 1; NaN takes the general path.
-        return with_sign_of(1.0, x);
-    }
-    let (m, s) = exp_parts(a + a, 1.4426950216293335, 1.925963033500011e-08, 0.0);
-    let y = recip(m.mul_add(s, 1.0));
-    with_sign_of((-2.0f32).mul_add(y, 1.0), x)
+    let u = x * x;
+    let p = -0.006269119679927826f32;
+    let p = p.mul_add(u, 0.021110959351062775);
+    let p = p.mul_add(u, -0.053873948752880096);
+    let p = p.mul_add(u, 0.13332915306091309);
+    let p = p.mul_add(u, -0.3333333134651184);
+    let small = (x * u).mul_add(p, x);
+    let e = ex2_ftz(a * 2.885390043258667);
+    let big = (-2.0f32).mul_add(rcp_ftz(e + 1.0), 1.0);
+    // The sign of x also for zeros (`fma(-0 * u, p, -0)` is `+0`).
+    with_sign_of(select(a < 0.6, small, big), x)
 }
 
 #[device]

@@ -48,7 +48,9 @@ pub fn sqrt_unit(z: f32) -> f32 {
 
 #[device]
 fn with_sign_of(v: f32, s: f32) -> f32 {
-    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
+    // One bit-select (LOP3 with a single immediate), not two masks and an or.
+    let vb = v.to_bits();
+    f32::from_bits(vb ^ ((vb ^ s.to_bits()) & 0x8000_0000))
 }
 
 /// `(s, z, big)`: `asin|x| = asin_k(s, z)` when `|x| <= 1/2` (`s = |x|`, `z = x^2`), else

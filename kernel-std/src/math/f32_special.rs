@@ -24,14 +24,16 @@
 
 use kernel_macros::device;
 
-use super::approx::rcp_ftz;
+use super::approx::{ex2_ftz, rcp_ftz, select};
 use super::f32_exp_log::{exp_parts, ln, ln_1p, ln_hi_lo};
 use super::f32_misc::{exp2_dd, log2_dd};
 use super::f32_trig::sinpi;
 
 #[device]
 fn with_sign_of(v: f32, s: f32) -> f32 {
-    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
+    // One bit-select (LOP3 with a single immediate), not two masks and an or.
+    let vb = v.to_bits();
+    f32::from_bits(vb ^ ((vb ^ s.to_bits()) & 0x8000_0000))
 }
 
 #[device]
@@ -93,17 +95,29 @@ fn erfc_pos(a: f32) -> f32 {
     (m * (-l).mul_add(r, r)) * s
 }
 
+/// One polynomial evaluation, its coefficients chosen per path (no branch): for `|x| < 1.0038`
+/// `erf x = x + x p(x^2)`; beyond, `erf |x| = 1 - 2^-r` with `r = |x| + |x| q(|x|)` (q fitted to
+/// `-log2(erfc a) / a - 1` on `[1.0038, 3.93]`, weighted by `erfc`, so the error of `r` counts as
+/// much as it moves the result), `2^-r` from MUFU.EX2. `q` grows monotonically beyond the fit:
+/// larger `|x|` (and `inf`) give `r` far above 24 (or `inf`), `2^-r = 0`, exactly 1.
 #[device]
 pub fn erf(x: f32) -> f32 {
     let a = x.abs();
-    if a < 1.0 {
-        return erf_small(x);
-    }
-    if a >= 3.92 {
-        // erfc(3.92) is below half an ulp of 1 (NaN takes the other path).
-        return with_sign_of(1.0, x);
-    }
-    with_sign_of(1.0 - erfc_pos(a), x)
+    let big = a >= 1.0038;
+    let t = select(big, a, x * x);
+    let p = select(big, 2.1347477741073817e-05, 7.850843394408002e-05);
+    let p = p.mul_add(
+        t,
+        select(big, -0.0005178935825824738, -0.0008009937009774148),
+    );
+    let p = p.mul_add(t, select(big, 0.005470361560583115, 0.005188374314457178));
+    let p = p.mul_add(t, select(big, -0.03474467620253563, -0.026853876188397408));
+    let p = p.mul_add(t, select(big, 0.15381528437137604, 0.11283587664365768));
+    let p = p.mul_add(t, select(big, 0.9159916043281555, -0.3761262595653534));
+    let p = p.mul_add(t, select(big, 0.6283806562423706, 0.12837916612625122));
+    let s = select(big, a, x);
+    let r = s.mul_add(p, s);
+    select(big, with_sign_of(1.0 - ex2_ftz(-r), x), r)
 }
 
 #[device]

@@ -19,7 +19,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{rcp_ftz, rint};
+use super::approx::{rcp_ftz, rint, select};
 
 /// `x = n*pi/2 + r` for `|x| >= 2^17` (finite): `(n mod 4, r)`.
 #[device]
@@ -68,22 +68,31 @@ fn rem_pio2_large(x: f32) -> (i32, f32) {
     }
 }
 
-/// `x = n*pi/2 + r`: `(n mod 4, r)`; NaN `r` for infinite or NaN `x`.
+/// `x = n*pi/2 + r`: `(n mod 4, r)`; NaN `r` for infinite or NaN `x` (the Cody-Waite steps
+/// give `inf - inf` there). Cody-Waite runs for every argument (`n = 0`, `r = x` exactly for
+/// `|x| <= pi/4`); Payne-Hanek only behind the one branch for `2^17 <= |x| < inf`, which the
+/// arguments of most kernels never take.
 #[device]
 pub fn rem_pio2(x: f32) -> (i32, f32) {
-    let ax = x.abs();
-    if ax <= 0.7853981633974483 {
-        return (0, x);
-    }
-    if ax >= 131072.0 && ax < f32::INFINITY {
-        return rem_pio2_large(x);
-    }
     let t = x.mul_add(0.6366197466850281, 12582912.0);
     let nf = t - 12582912.0;
     let r = nf.mul_add(-1.5707963705062866, x);
     let r = nf.mul_add(4.371138828673793e-08, r);
     let r = nf.mul_add(1.7151245100058819e-15, r);
-    ((t.to_bits() & 3) as i32, r)
+    let ax = x.abs();
+    if ax >= 131072.0 {
+        let (n, rl) = rem_pio2_large(x);
+        (n, select(ax < f32::INFINITY, rl, r))
+    } else {
+        // n = 0: r is x itself (the fmas' `+0` products would turn `-0` into `+0`).
+        ((t.to_bits() & 3) as i32, select(nf == 0.0, x, r))
+    }
+}
+
+/// `v` negated when bit 1 of `n` is set (`-v` for quadrants 2 and 3), by the sign bit.
+#[device]
+fn neg_if_bit1(v: f32, n: i32) -> f32 {
+    f32::from_bits(v.to_bits() ^ (((n as u32) & 2) << 30))
 }
 
 /// `sin(r)` for `|r| <= pi/4`.
@@ -100,7 +109,9 @@ pub fn sin_k(r: f32) -> f32 {
 
 #[device]
 fn with_sign_of(v: f32, s: f32) -> f32 {
-    f32::from_bits((v.to_bits() & 0x7fff_ffff) | (s.to_bits() & 0x8000_0000))
+    // One bit-select (LOP3 with a single immediate), not two masks and an or.
+    let vb = v.to_bits();
+    f32::from_bits(vb ^ ((vb ^ s.to_bits()) & 0x8000_0000))
 }
 
 /// `cos(r)` for `|r| <= pi/4`.
@@ -115,26 +126,38 @@ pub fn cos_k(r: f32) -> f32 {
     u.mul_add(p, 1.0)
 }
 
+/// `sin(r)` (`odd` false) or `cos(r)` (`odd` true) for `|r| <= pi/4`, as one Horner
+/// evaluation with per-kernel coefficients: `b + (b u) P(u)` with `u = r^2`, `b = r` for the
+/// sine and 1 for the cosine; the result has the sign of `b` (`sin(-0) = -0`).
+#[device]
+fn sin_or_cos_k(r: f32, odd: bool) -> f32 {
+    let u = r * r;
+    let b = select(odd, 1.0, r);
+    let p = select(odd, -2.723682257510518e-07, 0.0);
+    let p = p.mul_add(
+        u,
+        select(odd, 2.4799859602353536e-05, 2.724962087086169e-06),
+    );
+    let p = p.mul_add(
+        u,
+        select(odd, -0.0013888884568586946, -0.00019840084132738411),
+    );
+    let p = p.mul_add(u, select(odd, 0.0416666679084301, 0.008333331905305386));
+    let p = p.mul_add(u, select(odd, -0.5, -0.1666666716337204));
+    with_sign_of((b * u).mul_add(p, b), b)
+}
+
+/// One kernel evaluation (no branch), the quadrant's sign by the sign bit.
 #[device]
 pub fn sin(x: f32) -> f32 {
     let (n, r) = rem_pio2(x);
-    let v = if n & 1 == 1 { cos_k(r) } else { sin_k(r) };
-    if n & 2 == 2 {
-        -v
-    } else {
-        v
-    }
+    neg_if_bit1(sin_or_cos_k(r, n & 1 == 1), n)
 }
 
 #[device]
 pub fn cos(x: f32) -> f32 {
     let (n, r) = rem_pio2(x);
-    let v = if n & 1 == 1 { sin_k(r) } else { cos_k(r) };
-    if (n + 1) & 2 == 2 {
-        -v
-    } else {
-        v
-    }
+    neg_if_bit1(sin_or_cos_k(r, n & 1 == 0), n + 1)
 }
 
 #[device]
@@ -143,13 +166,13 @@ pub fn sincos(x: f32) -> (f32, f32) {
     let s = sin_k(r);
     let c = cos_k(r);
     let odd = n & 1 == 1;
-    let sv = if odd { c } else { s };
-    let cv = if odd { s } else { c };
-    let sv = if n & 2 == 2 { -sv } else { sv };
-    let cv = if (n + 1) & 2 == 2 { -cv } else { cv };
-    (sv, cv)
+    (
+        neg_if_bit1(select(odd, c, s), n),
+        neg_if_bit1(select(odd, s, c), n + 1),
+    )
 }
 
+/// `t = tan r` and `-1/t` (MUFU.RCP and one Newton step) both computed, one selected.
 #[device]
 pub fn tan(x: f32) -> f32 {
     let (n, r) = rem_pio2(x);
@@ -163,14 +186,9 @@ pub fn tan(x: f32) -> f32 {
     let p = p.mul_add(u, 0.13333342969417572);
     let p = p.mul_add(u, 0.3333333432674408);
     let t = with_sign_of((r * u).mul_add(p, r), r);
-    if n & 1 == 1 {
-        // -1/t: the hardware reciprocal and one Newton step.
-        let y = rcp_ftz(t);
-        let e = (-t).mul_add(y, 1.0);
-        -y.mul_add(e, y)
-    } else {
-        t
-    }
+    let y = rcp_ftz(t);
+    let e = (-t).mul_add(y, 1.0);
+    select(n & 1 == 1, -y.mul_add(e, y), t)
 }
 
 /// `sin(pi t)` for `|t| <= 1/4`.
@@ -198,41 +216,29 @@ fn cospi_k(t: f32) -> f32 {
     u.mul_add(p, 1.0)
 }
 
-/// `x = n/2 + t` exactly, `|t| <= 1/4`: `(n mod 4, t)`; `t` is NaN for infinite or NaN `x`.
+/// `x = n/2 + t` exactly, `|t| <= 1/4`: `(n mod 4, t)`, without a branch; `t` is NaN for
+/// infinite or NaN `x`. From `2^24` on, `x` is an even integer: it is replaced by `x * 0` (a
+/// zero of its sign, NaN for infinities), so `n = 0`, `t = ±0`, and `2x` cannot overflow.
 #[device]
 fn rem_half(x: f32) -> (i32, f32) {
-    if x.abs() < 16777216.0 {
-        let nf = rint(x + x);
-        ((nf as i32) & 3, nf.mul_add(-0.5, x))
-    } else {
-        // Even integers (t = 0), or infinity / NaN (t = NaN).
-        (0, x * 0.0)
-    }
+    let x = select(x.abs() < 16777216.0, x, x * 0.0);
+    let nf = rint(x + x);
+    ((nf as i32) & 3, nf.mul_add(-0.5, x))
 }
 
 #[device]
 pub fn sinpi(x: f32) -> f32 {
     let (n, t) = rem_half(x);
-    let v = if n & 1 == 1 { cospi_k(t) } else { sinpi_k(t) };
-    let v = if n & 2 == 2 { -v } else { v };
+    let v = neg_if_bit1(select(n & 1 == 1, cospi_k(t), sinpi_k(t)), n);
     // sin(pi n) is +0 for positive and -0 for negative integers n.
-    if v == 0.0 {
-        x * 0.0
-    } else {
-        v
-    }
+    select(v == 0.0, x * 0.0, v)
 }
 
+/// `+ 0.0` turns the `-0` of `cos(pi (n + 1/2))` into `+0`.
 #[device]
 pub fn cospi(x: f32) -> f32 {
     let (n, t) = rem_half(x);
-    let v = if n & 1 == 1 { sinpi_k(t) } else { cospi_k(t) };
-    let v = if (n + 1) & 2 == 2 { -v } else { v };
-    if v == 0.0 {
-        0.0
-    } else {
-        v
-    }
+    neg_if_bit1(select(n & 1 == 1, sinpi_k(t), cospi_k(t)), n + 1) + 0.0
 }
 
 #[device]
@@ -241,11 +247,7 @@ pub fn sincospi(x: f32) -> (f32, f32) {
     let s = sinpi_k(t);
     let c = cospi_k(t);
     let odd = n & 1 == 1;
-    let sv = if odd { c } else { s };
-    let cv = if odd { s } else { c };
-    let sv = if n & 2 == 2 { -sv } else { sv };
-    let cv = if (n + 1) & 2 == 2 { -cv } else { cv };
-    let sv = if sv == 0.0 { x * 0.0 } else { sv };
-    let cv = if cv == 0.0 { 0.0 } else { cv };
-    (sv, cv)
+    let sv = neg_if_bit1(select(odd, c, s), n);
+    let cv = neg_if_bit1(select(odd, s, c), n + 1);
+    (select(sv == 0.0, x * 0.0, sv), cv + 0.0)
 }

@@ -12,6 +12,7 @@
 use std::ffi::c_void;
 
 use ferrocuda::host_runtime::{Device, DeviceBuffer, Function, LaunchConfig, Module, Stream};
+use ferrocuda::kernel_ir::ast::FnDef;
 use ferrocuda::prelude::*;
 use ferrocuda_examples::util::Rng;
 
@@ -20,7 +21,10 @@ use super::timing::time_pair;
 use super::twins::Twins;
 
 macro_rules! un_kernels {
-    ($($name:ident, |$v:ident| $e:expr;)*) => {$(
+    ($($name:ident, |$v:ident| $e:expr;)*) => {
+        /// The unary kernels by name, for `cargo xtask ptx` (SASS comparisons with the twins).
+        const UN_DEFS: &[(&str, fn() -> &'static FnDef)] = &[$((stringify!($name), $name::ast)),*];
+        $(
         #[kernel]
         pub fn $name(x: &[f32], y: &mut [f32]) {
             let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
@@ -38,7 +42,10 @@ macro_rules! un_kernels {
     )*};
 }
 macro_rules! bin_kernels {
-    ($($name:ident, |$v:ident, $w:ident| $e:expr;)*) => {$(
+    ($($name:ident, |$v:ident, $w:ident| $e:expr;)*) => {
+        /// The binary kernels by name.
+        const BIN_DEFS: &[(&str, fn() -> &'static FnDef)] = &[$((stringify!($name), $name::ast)),*];
+        $(
         #[kernel]
         pub fn $name(x: &[f32], z: &[f32], y: &mut [f32]) {
             let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
@@ -96,6 +103,15 @@ bin_kernels! {
     k_hypot, |v, w| v.hypot(w);
     k_fmod, |v, w| v % w;
     k_copysign, |v, w| v.copysign(w);
+}
+
+/// The per-function kernel `name` (`k_sin`...), for `cargo xtask ptx`.
+pub fn kernel_def(name: &str) -> Option<&'static FnDef> {
+    UN_DEFS
+        .iter()
+        .chain(BIN_DEFS)
+        .find(|(n, _)| *n == name)
+        .map(|(_, def)| def())
 }
 
 type Un = fn(&Stream, LaunchConfig, &DeviceBuffer<f32>, &mut DeviceBuffer<f32>) -> Result<()>;

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use ferrocuda::host_runtime::Device;
 
+pub use math::kernel_def as math_kernel_def;
 pub use report::Row;
 
 pub fn run(args: &[String]) -> Result<(), String> {
