@@ -3,6 +3,7 @@
 //! outputs and compares against the reference; tests, example binaries and benchmarks share them.
 
 pub mod clock;
+pub mod corpus;
 pub mod fence_reduction;
 pub mod histogram;
 pub mod launch;

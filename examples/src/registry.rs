@@ -117,6 +117,179 @@ pub static KERNELS: &[KernelEntry] = &[
     },
 ];
 
+/// The porting corpus's kernels (`crate::corpus`), named `corpus_<kernel>`.
+pub static CORPUS_KERNELS: &[KernelEntry] = &[
+    KernelEntry {
+        name: "corpus_vector_add",
+        def: crate::corpus::elementwise::vector_add::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_saxpy",
+        def: crate::corpus::elementwise::saxpy::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_gelu",
+        def: crate::corpus::elementwise::gelu::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_transpose_naive",
+        def: crate::corpus::transpose::transpose_naive::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_transpose_tiled",
+        def: crate::corpus::transpose::transpose_tiled::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_matmul_naive",
+        def: crate::corpus::matmul::matmul_naive::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_matmul_tiled",
+        def: crate::corpus::matmul::matmul_tiled::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_sgemm_regtile",
+        def: crate::corpus::matmul::sgemm_regtile::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_reduce_tree",
+        def: crate::corpus::reduce::reduce_tree::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_reduce_shfl",
+        def: crate::corpus::reduce::reduce_shfl::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_reduce_warp_atomic",
+        def: crate::corpus::reduce::reduce_warp_atomic::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_scan_block",
+        def: crate::corpus::scan::scan_block::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_add_offsets",
+        def: crate::corpus::scan::add_offsets::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_compact_flags",
+        def: crate::corpus::scan::compact_flags::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_compact_scatter",
+        def: crate::corpus::scan::compact_scatter::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_histogram_uint4",
+        def: crate::corpus::histogram::histogram_uint4::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_stencil2d",
+        def: crate::corpus::stencil::stencil2d::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_stencil3d",
+        def: crate::corpus::stencil::stencil3d::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_filter5x5",
+        def: crate::corpus::stencil::filter5x5::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_conv_row",
+        def: crate::corpus::convolution::conv_row::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_conv_col",
+        def: crate::corpus::convolution::conv_col::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_softmax_rows",
+        def: crate::corpus::rows::softmax_rows::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_layernorm",
+        def: crate::corpus::rows::layernorm::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_bitonic_step",
+        def: crate::corpus::sort::bitonic_step::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_spmv_csr_scalar",
+        def: crate::corpus::spmv::spmv_csr_scalar::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_spmv_csr_vector",
+        def: crate::corpus::spmv::spmv_csr_vector::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_nbody_forces",
+        def: crate::corpus::nbody::nbody_forces::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_black_scholes",
+        def: crate::corpus::black_scholes::black_scholes::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_mandelbrot",
+        def: crate::corpus::mandelbrot::mandelbrot::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_rgba_adjust",
+        def: crate::corpus::image::rgba_adjust::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_rgba_to_gray",
+        def: crate::corpus::image::rgba_to_gray::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_gemv_rows",
+        def: crate::corpus::gemv::gemv_rows::ast,
+        generics: none,
+    },
+    KernelEntry {
+        name: "corpus_gemv_cols",
+        def: crate::corpus::gemv::gemv_cols::ast,
+        generics: none,
+    },
+];
+
+/// A kernel of the examples or of the corpus by name.
 pub fn find(name: &str) -> Option<&'static KernelEntry> {
-    KERNELS.iter().find(|k| k.name == name)
+    KERNELS
+        .iter()
+        .chain(CORPUS_KERNELS)
+        .find(|k| k.name == name)
 }

@@ -1,7 +1,8 @@
 //! `cargo xtask gpu-bundle`: everything the GPU suite needs, for a machine with a GPU and no Rust.
 //!
 //! Builds the workspace's test binaries, examples and this tool in release mode, copies the
-//! executables (stripped) plus the CUDA C twins into one folder, and writes `run.sh`, which runs every
+//! executables (stripped) plus the CUDA C twins (the porting corpus's among them) and the peers'
+//! Python scripts into one folder, and writes `run.sh`, which runs every
 //! test binary including the `#[ignore]`d GPU tests and then the examples.
 
 use std::fs;
@@ -71,6 +72,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         fs::copy(&exe, &dest).map_err(|e| format!("copy {exe}: {e}"))?;
     }
     copy_dir(Path::new("benches/reference"), &out.join("reference"))?;
+    // The porting corpus's peers (Numba-CUDA, Triton), run by `bench corpus --peers`.
+    copy_dir(Path::new("benches/peers"), &out.join("peers"))?;
     fs::write(out.join("run.sh"), RUNNER).map_err(|e| e.to_string())?;
     set_executable(&out.join("run.sh"))?;
     let size = dir_size(&out);
@@ -171,7 +174,8 @@ fn set_executable(_: &Path) -> Result<(), String> {
 
 const RUNNER: &str = r#"#!/usr/bin/env bash
 # Runs the GPU suite from a gpu-bundle: every test binary with its #[ignore]d GPU tests included,
-# then the examples. Usage: ./run.sh [tests|examples|bench ARGS...]. Logs go to $OUT when set.
+# then the examples. Usage: ./run.sh [tests|examples|bench ARGS...]; `./run.sh bench corpus
+# --peers` runs the porting corpus against its nvcc twins, Numba-CUDA and Triton. Logs go to $OUT when set.
 cd "$(dirname "$0")"
 export FERROCUDA_REQUIRE_GPU=1
 what="${1:-all}"

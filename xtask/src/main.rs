@@ -12,7 +12,8 @@
 //!   release build) against the committed budget; fails above it (CI runs it).
 //! - `gpu-bundle [--out DIR]`: release test binaries, examples and this tool in one folder for a GPU
 //!   machine without Rust.
-//! - `bench [names...]`: the benchmark suite (run on a machine with a GPU).
+//! - `bench [names...]`: the benchmark suite (run on a machine with a GPU); `bench corpus
+//!   [cases...] [--peers]`: the porting corpus against its nvcc twins, with Numba-CUDA and Triton.
 //! - `cycles`: fails when a module imports a module that imports it back (also a test).
 
 mod bench;
@@ -51,4 +52,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after PASS[,PASS]] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...] | cycles>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after PASS[,PASS]] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";

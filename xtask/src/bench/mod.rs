@@ -4,9 +4,13 @@
 //! Method: inputs random (never zeros), outputs checked against a CPU reference before timing,
 //! warm-up launches, then CUDA events around each launch; median and spread of `RUNS` runs;
 //! buffers several times larger than L2 for the memory-bound workloads.
+//!
+//! `cargo xtask bench corpus [CASES...] [--peers]` runs the porting corpus alone (see `corpus.rs`).
 
+mod corpus;
 mod cublas;
 mod math;
+mod peers;
 mod report;
 mod timing;
 mod twins;
@@ -34,6 +38,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Some(note) => eprintln!("nvcc twins: {note}"),
         None => eprintln!("nvcc twins: built with {}", twins.nvcc_version),
     }
+    let header = format!(
+        "{} (sm_{}), driver {}, {}",
+        props.name,
+        dev.sm(),
+        dev.driver_version(),
+        twins.nvcc_version
+    );
+    if args.first().map(String::as_str) == Some("corpus") {
+        corpus::run(&dev, &twins, &header, &args[1..])?;
+        eprintln!("corpus done in {:.1}s", started.elapsed().as_secs_f32());
+        return Ok(());
+    }
     let wanted: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut rows = Vec::new();
     for w in workloads::ALL {
@@ -49,13 +65,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    let header = format!(
-        "{} (sm_{}), driver {}, {}",
-        props.name,
-        dev.sm(),
-        dev.driver_version(),
-        twins.nvcc_version
-    );
     report::print_table(&header, &rows);
     let out_dir = std::env::var("OUT").unwrap_or_else(|_| ".".into());
     report::write_json(&format!("{out_dir}/bench.json"), &header, &rows)?;

@@ -14,6 +14,7 @@ pub enum Unit {
     Millis,
 }
 
+#[derive(Clone)]
 pub struct Row {
     pub name: String,
     pub unit: Unit,

@@ -50,19 +50,32 @@ impl Twins {
         if let Err(e) = std::fs::create_dir_all(&out) {
             return Twins::none(&format!("cannot create {}: {e}", out.display()));
         }
-        for entry in std::fs::read_dir(&src).into_iter().flatten().flatten() {
-            let p = entry.path();
-            if p.is_file() && p.extension().is_some_and(|e| e == "cu") {
-                let stem = p.file_stem().unwrap().to_string_lossy().to_string();
-                let cubin = out.join(format!("{stem}.cubin"));
-                let status = Command::new("nvcc")
-                    .args(["-cubin", "-O3", &format!("-arch=sm_{sm}"), "-o"])
-                    .arg(&cubin)
-                    .arg(&p)
-                    .status();
-                if !status.is_ok_and(|s| s.success()) {
-                    return Twins::none(&format!("nvcc failed on {}", p.display()));
+        // `reference/*.cu` and the porting corpus's `reference/corpus/*.cu`, all at once.
+        let mut jobs = Vec::new();
+        for (sub, dest) in [
+            (src.clone(), out.clone()),
+            (src.join("corpus"), out.join("corpus")),
+        ] {
+            if std::fs::create_dir_all(&dest).is_err() {
+                continue;
+            }
+            for entry in std::fs::read_dir(&sub).into_iter().flatten().flatten() {
+                let p = entry.path();
+                if p.is_file() && p.extension().is_some_and(|e| e == "cu") {
+                    let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+                    let cubin = dest.join(format!("{stem}.cubin"));
+                    let child = Command::new("nvcc")
+                        .args(["-cubin", "-O3", &format!("-arch=sm_{sm}"), "-o"])
+                        .arg(&cubin)
+                        .arg(&p)
+                        .spawn();
+                    jobs.push((p, child));
                 }
+            }
+        }
+        for (p, child) in jobs {
+            if !child.and_then(|mut c| c.wait()).is_ok_and(|s| s.success()) {
+                return Twins::none(&format!("nvcc failed on {}", p.display()));
             }
         }
         Twins {
@@ -115,6 +128,30 @@ impl Twins {
             )),
             Err(e) => Err(format!("{name}: {e}")),
         })
+    }
+
+    /// Loads `entries` from `<file>.cubin` (`file` may name a subfolder: `corpus/scan`); None
+    /// when twins were not built.
+    pub fn functions(
+        &self,
+        dev: &Device,
+        file: &str,
+        entries: &[&str],
+    ) -> Option<Result<(Module, Vec<Function>)>> {
+        let dir: &Path = self.dir.as_deref()?;
+        let image = std::fs::read(dir.join(format!("{file}.cubin"))).ok()?;
+        Some(Module::from_cubin(dev, &image).and_then(|m| {
+            let f = entries
+                .iter()
+                .map(|e| m.function(e))
+                .collect::<Result<Vec<_>>>()?;
+            Ok((m, f))
+        }))
+    }
+
+    /// The folder of the CUDA C sources, when found.
+    pub fn source_dir(&self) -> Option<&Path> {
+        self.src.as_deref()
     }
 
     /// Loads `entry` from `<file>.cubin`; None when twins were not built.

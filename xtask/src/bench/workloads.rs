@@ -68,6 +68,10 @@ pub static ALL: &[Workload] = &[
         name: "math-kernels",
         run: super::math::kernels_bench,
     },
+    Workload {
+        name: "corpus",
+        run: super::corpus::workload,
+    },
 ];
 
 fn e(x: impl std::fmt::Display) -> String {
