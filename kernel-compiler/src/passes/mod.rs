@@ -14,6 +14,7 @@ use kernel_ir::ir::Kernel;
 pub mod bce;
 mod check_cover;
 pub mod const_fold;
+pub mod counted_while;
 pub mod cse;
 pub mod dce;
 pub mod defer_checks;
@@ -48,6 +49,7 @@ pub(crate) mod testkit;
 
 pub use bce::bce;
 pub use const_fold::const_fold;
+pub use counted_while::counted_while;
 pub use cse::cse;
 pub use dce::dce;
 pub use defer_checks::defer_checks;

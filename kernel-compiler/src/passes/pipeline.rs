@@ -37,6 +37,7 @@ const fn pass(name: &'static str, run: fn(&mut Kernel, &CompileOptions) -> bool)
 
 pub static BCE: FnPass = pass("bce", bce);
 pub static CONST_FOLD: FnPass = pass("const_fold", |k, _| const_fold(k));
+pub static COUNTED_WHILE: FnPass = pass("counted_while", |k, _| counted_while(k));
 pub static UNROLL: FnPass = pass("unroll", |k, _| unroll(k));
 pub static SROA: FnPass = pass("sroa", |k, _| sroa(k));
 pub static CSE: FnPass = pass("cse", |k, _| cse(k));
@@ -89,6 +90,8 @@ pub static PIPELINE: &[Step] = &[
     // unconditional panic below.
     Run(&BCE, Checks(false)),
     Run(&CONST_FOLD, Always),
+    // `while` loops of constant start, bound and step become `for` loops, which `unroll` takes.
+    Run(&COUNTED_WHILE, Always),
     // Unrolling an outer loop makes inner loop bounds that depend on its induction variable
     // constants; folding makes array indices built from induction variables constants; `sroa`
     // then turns arrays indexed only by constants into one variable per element. Folding runs

@@ -325,14 +325,6 @@ fn unrolled(k: &mut Kernel, s: &Shape, insts: &[Inst], from: Var) -> Vec<Inst> {
         u32::MAX as u64
     };
     let c = |v: u64| Operand::Const(Const { ty, bits: v });
-    let (big, s3x, s3, room, lim) = (
-        k.new_var(Ty::Bool),
-        k.new_var(ty),
-        k.new_var(ty),
-        k.new_var(Ty::Bool),
-        k.new_var(ty),
-    );
-    let n_minus = k.new_var(ty);
     let bin = |dst, op, a, b| Inst::Binary { dst, op, a, b };
     let sel = |dst, cond: Var, a, b| Inst::Select {
         dst,
@@ -340,19 +332,43 @@ fn unrolled(k: &mut Kernel, s: &Shape, insts: &[Inst], from: Var) -> Vec<Inst> {
         a,
         b,
     };
-    let mut out = vec![
-        bin(big, BinOp::Gt, s.stride, c(max / (FACTOR as u64 - 1))),
-        bin(s3x, BinOp::Mul, s.stride, c(FACTOR as u64 - 1)),
-        sel(s3, big, c(max), s3x.into()),
-        bin(room, BinOp::Gt, s.n, s3.into()),
-        bin(n_minus, BinOp::Sub, s.n, s3.into()),
-        sel(lim, room, n_minus.into(), c(0)),
-    ];
+    let steps = FACTOR as u64 - 1;
+    let mut out = Vec::new();
+    // `s3` and `lim` are computed here where the stride (and the bound) are constants, so that
+    // no instruction on constants is left for ptxas (nothing folds after this pass).
+    let s3: Operand = match s.stride {
+        Operand::Const(st) => c(if st.bits > max / steps {
+            max
+        } else {
+            st.bits * steps
+        }),
+        _ => {
+            let (big, s3x, s3) = (k.new_var(Ty::Bool), k.new_var(ty), k.new_var(ty));
+            out.extend([
+                bin(big, BinOp::Gt, s.stride, c(max / steps)),
+                bin(s3x, BinOp::Mul, s.stride, c(steps)),
+                sel(s3, big, c(max), s3x.into()),
+            ]);
+            s3.into()
+        }
+    };
+    let lim: Operand = match (s.n, s3) {
+        (Operand::Const(n), Operand::Const(s3)) => c(n.bits.saturating_sub(s3.bits)),
+        _ => {
+            let (room, n_minus, lim) = (k.new_var(Ty::Bool), k.new_var(ty), k.new_var(ty));
+            out.extend([
+                bin(room, BinOp::Gt, s.n, s3),
+                bin(n_minus, BinOp::Sub, s.n, s3),
+                sel(lim, room, n_minus.into(), c(0)),
+            ]);
+            lim.into()
+        }
+    };
 
     let id = k.new_loop();
     let go = k.new_var(Ty::Bool);
     let mut trip = vec![
-        bin(go, BinOp::Lt, from.into(), lim.into()),
+        bin(go, BinOp::Lt, from.into(), lim),
         Inst::If {
             cond: go.into(),
             then: Block::default(),

@@ -4,8 +4,7 @@
 //! - `Full`: unrolled completely when the trip count is at most [`FULL_MAX_TRIP`] and trip count
 //!   times body size (instructions, nested included) at most [`FULL_MAX_INSTS`]; otherwise left
 //!   as is (not an error).
-//! - `Auto`: unrolled completely when the trip count is at most [`AUTO_MAX_TRIP`] and trip count
-//!   times body size at most [`AUTO_MAX_INSTS`].
+//! - `Auto`: unrolled completely where nvcc would unroll it: see [`policy`].
 //! - `By(n)`: the body is repeated `n` times inside a loop stepping `n * step`, followed by the
 //!   `trip % n` leftover iterations unrolled straight. Copy `j` of the body reads `iv + j*step`
 //!   (`iv - j*step` for reversed loops) from a fresh variable. Loops whose body breaks out of or
@@ -20,6 +19,7 @@
 //!
 //! Loops are processed innermost first.
 
+pub mod policy;
 mod prefold;
 
 use super::eval::int_const;
@@ -30,8 +30,6 @@ use prefold::Prefold;
 
 pub const FULL_MAX_TRIP: u128 = 4096;
 pub const FULL_MAX_INSTS: usize = 1 << 17;
-pub const AUTO_MAX_TRIP: u128 = 16;
-pub const AUTO_MAX_INSTS: usize = 512;
 
 /// Unrolls every eligible loop once (innermost first). Returns whether anything changed.
 pub fn unroll(k: &mut Kernel) -> bool {
@@ -172,13 +170,14 @@ fn unrolled(k: &mut Kernel, inst: &Inst, out: &mut Vec<Inst>, prefold: bool) -> 
     match *unroll {
         Unroll::Never | Unroll::By(0) | Unroll::By(1) => None,
         Unroll::Full | Unroll::Auto => {
-            let (max_trip, max_insts) = if *unroll == Unroll::Full {
-                (FULL_MAX_TRIP, FULL_MAX_INSTS)
-            } else {
-                (AUTO_MAX_TRIP, AUTO_MAX_INSTS)
-            };
             let t = trip(*start, *end, *step, *inclusive, *reverse)?;
-            if t.count > max_trip || (t.count as usize).saturating_mul(size) > max_insts {
+            let ok = if *unroll == Unroll::Full {
+                t.count <= FULL_MAX_TRIP
+                    && (t.count as usize).saturating_mul(size) <= FULL_MAX_INSTS
+            } else {
+                policy::auto_full(body, *iv, t.count, k.vars.len())
+            };
+            if !ok {
                 return None;
             }
             let vals: Vec<i128> = (0..t.count).map(|i| t.value(i)).collect();
