@@ -16,8 +16,8 @@ use std::sync::Mutex;
 use crate::intrinsic::IntrinsicId;
 use crate::ir::{
     ArrayId, BinOp, Block, Const, Inst, Kernel, KernelAttrs, LocalArray, LoopId, Operand,
-    PanicKind, PanicSite, Param, ParamKind, SharedAlloc, SharedId, SiteId, SourceLoc, Space, Ty,
-    UnOp, Unroll, Var,
+    OverflowOp, PanicKind, PanicSite, Param, ParamKind, SharedAlloc, SharedId, SiteId, SourceLoc,
+    Space, Ty, UnOp, Unroll, Var,
 };
 
 /// A line that does not read as IR.
@@ -189,6 +189,14 @@ impl<'a> Parser<'a> {
                     "Bounds" => PanicKind::Bounds,
                     "DivByZero" => PanicKind::DivByZero,
                     "DivOverflow" => PanicKind::DivOverflow,
+                    "RemByZero" => PanicKind::RemByZero,
+                    "RemOverflow" => PanicKind::RemOverflow,
+                    "Overflow(Add)" => PanicKind::Overflow(OverflowOp::Add),
+                    "Overflow(Sub)" => PanicKind::Overflow(OverflowOp::Sub),
+                    "Overflow(Mul)" => PanicKind::Overflow(OverflowOp::Mul),
+                    "Overflow(Neg)" => PanicKind::Overflow(OverflowOp::Neg),
+                    "Overflow(Shl)" => PanicKind::Overflow(OverflowOp::Shl),
+                    "Overflow(Shr)" => PanicKind::Overflow(OverflowOp::Shr),
                     k => {
                         let inner = k
                             .strip_prefix("Explicit(")
@@ -779,7 +787,28 @@ fn unop_named(s: &str) -> Option<UnOp> {
 fn binop_named(s: &str) -> Option<BinOp> {
     use BinOp::*;
     [
-        Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, MulHi, Eq, Ne, Lt, Le, Gt, Ge,
+        Add,
+        Sub,
+        Mul,
+        Div,
+        Rem,
+        And,
+        Or,
+        Xor,
+        Shl,
+        Shr,
+        Min,
+        Max,
+        MulHi,
+        AddOverflows,
+        SubOverflows,
+        MulOverflows,
+        Eq,
+        Ne,
+        Lt,
+        Le,
+        Gt,
+        Ge,
     ]
     .into_iter()
     .find(|op| crate::print::binop_name(*op) == s)

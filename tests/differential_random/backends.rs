@@ -112,7 +112,9 @@ pub fn load(dev: &Device, def: &'static FnDef, fma: bool) -> Result<Loaded, Stri
     let c = compile_for(def, dev.sm(), false, fma)?;
     if let Some(dir) = disk_cache::cache_dir() {
         let key = disk_cache::disk_cache_key(&c.ptx, dev.sm(), dev.driver_version());
-        if kernel_testkit::ptxas::find().is_some() && disk_cache::load(&dir, &key).is_none() {
+        if kernel_testkit::ptxas::require_ptxas().is_some()
+            && disk_cache::load(&dir, &key).is_none()
+        {
             let r = kernel_testkit::ptxas::assemble(&c.ptx, dev.sm())
                 .map_err(|e| format!("ptxas: {e}"))?;
             disk_cache::store(&dir, &key, &r.cubin);

@@ -292,7 +292,7 @@ fn random_kernels_on_the_gpu() {
     // The driver JITs one module at a time (measured: 130 ms a kernel with 16 threads loading):
     // with ptxas at hand each thread assembles its own kernels into the runtime's cubin cache,
     // from which `Module::from_compiled` loads them (site tables and all).
-    let cache = (kernel_testkit::ptxas::find().is_some()
+    let cache = (kernel_testkit::ptxas::require_ptxas().is_some()
         && std::env::var_os("FERROCUDA_CACHE_DIR").is_none())
     .then(|| std::env::temp_dir().join(format!("ferrocuda-diff-{}", std::process::id())));
     if let Some(dir) = &cache {

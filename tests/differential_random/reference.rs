@@ -921,7 +921,13 @@ fn binary(op: BinOp, a: V, b: V, sp: Span) -> R<V> {
                 BinOp::Mul => x.checked_mul(y).expect("generated `*` overflowed"),
                 BinOp::Div | BinOp::Rem => {
                     if y == 0 {
-                        return panic_at(PanicKind::DivByZero, sp, 0, 0);
+                        // Rust's words: `/` divides, `%` calculates a remainder.
+                        let kind = if op == BinOp::Div {
+                            PanicKind::DivByZero
+                        } else {
+                            PanicKind::RemByZero
+                        };
+                        return panic_at(kind, sp, 0, 0);
                     }
                     let r = if op == BinOp::Div {
                         x.checked_div(y)
@@ -930,7 +936,10 @@ fn binary(op: BinOp, a: V, b: V, sp: Span) -> R<V> {
                     };
                     match r {
                         Some(r) => r,
-                        None => return panic_at(PanicKind::DivOverflow, sp, 0, 0),
+                        None if op == BinOp::Div => {
+                            return panic_at(PanicKind::DivOverflow, sp, 0, 0)
+                        }
+                        None => return panic_at(PanicKind::RemOverflow, sp, 0, 0),
                     }
                 }
                 BinOp::BitAnd => x & y,

@@ -653,7 +653,7 @@ fn is_panic(b: &Block) -> bool {
 mod tests {
     use super::*;
     use crate::passes::testkit::*;
-    use kernel_ir::ir::Inst;
+    use kernel_ir::ir::{Inst, Unroll};
 
     fn checks(k: &Kernel) -> usize {
         let mut n = 0;
