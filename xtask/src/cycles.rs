@@ -435,11 +435,18 @@ fn strip_comments(text: &str) -> String {
     out
 }
 
-/// The text without `#[cfg(test)]` items (test modules, test-only functions).
+/// The text without `#[cfg(test)]` (or `#[cfg(all(test, ..))]`) items (test modules, test-only
+/// functions).
 fn without_test_modules(text: &str) -> String {
+    let test_attr = |t: &str| {
+        ["#[cfg(test)]", "#[cfg(all(test,"]
+            .iter()
+            .filter_map(|p| t.find(p))
+            .min()
+    };
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find("#[cfg(test)]") {
+    while let Some(at) = test_attr(rest) {
         out.push_str(&rest[..at]);
         let after = &rest[at..];
         // Skip to the item's end: its first `;` before any `{`, or its balanced braces.

@@ -11,13 +11,8 @@
 
 use kernel_macros::device;
 
+use super::f64_reduce::pow2i;
 use super::f64_reduce::{fast_two_sum, two_sum};
-
-/// `2^k` for `k` in `[-1022, 1023]`.
-#[device]
-pub fn pow2i(k: i32) -> f64 {
-    f64::from_bits(((k + 1023) as u64) << 52)
-}
 
 /// `x * 2^k` for any `k` in `[-2100, 2100]`, rounding once.
 #[device]

@@ -13,8 +13,9 @@
 
 use kernel_macros::device;
 
-use super::f64_exp_log::{exp_parts, expm1_dd, pow2i, scale2};
+use super::f64_exp_log::{exp_parts, expm1_dd, scale2};
 use super::f64_pow::log_dd;
+use super::f64_reduce::pow2i;
 use super::f64_reduce::{fast_two_sum, two_sum};
 
 /// `e^ax = 2^k (u + v)` for `0 <= ax <= 711` as `(k, u, v)`, `u` in `[0.7, 1.5]`.

@@ -12,7 +12,11 @@
 
 use kernel_macros::device;
 
-use super::f64_exp_log::pow2i;
+/// `2^k` for `k` in `[-1022, 1023]`.
+#[device]
+pub fn pow2i(k: i32) -> f64 {
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
 
 /// `(a + b)` exactly as `(sum, error)`.
 #[device]
