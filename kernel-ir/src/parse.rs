@@ -745,21 +745,7 @@ fn debug_string(s: &str) -> Res<(String, &str)> {
     Err("unterminated string".into())
 }
 
-const TYPES: [Ty; 13] = [
-    Ty::Bool,
-    Ty::I8,
-    Ty::I16,
-    Ty::I32,
-    Ty::I64,
-    Ty::U8,
-    Ty::U16,
-    Ty::U32,
-    Ty::U64,
-    Ty::F16,
-    Ty::BF16,
-    Ty::F32,
-    Ty::F64,
-];
+const TYPES: [Ty; 13] = Ty::ALL;
 
 fn ty_named(s: &str) -> Res<Ty> {
     TYPES

@@ -21,6 +21,22 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Every scalar type, in declaration order (for parsers and exhaustive tests).
+    pub const ALL: [Ty; 13] = [
+        Ty::Bool,
+        Ty::I8,
+        Ty::I16,
+        Ty::I32,
+        Ty::I64,
+        Ty::U8,
+        Ty::U16,
+        Ty::U32,
+        Ty::U64,
+        Ty::F16,
+        Ty::BF16,
+        Ty::F32,
+        Ty::F64,
+    ];
     /// The type's name as Rust spells it (`u32`, `f16`, `bool`): IR dumps, typed intrinsic
     /// names and messages all use it.
     pub fn rust_name(self) -> &'static str {

@@ -6,21 +6,7 @@ use kernel_compiler::CompileOptions;
 use kernel_ir::ir::*;
 use kernel_std::intrinsics;
 
-pub const ALL_TYS: [Ty; 13] = [
-    Ty::Bool,
-    Ty::I8,
-    Ty::I16,
-    Ty::I32,
-    Ty::I64,
-    Ty::U8,
-    Ty::U16,
-    Ty::U32,
-    Ty::U64,
-    Ty::F16,
-    Ty::BF16,
-    Ty::F32,
-    Ty::F64,
-];
+pub const ALL_TYS: [Ty; 13] = Ty::ALL;
 
 pub struct KB {
     pub k: Kernel,
