@@ -75,9 +75,10 @@ fn loop_latch_never_steps_past_the_end() {
     assert_line(&p, "setp.lt.u32");
     assert_line(&p, "setp.le.u32");
     assert_line(&p, ", 0xFFFFFFFF;");
+    // 8-bit induction variables live normalized in 32-bit registers.
     let p = check(&loops_kernel(Ty::I8));
-    assert_line(&p, "setp.le.s16");
-    assert_line(&p, "setp.lt.u16");
+    assert_line(&p, "setp.le.s32");
+    assert_line(&p, "setp.lt.u32");
 }
 
 #[test]

@@ -68,13 +68,16 @@ fn float_to_int_saturates_and_zeroes_nan() {
 
 #[test]
 fn int_casts() {
+    // 8- and 16-bit values sit sign- or zero-extended in 32-bit registers.
     let p = check(&casts_from(Ty::I8));
-    assert_line(&p, "cvt.s32.s16");
-    assert_line(&p, "cvt.s64.s16");
-    assert_line(&p, "cvt.rn.f32.s16");
+    assert_line(&p, "cvt.s64.s32");
+    assert_line(&p, "cvt.rn.f32.s32");
+    let p = check(&casts_from(Ty::I16));
+    assert_line(&p, "cvt.s32.s8");
     let p = check(&casts_from(Ty::U64));
     assert_line(&p, "cvt.u32.u64");
-    assert_line(&p, "cvt.u16.u64");
+    assert_line(&p, "cvt.s32.s16");
+    assert_line(&p, "and.b32");
     assert_line(&p, "cvt.rn.f64.u64");
     let p = check(&casts_from(Ty::Bool));
     assert_line(&p, "selp.u32");

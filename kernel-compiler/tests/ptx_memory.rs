@@ -111,7 +111,7 @@ fn memory_lines() {
     let p = check(&memory_kernel(Ty::Bool));
     assert_line(&p, "st.shared.u8");
     assert_line(&p, "ld.local.u8");
-    assert_line(&p, "setp.ne.u16");
+    assert_line(&p, "setp.ne.u32");
     let p = check(&memory_kernel(Ty::BF16));
     assert_line(&p, "ld.global.nc.b16");
 }
@@ -156,10 +156,10 @@ fn scalar_and_struct_params() {
         ".param .b16 p10_s9",
         ".param .f64 p13_s12",
         ".param .align 8 .b8 p14_my__Point_f32_[24]",
-        "ld.param.u8 %rs",
+        "ld.param.u8 %r",
         "ld.param.u64 %rd",
         "[p14_my__Point_f32_+8]",
-        "ld.param.s16 %rs",
+        "ld.param.s16 %r",
     ] {
         assert_line(&p, l);
     }

@@ -67,7 +67,7 @@ fn panic_protocol() {
         "exit;".into(),
         "$Lfc_panic:".into(),
         // The explicit panic records the f32's bits and the i8 sign-extended.
-        "cvt.s64.s16".into(),
+        "cvt.s64.s32".into(),
     ];
     for l in &lines {
         assert_line(&p, l);

@@ -2,8 +2,7 @@
 //!
 //! Float -> int saturates and maps NaN to 0 explicitly (a `setp.nan` + `selp`), because PTX only
 //! guarantees NaN -> 0 for some source/destination pairs. 8- and 16-bit destinations go through a
-//! 32-bit saturating conversion and a clamp, so the result never depends on how a narrow `cvt`
-//! fills the upper half of its 16-bit register.
+//! 32-bit saturating conversion and a clamp, which leaves them normalized in their 32-bit register.
 //!
 //! bf16 needs sm_80 for `cvt.rn.bf16.f32` and sm_90 for conversions from f64 and integers; on
 //! older targets the same rounding is done in software. Conversions from wider sources first round
@@ -15,12 +14,12 @@ use super::regs::Reg;
 use super::types::{bits_suffix, float_suffix, int_suffix, reg_bits};
 use kernel_ir::ir::{Operand, Ty, Var};
 
-/// A register width (16, 32 or 64) as text.
+/// A register width (32 or 64) as text.
 fn width(bits: u32) -> &'static str {
-    match bits {
-        16 => "16",
-        32 => "32",
-        _ => "64",
+    if bits == 32 {
+        "32"
+    } else {
+        "64"
     }
 }
 
@@ -108,11 +107,7 @@ impl Emitter<'_> {
         }
         match (from, to) {
             (Ty::Bool, t) if t.is_int() => {
-                let sfx = match reg_bits(t) {
-                    16 => "u16",
-                    32 => "u32",
-                    _ => "u64",
-                };
+                let sfx = if reg_bits(t) == 32 { "u32" } else { "u64" };
                 self.line(format_args!("selp.{sfx} {d}, 1, 0, {s}"));
                 Ok(())
             }
@@ -133,21 +128,24 @@ impl Emitter<'_> {
     fn int_to_int(&mut self, from: Ty, to: Ty, s: Reg, d: Reg) {
         let fb = reg_bits(from);
         let tb = reg_bits(to);
-        if to.bits() == 8 {
-            let low = if fb == 16 {
+        if to.bits() < 32 {
+            // Truncate to the low 32 bits, then to the narrow type, normalized.
+            let low = if fb == 32 {
                 s
             } else {
-                let t = self.tmp(Ty::U16);
-                self.line(format_args!("cvt.u16.u{fb} {t}, {s}"));
+                let t = self.tmp(Ty::U32);
+                self.line(format_args!("cvt.u32.u{fb} {t}, {s}"));
                 t
             };
-            if to == Ty::I8 {
-                self.line(format_args!("cvt.s16.s8 {d}, {low}"));
+            let bits = to.bits();
+            if to.is_signed() {
+                self.line(format_args!("cvt.s32.s{bits} {d}, {low}"));
             } else {
-                self.line(format_args!("and.b16 {d}, {low}, 0x00FF"));
+                let mask = if bits == 8 { 0xFF } else { 0xFFFF };
+                self.line(format_args!("and.b32 {d}, {low}, {mask}"));
             }
         } else if tb == fb {
-            // Same register width: 8-bit sources are already extended the way Rust extends them.
+            // Same register width: narrow sources are already extended the way Rust extends them.
             self.op(["mov.b", width(tb)], [d, s]);
         } else if tb < fb {
             self.op(["cvt.u", width(tb), ".u", width(fb)], [d, s]);
@@ -196,7 +194,7 @@ impl Emitter<'_> {
         let fs = float_suffix(fty);
         let nan = self.tmp(Ty::Bool);
         self.line(format_args!("setp.nan.{fs} {nan}, {f}, {f}"));
-        if reg_bits(to) >= 32 {
+        if to.bits() >= 32 {
             let is = int_suffix(to);
             let t = self.tmp(to);
             self.line(format_args!("cvt.rzi.sat.{is}.{fs} {t}, {f}"));
@@ -217,8 +215,7 @@ impl Emitter<'_> {
             self.line(format_args!("max.s32 {t}, {t}, {lo}"));
         }
         self.line(format_args!("min.{is} {t}, {t}, {hi}"));
-        self.line(format_args!("selp.{is} {t}, 0, {t}, {nan}"));
-        self.line(format_args!("cvt.u16.u32 {d}, {t}"));
+        self.line(format_args!("selp.{is} {d}, 0, {t}, {nan}"));
     }
 
     fn float_to_float(&mut self, from: Ty, to: Ty, s: Reg, d: Reg) -> Res {
@@ -255,10 +252,16 @@ impl Emitter<'_> {
         }
         let d = self.reg(dst)?;
         let s = self.src(a)?;
-        let w = reg_bits(from);
-        self.line(format_args!("mov.b{w} {d}, {s}"));
-        if to.bits() == 8 {
-            self.normalize(to, d);
+        match (from.is_float(), to.is_float(), from.bits()) {
+            // 16-bit integers sit in 32-bit registers, halves in 16-bit ones.
+            (false, true, 16) => self.line(format_args!("cvt.u16.u32 {d}, {s}")),
+            (true, false, 16) if to.is_signed() => self.line(format_args!("cvt.s32.s16 {d}, {s}")),
+            (true, false, 16) => self.line(format_args!("cvt.u32.u16 {d}, {s}")),
+            _ => {
+                let w = reg_bits(from);
+                self.line(format_args!("mov.b{w} {d}, {s}"));
+                self.normalize(to, d);
+            }
         }
         Ok(())
     }

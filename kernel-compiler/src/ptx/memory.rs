@@ -34,9 +34,9 @@ impl Emitter<'_> {
     /// Loads `ty` from `[addr]` in `space_ins` (`global`, `global.nc`, `shared`, `local`) into `d`.
     fn load_into(&mut self, space_ins: &str, ty: Ty, d: Reg, addr: Reg) {
         if ty == Ty::Bool {
-            let t = self.tmp(Ty::U16);
+            let t = self.tmp(Ty::U32);
             self.line(format_args!("ld.{space_ins}.u8 {t}, [{addr}]"));
-            self.line(format_args!("setp.ne.u16 {d}, {t}, 0"));
+            self.line(format_args!("setp.ne.u32 {d}, {t}, 0"));
         } else {
             self.ins()
                 .s("ld.")
@@ -54,8 +54,8 @@ impl Emitter<'_> {
 
     fn store_from(&mut self, space_ins: &str, ty: Ty, addr: Reg, v: Reg) {
         if ty == Ty::Bool {
-            let t = self.tmp(Ty::U16);
-            self.line(format_args!("selp.u16 {t}, 1, 0, {v}"));
+            let t = self.tmp(Ty::U32);
+            self.line(format_args!("selp.u32 {t}, 1, 0, {v}"));
             self.line(format_args!("st.{space_ins}.u8 [{addr}], {t}"));
         } else {
             self.ins()

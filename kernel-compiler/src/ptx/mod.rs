@@ -186,9 +186,9 @@ impl Emitter<'_> {
                     format!("{name}+{off}")
                 };
                 if ty == Ty::Bool {
-                    let t = self.tmp(Ty::U16);
+                    let t = self.tmp(Ty::U32);
                     self.line(format_args!("ld.param.u8 {t}, [{at}]"));
-                    self.line(format_args!("setp.ne.u16 {d}, {t}, 0"));
+                    self.line(format_args!("setp.ne.u32 {d}, {t}, 0"));
                 } else {
                     self.line(format_args!("ld.param.{} {d}, [{at}]", mem_suffix(ty)));
                 }

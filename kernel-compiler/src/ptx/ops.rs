@@ -28,12 +28,14 @@ fn cmp_name(op: BinOp, float: bool) -> &'static str {
 }
 
 impl Emitter<'_> {
-    /// Restores the 8-bit invariant (sign- or zero-extended in a 16-bit register) after an
-    /// operation that may have carried out of the low byte.
+    /// Restores the narrow-integer invariant (sign- or zero-extended in a 32-bit register) after
+    /// an operation that may have carried out of the type's width.
     pub fn normalize(&mut self, ty: Ty, d: Reg) {
         match ty {
-            Ty::I8 => self.line(format_args!("cvt.s16.s8 {d}, {d}")),
-            Ty::U8 => self.line(format_args!("and.b16 {d}, {d}, 0x00FF")),
+            Ty::I8 => self.line(format_args!("cvt.s32.s8 {d}, {d}")),
+            Ty::U8 => self.line(format_args!("and.b32 {d}, {d}, 0xFF")),
+            Ty::I16 => self.line(format_args!("cvt.s32.s16 {d}, {d}")),
+            Ty::U16 => self.line(format_args!("and.b32 {d}, {d}, 0xFFFF")),
             _ => {}
         }
     }
@@ -94,18 +96,13 @@ impl Emitter<'_> {
     fn bit_count(&mut self, op: UnOp, ty: Ty, d: Reg, a: Operand) -> Res {
         let s = self.src(a)?;
         let bits = ty.bits();
-        let (arg, w) = match reg_bits(ty) {
-            16 => {
-                let low = if bits == 8 {
-                    let t = self.tmp(Ty::U16);
-                    self.line(format_args!("and.b16 {t}, {s}, 0x00FF"));
-                    t
-                } else {
-                    s
-                };
-                let w = self.tmp(Ty::U32);
-                self.line(format_args!("cvt.u32.u16 {w}, {low}"));
-                (w, 32)
+        let (arg, w) = match bits {
+            // Only the type's own bits count: a signed value is sign-extended in its register.
+            8 | 16 => {
+                let t = self.tmp(Ty::U32);
+                let mask = if bits == 8 { 0xFF } else { 0xFFFF };
+                self.line(format_args!("and.b32 {t}, {s}, {mask}"));
+                (t, 32)
             }
             32 => (s, 32),
             _ => (s, 64),
@@ -205,11 +202,7 @@ impl Emitter<'_> {
         }
         let is = int_suffix(ty);
         let w = reg_bits(ty);
-        let wb = match w {
-            16 => "b16",
-            32 => "b32",
-            _ => "b64",
-        };
+        let wb = if w == 32 { "b32" } else { "b64" };
         let simple = match op {
             BinOp::Add => Some(["add.", is]),
             BinOp::Sub => Some(["sub.", is]),
@@ -227,16 +220,20 @@ impl Emitter<'_> {
         };
         match (op, simple) {
             (_, Some(ins)) => self.op(ins, [d, sa, sb]),
-            // 8x8 products fit in 16 bits, so the high byte is the full product shifted down.
-            (BinOp::MulHi, _) if ty.bits() == 8 => {
+            // Narrow products fit in 32 bits, so the high half is the full product shifted down.
+            (BinOp::MulHi, _) if ty.bits() < 32 => {
                 let t = self.tmp(ty);
                 self.line(format_args!("mul.lo.{is} {t}, {sa}, {sb}"));
-                self.line(format_args!("shr.{is} {d}, {t}, 8"));
+                self.line(format_args!("shr.{is} {d}, {t}, {}", ty.bits()));
             }
             (BinOp::MulHi, _) => self.line(format_args!("mul.hi.{is} {d}, {sa}, {sb}")),
             _ => return self.err(format!("{op:?} is not defined on {ty:?}")),
         }
-        if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) {
+        // `Div` too: MIN / -1 of a narrow type wraps.
+        if matches!(
+            op,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl | BinOp::Div
+        ) {
             self.normalize(ty, d);
         }
         Ok(())
@@ -265,12 +262,12 @@ impl Emitter<'_> {
     fn compare(&mut self, op: BinOp, ty: Ty, d: Reg, a: Reg, b: Reg) -> Res {
         match ty {
             Ty::Bool => {
-                let ta = self.tmp(Ty::U16);
-                let tb = self.tmp(Ty::U16);
-                self.line(format_args!("selp.u16 {ta}, 1, 0, {a}"));
-                self.line(format_args!("selp.u16 {tb}, 1, 0, {b}"));
+                let ta = self.tmp(Ty::U32);
+                let tb = self.tmp(Ty::U32);
+                self.line(format_args!("selp.u32 {ta}, 1, 0, {a}"));
+                self.line(format_args!("selp.u32 {tb}, 1, 0, {b}"));
                 self.line(format_args!(
-                    "setp.{}.u16 {d}, {ta}, {tb}",
+                    "setp.{}.u32 {d}, {ta}, {tb}",
                     cmp_name(op, false)
                 ));
             }

@@ -116,23 +116,22 @@ impl Emitter<'_> {
             BinOp::SubOverflows => "sub.",
             _ => "mul.lo.",
         };
-        if ty.bits() == 8 {
+        // Narrow types: the exact result fits the 32-bit register; test its range.
+        if ty.bits() < 32 {
             let t = self.tmp(ty);
             self.op([arith, is], [t, sa, sb]);
+            let bits = ty.bits();
             if ty.is_signed() {
                 let n = self.tmp(ty);
-                self.line(format_args!("cvt.s16.s8 {n}, {t}"));
-                self.op(["setp.ne.s16"], [d, n, t]);
+                self.line(format_args!("cvt.s32.s{bits} {n}, {t}"));
+                self.op(["setp.ne.s32"], [d, n, t]);
             } else {
-                self.line(format_args!("setp.gt.u16 {d}, {t}, 255"));
+                let max = (1u32 << bits) - 1;
+                self.line(format_args!("setp.gt.u32 {d}, {t}, {max}"));
             }
             return Ok(());
         }
-        let wb = match ty.bits() {
-            16 => "b16",
-            32 => "b32",
-            _ => "b64",
-        };
+        let wb = if ty.bits() == 32 { "b32" } else { "b64" };
         match (op, ty.is_signed()) {
             (BinOp::SubOverflows, false) => self.op(["setp.lt.", is], [d, sa, sb]),
             (BinOp::AddOverflows, false) => {
@@ -177,7 +176,7 @@ mod tests {
 
     /// The register sequences' formulas, written at 8 bits (they do not depend on the width),
     /// against Rust's checked operations for every pair of operands; and the 8-bit types'
-    /// sequence (exact result in 16 bits, then a range test).
+    /// sequence (exact result in 32 bits, then a range test).
     #[test]
     fn sequences_match_checked_arithmetic() {
         for a in 0..=255u8 {
@@ -197,8 +196,9 @@ mod tests {
                 let wide = sa as i16 * sb as i16;
                 let (hi, lo) = ((wide >> 8) as i8, wide as i8);
                 assert_eq!(hi != lo >> 7, sa.checked_mul(sb).is_none());
-                // 8-bit types in 16-bit registers.
-                let (wa, wb) = (a as u16, b as u16);
+                // Narrow types in 32-bit registers (the exact result fits; the same holds for
+                // 16-bit operands, whose products stay below 2^32).
+                let (wa, wb) = (a as u32, b as u32);
                 for (exact, none) in [
                     (wa.wrapping_add(wb), a.checked_add(b).is_none()),
                     (wa.wrapping_sub(wb), a.checked_sub(b).is_none()),
@@ -207,11 +207,11 @@ mod tests {
                     assert_eq!(exact > 255, none);
                 }
                 for (exact, none) in [
-                    (sa as i16 + sb as i16, sa.checked_add(sb).is_none()),
-                    (sa as i16 - sb as i16, sa.checked_sub(sb).is_none()),
-                    (sa as i16 * sb as i16, sa.checked_mul(sb).is_none()),
+                    (sa as i32 + sb as i32, sa.checked_add(sb).is_none()),
+                    (sa as i32 - sb as i32, sa.checked_sub(sb).is_none()),
+                    (sa as i32 * sb as i32, sa.checked_mul(sb).is_none()),
                 ] {
-                    assert_eq!(exact as i8 as i16 != exact, none);
+                    assert_eq!(exact as i8 as i32 != exact, none);
                 }
             }
         }

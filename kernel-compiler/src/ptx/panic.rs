@@ -77,9 +77,7 @@ impl Emitter<'_> {
             Ty::F16 | Ty::BF16 => self.op(["cvt.u64.u16"], [d, v]),
             t => match reg_bits(t) {
                 64 => self.op(["mov.b64"], [d, v]),
-                16 if t.is_signed() => self.op(["cvt.s64.s16"], [d, v]),
                 32 if t.is_signed() => self.op(["cvt.s64.s32"], [d, v]),
-                16 => self.op(["cvt.u64.u16"], [d, v]),
                 _ => self.op(["cvt.u64.u32"], [d, v]),
             },
         }

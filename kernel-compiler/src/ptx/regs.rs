@@ -26,10 +26,6 @@ impl Reg {
         out.push('%');
         match self.class {
             RegClass::Pred => out.push('p'),
-            RegClass::B16 => {
-                out.push('r');
-                out.push('s');
-            }
             RegClass::Half => out.push('h'),
             RegClass::B32 => out.push('r'),
             RegClass::B64 => {

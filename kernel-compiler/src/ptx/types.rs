@@ -1,9 +1,11 @@
 //! How IR types map onto PTX register classes, instruction type suffixes and immediates.
 //!
-//! 8-bit integers have no PTX registers, so they live in 16-bit registers kept *normalized*:
-//! sign-extended for `i8`, zero-extended for `u8`. With that invariant 16-bit compares, divisions,
-//! right shifts and widening conversions give the 8-bit answer directly; only operations that can
-//! carry out of the low byte re-normalize (see `ops::normalize`).
+//! 8- and 16-bit integers live in 32-bit registers kept *normalized*: sign-extended for `i8` and
+//! `i16`, zero-extended for `u8` and `u16`, as nvcc promotes C's narrow integers. With that
+//! invariant 32-bit compares, divisions, right shifts and widening conversions give the narrow
+//! answer directly; only operations that can carry out of the narrow width re-normalize (see
+//! `ops::normalize`). PTX's own 16-bit integer instructions are not used: the JIT of CUDA 13.0
+//! (driver 580) drops the sign extension of a `neg.s16` result feeding a widening use.
 
 use kernel_ir::ir::{Const, Ty};
 
@@ -11,8 +13,6 @@ use kernel_ir::ir::{Const, Ty};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegClass {
     Pred,
-    /// 8- and 16-bit integers.
-    B16,
     /// f16 and bf16 bits.
     Half,
     B32,
@@ -22,9 +22,8 @@ pub enum RegClass {
 }
 
 impl RegClass {
-    pub const ALL: [RegClass; 7] = [
+    pub const ALL: [RegClass; 6] = [
         RegClass::Pred,
-        RegClass::B16,
         RegClass::Half,
         RegClass::B32,
         RegClass::B64,
@@ -35,9 +34,8 @@ impl RegClass {
     pub fn of(ty: Ty) -> RegClass {
         match ty {
             Ty::Bool => RegClass::Pred,
-            Ty::I8 | Ty::U8 | Ty::I16 | Ty::U16 => RegClass::B16,
             Ty::F16 | Ty::BF16 => RegClass::Half,
-            Ty::I32 | Ty::U32 => RegClass::B32,
+            Ty::I8 | Ty::U8 | Ty::I16 | Ty::U16 | Ty::I32 | Ty::U32 => RegClass::B32,
             Ty::I64 | Ty::U64 => RegClass::B64,
             Ty::F32 => RegClass::F32,
             Ty::F64 => RegClass::F64,
@@ -52,7 +50,6 @@ impl RegClass {
     pub fn prefix(self) -> &'static str {
         match self {
             RegClass::Pred => "%p",
-            RegClass::B16 => "%rs",
             RegClass::Half => "%h",
             RegClass::B32 => "%r",
             RegClass::B64 => "%rd",
@@ -65,7 +62,7 @@ impl RegClass {
     pub fn decl(self) -> &'static str {
         match self {
             RegClass::Pred => ".pred",
-            RegClass::B16 | RegClass::Half => ".b16",
+            RegClass::Half => ".b16",
             RegClass::B32 => ".b32",
             RegClass::B64 => ".b64",
             RegClass::F32 => ".f32",
@@ -74,11 +71,11 @@ impl RegClass {
     }
 }
 
-/// Width in bits of the register that holds `ty` (8-bit integers use 16-bit registers).
+/// Width in bits of the register that holds `ty` (8- and 16-bit integers use 32-bit registers).
 pub fn reg_bits(ty: Ty) -> u32 {
     match ty {
         Ty::Bool => 1,
-        Ty::I8 | Ty::U8 => 16,
+        Ty::I8 | Ty::U8 | Ty::I16 | Ty::U16 => 32,
         t => t.bits(),
     }
 }
@@ -154,9 +151,11 @@ pub fn push_immediate(out: &mut String, c: Const) {
             out.push(if c.bits != 0 { '1' } else { '0' });
             return;
         }
-        Ty::I8 => (b'x', c.bits as u8 as i8 as i16 as u16 as u64, 4),
-        Ty::U8 => (b'x', c.bits as u8 as u64, 4),
-        Ty::I16 | Ty::U16 | Ty::F16 | Ty::BF16 => (b'x', c.bits as u16 as u64, 4),
+        Ty::I8 => (b'x', c.bits as u8 as i8 as i32 as u32 as u64, 8),
+        Ty::U8 => (b'x', c.bits as u8 as u64, 8),
+        Ty::I16 => (b'x', c.bits as u16 as i16 as i32 as u32 as u64, 8),
+        Ty::U16 => (b'x', c.bits as u16 as u64, 8),
+        Ty::F16 | Ty::BF16 => (b'x', c.bits as u16 as u64, 4),
         Ty::I32 | Ty::U32 => (b'x', c.bits as u32 as u64, 8),
         Ty::I64 | Ty::U64 => (b'x', c.bits, 16),
         Ty::F32 => (b'f', c.bits as u32 as u64, 8),
@@ -208,14 +207,14 @@ mod tests {
                 ty: Ty::I8,
                 bits: 0xFF
             }),
-            "0xFFFF"
+            "0xFFFFFFFF"
         );
         assert_eq!(
             immediate(Const {
                 ty: Ty::U8,
                 bits: 0xFF
             }),
-            "0x00FF"
+            "0x000000FF"
         );
         assert_eq!(immediate(Const::f32(1.0)), "0f3F800000");
         assert_eq!(immediate(Const::i32(-1)), "0xFFFFFFFF");
@@ -227,8 +226,9 @@ mod tests {
         let cases = [
             (Ty::Bool, 1, "1"),
             (Ty::Bool, 0, "0"),
-            (Ty::I8, 0x80, "0xFF80"),
-            (Ty::U16, 0xBEEF, "0xBEEF"),
+            (Ty::I8, 0x80, "0xFFFFFF80"),
+            (Ty::I16, 0x8000, "0xFFFF8000"),
+            (Ty::U16, 0xBEEF, "0x0000BEEF"),
             (Ty::F16, 0x3C00, "0x3C00"),
             (Ty::BF16, 0x7, "0x0007"),
             (Ty::U32, 0xA, "0x0000000A"),
