@@ -27,6 +27,51 @@ pub fn reverse_blocks(out: &mut [u32], inp: &[u32]) {
     }
 }
 
+/// `reverse_blocks` with the block shape declared.
+#[kernel(block_dim(32, 8))]
+pub fn reverse_blocks_fixed(out: &mut [u32], inp: &[u32]) {
+    let tile = shared_array::<[u32; 1024]>();
+    let per_block = (block_dim().x * block_dim().y) as usize;
+    let t = (thread_idx().y * block_dim().x + thread_idx().x) as usize;
+    let base = block_idx().x as usize * per_block;
+    if base + t < inp.len() {
+        tile[t] = inp[base + t];
+    }
+    sync_threads();
+    if base + t < out.len() {
+        out[base + t] = tile[per_block - 1 - t];
+    }
+}
+
+/// A variant for a launch block is what the attribute gives: the same PTX, but for the names.
+#[test]
+fn a_specialized_variant_is_the_attributes_code() {
+    use kernel_compiler::{compile, CompileOptions};
+    let opts = |specialization| CompileOptions {
+        sm: 90,
+        source_markers: false,
+        specialization,
+        ..CompileOptions::default()
+    };
+    let launch = Specialization::for_launch(reverse_blocks::ast(), [32, 8, 1]);
+    assert_eq!(launch, spec(32, 8));
+    let ours = compile(reverse_blocks::ast(), &[], &opts(launch)).unwrap();
+    let fixed = compile(
+        reverse_blocks_fixed::ast(),
+        &[],
+        &opts(Specialization::GENERAL),
+    )
+    .unwrap();
+    assert_eq!(
+        ours.ptx,
+        fixed.ptx.replace("reverse_blocks_fixed", "reverse_blocks")
+    );
+    let general = compile(reverse_blocks::ast(), &[], &opts(Specialization::GENERAL)).unwrap();
+    assert_ne!(ours.ptx, general.ptx);
+    // The attribute's own shape wins over a launch's (a mismatched launch is refused instead).
+    assert!(Specialization::for_launch(reverse_blocks_fixed::ast(), [16, 16, 1]).is_general());
+}
+
 fn reversed(inp: &[u32], per_block: usize) -> Vec<u32> {
     inp.chunks(per_block)
         .flat_map(|c| c.iter().rev().copied())
