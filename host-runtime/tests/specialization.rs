@@ -249,3 +249,54 @@ fn opted_out_and_fixed_shape_kernels_keep_one_variant() {
         "the attribute's shape is the kernel's own, not a specialization"
     );
 }
+
+#[kernel]
+pub fn add_one(y: &mut [u32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < y.len() {
+        y[i] += 1;
+    }
+}
+
+/// Set in the child process [`compile_log_names_the_specialization_key`] starts.
+const LOG_CHILD: &str = "FERROCUDA_SPECIALIZATION_LOG_CHILD";
+
+/// `FERROCUDA_LOG_COMPILE=1` prints each compile with its key. The variable is read once per
+/// process, so the launches run in a child process of this test binary, which has it set.
+#[test]
+fn compile_log_names_the_specialization_key() {
+    if std::env::var_os(LOG_CHILD).is_some() {
+        let dev = Device::simulator();
+        let s = dev.new_stream().unwrap();
+        let mut dy = dev.upload(&[0u32; 100]).unwrap();
+        for x in [32, 64, 64] {
+            add_one::launch(&s, LaunchConfig::for_elements(100, x), &mut dy).unwrap();
+        }
+        assert_eq!(dy.to_vec().unwrap(), [3u32; 100]);
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = std::process::Command::new(exe)
+        .args([
+            "compile_log_names_the_specialization_key",
+            "--exact",
+            "--nocapture",
+            "-q",
+        ])
+        .env(LOG_CHILD, "1")
+        .env("FERROCUDA_LOG_COMPILE", "1")
+        .output()
+        .expect("the test binary runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{log}");
+    let lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("ferrocuda: compiled"))
+        .collect();
+    assert_eq!(lines.len(), 2, "one line per compile:\n{log}");
+    assert!(
+        lines[0].contains("specialization::add_one [block=32x1x1] for sm_"),
+        "{log}"
+    );
+    assert!(lines[1].contains("[block=64x1x1]"), "{log}");
+}
