@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use kernel_compiler::Compiled;
 use kernel_ir::ast::FnDef;
+use kernel_std::api::Dim3;
 
 use crate::cuda::CudaFunction;
 use crate::kernel_cache::{Entry, KernelCache};
@@ -45,7 +46,14 @@ pub fn launch_kernel(
     cfg: LaunchConfig,
     args: &mut [*mut c_void],
 ) -> Result<()> {
-    let entry = entry(stream.device(), kernel, key, generics)?;
+    let b = cfg.block;
+    let entry = entry(
+        stream.device(),
+        kernel,
+        key,
+        generics,
+        Some([b.x, b.y, b.z]),
+    )?;
     if args.len() != entry.param_count {
         return Err(LaunchError::ArgCount {
             expected: entry.param_count,
@@ -58,30 +66,38 @@ pub fn launch_kernel(
     unsafe { entry.kernel.launch(stream.ops(), &cfg, args) }
 }
 
-/// The cache entry of an instantiation on `device` (compiled and loaded on a miss).
+/// The cache entry of an instantiation on `device` for a launch with `block` (`None`: the general
+/// variant), compiled and loaded on a miss.
 #[inline]
 fn entry(
     device: &Device,
     kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
+    block: Option<[u32; 3]>,
 ) -> Result<&'static Entry> {
-    kernel.cache.get(device, kernel.def, key, generics)
+    kernel.cache.get(device, kernel.def, key, generics, block)
 }
 
 /// The loaded function of one instantiation of a kernel on `device` (compiling it if needed): the
 /// raw handle benchmarks and occupancy queries use. Non-generic kernels pass
-/// `&InstanceKey::EMPTY` and `&Vec::new`. `Err(Unsupported)` on the simulator, which runs the IR.
+/// `&InstanceKey::EMPTY` and `&Vec::new`. `block` picks the variant: `Some(shape)` is the one a
+/// launch with that block shape runs (its PTX may require that shape, `.reqntid`), `None` the
+/// general variant, valid for any shape (what occupancy queries want).
+/// `Err(Unsupported)` on the simulator, which runs the IR.
 pub fn kernel_function(
     device: &Device,
     kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
+    block: Option<Dim3>,
 ) -> Result<Function> {
     device
         .cuda_backend()
         .map_err(|_| Error::Unsupported("loaded functions on the simulator (it runs the IR)"))?;
-    let loaded = entry(device, kernel, key, generics)?.kernel.clone();
+    let loaded = entry(device, kernel, key, generics, block.map(axes))?
+        .kernel
+        .clone();
     let f = loaded
         .into_any()
         .downcast::<CudaFunction>()
@@ -89,14 +105,23 @@ pub fn kernel_function(
     Ok(Function::new(device, f))
 }
 
-/// The compiled form (optimized IR and PTX) of one instantiation as loaded on `device`.
+/// The compiled form (optimized IR and PTX) of one instantiation as loaded on `device`: the
+/// variant a launch with block shape `block` runs, or the general one (`None`), as for
+/// [`kernel_function`].
 pub fn compiled_kernel(
     device: &Device,
     kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,
     generics: GenericsFn<'_>,
+    block: Option<Dim3>,
 ) -> Result<Arc<Compiled>> {
-    Ok(entry(device, kernel, key, generics)?.compiled.clone())
+    Ok(entry(device, kernel, key, generics, block.map(axes))?
+        .compiled
+        .clone())
+}
+
+fn axes(d: Dim3) -> [u32; 3] {
+    [d.x, d.y, d.z]
 }
 
 pub use crate::sim::param_bytes;

@@ -584,7 +584,7 @@ fn differential_kernels_assemble() {
         &half_conv::KERNEL,
         &control::KERNEL,
     ] {
-        let c = compiled_kernel(&dev, handle, &InstanceKey::EMPTY, &Vec::new).unwrap();
+        let c = compiled_kernel(&dev, handle, &InstanceKey::EMPTY, &Vec::new, None).unwrap();
         for sm in [80, 90] {
             kernel_testkit::ptxas::assemble(&c.ptx, sm)
                 .unwrap_or_else(|e| panic!("{} sm_{sm}: {e}", c.kernel.display_name));

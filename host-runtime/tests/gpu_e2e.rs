@@ -118,10 +118,11 @@ fn saxpy_through_the_generated_launcher() {
     assert_eq!(got[9], want[9] + 3.0 * x[9]);
     assert_eq!(got[10], want[10]);
 
-    let c = compiled_kernel(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new).unwrap();
+    let c = compiled_kernel(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new, None).unwrap();
     assert!(c.ptx.contains(".entry"));
-    let f = host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new)
-        .unwrap();
+    let f =
+        host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new, None)
+            .unwrap();
     assert_eq!(f.name(), kernel_compiler::ptx::entry_name(&c.kernel.name));
     assert!(f.max_potential_block_size(0).unwrap().1 > 0);
     let cubins = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
@@ -210,8 +211,15 @@ fn typed_launches_succeed_and_their_overhead_is_reported() {
     let cfg = LaunchConfig::for_elements(256, 256);
     empty3::launch(&s, cfg, 1.0, &x, &mut y).unwrap();
     s.synchronize().unwrap();
-    let f = host_runtime::kernel_function(&dev, &empty3::KERNEL, &InstanceKey::EMPTY, &Vec::new)
-        .unwrap();
+    // The variant the typed launches below run (compiled for their block shape).
+    let f = host_runtime::kernel_function(
+        &dev,
+        &empty3::KERNEL,
+        &InstanceKey::EMPTY,
+        &Vec::new,
+        Some(cfg.block),
+    )
+    .unwrap();
     let (mut a, mut xa, mut ya): (f32, SliceArg, SliceArg) = (1.0, x.kernel_arg(), y.kernel_arg());
     // Compiled entries take the stream's panic slot last; 0 means "no reporting".
     let mut no_slot = 0u64;

@@ -317,11 +317,11 @@ fn driver_only_facilities_say_so() {
 #[test]
 fn compiled_kernels_are_shared_with_tools() {
     let dev = Device::simulator();
-    let c = compiled_kernel(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new).unwrap();
+    let c = compiled_kernel(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new, None).unwrap();
     assert_eq!(c.kernel.params.len(), 3);
     assert!(c.ptx.contains(".entry"));
     assert!(matches!(
-        host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new),
+        host_runtime::kernel_function(&dev, &saxpy::KERNEL, &InstanceKey::EMPTY, &Vec::new, None),
         Err(Error::Unsupported(_))
     ));
 }

@@ -32,7 +32,7 @@ pub fn lower_with(
     generics: &[GenericValue],
     opts: &CompileOptions,
 ) -> Result<ir::Kernel, CompileError> {
-    frontend::lower_kernel_with(def, generics, opts.overflow_checks)
+    frontend::lower_kernel_with(def, generics, opts)
 }
 
 /// Stack of the thread [`compile`] runs on. The front end and the passes recurse along the

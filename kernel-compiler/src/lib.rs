@@ -11,8 +11,10 @@ pub mod ir_text;
 pub mod options;
 pub mod passes;
 pub mod ptx;
+pub mod specialize;
 
 pub use compile::{compile, lower, Compiled};
 pub use error::CompileError;
 pub use ir_text::parse_ir;
 pub use options::CompileOptions;
+pub use specialize::Specialization;

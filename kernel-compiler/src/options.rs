@@ -1,5 +1,7 @@
-//! What a compile is asked for: target, checks, contraction. The stages read it; it sits below
-//! them so that no stage imports the driver.
+//! What a compile is asked for: target, checks, contraction, launch specialization. The stages
+//! read it; it sits below them so that no stage imports the driver.
+
+use crate::specialize::Specialization;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CompileOptions {
@@ -20,6 +22,10 @@ pub struct CompileOptions {
     /// had `#[kernel(overflow_checks = ..)]`; `None` follows the source (the kernel's attribute,
     /// else each function's crate profile). Tools use it to measure the checks' cost.
     pub overflow_checks: Option<bool>,
+    /// The launch facts this compile may assume (launch-time specialization; the default assumes
+    /// none). Ask [`Specialization::for_launch`] for a launch's: it keeps the attribute and the
+    /// opt-out in force.
+    pub specialization: Specialization,
 }
 
 impl Default for CompileOptions {
@@ -30,6 +36,7 @@ impl Default for CompileOptions {
             fma_contraction: true,
             source_markers: true,
             overflow_checks: None,
+            specialization: Specialization::GENERAL,
         }
     }
 }

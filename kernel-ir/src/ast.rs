@@ -60,7 +60,7 @@ pub enum FnKind {
 }
 
 /// `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R, ...)]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelAttrs {
     /// `.maxntid`
     pub max_threads: Option<u32>,
@@ -74,6 +74,23 @@ pub struct KernelAttrs {
     /// device function inlined into it, whatever their crates' profiles (`None`: each function
     /// follows its own `FnDef::overflow_checks`).
     pub overflow_checks: Option<bool>,
+    /// Whether the kernel may be compiled for the block shape of its launch when it has no
+    /// `block_dim` (`#[kernel(specialize = false)]` turns it off; see
+    /// `kernel_compiler::specialize`).
+    pub specialize: bool,
+}
+
+impl Default for KernelAttrs {
+    fn default() -> Self {
+        KernelAttrs {
+            max_threads: None,
+            min_blocks: None,
+            max_registers: None,
+            block_dim: None,
+            overflow_checks: None,
+            specialize: true,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -11,6 +11,7 @@ const KERNEL_ATTR_HELP: &str =
      `#[kernel(launch_bounds(max_threads = N, min_blocks = M))]`, `#[kernel(max_registers = R)]`, \
      `#[kernel(block_dim(X, Y, Z))]` (the required block shape; Y and Z default to 1), \
      `#[kernel(overflow_checks = true|false)]` (default: on in debug builds, as Rust), \
+     `#[kernel(specialize = false)]` (one compiled variant for every launch block shape), \
      several separated by commas";
 
 /// `KernelAttrs` as parsed from the attribute.
@@ -21,6 +22,8 @@ pub(crate) struct KernelAttrs {
     pub max_registers: Option<u32>,
     pub block_dim: Option<[u32; 3]>,
     pub overflow_checks: Option<bool>,
+    /// `specialize = false`: no variants per launch block shape.
+    pub specialize: Option<bool>,
 }
 
 impl KernelAttrs {
@@ -79,26 +82,11 @@ impl KernelAttrs {
             self.max_registers = Some(positive(&meta, "max_registers", 255)?);
             Ok(())
         } else if meta.path.is_ident("overflow_checks") {
-            if !meta.input.peek(syn::Token![=]) {
-                return Err(
-                    meta.error("write `overflow_checks = true` or `overflow_checks = false`")
-                );
-            }
-            let value = meta.value()?;
-            let expr: syn::Expr = value.parse()?;
-            match &expr {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Bool(b),
-                    ..
-                }) => {
-                    self.overflow_checks = Some(b.value);
-                    Ok(())
-                }
-                _ => Err(syn::Error::new_spanned(
-                    &expr,
-                    "`overflow_checks` must be `true` or `false`",
-                )),
-            }
+            self.overflow_checks = Some(flag(&meta, "overflow_checks")?);
+            Ok(())
+        } else if meta.path.is_ident("specialize") {
+            self.specialize = Some(flag(&meta, "specialize")?);
+            Ok(())
         } else {
             let key = meta
                 .path
@@ -109,6 +97,25 @@ impl KernelAttrs {
                 "unknown kernel attribute `{key}`; {KERNEL_ATTR_HELP}"
             )))
         }
+    }
+}
+
+/// Parses `= true` or `= false`.
+fn flag(meta: &ParseNestedMeta, key: &str) -> syn::Result<bool> {
+    if !meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(format!("write `{key} = true` or `{key} = false`")));
+    }
+    let value = meta.value()?;
+    let expr: syn::Expr = value.parse()?;
+    match &expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) => Ok(b.value),
+        _ => Err(syn::Error::new_spanned(
+            &expr,
+            format!("`{key}` must be `true` or `false`"),
+        )),
     }
 }
 

@@ -59,7 +59,9 @@ mod strip;
 /// Options: `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R)]`,
 /// `#[kernel(block_dim(X, Y, Z))]`, `#[kernel(overflow_checks = true|false)]` (integer overflow
 /// panics in this kernel and the device functions it calls; default: the crate's
-/// `debug_assertions`, which is what rustc's `overflow-checks` follows unless a profile sets it).
+/// `debug_assertions`, which is what rustc's `overflow-checks` follows unless a profile sets it),
+/// `#[kernel(specialize = false)]` (one compiled variant for every launch; by default a kernel
+/// without `block_dim` is compiled per launch block shape, as if it had that `block_dim`).
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernel::expand(attr.into(), item.into())

@@ -6,14 +6,15 @@
 //! for clearer code within the headroom.
 //!
 //! Each kernel is compiled in child processes under callgrind, as a launch on a GPU compiles it
-//! (sm_90, bounds checks on, no source markers): one process compiles it once, another twice;
+//! (sm_90, bounds checks on, no source markers, specialized for the block shape its program
+//! launches it with where the registry names one): one process compiles it once, another twice;
 //! the difference is one compile without the process's start and one-time work (the intrinsic
 //! table), on every thread (a compile runs on a thread of its own). Needs a release build
 //! (`cargo run --release -p xtask -- compile-budget`) and `valgrind` on the `PATH`.
 
 use std::process::Command;
 
-use ferrocuda::kernel_compiler::{compile, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, CompileOptions, Specialization};
 use ferrocuda_examples::registry;
 
 /// Instructions allowed per compile of an SGEMM (`sgemm`, `corpus_sgemm_regtile`): register
@@ -96,12 +97,15 @@ pub fn compile_once(args: &[String]) -> Result<(), String> {
         None => 1,
     };
     let entry = registry::find(name).ok_or_else(|| format!("no kernel named `{name}`"))?;
+    let (def, generics) = ((entry.def)(), (entry.generics)());
     let opts = CompileOptions {
         sm: 90,
         source_markers: false,
+        specialization: entry.launch_block.map_or(Specialization::GENERAL, |b| {
+            Specialization::for_launch(def, b)
+        }),
         ..CompileOptions::default()
     };
-    let (def, generics) = ((entry.def)(), (entry.generics)());
     for _ in 0..times {
         let c = compile(def, &generics, &opts).map_err(|e| e.to_string())?;
         std::hint::black_box(c);

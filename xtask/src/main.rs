@@ -2,8 +2,9 @@
 //!
 //! - `ptx <kernel> [--arch sm_90] [--stage ast|ir|opt|ptx] [--no-checks] [--overflow-checks on|off]
 //!   [--print-after PASS[,PASS]]
-//!   [--print-after-all] [--time]`: dump a pipeline stage (or the IR after chosen passes) and the
-//!   ptxas report; `--time` prints each stage's compile time (meaningful in a release build). Any
+//!   [--print-after-all] [--time] [--block X,Y,Z]`: dump a pipeline stage (or the IR after chosen
+//!   passes) and the ptxas report (`--block`: the variant launch-time specialization compiles for
+//!   that block shape; the key is printed first); `--time` prints each stage's compile time (meaningful in a release build). Any
 //!   other kernel: `FERROCUDA_PRINT_AFTER=PASS[,PASS]|all` on whatever compiles it.
 //! - `compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR [--dump-only]] [--arch sm_90]`: our
 //!   compiler's time per kernel (run it in release) as a GPU launch compiles it (`--markers`: with
@@ -54,4 +55,4 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after PASS[,PASS]] [--print-after-all] [--time] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";
+const USAGE: &str = "usage: cargo xtask <ptx KERNEL [--arch sm_90] [--stage ast|ir|opt|ptx] [--print-after PASS[,PASS]] [--print-after-all] [--time] [--block X,Y,Z] | compile-time [KERNELS...] [--runs N] [--passes] [--markers] [--dump DIR] | compile-budget [KERNELS...] | list | gpu-bundle [--out DIR] | bench [NAMES...] | bench corpus [CASES...] [--peers] | cycles>";

@@ -5,8 +5,11 @@
 //! running whatever compiles it: every compile then prints its IR after those passes to stderr.
 //! `--overflow-checks on|off` forces integer overflow checks (by default the examples' build
 //! profile decides: on in a debug build of xtask, off in a release build).
+//! `--block X[,Y[,Z]]` compiles the variant a launch with that block shape gets (launch-time
+//! specialization: as if the kernel had `#[kernel(block_dim(X, Y, Z))]`, unless it has its own
+//! or opts out); without it, the general variant. The specialization key is printed first.
 
-use ferrocuda::kernel_compiler::{compile, passes, CompileOptions};
+use ferrocuda::kernel_compiler::{compile, passes, CompileOptions, Specialization};
 use ferrocuda_examples::registry;
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -17,6 +20,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut overflow_checks = None;
     let mut print_after: Option<passes::PrintAfter> = None;
     let mut time = false;
+    let mut block = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -43,6 +47,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 print_after = Some(passes::PrintAfter::parse(v)?);
             }
             "--time" => time = true,
+            "--block" => {
+                let v = it.next().ok_or("--block needs a shape such as 32,8")?;
+                block = Some(parse_block(v)?);
+            }
             "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
             s if name.is_none() => name = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}`")),
@@ -59,10 +67,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
             Vec::new(),
         ),
     };
+    let specialization = match block {
+        Some(b) => Specialization::for_launch(def, b),
+        None => Specialization::GENERAL,
+    };
+    eprintln!("// specialization: {specialization}");
     let opts = CompileOptions {
         sm,
         bounds_checks,
         overflow_checks,
+        specialization,
         ..CompileOptions::default()
     };
     if let Some(pa) = &print_after {
@@ -105,4 +119,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
         None => eprintln!("ptxas not found (set PTXAS or `python3 -m pip install nvidia-cuda-nvcc`): no resource report"),
     }
     Ok(())
+}
+
+/// `X`, `X,Y` or `X,Y,Z` (missing axes are 1).
+fn parse_block(v: &str) -> Result<[u32; 3], String> {
+    let bad = || format!("bad --block `{v}`: write X, X,Y or X,Y,Z (positive integers)");
+    let axes: Vec<u32> = v
+        .split(',')
+        .map(|a| a.trim().parse::<u32>().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    if axes.is_empty() || axes.len() > 3 {
+        return Err(bad());
+    }
+    let mut b = [1; 3];
+    b[..axes.len()].copy_from_slice(&axes);
+    Ok(b)
 }

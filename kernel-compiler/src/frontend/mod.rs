@@ -54,6 +54,7 @@ use crate::passes::fx::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use crate::error::CompileError;
+use crate::options::CompileOptions;
 use kernel_ir::ast::{self, FnDef, Span};
 use kernel_ir::ir;
 use kernel_ir::GenericValue;
@@ -88,18 +89,19 @@ pub fn lower_kernel(
     def: &'static FnDef,
     generics: &[GenericValue],
 ) -> Result<ir::Kernel, CompileError> {
-    lower_kernel_with(def, generics, None)
+    lower_kernel_with(def, generics, &CompileOptions::default())
 }
 
-/// [`lower_kernel`], with overflow checks forced on or off (`Some`) instead of following the
-/// source (see `overflow`).
+/// [`lower_kernel`] as `opts` ask: overflow checks forced on or off (`Some`) instead of following
+/// the source (see `overflow`), and the launch's block shape applied as `#[kernel(block_dim)]`
+/// when `opts.specialization` carries one (see `crate::specialize`).
 pub fn lower_kernel_with(
     def: &'static FnDef,
     generics: &[GenericValue],
-    overflow_checks: Option<bool>,
+    opts: &CompileOptions,
 ) -> Result<ir::Kernel, CompileError> {
     let display_name = format!("{}::{}", def.module, def.name);
-    lower_kernel_inner(def, generics, &display_name, overflow_checks).map_err(|e| CompileError {
+    lower_kernel_inner(def, generics, &display_name, opts).map_err(|e| CompileError {
         kernel: display_name.clone(),
         file: e.file.to_string(),
         line: e.span.line,
@@ -112,8 +114,9 @@ fn lower_kernel_inner(
     def: &'static FnDef,
     generics: &[GenericValue],
     display: &str,
-    overflow_checks: Option<bool>,
+    opts: &CompileOptions,
 ) -> R<ir::Kernel> {
+    let overflow_checks = opts.overflow_checks;
     let overflow_override = match &def.kind {
         ast::FnKind::Kernel(a) => overflow_checks.or(a.overflow_checks),
         ast::FnKind::Device => overflow_checks,
@@ -123,7 +126,11 @@ fn lower_kernel_inner(
             max_threads: a.max_threads,
             min_blocks: a.min_blocks,
             max_registers: a.max_registers,
-            block_dim: a.block_dim,
+            // The launch's shape counts exactly as the attribute would: every pass and the PTX
+            // (`.reqntid`) read only this field. The attribute and the opt-out win.
+            block_dim: a
+                .block_dim
+                .or(opts.specialization.block.filter(|_| a.specialize)),
         },
         ast::FnKind::Device => {
             return Err(FErr::new(

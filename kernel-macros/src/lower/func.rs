@@ -259,12 +259,14 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 Some(on) => quote!(::core::option::Option::Some(#on)),
                 None => quote!(::core::option::Option::None),
             };
+            let s = k.specialize.unwrap_or(true);
             quote!(#a::FnKind::Kernel(#a::KernelAttrs {
                 max_threads: #t,
                 min_blocks: #b,
                 max_registers: #r,
                 block_dim: #d,
                 overflow_checks: #o,
+                specialize: #s,
             }))
         }
     };

@@ -235,6 +235,7 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         &empty::empty3::KERNEL,
         &ferrocuda::host_runtime::InstanceKey::EMPTY,
         &Vec::new,
+        Some(cfg.block),
     )
     .map_err(e)?;
     let ptx = ferrocuda::host_runtime::compiled_kernel(
@@ -242,6 +243,7 @@ fn launch_overhead(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         &empty::empty3::KERNEL,
         &ferrocuda::host_runtime::InstanceKey::EMPTY,
         &Vec::new,
+        Some(cfg.block),
     )
     .map_err(e)?
     .ptx
