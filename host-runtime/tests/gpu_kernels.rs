@@ -192,14 +192,16 @@ fn raw_launches_succeed_and_their_overhead_is_reported() {
     let f = m.function("empty").unwrap();
     let s = Stream::new(&dev).unwrap();
     let cfg = LaunchConfig::for_elements(1, 1);
-    const N: u32 = 1000;
+    // 60,000 launches take minutes under compute-sanitizer, where the numbers mean nothing:
+    // there a few launches check that both paths work.
+    let n = kernel_testkit::sanitizer::rounds(1000, 10);
     // The module's entries take a panic slot last; 0 means "no reporting".
     let mut no_slot = 0u64;
     let mut raw_args = [&mut no_slot as *mut u64 as *mut std::ffi::c_void];
     let (mut best_raw, mut best_ours) = (f64::MAX, f64::MAX);
-    for _ in 0..30 {
+    for _ in 0..kernel_testkit::sanitizer::rounds(30, 1) {
         let t = Instant::now();
-        for _ in 0..N {
+        for _ in 0..n {
             let r = unsafe {
                 sys::cuLaunchKernel(
                     f.raw(),
@@ -217,13 +219,13 @@ fn raw_launches_succeed_and_their_overhead_is_reported() {
             };
             assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
         }
-        best_raw = best_raw.min(t.elapsed().as_secs_f64() * 1e6 / N as f64);
+        best_raw = best_raw.min(t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
         s.synchronize().unwrap();
         let t = Instant::now();
-        for _ in 0..N {
+        for _ in 0..n {
             unsafe { f.launch_raw(&s, cfg, &mut []) }.unwrap();
         }
-        best_ours = best_ours.min(t.elapsed().as_secs_f64() * 1e6 / N as f64);
+        best_ours = best_ours.min(t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
         s.synchronize().unwrap();
     }
     let overhead = best_ours - best_raw;

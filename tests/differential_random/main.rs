@@ -14,8 +14,9 @@
 //! `FERROCUDA_DIFF_SEED=0x... cargo test --test differential_random one_seed -- --nocapture`
 //! (`FERROCUDA_DIFF_PTX=FILE` also writes the GPU build's PTX).
 //! `FERROCUDA_DIFF_KERNELS=N` changes how many kernels a run makes (500 on the simulator, 10,000 on
-//! the GPU by default), `FERROCUDA_DIFF_BASE=N` the first seed's base; the simulator run has
-//! every `FERROCUDA_DIFF_PTXAS_EVERY`-th kernel's GPU build assembled by ptxas (default 25).
+//! the GPU by default), `FERROCUDA_DIFF_BASE=N` the first seed's base, `FERROCUDA_DIFF_THREADS=N`
+//! the GPU run's threads (default: one per core, one under compute-sanitizer); the simulator run
+//! has every `FERROCUDA_DIFF_PTXAS_EVERY`-th kernel's GPU build assembled by ptxas (default 25).
 
 mod backends;
 mod compare;
@@ -38,6 +39,9 @@ use rng::{case_seed, Rng};
 
 /// The default first seed base of the runs (any value works; fixed so runs repeat).
 const BASE: u64 = 0x5eed_0022;
+
+/// Stack of the GPU run's worker threads (the run-time compiler recurses over the kernel).
+const WORKER_STACK: usize = 64 << 20;
 
 fn env_u64(name: &str) -> Option<u64> {
     let v = std::env::var(name).ok()?;
@@ -297,17 +301,28 @@ fn gpu_outcome(
 fn random_kernels_on_the_gpu() {
     let Some(dev) = gpu() else { return };
     let n = env_u64("FERROCUDA_DIFF_KERNELS").unwrap_or(10_000) as usize;
+    // Under compute-sanitizer (the GPU bundle's sweep) one thread loads, launches and unloads
+    // each kernel in turn through the driver's JIT: the tools serialize launches anyway, and
+    // sixteen threads loading modules at once, forking ptxas (which `--target-processes all`
+    // follows) and setting the environment made the sanitizer itself crash (SIGSEGV within
+    // seconds, every tool) where every single-threaded binary ran clean.
+    let sanitized = kernel_testkit::sanitizer::under_sanitizer().is_some();
     // The driver JITs one module at a time (measured: 130 ms a kernel with 16 threads loading):
     // with ptxas at hand each thread assembles its own kernels into the runtime's cubin cache,
     // from which `Module::from_compiled` loads them (site tables and all).
-    let cache = (kernel_testkit::ptxas::require_ptxas().is_some()
+    let cache = (!sanitized
+        && kernel_testkit::ptxas::require_ptxas().is_some()
         && std::env::var_os("FERROCUDA_CACHE_DIR").is_none())
     .then(|| std::env::temp_dir().join(format!("ferrocuda-diff-{}", std::process::id())));
     if let Some(dir) = &cache {
         std::env::set_var("FERROCUDA_CACHE_DIR", dir);
     }
     let base = env_u64("FERROCUDA_DIFF_BASE").unwrap_or(BASE ^ 0x6e0);
-    let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+    let threads = match env_u64("FERROCUDA_DIFF_THREADS") {
+        Some(t) => (t as usize).max(1),
+        None if sanitized => 1,
+        None => std::thread::available_parallelism().map_or(4, |n| n.get()),
+    };
     let t0 = Instant::now();
     let tally = Mutex::new(Tally::default());
     let deferred = Mutex::new(Vec::new());
@@ -316,50 +331,55 @@ fn random_kernels_on_the_gpu() {
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| {
-                let mut slot = backends::GpuSlot::new(&dev, max_bytes()).expect("gpu buffers");
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n {
-                        break;
+            // The compiler and the simulator run on these threads: the main thread's stack size,
+            // not the 2 MiB default of spawned ones.
+            let worker = std::thread::Builder::new().stack_size(WORKER_STACK);
+            worker
+                .spawn_scoped(s, || {
+                    let mut slot = backends::GpuSlot::new(&dev, max_bytes()).expect("gpu buffers");
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        let seed = case_seed(base, i as u64);
+                        let case = case_for(seed);
+                        if case.features.panic_site {
+                            deferred.lock().unwrap().push(seed);
+                            continue;
+                        }
+                        let foreign = |p: ferrocuda::host_runtime::KernelPanic| {
+                            stray.lock().unwrap().push(p.to_string())
+                        };
+                        let r = reference::run(&case);
+                        let sm = backends::run_sim(&case, case.def);
+                        let g = gpu_outcome(&dev, &mut slot, &case, false, &foreign);
+                        let mut res = three_way(&case, &r, &sm, &g);
+                        // Every fourth kernel also as users build it by default (fma contraction on):
+                        // simulator and GPU run the same fused IR, bit for bit.
+                        if res.is_ok() && i.is_multiple_of(4) {
+                            let sf = backends::run_sim_with(&case, case.def, true);
+                            let gf = gpu_outcome(&dev, &mut slot, &case, true, &foreign);
+                            res = same_outcome(&case, &sf, &gf)
+                                .map_err(|m| format!("with fma contraction: {m}"));
+                            fused.fetch_add(1, Ordering::Relaxed);
+                        }
+                        let mut t = tally.lock().unwrap();
+                        t.count(&case, &r);
+                        if let Err(m) = res {
+                            t.fail(report(&case, &m));
+                        }
+                        if t.kernels % 1000 == 0 {
+                            eprintln!(
+                                "{} kernels, {} mismatches, {:.0} s",
+                                t.kernels,
+                                t.failures.len(),
+                                t0.elapsed().as_secs_f64()
+                            );
+                        }
                     }
-                    let seed = case_seed(base, i as u64);
-                    let case = case_for(seed);
-                    if case.features.panic_site {
-                        deferred.lock().unwrap().push(seed);
-                        continue;
-                    }
-                    let foreign = |p: ferrocuda::host_runtime::KernelPanic| {
-                        stray.lock().unwrap().push(p.to_string())
-                    };
-                    let r = reference::run(&case);
-                    let sm = backends::run_sim(&case, case.def);
-                    let g = gpu_outcome(&dev, &mut slot, &case, false, &foreign);
-                    let mut res = three_way(&case, &r, &sm, &g);
-                    // Every fourth kernel also as users build it by default (fma contraction on):
-                    // simulator and GPU run the same fused IR, bit for bit.
-                    if res.is_ok() && i.is_multiple_of(4) {
-                        let sf = backends::run_sim_with(&case, case.def, true);
-                        let gf = gpu_outcome(&dev, &mut slot, &case, true, &foreign);
-                        res = same_outcome(&case, &sf, &gf)
-                            .map_err(|m| format!("with fma contraction: {m}"));
-                        fused.fetch_add(1, Ordering::Relaxed);
-                    }
-                    let mut t = tally.lock().unwrap();
-                    t.count(&case, &r);
-                    if let Err(m) = res {
-                        t.fail(report(&case, &m));
-                    }
-                    if t.kernels % 1000 == 0 {
-                        eprintln!(
-                            "{} kernels, {} mismatches, {:.0} s",
-                            t.kernels,
-                            t.failures.len(),
-                            t0.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
+                })
+                .expect("spawn a worker thread");
         }
     });
     // A kernel that was not expected to panic did, and another thread's synchronization

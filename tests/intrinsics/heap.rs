@@ -70,6 +70,15 @@ pub fn heap_misuse(out: &mut [u32], mode: u32) {
     }
 }
 
+/// Asks for no elements, then frees the (empty) block twice.
+#[kernel]
+pub fn heap_zero(out: &mut [u32]) {
+    let buf = device_malloc::<u32>(0);
+    out[0] = buf.is_empty() as u32;
+    device_free(buf);
+    device_free(buf);
+}
+
 fn sums_on(dev: &Device, threads: usize, n: u32) {
     let s = dev.new_stream().unwrap();
     let mut out = dev.upload(&vec![0u32; threads]).unwrap();
@@ -183,6 +192,46 @@ fn heap_misuse_is_reported_by_the_simulator() {
             other => panic!("mode {mode}: expected a simulator error, got {other:?}"),
         }
     }
+}
+
+/// Before: `device_malloc(0)` called `malloc(0)`, which hands out a block on a GPU (reported by
+/// compute-sanitizer's memcheck, which then aborts the kernel) and in the simulator, so freeing
+/// the empty block twice was a double free. Now an empty request is the null block, as a failed
+/// one, and `free` of it is a no-op: neither call reaches the heap.
+#[test]
+fn empty_requests_never_reach_the_heap() {
+    let dev = sim();
+    let s = dev.new_stream().unwrap();
+    let mut out = dev.upload(&[0u32]).unwrap();
+    heap_zero::launch(&s, LaunchConfig::for_elements(1, 1), &mut out).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(out.to_vec().unwrap(), [1]);
+    let ptx = ferrocuda::kernel_compiler::compile(heap_zero::ast(), &[], &Default::default())
+        .unwrap()
+        .ptx;
+    // `malloc` is branched around when the request is 0 bytes, `free` predicated on the block
+    // being non-null.
+    let lines: Vec<&str> = ptx.lines().map(str::trim).collect();
+    let at = |s: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(s))
+            .unwrap_or_else(|| panic!("no `{s}`:\n{ptx}"))
+    };
+    let (skip, call, join) = (at("bra $Lfc_m"), at("call (fc_malloc_ret"), at("$Lfc_m"));
+    assert!(
+        lines[skip].starts_with("@%fcm"),
+        "unguarded: {}",
+        lines[skip]
+    );
+    assert!(skip < call, "{ptx}");
+    let join = lines
+        .iter()
+        .rposition(|l| l.starts_with("$Lfc_m"))
+        .unwrap_or(join);
+    assert!(call < join, "{ptx}");
+    assert!(lines[at("call free,")].starts_with("@%fcfp"), "{ptx}");
+    assembles(heap_zero::ast());
 }
 
 #[test]

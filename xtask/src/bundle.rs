@@ -81,6 +81,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     set_executable(&out.join("sanitize.sh"))?;
     fs::write(out.join("sanitize-expected.txt"), crate::sanitize::EXPECTED)
         .map_err(|e| e.to_string())?;
+    fs::write(out.join("sanitize-skip.txt"), crate::sanitize::SKIP).map_err(|e| e.to_string())?;
     let size = dir_size(&out);
     println!(
         "gpu bundle at {}: {} test binaries, {:.1} MiB",

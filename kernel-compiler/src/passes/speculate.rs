@@ -326,7 +326,7 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
                     continue;
                 }
                 // One access under `cond` is its own flat form.
-                if !already_flat(then, live_after) {
+                if !already_flat(then, live_after) && flattening_stays_linear(then) {
                     if let Some(flat) = dissolve(k, cond, then, live_after, cur_loc) {
                         changed = true;
                         seq.extend(flat);
@@ -355,6 +355,25 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
     }
     changed |= sink_stores(&mut b.0);
     changed
+}
+
+/// The longest body holding merges (`x = c ? t : x`) that [`dissolve`] flattens again (the
+/// registry's longest is 32 instructions, `corpus_compact_scatter`'s edge tests).
+const MAX_REFLATTENED: usize = 64;
+
+/// Whether flattening `then` cannot compound. [`dissolve`] turns each value a body computes into
+/// a computation and a merge, two instructions for one; flattening the enclosing `if` then does
+/// the same to those merges, so `n` nested `if`s that each flatten grew as 2^n (30 levels of
+/// `if x[i] > 0 { .. }`: billions of instructions). A body without merges (one the source wrote,
+/// of any length) is flattened once; one that holds merges, the output of an earlier flattening,
+/// only while short: past that the `if` stays, and so does every `if` around it (an `if` in the
+/// body is not flattened).
+fn flattening_stays_linear(then: &Block) -> bool {
+    then.0.len() <= MAX_REFLATTENED
+        || !then
+            .0
+            .iter()
+            .any(|i| matches!(i, Inst::Select { dst, b: Operand::Var(v), .. } if dst == v))
 }
 
 /// Whether `then` is one access that [`dissolve`] would give back as it is: a store, or a load

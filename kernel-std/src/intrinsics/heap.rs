@@ -16,9 +16,10 @@ fn sim_alloca(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
     o[0] = e.stack_alloc(a[0]);
 }
 
-/// `malloc(bytes)`: `d0` the block's address, `d1` whether it is null (heap exhausted).
+/// `malloc(bytes)`: `d0` the block's address, `d1` whether it is null (heap exhausted, or
+/// nothing asked for).
 fn sim_malloc(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
-    let addr = e.heap_alloc(a[0]);
+    let addr = if a[0] == 0 { 0 } else { e.heap_alloc(a[0]) };
     o[0] = addr;
     o[1] = (addr == 0) as u64;
 }
@@ -30,7 +31,10 @@ fn sim_free(e: &mut dyn SimEnv, a: &[u64], _: &mut [u64]) {
 
 // The entries are `Memory` class so no pass merges two calls or drops one whose result is
 // unused. The calls are plain `call`, not `call.uni`: threads of a warp may reach them
-// divergently.
+// divergently. Both are guarded: a request of 0 bytes never reaches `malloc` (it gives the
+// null block, as an exhausted heap does: CUDA's `malloc(0)` hands out a block anyway, which
+// compute-sanitizer's memcheck reports and then aborts the kernel), and a null block never
+// reaches `free`.
 
 /// PTX `alloca` (ISA 7.3, sm_52): 16-byte alignment covers every element type.
 pub(super) static ALLOCA_ENTRY: IntrinsicDef = IntrinsicDef {
@@ -52,11 +56,16 @@ pub(super) static MALLOC_ENTRY: IntrinsicDef = IntrinsicDef {
     min_sm: 70,
     ptx: ".param .b64 fc_malloc_arg{uid};\
           .param .b64 fc_malloc_ret{uid};\
+          .reg .pred %fcm{uid};\
+          .reg .b64 %fcmr{uid};\
+          setp.eq.u64 %fcm{uid}, {a0}, 0;\
+          mov.u64 %fcmr{uid}, 0;\
+          @%fcm{uid} bra $Lfc_m{uid}_z;\
           st.param.b64 [fc_malloc_arg{uid}], {a0};\
           call (fc_malloc_ret{uid}), malloc, (fc_malloc_arg{uid});\
-          ld.param.b64 {d0}, [fc_malloc_ret{uid}];\
-          setp.eq.u64 {d1}, {d0}, 0;\
-          cvta.to.global.u64 {d0}, {d0}",
+          ld.param.b64 %fcmr{uid}, [fc_malloc_ret{uid}];\
+          $Lfc_m{uid}_z: setp.eq.u64 {d1}, %fcmr{uid}, 0;\
+          cvta.to.global.u64 {d0}, %fcmr{uid}",
     class: Class::Memory,
     sim: Some(sim_malloc),
     sim_warp: None,
@@ -69,10 +78,12 @@ pub(super) static FREE_ENTRY: IntrinsicDef = IntrinsicDef {
     rets: &[],
     min_sm: 70,
     ptx: ".reg .b64 %fcf{uid};\
+          .reg .pred %fcfp{uid};\
+          setp.ne.u64 %fcfp{uid}, {a0}, 0;\
           cvta.global.u64 %fcf{uid}, {a0};\
           .param .b64 fc_free_arg{uid};\
           st.param.b64 [fc_free_arg{uid}], %fcf{uid};\
-          call free, (fc_free_arg{uid})",
+          @%fcfp{uid} call free, (fc_free_arg{uid})",
     class: Class::Memory,
     sim: Some(sim_free),
     sim_warp: None,
@@ -86,8 +97,11 @@ intrinsics! {
     /// until `device_free` (or the end of the context), visible to every thread that gets the
     /// slice. When the heap is exhausted (8 MiB by default; see `Device::set_malloc_heap_size`)
     /// CUDA's `malloc` returns null: the slice is then empty, so `buf.is_empty()` tells and every
-    /// index fails its bounds check instead of touching address 0. The contents start
-    /// unspecified on a GPU (zero in the simulator).
+    /// index fails its bounds check instead of touching address 0 (with bounds checks switched
+    /// off nothing guards it: test `is_empty()` first). `n == 0` gives the same empty block
+    /// without calling `malloc` at all, like a zero-length `Vec`, so it needs no `device_free`
+    /// (which accepts it as a no-op). The contents start unspecified on a GPU (zero in the
+    /// simulator).
     pub fn device_malloc<T: DeviceType>(n: usize) -> &'static mut [T] = custom(
         Custom::DeviceMalloc(&MALLOC_ENTRY),
         entries = ::core::slice::from_ref(&MALLOC_ENTRY),
