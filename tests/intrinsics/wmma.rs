@@ -302,7 +302,14 @@ fn wmma_every_type_and_layout_on_the_gpu() {
 
 #[test]
 fn wmma_kernels_assemble_for_sm80_and_sm90() {
-    for def in [
+    for def in case_kernels() {
+        assembles(def);
+    }
+    assembles(wmma_from::ast());
+}
+
+fn case_kernels() -> [&'static ferrocuda::kernel_ir::ast::FnDef; 15] {
+    [
         f16_rr_f32_f32::ast(),
         f16_rc_f32_f32::ast(),
         f16_cr_f16_f32::ast(),
@@ -318,7 +325,99 @@ fn wmma_kernels_assemble_for_sm80_and_sm90() {
         s8_rr::ast(),
         f64_rc::ast(),
         f64_cr::ast(),
-    ] {
-        assembles(def);
+    ]
+}
+
+/// Fragments live in registers: no local arrays in the PTX, and ptxas neither spills nor
+/// keeps a stack frame, with checks on (the default) and off.
+#[test]
+fn wmma_fragments_stay_in_registers() {
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
+    for def in case_kernels() {
+        for checks in [true, false] {
+            let opts = CompileOptions {
+                sm: 80,
+                bounds_checks: checks,
+                ..CompileOptions::default()
+            };
+            let c = compile(def, &[], &opts).unwrap();
+            assert!(c.ptx.contains("wmma.mma.sync"), "{}", c.ptx);
+            assert!(!c.ptx.contains(".local"), "{}: fragment in local memory\n{}", def.name, c.ptx);
+            if kernel_testkit::ptxas::require_ptxas().is_none() {
+                continue;
+            }
+            let r = kernel_testkit::ptxas::assemble(&c.ptx, 80).unwrap();
+            for e in &r.entries {
+                assert_eq!(
+                    (e.spill_stores, e.spill_loads, e.stack_frame),
+                    (0, 0, 0),
+                    "{e}"
+                );
+            }
+        }
+    }
+}
+
+#[kernel]
+pub fn wmma_from(a: &[f16], out: &mut [f32], offset: usize, ldm: u32) {
+    let mut fa: Fragment<MatrixA, 16, 16, 16, f16, RowMajor> = fragment();
+    let mut fb: Fragment<MatrixB, 16, 16, 16, f16, ColMajor> = fragment();
+    load_matrix_sync(&mut fa, a, offset, ldm);
+    load_matrix_sync(&mut fb, a, 0, 16);
+    let mut c: Fragment<Accumulator, 16, 16, 16, f32> = fragment();
+    fill_fragment(&mut c, 1.0);
+    c = mma_sync(&fa, &fb, &c);
+    store_matrix_sync(out, 0, &c, 16, MEM_ROW_MAJOR);
+}
+
+fn wmma_from_run(dev: &Device, len: usize, offset: usize, ldm: u32) -> ferrocuda::host_runtime::Result<Vec<f32>> {
+    let a: Vec<f16> = (0..len).map(|i| f16::small(i, 5)).collect();
+    let s = dev.new_stream()?;
+    let da = dev.upload(&a)?;
+    let mut out = dev.upload(&vec![0f32; 256])?;
+    wmma_from::launch(&s, LaunchConfig::for_elements(32, 32), &da, &mut out, offset, ldm)?;
+    out.to_vec()
+}
+
+/// One check per load: the tile's last element, `offset + 15 * ldm + 15`, must be in the slice.
+fn wmma_bounds_on(dev: &Device) {
+    use ferrocuda::host_runtime::Error;
+    // The last tile that fits, at a 32-byte aligned offset, then one row further.
+    let got = wmma_from_run(dev, 16 + 15 * 32 + 16, 16, 32).unwrap();
+    assert!(got.iter().all(|v| v.is_finite()));
+    for (len, offset, ldm) in [(16 + 15 * 32 + 15, 16, 32), (256, 16 * 16, 16), (4096, usize::MAX - 8, 16)] {
+        match wmma_from_run(dev, len, offset, ldm) {
+            Err(Error::KernelPanic(p)) => {
+                assert!(p.message.starts_with(&format!("index out of bounds: the len is {len} but the index is ")), "{}", p.message);
+                assert!(p.file.ends_with("intrinsics/wmma.rs"), "{}", p.file);
+            }
+            other => panic!("expected a bounds panic for len {len}, offset {offset}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn wmma_tiles_are_bounds_checked_on_the_simulator() {
+    wmma_bounds_on(&sim());
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn wmma_tiles_are_bounds_checked_on_the_gpu() {
+    let Some(dev) = gpu() else { return };
+    wmma_bounds_on(&dev);
+}
+
+/// The GPU faults on a tile that is not 32-byte aligned; the simulator says so.
+#[test]
+fn wmma_misaligned_tile_is_reported_by_the_simulator() {
+    use ferrocuda::host_runtime::Error;
+    match wmma_from_run(&sim(), 1024, 8, 16) {
+        Err(Error::Simulator(e)) => assert!(e.to_string().contains("32-byte aligned"), "{e}"),
+        other => panic!("expected a misaligned tile, got {other:?}"),
+    }
+    match wmma_from_run(&sim(), 1024, 0, 12) {
+        Err(Error::Simulator(e)) => assert!(e.to_string().contains("multiple of 16 bytes"), "{e}"),
+        other => panic!("expected a bad leading dimension, got {other:?}"),
     }
 }
