@@ -41,6 +41,11 @@ pub static KERNELS: &[KernelEntry] = &[
         generics: none,
     },
     KernelEntry {
+        name: "wmma_gemm",
+        def: crate::wmma_gemm::wmma_gemm::ast,
+        generics: none,
+    },
+    KernelEntry {
         name: "atomics_u32",
         def: crate::simple_atomics::atomics_u32::ast,
         generics: none,

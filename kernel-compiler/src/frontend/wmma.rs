@@ -230,15 +230,24 @@ impl Lower {
         Ok((def, addr, ldm))
     }
 
+    /// A slice argument, or a reference to an array (a shared array) as the slice of it.
     fn slice_arg(&mut self, name: &str, a: &Expr) -> R<SliceVal> {
         let t = self.ty(a);
-        match self.expr(a)? {
-            Val::Slice(s) => Ok(s),
-            Val::Ref(l) => match t {
-                Ty::Ref(inner, _) => self.slice_of(&l, &inner, a.span),
-                _ => Err(self.err(a.span, format!("`{name}` takes a slice"))),
-            },
-            _ => Err(self.err(a.span, format!("`{name}` takes a slice"))),
+        let v = self.expr(a)?;
+        let (l, inner) = match (v, t) {
+            (Val::Slice(s), _) => return Ok(s),
+            (Val::Ref(l), Ty::Ref(inner, _)) => (l, *inner),
+            _ => return Err(self.err(a.span, format!("`{name}` takes a slice"))),
+        };
+        if let Ty::Array(_, n) = inner {
+            let l = match self.read(&l, &inner, a.span)? {
+                Val::Array { loc, .. } => loc,
+                _ => l,
+            };
+            return self
+                .array_as_slice(&l, n)
+                .ok_or_else(|| self.err(a.span, format!("`{name}` cannot view this array")));
         }
+        self.slice_of(&l, &inner, a.span)
     }
 }

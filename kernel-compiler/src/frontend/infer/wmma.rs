@@ -68,8 +68,11 @@ impl<'a> Infer<'a> {
                     }
                     _ => {}
                 }
+                let mutable_ref = matches!(self.shallow(&arg_tys[s]), Ty::Ref(_, true));
                 let elem = match self.deref(&arg_tys[s]) {
                     Ty::Slice(t, m) if m || op == WmmaOp::Load => *t,
+                    // A shared (or global) array, `shared_array::<[f16; N]>()`, as a slice.
+                    Ty::Array(t, _) if mutable_ref || op == WmmaOp::Load => *t,
                     _ => {
                         return Err(self.err(
                             args[s].span,
