@@ -81,8 +81,16 @@ pub trait IsFragment: DeviceType {
     const NUM_ELEMENTS: usize;
 }
 /// A `matrix_a` / `matrix_b` fragment: loaded with its type's layout.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a matrix_a / matrix_b fragment",
+    note = "accumulators are loaded with `load_accumulator_sync(f, src, offset, ldm, MEM_ROW_MAJOR)`"
+)]
 pub trait OperandFragment: IsFragment {}
 /// An accumulator fragment: loaded and stored with a layout given at the call.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an accumulator fragment",
+    note = "matrix_a / matrix_b fragments are loaded with `load_matrix_sync(f, src, offset, ldm)` and cannot be stored"
+)]
 pub trait AccumulatorFragment: IsFragment {}
 /// `D: MmaResult<A, B, C>`: `mma_sync(&mut d, &a, &b, &c)` exists for these fragment types.
 #[diagnostic::on_unimplemented(
