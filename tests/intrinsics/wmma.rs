@@ -41,12 +41,24 @@ macro_rules! wmma_case {
             let mut fc: Fragment<Accumulator, $m, $n, $k, $ct> = fragment();
             load_matrix_sync(&mut fa, a, tile_at(32 * w, 0, $a_col, ld), ld as u32);
             load_matrix_sync(&mut fb, b, tile_at(0, 32 * w, $b_col, ld), ld as u32);
-            load_accumulator_sync(&mut fc, c, tile_at(32 * w, 32 * w, $c_layout == MEM_COL_MAJOR, ld), ld as u32, $c_layout);
+            load_accumulator_sync(
+                &mut fc,
+                c,
+                tile_at(32 * w, 32 * w, $c_layout == MEM_COL_MAJOR, ld),
+                ld as u32,
+                $c_layout,
+            );
             let mut fd: Fragment<Accumulator, $m, $n, $k, $dt> = mma_sync(&fa, &fb, &fc);
             for i in 0..fd.x.len() {
                 fd.x[i] = fd.x[i] + fd.x[i];
             }
-            store_matrix_sync(d, tile_at(32 * w, 32 * w, $d_layout == MEM_COL_MAJOR, ld), &fd, ld as u32, $d_layout);
+            store_matrix_sync(
+                d,
+                tile_at(32 * w, 32 * w, $d_layout == MEM_COL_MAJOR, ld),
+                &fd,
+                ld as u32,
+                $d_layout,
+            );
         }
     };
 }
@@ -211,7 +223,13 @@ fn check<M: El, C: El, D: El>(
     dev: &Device,
     (m, n, k): (usize, usize, usize),
     l: Layouts,
-    launch: impl FnOnce(&Stream, &DeviceBuffer<M>, &DeviceBuffer<M>, &DeviceBuffer<C>, &mut DeviceBuffer<D>) -> ferrocuda::host_runtime::Result<()>,
+    launch: impl FnOnce(
+        &Stream,
+        &DeviceBuffer<M>,
+        &DeviceBuffer<M>,
+        &DeviceBuffer<C>,
+        &mut DeviceBuffer<D>,
+    ) -> ferrocuda::host_runtime::Result<()>,
 ) {
     let size = LD * LINES;
     let a: Vec<M> = (0..size).map(|i| M::small(i, 1)).collect();
@@ -242,7 +260,13 @@ fn check<M: El, C: El, D: El>(
         }
     }
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g, w, "element {i} (row {}, col {} row-major)", i / LD, i % LD);
+        assert_eq!(
+            g,
+            w,
+            "element {i} (row {}, col {} row-major)",
+            i / LD,
+            i % LD
+        );
     }
 }
 
@@ -342,7 +366,12 @@ fn wmma_fragments_stay_in_registers() {
             };
             let c = compile(def, &[], &opts).unwrap();
             assert!(c.ptx.contains("wmma.mma.sync"), "{}", c.ptx);
-            assert!(!c.ptx.contains(".local"), "{}: fragment in local memory\n{}", def.name, c.ptx);
+            assert!(
+                !c.ptx.contains(".local"),
+                "{}: fragment in local memory\n{}",
+                def.name,
+                c.ptx
+            );
             if kernel_testkit::ptxas::require_ptxas().is_none() {
                 continue;
             }
@@ -370,12 +399,24 @@ pub fn wmma_from(a: &[f16], out: &mut [f32], offset: usize, ldm: u32) {
     store_matrix_sync(out, 0, &c, 16, MEM_ROW_MAJOR);
 }
 
-fn wmma_from_run(dev: &Device, len: usize, offset: usize, ldm: u32) -> ferrocuda::host_runtime::Result<Vec<f32>> {
+fn wmma_from_run(
+    dev: &Device,
+    len: usize,
+    offset: usize,
+    ldm: u32,
+) -> ferrocuda::host_runtime::Result<Vec<f32>> {
     let a: Vec<f16> = (0..len).map(|i| f16::small(i, 5)).collect();
     let s = dev.new_stream()?;
     let da = dev.upload(&a)?;
     let mut out = dev.upload(&vec![0f32; 256])?;
-    wmma_from::launch(&s, LaunchConfig::for_elements(32, 32), &da, &mut out, offset, ldm)?;
+    wmma_from::launch(
+        &s,
+        LaunchConfig::for_elements(32, 32),
+        &da,
+        &mut out,
+        offset,
+        ldm,
+    )?;
     out.to_vec()
 }
 
@@ -385,13 +426,25 @@ fn wmma_bounds_on(dev: &Device) {
     // The last tile that fits, at a 32-byte aligned offset, then one row further.
     let got = wmma_from_run(dev, 16 + 15 * 32 + 16, 16, 32).unwrap();
     assert!(got.iter().all(|v| v.is_finite()));
-    for (len, offset, ldm) in [(16 + 15 * 32 + 15, 16, 32), (256, 16 * 16, 16), (4096, usize::MAX - 8, 16)] {
+    for (len, offset, ldm) in [
+        (16 + 15 * 32 + 15, 16, 32),
+        (256, 16 * 16, 16),
+        (4096, usize::MAX - 8, 16),
+    ] {
         match wmma_from_run(dev, len, offset, ldm) {
             Err(Error::KernelPanic(p)) => {
-                assert!(p.message.starts_with(&format!("index out of bounds: the len is {len} but the index is ")), "{}", p.message);
+                assert!(
+                    p.message.starts_with(&format!(
+                        "index out of bounds: the len is {len} but the index is "
+                    )),
+                    "{}",
+                    p.message
+                );
                 assert!(p.file.ends_with("intrinsics/wmma.rs"), "{}", p.file);
             }
-            other => panic!("expected a bounds panic for len {len}, offset {offset}, got {other:?}"),
+            other => {
+                panic!("expected a bounds panic for len {len}, offset {offset}, got {other:?}")
+            }
         }
     }
 }

@@ -8,8 +8,8 @@ use kernel_ir::ir::{self, BinOp, Operand, Space};
 
 use super::consts::eval_const;
 use super::infer::wmma::wmma_fragment_of;
-use super::value::{c_int, c_u32, c_u64, Loc, SliceVal, Val};
 use super::types::Ty;
+use super::value::{c_int, c_u32, c_u64, Loc, SliceVal, Val};
 use super::{Lower, R};
 
 /// A fragment's storage and type.
@@ -74,8 +74,8 @@ impl Lower {
                 let b = self.fragment_arg(name, table, &args[1])?;
                 let c = self.fragment_arg(name, table, &args[2])?;
                 let d = self.new_fragment(name, table, &self.ty(e), sp)?;
-                let def = (table.mma)(d.def.name, a.def.name, b.def.name, c.def.name)
-                    .ok_or_else(|| {
+                let def = (table.mma)(d.def.name, a.def.name, b.def.name, c.def.name).ok_or_else(
+                    || {
                         self.err(
                             sp,
                             format!(
@@ -83,7 +83,8 @@ impl Lower {
                                 d.def.name, a.def.name, b.def.name, c.def.name
                             ),
                         )
-                    })?;
+                    },
+                )?;
                 let mut ops = self.elems(&a, sp)?;
                 ops.extend(self.elems(&b, sp)?);
                 ops.extend(self.elems(&c, sp)?);
@@ -101,13 +102,7 @@ impl Lower {
     }
 
     /// Fresh storage for a fragment of type `t` (the call's result type).
-    fn new_fragment(
-        &mut self,
-        name: &str,
-        table: &'static WmmaTable,
-        t: &Ty,
-        sp: Span,
-    ) -> R<Frag> {
+    fn new_fragment(&mut self, name: &str, table: &'static WmmaTable, t: &Ty, sp: Span) -> R<Frag> {
         let Some((def, elem)) = wmma_fragment_of(table, t) else {
             return Err(self.err(
                 sp,
@@ -118,7 +113,14 @@ impl Lower {
         self.frag(def, loc, t.clone(), elem, sp)
     }
 
-    fn frag(&mut self, def: &'static WmmaFragment, loc: Loc, ty: Ty, elem: Ty, sp: Span) -> R<Frag> {
+    fn frag(
+        &mut self,
+        def: &'static WmmaFragment,
+        loc: Loc,
+        ty: Ty,
+        elem: Ty,
+        sp: Span,
+    ) -> R<Frag> {
         let count = match self.agg_tys(&ty, sp)?.first() {
             Some(Ty::Array(_, n)) => *n as u32,
             _ => return Err(self.err(sp, "internal: a fragment's field is not an array")),
@@ -177,7 +179,11 @@ impl Lower {
         args: &[&Expr],
         store: bool,
         sp: Span,
-    ) -> R<(&'static kernel_ir::intrinsic::IntrinsicDef, Operand, Operand)> {
+    ) -> R<(
+        &'static kernel_ir::intrinsic::IntrinsicDef,
+        Operand,
+        Operand,
+    )> {
         let s = self.slice_arg(name, args[0])?;
         if s.local.is_some() || !matches!(s.space, Space::Global | Space::Shared) {
             return Err(self.err(
@@ -186,7 +192,10 @@ impl Lower {
             ));
         }
         if store && s.readonly {
-            return Err(self.err(args[0].span, format!("`{name}` writes: pass a `&mut` slice")));
+            return Err(self.err(
+                args[0].span,
+                format!("`{name}` writes: pass a `&mut` slice"),
+            ));
         }
         let col = match f.def.col_major {
             Some(c) => c,
@@ -206,8 +215,13 @@ impl Lower {
         };
         let shared = s.space == Space::Shared;
         let at = 2 * shared as usize + col as usize;
-        let def = if store { f.def.store[at] } else { f.def.load[at] };
-        let def = def.ok_or_else(|| self.err(sp, format!("`{name}` has no form for this fragment")))?;
+        let def = if store {
+            f.def.store[at]
+        } else {
+            f.def.load[at]
+        };
+        let def =
+            def.ok_or_else(|| self.err(sp, format!("`{name}` has no form for this fragment")))?;
         let offset = self.scalar(args[1])?;
         let offset = self.cast(offset, ir::Ty::U64);
         let ldm = self.scalar(args[2])?;

@@ -152,12 +152,14 @@ fn load_entry(ki: usize, shared: bool, col: bool) -> IntrinsicDef {
         args: leak_tys(vec![addr, Ty::U32]),
         rets: leak_tys(vec![kind.prec.ir(); kind.count]),
         min_sm: kind.min_sm,
-        ptx: leak(format!(
-            "{}wmma.load.{r}.sync.aligned.{l}.{shape}.{sp}.{ty} {}, [{{a0}}], {{a1}}; {}",
-            o.decl, o.list, o.unpack
-        )
-        .trim_end_matches([' ', ';'])
-        .to_string()),
+        ptx: leak(
+            format!(
+                "{}wmma.load.{r}.sync.aligned.{l}.{shape}.{sp}.{ty} {}, [{{a0}}], {{a1}}; {}",
+                o.decl, o.list, o.unpack
+            )
+            .trim_end_matches([' ', ';'])
+            .to_string(),
+        ),
         class: Class::Memory,
         sim: Some(LOADS[code]),
         sim_warp: None,

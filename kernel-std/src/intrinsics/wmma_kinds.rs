@@ -127,7 +127,13 @@ impl Kind {
     }
 }
 
-const fn kind(role: Role, (m, n, k): (u32, u32, u32), prec: Prec, count: usize, min_sm: u32) -> Kind {
+const fn kind(
+    role: Role,
+    (m, n, k): (u32, u32, u32),
+    prec: Prec,
+    count: usize,
+    min_sm: u32,
+) -> Kind {
     Kind {
         role,
         m,

@@ -122,16 +122,15 @@ impl<'a> Infer<'a> {
                 ));
             }
         };
-        wmma_fragment_of(table, &inner)
-            .ok_or_else(|| {
-                self.err(
-                    a.span,
-                    format!(
-                        "`{name}` takes a wmma fragment (`Fragment<..>`), not `{}`",
-                        self.show(&inner)
-                    ),
-                )
-            })
+        wmma_fragment_of(table, &inner).ok_or_else(|| {
+            self.err(
+                a.span,
+                format!(
+                    "`{name}` takes a wmma fragment (`Fragment<..>`), not `{}`",
+                    self.show(&inner)
+                ),
+            )
+        })
     }
 }
 
