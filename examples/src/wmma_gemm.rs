@@ -14,6 +14,8 @@
 use ferrocuda::prelude::wmma::*;
 use ferrocuda::prelude::*;
 
+use std::ops::Not;
+
 use crate::util::Rng;
 
 /// The block's tile of D (rows and columns).
@@ -124,7 +126,13 @@ pub fn epilogue(acc: &Acc, c: &[f32], d: &mut [f32], at: usize, n: usize, alpha:
 
 /// Whether the kernel takes these sizes.
 pub fn check_dims(m: usize, n: usize, k: usize) -> Result<(), String> {
-    if m == 0 || n == 0 || k == 0 || m % TILE != 0 || n % TILE != 0 || k % CHUNK != 0 {
+    if m == 0
+        || n == 0
+        || k == 0
+        || !m.is_multiple_of(TILE)
+        || !n.is_multiple_of(TILE)
+        || !k.is_multiple_of(CHUNK)
+    {
         return Err(format!(
             "wmma_gemm needs M and N multiples of {TILE} and K of {CHUNK}, got {m} x {n} x {k}"
         ));
@@ -203,7 +211,8 @@ pub fn check(dev: &Device, m: usize, n: usize, k: usize) -> Result<(), String> {
     let got = run().map_err(|e| e.to_string())?;
     let (want, tol) = reference(&a, &b, &c, (m, n, k), alpha, beta);
     for (i, ((g, w), t)) in got.iter().zip(&want).zip(&tol).enumerate() {
-        if !((*g as f64 - w).abs() <= *t) {
+        // NaN (an element never written) fails too.
+        if (*g as f64 - w).abs().le(t).not() {
             return Err(format!(
                 "wmma_gemm {m}x{n}x{k}: D[{}][{}] is {g}, expected {w} (tolerance {t:e})",
                 i / n,

@@ -38,13 +38,13 @@ fn lane(env: &dyn SimEnv) -> u32 {
 fn element_addrs(env: &mut dyn SimEnv, code: u32, addr: u64, ldm: u64) -> Vec<u64> {
     let (kind, space, col) = decode(code);
     let bytes = kind.prec.bytes() as u64;
-    if addr % 32 != 0 {
+    if !addr.is_multiple_of(32) {
         env.misaligned(format!(
             "wmma tile at {:?} address {addr:#x} is not 32-byte aligned",
             space
         ));
     }
-    if (ldm * bytes) % 16 != 0 {
+    if !(ldm * bytes).is_multiple_of(16) {
         env.misaligned(format!(
             "wmma leading dimension {ldm} of {bytes}-byte elements is not a multiple of 16 bytes"
         ));
