@@ -759,8 +759,11 @@ pub struct WmmaFragment {
     /// The tile's rows and columns (A: M x K, B: K x N, accumulator: M x N).
     pub rows: u32,
     pub cols: u32,
-    /// The matrix element type in memory (the type of the slice it is loaded from).
+    /// The matrix element type in memory (the type of the slice it is loaded from), which is
+    /// also the type of the fragment's elements.
     pub mem: crate::ir::Ty,
+    /// Elements per thread (`num_elements`, the length of `x`).
+    pub elems: u32,
     /// The memory layout fixed by the type (matrix A and B: `Some(col_major)`); an accumulator's
     /// is given at each load and store (`None`).
     pub col_major: Option<bool>,

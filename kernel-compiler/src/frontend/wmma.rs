@@ -113,24 +113,13 @@ impl Lower {
         self.frag(def, loc, t.clone(), elem, sp)
     }
 
-    fn frag(
-        &mut self,
-        def: &'static WmmaFragment,
-        loc: Loc,
-        ty: Ty,
-        elem: Ty,
-        sp: Span,
-    ) -> R<Frag> {
-        let count = match self.agg_tys(&ty, sp)?.first() {
-            Some(Ty::Array(_, n)) => *n as u32,
-            _ => return Err(self.err(sp, "internal: a fragment's field is not an array")),
-        };
+    fn frag(&mut self, def: &'static WmmaFragment, loc: Loc, ty: Ty, elem: Ty, _: Span) -> R<Frag> {
         Ok(Frag {
             def,
             loc,
             ty,
             elem,
-            count,
+            count: def.elems,
         })
     }
 

@@ -296,6 +296,7 @@ fn fragments() -> &'static [WmmaFragment] {
                     rows,
                     cols,
                     mem: kind.prec.ir(),
+                    elems: kind.count as u32,
                     col_major: t.col_major,
                     load,
                     store,
@@ -306,6 +307,10 @@ fn fragments() -> &'static [WmmaFragment] {
 }
 
 fn fragment(name: &str) -> Option<&'static WmmaFragment> {
+    // Every fragment type's name starts `Fragment<`; others fail fast.
+    if !name.starts_with("Fragment<") {
+        return None;
+    }
     fragments().iter().find(|f| f.name == name)
 }
 

@@ -5,7 +5,6 @@
 
 use kernel_ir::ast::{Expr, GenericArg, IntTy, WmmaFragment, WmmaOp, WmmaTable};
 
-use super::super::layout::struct_fields;
 use super::super::types::{from_ir, Ty};
 use super::{key, Infer, Kind, R};
 
@@ -134,13 +133,10 @@ impl<'a> Infer<'a> {
     }
 }
 
-/// The table's fragment of type `t`, with its element type.
+/// The table's fragment of type `t`, with its element type (`x`'s elements have the memory
+/// element type, `f32` for tf32).
 pub fn wmma_fragment_of(table: &WmmaTable, t: &Ty) -> Option<(&'static WmmaFragment, Ty)> {
     let Ty::Struct(s) = t else { return None };
     let f = (table.fragment)(s.0.name)?;
-    let fields = struct_fields(*s).ok()?;
-    match fields.first() {
-        Some((_, Ty::Array(e, _))) => Some((f, (**e).clone())),
-        _ => None,
-    }
+    Some((f, from_ir(f.mem)))
 }
