@@ -474,3 +474,24 @@ fn wmma_misaligned_tile_is_reported_by_the_simulator() {
         other => panic!("expected a bad leading dimension, got {other:?}"),
     }
 }
+
+#[kernel]
+pub fn wmma_runtime_layout(c: &[f32], d: &mut [f32], layout: u32) {
+    let mut f: Fragment<Accumulator, 16, 16, 16, f32> = fragment();
+    load_accumulator_sync(&mut f, c, 0, 16, layout);
+    store_matrix_sync(d, 0, &f, 16, MEM_ROW_MAJOR);
+}
+
+/// The layout of an accumulator's load or store is a qualifier of the PTX instruction: a value
+/// known only at run time is refused, at the argument.
+#[test]
+fn wmma_accumulator_layout_must_be_a_constant() {
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
+    let err = compile(wmma_runtime_layout::ast(), &[], &CompileOptions::default()).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("the layout must be the constant `MEM_ROW_MAJOR` or `MEM_COL_MAJOR`"),
+        "{text}"
+    );
+    assert!(text.contains("tests/intrinsics/wmma.rs"), "{text}");
+}
