@@ -19,3 +19,4 @@ pub mod simple_vote;
 pub mod transpose;
 pub mod util;
 pub mod vector_add;
+pub mod wmma_gemm;

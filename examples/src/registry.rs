@@ -51,6 +51,11 @@ pub static KERNELS: &[KernelEntry] = &[
         launch_block: Some([256, 1, 1]),
     },
     KernelEntry {
+        name: "wmma_gemm",
+        def: crate::wmma_gemm::wmma_gemm::ast,
+        generics: none,
+    },
+    KernelEntry {
         name: "atomics_u32",
         def: crate::simple_atomics::atomics_u32::ast,
         generics: none,

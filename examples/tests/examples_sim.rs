@@ -2,7 +2,7 @@
 //! (no GPU here), the GPU when run from the gpu-bundle with `--include-ignored`.
 
 use ferrocuda::prelude::*;
-use ferrocuda_examples::{clock, reverse, saxpy, sgemm, transpose, vector_add};
+use ferrocuda_examples::{clock, reverse, saxpy, sgemm, transpose, vector_add, wmma_gemm};
 
 fn sim() -> Device {
     Device::simulator()
@@ -44,6 +44,11 @@ fn sgemm_sim() {
 }
 
 #[test]
+fn wmma_gemm_sim() {
+    wmma_gemm::check(&sim(), 128, 256, 128).unwrap();
+}
+
+#[test]
 fn clock_sim() {
     let cycles = clock::check(&sim(), 5).unwrap();
     assert!(cycles > 0.0);
@@ -71,6 +76,8 @@ fn examples_gpu() {
     transpose::check_wrong_block(&dev).unwrap();
     transpose::check_short_input(&dev).unwrap();
     sgemm::check(&dev, 1024, 512, 256).unwrap();
+    wmma_gemm::check(&dev, 1024, 768, 512).unwrap();
+    wmma_gemm::check(&dev, 128, 128, 64).unwrap();
 }
 
 #[test]

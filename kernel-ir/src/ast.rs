@@ -738,4 +738,54 @@ pub enum Custom {
     Trap(&'static IntrinsicDef, &'static str),
     /// `pm_counter(n)`: the constant `n` picks the entry.
     PmCounter(&'static [IntrinsicDef]),
+    /// One of `nvcuda::wmma`'s warp matrix functions (B.24), on fragments described by the table.
+    Wmma(WmmaOp, &'static WmmaTable),
+}
+
+/// Which warp matrix function a [`Custom::Wmma`] call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WmmaOp {
+    /// `fragment::<F>()`: a fragment whose elements are all zero.
+    Fragment,
+    /// `fill_fragment(&mut f, v)`: every element of `f` set to `v`.
+    Fill,
+    /// `load_matrix_sync(&mut f, slice, offset, ldm)` (an accumulator also takes a layout).
+    Load,
+    /// `store_matrix_sync(slice, offset, &f, ldm, layout)`.
+    Store,
+    /// `mma_sync(&mut d, &a, &b, &c)`.
+    Mma,
+}
+
+/// The fragment types of `wmma` and their entries, for the front end: a fragment is a struct
+/// with one array field `x` (its elements), recognised by the struct's name.
+#[derive(Debug)]
+pub struct WmmaTable {
+    /// The fragment type whose struct is named `name`.
+    pub fragment: fn(name: &str) -> Option<&'static WmmaFragment>,
+    /// The `mma` entry for fragments `d`, `a`, `b`, `c` (by struct name), if that combination
+    /// exists.
+    pub mma: fn(d: &str, a: &str, b: &str, c: &str) -> Option<&'static IntrinsicDef>,
+}
+
+/// One fragment type: how its tile lies in memory and the entries that move it.
+#[derive(Debug)]
+pub struct WmmaFragment {
+    /// The struct's name (`Fragment<MatrixA, 16, 16, 16, f16, RowMajor>`).
+    pub name: &'static str,
+    /// The tile's rows and columns (A: M x K, B: K x N, accumulator: M x N).
+    pub rows: u32,
+    pub cols: u32,
+    /// The matrix element type in memory (the type of the slice it is loaded from), which is
+    /// also the type of the fragment's elements.
+    pub mem: crate::ir::Ty,
+    /// Elements per thread (`num_elements`, the length of `x`).
+    pub elems: u32,
+    /// The memory layout fixed by the type (matrix A and B: `Some(col_major)`); an accumulator's
+    /// is given at each load and store (`None`).
+    pub col_major: Option<bool>,
+    /// Load entries, at `2 * shared + col_major` (`None` where the layout is not this type's).
+    pub load: [Option<&'static IntrinsicDef>; 4],
+    /// Store entries, indexed as `load` (accumulators only).
+    pub store: [Option<&'static IntrinsicDef>; 4],
 }

@@ -42,6 +42,23 @@ pub trait SimEnv {
     fn atomic_write(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
         let _ = (space, addr, bytes, bits);
     }
+    /// Reads `bytes` (1, 2, 4 or 8) at `addr` as an ordinary load (`wmma.load`): the simulator's
+    /// race and initialisation detectors see a plain read, and a bad address stops the launch as
+    /// in `atomic_read`. The default (no memory) gives 0.
+    fn load(&mut self, space: Space, addr: u64, bytes: u32) -> u64 {
+        let _ = (space, addr, bytes);
+        0
+    }
+    /// Writes the low `bytes` of `bits` at `addr` as an ordinary store (`wmma.store`); as `load`.
+    fn store(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
+        let _ = (space, addr, bytes, bits);
+    }
+    /// An address the GPU would fault on for alignment beyond the access's size (`wmma` needs
+    /// 32-byte aligned tiles): the simulator stops the launch with a misaligned-address error
+    /// once the intrinsic returns. The default ignores it.
+    fn misaligned(&mut self, message: String) {
+        let _ = message;
+    }
     /// Device `malloc`: the global address of a fresh heap block, or 0 when the heap is
     /// exhausted (the default: no heap).
     fn heap_alloc(&mut self, bytes: u64) -> u64 {

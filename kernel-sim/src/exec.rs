@@ -359,6 +359,31 @@ impl SimEnv for Env<'_, '_> {
             self.fault.get_or_insert(e);
         }
     }
+    fn load(&mut self, space: Space, addr: u64, bytes: u32) -> u64 {
+        let ty = match bytes {
+            1 => Ty::U8,
+            2 => Ty::U16,
+            4 => Ty::U32,
+            _ => Ty::U64,
+        };
+        match self.m.read(self.t, space, addr, ty, Access::Read) {
+            Ok(v) => v,
+            Err(e) => {
+                self.fault.get_or_insert(e);
+                0
+            }
+        }
+    }
+    fn store(&mut self, space: Space, addr: u64, bytes: u32, bits: u64) {
+        let n = bytes.min(8) as usize;
+        if let Err(e) = self.m.write(self.t, space, addr, n, bits, Access::Write) {
+            self.fault.get_or_insert(e);
+        }
+    }
+    fn misaligned(&mut self, message: String) {
+        self.fault
+            .get_or_insert(mem_err(SimErrorKind::Misaligned, message));
+    }
     fn heap_alloc(&mut self, bytes: u64) -> u64 {
         self.m.global.heap_alloc(bytes).unwrap_or(0)
     }

@@ -11,3 +11,8 @@ pub use crate::intrinsics::{
     pair_atomics::*, registers::*, shared::*, sync::*, warp::*,
 };
 pub use crate::types::*;
+
+/// `nvcuda::wmma`: warp matrix functions on the tensor cores (guide B.24).
+pub mod wmma {
+    pub use crate::intrinsics::wmma::*;
+}

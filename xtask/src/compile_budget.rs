@@ -17,8 +17,9 @@ use std::process::Command;
 use ferrocuda::kernel_compiler::{compile, CompileOptions, Specialization};
 use ferrocuda_examples::registry;
 
-/// Instructions allowed per compile of an SGEMM (`sgemm`, `corpus_sgemm_regtile`): register
-/// tiles unrolled in full make them the largest example kernels.
+/// Instructions allowed per compile of a GEMM (`sgemm`, `corpus_sgemm_regtile`, `wmma_gemm`):
+/// register tiles unrolled in full (or eight 8-register `wmma` accumulators moved element by
+/// element) make them the largest example kernels.
 const SGEMM_BUDGET: u64 = 30_000_000;
 /// Instructions allowed per compile of every other example kernel.
 const OTHER_BUDGET: u64 = 10_000_000;
@@ -49,7 +50,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let count = twice
             .checked_sub(once)
             .ok_or_else(|| format!("`{name}`: two compiles counted {twice}, one {once}"))?;
-        let budget = if name.contains("sgemm") {
+        let budget = if name.contains("gemm") {
             SGEMM_BUDGET
         } else {
             OTHER_BUDGET

@@ -79,6 +79,7 @@ impl Lower {
                 });
                 Ok(Val::Unit)
             }
+            Custom::Wmma(op, table) => self.wmma(e, name, op, table, args),
             Custom::PmCounter(entries) => {
                 let env = self.cx().env.clone();
                 let def = match eval_const(&args[0], &env) {

@@ -15,6 +15,7 @@ use super::FErr;
 
 mod calls;
 mod intrinsics;
+pub mod wmma;
 pub use calls::{iter_item, unsigned};
 
 /// Identity of an AST node within one function instance.

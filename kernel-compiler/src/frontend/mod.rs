@@ -49,6 +49,7 @@ mod print;
 mod scope;
 pub mod types;
 mod value;
+mod wmma;
 
 use crate::passes::fx::FxHashMap as HashMap;
 use std::rc::Rc;

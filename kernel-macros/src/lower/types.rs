@@ -202,18 +202,40 @@ impl Lower {
     /// A named type other than a primitive or generic parameter: a `#[derive(DeviceCopy)]` struct
     /// or an alias (`type Real = f32;`). rustc resolves it and its `DeviceType` impl describes it,
     /// reporting a missing impl at the user's path.
+    /// Generic arguments are passed through to rustc (`wmma::Fragment<MatrixA, 16, 16, 16, f16,
+    /// RowMajor>`, whose instances implement `DeviceType` one by one), as long as they do not
+    /// name the function's own type parameters, which the builder cannot see.
     fn named_type(&self, path: &syn::Path) -> syn::Result<TokenStream> {
         let p = paths::private();
         for seg in &path.segments {
-            if !seg.arguments.is_none() {
-                return err_spanned(
-                    path,
-                    "generic types are not supported in device code; #[derive(DeviceCopy)] structs have no generic parameters",
-                );
+            match &seg.arguments {
+                syn::PathArguments::None => {}
+                syn::PathArguments::AngleBracketed(args) if !self.mentions_type_param(args) => {}
+                _ => {
+                    return err_spanned(
+                        path,
+                        "generic types are not supported in device code (except wmma fragments with concrete arguments); #[derive(DeviceCopy)] structs have no generic parameters",
+                    );
+                }
             }
         }
         let span = path.span();
         Ok(quote_spanned!(span=> <#path as #p::DeviceType>::ast_type()))
+    }
+}
+
+impl Lower {
+    /// Whether generic arguments mention a type parameter of the function being lowered.
+    fn mentions_type_param(&self, args: &syn::AngleBracketedGenericArguments) -> bool {
+        struct Finder<'a>(&'a std::collections::HashSet<String>, bool);
+        impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+            fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+                self.1 |= self.0.contains(&i.to_string());
+            }
+        }
+        let mut f = Finder(&self.type_params, false);
+        syn::visit::Visit::visit_angle_bracketed_generic_arguments(&mut f, args);
+        f.1
     }
 }
 

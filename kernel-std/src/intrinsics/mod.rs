@@ -60,6 +60,10 @@ pub mod shared;
 pub mod sync;
 #[doc(hidden)]
 pub mod warp;
+pub mod wmma;
+mod wmma_entries;
+mod wmma_kinds;
+mod wmma_sim;
 
 /// The body of every stub: the device API only runs compiled for the device.
 #[cold]
@@ -89,6 +93,7 @@ static TABLES: &[&Table] = &[
     &heap::TABLE,
     &cvta::TABLE,
     &pair_atomics::TABLE,
+    &wmma::TABLE,
     &APPROX,
 ];
 

@@ -4,6 +4,7 @@
 
 use kernel_ir::ast::{self, FloatTy, IntTy, StructDef, Type};
 
+pub(crate) mod fragment;
 mod half_pair;
 mod vector;
 pub use half_pair::*;

@@ -262,6 +262,9 @@ impl<'a> Infer<'a> {
                 self.want_args(name, args, 0, sp)?;
                 Ok(Ty::Unit)
             }
+            Custom::Wmma(op, table) => {
+                self.wmma_call(e, name, (op, table), generic_args, arg_tys, args)
+            }
             Custom::PmCounter(_) => {
                 self.want_args(name, args, 1, sp)?;
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
