@@ -120,11 +120,12 @@ impl<'a> Scan<'a> {
 /// Largest head, in instructions: beyond it the run keeps the chained flag.
 const MAX_HEAD: usize = 256;
 
-/// Most checks in a run that takes the early path. A head evaluates every index of the run
-/// before the first access, and the dispatch keeps them: SGEMM's epilogue (64 stores of the
-/// register tile, each checked) went from 127 to 196 registers on sm_90 that way, where the
-/// deferred flag lets each index die at its store. A 17-tap convolution has 35 checks.
-const MAX_CHECKS: usize = 48;
+/// Most checks of a variable index in a run that takes the early path. A head evaluates every
+/// index of the run before the first access, and the dispatch keeps them: SGEMM's epilogue (64
+/// stores of the register tile, each checked) went from 127 to 196 registers on sm_90 that way,
+/// where the deferred flag lets each index die at its store. A 17-tap convolution has 18 (and 17
+/// of a constant index), the 5x5 filter's tile reads about fifty.
+const MAX_CHECKS: usize = 56;
 
 /// Whether `path` (an `if` branch path) holds whenever `at_path` does: it is a prefix of it.
 fn dominates(path: &[(u32, bool)], at_path: &[(u32, bool)]) -> bool {
@@ -316,7 +317,12 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
     for inst in run {
         scan.inst(inst);
     }
-    if scan.checks.is_empty() || scan.checks.len() > MAX_CHECKS {
+    let variable = scan
+        .checks
+        .iter()
+        .filter(|c| !matches!(c.idx, Operand::Const(_)))
+        .count();
+    if scan.checks.is_empty() || variable > MAX_CHECKS {
         return None;
     }
     let mut count = Count {
