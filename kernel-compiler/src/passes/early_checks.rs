@@ -120,6 +120,13 @@ impl<'a> Scan<'a> {
 /// Largest head, in instructions: beyond it the run keeps the chained flag.
 const MAX_HEAD: usize = 256;
 
+/// Most checks of a variable index in a run that takes the early path. A head evaluates every
+/// index of the run before the first access, and the dispatch keeps them: SGEMM's epilogue (64
+/// stores of the register tile, each checked) went from 127 to 196 registers on sm_90 that way,
+/// where the deferred flag lets each index die at its store. A 17-tap convolution has 18 (and 17
+/// of a constant index), the 5x5 filter's tile reads about fifty.
+const MAX_CHECKS: usize = 56;
+
 /// Whether `path` (an `if` branch path) holds whenever `at_path` does: it is a prefix of it.
 fn dominates(path: &[(u32, bool)], at_path: &[(u32, bool)]) -> bool {
     path.len() <= at_path.len() && path[..] == at_path[..path.len()]
@@ -142,6 +149,8 @@ struct Count<'a> {
     paths: &'a [Vec<(u32, bool)>],
     /// The `(variable, position)` pairs [`Head::value`] would have in its memo.
     memo: FxHashSet<(Var, u32)>,
+    /// The assignments (variable, position) [`Head::value`] would have copied.
+    defs_made: FxHashSet<(Var, u32)>,
     code: usize,
 }
 
@@ -160,6 +169,10 @@ impl Count<'_> {
             (Some(d), None) => {
                 let def_path = &paths[d.path as usize][..];
                 let inst = d.inst.filter(|_| dominates(def_path, path))?;
+                if !self.defs_made.insert((v, d.pos)) {
+                    self.memo.insert((v, at));
+                    return Some(());
+                }
                 if self.code >= MAX_HEAD {
                     return None;
                 }
@@ -181,19 +194,28 @@ impl Count<'_> {
     }
 
     /// Mirrors [`head`]'s loop over the checks.
-    fn head(&mut self, checks: &[Check]) -> Option<()> {
-        for (i, c) in checks.iter().enumerate() {
+    fn head(&mut self, checks: &[Check], plan: &[Role]) -> Option<()> {
+        let mut first = true;
+        for (c, &role) in checks.iter().zip(plan) {
             self.value(c.idx, c.pos, &c.path)?;
             self.value(c.len, c.pos, &c.path)?;
-            // The failure compare.
-            self.code += 1;
-            for (if_pos, cond, taken) in c.conds.iter().rev() {
+            for (if_pos, cond, _) in c.conds.iter().rev() {
                 self.value(*cond, *if_pos, path_before(&c.path, *if_pos))?;
-                // A `not` for the `else` branch, and the `and` onto the failure.
-                self.code += usize::from(!*taken) + 1;
             }
-            // The `or` onto the previous checks' failures.
-            self.code += usize::from(i > 0);
+            if role == Role::Covered {
+                continue;
+            }
+            // The failure compare, and the `or` onto the group's failures.
+            self.code += 1 + usize::from(matches!(role, Role::Joins | Role::Ends));
+            if matches!(role, Role::Alone | Role::Ends) {
+                // A `not` per `else` branch and an `and` per `if` of the path, and the `or`
+                // onto the previous checks' failures.
+                for (_, _, taken) in &c.conds {
+                    self.code += usize::from(!*taken) + 1;
+                }
+                self.code += usize::from(!first);
+                first = false;
+            }
         }
         Some(())
     }
@@ -204,6 +226,8 @@ struct Head<'a> {
     defs: &'a FxHashMap<Var, FirstDefs<'a>>,
     paths: &'a [Vec<(u32, bool)>],
     memo: FxHashMap<(Var, u32), Operand>,
+    /// The head's copy of each assignment (variable, position) it has copied.
+    made: FxHashMap<(Var, u32), Operand>,
     code: Vec<Inst>,
 }
 
@@ -225,6 +249,11 @@ impl Head<'_> {
                 // prefix of `at`'s.
                 let def_path = &paths[d.path as usize][..];
                 let inst = d.inst.filter(|_| dominates(def_path, path))?;
+                // One copy per assignment: every position it reaches reads the same value.
+                if let Some(&r) = self.made.get(&(v, d.pos)) {
+                    self.memo.insert((v, at), r);
+                    return Some(r);
+                }
                 if self.code.len() >= MAX_HEAD {
                     return None;
                 }
@@ -254,6 +283,7 @@ impl Head<'_> {
                 let fresh = self.k.new_var(self.k.ty(v));
                 kernel_ir::visit::for_each_def_mut(&mut inst, |d| *d = fresh);
                 self.code.push(inst);
+                self.made.insert((v, def_pos), Operand::Var(fresh));
                 Operand::Var(fresh)
             }
             _ => return None,
@@ -287,34 +317,65 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
     for inst in run {
         scan.inst(inst);
     }
-    if scan.checks.is_empty() {
+    let variable = scan
+        .checks
+        .iter()
+        .filter(|c| !matches!(c.idx, Operand::Const(_)))
+        .count();
+    if scan.checks.is_empty() || variable > MAX_CHECKS {
         return None;
     }
     let mut count = Count {
         defs: &scan.defs,
         paths: &scan.paths,
         memo: FxHashSet::with_capacity_and_hasher(2 * MAX_HEAD, Default::default()),
+        defs_made: FxHashSet::with_capacity_and_hasher(MAX_HEAD, Default::default()),
         code: 0,
     };
-    count.head(&scan.checks)?;
+    let plan = plan(&scan);
+    count.head(&scan.checks, &plan)?;
     let mut h = Head {
         k,
         defs: &scan.defs,
         paths: &scan.paths,
         memo: FxHashMap::with_capacity_and_hasher(2 * MAX_HEAD, Default::default()),
+        made: FxHashMap::with_capacity_and_hasher(MAX_HEAD, Default::default()),
         code: Vec::with_capacity(MAX_HEAD),
     };
     let mut all: Option<Operand> = None;
     let mut dispatch = Vec::new();
     let mut reached = Vec::with_capacity(scan.checks.len());
-    for c in &scan.checks {
+    // The failures of the open group of checks on one path (`Role::Starts`), not yet under
+    // that path's conditions.
+    let mut group: Option<Operand> = None;
+    for (c, &role) in scan.checks.iter().zip(&plan) {
+        let covered = role == Role::Covered;
         let idx = h.value(c.idx, c.pos, &c.path)?;
         let len = h.value(c.len, c.pos, &c.path)?;
         let mut on_path = Vec::with_capacity(c.conds.len());
-        let fail = h.bool_op(BinOp::Ge, idx, len);
+        // A covered check's compare is made only in the dispatch.
+        let mut panic = Vec::with_capacity(2);
+        let fail = if covered {
+            let dst = h.k.new_var(Ty::Bool);
+            panic.push(Inst::Binary {
+                dst,
+                op: BinOp::Ge,
+                a: idx,
+                b: len,
+            });
+            dst.into()
+        } else {
+            h.bool_op(BinOp::Ge, idx, len)
+        };
+        if matches!(role, Role::Joins | Role::Ends) {
+            let g = group.take().expect("a group is open");
+            group = Some(h.bool_op(BinOp::Or, g, fail));
+        } else if role == Role::Starts {
+            group = Some(fail);
+        }
         // Fails when reached: `fail && c0 == t0 && c1 == t1 ...`.
         let mut fails = fail;
-        let mut panic = vec![Inst::If {
+        panic.push(Inst::If {
             cond: fail,
             then: Block(vec![Inst::Panic {
                 site: c.site,
@@ -322,12 +383,14 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
                 b: len,
             }]),
             els: Block::default(),
-        }];
+        });
         for (if_pos, cond, taken) in c.conds.iter().rev() {
             let cv = h.value(*cond, *if_pos, path_before(&c.path, *if_pos))?;
             on_path.push((cv, *taken));
-            let reached = if *taken { cv } else { h.not(cv) };
-            fails = h.bool_op(BinOp::And, reached, fails);
+            if role == Role::Alone {
+                let reached = if *taken { cv } else { h.not(cv) };
+                fails = h.bool_op(BinOp::And, reached, fails);
+            }
             let (then, els) = if *taken {
                 (Block(panic), Block::default())
             } else {
@@ -345,6 +408,18 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
             conds: on_path,
         });
         dispatch.extend(panic);
+        match role {
+            Role::Covered | Role::Starts | Role::Joins => continue,
+            Role::Ends => {
+                fails = group.take().expect("a group is open");
+                let conds = &reached.last().expect("pushed above").conds;
+                for &(cv, taken) in conds {
+                    let reached = if taken { cv } else { h.not(cv) };
+                    fails = h.bool_op(BinOp::And, reached, fails);
+                }
+            }
+            Role::Alone => {}
+        }
         all = Some(match all {
             None => fails,
             Some(a) => h.bool_op(BinOp::Or, a, fails),
@@ -357,6 +432,78 @@ pub(super) fn head(k: &mut Kernel, run: &[Inst]) -> Option<Vec<Inst>> {
         "the dry run counts what the head makes"
     );
     Some(check_cover::wrap(k, code, all?, dispatch, &reached))
+}
+
+/// How a check enters the head's "some check fails" test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Left out (see [`covered_by_a_larger_constant`]); only the dispatch compares it.
+    Covered,
+    /// Its failure, under its path's conditions, is or-ed onto the test.
+    Alone,
+    /// The first of consecutive checks (covered ones skipped) on the same path: their failures
+    /// are or-ed together first, and put under the path's conditions once, at the last one
+    /// (`Ends`); one `and` per `if` for the group instead of one per check (a convolution's
+    /// seventeen taps under `if x < w && y < h`).
+    Starts,
+    Joins,
+    Ends,
+}
+
+/// The [`Role`] of each check of the run.
+fn plan(scan: &Scan) -> Vec<Role> {
+    let covered = covered_by_a_larger_constant(scan);
+    let tested: Vec<usize> = (0..scan.checks.len()).filter(|&i| !covered[i]).collect();
+    let mut roles: Vec<Role> = covered
+        .iter()
+        .map(|&c| if c { Role::Covered } else { Role::Alone })
+        .collect();
+    // Checks outside every `if` have no conditions to share: they stay alone (the `or`s come
+    // out the same either way).
+    let same = |a: usize, b: usize| {
+        let (x, y) = (&scan.checks[a].conds, &scan.checks[b].conds);
+        !x.is_empty() && x == y
+    };
+    for (n, &i) in tested.iter().enumerate() {
+        let with_prev = n > 0 && same(tested[n - 1], i);
+        let with_next = tested.get(n + 1).is_some_and(|&j| same(i, j));
+        roles[i] = match (with_prev, with_next) {
+            (false, false) => Role::Alone,
+            (false, true) => Role::Starts,
+            (true, true) => Role::Joins,
+            (true, false) => Role::Ends,
+        };
+    }
+    roles
+}
+
+/// Per check, whether the head's "some check fails" test can leave it out: its index is a
+/// constant, and another check on the same path compares a larger constant (or the same one,
+/// later) with the same length, one the run does not assign. Such a check fails only when that
+/// one fails too, so the dispatch runs whenever it would fail, and the dispatch evaluates every
+/// check again in program order. A constant-trip loop unrolled over `taps[j]` then costs one
+/// compare, `16 < taps.len()`, instead of seventeen.
+fn covered_by_a_larger_constant(scan: &Scan) -> Vec<bool> {
+    let checks = &scan.checks;
+    let invariant = |o: Operand| match o {
+        Operand::Const(_) => true,
+        Operand::Var(v) => !scan.defs.contains_key(&v),
+    };
+    let constant = |c: &Check| match c.idx {
+        Operand::Const(x) if invariant(c.len) => Some(x.as_i128()),
+        _ => None,
+    };
+    let mut covered = vec![false; checks.len()];
+    for (i, c) in checks.iter().enumerate() {
+        let Some(a) = constant(c) else { continue };
+        covered[i] = checks.iter().enumerate().any(|(j, d)| {
+            j != i
+                && constant(d).is_some_and(|b| b > a || (b == a && j > i))
+                && d.len == c.len
+                && d.conds == c.conds
+        });
+    }
+    covered
 }
 
 /// `b` without its bounds checks (the head made them).
