@@ -54,6 +54,7 @@ pub static KERNELS: &[KernelEntry] = &[
         name: "wmma_gemm",
         def: crate::wmma_gemm::wmma_gemm::ast,
         generics: none,
+        launch_block: None,
     },
     KernelEntry {
         name: "atomics_u32",
