@@ -105,25 +105,25 @@ fn operand(kind: &Kind, p: char, first: usize, tag: &str) -> Operand {
                 let _ = write!(o.unpack, "mov.b32 {{{{{lo}, {hi}}}}}, {w}; ");
             }
             _ => {
-                // Bytes travel in 16-bit registers: two pairs, then one permute.
+                // Bytes sit normalized in 32-bit registers: gather the low bytes in two pairs,
+                // then join the pairs.
                 let x = format!("%fcw{{uid}}_{tag}x");
                 let e: Vec<String> = (0..4).map(|j| el(4 * r + j)).collect();
                 let _ = write!(
                     o.pack,
-                    "mov.b32 {x}0, {{{{{}, {}}}}}; mov.b32 {x}1, {{{{{}, {}}}}}; prmt.b32 {w}, {x}0, {x}1, 0x6420; ",
+                    "prmt.b32 {x}0, {}, {}, 0x0040; prmt.b32 {x}1, {}, {}, 0x0040; prmt.b32 {w}, {x}0, {x}1, 0x5410; ",
                     e[0], e[1], e[2], e[3]
                 );
-                // Unsigned: zero-extend each byte; signed: replicate its sign (selector bit 3).
-                let (lo, hi) = if prec == Prec::S8 {
-                    ("0x9180", "0xB3A2")
-                } else {
-                    ("0x4140", "0x4342")
-                };
-                let _ = write!(
-                    o.unpack,
-                    "prmt.b32 {x}0, {w}, 0, {lo}; prmt.b32 {x}1, {w}, 0, {hi}; mov.b32 {{{{{}, {}}}}}, {x}0; mov.b32 {{{{{}, {}}}}}, {x}1; ",
-                    e[0], e[1], e[2], e[3]
-                );
+                // Byte j of the word into its own register: unsigned zero-extends (upper bytes
+                // from the zero operand), signed replicates the byte's sign (selector bit 3).
+                for (j, ej) in e.iter().enumerate() {
+                    let sel = if prec == Prec::S8 {
+                        ((8 + j) * 0x111) << 4 | j
+                    } else {
+                        0x4440 + j
+                    };
+                    let _ = write!(o.unpack, "prmt.b32 {ej}, {w}, 0, {sel:#06X}; ");
+                }
             }
         }
     }
