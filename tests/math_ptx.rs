@@ -295,6 +295,34 @@ fn f32_math_functions_use_no_f64_instruction() {
     );
 }
 
+/// The f32 functions that CUDA evaluates without a branch, compiled alone: as many branches in
+/// their PTX as in the same kernel around `trunc` (the kernel's own bounds checks), so the
+/// hot path is straight-line code and special cases are selects.
+#[test]
+fn branch_free_f32_functions_have_no_branch() {
+    use math_common::kernels as k;
+    let branches = |def| {
+        let c = compile(def, &[], &CompileOptions::default()).unwrap();
+        c.ptx.lines().filter(|l| l.contains("bra ")).count()
+    };
+    let base = branches(k::trunc_f32::ast());
+    let mut bad = Vec::new();
+    for def in [
+        k::asinh_f32::ast(),
+        k::acosh_f32::ast(),
+        k::atanh_f32::ast(),
+        k::ln_1p_f32::ast(),
+        k::sinpi_f32::ast(),
+        k::cospi_f32::ast(),
+    ] {
+        let n = branches(def);
+        if n != base {
+            bad.push(format!("{}: {} branches, {base} around trunc", def.name, n));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 #[kernel]
 pub fn exp_cr_f32(x: &[f32], y: &mut [f32]) {
     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;

@@ -237,6 +237,13 @@ pub fn log10(x: f32) -> f32 {
 /// stays exact.
 #[device]
 pub fn ln_1p(x: f32) -> f32 {
+    ln_1p_scaled(x, 0.0)
+}
+
+/// `log(1 + x) + extra_e * ln2` (`extra_e` a small integer), as [`ln_1p`] with the exponent
+/// raised: the inverse hyperbolic functions' `log(2|x|)` for huge `|x|` without a branch.
+#[device]
+pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
     let s = 1.0 + x;
     let c = x.min(1.0) - (s - x.max(1.0));
     let b = s.to_bits();
@@ -245,7 +252,7 @@ pub fn ln_1p(x: f32) -> f32 {
     // 2^-e, with e capped at 126 (beyond, `c` is far below an ulp of the result).
     let scale = f32::from_bits(0x3f80_0000u32.wrapping_sub((eb as i32).min(0x3f00_0000) as u32));
     let l = (c * scale).mul_add(1.0 - f, log1p_k(f));
-    let e = ((eb as i32) as f32) * 1.1920928955078125e-07;
+    let e = ((eb as i32) as f32).mul_add(1.1920928955078125e-07, extra_e);
     let r = e.mul_add(0.6931471824645996, e.mul_add(-1.904654323148236e-09, l));
     // log1p(-0) = -0 (the sum with e*ln2 = +0 would give +0).
     select(x == 0.0, x, log_fix(s, r))
