@@ -149,3 +149,12 @@ def tan_w(u):
     if u == 0: return mp.mpf(0)
     s = mp.sqrt(u); return u*s/mp.tan(s)
 lawson("tan T", odd(mp.tan), tan_w, 0, (pio4**2)*1.001, 5)
+# log1p Q of degree 8 on [-1/4, 1/2] (the reduction by the exponent of 1 + x rounded toward
+# zero), relative error of log(1 + f) = f + f^2 Q(f).
+def log1p_q(f):
+    if f == 0: return mp.mpf(-0.5)
+    return (mp.log1p(f) - f)/f**2
+def log1p_w(f):
+    if f == 0: return mp.mpf(0)
+    return f**2/mp.log1p(f)
+lawson("log1p Q", log1p_q, log1p_w, -0.25, 0.5, 8, iters=40, m=300)
