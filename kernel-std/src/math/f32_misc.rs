@@ -73,7 +73,7 @@ pub fn hypot(x: f32, y: f32) -> f32 {
     let g = (-g).mul_add(g, s).mul_add(h, g);
     let sum = a + b;
     let r = select(v == 0.0, sum, g * isc);
-    let r = select(sum != sum, sum, r);
+    let r = select(sum.is_nan(), sum, r);
     // max(inf, NaN) is inf: an infinity wins over a NaN, as C's hypot says.
     select(v == f32::INFINITY, f32::INFINITY, r)
 }

@@ -57,7 +57,7 @@ fn rem_pio2_large(x: f32) -> (i32, f32) {
     let t0 = m * w0 + (t1 >> 32);
     let hi = t0; // bits 96.. of the product
     let mid = ((t1 & 0xffff_ffff) << 32) | (t2 & 0xffff_ffff); // bits 32..95
-    // The binary point of x * 2/pi sits at bit `sh` of the product, 95 <= sh <= 134.
+                                                               // The binary point of x * 2/pi sits at bit `sh` of the product, 95 <= sh <= 134.
     let sh = 32 * (i0 + 4) - big_e;
     let q = (hi << (158 - sh) as u32) | (mid >> (sh - 94) as u32);
     // Top two bits: the quadrant; the rest: the fraction, rounded to nearest as a signed value
