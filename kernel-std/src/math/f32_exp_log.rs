@@ -28,7 +28,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{add_rz, ex2, ex2_ftz, fma_sat, select, select_u32};
+use super::approx::{ex2, ex2_ftz, fadd_rz, fma_sat, select, select_u32};
 use crate::api::fma_rd;
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
@@ -244,7 +244,7 @@ pub fn ln_1p(x: f32) -> f32 {
 /// raised: the inverse hyperbolic functions' `log(2|x|)` for huge `|x|` without a branch.
 #[device]
 pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
-    let eb = add_rz(1.0, x).to_bits().wrapping_sub(0x3f40_0000) & 0xff80_0000;
+    let eb = fadd_rz(1.0, x).to_bits().wrapping_sub(0x3f40_0000) & 0xff80_0000;
     let xs = f32::from_bits(x.to_bits().wrapping_sub(eb));
     // 2^-e - 1, from 4 * 2^-e (normal for every e up to 128).
     let f = xs + 0.25f32.mul_add(f32::from_bits(0x4080_0000u32.wrapping_sub(eb)), -1.0);
