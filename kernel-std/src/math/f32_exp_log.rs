@@ -13,6 +13,9 @@
 //! scaled by 2^23 first), `f = m - 1` exact, `log(1 + f) = f + f^2 q(f)` with `q` a degree-8
 //! polynomial; `e*ln2` is added with `ln2` split so that `e * LN2_HI` is exact and one Fast2Sum
 //! step keeps the rounding error of the large sum, so the result is rounded essentially once.
+//! `log1p` takes the exponent of `1 + x` from the sum rounded toward zero (`add.rz`), so the
+//! reduced argument `x 2^-e + (2^-e - 1)` in `[-1/4, 1/2)` rounds once and no error term of
+//! `1 + x` is needed (a relative minimax kernel, `fit_coeffs.py`).
 //!
 //! Polynomial coefficients: least-squares fits on Chebyshev nodes (mpmath `chebyfit`, see
 //! `fit_coeffs.py`), rounded to f32.
