@@ -105,8 +105,7 @@ pub fn sin_of_f32(x: &[f32], y: &mut [f32]) {
     }
 }
 
-/// The math functions are ordinary arithmetic after inlining: no calls and no register spills
-/// (the stack frame holds only the Payne-Hanek table of the huge-argument branch).
+/// The math functions are ordinary arithmetic after inlining: no calls and no register spills.
 #[test]
 fn sin_f32_assembles_without_spills() {
     let opts = CompileOptions {
@@ -123,6 +122,44 @@ fn sin_f32_assembles_without_spills() {
             e.registers, e.stack_frame
         );
         assert_eq!((e.spill_stores, e.spill_loads), (0, 0));
+    }
+}
+
+/// sin, cos and tan eight times per iteration (the math benchmark's shape): the large-argument
+/// reduction of each copy keeps its table in registers (no local array, no stack frame), so
+/// the copies don't fill the register file and spill on the common path.
+#[kernel]
+pub fn trig_unrolled_f32(x: &[f32], y: &mut [f32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < y.len() {
+        let mut v = x[i];
+        let mut acc = 0.0f32;
+        #[unroll(8)]
+        for _ in 0..16 {
+            acc += v.sin() + v.cos() * v.tan();
+            v += 1e-4;
+        }
+        y[i] = acc;
+    }
+}
+
+#[test]
+fn unrolled_f32_trig_uses_no_local_memory() {
+    let opts = CompileOptions {
+        sm: 90,
+        ..CompileOptions::default()
+    };
+    let c = compile(trig_unrolled_f32::ast(), &[], &opts).unwrap();
+    assert!(!c.ptx.contains(".local"), "a local array in f32 trig");
+    if kernel_testkit::ptxas::require_ptxas().is_some() {
+        let r = kernel_testkit::ptxas::assemble(&c.ptx, 90).expect("ptxas");
+        let e = &r.entries[0];
+        assert_eq!(
+            (e.spill_stores, e.spill_loads, e.stack_frame),
+            (0, 0, 0),
+            "{e:?}"
+        );
+        assert!(e.registers <= 64, "{e:?}");
     }
 }
 
@@ -182,7 +219,7 @@ mod math_common;
 
 /// Every f32 math function, compiled alone in a kernel for sm_80 and sm_90: its PTX has no f64
 /// instruction (`.f64` operand types, `cvt` to or from f64), so f32 math runs at f32 speed on
-/// every GPU (issue 27: f64 runs at 1/2 to 1/64 of the f32 rate).
+/// every GPU (issue 27: f64 runs at 1/2 to 1/64 of the f32 rate), and no local-memory array.
 #[test]
 fn f32_math_functions_use_no_f64_instruction() {
     use math_common::kernels as k;
@@ -242,6 +279,9 @@ fn f32_math_functions_use_no_f64_instruction() {
             if !f64_lines.is_empty() {
                 bad.push(format!("{} sm_{sm}: {}", def.name, f64_lines.join(" | ")));
             }
+            if c.ptx.contains(".local") {
+                bad.push(format!("{} sm_{sm}: a local-memory array", def.name));
+            }
             if kernel_testkit::ptxas::require_ptxas().is_some() {
                 let r = kernel_testkit::ptxas::assemble(&c.ptx, sm);
                 assert!(r.is_ok(), "{} sm_{sm}: {:?}", def.name, r.err());
@@ -250,9 +290,45 @@ fn f32_math_functions_use_no_f64_instruction() {
     }
     assert!(
         bad.is_empty(),
-        "f64 instructions in f32 math:\n{}",
+        "f64 instructions or local arrays in f32 math:\n{}",
         bad.join("\n")
     );
+}
+
+/// The f32 functions that CUDA evaluates without a branch, compiled alone: as many branches in
+/// their PTX as in the same kernel around `trunc` (the kernel's own bounds checks), so the
+/// hot path is straight-line code and special cases are selects.
+#[test]
+fn branch_free_f32_functions_have_no_branch() {
+    use math_common::kernels as k;
+    let branches = |def| {
+        let c = compile(def, &[], &CompileOptions::default()).unwrap();
+        c.ptx.lines().filter(|l| l.contains("bra ")).count()
+    };
+    let base = branches(k::trunc_f32::ast());
+    let mut bad = Vec::new();
+    for def in [
+        k::asinh_f32::ast(),
+        k::acosh_f32::ast(),
+        k::atanh_f32::ast(),
+        k::ln_1p_f32::ast(),
+        k::sinpi_f32::ast(),
+        k::cospi_f32::ast(),
+        k::cbrt_f32::ast(),
+    ] {
+        let n = branches(def);
+        if n != base {
+            bad.push(format!("{}: {} branches, {base} around trunc", def.name, n));
+        }
+    }
+    // Two-argument functions: the same kernel shape around `copysign`, whose one-instruction
+    // body lets the kernel's own `if i < y.len()` become predication (one branch fewer).
+    let base2 = branches(k::copysign_f32::ast()) + 1;
+    let n = branches(k::hypot_f32::ast());
+    if n > base2 {
+        bad.push(format!("hypot_f32: {n} branches, {base2} around copysign"));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 #[kernel]

@@ -116,7 +116,7 @@ fn zero_sum_sign<T: Fp>(r: T, a: T, b: T, mode: Mode) -> T {
     }
 }
 
-fn add32(a: f32, b: f32, m: Mode) -> f32 {
+pub(crate) fn add32(a: f32, b: f32, m: Mode) -> f32 {
     let r = a + b;
     if r.is_infinite() {
         return directed(r, 0, a.is_finite() && b.is_finite(), m);

@@ -43,6 +43,10 @@ pub mod model {
     pub fn rint(x: f32) -> f32 {
         x.round_ties_even()
     }
+    /// `add.rz.f32`: exact (the sum rounded toward zero, as the simulator's `add_rz`).
+    pub fn fadd_rz(a: f32, b: f32) -> f32 {
+        crate::intrinsics::math::add32(a, b, 1)
+    }
     /// `selp.f32`: exact.
     pub fn select(c: bool, a: f32, b: f32) -> f32 {
         if c {
@@ -164,6 +168,9 @@ approx! {
     rsqrt_approx(x: f32) -> f32 = "approx_rsqrt.f32", "rsqrt.approx.f32 {d0}, {a0}", model::rsqrt;
     /// `1/x`, `rcp.approx.ftz.f32`: one MUFU.RCP (about 1 ulp).
     rcp_ftz(x: f32) -> f32 = "approx_rcp_ftz.f32", "rcp.approx.ftz.f32 {d0}, {a0}", model::rcp_ftz;
+    /// `a + b` rounded toward zero (`add.rz.f32`, exact; CUDA's `__fadd_rz`): `log1p`'s exponent
+    /// of `1 + x`.
+    fadd_rz(a: f32, b: f32) -> f32 = "approx_add_rz.f32", "add.rz.f32 {d0}, {a0}, {a1}", model::fadd_rz;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
     rint(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
     /// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.

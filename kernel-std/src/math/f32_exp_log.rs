@@ -13,6 +13,9 @@
 //! scaled by 2^23 first), `f = m - 1` exact, `log(1 + f) = f + f^2 q(f)` with `q` a degree-8
 //! polynomial; `e*ln2` is added with `ln2` split so that `e * LN2_HI` is exact and one Fast2Sum
 //! step keeps the rounding error of the large sum, so the result is rounded essentially once.
+//! `log1p` takes the exponent of `1 + x` from the sum rounded toward zero (`add.rz`), so the
+//! reduced argument `x 2^-e + (2^-e - 1)` in `[-1/4, 1/2)` rounds once and no error term of
+//! `1 + x` is needed (a relative minimax kernel, `fit_coeffs.py`).
 //!
 //! Polynomial coefficients: least-squares fits on Chebyshev nodes (mpmath `chebyfit`, see
 //! `fit_coeffs.py`), rounded to f32.
@@ -28,7 +31,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, fma_sat, select, select_u32};
+use super::approx::{ex2, ex2_ftz, fadd_rz, fma_sat, select, select_u32};
 use crate::api::fma_rd;
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
@@ -231,22 +234,36 @@ pub fn log10(x: f32) -> f32 {
     log_fix(x, r)
 }
 
-/// `log(1 + x)`: `s = 1 + x` rounded and its error `c` (Fast2Sum, larger operand first), then
-/// `1 + x = 2^e (1 + f + c')` with `c' = c 2^-e`, so `log(1 + x) = e ln2 + log(1 + f) + c' / (1 +
-/// f)`; the last term is below an ulp of the result, so `c' (1 - f)` is close enough, and `f`
-/// stays exact.
+/// `log(1 + x)`: the exponent `e` of `1 + x` from its sum rounded toward zero (so that
+/// `1 + x = 2^e (1 + f)` with `f` in `[-1/4, 1/2)`), and `f = x 2^-e + (2^-e - 1)` with one
+/// rounding (`x 2^-e` by the exponent bits, exact): no error term of `1 + x` to carry, then
+/// `log(1 + x) = e ln2 + f + f^2 Q(f)`. Straight-line, special cases by selects.
 #[device]
 pub fn ln_1p(x: f32) -> f32 {
-    let s = 1.0 + x;
-    let c = x.min(1.0) - (s - x.max(1.0));
-    let b = s.to_bits();
-    let eb = b.wrapping_sub(0x3f2a_aaab) & 0xff80_0000;
-    let f = f32::from_bits(b.wrapping_sub(eb)) - 1.0;
-    // 2^-e, with e capped at 126 (beyond, `c` is far below an ulp of the result).
-    let scale = f32::from_bits(0x3f80_0000u32.wrapping_sub((eb as i32).min(0x3f00_0000) as u32));
-    let l = (c * scale).mul_add(1.0 - f, log1p_k(f));
-    let e = ((eb as i32) as f32) * 1.1920928955078125e-07;
-    let r = e.mul_add(0.6931471824645996, e.mul_add(-1.904654323148236e-09, l));
-    // log1p(-0) = -0 (the sum with e*ln2 = +0 would give +0).
-    select(x == 0.0, x, log_fix(s, r))
+    ln_1p_scaled(x, 0.0)
+}
+
+/// `log(1 + x) + extra_e * ln2` (`extra_e` a small integer), as [`ln_1p`] with the exponent
+/// raised: the inverse hyperbolic functions' `log(2|x|)` for huge `|x|` without a branch.
+#[device]
+pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
+    let eb = fadd_rz(1.0, x).to_bits().wrapping_sub(0x3f40_0000) & 0xff80_0000;
+    let xs = f32::from_bits(x.to_bits().wrapping_sub(eb));
+    // 2^-e - 1, from 4 * 2^-e (normal for every e up to 128).
+    let f = xs + 0.25f32.mul_add(f32::from_bits(0x4080_0000u32.wrapping_sub(eb)), -1.0);
+    let q = -0.04490842670202255f32;
+    let q = q.mul_add(f, 0.10448208451271057);
+    let q = q.mul_add(f, -0.13162212073802948);
+    let q = q.mul_add(f, 0.14482074975967407);
+    let q = q.mul_add(f, -0.16647771000862122);
+    let q = q.mul_add(f, 0.19990606606006622);
+    let q = q.mul_add(f, -0.250000536441803);
+    let q = q.mul_add(f, 0.3333345353603363);
+    let q = q.mul_add(f, -0.5);
+    let l = q.mul_add(f * f, f);
+    let e = ((eb as i32) as f32).mul_add(1.1920928955078125e-07, extra_e);
+    let r = e.mul_add(0.6931471824645996, l);
+    // log1p(-0) = -0 (the sum with e*ln2 = +0 would give +0); -1, below and non-finite from
+    // `1 + x` (exact where it matters: at -1 and beyond +-inf).
+    select(x == 0.0, x, log_fix(1.0 + x, r))
 }

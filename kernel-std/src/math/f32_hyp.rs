@@ -3,9 +3,10 @@
 //! `sinh`, `tanh`: odd polynomials near zero; elsewhere `sinh`, `cosh`, `tanh` come from
 //! `e^|x|` (`exp_parts`, MUFU.EX2) and a reciprocal (MUFU.RCP plus one Newton step); `e^|x|/2` is
 //! formed by halving the power-of-two factor, so `sinh`/`cosh` stay finite up to `ln(2 * MAX)`.
-//! The inverses go through `log1p` of an argument without cancellation
+//! The inverses go through the branch-free `log1p` of an argument without cancellation
 //! (`asinh x = log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`, `acosh x = log1p(d + sqrt(d (x + 1)))`
-//! with `d = x - 1`, `atanh x = log1p(2|x| / (1 - |x|)) / 2`), and `log(2|x|)` for huge `|x|`.
+//! with `d = x - 1`, `atanh x = log1p(2|x| / (1 - |x|)) / 2`), roots and quotients from the
+//! approximate units as in CUDA, and `log(2|x|)` for huge `|x|`; special cases by selects.
 
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
 // Device code: plain comparisons (NaN-aware as written) lower to one instruction each; the
@@ -18,8 +19,8 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2_ftz, rcp_ftz, select};
-use super::f32_exp_log::{exp_parts, ln_1p, ln_scaled};
+use super::approx::{ex2_ftz, rcp_ftz, rsqrt_approx, select};
+use super::f32_exp_log::{exp_parts, ln_1p, ln_1p_scaled};
 
 #[device]
 fn with_sign_of(v: f32, s: f32) -> f32 {
@@ -86,48 +87,45 @@ pub fn tanh(x: f32) -> f32 {
     with_sign_of(select(a < 0.6, small, big), x)
 }
 
+/// `log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))` with `sqrt` and the quotient from MUFU.RSQ and
+/// MUFU.RCP (their errors shrink by the share of the quotient in the sum, at most about half,
+/// and by the logarithm's slope); beyond `2^23`, `log1p(|x|) + ln2`. No branch.
 #[device]
 pub fn asinh(x: f32) -> f32 {
     let a = x.abs();
-    if !(a < f32::INFINITY) {
-        return x;
-    }
-    let r = if a > 4096.0 {
-        ln_scaled(a, 1.0)
-    } else {
-        let u = a * a;
-        let d = 1.0 + (1.0 + u).sqrt();
-        ln_1p(u.mul_add(recip(d), a))
-    };
+    let s = a.mul_add(a, 1.0);
+    let d = s.mul_add(rsqrt_approx(s), 1.0);
+    let y = (a * rcp_ftz(d)).mul_add(a, a);
+    let big = a > 8388608.0;
+    let r = ln_1p_scaled(select(big, a, y), select(big, 1.0, 0.0));
     with_sign_of(r, x)
 }
 
+/// `log1p(d + sqrt(d (x + 1)))`, `d = x - 1`, the root from MUFU.RSQ and one correction
+/// step; beyond `2^23`,
+/// `log1p(x) + ln2`; the cases `x <= 1` (0 at 1, NaN below) by selects. No branch.
 #[device]
 pub fn acosh(x: f32) -> f32 {
-    if !(x >= 1.0) {
-        return f32::NAN;
-    }
-    if x > 4096.0 {
-        return if x < f32::INFINITY {
-            ln_scaled(x, 1.0)
-        } else {
-            x
-        };
-    }
     let d = x - 1.0;
-    ln_1p(d + (d * (x + 1.0)).sqrt())
+    let v = d * (x + 1.0);
+    // sqrt(v) as v rsqrt(v) plus one correction: near x = 1 the root is the whole result.
+    let h = 0.5 * rsqrt_approx(v);
+    let q = v * (h + h);
+    let y = (-q).mul_add(q, v).mul_add(h, q) + d;
+    let big = x > 8388608.0;
+    let r = ln_1p_scaled(select(big, x, y), select(big, 1.0, 0.0));
+    select(x > 1.0, r, select(x == 1.0, 0.0, f32::NAN))
 }
 
+/// `log1p(2|x| / (1 - |x|)) / 2`; `±inf` at `±1` and NaN beyond by selects. No branch.
 #[device]
 pub fn atanh(x: f32) -> f32 {
     let a = x.abs();
-    if !(a < 1.0) {
-        return if a == 1.0 {
-            with_sign_of(f32::INFINITY, x)
-        } else {
-            f32::NAN
-        };
-    }
     let t = (a + a) * recip(1.0 - a);
-    with_sign_of(0.5 * ln_1p(t), x)
+    let r = select(
+        a < 1.0,
+        0.5 * ln_1p(t),
+        select(a == 1.0, f32::INFINITY, f32::NAN),
+    );
+    with_sign_of(r, x)
 }

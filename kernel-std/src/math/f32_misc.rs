@@ -3,7 +3,8 @@
 //! `rsqrt` is CUDA's `rsqrtf`, the hardware instruction (MUFU.RSQ). `cbrt` refines the hardware
 //! estimate `2^(log2(x)/3)` by one Newton step whose residual `r^3 - x` is formed exactly
 //! (`r*r` as a double-f32), so only the final addition rounds. `hypot` scales both arguments by
-//! a power of two (exact) before the square root of `fma(a, a, b*b)`. `powf` is
+//! a power of two (exact) before the square root of `fma(a, a, b*b)` (MUFU.RSQ and a correction
+//! step). `powf` is
 //! `2^(y * log2|x|)` with `log2|x|` as a double-f32 (`2 atanh(s)`, `s = (m - 1)/(m + 1)`, the
 //! division's remainder kept) and the product as a double-f32, then the exp machinery of
 //! `f32_exp_log`; its special cases follow C99 (and CUDA). `fmod` is exact: integer long division
@@ -20,7 +21,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2_ftz, lg2_ftz, rcp_ftz, rint, rsqrt_approx};
+use super::approx::{ex2_ftz, lg2_ftz, rcp_ftz, rint, rsqrt_approx, select};
 
 #[device]
 pub fn rsqrt(x: f32) -> f32 {
@@ -32,52 +33,49 @@ pub fn copysign(x: f32, y: f32) -> f32 {
     f32::from_bits((x.to_bits() & 0x7fff_ffff) | (y.to_bits() & 0x8000_0000))
 }
 
+/// Straight-line: subnormals scaled by selects, zeros, infinities and NaN (`x + x`) by a
+/// select at the end.
 #[device]
 pub fn cbrt(x: f32) -> f32 {
     let a = x.abs();
-    if !(a > 0.0 && a < f32::INFINITY) {
-        return x + x;
-    }
     // Subnormals: scale by 2^24 (the root by 2^8).
     let sub = a < 1.17549435e-38;
-    let v = if sub { a * 16777216.0 } else { a };
+    let v = select(sub, a * 16777216.0, a);
     let r = ex2_ftz(lg2_ftz(v) * 0.3333333432674408);
     // r - (r^3 - v) / (3 r^2), with r^3 - v formed exactly up to its last rounding.
     let t = r * r;
     let tl = r.mul_add(r, -t);
     let e = t.mul_add(r, -v) + tl * r;
     let r = (-e).mul_add(rcp_ftz(3.0 * t), r);
-    let r = if sub { r * 0.00390625 } else { r };
-    copysign(r, x)
+    let r = r * select(sub, 0.00390625, 1.0);
+    select(a > 0.0 && a < f32::INFINITY, copysign(r, x), x + x)
 }
 
+/// `max * sqrt(1 + ...)` without overflow: both arguments scaled by the power of two that brings
+/// the larger to about 1 (exact; the scale's exponent field by integer arithmetic, clamped to
+/// stay normal), the root of `fma(p, p, q*q)` from MUFU.RSQ plus one correction step; zeros,
+/// infinities (even with a NaN) and NaN by selects. No branch.
 #[device]
 pub fn hypot(x: f32, y: f32) -> f32 {
     let a = x.abs();
     let b = y.abs();
-    if a == f32::INFINITY || b == f32::INFINITY {
-        return f32::INFINITY;
-    }
-    if a.is_nan() || b.is_nan() {
-        return a + b;
-    }
-    let mx = a.max(b);
-    let mn = a.min(b);
-    // Scale so that mx lands in [1, 2) (exactly: a power of two; mn may lose bits far below mx).
-    let k = (mx.to_bits() >> 23) as i32;
-    let fs = 254 - k;
-    let fs = if fs < 1 {
-        1
-    } else if fs > 253 {
-        253
-    } else {
-        fs
-    };
-    let sc = f32::from_bits((fs as u32) << 23);
-    let isc = f32::from_bits(((254 - fs) as u32) << 23);
-    let p = mx * sc;
-    let q = mn * sc;
-    p.mul_add(p, q * q).sqrt() * isc
+    let v = a.max(b);
+    let w = a.min(b);
+    let eb = 0x7f00_0000u32.wrapping_sub(v.to_bits() & 0x7f80_0000) as i32;
+    let eb = eb.max(0x0080_0000).min(0x7e80_0000);
+    let sc = f32::from_bits(eb as u32);
+    let isc = f32::from_bits(0x7f00_0000u32.wrapping_sub(eb as u32));
+    let p = v * sc;
+    let q = w * sc;
+    let s = p.mul_add(p, q * q);
+    let h = 0.5 * rsqrt_approx(s);
+    let g = s * (h + h);
+    let g = (-g).mul_add(g, s).mul_add(h, g);
+    let sum = a + b;
+    let r = select(v == 0.0, sum, g * isc);
+    let r = select(sum.is_nan(), sum, r);
+    // max(inf, NaN) is inf: an infinity wins over a NaN, as C's hypot says.
+    select(v == f32::INFINITY, f32::INFINITY, r)
 }
 
 /// `log2(a)` for finite `a > 0` as a double-f32 `(hi, lo)` (relative error about 2^-40).

@@ -117,3 +117,44 @@ def xR(v):
     if v == 0: return 1/mp.sqrt(mp.pi)
     x = 1/v; return x*Rr(x)
 for n in (8,9,10): fit("erfc x*R [2,10.1] (v=1/x)", xR, 1/mp.mpf(10.1), 0.5, n)
+
+# Relative-error minimax fits (Lawson's iteratively reweighted least squares on Chebyshev
+# nodes): minimise max |w(u) (P(u) - g(u))| with w turning the error in P into the error of the
+# function's result.
+def lawson(name, g, w, a, b, n, iters=60, m=400):
+    a, b = mp.mpf(a), mp.mpf(b)
+    xs = [a + (b-a)*(1 - mp.cos(mp.pi*(i + 0.5)/m))/2 for i in range(m)]
+    gs = [g(x) for x in xs]; ws = [w(x) for x in xs]
+    lam = [mp.mpf(1)/m]*m
+    for _ in range(iters):
+        A = mp.matrix(n+1, n+1); B = mp.matrix(n+1, 1)
+        for x, gv, wv, l in zip(xs, gs, ws, lam):
+            pw = [x**k for k in range(n+1)]; ww = l*wv*wv
+            for i in range(n+1):
+                B[i] += ww*pw[i]*gv
+                for j in range(n+1): A[i, j] += ww*pw[i]*pw[j]
+        c = mp.lu_solve(A, B)
+        errs = [abs(wv*(sum(c[k]*x**k for k in range(n+1)) - gv)) for x, gv, wv in zip(xs, gs, ws)]
+        s = sum(l*e for l, e in zip(lam, errs))
+        lam = [l*e/s for l, e in zip(lam, errs)]
+    cs = [f32(c[k]) for k in range(n+1)]
+    print(f"// {name}: degree {n}, relative minimax error {float(max(errs)):.3e}")
+    print("    " + ", ".join(repr(v) for v in cs))
+
+# sin S and cos C of degree 2 and 3 (CUDA's 2-ulp bound): least squares is enough.
+fit("sin S", odd(mp.sin), 0, (pio4**2)*1.001, 2)
+fit("cos C", cosc, 0, (pio4**2)*1.001, 3)
+# tan T of degree 5, relative error of tan r = r + r^3 T(r^2).
+def tan_w(u):
+    if u == 0: return mp.mpf(0)
+    s = mp.sqrt(u); return u*s/mp.tan(s)
+lawson("tan T", odd(mp.tan), tan_w, 0, (pio4**2)*1.001, 5)
+# log1p Q of degree 8 on [-1/4, 1/2] (the reduction by the exponent of 1 + x rounded toward
+# zero), relative error of log(1 + f) = f + f^2 Q(f).
+def log1p_q(f):
+    if f == 0: return mp.mpf(-0.5)
+    return (mp.log1p(f) - f)/f**2
+def log1p_w(f):
+    if f == 0: return mp.mpf(0)
+    return f**2/mp.log1p(f)
+lawson("log1p Q", log1p_q, log1p_w, -0.25, 0.5, 8, iters=40, m=300)
