@@ -54,6 +54,8 @@ pub mod misc;
 pub mod pair_atomics;
 #[doc(hidden)]
 pub mod registers;
+/// Float arithmetic with an explicit rounding mode (simulator semantics).
+pub(crate) mod rounding;
 #[doc(hidden)]
 pub mod shared;
 #[doc(hidden)]

@@ -45,7 +45,7 @@ pub mod model {
     }
     /// `add.rz.f32`: exact (the sum rounded toward zero, as the simulator's `add_rz`).
     pub fn fadd_rz(a: f32, b: f32) -> f32 {
-        crate::intrinsics::math::add32(a, b, 1)
+        crate::intrinsics::rounding::add32(a, b, 1)
     }
     /// `selp.f32`: exact.
     pub fn select(c: bool, a: f32, b: f32) -> f32 {
