@@ -29,13 +29,14 @@ pub fn workload(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
 }
 
 /// The dedicated mode: its own table, summary and `corpus.json` (peers merged when asked).
-pub fn run(dev: &Device, twins: &Twins, header: &str, args: &[String]) -> Result<(), String> {
-    let with_peers = args.iter().any(|a| a == "--peers");
-    let wanted: Vec<&str> = args
-        .iter()
-        .filter(|a| !a.starts_with("--"))
-        .map(String::as_str)
-        .collect();
+pub fn run(
+    dev: &Device,
+    twins: &Twins,
+    header: &str,
+    cases: &[String],
+    with_peers: bool,
+) -> Result<(), String> {
+    let wanted: Vec<&str> = cases.iter().map(String::as_str).collect();
     let measured = measure_all(dev, twins, &wanted);
     let rows: Vec<&Row> = measured.iter().map(|m| &m.row).collect();
     let owned: Vec<Row> = measured.iter().map(|m| m.row.clone()).collect();
