@@ -7,20 +7,33 @@
 //! compute-sanitizer (`crate::sanitize`).
 
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Instant;
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut out = PathBuf::from(".gpu-bundle");
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--out" => out = PathBuf::from(it.next().ok_or("--out needs a directory")?),
-            s => return Err(format!("unexpected argument `{s}`")),
-        }
-    }
+/// `cargo xtask gpu-bundle [--out DIR]`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The folder to write (replaced if it exists).
+    #[arg(long, value_name = "DIR", default_value = ".gpu-bundle")]
+    pub out: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let out = args.out.clone();
+    let started = Instant::now();
+    let step = |what: &str| {
+        eprintln!(
+            "[{:>6.1}s] gpu-bundle: {what}",
+            started.elapsed().as_secs_f32()
+        )
+    };
+    step("building the workspace's tests, examples and binaries in release (cargo's progress follows)");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(&cargo)
+    // cargo's own progress and diagnostics go straight to our stderr; its stdout is the JSON
+    // stream of artifacts, read as it comes so each finished executable is reported.
+    let mut child = Command::new(&cargo)
         .args([
             "build",
             "--release",
@@ -31,12 +44,27 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--message-format=json-render-diagnostics",
         ])
         .env("CARGO_PROFILE_RELEASE_STRIP", "symbols")
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !output.status.success() {
+    let mut artifacts = Vec::new();
+    let stdout = child.stdout.take().ok_or("cargo's stdout")?;
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading cargo's output: {e}"))?;
+        if let Some(a) = parse_artifact(&line) {
+            artifacts.push(a);
+            step(&format!(
+                "built {} executable(s), latest {}",
+                artifacts.len(),
+                artifacts[artifacts.len() - 1].2
+            ));
+        }
+    }
+    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
+    if !status.success() {
         return Err(format!(
-            "cargo build failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
+            "cargo build failed ({status}); its errors are above"
         ));
     }
     if out.exists() {
@@ -47,11 +75,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     fs::create_dir_all(&bin_dir).map_err(|e| e.to_string())?;
     fs::create_dir_all(&test_dir).map_err(|e| e.to_string())?;
 
+    step(&format!(
+        "listing the GPU tests of {} executables and copying the bundle's",
+        artifacts.len()
+    ));
     let mut tests = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let Some((exe, is_test, name)) = parse_artifact(line) else {
-            continue;
-        };
+    for (exe, is_test, name) in artifacts {
         // The bundle is the GPU suite: test binaries without `#[ignore]`d (GPU) tests run in
         // `cargo test` already and stay out, which keeps the folder well under the 64 MiB limit.
         if is_test && (CPU_ONLY.contains(&name.as_str()) || !has_ignored_tests(&exe)) {
@@ -72,6 +101,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         };
         fs::copy(&exe, &dest).map_err(|e| format!("copy {exe}: {e}"))?;
     }
+    step("copying the CUDA C twins and the peers' scripts, writing run.sh and sanitize.sh");
     copy_dir(Path::new("benches/reference"), &out.join("reference"))?;
     // The porting corpus's peers (Numba-CUDA, Triton), run by `bench corpus --peers`.
     copy_dir(Path::new("benches/peers"), &out.join("peers"))?;
@@ -94,29 +124,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// Returns (executable path, is a test harness, target name) for a compiler-artifact line with an executable.
 fn parse_artifact(line: &str) -> Option<(String, bool, String)> {
-    if !line.contains("\"reason\":\"compiler-artifact\"") {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    if v["reason"] != "compiler-artifact" {
         return None;
     }
     // Unit tests of a proc-macro crate link libstd dynamically and cannot run without a toolchain.
-    if line.contains("\"proc-macro\"") {
+    let kinds = v["target"]["kind"].as_array()?;
+    if kinds.iter().any(|k| k == "proc-macro") {
         return None;
     }
-    let exe = json_str(line, "\"executable\":\"")?;
+    let exe = v["executable"].as_str()?;
     // The target object also has a "test" key (whether `cargo test` builds it); the profile's
     // says whether this artifact is a test harness.
-    let profile = &line[line.find("\"profile\":{")?..];
-    let profile = &profile[..profile.find('}')?];
-    let is_test = profile.contains("\"test\":true");
-    let name = json_str(line, "\"name\":\"")?;
-    Some((exe, is_test, name))
-}
-
-/// The string value after `key` (cargo's JSON escapes nothing in paths on Linux but backslashes and quotes).
-fn json_str(line: &str, key: &str) -> Option<String> {
-    let start = line.find(key)? + key.len();
-    let rest = &line[start..];
-    let end = rest.find('"')?;
-    Some(rest[..end].replace("\\\\", "\\"))
+    let is_test = v["profile"]["test"].as_bool()?;
+    let name = v["target"]["name"].as_str()?;
+    Some((exe.into(), is_test, name.into()))
 }
 
 /// Test binaries whose ignored tests are CPU benchmarks, not GPU tests.
@@ -218,3 +240,45 @@ if [ "$what" = bench ]; then
 fi
 exit $fail
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::parse_artifact;
+
+    #[test]
+    fn artifacts_are_read_from_cargo_json() {
+        let test = r#"{"reason":"compiler-artifact","package_id":"x","target":{"kind":["test"],"crate_types":["bin"],"name":"gpu_e2e","src_path":"/w/tests/gpu_e2e.rs","test":true},"profile":{"opt_level":"3","debuginfo":0,"test":true},"features":[],"filenames":["/w/target/release/deps/gpu_e2e-1"],"executable":"/w/target/release/deps/gpu_e2e-1","fresh":false}"#;
+        assert_eq!(
+            parse_artifact(test),
+            Some((
+                "/w/target/release/deps/gpu_e2e-1".into(),
+                true,
+                "gpu_e2e".into()
+            ))
+        );
+        let bin = test
+            .replace(r#""kind":["test"]"#, r#""kind":["bin"]"#)
+            .replace(
+                r#""opt_level":"3","debuginfo":0,"test":true"#,
+                r#""opt_level":"3","debuginfo":0,"test":false"#,
+            )
+            .replace("gpu_e2e", "xtask");
+        assert_eq!(
+            parse_artifact(&bin),
+            Some((
+                "/w/target/release/deps/xtask-1".into(),
+                false,
+                "xtask".into()
+            ))
+        );
+        let lib = r#"{"reason":"compiler-artifact","target":{"kind":["lib"],"name":"kernel_ir"},"profile":{"test":false},"executable":null}"#;
+        assert_eq!(parse_artifact(lib), None);
+        let pm = test.replace(r#""kind":["test"]"#, r#""kind":["proc-macro"]"#);
+        assert_eq!(parse_artifact(&pm), None);
+        assert_eq!(
+            parse_artifact(r#"{"reason":"build-finished","success":true}"#),
+            None
+        );
+        assert_eq!(parse_artifact("not json"), None);
+    }
+}

@@ -24,7 +24,24 @@ const SGEMM_BUDGET: u64 = 30_000_000;
 /// Instructions allowed per compile of every other example kernel.
 const OTHER_BUDGET: u64 = 10_000_000;
 
-pub fn run(args: &[String]) -> Result<(), String> {
+/// `cargo xtask compile-budget [KERNELS...]`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Registered kernels to count (default: every example and corpus kernel).
+    pub kernels: Vec<String>,
+}
+
+/// `cargo xtask compile-once KERNEL [TIMES]` (what `compile-budget` runs under callgrind).
+#[derive(clap::Args, Debug)]
+pub struct OnceArgs {
+    /// A registered kernel.
+    pub kernel: String,
+    /// How many times to compile it.
+    #[arg(default_value_t = 1)]
+    pub times: u32,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
     if cfg!(debug_assertions) {
         return Err(
             "compile-budget counts a release build's instructions: run it as \
@@ -32,14 +49,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .into(),
         );
     }
-    let names: Vec<&str> = if args.is_empty() {
+    let names: Vec<&str> = if args.kernels.is_empty() {
         registry::KERNELS
             .iter()
             .chain(registry::CORPUS_KERNELS)
             .map(|k| k.name)
             .collect()
     } else {
-        args.iter().map(String::as_str).collect()
+        args.kernels.iter().map(String::as_str).collect()
     };
     let exe = std::env::current_exe().map_err(|e| format!("this executable: {e}"))?;
     println!("{:<26} {:>12} {:>12}", "kernel", "instructions", "budget");
@@ -91,12 +108,8 @@ fn collected(log: &str) -> Option<u64> {
 }
 
 /// `xtask compile-once KERNEL TIMES`: what [`run`] runs under callgrind.
-pub fn compile_once(args: &[String]) -> Result<(), String> {
-    let name = args.first().ok_or("compile-once needs a kernel name")?;
-    let times: u32 = match args.get(1) {
-        Some(t) => t.parse().map_err(|_| format!("bad count `{t}`"))?,
-        None => 1,
-    };
+pub fn compile_once(args: &OnceArgs) -> Result<(), String> {
+    let (name, times) = (&args.kernel, args.times);
     let entry = registry::find(name).ok_or_else(|| format!("no kernel named `{name}`"))?;
     let (def, generics) = ((entry.def)(), (entry.generics)());
     let opts = CompileOptions {

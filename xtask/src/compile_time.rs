@@ -14,36 +14,38 @@ use ferrocuda::kernel_ir::ir::Kernel;
 use ferrocuda::kernel_ir::GenericValue;
 use ferrocuda_examples::registry::{self, KernelEntry};
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut sm = 90;
-    let mut runs = 15usize;
-    let mut per_pass = false;
-    // What a launch on a GPU compiles: no source markers (`--markers`: the simulator's compile).
-    let mut markers = false;
-    let mut dump: Option<std::path::PathBuf> = None;
-    let mut names = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--arch" => {
-                let v = it.next().ok_or("--arch needs a value such as sm_90")?;
-                sm = v
-                    .trim_start_matches("sm_")
-                    .parse()
-                    .map_err(|_| format!("bad --arch `{v}`"))?;
-            }
-            "--runs" => {
-                let v = it.next().ok_or("--runs needs a count")?;
-                runs = v.parse().map_err(|_| format!("bad --runs `{v}`"))?;
-                runs = runs.max(1);
-            }
-            "--passes" => per_pass = true,
-            "--markers" => markers = true,
-            "--dump-only" => runs = 0,
-            "--dump" => dump = Some(it.next().ok_or("--dump needs a folder")?.into()),
-            s => names.push(s.to_string()),
-        }
-    }
+/// `cargo xtask compile-time [KERNELS...] [options]`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Registered kernels to time (default: all of them).
+    pub kernels: Vec<String>,
+    /// Target architecture.
+    #[arg(long, default_value = "sm_90", value_parser = crate::parse_arch)]
+    pub arch: u32,
+    /// Compiles per kernel (the median is reported; at least 1).
+    #[arg(long, default_value_t = 15)]
+    pub runs: usize,
+    /// Split the time into front end, each pass and PTX emission.
+    #[arg(long)]
+    pub passes: bool,
+    /// Compile with the simulator's source markers (a GPU launch compiles without).
+    #[arg(long)]
+    pub markers: bool,
+    /// Write every kernel's PTX and optimized IR (checks on and off) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub dump: Option<std::path::PathBuf>,
+    /// With `--dump`: write the files and time nothing.
+    #[arg(long)]
+    pub dump_only: bool,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let sm = args.arch;
+    let runs = if args.dump_only { 0 } else { args.runs.max(1) };
+    let per_pass = args.passes;
+    let markers = args.markers;
+    let dump = args.dump.clone();
+    let names = args.kernels.clone();
     let kernels: Vec<&KernelEntry> = if names.is_empty() {
         registry::KERNELS.iter().collect()
     } else {

@@ -11,10 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    if let Some(a) = args.first() {
-        return Err(format!("unexpected argument `{a}`"));
-    }
+pub fn run() -> Result<(), String> {
     let root = workspace_root();
     let cycles = find_cycles(&root)?;
     if cycles.is_empty() {

@@ -12,51 +12,50 @@
 use ferrocuda::kernel_compiler::{compile, passes, CompileOptions, Specialization};
 use ferrocuda_examples::registry;
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut name = None;
-    let mut sm = 90;
-    let mut stage = "ptx".to_string();
-    let mut bounds_checks = true;
-    let mut overflow_checks = None;
-    let mut print_after: Option<passes::PrintAfter> = None;
-    let mut time = false;
-    let mut block = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--arch" => {
-                let v = it.next().ok_or("--arch needs a value such as sm_90")?;
-                sm = v
-                    .trim_start_matches("sm_")
-                    .parse()
-                    .map_err(|_| format!("bad --arch `{v}`"))?;
-            }
-            "--no-checks" => bounds_checks = false,
-            "--overflow-checks" => {
-                overflow_checks = match it.next().map(String::as_str) {
-                    Some("on") => Some(true),
-                    Some("off") => Some(false),
-                    _ => return Err("--overflow-checks needs `on` or `off`".into()),
-                }
-            }
-            "--print-after-all" => print_after = Some(passes::PrintAfter::All),
-            "--print-after" => {
-                let v = it
-                    .next()
-                    .ok_or("--print-after needs pass names (or `all`)")?;
-                print_after = Some(passes::PrintAfter::parse(v)?);
-            }
-            "--time" => time = true,
-            "--block" => {
-                let v = it.next().ok_or("--block needs a shape such as 32,8")?;
-                block = Some(parse_block(v)?);
-            }
-            "--stage" => stage = it.next().ok_or("--stage needs ast|ir|opt|ptx")?.clone(),
-            s if name.is_none() => name = Some(s.to_string()),
-            s => return Err(format!("unexpected argument `{s}`")),
-        }
-    }
-    let name = name.ok_or("which kernel? (`cargo xtask list` shows them)")?;
+/// `cargo xtask ptx KERNEL [options]`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A registered kernel (`cargo xtask list`) or a math benchmark kernel (`k_sin`, ...).
+    pub kernel: String,
+    /// Target architecture.
+    #[arg(long, default_value = "sm_90", value_parser = crate::parse_arch)]
+    pub arch: u32,
+    /// The stage to print (`ptx`: the PTX, then ptxas's report).
+    #[arg(long, default_value = "ptx", value_parser = ["ast", "ir", "opt", "ptx"])]
+    pub stage: String,
+    /// Compile without bounds checks.
+    #[arg(long)]
+    pub no_checks: bool,
+    /// Force integer overflow checks on or off (default: the examples' build profile decides).
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
+    pub overflow_checks: Option<String>,
+    /// Print the IR after these passes (comma-separated, or `all`).
+    #[arg(long, value_name = "PASS[,PASS]")]
+    pub print_after: Option<String>,
+    /// Print the IR after every pass.
+    #[arg(long)]
+    pub print_after_all: bool,
+    /// Print each stage's compile time (meaningful in a release build).
+    #[arg(long)]
+    pub time: bool,
+    /// Compile the variant a launch with this block shape gets (X, X,Y or X,Y,Z).
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_block)]
+    pub block: Option<[u32; 3]>,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let name = args.kernel.clone();
+    let sm = args.arch;
+    let stage = args.stage.clone();
+    let bounds_checks = !args.no_checks;
+    let overflow_checks = args.overflow_checks.as_deref().map(|v| v == "on");
+    let print_after = match (&args.print_after, args.print_after_all) {
+        (_, true) => Some(passes::PrintAfter::All),
+        (Some(v), false) => Some(passes::PrintAfter::parse(v)?),
+        (None, false) => None,
+    };
+    let time = args.time;
+    let block = args.block;
     // The registry's kernels, then the math benchmark's per-function kernels (`k_sin`...).
     let (def, generics) = match registry::find(&name) {
         Some(entry) => ((entry.def)(), (entry.generics)()),

@@ -29,13 +29,14 @@ pub fn workload(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
 }
 
 /// The dedicated mode: its own table, summary and `corpus.json` (peers merged when asked).
-pub fn run(dev: &Device, twins: &Twins, header: &str, args: &[String]) -> Result<(), String> {
-    let with_peers = args.iter().any(|a| a == "--peers");
-    let wanted: Vec<&str> = args
-        .iter()
-        .filter(|a| !a.starts_with("--"))
-        .map(String::as_str)
-        .collect();
+pub fn run(
+    dev: &Device,
+    twins: &Twins,
+    header: &str,
+    cases: &[String],
+    with_peers: bool,
+) -> Result<(), String> {
+    let wanted: Vec<&str> = cases.iter().map(String::as_str).collect();
     let measured = measure_all(dev, twins, &wanted);
     let rows: Vec<&Row> = measured.iter().map(|m| &m.row).collect();
     let owned: Vec<Row> = measured.iter().map(|m| m.row.clone()).collect();
@@ -186,12 +187,47 @@ fn summary_rows(rows: &[Row]) -> Vec<Row> {
     out
 }
 
-fn esc(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-fn num(x: Option<f64>) -> String {
-    x.map(|v| v.to_string()).unwrap_or_else(|| "null".into())
+/// `corpus.json`: the device line, one entry per case, the summary and the peers' results.
+fn corpus_json(
+    header: &str,
+    measured: &[Measured],
+    summary: &Summary,
+    peers: Option<&peers::PeerResults>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let timing = |t: &Option<super::timing::Timing>| {
+        t.map(|t| json!({"median_ms": t.median_ms, "min_ms": t.min_ms, "max_ms": t.max_ms}))
+    };
+    let cases: Vec<serde_json::Value> = measured
+        .iter()
+        .map(|m| {
+            let r = &m.row;
+            json!({
+                "case": m.case,
+                "name": r.name,
+                "unit": r.unit,
+                "amount": r.amount,
+                "ours": timing(&r.ours),
+                "nvcc": timing(&r.reference),
+                "ratio": r.ratio(),
+                "error": r.error,
+            })
+        })
+        .collect();
+    let mut out = json!({
+        "device": header,
+        "cases": cases,
+        "summary": {
+            "count": summary.count,
+            "failed": summary.failed,
+            "geomean": summary.geomean,
+            "worst": summary.worst.as_ref().map(|(n, w)| json!({"name": n, "ratio": w})),
+        },
+    });
+    if let Some(p) = peers {
+        out["peers"] = p.json();
+    }
+    out
 }
 
 fn write_json(
@@ -201,45 +237,65 @@ fn write_json(
     summary: &Summary,
     peers: Option<&peers::PeerResults>,
 ) -> Result<(), String> {
-    let mut s = format!("{{\n  \"device\": \"{}\",\n  \"cases\": [\n", esc(header));
-    for (i, m) in measured.iter().enumerate() {
-        let r = &m.row;
-        let t = |t: &Option<super::timing::Timing>| match t {
-            Some(t) => format!(
-                "{{\"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}}}",
-                t.median_ms, t.min_ms, t.max_ms
-            ),
-            None => "null".into(),
+    let text = serde_json::to_string_pretty(&corpus_json(header, measured, summary, peers))
+        .map_err(|e| format!("{path}: {e}"))?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("{path}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::timing::Timing;
+    use super::*;
+
+    #[test]
+    fn corpus_json_has_every_case_and_the_summary() {
+        let t = |ms: f64| Timing {
+            median_ms: ms,
+            min_ms: ms,
+            max_ms: ms,
         };
-        s += &format!(
-            "    {{\"case\": \"{}\", \"name\": \"{}\", \"unit\": \"{:?}\", \"amount\": {}, \"ours\": {}, \"nvcc\": {}, \"ratio\": {}, \"error\": {}}}{}\n",
-            m.case,
-            esc(&r.name),
-            r.unit,
-            r.amount,
-            t(&r.ours),
-            t(&r.reference),
-            num(r.ratio()),
-            r.error.as_ref().map(|e| format!("\"{}\"", esc(e))).unwrap_or_else(|| "null".into()),
-            if i + 1 < measured.len() { "," } else { "" }
-        );
+        let measured = vec![
+            Measured {
+                case: "saxpy",
+                row: Row::new("saxpy \"x\"", Unit::GBps, 12.0, Some(t(2.0)), Some(t(1.0))),
+            },
+            Measured {
+                case: "scan",
+                row: Row::failed("scan", "ours: element 3"),
+            },
+        ];
+        let rows: Vec<&Row> = measured.iter().map(|m| &m.row).collect();
+        let summary = Summary::of(&rows);
+        let peers = peers::PeerResults {
+            rows: vec![peers::PeerRow {
+                case: "saxpy".into(),
+                peer: "numba".into(),
+                timing: t(3.0),
+                note: "n\"ote".into(),
+            }],
+            launch: vec![("triton".into(), 20.5, String::new())],
+            compile: vec![("numba".into(), "saxpy".into(), 150.0, String::new())],
+            errors: vec![("triton".into(), "scan".into(), "no scan".into())],
+            info: vec![("numba".into(), "0.60".into())],
+        };
+        let v = corpus_json("H100 \"x\"", &measured, &summary, Some(&peers));
+        let text = serde_json::to_string(&v).unwrap();
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+        assert_eq!(back["device"], "H100 \"x\"");
+        assert_eq!(back["cases"][0]["name"], "saxpy \"x\"");
+        assert_eq!(back["cases"][0]["unit"], "GB/s");
+        assert_eq!(back["cases"][0]["ratio"], 0.5);
+        assert_eq!(back["cases"][1]["error"], "ours: element 3");
+        assert!(back["cases"][1]["ours"].is_null());
+        assert_eq!(back["summary"]["count"], 1);
+        assert_eq!(back["summary"]["failed"], 1);
+        assert_eq!(back["summary"]["worst"]["ratio"], 0.5);
+        assert_eq!(back["peers"]["rows"][0]["note"], "n\"ote");
+        assert_eq!(back["peers"]["rows"][0]["median_ms"], 3.0);
+        assert_eq!(back["peers"]["launch"][0]["us"], 20.5);
+        assert_eq!(back["peers"]["compile"][0]["kernel"], "saxpy");
+        assert_eq!(back["peers"]["errors"][0]["message"], "no scan");
+        assert_eq!(back["peers"]["info"][0]["versions"], "0.60");
     }
-    s += "  ],\n";
-    s += &format!(
-        "  \"summary\": {{\"count\": {}, \"failed\": {}, \"geomean\": {}, \"worst\": {}}}",
-        summary.count,
-        summary.failed,
-        num(summary.geomean),
-        summary
-            .worst
-            .as_ref()
-            .map(|(n, w)| format!("{{\"name\": \"{}\", \"ratio\": {w}}}", esc(n)))
-            .unwrap_or_else(|| "null".into())
-    );
-    if let Some(p) = peers {
-        s += ",\n  \"peers\": ";
-        s += &p.json();
-    }
-    s += "\n}\n";
-    std::fs::write(path, s).map_err(|e| format!("{path}: {e}"))
 }

@@ -7,6 +7,7 @@
 //!
 //! `cargo xtask bench corpus [CASES...] [--peers]` runs the porting corpus alone (see `corpus.rs`).
 
+mod checks;
 mod corpus;
 mod cublas;
 mod math;
@@ -24,7 +25,30 @@ use ferrocuda::host_runtime::Device;
 pub use math::kernel_def as math_kernel_def;
 pub use report::Row;
 
-pub fn run(args: &[String]) -> Result<(), String> {
+/// `cargo xtask bench [WORKLOADS...]` or `cargo xtask bench corpus [CASES...] [--peers]`.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    /// Workloads to run, by name prefix (default: all): copy, saxpy, transpose, sgemm, cublas,
+    /// launch, compile, bounds, reduction, histogram, math-functions, math-kernels, corpus.
+    pub workloads: Vec<String>,
+    #[command(subcommand)]
+    pub mode: Option<Mode>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Mode {
+    /// The porting corpus alone against its nvcc twins: its own table, summary and corpus.json.
+    Corpus {
+        /// Cases to run, by short name (default: all).
+        cases: Vec<String>,
+        /// Also time the Numba-CUDA and Triton peers.
+        #[arg(long)]
+        peers: bool,
+    },
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
     let started = Instant::now();
     let dev = Device::new(0).map_err(|e| format!("the benchmark needs a GPU: {e}"))?;
     let props = dev.properties();
@@ -46,12 +70,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         dev.driver_version(),
         twins.nvcc_version
     );
-    if args.first().map(String::as_str) == Some("corpus") {
-        corpus::run(&dev, &twins, &header, &args[1..])?;
+    if let Some(Mode::Corpus { cases, peers }) = &args.mode {
+        corpus::run(&dev, &twins, &header, cases, *peers)?;
         eprintln!("corpus done in {:.1}s", started.elapsed().as_secs_f32());
         return Ok(());
     }
-    let wanted: Vec<&str> = args.iter().map(String::as_str).collect();
+    let wanted: Vec<&str> = args.workloads.iter().map(String::as_str).collect();
     let mut rows = Vec::new();
     for w in workloads::ALL {
         if !wanted.is_empty() && !wanted.iter().any(|n| w.name.starts_with(n)) {

@@ -217,69 +217,44 @@ fn print(res: &PeerResults, measured: &[Measured]) {
     }
 }
 
-fn esc(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 impl PeerResults {
-    pub fn json(&self) -> String {
-        let rows: Vec<String> = self
+    /// The peers' part of `corpus.json`.
+    pub fn json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let rows: Vec<_> = self
             .rows
             .iter()
             .map(|r| {
-                format!(
-                    "{{\"case\": \"{}\", \"peer\": \"{}\", \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"note\": \"{}\"}}",
-                    esc(&r.case), esc(&r.peer), r.timing.median_ms, r.timing.min_ms, r.timing.max_ms, esc(&r.note)
-                )
+                json!({
+                    "case": r.case,
+                    "peer": r.peer,
+                    "median_ms": r.timing.median_ms,
+                    "min_ms": r.timing.min_ms,
+                    "max_ms": r.timing.max_ms,
+                    "note": r.note,
+                })
             })
             .collect();
-        let launch: Vec<String> = self
+        let launch: Vec<_> = self
             .launch
             .iter()
-            .map(|(p, us, n)| {
-                format!(
-                    "{{\"peer\": \"{}\", \"us\": {us}, \"note\": \"{}\"}}",
-                    esc(p),
-                    esc(n)
-                )
-            })
+            .map(|(p, us, n)| json!({"peer": p, "us": us, "note": n}))
             .collect();
-        let compile: Vec<String> = self
+        let compile: Vec<_> = self
             .compile
             .iter()
-            .map(|(p, k, ms, n)| {
-                format!(
-                    "{{\"peer\": \"{}\", \"kernel\": \"{}\", \"ms\": {ms}, \"note\": \"{}\"}}",
-                    esc(p),
-                    esc(k),
-                    esc(n)
-                )
-            })
+            .map(|(p, k, ms, n)| json!({"peer": p, "kernel": k, "ms": ms, "note": n}))
             .collect();
-        let errors: Vec<String> = self
+        let errors: Vec<_> = self
             .errors
             .iter()
-            .map(|(p, c, m)| {
-                format!(
-                    "{{\"peer\": \"{}\", \"case\": \"{}\", \"message\": \"{}\"}}",
-                    esc(p),
-                    esc(c),
-                    esc(m)
-                )
-            })
+            .map(|(p, c, m)| json!({"peer": p, "case": c, "message": m}))
             .collect();
-        let info: Vec<String> = self
+        let info: Vec<_> = self
             .info
             .iter()
-            .map(|(p, t)| format!("{{\"peer\": \"{}\", \"versions\": \"{}\"}}", esc(p), esc(t)))
+            .map(|(p, t)| json!({"peer": p, "versions": t}))
             .collect();
-        format!(
-            "{{\"info\": [{}], \"rows\": [{}], \"launch\": [{}], \"compile\": [{}], \"errors\": [{}]}}",
-            info.join(", "),
-            rows.join(", "),
-            launch.join(", "),
-            compile.join(", "),
-            errors.join(", ")
-        )
+        json!({"info": info, "rows": rows, "launch": launch, "compile": compile, "errors": errors})
     }
 }

@@ -1,20 +1,31 @@
-//! The benchmark's outputs: a table on stdout, JSON and an SVG bar chart.
+//! The benchmark's outputs: a table on stdout, JSON (serde) and an SVG bar chart.
+//!
+//! The chart stays hand-written: a few dozen lines of `<rect>` and `<text>` for one kind of chart,
+//! where plotters (the chart library that writes SVG and PNG) would add its dependency tree
+//! (font and image crates) to a tool that CI builds on two cores. A PNG is one
+//! `rsvg-convert bench.svg > bench.png` away.
+
+use serde::{Deserialize, Serialize};
 
 use super::timing::Timing;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Unit {
     /// `amount` bytes moved per run.
+    #[serde(rename = "GB/s")]
     GBps,
     /// `amount` floating-point operations per run.
+    #[serde(rename = "TFLOP/s")]
     Tflops,
     /// Plain time in microseconds (lower is better).
+    #[serde(rename = "us")]
     Micros,
     /// Plain time in milliseconds (lower is better).
+    #[serde(rename = "ms")]
     Millis,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub name: String,
     pub unit: Unit,
@@ -144,36 +155,67 @@ pub fn print_table(header: &str, rows: &[Row]) {
     }
 }
 
-fn esc(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+/// `bench.json`: the device line and one entry per row.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub device: String,
+    pub rows: Vec<JsonRow>,
+}
+
+/// One row as written: timings with their figure of merit, and the ratio.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsonRow {
+    pub name: String,
+    pub unit: Unit,
+    /// Bytes or flops per run (0 for plain times).
+    pub amount: f64,
+    pub ours: Option<JsonTiming>,
+    pub reference: Option<JsonTiming>,
+    pub ratio: Option<f64>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsonTiming {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    /// GB/s, TFLOP/s, or the time in the row's unit.
+    pub value: f64,
+}
+
+impl Report {
+    pub fn new(header: &str, rows: &[Row]) -> Report {
+        let timing = |r: &Row, t: &Option<Timing>| {
+            t.as_ref().map(|t| JsonTiming {
+                median_ms: t.median_ms,
+                min_ms: t.min_ms,
+                max_ms: t.max_ms,
+                value: r.value(t),
+            })
+        };
+        Report {
+            device: header.into(),
+            rows: rows
+                .iter()
+                .map(|r| JsonRow {
+                    name: r.name.clone(),
+                    unit: r.unit,
+                    amount: r.amount,
+                    ours: timing(r, &r.ours),
+                    reference: timing(r, &r.reference),
+                    ratio: r.ratio(),
+                    error: r.error.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 pub fn write_json(path: &str, header: &str, rows: &[Row]) -> Result<(), String> {
-    let mut s = format!("{{\n  \"device\": \"{}\",\n  \"rows\": [\n", esc(header));
-    for (i, r) in rows.iter().enumerate() {
-        let t = |t: &Option<Timing>| match t {
-            Some(t) => format!(
-                "{{\"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"value\": {}}}",
-                t.median_ms,
-                t.min_ms,
-                t.max_ms,
-                r.value(t)
-            ),
-            None => "null".into(),
-        };
-        s += &format!(
-            "    {{\"name\": \"{}\", \"unit\": \"{}\", \"ours\": {}, \"reference\": {}, \"ratio\": {}, \"error\": {}}}{}\n",
-            esc(&r.name),
-            r.unit_name(),
-            t(&r.ours),
-            t(&r.reference),
-            r.ratio().map(|x| x.to_string()).unwrap_or_else(|| "null".into()),
-            r.error.as_ref().map(|e| format!("\"{}\"", esc(e))).unwrap_or_else(|| "null".into()),
-            if i + 1 < rows.len() { "," } else { "" }
-        );
-    }
-    s += "  ]\n}\n";
-    std::fs::write(path, s).map_err(|e| format!("{path}: {e}"))
+    let text = serde_json::to_string_pretty(&Report::new(header, rows))
+        .map_err(|e| format!("{path}: {e}"))?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("{path}: {e}"))
 }
 
 /// Horizontal bars, one pair per throughput row, scaled per row to the larger of the two.
@@ -237,4 +279,84 @@ fn xml(s: &str) -> String {
 pub struct Measured {
     pub case: &'static str,
     pub row: Row,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing(median_ms: f64) -> Timing {
+        Timing {
+            median_ms,
+            min_ms: median_ms * 0.99,
+            max_ms: median_ms * 1.02,
+        }
+    }
+
+    fn rows() -> Vec<Row> {
+        vec![
+            Row::new(
+                "saxpy (2^28 f32)",
+                Unit::GBps,
+                12.0 * (1u64 << 28) as f64,
+                Some(timing(1.1)),
+                Some(timing(1.2)),
+            ),
+            Row::new(
+                "sgemm \"quoted\" \\ name",
+                Unit::Tflops,
+                2.0 * 4096f64.powi(3),
+                Some(timing(6.5)),
+                None,
+            ),
+            Row::new("launch", Unit::Micros, 0.0, Some(timing(0.002)), None),
+            Row::failed("transpose (8192^2 f32)", "twin: element 3 is 1, expected 2"),
+        ]
+    }
+
+    /// The rows back from a report, as measured.
+    fn rows_of(report: &Report) -> Vec<Row> {
+        let timing = |t: &Option<JsonTiming>| {
+            t.as_ref().map(|t| Timing {
+                median_ms: t.median_ms,
+                min_ms: t.min_ms,
+                max_ms: t.max_ms,
+            })
+        };
+        report
+            .rows
+            .iter()
+            .map(|r| Row {
+                name: r.name.clone(),
+                unit: r.unit,
+                amount: r.amount,
+                ours: timing(&r.ours),
+                reference: timing(&r.reference),
+                error: r.error.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn json_round_trips_through_serde() {
+        let rows = rows();
+        let dir = std::env::temp_dir().join(format!("xtask-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bench.json");
+        write_json(path.to_str().unwrap(), "H100 (sm_90), \"nvcc\"", &rows).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let back: Report = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, Report::new("H100 (sm_90), \"nvcc\"", &rows));
+        assert_eq!(rows_of(&back), rows);
+        // What readers of bench.json rely on: unit spelled as in the table, value and ratio there.
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["rows"][0]["unit"], "GB/s");
+        assert_eq!(v["rows"][1]["unit"], "TFLOP/s");
+        let value = v["rows"][0]["ours"]["value"].as_f64().unwrap();
+        assert!((value - rows[0].value(rows[0].ours.as_ref().unwrap())).abs() < 1e-9);
+        assert!((v["rows"][0]["ratio"].as_f64().unwrap() - 1.2 / 1.1).abs() < 1e-12);
+        assert!(v["rows"][1]["reference"].is_null() && v["rows"][1]["ratio"].is_null());
+        assert_eq!(v["rows"][3]["error"], "twin: element 3 is 1, expected 2");
+    }
 }

@@ -8,7 +8,7 @@ pub const WARMUP_MS: f32 = 200.0;
 pub const RUNS: usize = 30;
 
 /// Median and spread (min, max) in milliseconds.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Timing {
     pub median_ms: f64,
     pub min_ms: f64,

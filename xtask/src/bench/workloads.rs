@@ -10,6 +10,7 @@ use ferrocuda::kernel_compiler::{self, CompileOptions};
 use ferrocuda::kernel_ir::{ast::FnDef, GenericValue};
 use ferrocuda_examples::{launch as empty, saxpy, sgemm, transpose, util::Rng};
 
+use super::checks;
 use super::report::{Row, Unit};
 use super::timing::{time_events, time_pair, Timing};
 use super::twins::Twins;
@@ -102,24 +103,43 @@ fn copy(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     )])
 }
 
+/// Runs `f` once on `s` and waits, for a check to read the result.
+fn once(
+    s: &Stream,
+    f: impl FnOnce(&Stream) -> ferrocuda::host_runtime::Result<()>,
+) -> Result<(), String> {
+    f(s).and_then(|()| s.synchronize()).map_err(e)
+}
+
 fn saxpy_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
-    saxpy::check(dev, (1 << 20) + 7)?;
     let n = 1usize << 28;
     let mut rng = Rng::new(2);
-    let x = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-    let mut y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
+    let (x_host, y_host) = (rng.vec_f32(n), rng.vec_f32(n));
+    let x = DeviceBuffer::upload(dev, &x_host).map_err(e)?;
+    let mut y = DeviceBuffer::upload(dev, &y_host).map_err(e)?;
     let s = Stream::new(dev).map_err(e)?;
     let cfg = LaunchConfig::for_elements(n, 256);
     let twin_fn = twins
         .function(dev, "saxpy", "saxpy")
         .transpose()
         .map_err(e)?;
-    let (mut a, mut xp, mut yp, mut nn) = (1.0001f32, x.device_ptr(), y.device_ptr(), n as u64);
-    let mut args = [ptr(&mut a), ptr(&mut xp), ptr(&mut yp), ptr(&mut nn)];
+    let a = 1.0001f32;
+    let (mut aa, mut xp, mut yp, mut nn) = (a, x.device_ptr(), y.device_ptr(), n as u64);
+    let mut args = [ptr(&mut aa), ptr(&mut xp), ptr(&mut yp), ptr(&mut nn)];
+    // Both checked at the timed size, each from the same `y` (saxpy updates it in place).
+    once(&s, |s| saxpy::saxpy::launch(s, cfg, a, &x, &mut y))?;
+    checks::saxpy(a, &x_host, &y_host, &y.to_vec().map_err(e)?)
+        .map_err(|m| format!("ours: {m}"))?;
+    if let Some((_m, f)) = &twin_fn {
+        y.copy_from_host(&y_host).map_err(e)?;
+        once(&s, |s| unsafe { f.launch_raw(s, cfg, &mut args) })?;
+        checks::saxpy(a, &x_host, &y_host, &y.to_vec().map_err(e)?)
+            .map_err(|m| format!("nvcc twin: {m}"))?;
+    }
     let (ours, twin) = time_pair(
         dev,
         &s,
-        |s| saxpy::saxpy::launch(s, cfg, 1.0001, &x, &mut y),
+        |s| saxpy::saxpy::launch(s, cfg, a, &x, &mut y),
         twin_fn
             .as_ref()
             .map(|(_m, f)| |s: &Stream| unsafe { f.launch_raw(s, cfg, &mut args) }),
@@ -135,10 +155,10 @@ fn saxpy_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
 }
 
 fn transpose_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
-    transpose::check(dev, 1000, 777)?;
     let (w, h) = (8192u32, 8192u32);
     let n = (w * h) as usize;
-    let inp = DeviceBuffer::upload(dev, &Rng::new(3).vec_f32(n)).map_err(e)?;
+    let inp_host = Rng::new(3).vec_f32(n);
+    let inp = DeviceBuffer::upload(dev, &inp_host).map_err(e)?;
     let mut out = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
     let s = Stream::new(dev).map_err(e)?;
     let cfg = transpose::config(w, h);
@@ -148,6 +168,24 @@ fn transpose_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         .map_err(e)?;
     let (mut o, mut i, mut ww, mut hh) = (out.device_ptr(), inp.device_ptr(), w, h);
     let mut args = [ptr(&mut o), ptr(&mut i), ptr(&mut ww), ptr(&mut hh)];
+    // Both checked at the timed size, each into an output poisoned with NaN first.
+    let poison = vec![f32::NAN; n];
+    let check = |out: &DeviceBuffer<f32>, who: &str| -> Result<(), String> {
+        let got = out.to_vec().map_err(e)?;
+        checks::transpose(&inp_host, w as usize, h as usize, &got)
+            .map_err(|m| format!("{who}: {m}"))
+    };
+    out.copy_from_host(&poison).map_err(e)?;
+    once(&s, |s| {
+        transpose::transpose::launch::<32>(s, cfg, &mut out, &inp, w, h)
+    })?;
+    check(&out, "ours")?;
+    if let Some((_m, f)) = &twin_fn {
+        out.copy_from_host(&poison).map_err(e)?;
+        once(&s, |s| unsafe { f.launch_raw(s, cfg, &mut args) })?;
+        check(&out, "nvcc twin")?;
+    }
+    drop(poison);
     let (ours, twin) = time_pair(
         dev,
         &s,
@@ -167,12 +205,16 @@ fn transpose_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
 }
 
 fn sgemm_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
-    sgemm::check(dev, 256, 384, 128)?;
     let (m, n, k) = (4096u32, 4096u32, 4096u32);
     let mut rng = Rng::new(4);
-    let a = DeviceBuffer::upload(dev, &rng.vec_f32((m * k) as usize)).map_err(e)?;
-    let b = DeviceBuffer::upload(dev, &rng.vec_f32((k * n) as usize)).map_err(e)?;
-    let mut c = DeviceBuffer::upload(dev, &rng.vec_f32((m * n) as usize)).map_err(e)?;
+    let (a_host, b_host, c_host) = (
+        rng.vec_f32((m * k) as usize),
+        rng.vec_f32((k * n) as usize),
+        rng.vec_f32((m * n) as usize),
+    );
+    let a = DeviceBuffer::upload(dev, &a_host).map_err(e)?;
+    let b = DeviceBuffer::upload(dev, &b_host).map_err(e)?;
+    let mut c = DeviceBuffer::upload(dev, &c_host).map_err(e)?;
     let s = Stream::new(dev).map_err(e)?;
     let cfg = sgemm::config(m, n);
     let (alpha, beta) = (1.0f32, 0.0f32);
@@ -192,6 +234,27 @@ fn sgemm_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         ptr(&mut al),
         ptr(&mut be),
     ];
+    // Both checked at the timed size (sampled: see `checks`), each from the same C.
+    let g = checks::Gemm {
+        m: m as usize,
+        n: n as usize,
+        k: k as usize,
+        alpha,
+        beta,
+    };
+    let check = |c: &DeviceBuffer<f32>, who: &str| -> Result<(), String> {
+        let got = c.to_vec().map_err(e)?;
+        checks::sgemm_sampled(g, &a_host, &b_host, &c_host, &got).map_err(|m| format!("{who}: {m}"))
+    };
+    once(&s, |s| {
+        sgemm::sgemm::launch(s, cfg, &a, &b, &mut c, m, n, k, alpha, beta)
+    })?;
+    check(&c, "ours")?;
+    if let Some((_m, f)) = &twin_fn {
+        c.copy_from_host(&c_host).map_err(e)?;
+        once(&s, |s| unsafe { f.launch_raw(s, cfg, &mut args) })?;
+        check(&c, "nvcc twin")?;
+    }
     let (ours, twin) = time_pair(
         dev,
         &s,
@@ -510,51 +573,75 @@ fn max_timing(v: &[f64]) -> Timing {
     }
 }
 
-/// saxpy, transpose and SGEMM compiled with and without bounds checks, same raw launch path.
+/// saxpy, transpose and SGEMM compiled with and without bounds checks, same raw launch path;
+/// each variant's output checked at the timed size before its row is timed (a failed check fails
+/// that row only).
 fn bounds_checks(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
     let s = Stream::new(dev).map_err(e)?;
     let mut rng = Rng::new(9);
     let mut rows = Vec::new();
+    let mut push = |name: &str, row: Result<Row, String>| {
+        rows.push(row.unwrap_or_else(|m| Row::failed(&checks_label(name), &m)))
+    };
     {
         let n = 1usize << 28;
-        let x = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-        let y = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-        let (mut a, mut xa, mut ya) = (1.0001f32, slice_arg(&x), slice_arg(&y));
-        let mut args = [ptr(&mut a), ptr(&mut xa), ptr(&mut ya)];
+        let a = 1.0001f32;
+        let (x_host, y_host) = (rng.vec_f32(n), rng.vec_f32(n));
+        let x = DeviceBuffer::upload(dev, &x_host).map_err(e)?;
+        let mut y = DeviceBuffer::upload(dev, &y_host).map_err(e)?;
+        let (mut aa, mut xa, mut ya) = (a, slice_arg(&x), slice_arg(&y));
+        let mut args = [ptr(&mut aa), ptr(&mut xa), ptr(&mut ya)];
         let cfg = LaunchConfig::for_elements(n, 256);
-        rows.push(checks_row(
+        let mut check = |launch: &mut dyn FnMut() -> Result<(), String>| {
+            y.copy_from_host(&y_host).map_err(e)?;
+            launch()?;
+            checks::saxpy(a, &x_host, &y_host, &y.to_vec().map_err(e)?)
+        };
+        let row = checks_row(
             dev,
             &s,
-            "saxpy",
-            Unit::GBps,
-            12.0 * n as f64,
+            ("saxpy", Unit::GBps, 12.0 * n as f64),
             cfg,
             &mut args,
-        )?);
+            &mut check,
+        );
+        push("saxpy", row);
     }
     {
         let (w, h) = (8192u32, 8192u32);
         let n = (w * h) as usize;
-        let i = DeviceBuffer::upload(dev, &rng.vec_f32(n)).map_err(e)?;
-        let o = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
+        let i_host = rng.vec_f32(n);
+        let i = DeviceBuffer::upload(dev, &i_host).map_err(e)?;
+        let mut o = DeviceBuffer::<f32>::alloc(dev, n).map_err(e)?;
         let (mut oa, mut ia, mut ww, mut hh) = (slice_arg(&o), slice_arg(&i), w, h);
         let mut args = [ptr(&mut oa), ptr(&mut ia), ptr(&mut ww), ptr(&mut hh)];
         let cfg = transpose::config(w, h);
-        rows.push(checks_row(
+        let poison = vec![f32::NAN; n];
+        let mut check = |launch: &mut dyn FnMut() -> Result<(), String>| {
+            o.copy_from_host(&poison).map_err(e)?;
+            launch()?;
+            checks::transpose(&i_host, w as usize, h as usize, &o.to_vec().map_err(e)?)
+        };
+        let row = checks_row(
             dev,
             &s,
-            "transpose",
-            Unit::GBps,
-            8.0 * n as f64,
+            ("transpose", Unit::GBps, 8.0 * n as f64),
             cfg,
             &mut args,
-        )?);
+            &mut check,
+        );
+        push("transpose", row);
     }
     {
         let (m, n, k) = (4096u32, 4096u32, 4096u32);
-        let a = DeviceBuffer::upload(dev, &rng.vec_f32((m * k) as usize)).map_err(e)?;
-        let b = DeviceBuffer::upload(dev, &rng.vec_f32((k * n) as usize)).map_err(e)?;
-        let c = DeviceBuffer::upload(dev, &rng.vec_f32((m * n) as usize)).map_err(e)?;
+        let (a_host, b_host, c_host) = (
+            rng.vec_f32((m * k) as usize),
+            rng.vec_f32((k * n) as usize),
+            rng.vec_f32((m * n) as usize),
+        );
+        let a = DeviceBuffer::upload(dev, &a_host).map_err(e)?;
+        let b = DeviceBuffer::upload(dev, &b_host).map_err(e)?;
+        let mut c = DeviceBuffer::upload(dev, &c_host).map_err(e)?;
         let (mut pa, mut pb, mut pc) = (slice_arg(&a), slice_arg(&b), slice_arg(&c));
         let (mut mm, mut nn, mut kk, mut al, mut be) = (m, n, k, 1.0f32, 0.0f32);
         let mut args = [
@@ -567,30 +654,50 @@ fn bounds_checks(dev: &Device, _: &Twins) -> Result<Vec<Row>, String> {
             ptr(&mut al),
             ptr(&mut be),
         ];
+        let g = checks::Gemm {
+            m: m as usize,
+            n: n as usize,
+            k: k as usize,
+            alpha: 1.0,
+            beta: 0.0,
+        };
+        let mut check = |launch: &mut dyn FnMut() -> Result<(), String>| {
+            c.copy_from_host(&c_host).map_err(e)?;
+            launch()?;
+            checks::sgemm_sampled(g, &a_host, &b_host, &c_host, &c.to_vec().map_err(e)?)
+        };
         let flops = 2.0 * (m as f64) * (n as f64) * (k as f64);
         let cfg = sgemm::config(m, n);
-        rows.push(checks_row(
+        let row = checks_row(
             dev,
             &s,
-            "sgemm",
-            Unit::Tflops,
-            flops,
+            ("sgemm", Unit::Tflops, flops),
             cfg,
             &mut args,
-        )?);
+            &mut check,
+        );
+        push("sgemm", row);
     }
     Ok(rows)
 }
 
-/// Times registered kernel `name` compiled with checks (ours) and without (reference column).
+/// Resets a row's output, runs the launch it is given once, and checks the result.
+type CheckRun<'a> = dyn FnMut(&mut dyn FnMut() -> Result<(), String>) -> Result<(), String> + 'a;
+
+fn checks_label(name: &str) -> String {
+    format!("bounds checks on vs off: {name}")
+}
+
+/// Times registered kernel `name` compiled with checks (ours) and without (reference column),
+/// alternately as [`time_pair`] times a twin, after `check` (which resets the output, runs the
+/// launch it is given once and checks the result) has passed for both.
 fn checks_row(
     dev: &Device,
     s: &Stream,
-    name: &str,
-    unit: Unit,
-    amount: f64,
+    (name, unit, amount): (&str, Unit, f64),
     cfg: LaunchConfig,
     args: &mut [*mut c_void],
+    check: &mut CheckRun<'_>,
 ) -> Result<Row, String> {
     let load = |checks: bool| -> Result<(Module, Function), String> {
         let k = ferrocuda_examples::registry::find(name).ok_or("missing kernel")?;
@@ -608,8 +715,25 @@ fn checks_row(
     };
     let (_m_on, on) = load(true)?;
     let (_m_off, off) = load(false)?;
-    let t_on = time_events(dev, s, |s| unsafe { on.launch_raw(s, cfg, args) }).map_err(e)?;
-    let t_off = time_events(dev, s, |s| unsafe { off.launch_raw(s, cfg, args) }).map_err(e)?;
-    let label = format!("bounds checks on vs off: {name}");
-    Ok(Row::new(&label, unit, amount, Some(t_on), Some(t_off)))
+    for (which, f) in [("checks on", &on), ("checks off", &off)] {
+        check(&mut || once(s, |s| unsafe { f.launch_raw(s, cfg, args) }))
+            .map_err(|m| format!("{which}: {m}"))?;
+    }
+    // The same argument pointers for the second closure.
+    let mut args_off = args.to_vec();
+    let (t_on, t_off) = time_pair(
+        dev,
+        s,
+        |s| unsafe { on.launch_raw(s, cfg, args) },
+        Some(|s: &Stream| unsafe { off.launch_raw(s, cfg, &mut args_off) }),
+    )
+    .map_err(e)?;
+    let t_off = t_off.ok_or("no timing for checks off")?;
+    Ok(Row::new(
+        &checks_label(name),
+        unit,
+        amount,
+        Some(t_on),
+        Some(t_off),
+    ))
 }
