@@ -35,6 +35,10 @@ pub mod model {
     pub fn rsqrt(x: f32) -> f32 {
         (1.0 / (x as f64).sqrt()) as f32
     }
+    /// `rsqrt.approx.ftz.f32`.
+    pub fn rsqrt_ftz(x: f32) -> f32 {
+        rsqrt(flush(x))
+    }
     /// `rcp.approx.ftz.f32`.
     pub fn rcp_ftz(x: f32) -> f32 {
         flush((1.0 / flush(x) as f64) as f32)
@@ -166,6 +170,9 @@ approx! {
     lg2_ftz(x: f32) -> f32 = "approx_lg2_ftz.f32", "lg2.approx.ftz.f32 {d0}, {a0}", model::lg2_ftz;
     /// `1/sqrt(x)`, `rsqrt.approx.f32`: MUFU.RSQ (CUDA's `rsqrtf`), subnormal inputs scaled.
     rsqrt_approx(x: f32) -> f32 = "approx_rsqrt.f32", "rsqrt.approx.f32 {d0}, {a0}", model::rsqrt;
+    /// `1/sqrt(x)`, `rsqrt.approx.ftz.f32`: one MUFU.RSQ, subnormal inputs read as zero (for
+    /// arguments known to be normal or zero).
+    rsqrt_ftz(x: f32) -> f32 = "approx_rsqrt_ftz.f32", "rsqrt.approx.ftz.f32 {d0}, {a0}", model::rsqrt_ftz;
     /// `1/x`, `rcp.approx.ftz.f32`: one MUFU.RCP (about 1 ulp).
     rcp_ftz(x: f32) -> f32 = "approx_rcp_ftz.f32", "rcp.approx.ftz.f32 {d0}, {a0}", model::rcp_ftz;
     /// `a + b` rounded toward zero (`add.rz.f32`, exact; CUDA's `__fadd_rz`): `log1p`'s exponent

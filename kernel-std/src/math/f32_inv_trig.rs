@@ -1,10 +1,12 @@
 //! f32 inverse trigonometric functions, in f32 arithmetic.
 //!
 //! `asin` on `|x| <= 1/2` by an odd polynomial; beyond, `asin x = pi/2 - 2 asin(sqrt((1 - x)/2))`
-//! (exact argument, square root from the hardware reciprocal square root plus one Newton step).
+//! (exact argument, square root from the hardware reciprocal square root plus one Newton step);
+//! both cases share one polynomial and are chosen by selects, as `acos`'s three cases.
 //! `atan` on `|x| <= 1` by an odd polynomial, beyond by `pi/2 - atan(1/x)`; `atan2` divides the
 //! smaller magnitude by the larger and places the angle by the signs. Constants `pi/2`, `pi` are
-//! added in two parts (`(LO - t) + HI`) so the result is rounded once. Coefficients: least-squares
+//! added in two parts (`(LO - t) + HI`) so the result is rounded once, except in `asin`/`acos`,
+//! whose bounds allow the rounded constant in one fma. Coefficients: least-squares
 //! fits on Chebyshev nodes (`fit_coeffs.py`).
 
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
@@ -18,32 +20,18 @@
 
 use kernel_macros::device;
 
-use super::approx::{rcp_ftz, rsqrt_approx};
+use super::approx::{rcp_ftz, rsqrt_ftz, select};
 
-/// `asin(x)` for `|x| <= 1/2`, `u = x*x`.
+/// `asin(t)` for `|t| <= 1/2`, `u = t*t`: degree-4 polynomial in `u` (CUDA's bounds leave room
+/// for it: about 1/3 ulp on either path).
 #[device]
-fn asin_k(x: f32, u: f32) -> f32 {
-    let p = 0.03369084745645523f32;
-    let p = p.mul_add(u, 0.017149237915873528);
-    let p = p.mul_add(u, 0.031100662425160408);
-    let p = p.mul_add(u, 0.04459940269589424);
-    let p = p.mul_add(u, 0.07500094175338745);
-    let p = p.mul_add(u, 0.1666666567325592);
-    with_sign_of((x * u).mul_add(p, x), x)
-}
-
-/// `sqrt(z)` for `z` in `[0, 1]` (normal or zero), correctly rounded or one ulp off.
-#[device]
-pub fn sqrt_unit(z: f32) -> f32 {
-    let y = rsqrt_approx(z);
-    let s = z * y;
-    let e = (-s).mul_add(s, z);
-    let s = e.mul_add(0.5 * y, s);
-    if z == 0.0 {
-        z
-    } else {
-        s
-    }
+fn asin_k(t: f32, u: f32) -> f32 {
+    let p = 0.03808502480387688f32;
+    let p = p.mul_add(u, 0.026554541662335396);
+    let p = p.mul_add(u, 0.045001380145549774);
+    let p = p.mul_add(u, 0.07498855143785477);
+    let p = p.mul_add(u, 0.16666673123836517);
+    (t * u).mul_add(p, t)
 }
 
 #[device]
@@ -53,44 +41,44 @@ fn with_sign_of(v: f32, s: f32) -> f32 {
     f32::from_bits(vb ^ ((vb ^ s.to_bits()) & 0x8000_0000))
 }
 
-/// `(s, z, big)`: `asin|x| = asin_k(s, z)` when `|x| <= 1/2` (`s = |x|`, `z = x^2`), else
-/// `pi/2 - 2 asin_k(s, z)` with `z = (1 - |x|)/2`, `s = sqrt(z)`. Both cases share one
-/// polynomial evaluation (no divergent branch).
+/// `(r, big)`: `r = asin|x|` when `|x| <= 1/2`, else `r = asin(sqrt((1 - |x|)/2))`, so that
+/// `asin|x| = pi/2 - 2r`. Both cases share one polynomial evaluation, the root of
+/// `z = (1 - |x|)/2` (exact; normal or zero below 1) is computed unconditionally (one
+/// MUFU.RSQ, one correction) and the
+/// operands are selected: no branch. NaN for `|x| > 1` (negative `z`) and NaN `x`.
 #[device]
-fn asin_reduce(x: f32) -> (f32, f32, bool) {
+fn asin_parts(x: f32) -> (f32, bool) {
     let a = x.abs();
     let big = a > 0.5;
-    let zb = (1.0 - a) * 0.5;
-    let z = if big { zb } else { x * x };
-    let s = if big { sqrt_unit(zb) } else { a };
-    (s, z, big)
+    let z = (-0.5f32).mul_add(a, 0.5);
+    let y = rsqrt_ftz(z);
+    let s = z * y;
+    let h = 0.5 * y;
+    let e = (-s).mul_add(h, 0.5);
+    let s = select(a == 1.0, 0.0, s.mul_add(e, s));
+    let r = asin_k(select(big, s, a), select(big, z, x * x));
+    (r, big)
 }
 
 #[device]
 pub fn asin(x: f32) -> f32 {
-    let (s, z, big) = asin_reduce(x);
-    let r = asin_k(s, z);
-    let v = if big {
-        (-2.0f32).mul_add(r, -4.371138828673793e-08) + 1.5707963705062866
-    } else {
-        r
-    };
-    with_sign_of(v, x)
+    // pi/2 - 2r >= pi/6: the rounded pi/2 costs at most 3/4 ulp, inside CUDA's 4.
+    let (r, big) = asin_parts(x);
+    with_sign_of(select(big, (-2.0f32).mul_add(r, 1.5707963705062866), r), x)
 }
 
 #[device]
 pub fn acos(x: f32) -> f32 {
-    let (s, z, big) = asin_reduce(x);
-    let r = asin_k(s, z);
-    if big {
-        if x > 0.0 {
-            r + r
-        } else {
-            (-2.0f32).mul_add(r, -8.742277657347586e-08) + 3.1415927410125732
-        }
-    } else {
-        (-4.371138828673793e-08 - with_sign_of(r, x)) + 1.5707963705062866
-    }
+    // pi/2 - asin x for |x| <= 1/2, 2r for x > 1/2, pi - 2r for x < -1/2: one fma of the signed
+    // r with a selected factor and constant (the rounded pi/2 or pi costs at most 0.4 ulp).
+    let (r, big) = asin_parts(x);
+    let k = select(big, 2.0, -1.0);
+    let c = select(
+        big,
+        select(x < 0.0, 3.1415927410125732, 0.0),
+        1.5707963705062866,
+    );
+    k.mul_add(with_sign_of(r, x), c)
 }
 
 /// `atan(x)` for `|x| <= 1`.
