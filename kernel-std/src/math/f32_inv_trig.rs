@@ -5,8 +5,9 @@
 //! both cases share one polynomial and are chosen by selects, as `acos`'s three cases.
 //! `atan` on `|x| <= 1` by an odd polynomial, beyond by `pi/2 - atan(1/x)`; `atan2` divides the
 //! smaller magnitude by the larger and places the angle by the signs. Constants `pi/2`, `pi` are
-//! added in two parts (`(LO - t) + HI`) so the result is rounded once, except in `asin`/`acos`,
-//! whose bounds allow the rounded constant in one fma. Coefficients: least-squares
+//! added in two parts (`(LO - t) + HI`) or, for `pi/2 - t`, as one fma of two f32 factors of
+//! `pi/2` (`pio2_minus`), so the result is rounded once; `asin`/`acos`'s bounds allow the rounded
+//! constant in one fma. Coefficients: least-squares
 //! fits on Chebyshev nodes (`fit_coeffs.py`).
 
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
@@ -81,45 +82,40 @@ pub fn acos(x: f32) -> f32 {
     k.mul_add(with_sign_of(r, x), c)
 }
 
-/// `atan(x)` for `|x| <= 1`.
+/// `atan(t)` for `0 <= t <= 1`: degree 7 in `t^2`, fitted for relative error (Lawson's
+/// weighted least squares, about 0.36 ulp with the f32 coefficients).
 #[device]
-fn atan_k(x: f32) -> f32 {
-    let u = x * x;
-    let p = 0.001488691894337535f32;
-    let p = p.mul_add(u, -0.00914462935179472);
-    let p = p.mul_add(u, 0.026305001229047775);
-    let p = p.mul_add(u, -0.04896051436662674);
-    let p = p.mul_add(u, 0.07031914591789246);
-    let p = p.mul_add(u, -0.08931826800107956);
-    let p = p.mul_add(u, 0.11088261753320694);
-    let p = p.mul_add(u, -0.14284004271030426);
-    let p = p.mul_add(u, 0.19999949634075165);
-    let p = p.mul_add(u, -0.3333333432674408);
-    with_sign_of((x * u).mul_add(p, x), x)
+fn atan_k(t: f32) -> f32 {
+    let u = t * t;
+    let p = 0.0029206653125584126f32;
+    let p = p.mul_add(u, -0.016367824748158455);
+    let p = p.mul_add(u, 0.04321170225739479);
+    let p = p.mul_add(u, -0.07552202045917511);
+    let p = p.mul_add(u, 0.10665999352931976);
+    let p = p.mul_add(u, -0.14211054146289825);
+    let p = p.mul_add(u, 0.19993773102760315);
+    let p = p.mul_add(u, -0.33333152532577515);
+    t.mul_add(u * p, t)
+}
+
+/// `pi/2 - t` rounded once: `pi/2` as the product of two f32 (`A * B - pi/2` is about
+/// `1.6e-14`), the difference in one fma.
+#[device]
+fn pio2_minus(t: f32) -> f32 {
+    0.9331894516944885f32.mul_add(1.6832555532455444, -t)
 }
 
 #[device]
 pub fn atan(x: f32) -> f32 {
     // atan|x| = pi/2 - atan(1/|x|) beyond 1, one polynomial evaluation for both cases (no
-    // divergent branch); 1/|x| from the hardware reciprocal and one Newton step (|x| capped at
-    // 2^100, where pi/2 - 1/|x| rounds to pi/2).
+    // branch). 1/|x| straight from the hardware reciprocal, as CUDA's atanf (its error, under
+    // 2^-23 relative, moves the result by at most 2^-24 near |x| = 1: within the 2 ulp bound);
+    // it flushes to 0 beyond 2^126 and is 0 at infinity, where the result is pi/2. NaN stays
+    // NaN through the polynomial.
     let a = x.abs();
     let big = a > 1.0;
-    let ac = a.min(1.2676506e30);
-    let y = rcp_ftz(ac);
-    let e = (-ac).mul_add(y, 1.0);
-    let y = y.mul_add(e, y);
-    let t = atan_k(if big { y } else { a });
-    let r = if big {
-        (-4.371138828673793e-08 - t) + 1.5707963705062866
-    } else {
-        t
-    };
-    if x.is_nan() {
-        x
-    } else {
-        with_sign_of(r, x)
-    }
+    let t = atan_k(select(big, rcp_ftz(a), a));
+    with_sign_of(select(big, pio2_minus(t), t), x)
 }
 
 /// `atan2(y, x)`: the angle of `(x, y)`, C's argument order (Rust's `y.atan2(x)`).
@@ -140,11 +136,7 @@ pub fn atan2(y: f32, x: f32) -> f32 {
         ax.min(ay) / ax.max(ay)
     };
     let t = atan_k(a);
-    let t = if ay > ax {
-        (-4.371138828673793e-08 - t) + 1.5707963705062866
-    } else {
-        t
-    };
+    let t = if ay > ax { pio2_minus(t) } else { t };
     let t = if x.is_sign_negative() {
         (-8.742277657347586e-08 - t) + 3.1415927410125732
     } else {

@@ -158,3 +158,29 @@ def log1p_w(f):
     if f == 0: return mp.mpf(0)
     return f**2/mp.log1p(f)
 lawson("log1p Q", log1p_q, log1p_w, -0.25, 0.5, 8, iters=40, m=300)
+
+# atan (f32_inv_trig.rs atan_k): degree 7 in u = t^2 for the relative error of the whole
+# atan(t) = t + t^3 P(u) on [0, 1] (Lawson's iteratively reweighted least squares: plain
+# least squares on P leaves 2 ulp near t = 1, the weighted fit about 0.36 ulp).
+def lawson(target, basis, ts, weight, iters=40):
+    n, m = len(basis), len(ts)
+    rows = [[b(t) for b in basis] for t in ts]
+    ys = [target(t) for t in ts]; ws = [weight(t) for t in ts]
+    lw = [mp.mpf(1)/m]*m
+    for _ in range(iters):
+        A = mp.matrix(n, n); B = mp.matrix(n, 1)
+        for i in range(m):
+            w = lw[i]*ws[i]**2
+            for a in range(n):
+                B[a] += w*rows[i][a]*ys[i]
+                for b in range(n): A[a, b] += w*rows[i][a]*rows[i][b]
+        c = mp.lu_solve(A, B)
+        errs = [abs(ws[i]*(ys[i] - sum(c[k]*rows[i][k] for k in range(n)))) for i in range(m)]
+        s = sum(lw[i]*errs[i] for i in range(m))
+        lw = [lw[i]*errs[i]/s for i in range(m)]
+    return [f32(c[k]) for k in range(n)]
+ts = [(1 + mp.cos(mp.pi*(i + 0.5)/300))/2 for i in range(300)]
+ts = [t for t in ts if t > 1e-3]
+atan_basis = [(lambda k: (lambda t: t**3*(t*t)**k))(k) for k in range(8)]
+print("// atan P (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda t: mp.atan(t) - t, atan_basis, ts, lambda t: 1/mp.atan(t))))
