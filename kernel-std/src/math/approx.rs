@@ -51,6 +51,11 @@ pub mod model {
     pub fn fadd_rz(a: f32, b: f32) -> f32 {
         crate::intrinsics::math::add32(a, b, 1)
     }
+    /// `cvt.rni.s32.f32`: exact (nearest integer, ties to even, saturated to the `i32` range,
+    /// NaN to 0), as the bits of the `i32`.
+    pub fn f2i_rn(x: f32) -> u32 {
+        x.round_ties_even() as i32 as u32
+    }
     /// `selp.f32`: exact.
     pub fn select(c: bool, a: f32, b: f32) -> f32 {
         if c {
@@ -180,6 +185,10 @@ approx! {
     fadd_rz(a: f32, b: f32) -> f32 = "approx_add_rz.f32", "add.rz.f32 {d0}, {a0}, {a1}", model::fadd_rz;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
     rint(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
+    /// Nearest integer as an `i32` (its bits), ties to even, saturated, NaN to 0:
+    /// `cvt.rni.s32.f32` (one F2I; CUDA's `__float2int_rn`). Unlike `as i32`, which adds
+    /// a NaN test and a select to give Rust's result, the hardware's own saturation is kept.
+    f2i_rn(x: f32) -> u32 = "f2i_rn.f32", "cvt.rni.s32.f32 {d0}, {a0}", model::f2i_rn;
     /// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
     fma_sat(a: f32, b: f32, c: f32) -> f32 = "fma_sat.f32", "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}", model::fma_sat;
     /// `if c { a } else { b }` of two computed values: one `selp.f32` (FSEL), never a branch,

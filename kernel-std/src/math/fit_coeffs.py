@@ -184,3 +184,12 @@ ts = [t for t in ts if t > 1e-3]
 atan_basis = [(lambda k: (lambda t: t**3*(t*t)**k))(k) for k in range(8)]
 print("// atan P (relative fit):", ", ".join(repr(v) for v in lawson(
     lambda t: mp.atan(t) - t, atan_basis, ts, lambda t: 1/mp.atan(t))))
+# sinpi/cospi kernels (f32_trig.rs) on [0, 1/4], relative fits: sin(pi t) = pi t + t^3 P(t^2),
+# P of degree 2; cos(pi t) = 1 + u P(u), P of degree 3.
+ts = [t/4 for t in ts]
+print("// sinpi P (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda t: mp.sin(mp.pi*t) - mp.pi*t, [(lambda k: (lambda t: t**3*(t*t)**k))(k) for k in range(3)],
+    ts, lambda t: 1/mp.sin(mp.pi*t))))
+print("// cospi P (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda t: mp.cos(mp.pi*t) - 1, [(lambda k: (lambda t: (t*t)**(k + 1)))(k) for k in range(4)],
+    ts, lambda t: 1/mp.cos(mp.pi*t))))
