@@ -193,3 +193,11 @@ print("// sinpi P (relative fit):", ", ".join(repr(v) for v in lawson(
 print("// cospi P (relative fit):", ", ".join(repr(v) for v in lawson(
     lambda t: mp.cos(mp.pi*t) - 1, [(lambda k: (lambda t: (t*t)**(k + 1)))(k) for k in range(4)],
     ts, lambda t: 1/mp.cos(mp.pi*t))))
+# expm1 q (f32_exp_log.rs expm1_q): degree 4 for the relative error of e^f - 1 = f + f^2 q(f)
+# on [-ln2/2, ln2/2].
+L = mp.log(2)/2
+fs = [L*mp.cos(mp.pi*(i + 0.5)/300) for i in range(300)]
+fs = [f for f in fs if abs(f) > 1e-4]
+print("// expm1 q (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda f: mp.expm1(f) - f, [(lambda k: (lambda f: f**(k + 2)))(k) for k in range(5)],
+    fs, lambda f: 1/abs(mp.expm1(f)))))
