@@ -170,9 +170,35 @@ pub fn powf(x: f32, y: f32) -> f32 {
     r
 }
 
-/// C's `fmod` (and Rust's float `%`): exact.
+/// C's `fmod` (and Rust's float `%`): exact. Quotients below `2^16` (the common case) take
+/// a straight-line path under one branch; the rest (huge quotients, zeros, infinities, NaN,
+/// extreme `y`) the integer long division.
 #[device]
 pub fn fmod(x: f32, y: f32) -> f32 {
+    let ax = x.abs();
+    let ay = y.abs();
+    // False for NaN, infinite `x`, and `y` zero, infinite or NaN.
+    if ay >= 7.888609e-31 && ay <= 1.2676506e30 && ax < 65536.0 * ay {
+        // q = trunc(ax/ay), taken from a reciprocal and biased up by 2^-21 so it is never
+        // below the true quotient (and at most one above; 0 when ax < ay, or 1 with ax - ay
+        // exact). Then r = ax - q*ay lies in (-ay, ay), a multiple of ay's quantum below 2^24
+        // of it, so the fma computes it exactly; one exact addition of ay fixes the overshoot.
+        let yi = rcp_ftz(ay);
+        let e = (-ay).mul_add(yi, 1.0);
+        let yi = yi.mul_add(e, yi);
+        let q = (ax * yi * 1.000000476837158).trunc();
+        let r = (-q).mul_add(ay, ax);
+        // r >= 0: x's sign by one or.
+        let r = select(r < 0.0, r + ay, r);
+        f32::from_bits(r.to_bits() | (x.to_bits() & 0x8000_0000))
+    } else {
+        fmod_long(x, y)
+    }
+}
+
+/// `fmod` by integer long division (quotients from `2^16`, and every special case).
+#[device]
+fn fmod_long(x: f32, y: f32) -> f32 {
     let bx = x.to_bits() & 0x7fff_ffff;
     let by = y.to_bits() & 0x7fff_ffff;
     if by == 0 || bx >= 0x7f80_0000 || by > 0x7f80_0000 {
@@ -180,21 +206,6 @@ pub fn fmod(x: f32, y: f32) -> f32 {
     }
     if bx < by {
         return x;
-    }
-    let ax = f32::from_bits(bx);
-    let ay = f32::from_bits(by);
-    if ay >= 7.888609e-31 && ay <= 1.2676506e30 && ax < 65536.0 * ay {
-        // Quotient below 2^16: q = trunc(ax/ay), taken from a reciprocal and biased up by
-        // 2^-21 so it is never below the true quotient (and at most one above). Then
-        // r = ax - q*ay lies in (-ay, ay), a multiple of ay's quantum below 2^24 of it, so the
-        // fma computes it exactly; one exact addition of ay fixes the overshoot.
-        let yi = rcp_ftz(ay);
-        let e = (-ay).mul_add(yi, 1.0);
-        let yi = yi.mul_add(e, yi);
-        let q = (ax * yi * 1.000000476837158).trunc();
-        let r = (-q).mul_add(ay, ax);
-        let r = if r < 0.0 { r + ay } else { r };
-        return copysign(r, x);
     }
     let ex = (bx >> 23) as i32;
     let ey = (by >> 23) as i32;
