@@ -315,6 +315,10 @@ fn branch_free_f32_functions_have_no_branch() {
         k::sinpi_f32::ast(),
         k::cospi_f32::ast(),
         k::cbrt_f32::ast(),
+        k::asin_f32::ast(),
+        k::acos_f32::ast(),
+        k::atan_f32::ast(),
+        k::erfc_f32::ast(),
     ] {
         let n = branches(def);
         if n != base {
@@ -324,9 +328,14 @@ fn branch_free_f32_functions_have_no_branch() {
     // Two-argument functions: the same kernel shape around `copysign`, whose one-instruction
     // body lets the kernel's own `if i < y.len()` become predication (one branch fewer).
     let base2 = branches(k::copysign_f32::ast()) + 1;
-    let n = branches(k::hypot_f32::ast());
-    if n > base2 {
-        bad.push(format!("hypot_f32: {n} branches, {base2} around copysign"));
+    for def in [k::hypot_f32::ast(), k::powf_f32::ast()] {
+        let n = branches(def);
+        if n > base2 {
+            bad.push(format!(
+                "{}: {n} branches, {base2} around copysign",
+                def.name
+            ));
+        }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

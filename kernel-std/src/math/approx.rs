@@ -35,6 +35,10 @@ pub mod model {
     pub fn rsqrt(x: f32) -> f32 {
         (1.0 / (x as f64).sqrt()) as f32
     }
+    /// `rsqrt.approx.ftz.f32`.
+    pub fn rsqrt_ftz(x: f32) -> f32 {
+        rsqrt(flush(x))
+    }
     /// `rcp.approx.ftz.f32`.
     pub fn rcp_ftz(x: f32) -> f32 {
         flush((1.0 / flush(x) as f64) as f32)
@@ -46,6 +50,11 @@ pub mod model {
     /// `add.rz.f32`: exact (the sum rounded toward zero, as the simulator's `add_rz`).
     pub fn fadd_rz(a: f32, b: f32) -> f32 {
         crate::intrinsics::rounding::add32(a, b, 1)
+    }
+    /// `cvt.rni.s32.f32`: exact (nearest integer, ties to even, saturated to the `i32` range,
+    /// NaN to 0), as the bits of the `i32`.
+    pub fn f2i_rn(x: f32) -> u32 {
+        x.round_ties_even() as i32 as u32
     }
     /// `selp.f32`: exact.
     pub fn select(c: bool, a: f32, b: f32) -> f32 {
@@ -166,6 +175,9 @@ approx! {
     lg2_ftz(x: f32) -> f32 = "approx_lg2_ftz.f32", "lg2.approx.ftz.f32 {d0}, {a0}", model::lg2_ftz;
     /// `1/sqrt(x)`, `rsqrt.approx.f32`: MUFU.RSQ (CUDA's `rsqrtf`), subnormal inputs scaled.
     rsqrt_approx(x: f32) -> f32 = "approx_rsqrt.f32", "rsqrt.approx.f32 {d0}, {a0}", model::rsqrt;
+    /// `1/sqrt(x)`, `rsqrt.approx.ftz.f32`: one MUFU.RSQ, subnormal inputs read as zero (for
+    /// arguments known to be normal or zero).
+    rsqrt_ftz(x: f32) -> f32 = "approx_rsqrt_ftz.f32", "rsqrt.approx.ftz.f32 {d0}, {a0}", model::rsqrt_ftz;
     /// `1/x`, `rcp.approx.ftz.f32`: one MUFU.RCP (about 1 ulp).
     rcp_ftz(x: f32) -> f32 = "approx_rcp_ftz.f32", "rcp.approx.ftz.f32 {d0}, {a0}", model::rcp_ftz;
     /// `a + b` rounded toward zero (`add.rz.f32`, exact; CUDA's `__fadd_rz`): `log1p`'s exponent
@@ -173,6 +185,10 @@ approx! {
     fadd_rz(a: f32, b: f32) -> f32 = "approx_add_rz.f32", "add.rz.f32 {d0}, {a0}, {a1}", model::fadd_rz;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
     rint(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
+    /// Nearest integer as an `i32` (its bits), ties to even, saturated, NaN to 0:
+    /// `cvt.rni.s32.f32` (one F2I; CUDA's `__float2int_rn`). Unlike `as i32`, which adds
+    /// a NaN test and a select to give Rust's result, the hardware's own saturation is kept.
+    f2i_rn(x: f32) -> u32 = "f2i_rn.f32", "cvt.rni.s32.f32 {d0}, {a0}", model::f2i_rn;
     /// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
     fma_sat(a: f32, b: f32, c: f32) -> f32 = "fma_sat.f32", "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}", model::fma_sat;
     /// `if c { a } else { b }` of two computed values: one `selp.f32` (FSEL), never a branch,

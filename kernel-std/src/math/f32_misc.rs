@@ -21,7 +21,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2_ftz, lg2_ftz, rcp_ftz, rint, rsqrt_approx, select};
+use super::approx::{ex2_ftz, f2i_rn, lg2_ftz, rcp_ftz, rint, rsqrt_approx, select};
 
 #[device]
 pub fn rsqrt(x: f32) -> f32 {
@@ -82,11 +82,11 @@ pub fn hypot(x: f32, y: f32) -> f32 {
 #[device]
 pub fn log2_dd(a: f32) -> (f32, f32) {
     let sub = a < 1.17549435e-38;
-    let v = if sub { a * 8388608.0 } else { a };
+    let v = select(sub, a * 8388608.0, a);
     let b = v.to_bits() as i32;
     let eb = b.wrapping_sub(0x3f35_04f3) >> 23;
     let m = f32::from_bits(b.wrapping_sub(eb << 23) as u32);
-    let e = eb as f32 - if sub { 23.0 } else { 0.0 };
+    let e = eb as f32 - select(sub, 23.0, 0.0);
     // s = (m - 1) / (m + 1) as sh + sl; m + 1 = dh + dl exactly (Fast2Sum, 1 >= m's exponent).
     let f = m - 1.0;
     let dh = m + 1.0;
@@ -114,65 +114,74 @@ pub fn log2_dd(a: f32) -> (f32, f32) {
     (hi, lo)
 }
 
-/// `c * 2^(zh + zl)` for `|zl|` below an ulp of `zh` and `c` near 1, rounded once.
+/// `c * 2^(zh + zl)` for `|zl|` below an ulp of `zh` and `c` near 1, rounded once; `inf` above
+/// `zh = 129`, 0 below -152 (by selects: no branch).
 #[device]
 pub fn exp2_dd(zh: f32, zl: f32, c: f32) -> f32 {
-    if zh > 129.0 {
-        return f32::INFINITY;
-    }
-    if zh < -152.0 {
-        return 0.0;
-    }
     let t = (zh + 12582912.0).max(12582786.0).min(12583039.0);
     let j = t - 12582912.0;
     let f = (zh - j) + zl;
     let m = ex2_ftz(f);
     let s = f32::from_bits((t.to_bits() << 23).wrapping_add(0x3f80_0000));
-    (m * c) * s
+    let r = (m * c) * s;
+    select(zh > 129.0, f32::INFINITY, select(zh < -152.0, 0.0, r))
 }
 
+/// Every case computed and the result selected (no branch): the general `2^(y log2|x|)` in
+/// double-f32, then zero or infinite `|x|`, the sign for odd integer `y`, NaN for negative `x`
+/// and non-integer `y`, NaN operands, `(±1)^(±inf)`, `x^0` and `1^y`, in C's order of priority
+/// (the last select wins). Conditions combine with `&`/`|` (no short circuit, no branch).
 #[device]
 pub fn powf(x: f32, y: f32) -> f32 {
     let a = x.abs();
-    if y == 0.0 || x == 1.0 {
-        return 1.0;
-    }
-    if x.is_nan() || y.is_nan() {
-        return x + y;
-    }
     let ay = y.abs();
-    if a == 1.0 && ay == f32::INFINITY {
-        return 1.0;
-    }
     let y_int = rint(y) == y;
-    let y_odd = y_int && ay < 16777216.0 && (y as i32) & 1 == 1;
-    let r = if a == 0.0 || a == f32::INFINITY {
-        // Only the sign of the exponent matters: |x|^y is 0 or infinity.
-        if (a == 0.0) == (y < 0.0) {
-            f32::INFINITY
-        } else {
-            0.0
-        }
-    } else {
-        let (lh, ll) = log2_dd(a);
-        let zh = y * lh;
-        let zl = y.mul_add(lh, -zh) + y * ll;
-        exp2_dd(zh, zl, 1.0)
-    };
-    if x.is_sign_negative() {
-        if y_odd {
-            return -r;
-        }
-        if !y_int && a != 0.0 && a != f32::INFINITY {
-            return f32::NAN;
-        }
-    }
-    r
+    // y's parity from the hardware conversion (saturating; only read below 2^24).
+    let y_odd = y_int & (ay < 16777216.0) & (f2i_rn(y) & 1 == 1);
+    let (lh, ll) = log2_dd(a);
+    let zh = y * lh;
+    let zl = y.mul_add(lh, -zh) + y * ll;
+    let r = exp2_dd(zh, zl, 1.0);
+    // Only the sign of the exponent matters: |x|^y is 0 or infinity.
+    let edge = (a == 0.0) | (a == f32::INFINITY);
+    let r = select(edge, select((a == 0.0) == (y < 0.0), f32::INFINITY, 0.0), r);
+    let neg = x.is_sign_negative();
+    let r = select(neg & y_odd, -r, r);
+    let r = select(neg & !y_int & !edge, f32::NAN, r);
+    let r = select(x.is_nan() | y.is_nan(), x + y, r);
+    let r = select((a == 1.0) & (ay == f32::INFINITY), 1.0, r);
+    select((y == 0.0) | (x == 1.0), 1.0, r)
 }
 
-/// C's `fmod` (and Rust's float `%`): exact.
+/// C's `fmod` (and Rust's float `%`): exact. Quotients below `2^16` (the common case) take
+/// a straight-line path under one branch; the rest (huge quotients, zeros, infinities, NaN,
+/// extreme `y`) the integer long division.
 #[device]
 pub fn fmod(x: f32, y: f32) -> f32 {
+    let ax = x.abs();
+    let ay = y.abs();
+    // False for NaN, infinite `x`, and `y` zero, infinite or NaN.
+    if ay >= 7.888609e-31 && ay <= 1.2676506e30 && ax < 65536.0 * ay {
+        // q = trunc(ax/ay), taken from a reciprocal and biased up by 2^-21 so it is never
+        // below the true quotient (and at most one above; 0 when ax < ay, or 1 with ax - ay
+        // exact). Then r = ax - q*ay lies in (-ay, ay), a multiple of ay's quantum below 2^24
+        // of it, so the fma computes it exactly; one exact addition of ay fixes the overshoot.
+        let yi = rcp_ftz(ay);
+        let e = (-ay).mul_add(yi, 1.0);
+        let yi = yi.mul_add(e, yi);
+        let q = (ax * yi * 1.000000476837158).trunc();
+        let r = (-q).mul_add(ay, ax);
+        // r >= 0: x's sign by one or.
+        let r = select(r < 0.0, r + ay, r);
+        f32::from_bits(r.to_bits() | (x.to_bits() & 0x8000_0000))
+    } else {
+        fmod_long(x, y)
+    }
+}
+
+/// `fmod` by integer long division (quotients from `2^16`, and every special case).
+#[device]
+fn fmod_long(x: f32, y: f32) -> f32 {
     let bx = x.to_bits() & 0x7fff_ffff;
     let by = y.to_bits() & 0x7fff_ffff;
     if by == 0 || bx >= 0x7f80_0000 || by > 0x7f80_0000 {
@@ -180,21 +189,6 @@ pub fn fmod(x: f32, y: f32) -> f32 {
     }
     if bx < by {
         return x;
-    }
-    let ax = f32::from_bits(bx);
-    let ay = f32::from_bits(by);
-    if ay >= 7.888609e-31 && ay <= 1.2676506e30 && ax < 65536.0 * ay {
-        // Quotient below 2^16: q = trunc(ax/ay), taken from a reciprocal and biased up by
-        // 2^-21 so it is never below the true quotient (and at most one above). Then
-        // r = ax - q*ay lies in (-ay, ay), a multiple of ay's quantum below 2^24 of it, so the
-        // fma computes it exactly; one exact addition of ay fixes the overshoot.
-        let yi = rcp_ftz(ay);
-        let e = (-ay).mul_add(yi, 1.0);
-        let yi = yi.mul_add(e, yi);
-        let q = (ax * yi * 1.000000476837158).trunc();
-        let r = (-q).mul_add(ay, ax);
-        let r = if r < 0.0 { r + ay } else { r };
-        return copysign(r, x);
     }
     let ex = (bx >> 23) as i32;
     let ey = (by >> 23) as i32;

@@ -3,7 +3,8 @@
 //! `erf`: `x * E(x^2)` on `|x| < 1`, `1 - erfc` beyond. `erfc(x) = e^(-x^2) R(x)` for
 //! `x >= 1/2`, with `x^2 = h + l` exact, `e^(-h)` from `exp_parts` and `e^(-l) ~ 1 - l`;
 //! `R = erfc * e^(x^2)` by a polynomial in `x - 1.25` on `[1/2, 2]` and `x R` by one in `1/x`
-//! beyond. `1 - erf` for `|x| < 1/2`, `2 - erfc(-x)` below `-1/2`.
+//! beyond (one evaluation, coefficients selected). `1 - erf` for `|x| < 1/2`, `2 - erfc(-x)`
+//! below `-1/2`; every part computed and the result selected, as in `erf`.
 //!
 //! Gamma: `Gamma(x) - 1` on `(0, 3]` from one polynomial `R(x) = (Gamma(x) - 1)/((x-1)(x-2))` on
 //! `[1, 2]` and the recurrence, arranged so the zeros at 1 and 2 are exact factors (`lgamma` is
@@ -61,34 +62,28 @@ fn erf_small(x: f32) -> f32 {
     )
 }
 
-/// `erfc(a)` for `1/2 <= a <= 10.1`.
+/// `erfc(a)` for `1/2 <= a <= 10.1`: `e^(-a^2) R` with `R` a degree-10 polynomial in `a - 1.25`
+/// below 2, else degree 9 in `1/a` (leading and constant coefficients 0): one Horner evaluation,
+/// its argument and coefficients chosen by selects (no branch). Either path computes what it
+/// would alone.
 #[device]
 fn erfc_pos(a: f32) -> f32 {
-    let r = if a < 2.0 {
-        let t = a - 1.25;
-        let p = 6.318043597275391e-05f32;
-        let p = p.mul_add(t, -0.00019245011208113283);
-        let p = p.mul_add(t, 0.0004686912870965898);
-        let p = p.mul_add(t, -0.0013086977414786816);
-        let p = p.mul_add(t, 0.0035544259008020163);
-        let p = p.mul_add(t, -0.009085889905691147);
-        let p = p.mul_add(t, 0.022011231631040573);
-        let p = p.mul_add(t, -0.05021784454584122);
-        let p = p.mul_add(t, 0.10679557174444199);
-        let p = p.mul_add(t, -0.20882189273834229);
-        p.mul_add(t, 0.36782291531562805)
-    } else {
-        let v = recip(a);
-        let p = -0.28453773260116577f32;
-        let p = p.mul_add(v, 0.4959900379180908);
-        let p = p.mul_add(v, 0.019931184127926826);
-        let p = p.mul_add(v, -0.7039233446121216);
-        let p = p.mul_add(v, 0.6400176882743835);
-        let p = p.mul_add(v, -0.03904710337519646);
-        let p = p.mul_add(v, -0.2779155969619751);
-        let p = p.mul_add(v, -0.0002458409289829433);
-        p.mul_add(v, 0.5641956925392151) * v
-    };
+    let mid = a < 2.0;
+    let t = select(mid, a - 1.25, recip(a));
+    let p = select(mid, 6.318043597275391e-05, 0.0);
+    let p = p.mul_add(
+        t,
+        select(mid, -0.00019245011208113283, -0.28453773260116577),
+    );
+    let p = p.mul_add(t, select(mid, 0.0004686912870965898, 0.4959900379180908));
+    let p = p.mul_add(t, select(mid, -0.0013086977414786816, 0.019931184127926826));
+    let p = p.mul_add(t, select(mid, 0.0035544259008020163, -0.7039233446121216));
+    let p = p.mul_add(t, select(mid, -0.009085889905691147, 0.6400176882743835));
+    let p = p.mul_add(t, select(mid, 0.022011231631040573, -0.03904710337519646));
+    let p = p.mul_add(t, select(mid, -0.05021784454584122, -0.2779155969619751));
+    let p = p.mul_add(t, select(mid, 0.10679557174444199, -0.0002458409289829433));
+    let p = p.mul_add(t, select(mid, -0.20882189273834229, 0.5641956925392151));
+    let r = p.mul_add(t, select(mid, 0.36782291531562805, 0.0));
     let h = a * a;
     let l = a.mul_add(a, -h);
     let (m, s) = exp_parts(-h, 1.4426950216293335, 1.925963033500011e-08, 0.0);
@@ -120,21 +115,14 @@ pub fn erf(x: f32) -> f32 {
     select(big, with_sign_of(1.0 - ex2_ftz(-r), x), r)
 }
 
+/// `1 - erf x` below `|x| = 1/2`, `erfc |x|` (0 beyond 10.1) or `2 - erfc |x|` above: every
+/// part computed, the result selected (no branch). NaN stays NaN through `erfc_pos`.
 #[device]
 pub fn erfc(x: f32) -> f32 {
-    if x.is_nan() {
-        return x;
-    }
     let a = x.abs();
-    if a < 0.5 {
-        return 1.0 - erf_small(x);
-    }
-    let e = if a > 10.1 { 0.0 } else { erfc_pos(a) };
-    if x > 0.0 {
-        e
-    } else {
-        2.0 - e
-    }
+    let e = select(a > 10.1, 0.0, erfc_pos(a));
+    let e = select(x > 0.0, e, 2.0 - e);
+    select(a < 0.5, 1.0 - erf_small(x), e)
 }
 
 /// `R(x) = (Gamma(x) - 1) / ((x - 1)(x - 2))` for `x` in `[1, 2]`.

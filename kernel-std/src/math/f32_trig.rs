@@ -22,7 +22,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{rcp_ftz, rint, select, select_u32};
+use super::approx::{f2i_rn, rcp_ftz, rint, select, select_u32};
 
 /// Word `i + k` (`k` fixed, `i` in `0..4`) of the bits of `2/pi`, by two bit-selects on `i`:
 /// registers only (an indexed table would live in local memory).
@@ -191,39 +191,39 @@ pub fn tan(x: f32) -> f32 {
     select(n & 1 == 1, y.mul_add(t.mul_add(y, 1.0), y), t)
 }
 
-/// `sin(pi t)` for `|t| <= 1/4`.
+/// `sin(pi t)` for `|t| <= 1/4`: `pi t + t^3 P(t^2)`, `P` of degree 2 (relative minimax fit,
+/// about 0.12 ulp), `pi` in two parts.
 #[device]
 fn sinpi_k(t: f32) -> f32 {
     let u = t * t;
-    let p = 0.08122957497835159f32;
-    let p = p.mul_add(u, -0.5992287993431091);
-    let p = p.mul_add(u, 2.550163507461548);
-    let p = p.mul_add(u, -5.167712688446045);
-    // pi*t + t^3 p, with pi in two parts.
+    let p = -0.5894188284873962f32;
+    let p = p.mul_add(u, 2.549805164337158);
+    let p = p.mul_add(u, -5.167708873748779);
     let tail = u.mul_add(p, -8.742277657347586e-08);
     t.mul_add(3.1415927410125732, t * tail)
 }
 
-/// `cos(pi t)` for `|t| <= 1/4`.
+/// `cos(pi t)` for `|t| <= 1/4`: `1 + u P(u)`, `u = t^2`, `P` of degree 3 (relative minimax
+/// fit, about 0.2 ulp).
 #[device]
 fn cospi_k(t: f32) -> f32 {
     let u = t * t;
-    let p = -0.02550704963505268f32;
-    let p = p.mul_add(u, 0.2353142648935318);
-    let p = p.mul_add(u, -1.335262417793274);
-    let p = p.mul_add(u, 4.058712005615234);
+    let p = 0.23136425018310547f32;
+    let p = p.mul_add(u, -1.3350505828857422);
+    let p = p.mul_add(u, 4.0587077140808105);
     let p = p.mul_add(u, -4.934802055358887);
     u.mul_add(p, 1.0)
 }
 
-/// `x = n/2 + t` exactly, `|t| <= 1/4`: `(n mod 4, t)`, without a branch; `t` is NaN for
+/// `x = n/2 + t` exactly, `|t| <= 1/4`: `(n, t)` (only `n mod 4` matters), without a branch; `t` is NaN for
 /// infinite or NaN `x`. From `2^24` on, `x` is an even integer: it is replaced by `x * 0` (a
 /// zero of its sign, NaN for infinities), so `n = 0`, `t = ±0`, and `2x` cannot overflow.
 #[device]
 fn rem_half(x: f32) -> (i32, f32) {
     let x = select(x.abs() < 16777216.0, x, x * 0.0);
     let nf = rint(x + x);
-    ((nf as i32) & 3, nf.mul_add(-0.5, x))
+    // The quadrant from the hardware conversion (NaN to 0: `t` carries the NaN).
+    (f2i_rn(x + x) as i32, nf.mul_add(-0.5, x))
 }
 
 #[device]

@@ -158,3 +158,46 @@ def log1p_w(f):
     if f == 0: return mp.mpf(0)
     return f**2/mp.log1p(f)
 lawson("log1p Q", log1p_q, log1p_w, -0.25, 0.5, 8, iters=40, m=300)
+
+# atan (f32_inv_trig.rs atan_k): degree 7 in u = t^2 for the relative error of the whole
+# atan(t) = t + t^3 P(u) on [0, 1] (Lawson's iteratively reweighted least squares: plain
+# least squares on P leaves 2 ulp near t = 1, the weighted fit about 0.36 ulp).
+def lawson(target, basis, ts, weight, iters=40):
+    n, m = len(basis), len(ts)
+    rows = [[b(t) for b in basis] for t in ts]
+    ys = [target(t) for t in ts]; ws = [weight(t) for t in ts]
+    lw = [mp.mpf(1)/m]*m
+    for _ in range(iters):
+        A = mp.matrix(n, n); B = mp.matrix(n, 1)
+        for i in range(m):
+            w = lw[i]*ws[i]**2
+            for a in range(n):
+                B[a] += w*rows[i][a]*ys[i]
+                for b in range(n): A[a, b] += w*rows[i][a]*rows[i][b]
+        c = mp.lu_solve(A, B)
+        errs = [abs(ws[i]*(ys[i] - sum(c[k]*rows[i][k] for k in range(n)))) for i in range(m)]
+        s = sum(lw[i]*errs[i] for i in range(m))
+        lw = [lw[i]*errs[i]/s for i in range(m)]
+    return [f32(c[k]) for k in range(n)]
+ts = [(1 + mp.cos(mp.pi*(i + 0.5)/300))/2 for i in range(300)]
+ts = [t for t in ts if t > 1e-3]
+atan_basis = [(lambda k: (lambda t: t**3*(t*t)**k))(k) for k in range(8)]
+print("// atan P (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda t: mp.atan(t) - t, atan_basis, ts, lambda t: 1/mp.atan(t))))
+# sinpi/cospi kernels (f32_trig.rs) on [0, 1/4], relative fits: sin(pi t) = pi t + t^3 P(t^2),
+# P of degree 2; cos(pi t) = 1 + u P(u), P of degree 3.
+ts = [t/4 for t in ts]
+print("// sinpi P (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda t: mp.sin(mp.pi*t) - mp.pi*t, [(lambda k: (lambda t: t**3*(t*t)**k))(k) for k in range(3)],
+    ts, lambda t: 1/mp.sin(mp.pi*t))))
+print("// cospi P (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda t: mp.cos(mp.pi*t) - 1, [(lambda k: (lambda t: (t*t)**(k + 1)))(k) for k in range(4)],
+    ts, lambda t: 1/mp.cos(mp.pi*t))))
+# expm1 q (f32_exp_log.rs expm1_q): degree 4 for the relative error of e^f - 1 = f + f^2 q(f)
+# on [-ln2/2, ln2/2].
+L = mp.log(2)/2
+fs = [L*mp.cos(mp.pi*(i + 0.5)/300) for i in range(300)]
+fs = [f for f in fs if abs(f) > 1e-4]
+print("// expm1 q (relative fit):", ", ".join(repr(v) for v in lawson(
+    lambda f: mp.expm1(f) - f, [(lambda k: (lambda f: f**(k + 2)))(k) for k in range(5)],
+    fs, lambda f: 1/abs(mp.expm1(f)))))
