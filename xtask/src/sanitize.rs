@@ -221,6 +221,7 @@ gpu_recover   *     *                        *                      faults a ker
 pub const SKIP: &str = "\
 # binary      tool       test                                      why
 gpu_recover   initcheck  device_recovers_after_an_illegal_address  initcheck lets the store to address 8 through without a fault (H100, 2025.3.1), so there is nothing to recover from
+gpu_recover   synccheck  device_recovers_after_an_illegal_address  the process dies with SIGSEGV under synccheck after the deliberate fault, 0 sanitizer errors (H100, 2025.3.1)
 ";
 
 #[cfg(all(test, unix))]
@@ -343,14 +344,15 @@ if grep -q "SUMMARY: 0 errors" "$log"; then exit $rc; else exit 1; fi
                 fs::read_to_string(dir.join(format!("out/sanitize-{tool}/gpu_recover-2.out")))
                     .unwrap();
             let skips = said.contains("--skip device_recovers_after_an_illegal_address");
-            assert_eq!(skips, tool == "initcheck", "{tool}: {said}");
+            let skipped_here = matches!(tool, "initcheck" | "synccheck");
+            assert_eq!(skips, skipped_here, "{tool}: {said}");
             assert!(
                 said.contains(&format!(
                     "under={tool} args=--include-ignored --test-threads=1"
                 )),
                 "{said}"
             );
-            assert_eq!(r.contains("skipped=1 "), tool == "initcheck", "{r}");
+            assert_eq!(r.contains("skipped=1 "), skipped_here, "{r}");
         }
         assert!(!text.contains("ui-0"), "ui tests need cargo:\n{text}");
         assert_eq!(out.status.code(), Some(1), "{text}");
