@@ -69,7 +69,13 @@ impl Emitter<'_> {
             }
             (UnOp::Abs, t) if t.is_int() => {
                 if t.is_signed() {
-                    self.line(format_args!("abs.{} {d}, {s}", int_suffix(t)));
+                    // (x ^ m) - m with m = x >> (w - 1), not `abs`: the driver 580 JIT takes an
+                    // `abs.s64` result to be non-negative, but Rust's wrapping abs of MIN is MIN.
+                    let w = reg_bits(t);
+                    let m = self.tmp(t);
+                    self.line(format_args!("shr.s{w} {m}, {s}, {}", w - 1));
+                    self.line(format_args!("xor.b{w} {d}, {s}, {m}"));
+                    self.line(format_args!("sub.s{w} {d}, {d}, {m}"));
                     self.normalize(t, d);
                 } else {
                     self.line(format_args!("mov.{} {d}, {s}", bits_suffix(t)));
