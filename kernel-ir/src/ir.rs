@@ -150,7 +150,44 @@ pub enum BinOp {
     MulOverflows,
 }
 
+impl UnOp {
+    /// Every operation, for the text parser and for tests that cover them all.
+    pub const ALL: [UnOp; 10] = {
+        use UnOp::*;
+        [Neg, Not, Abs, Sqrt, Popc, Clz, Floor, Ceil, Trunc, Round]
+    };
+}
+
 impl BinOp {
+    /// Every operation, for the text parser and for tests that cover them all.
+    pub const ALL: [BinOp; 22] = {
+        use BinOp::*;
+        [
+            Add,
+            Sub,
+            Mul,
+            Div,
+            Rem,
+            And,
+            Or,
+            Xor,
+            Shl,
+            Shr,
+            Min,
+            Max,
+            MulHi,
+            AddOverflows,
+            SubOverflows,
+            MulOverflows,
+            Eq,
+            Ne,
+            Lt,
+            Le,
+            Gt,
+            Ge,
+        ]
+    };
+
     pub fn is_compare(self) -> bool {
         matches!(
             self,

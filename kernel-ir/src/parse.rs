@@ -764,40 +764,15 @@ fn space_named(s: &str) -> Res<Space> {
 }
 
 fn unop_named(s: &str) -> Option<UnOp> {
-    use UnOp::*;
-    [Neg, Not, Abs, Sqrt, Popc, Clz, Floor, Ceil, Trunc, Round]
+    UnOp::ALL
         .into_iter()
         .find(|op| crate::print::unop_name(*op) == s)
 }
 
 fn binop_named(s: &str) -> Option<BinOp> {
-    use BinOp::*;
-    [
-        Add,
-        Sub,
-        Mul,
-        Div,
-        Rem,
-        And,
-        Or,
-        Xor,
-        Shl,
-        Shr,
-        Min,
-        Max,
-        MulHi,
-        AddOverflows,
-        SubOverflows,
-        MulOverflows,
-        Eq,
-        Ne,
-        Lt,
-        Le,
-        Gt,
-        Ge,
-    ]
-    .into_iter()
-    .find(|op| crate::print::binop_name(*op) == s)
+    BinOp::ALL
+        .into_iter()
+        .find(|op| crate::print::binop_name(*op) == s)
 }
 
 /// A constant as [`crate::print::const_text`] writes it (`4u32`, `-1.5f32`, `true`).
