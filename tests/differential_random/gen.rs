@@ -157,6 +157,7 @@ pub const CATALOGUE: [(&str, Sc, Role); 15] = [
 ];
 
 /// A generated kernel with everything needed to run it.
+#[derive(Clone)]
 pub struct Case {
     pub seed: u64,
     /// The kernel, its spans set by the printer (leaked: the compiler takes `&'static FnDef`).

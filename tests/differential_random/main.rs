@@ -12,7 +12,9 @@
 //!
 //! A failure prints the seed and the kernel as `#[kernel]` source; rerun one seed with
 //! `FERROCUDA_DIFF_SEED=0x... cargo test --test differential_random one_seed -- --nocapture`
-//! (`FERROCUDA_DIFF_PTX=FILE` also writes the GPU build's PTX).
+//! (`FERROCUDA_DIFF_PTX=FILE` also writes the GPU build's PTX; `FERROCUDA_DIFF_SHRINK=N` shrinks a
+//! GPU mismatch in at most N tries to the statements that still mismatch, `shrink.rs`, and prints
+//! that kernel, its PTX going to `FILE.shrunk`).
 //! `FERROCUDA_DIFF_KERNELS=N` changes how many kernels a run makes (500 on the simulator, 10,000 on
 //! the GPU by default), `FERROCUDA_DIFF_BASE=N` the first seed's base, `FERROCUDA_DIFF_THREADS=N`
 //! the GPU run's threads (default: one per core, one under compute-sanitizer); the simulator run
@@ -25,6 +27,7 @@ mod gen;
 mod print;
 mod reference;
 mod rng;
+mod shrink;
 mod syntax;
 mod value;
 
@@ -220,6 +223,25 @@ fn one_seed() {
             panic!("another kernel panicked: {p}")
         });
         if let Err(m) = three_way(&case, &r, &s, &g) {
+            if let Some(tries) = env_u64("FERROCUDA_DIFF_SHRINK") {
+                let small = shrink::shrink(&case, tries as usize, &mut |c| {
+                    let r = reference::run(c);
+                    let s = backends::run_sim(c, c.def);
+                    let g = gpu_outcome(&dev, &mut slot, c, false, &|_| {});
+                    check(c, &r, "simulator", &s, true).is_ok() && three_way(c, &r, &s, &g).is_err()
+                });
+                let r = reference::run(&small);
+                let s = backends::run_sim(&small, small.def);
+                let g = gpu_outcome(&dev, &mut slot, &small, false, &|_| {});
+                let why = three_way(&small, &r, &s, &g).err().unwrap_or_default();
+                println!("shrunk to:\n{}\n{why}", shrink::source(&small));
+                if let Some(path) = std::env::var_os("FERROCUDA_DIFF_PTX") {
+                    let c = backends::compile_for(small.def, 90, false, false).expect("compiles");
+                    let mut path = std::path::PathBuf::from(path).into_os_string();
+                    path.push(".shrunk");
+                    std::fs::write(&path, &c.ptx).expect("writes the PTX");
+                }
+            }
             panic!("{}", report(&case, &m));
         }
         println!("reference and GPU agree");
