@@ -54,14 +54,7 @@ mod scope;
 mod span;
 mod strip;
 
-/// Marks a function as a GPU kernel and generates `name::launch(stream, cfg, args...)`.
-///
-/// Options: `#[kernel(launch_bounds(max_threads = N, min_blocks = M), max_registers = R)]`,
-/// `#[kernel(block_dim(X, Y, Z))]`, `#[kernel(overflow_checks = true|false)]` (integer overflow
-/// panics in this kernel and the device functions it calls; default: the crate's
-/// `debug_assertions`, which is what rustc's `overflow-checks` follows unless a profile sets it),
-/// `#[kernel(specialize = false)]` (one compiled variant for every launch; by default a kernel
-/// without `block_dim` is compiled per launch block shape, as if it had that `block_dim`).
+#[doc = include_str!("../doc/kernel.md")]
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernel::expand(attr.into(), item.into())
@@ -69,7 +62,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         .into()
 }
 
-/// Marks a function as callable from kernels and other device functions.
+#[doc = include_str!("../doc/device.md")]
 #[proc_macro_attribute]
 pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
     device::expand(attr.into(), item.into())
@@ -77,7 +70,7 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
         .into()
 }
 
-/// Makes a `#[repr(C)]` struct usable by value in kernels and as a slice element.
+#[doc = include_str!("../doc/derive_device_copy.md")]
 #[proc_macro_derive(DeviceCopy)]
 pub fn derive_device_copy(item: TokenStream) -> TokenStream {
     derive::expand(item.into())
