@@ -20,6 +20,49 @@ use crate::{DeviceBuffer, Error, Result, Stream};
 pub use crate::backend::BackendKind;
 
 /// A compute device. Clone freely: clones share one context.
+///
+/// [`Device::default`] picks CUDA device 0 and falls back to the CPU simulator on a machine
+/// without a driver or GPU; [`Device::simulator`] always gives the simulator, [`Device::cuda`] a
+/// GPU or an error. Work on either backend looks the same:
+///
+/// ```
+/// use ferrocuda::host_runtime::BackendKind;
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn add(x: &[f32], y: &mut [f32]) {
+///     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+///     if i < y.len() {
+///         y[i] += x[i];
+///     }
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?; // FERROCUDA_BACKEND=sim|cuda forces one
+///     println!("{}", dev.describe());
+///     let props = dev.properties();
+///     assert!(props.max_threads_per_block >= 1024 && dev.sm() >= 70);
+///
+///     let stream = dev.new_stream()?;
+///     let x = dev.upload(&[1.0f32, 2.0, 3.0])?;
+///     let mut y = dev.alloc_zeroed::<f32>(3)?;
+///     add::launch(&stream, LaunchConfig::for_elements(3, 128), &x, &mut y)?;
+///     add::launch(&stream, LaunchConfig::for_elements(3, 128), &x, &mut y)?;
+///     dev.synchronize()?; // waits for every stream of the device
+///     assert_eq!(y.to_vec()?, [2.0, 4.0, 6.0]);
+///
+///     // A GPU is optional: without a driver `Device::cuda` is an error, not a panic.
+///     match Device::cuda(0) {
+///         Ok(gpu) => println!("GPU: {} (sm_{})", gpu.properties().name, gpu.sm()),
+///         Err(e) => println!("no GPU: {e}"),
+///     }
+///     // Clones are handles to one device.
+///     let sim = Device::simulator();
+///     assert_eq!(sim.backend(), BackendKind::Sim);
+///     assert_eq!(sim.clone(), sim);
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone)]
 pub struct Device {
     pub(crate) inner: Arc<DeviceInner>,

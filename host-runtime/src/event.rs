@@ -7,7 +7,51 @@ use crate::{Device, Error, Result, Stream};
 
 pub use crate::options::EventFlags;
 
-/// A CUDA event.
+/// A CUDA event (`cudaEvent_t`): a marker in a stream, for timing and for ordering other streams
+/// after it.
+///
+/// ```
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn iota(y: &mut [u32]) {
+///     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+///     if i < y.len() {
+///         y[i] = i as u32;
+///     }
+/// }
+///
+/// #[kernel]
+/// pub fn add_into(x: &[u32], y: &mut [u32]) {
+///     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+///     if i < y.len() {
+///         y[i] += x[i];
+///     }
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let (producer, consumer) = (dev.new_stream()?, dev.new_stream()?);
+///     let (start, end) = (Event::new(&dev, EventFlags::TIMING)?, Event::new(&dev, EventFlags::TIMING)?);
+///     let n = 1000;
+///     let mut x = dev.alloc_zeroed::<u32>(n)?;
+///     let mut y = dev.upload(&vec![1u32; n])?;
+///
+///     start.record(&producer)?;
+///     iota::launch(&producer, LaunchConfig::for_elements(n, 128), &mut x)?;
+///     end.record(&producer)?;
+///     // Work queued on `consumer` after this waits for everything `end` captured.
+///     consumer.wait_event(&end)?;
+///     add_into::launch(&consumer, LaunchConfig::for_elements(n, 128), &x, &mut y)?;
+///
+///     end.synchronize()?; // waits for the captured work; reports a panic of its kernels
+///     assert!(end.query()?);
+///     assert!(start.elapsed_ms(&end)? >= 0.0);
+///     consumer.synchronize()?;
+///     assert_eq!(y.to_vec()?[999], 1000);
+///     Ok(())
+/// }
+/// ```
 pub struct Event {
     device: Device,
     /// The backend's event.

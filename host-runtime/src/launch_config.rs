@@ -5,6 +5,63 @@ use kernel_std::api::Dim3;
 use crate::launch_error::LaunchError;
 
 /// Grid, block and dynamic shared memory of one launch (`<<<grid, block, shared_mem_bytes>>>`).
+///
+/// Every launch checks it against the device and the kernel before anything runs: zero extents,
+/// per-axis and total block limits, the grid's limits, the kernel's `block_dim` / `launch_bounds`,
+/// and shared memory beyond what a block may opt in to are distinct [`LaunchError`]s
+/// (`Err(Error::InvalidLaunch(..))`). Grids never wrap: a count that needs more than `u32::MAX`
+/// blocks is an error, not a smaller grid.
+///
+/// ```
+/// use ferrocuda::host_runtime::LaunchError;
+/// use ferrocuda::prelude::*;
+///
+/// /// Each block reverses its run of `block_dim().x` elements through dynamic shared memory.
+/// #[kernel]
+/// pub fn reverse_runs(x: &mut [f32]) {
+///     let tile = dynamic_shared::<f32>();
+///     let (t, n) = (thread_idx().x as usize, block_dim().x as usize);
+///     let i = block_idx().x as usize * n + t;
+///     tile[t] = x[i];
+///     sync_threads();
+///     x[i] = tile[n - 1 - t];
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///
+///     // One thread per element, rounded up to whole blocks.
+///     let cfg = LaunchConfig::for_elements(1000, 256);
+///     assert_eq!((cfg.grid, cfg.block, cfg.shared_mem_bytes), (Dim3::new(4, 1, 1), Dim3::new(256, 1, 1), 0));
+///
+///     // Spelled out, with dynamic shared memory (`extern __shared__`): 8 blocks of 64 threads.
+///     let mut x = dev.upload(&(0..512).map(|v| v as f32).collect::<Vec<_>>())?;
+///     let cfg = LaunchConfig {
+///         grid: Dim3::new(8, 1, 1),
+///         block: Dim3::new(64, 1, 1),
+///         shared_mem_bytes: 64 * 4,
+///     };
+///     reverse_runs::launch(&s, cfg, &mut x)?;
+///     let got = x.to_vec()?;
+///     assert_eq!((got[0], got[63], got[64]), (63.0, 0.0, 127.0));
+///
+///     // Bad configurations are errors before the launch.
+///     let zero = LaunchConfig { grid: Dim3::new(0, 1, 1), ..cfg };
+///     assert!(matches!(
+///         reverse_runs::launch(&s, zero, &mut x),
+///         Err(Error::InvalidLaunch(LaunchError::ZeroGrid { .. }))
+///     ));
+///     let huge = LaunchConfig { block: Dim3::new(64, 32, 1), ..cfg }; // 2048 threads
+///     assert!(matches!(
+///         reverse_runs::launch(&s, huge, &mut x),
+///         Err(Error::InvalidLaunch(LaunchError::TooManyThreads { threads: 2048, .. }))
+///     ));
+///     assert!(LaunchConfig::try_for_elements(usize::MAX, 1).is_err());
+///     assert!(LaunchConfig::try_for_elements(10, 0).is_err());
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchConfig {
     /// Blocks in the grid (`gridDim`).

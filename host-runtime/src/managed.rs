@@ -13,11 +13,37 @@ use crate::{Device, Error, Result, Stream};
 
 pub use crate::options::{Advice, Location};
 
-/// A managed array of `T`, zero-initialized, usable from host and kernels.
+/// A managed array of `T` (`cudaMallocManaged`), zero-initialized, usable from host and kernels.
 ///
 /// Host access goes through [`ManagedBuffer::as_slice`] / [`ManagedBuffer::as_mut_slice`], which
 /// synchronize the device first: touching managed memory while a kernel may be using it is a data
 /// race (and a fault on devices without concurrent managed access).
+///
+/// ```
+/// use ferrocuda::host_runtime::{Advice, Location, ManagedBuffer};
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn bump(x: &mut [u64]) {
+///     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+///     if i < x.len() {
+///         x[i] += i as u64;
+///     }
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///     let mut m = ManagedBuffer::<u64>::new(&dev, 8)?;
+///     m.as_mut_slice()?.fill(100); // written in place on the host
+///     m.advise(Advice::SetPreferredLocation(Location::Device))?;
+///     m.prefetch(Location::Device, &s)?;
+///     bump::launch(&s, LaunchConfig::for_elements(8, 32), &mut m)?;
+///     // Host access waits for the device first.
+///     assert_eq!(m.as_slice()?[7], 107);
+///     Ok(())
+/// }
+/// ```
 pub struct ManagedBuffer<T: DeviceType> {
     device: Device,
     addr: u64,

@@ -164,7 +164,58 @@ impl Region<'_> {
     }
 }
 
-/// An owned array of `T` in device memory.
+/// An owned array of `T` in device memory (`cudaMalloc`), freed when dropped, but never before the
+/// work queued on it is done (dropping never waits).
+///
+/// Copies to the host ([`DeviceBuffer::to_vec`], [`DeviceBuffer::copy_to_host`]) wait for the
+/// device first, so they see every kernel's results and report kernel panics. Writes from the host
+/// are ordered after the queued work that uses the memory. Lengths must match (an
+/// [`Error::LengthMismatch`], never a partial copy). Kernels take `&buf` for a `&[T]` parameter and
+/// `&mut buf` for `&mut [T]`, or a [`DeviceView`] / [`DeviceViewMut`] of a range.
+///
+/// ```
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn square(x: &mut [i32]) {
+///     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+///     if i < x.len() {
+///         x[i] *= x[i];
+///     }
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///
+///     let mut a = DeviceBuffer::upload(&dev, &[1, 2, 3, 4, 5, 6])?; // or dev.upload(..)
+///     let mut b = DeviceBuffer::<i32>::zeroed(&dev, 6)?; // or dev.alloc_zeroed(6)
+///     assert_eq!((a.len(), b.to_vec()?), (6, vec![0; 6]));
+///
+///     // A kernel on part of the buffer: a view is a checked sub-range.
+///     square::launch(&s, LaunchConfig::for_elements(3, 128), &mut a.view_mut(3..)?)?;
+///     assert_eq!(a.to_vec()?, [1, 2, 3, 16, 25, 36]);
+///     assert!(a.view(4..9).is_err()); // out of range: an error, not a panic
+///
+///     // Device-to-device, host-to-device and fills.
+///     b.copy_from(&a)?;
+///     b.view_mut(..2)?.fill(-1)?;
+///     let mut host = [0; 6];
+///     b.copy_to_host(&mut host)?;
+///     assert_eq!(host, [-1, -1, 3, 16, 25, 36]);
+///     a.copy_from_host(&[6, 5, 4, 3, 2, 1])?;
+///     a.memset(0)?;
+///     assert_eq!(a.to_vec()?, [0; 6]);
+///     assert!(matches!(a.copy_from_host(&[1, 2]), Err(Error::LengthMismatch { expected: 6, got: 2 })));
+///
+///     // Stream-ordered: allocated, copied and freed in the order of `s`.
+///     let mut c = DeviceBuffer::<i32>::alloc_async(&s, 6)?;
+///     c.copy_from_async(&b, &s)?;
+///     square::launch(&s, LaunchConfig::for_elements(6, 128), &mut c)?;
+///     assert_eq!(c.to_vec()?, [1, 1, 9, 256, 625, 1296]);
+///     Ok(())
+/// }
+/// ```
 pub struct DeviceBuffer<T: DeviceType> {
     device: Device,
     addr: u64,
@@ -446,7 +497,8 @@ impl<T: DeviceType> DeviceBuffer<T> {
     }
 }
 
-/// A borrowed, read-only range of a [`DeviceBuffer`].
+/// A borrowed, read-only range of a [`DeviceBuffer`]: [`DeviceBuffer::view`]. Kernels take it
+/// where they take `&[T]`; views of views narrow further (see [`DeviceBuffer`] for an example).
 #[derive(Clone, Copy)]
 pub struct DeviceView<'a, T: DeviceType> {
     buf: &'a DeviceBuffer<T>,
@@ -454,7 +506,8 @@ pub struct DeviceView<'a, T: DeviceType> {
     len: usize,
 }
 
-/// A borrowed, mutable range of a [`DeviceBuffer`].
+/// A borrowed, mutable range of a [`DeviceBuffer`]: [`DeviceBuffer::view_mut`]. Kernels take it
+/// where they take `&mut [T]`.
 pub struct DeviceViewMut<'a, T: DeviceType> {
     buf: &'a mut DeviceBuffer<T>,
     offset: usize,

@@ -11,8 +11,35 @@ use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
 pub use crate::options::PinnedFlags;
 
-/// A page-locked host array of `T`, zero-initialized. On the simulator it is ordinary host
-/// memory (copies from it behave the same; there is no bus to lock pages for).
+/// A page-locked host array of `T` (`cudaMallocHost`), zero-initialized. It derefs to `[T]`, and
+/// stream-ordered copies from and to it overlap with kernels. On the simulator it is ordinary host
+/// memory (copies from it behave the same; there is no bus to lock pages for), and `mapped` memory
+/// is `Err(Unsupported)`.
+///
+/// ```
+/// use ferrocuda::host_runtime::{PinnedBuffer, PinnedFlags, RegisteredHost};
+/// use ferrocuda::prelude::*;
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///     let mut staging = PinnedBuffer::<f32>::new(&dev, 4, PinnedFlags::default())?;
+///     staging.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
+///     let mut d = dev.alloc_zeroed::<f32>(4)?;
+///     // SAFETY: `staging` outlives the copy and is not written until `s` is synchronized.
+///     unsafe { d.copy_from_host_async(&staging, &s)? };
+///     s.synchronize()?;
+///     assert_eq!(d.to_vec()?, [1.0, 2.0, 3.0, 4.0]);
+///
+///     // Existing memory can be page-locked in place for a while.
+///     let mut v = vec![0.0f32; 4];
+///     let mut locked = RegisteredHost::new(&dev, &mut v, PinnedFlags::default())?;
+///     d.copy_to_host(&mut locked)?;
+///     drop(locked);
+///     assert_eq!(v, [1.0, 2.0, 3.0, 4.0]);
+///     Ok(())
+/// }
+/// ```
 pub struct PinnedBuffer<T: DeviceType> {
     device: Device,
     ptr: *mut T,
@@ -130,7 +157,8 @@ impl<T: DeviceType> DerefMut for PinnedBuffer<T> {
     }
 }
 
-/// Existing host memory page-locked in place for as long as this value lives.
+/// Existing host memory page-locked in place (`cudaHostRegister`) for as long as this value
+/// lives; it derefs to the slice. See [`PinnedBuffer`] for an example.
 pub struct RegisteredHost<'a, T: DeviceType> {
     device: Device,
     slice: *mut T,

@@ -13,7 +13,45 @@ use crate::memory_ops::track;
 use crate::uses::Uses;
 use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
-/// A `height` x `width` array of `T` whose rows are `pitch` bytes apart.
+/// A `height` x `width` array of `T` whose rows are `pitch` bytes apart (`cudaMallocPitch`).
+///
+/// Copies go to and from dense arrays row by row (`cudaMemcpy2D`); a kernel sees the padded array,
+/// `pitch_elems() * height` elements with row `r` starting at `r * pitch_elems()`.
+///
+/// ```
+/// use ferrocuda::host_runtime::PitchedBuffer;
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn add_row_index(pitch: u32, width: u32, a: &mut [f32]) {
+///     let (x, y) = (block_idx().x * block_dim().x + thread_idx().x, block_idx().y);
+///     if x < width {
+///         a[(y * pitch + x) as usize] += y as f32;
+///     }
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///     let (width, height) = (5usize, 3usize);
+///     let mut a = PitchedBuffer::<f32>::new(&dev, width, height)?;
+///     assert!(a.pitch_elems() >= width && a.pitch_bytes() == a.pitch_elems() * 4);
+///     a.copy_from_host(&[1.0; 15])?; // dense rows in, padded rows on the device
+///     let cfg = LaunchConfig {
+///         grid: Dim3::new(1, height as u32, 1),
+///         block: Dim3::new(32, 1, 1),
+///         shared_mem_bytes: 0,
+///     };
+///     add_row_index::launch(&s, cfg, a.pitch_elems() as u32, width as u32, &mut a)?;
+///     let dense = a.to_vec()?; // dense rows out
+///     assert_eq!(&dense[10..], [3.0; 5]);
+///
+///     let mut flat = dev.alloc_zeroed::<f32>(width * height)?;
+///     a.copy_to_dense(&mut flat)?;
+///     assert_eq!(flat.to_vec()?, dense);
+///     Ok(())
+/// }
+/// ```
 pub struct PitchedBuffer<T: DeviceType> {
     device: Device,
     addr: u64,

@@ -12,7 +12,39 @@ use crate::cuda::{result, Core};
 use crate::memory::{byte_len, check_use};
 use crate::{Device, DeviceBuffer, Error, Result, Stream};
 
-/// A device memory pool.
+/// A device memory pool (`cudaMemPool_t`), for stream-ordered allocation (`cudaMallocFromPoolAsync`).
+///
+/// Pools are a driver facility: the simulator returns `Err(Error::Unsupported)`, which is what this
+/// example checks when it has no GPU.
+///
+/// ```
+/// use ferrocuda::host_runtime::MemPool;
+/// use ferrocuda::prelude::*;
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let pool = match MemPool::new(&dev) {
+///         Ok(pool) => pool,
+///         Err(Error::Unsupported(what)) => {
+///             println!("no pools here: {what}");
+///             return Ok(());
+///         }
+///         Err(e) => return Err(e),
+///     };
+///     // Keep up to 64 MiB of freed memory for reuse instead of returning it to the driver.
+///     pool.set_release_threshold(64 << 20)?;
+///     let s = dev.new_stream()?;
+///     for _ in 0..3 {
+///         // Allocated, used and freed in stream order: no device-wide synchronization.
+///         let tmp = pool.alloc::<f32>(&s, 1 << 20)?;
+///         assert_eq!(tmp.len(), 1 << 20);
+///     }
+///     s.synchronize()?;
+///     assert!(pool.reserved_bytes()? >= pool.used_bytes()?);
+///     pool.trim_to(0)?;
+///     Ok(())
+/// }
+/// ```
 pub struct MemPool {
     device: Device,
     raw: CUmemoryPool,

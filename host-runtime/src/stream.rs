@@ -15,7 +15,68 @@ use crate::{Device, Error, Result};
 
 pub use crate::options::StreamOptions;
 
-/// An ordered queue of device work.
+/// An ordered queue of device work (`cudaStream_t`).
+///
+/// Launches and stream-ordered copies on one stream run in order; work on different streams may
+/// overlap. Buffers remember which streams use them, so a launch or copy that touches memory
+/// another stream is writing waits for it by itself; [`Stream::wait_event`] orders anything else.
+/// A kernel panic is reported by the next synchronize of the stream that ran the kernel (or by the
+/// device's, or a copy to the host), once. Clones share the stream.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::sync::Arc;
+/// use ferrocuda::host_runtime::StreamOptions;
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn scale(a: f32, y: &mut [f32]) {
+///     let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+///     if i < y.len() {
+///         y[i] *= a;
+///     }
+/// }
+///
+/// #[kernel]
+/// pub fn checked_div(d: u32, y: &mut [u32]) {
+///     y[0] /= d;
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let (least, greatest) = dev.stream_priority_range()?;
+///     assert!(greatest <= least); // lower numbers are more urgent
+///     let fast = Stream::with_options(&dev, StreamOptions { non_blocking: true, priority: greatest })?;
+///     let s = dev.new_stream()?;
+///
+///     // `time` brackets the work with two events and returns the GPU time in milliseconds.
+///     let mut y = dev.upload(&vec![1.0f32; 1 << 12])?;
+///     let ((), ms) = s.time(|s| scale::launch(s, LaunchConfig::for_elements(1 << 12, 256), 3.0, &mut y))?;
+///     assert!(ms >= 0.0);
+///
+///     // A host callback runs once the earlier work is done.
+///     let done = Arc::new(AtomicBool::new(false));
+///     let flag = done.clone();
+///     s.launch_host_fn(move || flag.store(true, Ordering::SeqCst))?;
+///     s.synchronize()?;
+///     assert!(done.load(Ordering::SeqCst) && s.query()?);
+///
+///     // The second launch writes `y` too: it waits for the first, though on another stream.
+///     scale::launch(&fast, LaunchConfig::for_elements(1 << 12, 256), 0.5, &mut y)?;
+///     assert!(y.to_vec()?.iter().all(|&v| v == 1.5));
+///
+///     // A kernel panic belongs to its stream: `s` reports it, once; `fast` never sees it.
+///     let mut z = dev.upload(&[7u32])?;
+///     checked_div::launch(&s, LaunchConfig::for_elements(1, 1), 0, &mut z)?;
+///     fast.synchronize()?;
+///     match s.synchronize() {
+///         Err(Error::KernelPanic(p)) => assert_eq!(p.message, "attempt to divide by zero"),
+///         other => panic!("expected a kernel panic, got {other:?}"),
+///     }
+///     s.synchronize()?;
+///     Ok(())
+/// }
+/// ```
 #[derive(Clone)]
 pub struct Stream {
     pub(crate) inner: Arc<StreamInner>,

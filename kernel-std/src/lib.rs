@@ -32,8 +32,36 @@ pub mod __private {
 /// code it prints nothing (it cannot panic like the device-only functions: the host copy of
 /// every kernel that prints would then end in unreachable code).
 ///
-/// ```ignore
-/// gpu_print!("block {} thread {}: {:.3}", block_idx().x, thread_idx().x, x);
+/// On the simulator, `kernel_sim::capture_output` collects what the launches inside it print
+/// (what a test of printed output needs); on a GPU the driver writes to the process's stdout.
+///
+/// ```
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn show(x: &[f32]) {
+///     let i = thread_idx().x;
+///     gpu_print!("thread {:>2}: {:.3}", i, x[i as usize]);
+///     gpu_print!(" bits {:#x} {:e}\n", x[i as usize].to_bits(), x[i as usize]);
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::simulator();
+///     let s = dev.new_stream()?;
+///     let x = dev.upload(&[0.5f32, -1.25])?;
+///     let (launched, text) = ferrocuda::kernel_sim::capture_output(|| {
+///         show::launch(&s, LaunchConfig::for_elements(2, 2), &x) // two threads
+///     });
+///     launched?;
+///     s.synchronize()?;
+///     // C's `%e` form, as CUDA's printf writes it.
+///     assert_eq!(
+///         text,
+///         "thread  0: 0.500 bits 0x3f000000 5.000000e-01\n\
+///          thread  1: -1.250 bits 0xbfa00000 -1.250000e+00\n"
+///     );
+///     Ok(())
+/// }
 /// ```
 #[macro_export]
 macro_rules! gpu_print {
@@ -44,8 +72,36 @@ macro_rules! gpu_print {
 
 /// [`gpu_print!`] followed by a newline (CUDA `printf("...\n")`).
 ///
-/// ```ignore
-/// gpu_println!("thread {:>3}: {:x}", thread_idx().x, bits);
+/// ```
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn hello(tag: u32) {
+///     if thread_idx().x % 16 == 0 {
+///         gpu_println!("block {} thread {:>2}: tag {:04x}", block_idx().x, thread_idx().x, tag);
+///     }
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::simulator();
+///     let s = dev.new_stream()?;
+///     let (launched, text) = ferrocuda::kernel_sim::capture_output(|| {
+///         hello::launch(&s, LaunchConfig::for_elements(64, 32), 0xbeef) // 2 blocks of 32
+///     });
+///     launched?;
+///     let mut lines: Vec<&str> = text.lines().collect();
+///     lines.sort(); // a GPU prints in no fixed order
+///     assert_eq!(
+///         lines,
+///         [
+///             "block 0 thread  0: tag beef",
+///             "block 0 thread 16: tag beef",
+///             "block 1 thread  0: tag beef",
+///             "block 1 thread 16: tag beef",
+///         ]
+///     );
+///     Ok(())
+/// }
 /// ```
 #[macro_export]
 macro_rules! gpu_println {

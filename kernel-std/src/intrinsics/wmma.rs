@@ -3,17 +3,44 @@
 //! `D = A * B + C` with [`mma_sync`] and stores D; all 32 lanes of the warp must make each call
 //! together with the same arguments (pointers, leading dimensions, layouts), as in CUDA.
 //!
-//! ```ignore
+//! ```
 //! use ferrocuda::prelude::wmma::*;
-//! let mut a: Fragment<MatrixA, 16, 16, 16, f16, RowMajor> = fragment();
-//! let mut b: Fragment<MatrixB, 16, 16, 16, f16, ColMajor> = fragment();
-//! let mut c: Fragment<Accumulator, 16, 16, 16, f32> = fragment();
-//! fill_fragment(&mut c, 0.0);
-//! load_matrix_sync(&mut a, x, row * lda, lda);      // slice, element offset, leading dimension
-//! load_matrix_sync(&mut b, y, col * ldb, ldb);
-//! c = mma_sync(&a, &b, &c);
-//! for i in 0..c.x.len() { c.x[i] = alpha * c.x[i]; } // `num_elements`
-//! store_matrix_sync(out, row * ldc + col, &c, ldc, MEM_ROW_MAJOR);
+//! use ferrocuda::prelude::*;
+//!
+//! /// `out = alpha * x * y` for one 16x16x16 tile, computed by one warp: `x` row-major,
+//! /// `y` column-major, both f16, accumulated in f32.
+//! #[kernel(block_dim(32))]
+//! pub fn tile_gemm(x: &[f16], y: &[f16], alpha: f32, out: &mut [f32]) {
+//!     let mut a: Fragment<MatrixA, 16, 16, 16, f16, RowMajor> = fragment();
+//!     let mut b: Fragment<MatrixB, 16, 16, 16, f16, ColMajor> = fragment();
+//!     let mut c: Fragment<Accumulator, 16, 16, 16, f32> = fragment();
+//!     fill_fragment(&mut c, 0.0);
+//!     load_matrix_sync(&mut a, x, 0, 16); // slice, element offset, leading dimension
+//!     load_matrix_sync(&mut b, y, 0, 16);
+//!     c = mma_sync(&a, &b, &c);
+//!     for i in 0..c.x.len() {
+//!         c.x[i] = alpha * c.x[i]; // elements in an order only the warp knows, as in CUDA
+//!     }
+//!     store_matrix_sync(out, 0, &c, 16, MEM_ROW_MAJOR);
+//! }
+//!
+//! fn main() -> Result<()> {
+//!     let dev = Device::simulator(); // sm_80 by default: f16 tensor cores
+//!     let s = dev.new_stream()?;
+//!     let xs: Vec<f32> = (0..256).map(|v| (v % 7) as f32).collect();
+//!     let ys: Vec<f32> = (0..256).map(|v| (v % 5) as f32 - 2.0).collect();
+//!     let half = |v: &Vec<f32>| v.iter().map(|&e| f16::from_f32(e)).collect::<Vec<_>>();
+//!     let (x, y) = (dev.upload(&half(&xs))?, dev.upload(&half(&ys))?);
+//!     let mut out = dev.alloc_zeroed::<f32>(256)?;
+//!     tile_gemm::launch(&s, LaunchConfig::for_elements(32, 32), &x, &y, 0.5, &mut out)?;
+//!     let got = out.to_vec()?;
+//!     for (r, c) in [(0, 0), (5, 11), (15, 15)] {
+//!         // Row r of x times column c of y (y is column-major: column c is contiguous).
+//!         let dot: f32 = (0..16).map(|k| xs[r * 16 + k] * ys[c * 16 + k]).sum();
+//!         assert_eq!(got[r * 16 + c], 0.5 * dot);
+//!     }
+//!     Ok(())
+//! }
 //! ```
 //!
 //! The fragment types are exactly the guide's (f16 m16n16k16 with f16 or f32 accumulators,
