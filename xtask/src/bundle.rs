@@ -10,7 +10,9 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::sync::Mutex;
+
+use crate::progress::Progress;
 
 /// `cargo xtask gpu-bundle [--out DIR]`.
 #[derive(clap::Args, Debug)]
@@ -22,51 +24,8 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let out = args.out.clone();
-    let started = Instant::now();
-    let step = |what: &str| {
-        eprintln!(
-            "[{:>6.1}s] gpu-bundle: {what}",
-            started.elapsed().as_secs_f32()
-        )
-    };
-    step("building the workspace's tests, examples and binaries in release (cargo's progress follows)");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // cargo's own progress and diagnostics go straight to our stderr; its stdout is the JSON
-    // stream of artifacts, read as it comes so each finished executable is reported.
-    let mut child = Command::new(&cargo)
-        .args([
-            "build",
-            "--release",
-            "--workspace",
-            "--tests",
-            "--examples",
-            "--bins",
-            "--message-format=json-render-diagnostics",
-        ])
-        .env("CARGO_PROFILE_RELEASE_STRIP", "symbols")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    let mut artifacts = Vec::new();
-    let stdout = child.stdout.take().ok_or("cargo's stdout")?;
-    for line in BufReader::new(stdout).lines() {
-        let line = line.map_err(|e| format!("reading cargo's output: {e}"))?;
-        if let Some(a) = parse_artifact(&line) {
-            artifacts.push(a);
-            step(&format!(
-                "built {} executable(s), latest {}",
-                artifacts.len(),
-                artifacts[artifacts.len() - 1].2
-            ));
-        }
-    }
-    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!(
-            "cargo build failed ({status}); its errors are above"
-        ));
-    }
+    let artifacts = build(&cargo)?;
     if out.exists() {
         fs::remove_dir_all(&out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
     }
@@ -75,12 +34,11 @@ pub fn run(args: &Args) -> Result<(), String> {
     fs::create_dir_all(&bin_dir).map_err(|e| e.to_string())?;
     fs::create_dir_all(&test_dir).map_err(|e| e.to_string())?;
 
-    step(&format!(
-        "listing the GPU tests of {} executables and copying the bundle's",
-        artifacts.len()
-    ));
+    let listing = Progress::items("gpu-bundle: selecting executables", artifacts.len() as u64);
     let mut tests = Vec::new();
     for (exe, is_test, name) in artifacts {
+        listing.detail(&name);
+        let _done = Inc(&listing);
         // The bundle is the GPU suite: test binaries without `#[ignore]`d (GPU) tests run in
         // `cargo test` already and stay out, which keeps the folder well under the 64 MiB limit.
         if is_test && (CPU_ONLY.contains(&name.as_str()) || !has_ignored_tests(&exe)) {
@@ -101,7 +59,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         };
         fs::copy(&exe, &dest).map_err(|e| format!("copy {exe}: {e}"))?;
     }
-    step("copying the CUDA C twins and the peers' scripts, writing run.sh and sanitize.sh");
+    listing.finish(&format!("{} test binaries selected", tests.len()));
+    eprintln!("gpu-bundle: copying the CUDA C twins and the peers' scripts, writing run.sh and sanitize.sh");
     copy_dir(Path::new("benches/reference"), &out.join("reference"))?;
     // The porting corpus's peers (Numba-CUDA, Triton), run by `bench corpus --peers`.
     copy_dir(Path::new("benches/peers"), &out.join("peers"))?;
@@ -122,8 +81,106 @@ pub fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// (executable path, is a test harness, target name).
+type Artifact = (String, bool, String);
+
+/// Builds the workspace's tests, examples and binaries in release, with a spinner (plain lines
+/// off a terminal) saying how many units are done and what cargo compiles now: a release build
+/// of the compiler takes minutes without a line of output otherwise. cargo's stdout is the JSON
+/// stream of artifacts, read as it comes; its stderr ("Compiling x", diagnostics) is read by a
+/// second thread, which shows the crate being compiled and passes every other line through.
+fn build(cargo: &str) -> Result<Vec<Artifact>, String> {
+    let progress = Progress::spinner("gpu-bundle: release build");
+    progress.start("starting cargo build --release (tests, examples, binaries)");
+    let mut child = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--workspace",
+            "--tests",
+            "--examples",
+            "--bins",
+            "--message-format=json-render-diagnostics",
+        ])
+        .env("CARGO_PROFILE_RELEASE_STRIP", "symbols")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let stdout = child.stdout.take().ok_or("cargo's stdout")?;
+    let stderr = child.stderr.take().ok_or("cargo's stderr")?;
+    let state = Mutex::new(BuildState::default());
+    let artifacts = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                match line.trim_start().strip_prefix("Compiling ") {
+                    Some(what) => {
+                        let mut st = state.lock().unwrap();
+                        st.compiling = what.split(' ').next().unwrap_or(what).to_string();
+                        progress.detail(&st.describe());
+                    }
+                    None => progress.println(&line),
+                }
+            }
+        });
+        let mut artifacts = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.map_err(|e| format!("reading cargo's output: {e}"))?;
+            if !line.contains("\"compiler-artifact\"") {
+                continue;
+            }
+            let mut st = state.lock().unwrap();
+            st.units += 1;
+            if let Some(a) = parse_artifact(&line) {
+                artifacts.push(a);
+                st.executables += 1;
+            }
+            progress.detail(&st.describe());
+        }
+        Ok::<_, String>(artifacts)
+    })?;
+    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "cargo build failed ({status}); its errors are above"
+        ));
+    }
+    progress.finish(&format!("built {} executables", artifacts.len()));
+    Ok(artifacts)
+}
+
+/// What the build has done so far.
+#[derive(Default)]
+struct BuildState {
+    units: usize,
+    executables: usize,
+    compiling: String,
+}
+
+impl BuildState {
+    fn describe(&self) -> String {
+        let mut s = format!(
+            "{} units built ({} executables)",
+            self.units, self.executables
+        );
+        if !self.compiling.is_empty() {
+            s += &format!("; compiling {}", self.compiling);
+        }
+        s
+    }
+}
+
+/// Counts an item done when dropped, on every path out of a loop body.
+struct Inc<'a>(&'a Progress);
+
+impl Drop for Inc<'_> {
+    fn drop(&mut self) {
+        self.0.inc();
+    }
+}
+
 /// Returns (executable path, is a test harness, target name) for a compiler-artifact line with an executable.
-fn parse_artifact(line: &str) -> Option<(String, bool, String)> {
+fn parse_artifact(line: &str) -> Option<Artifact> {
     let v: serde_json::Value = serde_json::from_str(line).ok()?;
     if v["reason"] != "compiler-artifact" {
         return None;
@@ -243,7 +300,35 @@ exit $fail
 
 #[cfg(test)]
 mod tests {
-    use super::parse_artifact;
+    use super::{build, parse_artifact};
+
+    /// The build reads cargo's two streams as they come: artifacts from stdout (libraries are
+    /// counted, executables kept), progress and diagnostics from stderr; cargo's failure is ours.
+    #[cfg(unix)]
+    #[test]
+    fn build_collects_executables_from_a_running_cargo() {
+        let dir = std::env::temp_dir().join(format!("xtask-fake-cargo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("cargo");
+        let lib = r#"{"reason":"compiler-artifact","target":{"kind":["lib"],"name":"kernel_ir"},"profile":{"test":false},"executable":null}"#;
+        let exe = r#"{"reason":"compiler-artifact","target":{"kind":["test"],"name":"gpu_e2e"},"profile":{"test":true},"executable":"/w/gpu_e2e-1"}"#;
+        let script = format!(
+            "#!/bin/sh\necho '   Compiling kernel-ir v0.1.0' >&2\necho '{lib}'\necho 'warning: unused' >&2\necho '{exe}'\necho '{{\"reason\":\"build-finished\",\"success\":true}}'\n"
+        );
+        std::fs::write(&fake, script).unwrap();
+        super::set_executable(&fake).unwrap();
+        let got = build(fake.to_str().unwrap()).unwrap();
+        assert_eq!(
+            got,
+            [("/w/gpu_e2e-1".to_string(), true, "gpu_e2e".to_string())]
+        );
+        let failing = dir.join("failing-cargo");
+        std::fs::write(&failing, "#!/bin/sh\necho 'error: nope' >&2\nexit 101\n").unwrap();
+        super::set_executable(&failing).unwrap();
+        let err = build(failing.to_str().unwrap()).unwrap_err();
+        assert!(err.contains("cargo build failed"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn artifacts_are_read_from_cargo_json() {

@@ -1,15 +1,17 @@
 //! `cargo xtask <command>`: developer tooling that is easier in Rust than in shell.
 //!
-//! Commands: `ptx`, `compile-time`, `compile-budget`, `gpu-bundle`, `bench` (and `bench corpus`),
-//! `cycles`, `list`. Their arguments are declared once, with clap's derive API, next to the code
-//! that uses them (each module's `Args`); `cargo xtask <command> --help` prints them. A
-//! hand-written parser had drifted from its usage text and ran a benchmark on `bench --help`.
+//! Commands: `ptx`, `compile-time`, `compile-budget`, `gpu-bundle`, `bench` (and `bench corpus`,
+//! `bench chart`), `cycles`, `list`. Their arguments are declared once, with clap's derive API,
+//! next to the code that uses them (each module's `Args`); `cargo xtask <command> --help` prints
+//! them. A hand-written parser had drifted from its usage text and ran a benchmark on
+//! `bench --help`.
 
 mod bench;
 mod bundle;
 mod compile_budget;
 mod compile_time;
 mod cycles;
+mod progress;
 mod ptx_dump;
 mod sanitize;
 
@@ -106,6 +108,7 @@ mod cli_tests {
             .map(|c| format!("{} --help", c.get_name()))
             .collect();
         lines.push("bench corpus --help".into());
+        lines.push("bench chart --help".into());
         for must in [
             "ptx",
             "gpu-bundle",
@@ -201,11 +204,25 @@ mod cli_tests {
                 assert_eq!(cases, ["transpose"]);
                 assert!(peers);
             }
-            None => panic!("no corpus mode"),
+            other => panic!("no corpus mode: {other:?}"),
         }
         match bench("bench corpus").mode {
             Some(bench::Mode::Corpus { cases, peers }) => assert!(cases.is_empty() && !peers),
-            None => panic!("no corpus mode"),
+            other => panic!("no corpus mode: {other:?}"),
+        }
+        match bench("bench chart").mode {
+            Some(bench::Mode::Chart { json, out }) => {
+                assert_eq!(json, std::path::Path::new("docs/bench/bench.json"));
+                assert!(out.is_none());
+            }
+            other => panic!("no chart mode: {other:?}"),
+        }
+        match bench("bench chart r.json --out o").mode {
+            Some(bench::Mode::Chart { json, out }) => {
+                assert_eq!(json, std::path::Path::new("r.json"));
+                assert_eq!(out.as_deref(), Some(std::path::Path::new("o")));
+            }
+            other => panic!("no chart mode: {other:?}"),
         }
         // The full suite's corpus workload, after others, stays a workload name.
         let a = bench("bench saxpy corpus");

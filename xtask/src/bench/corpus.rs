@@ -19,6 +19,7 @@ use super::peers;
 use super::report::{self, Measured, Row, Unit};
 use super::timing::time_pair;
 use super::twins::Twins;
+use crate::progress::Progress;
 
 /// The corpus as a workload of the full suite: one row per case, then the summary rows.
 pub fn workload(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
@@ -56,26 +57,24 @@ pub fn run(
 }
 
 fn measure_all(dev: &Device, twins: &Twins, wanted: &[&str]) -> Vec<Measured> {
-    let started = std::time::Instant::now();
+    let selected: Vec<&Case> = corpus::cases()
+        .filter(|c| wanted.is_empty() || wanted.iter().any(|w| c.name.starts_with(w)))
+        .collect();
+    let progress = Progress::items("corpus", selected.len() as u64);
     let mut out = Vec::new();
-    for case in corpus::cases() {
-        if !wanted.is_empty() && !wanted.iter().any(|w| case.name.starts_with(w)) {
-            continue;
-        }
-        eprintln!(
-            "[{:>5.1}s] corpus {} ...",
-            started.elapsed().as_secs_f32(),
-            case.name
-        );
+    for case in selected {
+        progress.start(case.name);
         let row = measure(dev, twins, case).unwrap_or_else(|e| {
-            eprintln!("  {} failed: {e}", case.name);
+            progress.println(&format!("  {} failed: {e}", case.name));
             Row::failed(case.name, &e)
         });
         out.push(Measured {
             case: case.name,
             row,
         });
+        progress.inc();
     }
+    progress.finish(&format!("{} cases", out.len()));
     out
 }
 

@@ -7,6 +7,7 @@
 //!
 //! `cargo xtask bench corpus [CASES...] [--peers]` runs the porting corpus alone (see `corpus.rs`).
 
+mod chart;
 mod checks;
 mod corpus;
 mod cublas;
@@ -21,6 +22,8 @@ mod workloads_intrinsics;
 use std::time::Instant;
 
 use ferrocuda::host_runtime::Device;
+
+use crate::progress::Progress;
 
 pub use math::kernel_def as math_kernel_def;
 pub use report::Row;
@@ -46,9 +49,21 @@ pub enum Mode {
         #[arg(long)]
         peers: bool,
     },
+    /// Redraw bench.svg and bench.png from a bench.json (no GPU needed).
+    Chart {
+        /// The report to draw.
+        #[arg(default_value = "docs/bench/bench.json")]
+        json: std::path::PathBuf,
+        /// Where to write the charts (default: the report's folder).
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
+    if let Some(Mode::Chart { json, out }) = &args.mode {
+        return redraw(json, out.as_deref());
+    }
     let started = Instant::now();
     let dev = Device::new(0).map_err(|e| format!("the benchmark needs a GPU: {e}"))?;
     let props = dev.properties();
@@ -76,27 +91,56 @@ pub fn run(args: &Args) -> Result<(), String> {
         return Ok(());
     }
     let wanted: Vec<&str> = args.workloads.iter().map(String::as_str).collect();
+    let selected: Vec<_> = workloads::ALL
+        .iter()
+        .filter(|w| wanted.is_empty() || wanted.iter().any(|n| w.name.starts_with(n)))
+        .collect();
+    let progress = Progress::items("bench", selected.len() as u64);
     let mut rows = Vec::new();
-    for w in workloads::ALL {
-        if !wanted.is_empty() && !wanted.iter().any(|n| w.name.starts_with(n)) {
-            continue;
-        }
-        eprintln!("[{:>5.1}s] {} ...", started.elapsed().as_secs_f32(), w.name);
+    for w in selected {
+        progress.start(w.name);
         match (w.run)(&dev, &twins) {
             Ok(mut r) => rows.append(&mut r),
             Err(e) => {
-                eprintln!("  {} failed: {e}", w.name);
+                progress.println(&format!("  {} failed: {e}", w.name));
                 rows.push(Row::failed(w.name, &e));
             }
         }
+        progress.inc();
     }
+    progress.finish(&format!("{} rows", rows.len()));
     report::print_table(&header, &rows);
     let out_dir = std::env::var("OUT").unwrap_or_else(|_| ".".into());
-    report::write_json(&format!("{out_dir}/bench.json"), &header, &rows)?;
-    report::write_svg(&format!("{out_dir}/bench.svg"), &header, &rows)?;
+    let json = format!("{out_dir}/bench.json");
+    report::write_json(&json, &header, &rows)?;
+    let report = report::Report::new(&header, &rows);
+    let (charts, note) = chart::write(std::path::Path::new(&out_dir), &report)?;
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    let charts: Vec<String> = charts.iter().map(|p| p.display().to_string()).collect();
     eprintln!(
-        "bench done in {:.1}s; wrote {out_dir}/bench.json and {out_dir}/bench.svg",
-        started.elapsed().as_secs_f32()
+        "bench done in {:.1}s; wrote {json}, {}",
+        started.elapsed().as_secs_f32(),
+        charts.join(", ")
     );
+    Ok(())
+}
+
+/// `bench chart`: the charts of a report written earlier, from its own numbers.
+fn redraw(json: &std::path::Path, out: Option<&std::path::Path>) -> Result<(), String> {
+    let text = std::fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let report: report::Report =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let dir = out
+        .or_else(|| json.parent().filter(|p| !p.as_os_str().is_empty()))
+        .unwrap_or(std::path::Path::new("."));
+    let (written, note) = chart::write(dir, &report)?;
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    for p in written {
+        eprintln!("wrote {}", p.display());
+    }
     Ok(())
 }

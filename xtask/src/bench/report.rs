@@ -1,9 +1,4 @@
-//! The benchmark's outputs: a table on stdout, JSON (serde) and an SVG bar chart.
-//!
-//! The chart stays hand-written: a few dozen lines of `<rect>` and `<text>` for one kind of chart,
-//! where plotters (the chart library that writes SVG and PNG) would add its dependency tree
-//! (font and image crates) to a tool that CI builds on two cores. A PNG is one
-//! `rsvg-convert bench.svg > bench.png` away.
+//! The benchmark's outputs: a table on stdout and JSON (serde); the charts are `chart`'s.
 
 use serde::{Deserialize, Serialize};
 
@@ -167,7 +162,9 @@ pub struct Report {
 pub struct JsonRow {
     pub name: String,
     pub unit: Unit,
-    /// Bytes or flops per run (0 for plain times).
+    /// Bytes or flops per run (0 for plain times; reports from before it was written have
+    /// none, and read back as 0).
+    #[serde(default)]
     pub amount: f64,
     pub ours: Option<JsonTiming>,
     pub reference: Option<JsonTiming>,
@@ -212,67 +209,35 @@ impl Report {
     }
 }
 
+#[cfg(test)]
+impl Report {
+    /// The rows back, as measured.
+    pub fn rows(&self) -> Vec<Row> {
+        let timing = |t: &Option<JsonTiming>| {
+            t.as_ref().map(|t| Timing {
+                median_ms: t.median_ms,
+                min_ms: t.min_ms,
+                max_ms: t.max_ms,
+            })
+        };
+        self.rows
+            .iter()
+            .map(|r| Row {
+                name: r.name.clone(),
+                unit: r.unit,
+                amount: r.amount,
+                ours: timing(&r.ours),
+                reference: timing(&r.reference),
+                error: r.error.clone(),
+            })
+            .collect()
+    }
+}
+
 pub fn write_json(path: &str, header: &str, rows: &[Row]) -> Result<(), String> {
     let text = serde_json::to_string_pretty(&Report::new(header, rows))
         .map_err(|e| format!("{path}: {e}"))?;
     std::fs::write(path, text + "\n").map_err(|e| format!("{path}: {e}"))
-}
-
-/// Horizontal bars, one pair per throughput row, scaled per row to the larger of the two.
-pub fn write_svg(path: &str, header: &str, rows: &[Row]) -> Result<(), String> {
-    let rows: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.ours.is_some() && matches!(r.unit, Unit::GBps | Unit::Tflops))
-        .collect();
-    let (w, bar_h, left) = (900.0, 16.0, 330.0);
-    let h = 60.0 + rows.len() as f64 * 50.0;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">Ferrocuda (blue) vs nvcc twin / reference (grey): {}</text>\n",
-        xml(header)
-    );
-    for (i, r) in rows.iter().enumerate() {
-        let y = 45.0 + i as f64 * 50.0;
-        let o = r.ours.as_ref().map(|t| r.value(t)).unwrap_or(0.0);
-        let f = r.reference.as_ref().map(|t| r.value(t)).unwrap_or(0.0);
-        let max = o.max(f).max(1e-9);
-        let scale = (w - left - 120.0) / max;
-        s += &format!(
-            "<text x=\"10\" y=\"{}\">{}</text>\n",
-            y + 20.0,
-            xml(&r.name)
-        );
-        s += &format!(
-            "<rect x=\"{left}\" y=\"{y}\" width=\"{}\" height=\"{bar_h}\" fill=\"#3572b0\"/>\n",
-            o * scale
-        );
-        s += &format!(
-            "<text x=\"{}\" y=\"{}\">{o:.1} {}</text>\n",
-            left + o * scale + 5.0,
-            y + 12.0,
-            r.unit_name()
-        );
-        if f > 0.0 {
-            s += &format!(
-                "<rect x=\"{left}\" y=\"{}\" width=\"{}\" height=\"{bar_h}\" fill=\"#999\"/>\n",
-                y + bar_h + 2.0,
-                f * scale
-            );
-            s += &format!(
-                "<text x=\"{}\" y=\"{}\">{f:.1} {}</text>\n",
-                left + f * scale + 5.0,
-                y + bar_h + 14.0,
-                r.unit_name()
-            );
-        }
-    }
-    s += "</svg>\n";
-    std::fs::write(path, s).map_err(|e| format!("{path}: {e}"))
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// One measured case: its short name (what peers match on) and its row.
@@ -314,27 +279,16 @@ mod tests {
         ]
     }
 
-    /// The rows back from a report, as measured.
-    fn rows_of(report: &Report) -> Vec<Row> {
-        let timing = |t: &Option<JsonTiming>| {
-            t.as_ref().map(|t| Timing {
-                median_ms: t.median_ms,
-                min_ms: t.min_ms,
-                max_ms: t.max_ms,
-            })
-        };
-        report
-            .rows
-            .iter()
-            .map(|r| Row {
-                name: r.name.clone(),
-                unit: r.unit,
-                amount: r.amount,
-                ours: timing(&r.ours),
-                reference: timing(&r.reference),
-                error: r.error.clone(),
-            })
-            .collect()
+    /// Reports written before rows had an `amount` (docs/bench/bench.json) still read, so their
+    /// charts can be redrawn from the values they hold.
+    #[test]
+    fn reports_without_amounts_read() {
+        let text = r#"{"device": "H100", "rows": [{"name": "copy", "unit": "GB/s",
+            "ours": {"median_ms": 0.7, "min_ms": 0.7, "max_ms": 0.8, "value": 3011.0},
+            "reference": null, "ratio": null, "error": null}]}"#;
+        let r: Report = serde_json::from_str(text).unwrap();
+        assert_eq!(r.rows[0].amount, 0.0);
+        assert_eq!(r.rows[0].ours.as_ref().unwrap().value, 3011.0);
     }
 
     #[test]
@@ -348,7 +302,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         let back: Report = serde_json::from_str(&text).unwrap();
         assert_eq!(back, Report::new("H100 (sm_90), \"nvcc\"", &rows));
-        assert_eq!(rows_of(&back), rows);
+        assert_eq!(back.rows(), rows);
         // What readers of bench.json rely on: unit spelled as in the table, value and ratio there.
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["rows"][0]["unit"], "GB/s");
