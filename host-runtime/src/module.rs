@@ -3,7 +3,7 @@
 //!
 //! [`Module::from_ptx`] and [`Module::from_cubin`] are the raw escape hatch (benchmarks, hand
 //! written PTX); generated launchers reach the same code through the kernel cache. A JIT failure
-//! becomes [`Error::Jit`](crate::Error::Jit) with the driver's log and the PTX line the log points
+//! becomes [`Error::Jit`] with the driver's log and the PTX line the log points
 //! at.
 
 use std::ffi::c_void;

@@ -24,9 +24,9 @@ pub mod __private {
 /// CUDA's device `printf` with Rust's format syntax: prints numbers from a kernel.
 ///
 /// Inside `#[kernel]` / `#[device]` code the attribute macro compiles each call to a `vprintf`
-/// call with a C format string (see [`printf`] for how Rust specs map to C conversions and what is
-/// rejected); the GPU driver prints the text to stdout when the host synchronizes, the simulator
-/// as each thread runs. This `macro_rules!` definition only serves the hidden host copy of the
+/// call with a C format string (`docs/printf.md` tells how Rust specs map to C conversions and
+/// what is rejected); the GPU driver prints the text to stdout when the host synchronizes, the
+/// simulator as each thread runs. This `macro_rules!` definition only serves the hidden host copy of the
 /// kernel that rustc type-checks, so rustc checks the format string and that every argument
 /// implements the trait its placeholder names, exactly as for `print!`. Called in ordinary host
 /// code it prints nothing (it cannot panic like the device-only functions: the host copy of

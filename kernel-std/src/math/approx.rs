@@ -2,7 +2,7 @@
 //! functions (`ex2(x)` in device code lowers to the intrinsic-table entry `approx_ex2.f32`, one
 //! `ex2.approx.f32` instruction). CUDA's own f32 library is built on the same instructions.
 //! Each function is declared once (`approx!`): its host twin, its table entry and its companion
-//! module; `intrinsics` lists them ([`SPECS`]) in the table. Not user API.
+//! module; `intrinsics` lists them (`SPECS`) in the table. Not user API.
 //!
 //! On the GPU the results are implementation-defined within the PTX bounds; the simulator (and
 //! the host twins below, which run when a math function is called on the host, e.g. by unit
