@@ -31,8 +31,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, fadd_rz, fma_sat, select, select_u32};
-use crate::api::fma_rd;
+use super::approx::{ex2, ex2_ftz, fadd_rz, fma_rd, fma_sat, select, select_u32};
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
 /// as `(2^f, 2^j)`, whose product is the result rounded once (see the module documentation).
@@ -243,14 +242,21 @@ pub fn ln_1p(x: f32) -> f32 {
     ln_1p_scaled(x, 0.0)
 }
 
-/// `log(1 + x) + extra_e * ln2` (`extra_e` a small integer), as [`ln_1p`] with the exponent
-/// raised: the inverse hyperbolic functions' `log(2|x|)` for huge `|x|` without a branch.
+/// `1 + x = 2^e (1 + f)` as `(e * 2^23, f)` (the exponent still in the bits' position, as an
+/// integer), `f` in `[-1/4, 1/2)` rounded once (exact where `x` is an integer, as `x - 1` in
+/// `lgamma`'s logarithm of `x`).
 #[device]
-pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
+fn log1p_split(x: f32) -> (u32, f32) {
     let eb = fadd_rz(1.0, x).to_bits().wrapping_sub(0x3f40_0000) & 0xff80_0000;
     let xs = f32::from_bits(x.to_bits().wrapping_sub(eb));
     // 2^-e - 1, from 4 * 2^-e (normal for every e up to 128).
     let f = xs + 0.25f32.mul_add(f32::from_bits(0x4080_0000u32.wrapping_sub(eb)), -1.0);
+    (eb, f)
+}
+
+/// `(log(1 + f) - f) / f^2` on `[-1/4, 1/2)` (relative minimax, `fit_coeffs.py`).
+#[device]
+fn log1p_q(f: f32) -> f32 {
     let q = -0.04490842670202255f32;
     let q = q.mul_add(f, 0.10448208451271057);
     let q = q.mul_add(f, -0.13162212073802948);
@@ -259,11 +265,52 @@ pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
     let q = q.mul_add(f, 0.19990606606006622);
     let q = q.mul_add(f, -0.250000536441803);
     let q = q.mul_add(f, 0.3333345353603363);
-    let q = q.mul_add(f, -0.5);
-    let l = q.mul_add(f * f, f);
+    q.mul_add(f, -0.5)
+}
+
+/// `log(1 + x) + extra_e * ln2` (`extra_e` a small integer), as [`ln_1p`] with the exponent
+/// raised: the inverse hyperbolic functions' `log(2|x|)` for huge `|x|` without a branch.
+#[device]
+pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
+    let (eb, f) = log1p_split(x);
+    let l = log1p_q(f).mul_add(f * f, f);
     let e = ((eb as i32) as f32).mul_add(1.1920928955078125e-07, extra_e);
     let r = e.mul_add(0.6931471824645996, l);
     // log1p(-0) = -0 (the sum with e*ln2 = +0 would give +0); -1, below and non-finite from
     // `1 + x` (exact where it matters: at -1 and beyond +-inf).
     select(x == 0.0, x, log_fix(1.0 + x, r))
+}
+
+/// `log(1 + x)` for `x > -1` (finite, or `+inf` giving `128 ln2`: callers select) as a
+/// double-f32 `(hi, lo)`: `e * LN2_HI` exact, its sum with `f` by Fast2Sum (`|e ln2| > |f|`
+/// or `e = 0`), the rest in `lo`. With `x = x' - 1` exact, `log x'` for `lgamma`/`tgamma`'s
+/// Stirling formula (`lo`'s error about `2^-27` absolute); with any `x`, `log1p` (`hi + lo`).
+#[device]
+pub fn ln_1p_hi_lo(x: f32) -> (f32, f32) {
+    let (eb, f) = log1p_split(x);
+    let e = ((eb as i32) as f32) * 1.1920928955078125e-07;
+    let a = e * 0.693145751953125;
+    let hi = a + f;
+    let err = (a - hi) + f;
+    let lo = log1p_q(f).mul_add(f * f, e * 1.428606765330187e-06);
+    (hi, err + lo)
+}
+
+/// `e^(x + xl) * 2^-k` as `(2^f, 2^j)`, [`exp_parts`] of a double-f32 argument: the low
+/// part joins `f` through one more fma (`tgamma`'s Stirling exponent).
+#[device]
+pub fn exp_parts_dd(x: f32, xl: f32, k: f32) -> (f32, f32) {
+    let c_hi = 1.4426950216293335f32;
+    let t = fma_sat(
+        x,
+        c_hi * 0.003952569169960474,
+        0.5 - k * 0.003952569169960474,
+    );
+    let u = fma_rd(t, 253.0, 12582913.0);
+    let f = x.mul_add(c_hi, (12583039.0 - k) - u);
+    let f = x.mul_add(1.925963033500011e-08, f);
+    let f = xl.mul_add(c_hi, f);
+    let m = ex2_ftz(f);
+    let s = f32::from_bits(u.to_bits() << 23);
+    (m, s)
 }

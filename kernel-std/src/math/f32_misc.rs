@@ -1,8 +1,8 @@
 //! f32 `rsqrt`, `cbrt`, `hypot`, `powf`, `fmod` and `copysign`, in f32 arithmetic.
 //!
 //! `rsqrt` is CUDA's `rsqrtf`, the hardware instruction (MUFU.RSQ). `cbrt` refines the hardware
-//! estimate `2^(log2(x)/3)` by one Newton step whose residual `r^3 - x` is formed exactly
-//! (`r*r` as a double-f32), so only the final addition rounds. `hypot` scales both arguments by
+//! estimate `y = 2^(-2/3 log2(x))`, `r = x y`, by one Newton step `r (1 + (1 - r y r)/3)`
+//! (two MUFU, as CUDA's; about 0.8 ulp). `hypot` scales both arguments by
 //! a power of two (exact) before the square root of `fma(a, a, b*b)` (MUFU.RSQ and a correction
 //! step). `powf` is
 //! `2^(y * log2|x|)` with `log2|x|` as a double-f32 (`2 atanh(s)`, `s = (m - 1)/(m + 1)`, the
@@ -33,22 +33,26 @@ pub fn copysign(x: f32, y: f32) -> f32 {
     f32::from_bits((x.to_bits() & 0x7fff_ffff) | (y.to_bits() & 0x8000_0000))
 }
 
-/// Straight-line: subnormals scaled by selects, zeros, infinities and NaN (`x + x`) by a
-/// select at the end.
+/// Straight-line: subnormals scaled by selects; `y = v^(-2/3)` from MUFU.LG2 and MUFU.EX2
+/// (CUDA's two units: no reciprocal), `r = v y`, then one Newton step `r (1 + h/3)` with
+/// `h = 1 - r (y r)` (`= -3e` for `r = v^(1/3) (1 + e)`, so the step leaves `e^2`; the rounding
+/// of `y r` adds about a third of an ulp before the final rounding). Zeros and infinities are
+/// the `x` with `x + x == x` (the result `x + x`); NaN stays NaN through the units, and the
+/// positive root takes `x`'s sign by one or.
 #[device]
 pub fn cbrt(x: f32) -> f32 {
     let a = x.abs();
     // Subnormals: scale by 2^24 (the root by 2^8).
     let sub = a < 1.17549435e-38;
     let v = select(sub, a * 16777216.0, a);
-    let r = ex2_ftz(lg2_ftz(v) * 0.3333333432674408);
-    // r - (r^3 - v) / (3 r^2), with r^3 - v formed exactly up to its last rounding.
-    let t = r * r;
-    let tl = r.mul_add(r, -t);
-    let e = t.mul_add(r, -v) + tl * r;
-    let r = (-e).mul_add(rcp_ftz(3.0 * t), r);
+    let y = ex2_ftz(lg2_ftz(v) * -0.6666666865348816);
+    let r = v * y;
+    let h = (-r).mul_add(y * r, 1.0);
+    let r = r.mul_add(h * 0.3333333432674408, r);
     let r = r * select(sub, 0.00390625, 1.0);
-    select(a > 0.0 && a < f32::INFINITY, copysign(r, x), x + x)
+    let d = x + x;
+    let r = f32::from_bits(r.to_bits() | (x.to_bits() & 0x8000_0000));
+    select(d != x, r, d)
 }
 
 /// `max * sqrt(1 + ...)` without overflow: both arguments scaled by the power of two that brings

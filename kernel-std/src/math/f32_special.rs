@@ -8,10 +8,15 @@
 //!
 //! Gamma: `Gamma(x) - 1` on `(0, 3]` from one polynomial `R(x) = (Gamma(x) - 1)/((x-1)(x-2))` on
 //! `[1, 2]` and the recurrence, arranged so the zeros at 1 and 2 are exact factors (`lgamma` is
-//! then `log1p` of it, accurate near its zeros). `x >= 3`: Stirling, with the exponent
-//! `(x - 1/2) log x - x` as a double-f32 and the remainder `lgamma - Stirling` as a polynomial in
-//! `1/x` (and its exponential for `tgamma`). Negative `x` down to -11: the recurrence up to
-//! `(0, 1]` (every `x + k` is exact); below, the reflection formula with `sinpi`.
+//! then `log1p` of it, accurate near its zeros). `x >= 3`: Stirling, with `log x` as a
+//! double-f32 (`log1p` of the exact `x - 1`) and the remainder `lgamma - Stirling` as a
+//! polynomial in `1/x`; `tgamma` exponentiates the double-f32 exponent with MUFU.EX2. For
+//! positive `x` (from `2^-24`) both paths run without a branch, sharing the reciprocal (and in
+//! `lgamma` the logarithm, whose argument is selected), and the result is selected, as nvcc's
+//! range branches would otherwise run one after another in a warp whose lanes hold different
+//! ranges. NaN, zero, negative and tiny `x` take one branch to the general code: negative `x`
+//! down to -11 by the recurrence up to `(0, 1]` (every `x + k` is exact); below, the reflection
+//! formula with `sinpi`.
 //! Coefficients: least-squares fits on Chebyshev nodes (`fit_coeffs.py`).
 
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
@@ -26,8 +31,8 @@
 use kernel_macros::device;
 
 use super::approx::{ex2_ftz, rcp_ftz, select};
-use super::f32_exp_log::{exp_parts, ln, ln_1p, ln_hi_lo};
-use super::f32_misc::{exp2_dd, log2_dd};
+use super::f32_exp_log::{exp_parts, exp_parts_dd, ln, ln_1p, ln_1p_hi_lo, ln_hi_lo};
+use super::f32_misc::log2_dd;
 use super::f32_trig::sinpi;
 
 #[device]
@@ -156,10 +161,27 @@ fn gamma_m1(x: f32) -> f32 {
     }
 }
 
-/// `lgamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)` for `x >= 3`.
+/// `Gamma(x) - 1` for `x` in `(0, 3]` without a branch, given `rx = 1/x`: one `R`
+/// evaluation on `[1, 2]` (argument `x + 1`, `x` or `x - 1`, by selects) and the same
+/// arrangement as [`gamma_m1`], written `a * (b R + c)` with `a`, `b`, `c` selected per
+/// interval (`(x-1)/x, x, -1`; `(x-1)(x-2), 1, 0`; `x-2, (x-1)(x-3), 1`), so the zeros at 1
+/// and 2 stay exact factors.
 #[device]
-fn stirling_corr(x: f32) -> f32 {
-    let t = recip(x);
+fn gamma_m1_sel(x: f32, rx: f32) -> f32 {
+    let lo = x < 1.0;
+    let hi = x > 2.0;
+    let r = gamma_r(select(lo, x + 1.0, select(hi, x - 1.0, x)));
+    let xm1 = x - 1.0;
+    let xm2 = x - 2.0;
+    let a = select(lo, xm1 * rx, select(hi, xm2, xm1 * xm2));
+    let b = select(lo, x, select(hi, xm1 * (x - 3.0), 1.0));
+    let c = select(lo, -1.0, select(hi, 1.0, 0.0));
+    a * b.mul_add(r, c)
+}
+
+/// `lgamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)` for `x >= 3`, given `t = 1/x`.
+#[device]
+fn stirling_corr(t: f32) -> f32 {
     let u = t * t;
     let p = 0.0005045318976044655f32;
     let p = p.mul_add(u, -0.0005671813851222396);
@@ -180,7 +202,7 @@ fn lgamma_stirling(x: f32) -> f32 {
     let bh = ah - x;
     let bb = bh - ah;
     let be = (ah - (bh - bb)) + (-x - bb);
-    let small = ((al + be) + stirling_corr(x)) + 1.56341771e-08;
+    let small = ((al + be) + stirling_corr(recip(x))) + 1.56341771e-08;
     bh + (small + 0.9189385175704956)
 }
 
@@ -214,8 +236,34 @@ fn is_int(x: f32) -> bool {
     x.floor() == x
 }
 
+/// Positive `x` from `2^-24` (the common case) without a branch: `Gamma(x) - 1` by
+/// [`gamma_m1_sel`] and `1/x` are computed for every `x`, then one logarithm, of `1 + u` with
+/// `u = Gamma(x) - 1` below 3 (`log1p`: accurate at the zeros 1 and 2) or `u = x - 1` (exact)
+/// from 3 on, as a double-f32 that Stirling's formula multiplies by `x - 1/2`; the result is
+/// selected, `x (log x - 1)` beyond `1e30` (where `(x - 1/2) log x` alone could overflow).
+/// NaN, zero, negative and tiny arguments take [`lgamma_rare`] under one branch.
 #[device]
 pub fn lgamma(x: f32) -> f32 {
+    if !(x >= 5.9604645e-08) {
+        return lgamma_rare(x);
+    }
+    let rx = recip(x);
+    let big = x >= 3.0;
+    let g = gamma_m1_sel(x, rx);
+    let (lh, ll) = ln_1p_hi_lo(select(big, x - 1.0, g));
+    let p = x - 0.5;
+    let ah = p * lh;
+    let al = p.mul_add(lh, -ah) + p.mul_add(ll, stirling_corr(rx) + 1.56341771e-08);
+    let s = (ah - x) + (al + 0.9189385175704956);
+    // lh + ll: +0 at 1 and 2 (the exact factor's zero may be -0).
+    let r = select(big, s, lh + ll);
+    // x = inf: log1p's reduction gives 128 ln2, the product inf.
+    select(x > 1e30, x * ((lh - 1.0) + ll), r)
+}
+
+/// `lgamma` for NaN, `x <= 0` and `0 < x < 2^-24`.
+#[device]
+fn lgamma_rare(x: f32) -> f32 {
     let a = x.abs();
     if x.is_nan() {
         return x;
@@ -226,20 +274,6 @@ pub fn lgamma(x: f32) -> f32 {
     if a < 5.9604645e-08 {
         // lgamma(x) = -log|x| - gamma x + ..., the second term below half an ulp.
         return -ln(a);
-    }
-    if x >= 3.0 {
-        return if x > 1e30 {
-            // x (log x - 1): the other terms are below 2^-90 of it (overflows past 4.08e36).
-            let (u, v) = ln_hi_lo(x, 0.0);
-            x * ((u - 1.0) + v)
-        } else {
-            lgamma_stirling(x)
-        };
-    }
-    if x > 0.0 {
-        // lgamma(1) = lgamma(2) = +0 (the product of the exact factors is -0 there).
-        let r = ln_1p(gamma_m1(x));
-        return if r == 0.0 { 0.0 } else { r };
     }
     if x >= -11.0 {
         // lgamma(x) = lgamma(w) - log|x (x+1) ... (x+n-1)|, w = x + n in (0, 1].
@@ -258,8 +292,35 @@ pub fn lgamma(x: f32) -> f32 {
     (1.1447298858494002 - ln(d)) - lgamma_stirling(a)
 }
 
+/// Positive `x` from `2^-24` without a branch: `1 + (Gamma(x) - 1)` below 3 ([`gamma_m1_sel`]),
+/// else `sqrt(2 pi) e^z` with Stirling's exponent `z = (x - 1/2) log x - x + corr(1/x)` as a
+/// double-f32 (the logarithm from [`ln_1p_hi_lo`] of `x - 1`, `ah - x` by two-sum) and `e^z`
+/// from MUFU.EX2 ([`exp_parts_dd`]), which overflows to `inf` on its own past 35.04; the
+/// result selected, `inf` beyond 35.5 (also for `x = inf`, where `z` is NaN). NaN, zero,
+/// negative and tiny arguments take [`tgamma_rare`] under one branch.
 #[device]
 pub fn tgamma(x: f32) -> f32 {
+    if !(x >= 5.9604645e-08) {
+        return tgamma_rare(x);
+    }
+    let rx = recip(x);
+    let g = gamma_m1_sel(x, rx);
+    let (lh, ll) = ln_1p_hi_lo(x - 1.0);
+    let p = x - 0.5;
+    let ah = p * lh;
+    let al = p.mul_add(lh, -ah) + p.mul_add(ll, stirling_corr(rx));
+    // ah - x exactly (two-sum).
+    let zh = ah - x;
+    let bb = zh - ah;
+    let ze = (ah - (zh - bb)) + (-x - bb);
+    let (m, s) = exp_parts_dd(zh, ze + al, 0.0);
+    let r = select(x >= 3.0, (m * 2.5066282749176025) * s, 1.0 + g);
+    select(x > 35.5, f32::INFINITY, r)
+}
+
+/// `tgamma` for NaN, `x <= 0` and `0 < x < 2^-24`.
+#[device]
+fn tgamma_rare(x: f32) -> f32 {
     if x.is_nan() {
         return x;
     }
@@ -268,13 +329,6 @@ pub fn tgamma(x: f32) -> f32 {
     }
     if x < 0.0 && is_int(x) {
         return f32::NAN;
-    }
-    if x > 35.5 {
-        return f32::INFINITY;
-    }
-    if x >= 3.0 {
-        let (c, zh, zl) = gamma_stirling(x);
-        return exp2_dd(zh, zl, c);
     }
     if x > 0.0 {
         return 1.0 + gamma_m1(x);

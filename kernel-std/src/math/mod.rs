@@ -31,6 +31,8 @@ mod f32_inv_trig;
 mod f32_misc;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_special;
+#[cfg(test)]
+mod f32_sweep_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
