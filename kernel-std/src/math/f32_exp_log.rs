@@ -7,7 +7,7 @@
 //! the bits of `j`, which rounds subnormal results once. Clamping `j` lets `f` carry the rest of
 //! the exponent, so overflow, underflow, infinities and NaN need no branch. `expm1` (1 ulp) uses
 //! no approximate unit: `e^f - 1` by a polynomial on `|f| <= ln2/2`, then `2^j (1 + p) - 1`
-//! summed with one exact two-sum step.
+//! summed at half scale with one exact two-sum step.
 //!
 //! log family: `x = 2^e * m`, `m` in `[2/3, 4/3)` from integer arithmetic on the bits (subnormals
 //! scaled by 2^23 first), `f = m - 1` exact, `log(1 + f) = f + f^2 q(f)` with `q` a degree-8
@@ -31,7 +31,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, fadd_rz, fma_rd, fma_sat, select, select_u32};
+use super::approx::{ex2, ex2_ftz, fadd_rz, fma_rd, fma_sat, select};
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
 /// as `(2^f, 2^j)`, whose product is the result rounded once (see the module documentation).
@@ -85,8 +85,10 @@ fn expm1_q(f: f32) -> f32 {
 
 /// One path for every argument (no branch): `j = round(x / ln2)` is 0 for `|x| < ln2/2`, where
 /// the sum below reduces to `x + x^2 q(x)` rounded once. `x` is clamped to `[-17.5, 88.8]`
-/// first (beyond, the result rounds to -1 or overflows to `inf` all the same), NaN restored at
-/// the end; the result has the sign of `x` (`expm1(-0) = -0`).
+/// first (beyond, the result rounds to -1 or overflows to `inf` all the same). The sum is
+/// formed at half scale, `(e^x - 1)/2` from `2^(j-1)` (normal for every `j` up to 128, so no
+/// case for `j = 128`), and doubled exactly at the end. `|x| < 2^-24` (zeros of either sign,
+/// and subnormals, which the half scale would round) and NaN give `x` by one select.
 #[device]
 pub fn expm1(x: f32) -> f32 {
     let xc = x.min(88.8).max(-17.5);
@@ -96,21 +98,16 @@ pub fn expm1(x: f32) -> f32 {
     let f1 = j.mul_add(-0.693145751953125, xc);
     let c = j * -1.428606765330187e-06;
     let w = (f1 * f1) * expm1_q(f1);
-    // 2^j, with j = 128 as 2^127 and a final doubling.
-    let big = j > 127.0;
-    let jb = t.to_bits().wrapping_sub(select_u32(big, 1, 0));
-    let s = f32::from_bits((jb << 23).wrapping_add(0x3f80_0000));
-    // e^x - 1 = (s - 1) + s*f1 + s*(w + c*(1 + f1 + w)); the first sum by Fast2Sum
-    // (|s - 1| >= 0.5 >= |s*f1| for j != 0; exact for j = 0).
-    let a = s - 1.0;
-    let b = s * f1;
-    let u = a + b;
-    let e = (a - u) + b;
+    // s = 2^(j-1) from the low bits of t.
+    let s = f32::from_bits((t.to_bits() << 23).wrapping_add(0x3f00_0000));
+    // (e^x - 1)/2 = (s - 1/2) + s*f1 + s*(w + c*(1 + f1 + w)); the first sum exact as Fast2Sum
+    // (|s - 1/2| >= |s*f1| for j != 0; exact for j = 0), its error by an fma.
+    let a = s - 0.5;
+    let u = s.mul_add(f1, a);
+    let e = s.mul_add(f1, a - u);
     let tail = c.mul_add((f1 + w) + 1.0, w);
-    let r = u + s.mul_add(tail, e);
-    let r = select(big, r * 2.0, r);
-    let r = f32::from_bits(r.to_bits() ^ ((r.to_bits() ^ x.to_bits()) & 0x8000_0000));
-    select(x.is_nan(), x, r)
+    let r = (u + s.mul_add(tail, e)) * 2.0;
+    select(!(x.abs() >= 5.9604645e-08), x, r)
 }
 
 /// `(log(1 + f) - f) / f^2` on `|f| <= 1/3` (degree 8).

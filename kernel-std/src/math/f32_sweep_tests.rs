@@ -10,6 +10,7 @@ extern "C" {
     fn lgamma(x: f64) -> f64;
     fn tgamma(x: f64) -> f64;
     fn cbrt(x: f64) -> f64;
+    fn expm1(x: f64) -> f64;
 }
 
 fn dist(got: f32, want: f32) -> u64 {
@@ -177,4 +178,20 @@ fn cbrt_f32_within_cuda_bound() {
     let xs = inputs(&[(-10.0, 10.0), (-1e4, 1e4), (0.5, 8.0)], 1 << 18);
     let w = worst(m::cbrt, |x| unsafe { cbrt(x) }, &xs, |_| false);
     check("cbrt", 1, w);
+}
+
+#[test]
+fn expm1_f32_within_cuda_bound() {
+    let xs = inputs(
+        &[
+            (-80.0, 80.0),
+            (-1.0, 1.0),
+            (-0.4, 0.4),
+            (-18.0, -16.0),
+            (88.0, 89.0),
+        ],
+        1 << 18,
+    );
+    let w = worst(m::expm1, |x| unsafe { expm1(x) }, &xs, |_| false);
+    check("expm1", 1, w);
 }
