@@ -269,13 +269,21 @@ fn log1p_q(f: f32) -> f32 {
 /// raised: the inverse hyperbolic functions' `log(2|x|)` for huge `|x|` without a branch.
 #[device]
 pub fn ln_1p_scaled(x: f32, extra_e: f32) -> f32 {
-    let (eb, f) = log1p_split(x);
-    let l = log1p_q(f).mul_add(f * f, f);
-    let e = ((eb as i32) as f32).mul_add(1.1920928955078125e-07, extra_e);
-    let r = e.mul_add(0.6931471824645996, l);
+    let r = ln_1p_core(x, extra_e);
     // log1p(-0) = -0 (the sum with e*ln2 = +0 would give +0); -1, below and non-finite from
     // `1 + x` (exact where it matters: at -1 and beyond +-inf).
     select(x == 0.0, x, log_fix(1.0 + x, r))
+}
+
+/// [`ln_1p_scaled`] for finite `x >= 0` only (`+0` at `+0`; NaN, infinities and `x < -1/4`
+/// give unspecified finite values): the inverse hyperbolic functions, whose arguments are
+/// such and which select their own special cases, skip the general fix-ups.
+#[device]
+pub fn ln_1p_core(x: f32, extra_e: f32) -> f32 {
+    let (eb, f) = log1p_split(x);
+    let l = log1p_q(f).mul_add(f * f, f);
+    let e = ((eb as i32) as f32).mul_add(1.1920928955078125e-07, extra_e);
+    e.mul_add(0.6931471824645996, l)
 }
 
 /// `log(1 + x)` for `x > -1` (finite, or `+inf` giving `128 ln2`: callers select) as a

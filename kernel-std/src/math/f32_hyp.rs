@@ -3,7 +3,8 @@
 //! `sinh`, `tanh`: odd polynomials near zero; elsewhere `sinh`, `cosh`, `tanh` come from
 //! `e^|x|` (`exp_parts`, MUFU.EX2) and a reciprocal (MUFU.RCP plus one Newton step); `e^|x|/2` is
 //! formed by halving the power-of-two factor, so `sinh`/`cosh` stay finite up to `ln(2 * MAX)`.
-//! The inverses go through the branch-free `log1p` of an argument without cancellation
+//! The inverses go through the branch-free `log1p` (its core: finite arguments `>= 0`, the
+//! special cases selected here) of an argument without cancellation
 //! (`asinh x = log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`, `acosh x = log1p(d + sqrt(d (x + 1)))`
 //! with `d = x - 1`, `atanh x = log1p(2|x| / (1 - |x|)) / 2`), roots and quotients from the
 //! approximate units as in CUDA, and `log(2|x|)` for huge `|x|`; special cases by selects.
@@ -20,7 +21,7 @@
 use kernel_macros::device;
 
 use super::approx::{ex2_ftz, rcp_ftz, rsqrt_approx, select};
-use super::f32_exp_log::{exp_parts, ln_1p, ln_1p_scaled};
+use super::f32_exp_log::{exp_parts, ln_1p_core};
 
 #[device]
 fn with_sign_of(v: f32, s: f32) -> f32 {
@@ -97,8 +98,9 @@ pub fn asinh(x: f32) -> f32 {
     let d = s.mul_add(rsqrt_approx(s), 1.0);
     let y = (a * rcp_ftz(d)).mul_add(a, a);
     let big = a > 8388608.0;
-    let r = ln_1p_scaled(select(big, a, y), select(big, 1.0, 0.0));
-    with_sign_of(r, x)
+    let r = ln_1p_core(select(big, a, y), select(big, 1.0, 0.0));
+    // Infinities and NaN: x itself.
+    select(a < f32::INFINITY, with_sign_of(r, x), x)
 }
 
 /// `log1p(d + sqrt(d (x + 1)))`, `d = x - 1`, the root from MUFU.RSQ and one correction
@@ -113,7 +115,8 @@ pub fn acosh(x: f32) -> f32 {
     let q = v * (h + h);
     let y = (-q).mul_add(q, v).mul_add(h, q) + d;
     let big = x > 8388608.0;
-    let r = ln_1p_scaled(select(big, x, y), select(big, 1.0, 0.0));
+    let r = ln_1p_core(select(big, x, y), select(big, 1.0, 0.0));
+    let r = select(x == f32::INFINITY, x, r);
     select(x > 1.0, r, select(x == 1.0, 0.0, f32::NAN))
 }
 
@@ -124,7 +127,7 @@ pub fn atanh(x: f32) -> f32 {
     let t = (a + a) * recip(1.0 - a);
     let r = select(
         a < 1.0,
-        0.5 * ln_1p(t),
+        0.5 * ln_1p_core(t, 0.0),
         select(a == 1.0, f32::INFINITY, f32::NAN),
     );
     with_sign_of(r, x)

@@ -11,6 +11,9 @@ extern "C" {
     fn tgamma(x: f64) -> f64;
     fn cbrt(x: f64) -> f64;
     fn expm1(x: f64) -> f64;
+    fn asinh(x: f64) -> f64;
+    fn acosh(x: f64) -> f64;
+    fn atanh(x: f64) -> f64;
 }
 
 fn dist(got: f32, want: f32) -> u64 {
@@ -194,4 +197,38 @@ fn expm1_f32_within_cuda_bound() {
     );
     let w = worst(m::expm1, |x| unsafe { expm1(x) }, &xs, |_| false);
     check("expm1", 1, w);
+}
+
+#[test]
+fn inverse_hyperbolic_f32_within_cuda_bounds() {
+    let xs = inputs(
+        &[(-5.0, 5.0), (-1.0, 1.0), (-1e4, 1e4), (-1e-3, 1e-3)],
+        1 << 17,
+    );
+    check(
+        "asinh",
+        3,
+        worst(m::asinh, |x| unsafe { asinh(x) }, &xs, |_| false),
+    );
+    let xs = inputs(&[(1.0, 3.0), (1.0, 1e6), (1.0, 1.001), (0.0, 1.0)], 1 << 17);
+    check(
+        "acosh",
+        4,
+        worst(m::acosh, |x| unsafe { acosh(x) }, &xs, |_| false),
+    );
+    let xs = inputs(
+        &[
+            (-1.0, 1.0),
+            (-0.5, 0.5),
+            (0.9, 1.0),
+            (-1.0, -0.9),
+            (-1e-3, 1e-3),
+        ],
+        1 << 17,
+    );
+    check(
+        "atanh",
+        3,
+        worst(m::atanh, |x| unsafe { atanh(x) }, &xs, |_| false),
+    );
 }
