@@ -4,7 +4,7 @@
 //! estimate `y = 2^(-2/3 log2(x))`, `r = x y`, by one Newton step `r (1 + (1 - r y r)/3)`
 //! (two MUFU, as CUDA's; about 0.8 ulp). `hypot` scales both arguments by
 //! a power of two (exact) before the square root of `fma(a, a, b*b)` (MUFU.RSQ and a correction
-//! step). `powf` is
+//! step), the larger brought into `[2, 4)` so that the scale needs no clamp. `powf` is
 //! `2^(y * log2|x|)` with `log2|x|` as a double-f32 (`2 atanh(s)`, `s = (m - 1)/(m + 1)`, the
 //! division's remainder kept) and the product as a double-f32, then the exp machinery of
 //! `f32_exp_log`; its special cases follow C99 (and CUDA). `fmod` is exact: integer long division
@@ -55,28 +55,28 @@ pub fn cbrt(x: f32) -> f32 {
     select(d != x, r, d)
 }
 
-/// `max * sqrt(1 + ...)` without overflow: both arguments scaled by the power of two that brings
-/// the larger to about 1 (exact; the scale's exponent field by integer arithmetic, clamped to
-/// stay normal), the root of `fma(p, p, q*q)` from MUFU.RSQ plus one correction step; zeros,
-/// infinities (even with a NaN) and NaN by selects. No branch.
+/// `max * sqrt(1 + ...)` without overflow: both arguments scaled by the power of two
+/// `2^(128 - E)` (`E` the larger's biased exponent, at least 1: normal for every `E` from 1 to
+/// 254, so one integer max and no clamp) that brings the larger into `[2, 4)` (exact), the
+/// root of `fma(p, p, q*q)` from MUFU.RSQ plus one correction step, then halved (exact) and
+/// scaled back by `2^(E - 127)` (the exponent field itself); zeros, infinities (even with a
+/// NaN) and NaN by selects. No branch.
 #[device]
 pub fn hypot(x: f32, y: f32) -> f32 {
     let a = x.abs();
     let b = y.abs();
     let v = a.max(b);
     let w = a.min(b);
-    let eb = 0x7f00_0000u32.wrapping_sub(v.to_bits() & 0x7f80_0000) as i32;
-    let eb = eb.max(0x0080_0000).min(0x7e80_0000);
-    let sc = f32::from_bits(eb as u32);
-    let isc = f32::from_bits(0x7f00_0000u32.wrapping_sub(eb as u32));
+    let ve = (v.to_bits() & 0x7f80_0000).max(0x0080_0000);
+    let sc = f32::from_bits(0x7f80_0000u32.wrapping_sub(ve));
     let p = v * sc;
     let q = w * sc;
     let s = p.mul_add(p, q * q);
-    let h = 0.5 * rsqrt_approx(s);
-    let g = s * (h + h);
-    let g = (-g).mul_add(g, s).mul_add(h, g);
+    let r = rsqrt_approx(s);
+    let g = s * r;
+    let g = (-g).mul_add(g, s).mul_add(0.5 * r, g);
     let sum = a + b;
-    let r = select(v == 0.0, sum, g * isc);
+    let r = select(v == 0.0, sum, (g * 0.5) * f32::from_bits(ve));
     let r = select(sum.is_nan(), sum, r);
     // max(inf, NaN) is inf: an infinity wins over a NaN, as C's hypot says.
     select(v == f32::INFINITY, f32::INFINITY, r)

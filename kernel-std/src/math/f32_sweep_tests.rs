@@ -232,3 +232,22 @@ fn inverse_hyperbolic_f32_within_cuda_bounds() {
         worst(m::atanh, |x| unsafe { atanh(x) }, &xs, |_| false),
     );
 }
+
+#[test]
+fn hypot_f32_within_cuda_bound() {
+    let mut xs = inputs(&[(-100.0, 100.0), (-1e-3, 1e-3), (-1e30, 1e30)], 1 << 12);
+    xs.extend([3e38, 1e-38, 1e-44, 2e-45, 1.7e38, 1.1754942e-38]);
+    let mut w = (0u64, 0.0f32, 0.0f32);
+    for &x in &xs {
+        for &y in xs.iter().step_by(7) {
+            let got = m::hypot(x, y);
+            let want = (x as f64).hypot(y as f64) as f32;
+            let d = dist(got, want);
+            if d > w.0 {
+                w = (d, x, y);
+            }
+        }
+    }
+    println!("hypot: max {} ulp at ({:e}, {:e})", w.0, w.1, w.2);
+    assert!(w.0 <= 3, "hypot: {} ulp at ({:e}, {:e})", w.0, w.1, w.2);
+}
