@@ -217,7 +217,7 @@ approx! {
     fadd_rz(a: f32, b: f32) -> f32 = "approx_add_rz.f32", "add.rz.f32 {d0}, {a0}, {a1}", model::fadd_rz;
     /// `fma(a, b, c)` rounded down (`fma.rm.f32`, exact; CUDA's `__fmaf_rd`): the exp
     /// family's exponent, as an entry here so that the host twins (unit tests) compute it.
-    fma_rd(a: f32, b: f32, c: f32) -> f32 = "approx_fma_rd.f32", "fma.rm.f32 {d0}, {a0}, {a1}, {a2}", model::fma_rd;
+    fmaf_rd(a: f32, b: f32, c: f32) -> f32 = "approx_fma_rd.f32", "fma.rm.f32 {d0}, {a0}, {a1}, {a2}", model::fma_rd;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
     rint(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
     /// Nearest integer as an `i32` (its bits), ties to even, saturated, NaN to 0:

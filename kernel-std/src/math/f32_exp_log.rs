@@ -31,7 +31,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2, ex2_ftz, fadd_rz, fma_rd, fma_sat, select};
+use super::approx::{ex2, ex2_ftz, fadd_rz, fma_sat, fmaf_rd, select};
 
 /// `e^x * 2^-k` (or `b^x * 2^-k` for `c = log2(b)` split as `c_hi + c_lo`; `k` a small integer)
 /// as `(2^f, 2^j)`, whose product is the result rounded once (see the module documentation).
@@ -46,7 +46,7 @@ pub fn exp_parts(x: f32, c_hi: f32, c_lo: f32, k: f32) -> (f32, f32) {
         c_hi * 0.003952569169960474,
         0.5 - k * 0.003952569169960474,
     );
-    let u = fma_rd(t, 253.0, 12582913.0);
+    let u = fmaf_rd(t, 253.0, 12582913.0);
     let f = x.mul_add(c_hi, (12583039.0 - k) - u);
     let f = x.mul_add(c_lo, f);
     let m = ex2_ftz(f);
@@ -311,7 +311,7 @@ pub fn exp_parts_dd(x: f32, xl: f32, k: f32) -> (f32, f32) {
         c_hi * 0.003952569169960474,
         0.5 - k * 0.003952569169960474,
     );
-    let u = fma_rd(t, 253.0, 12582913.0);
+    let u = fmaf_rd(t, 253.0, 12582913.0);
     let f = x.mul_add(c_hi, (12583039.0 - k) - u);
     let f = x.mul_add(1.925963033500011e-08, f);
     let f = xl.mul_add(c_hi, f);
