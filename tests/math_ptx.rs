@@ -35,6 +35,8 @@ macro_rules! every_fn {
                 a += fma_rn(v, w, a) + fma_rz(v, w, a) + fma_ru(v, w, a) + fma_rd(v, w, a);
                 a += sqrt_rn(v) + sqrt_rz(v) + sqrt_ru(v) + sqrt_rd(v);
                 a += rcp_rn(v) + rcp_rz(v) + rcp_ru(v) + rcp_rd(v);
+                a += rhypot(v, w) + norm3d(v, w, a) + rnorm3d(v, w, a) + rcbrt(v);
+                a += norm4d(v, w, a, v) + rnorm4d(v, w, a, v);
                 y[i] = a;
             }
         }
@@ -262,7 +264,10 @@ fn f32_math_functions_use_no_f64_instruction() {
         k::hypot_f32::ast(),
         k::fmod_f32::ast(),
         k::copysign_f32::ast(),
+        k::rcbrt_f32::ast(),
+        k::rhypot_f32::ast(),
     ];
+    let kernels = kernels.into_iter().chain(math_common::more::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {
@@ -319,6 +324,7 @@ fn branch_free_f32_functions_have_no_branch() {
         k::acos_f32::ast(),
         k::atan_f32::ast(),
         k::erfc_f32::ast(),
+        k::rcbrt_f32::ast(),
     ] {
         let n = branches(def);
         if n != base {
@@ -328,7 +334,11 @@ fn branch_free_f32_functions_have_no_branch() {
     // Two-argument functions: the same kernel shape around `copysign`, whose one-instruction
     // body lets the kernel's own `if i < y.len()` become predication (one branch fewer).
     let base2 = branches(k::copysign_f32::ast()) + 1;
-    for def in [k::hypot_f32::ast(), k::powf_f32::ast()] {
+    for def in [
+        k::hypot_f32::ast(),
+        k::powf_f32::ast(),
+        k::rhypot_f32::ast(),
+    ] {
         let n = branches(def);
         if n > base2 {
             bad.push(format!(

@@ -77,6 +77,12 @@ BIN(m_pow, powf(v, w))
 BIN(m_hypot, hypotf(v, w))
 BIN(m_fmod, fmodf(v, w))
 BIN(m_copysign, copysignf(v, w))
+UN(m_rcbrt, rcbrtf(v))
+BIN(m_rhypot, rhypotf(v, w))
+BIN(m_norm3d, norm3df(v, w, 0.5f * v))
+BIN(m_rnorm3d, rnorm3df(v, w, 0.5f * v))
+BIN(m_norm4d, norm4df(v, w, 0.5f * v, 0.25f * w))
+BIN(m_rnorm4d, rnorm4df(v, w, 0.5f * v, 0.25f * w))
 
 // All-pairs n-body, one body per thread, positions (x, y, z, mass) tiled through shared memory.
 #define NB_TILE 256

@@ -170,6 +170,8 @@ pub fn math_methods(f: &[f32], y: &mut [f32]) {
     acc += a.sin_cos().0;
     acc += sincos(a).0;
     acc += sincospi(a).0;
+    acc += rhypot(a, b) + norm3d(a, b, c) + rnorm3d(a, b, c) + rcbrt(a);
+    acc += norm4d(a, b, c, a) + rnorm4d(a, b, c, a);
     y[0] = acc;
 }
 

@@ -79,6 +79,7 @@ un2! {
     round_f32, round_f64, |v| v.round();
     trunc_f32, trunc_f64, |v| v.trunc();
     fract_f32, fract_f64, |v| v.fract();
+    rcbrt_f32, rcbrt_f64, |v| rcbrt(v);
 }
 
 bin2! {
@@ -87,6 +88,7 @@ bin2! {
     hypot_f32, hypot_f64, |a, b| a.hypot(b);
     fmod_f32, fmod_f64, |a, b| a % b;
     copysign_f32, copysign_f64, |a, b| a.copysign(b);
+    rhypot_f32, rhypot_f64, |a, b| rhypot(a, b);
 }
 
 un! {

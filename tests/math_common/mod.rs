@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod kernels;
+pub mod more;
 pub mod mpfr;
 
 use ferrocuda::prelude::*;
@@ -521,6 +522,18 @@ pub fn unary_cases() -> Vec<UnaryCase> {
             |x| unsafe { libm::tgamma(x) },
             cr!("mpfr_gamma"),
         ),
+        un(
+            "rcbrt",
+            1.0,
+            1.0,
+            any,
+            |x| 1.0 / x.cbrt(),
+            |x| {
+                mpfr::Big::new(1.0)
+                    .div(&mpfr::Big::new(x).un("mpfr_cbrt"))
+                    .to_f64()
+            },
+        ),
         un("floor", 0.0, 0.0, any, f64::floor, f64::floor),
         un("ceil", 0.0, 0.0, any, f64::ceil, f64::ceil),
         un("round", 0.0, 0.0, any, f64::round, f64::round),
@@ -563,6 +576,21 @@ pub fn binary_cases() -> Vec<BinaryCase> {
         }),
         bin("fmod", 0.0, 0.0, any, fmod_y, |a, b| a % b, |a, b| a % b),
         bin("copysign", 0.0, 0.0, any, any, f64::copysign, f64::copysign),
+        bin(
+            "rhypot",
+            2.0,
+            1.0,
+            any,
+            any,
+            |a, b| 1.0 / a.hypot(b),
+            |a, b| {
+                if a.is_infinite() || b.is_infinite() {
+                    return 0.0;
+                }
+                let (x, y) = (mpfr::Big::new(a), mpfr::Big::new(b));
+                x.mul(&x).add(&y.mul(&y)).un("mpfr_rec_sqrt").to_f64()
+            },
+        ),
     ]
 }
 
@@ -630,6 +658,7 @@ fn un_launcher32(name: &str) -> &'static L1<f32> {
         "round" => launcher_un!(round_f32),
         "trunc" => launcher_un!(trunc_f32),
         "fract" => launcher_un!(fract_f32),
+        "rcbrt" => launcher_un!(rcbrt_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -673,6 +702,7 @@ fn un_launcher64(name: &str) -> &'static L1<f64> {
         "round" => launcher_un!(round_f64),
         "trunc" => launcher_un!(trunc_f64),
         "fract" => launcher_un!(fract_f64),
+        "rcbrt" => launcher_un!(rcbrt_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }
@@ -683,6 +713,7 @@ fn bin_launcher32(name: &str) -> &'static L2<f32> {
         "hypot" => launcher_bin!(hypot_f32),
         "fmod" => launcher_bin!(fmod_f32),
         "copysign" => launcher_bin!(copysign_f32),
+        "rhypot" => launcher_bin!(rhypot_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -693,6 +724,7 @@ fn bin_launcher64(name: &str) -> &'static L2<f64> {
         "hypot" => launcher_bin!(hypot_f64),
         "fmod" => launcher_bin!(fmod_f64),
         "copysign" => launcher_bin!(copysign_f64),
+        "rhypot" => launcher_bin!(rhypot_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }
@@ -714,6 +746,9 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
         ..
     } in unary_cases()
     {
+        if !selected(name) {
+            continue;
+        }
         let xs = inputs32(domain, n, seed(name));
         let ys = run_un(dev, &xs, un_launcher32(name));
         rows.push(worst32(name, b32, &xs, None, &ys, &|x, _| f(x)));
@@ -727,16 +762,21 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
         ..
     } in binary_cases()
     {
+        if !selected(name) {
+            continue;
+        }
         let a = inputs32(d1, n, seed(name));
         let b = inputs32(d2, n, seed(name) ^ 1);
         let (xs, zs) = pair_inputs(&a, &b, &specials32());
         let ys = run_bin(dev, &xs, &zs, bin_launcher32(name));
         rows.push(worst32(name, b32, &xs, Some(&zs), &ys, &|x, z| f(x, z)));
     }
+    rows.extend(more::measure_f32(dev, n));
     rows
 }
 
-/// Whether `name` is measured: all functions, or those `MATH_ULP_ONLY` lists (comma-separated).
+/// Whether `name` is measured (f32 and f64): all functions, or those `MATH_ULP_ONLY` lists
+/// (comma-separated).
 pub fn selected(name: &str) -> bool {
     match std::env::var("MATH_ULP_ONLY") {
         Ok(list) if !list.is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -785,7 +825,9 @@ pub fn rows_f64(outputs: &Outputs64) -> Vec<Row> {
 }
 
 pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
-    rows_f64(&outputs_f64(dev, n))
+    let mut rows = rows_f64(&outputs_f64(dev, n));
+    rows.extend(more::measure_f64(dev, n));
+    rows
 }
 
 /// CUDA documents lgamma's bound outside an interval of negative arguments only.

@@ -175,6 +175,13 @@ pub const MATH_METHODS: &[&str] = &[
     "hypot_cr",
     "sincos_cr",
     "sincospi_cr",
+    // Issue 27's remaining functions of Appendix E.
+    "rhypot",
+    "norm3d",
+    "rnorm3d",
+    "norm4d",
+    "rnorm4d",
+    "rcbrt",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

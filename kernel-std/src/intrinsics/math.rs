@@ -233,6 +233,18 @@ intrinsics! {
     pub fn tgamma<T: Float>(x: T) -> T = math(f32 = f32_all::tgamma, f64 = f64_all::tgamma);
     /// `fmod(x, y)`: C's `fmod`, the same as Rust's `x % y`.
     pub fn fmod<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fmod, f64 = f64_all::fmod);
+    /// `rhypot(x, y)`: `1 / sqrt(x^2 + y^2)` without overflow or underflow.
+    pub fn rhypot<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::rhypot, f64 = f64_all::rhypot);
+    /// `norm3d(a, b, c)`: `sqrt(a^2 + b^2 + c^2)` without overflow or underflow.
+    pub fn norm3d<T: Float>(a: T, b: T, c: T) -> T = math(f32 = f32_all::norm3d, f64 = f64_all::norm3d);
+    /// `rnorm3d(a, b, c)`: `1 / sqrt(a^2 + b^2 + c^2)`.
+    pub fn rnorm3d<T: Float>(a: T, b: T, c: T) -> T = math(f32 = f32_all::rnorm3d, f64 = f64_all::rnorm3d);
+    /// `norm4d(a, b, c, d)`: `sqrt(a^2 + b^2 + c^2 + d^2)` without overflow or underflow.
+    pub fn norm4d<T: Float>(a: T, b: T, c: T, d: T) -> T = math(f32 = f32_all::norm4d, f64 = f64_all::norm4d);
+    /// `rnorm4d(a, b, c, d)`: `1 / sqrt(a^2 + b^2 + c^2 + d^2)`.
+    pub fn rnorm4d<T: Float>(a: T, b: T, c: T, d: T) -> T = math(f32 = f32_all::rnorm4d, f64 = f64_all::rnorm4d);
+    /// `rcbrt(x)`: `x^(-1/3)`, `1 / cbrt(x)` rounded once.
+    pub fn rcbrt<T: Float>(x: T) -> T = math(f32 = f32_all::rcbrt, f64 = f64_all::rcbrt);
     /// `fma(x, y, z)`: `x * y + z` rounded once (also `x.mul_add(y, z)`).
     pub fn fma<T: Float>(x: T, y: T, z: T) -> T =
         math(entries = fused!("fma", "fma.rn", 0), f32 = [0], f64 = [1]);
@@ -456,6 +468,8 @@ macro_rules! rust_methods {
                     lowering: Lowering::Math(MathFn {
                         args: $n,
                         pair: false,
+                        int_args: 0,
+                        int_rets: 0,
                         f32: Some(MathImpl::Device(f32_all::$f::__fc_callable)),
                         f64: Some(MathImpl::Device(f64_all::$f::__fc_callable)),
                     }),
@@ -512,6 +526,8 @@ pub fn method(name: &str) -> Option<MathFn> {
             Some(MathFn {
                 args: def.args.len(),
                 pair: false,
+                int_args: 0,
+                int_rets: 0,
                 f32: Some(MathImpl::Entry(def)),
                 f64: None,
             })

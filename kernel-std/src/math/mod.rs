@@ -30,6 +30,8 @@ mod f32_inv_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_misc;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_norm;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_special;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_trig;
@@ -41,6 +43,8 @@ mod f64_hyp;
 mod f64_inv_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_misc;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_norm;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_pow;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -56,6 +60,7 @@ pub(crate) mod f32_all {
     pub use super::f32_hyp::*;
     pub use super::f32_inv_trig::*;
     pub use super::f32_misc::*;
+    pub use super::f32_norm::*;
     pub use super::f32_special::*;
     pub use super::f32_trig::*;
 }
@@ -66,6 +71,7 @@ pub(crate) mod f64_all {
     pub use super::f64_hyp::*;
     pub use super::f64_inv_trig::*;
     pub use super::f64_misc::*;
+    pub use super::f64_norm::*;
     pub use super::f64_pow::*;
     pub use super::f64_special::*;
     pub use super::f64_trig::*;

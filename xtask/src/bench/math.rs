@@ -96,6 +96,7 @@ un_kernels! {
     k_erfc, |v| erfc(v);
     k_lgamma, |v| lgamma(v);
     k_tgamma, |v| tgamma(v);
+    k_rcbrt, |v| rcbrt(v);
 }
 bin_kernels! {
     k_atan2, |v, w| v.atan2(w);
@@ -103,6 +104,11 @@ bin_kernels! {
     k_hypot, |v, w| v.hypot(w);
     k_fmod, |v, w| v % w;
     k_copysign, |v, w| v.copysign(w);
+    k_rhypot, |v, w| rhypot(v, w);
+    k_norm3d, |v, w| norm3d(v, w, 0.5 * v);
+    k_rnorm3d, |v, w| rnorm3d(v, w, 0.5 * v);
+    k_norm4d, |v, w| norm4d(v, w, 0.5 * v, 0.25 * w);
+    k_rnorm4d, |v, w| rnorm4d(v, w, 0.5 * v, 0.25 * w);
 }
 
 /// The per-function kernel `name` (`k_sin`...), for `cargo xtask ptx`.
@@ -199,6 +205,28 @@ fn functions() -> Vec<Fun> {
             10.0,
             -10.0,
             10.0
+        ),
+        un!("rcbrt", "m_rcbrt", k_rcbrt, -100.0, 100.0),
+        bin!("rhypot", "m_rhypot", k_rhypot, -100.0, 100.0, -100.0, 100.0),
+        bin!("norm3d", "m_norm3d", k_norm3d, -100.0, 100.0, -100.0, 100.0),
+        bin!(
+            "rnorm3d",
+            "m_rnorm3d",
+            k_rnorm3d,
+            -100.0,
+            100.0,
+            -100.0,
+            100.0
+        ),
+        bin!("norm4d", "m_norm4d", k_norm4d, -100.0, 100.0, -100.0, 100.0),
+        bin!(
+            "rnorm4d",
+            "m_rnorm4d",
+            k_rnorm4d,
+            -100.0,
+            100.0,
+            -100.0,
+            100.0
         ),
     ]
 }
@@ -764,6 +792,12 @@ mod tests {
             k_hypot::ast(),
             k_fmod::ast(),
             k_copysign::ast(),
+            k_rcbrt::ast(),
+            k_rhypot::ast(),
+            k_norm3d::ast(),
+            k_rnorm3d::ast(),
+            k_norm4d::ast(),
+            k_rnorm4d::ast(),
             nbody::ast(),
             softmax_rows::ast(),
             layernorm_rows::ast(),
