@@ -37,6 +37,10 @@ macro_rules! every_fn {
                 a += rcp_rn(v) + rcp_rz(v) + rcp_ru(v) + rcp_rd(v);
                 a += rhypot(v, w) + norm3d(v, w, a) + rnorm3d(v, w, a) + rcbrt(v);
                 a += norm4d(v, w, a, v) + rnorm4d(v, w, a, v);
+                let (m, e) = frexp(v);
+                let (r, q) = remquo(v, w);
+                a += m + e as $t + ldexp(v, 3) + scalbn(w, -2) + logb(v) + ilogb(w) as $t;
+                a += fdim(v, w) + nextafter(v, w) + remainder(v, w) + r + q as $t;
                 y[i] = a;
             }
         }
@@ -266,6 +270,17 @@ fn f32_math_functions_use_no_f64_instruction() {
         k::copysign_f32::ast(),
         k::rcbrt_f32::ast(),
         k::rhypot_f32::ast(),
+        k::frexp_m_f32::ast(),
+        k::frexp_e_f32::ast(),
+        k::ilogb_f32::ast(),
+        k::logb_f32::ast(),
+        k::ldexp_f32::ast(),
+        k::scalbn_f32::ast(),
+        k::fdim_f32::ast(),
+        k::nextafter_f32::ast(),
+        k::remainder_f32::ast(),
+        k::remquo_r_f32::ast(),
+        k::remquo_q_f32::ast(),
     ];
     let kernels = kernels.into_iter().chain(math_common::more::f32_kernels());
     let mut bad = Vec::new();
@@ -325,6 +340,9 @@ fn branch_free_f32_functions_have_no_branch() {
         k::atan_f32::ast(),
         k::erfc_f32::ast(),
         k::rcbrt_f32::ast(),
+        k::frexp_m_f32::ast(),
+        k::ilogb_f32::ast(),
+        k::logb_f32::ast(),
     ] {
         let n = branches(def);
         if n != base {
@@ -338,6 +356,9 @@ fn branch_free_f32_functions_have_no_branch() {
         k::hypot_f32::ast(),
         k::powf_f32::ast(),
         k::rhypot_f32::ast(),
+        k::ldexp_f32::ast(),
+        k::fdim_f32::ast(),
+        k::nextafter_f32::ast(),
     ] {
         let n = branches(def);
         if n > base2 {

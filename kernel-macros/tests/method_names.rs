@@ -172,6 +172,8 @@ pub fn math_methods(f: &[f32], y: &mut [f32]) {
     acc += sincospi(a).0;
     acc += rhypot(a, b) + norm3d(a, b, c) + rnorm3d(a, b, c) + rcbrt(a);
     acc += norm4d(a, b, c, a) + rnorm4d(a, b, c, a);
+    acc += frexp(a).0 + ldexp(a, 2) + scalbn(a, -1) + logb(a) + ilogb(b) as f32;
+    acc += fdim(a, b) + nextafter(a, b) + remainder(a, b) + remquo(a, b).0;
     y[0] = acc;
 }
 

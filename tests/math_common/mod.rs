@@ -25,6 +25,16 @@ mod libm {
         pub fn asinh(x: f64) -> f64;
         pub fn acosh(x: f64) -> f64;
         pub fn atanh(x: f64) -> f64;
+        pub fn frexp(x: f64, e: *mut i32) -> f64;
+        pub fn ldexp(x: f64, n: i32) -> f64;
+        pub fn logb(x: f64) -> f64;
+        pub fn ilogb(x: f64) -> i32;
+        pub fn fdim(x: f64, y: f64) -> f64;
+        pub fn fdimf(x: f32, y: f32) -> f32;
+        pub fn nextafter(x: f64, y: f64) -> f64;
+        pub fn nextafterf(x: f32, y: f32) -> f32;
+        pub fn remainder(x: f64, y: f64) -> f64;
+        pub fn remquo(x: f64, y: f64, q: *mut i32) -> f64;
     }
 }
 
@@ -328,6 +338,40 @@ fn cospi_ref(x: f64) -> f64 {
     sincospi_ref(x).1
 }
 
+// The exact functions' references (glibc), f32 and f64 alike: for an f32 argument the f64
+// result is the f32 one (exponents and mantissas of f32 values are exact in f64).
+fn frexp_m(x: f64) -> f64 {
+    let mut e = 0;
+    // SAFETY: glibc's frexp writes the exponent through the pointer.
+    unsafe { libm::frexp(x, &mut e) }
+}
+fn frexp_e(x: f64) -> f64 {
+    let mut e = 0;
+    // SAFETY: as above.
+    unsafe { libm::frexp(x, &mut e) };
+    e as f64
+}
+fn ilogb_ref(x: f64) -> f64 {
+    // f32 subnormals are normal in f64: glibc's exponent is the f32 one. 0 and NaN: i32::MIN.
+    unsafe { libm::ilogb(x) as f64 }
+}
+fn logb_ref(x: f64) -> f64 {
+    unsafe { libm::logb(x) }
+}
+fn ldexp_ref(x: f64, n: f64) -> f64 {
+    unsafe { libm::ldexp(x, n as i32) }
+}
+fn remainder_ref(x: f64, y: f64) -> f64 {
+    unsafe { libm::remainder(x, y) }
+}
+/// glibc's quotient (more bits than C requires), to its three low bits with its sign.
+fn remquo_q(x: f64, y: f64) -> f64 {
+    let mut q = 0;
+    // SAFETY: glibc's remquo writes the quotient through the pointer.
+    unsafe { libm::remquo(x, y, &mut q) };
+    (q.signum() * (q.abs() & 7)) as f64
+}
+
 type R1 = fn(f64) -> f64;
 type R2 = fn(f64, f64) -> f64;
 
@@ -534,6 +578,10 @@ pub fn unary_cases() -> Vec<UnaryCase> {
                     .to_f64()
             },
         ),
+        un("frexp.m", 0.0, 0.0, any, frexp_m, frexp_m),
+        un("frexp.e", 0.0, 0.0, any, frexp_e, frexp_e),
+        un("ilogb", 0.0, 0.0, any, ilogb_ref, ilogb_ref),
+        un("logb", 0.0, 0.0, any, logb_ref, logb_ref),
         un("floor", 0.0, 0.0, any, f64::floor, f64::floor),
         un("ceil", 0.0, 0.0, any, f64::ceil, f64::ceil),
         un("round", 0.0, 0.0, any, f64::round, f64::round),
@@ -554,6 +602,9 @@ pub fn binary_cases() -> Vec<BinaryCase> {
     };
     let fmod_y: Domain = Domain {
         ranges: &[(-10.0, 10.0), (0.001, 1.0), (-1e-3, 1e-3)],
+    };
+    let ldexp_n: Domain = Domain {
+        ranges: &[(-160.0, 160.0), (-30.0, 30.0), (-1100.0, 1100.0)],
     };
     let bin = |name, b32: f64, b64: f64, d1, d2, ref32: R2, ref64: R2| BinaryCase {
         name,
@@ -591,6 +642,48 @@ pub fn binary_cases() -> Vec<BinaryCase> {
                 x.mul(&x).add(&y.mul(&y)).un("mpfr_rec_sqrt").to_f64()
             },
         ),
+        // ldexp/scalbn: the second argument truncated to i32 (Rust's `as`, saturating), in the
+        // kernel and here alike. f32 results: the f64 result is exact or 0/inf, then rounded once.
+        bin("ldexp", 0.0, 0.0, any, ldexp_n, ldexp_ref, ldexp_ref),
+        bin("scalbn", 0.0, 0.0, any, ldexp_n, ldexp_ref, ldexp_ref),
+        bin(
+            "fdim",
+            0.0,
+            0.0,
+            any,
+            any,
+            |a, b| unsafe { libm::fdimf(a as f32, b as f32) as f64 },
+            |a, b| unsafe { libm::fdim(a, b) },
+        ),
+        bin(
+            "nextafter",
+            0.0,
+            0.0,
+            any,
+            any,
+            |a, b| unsafe { libm::nextafterf(a as f32, b as f32) as f64 },
+            |a, b| unsafe { libm::nextafter(a, b) },
+        ),
+        // Exact in f64 for f32 arguments (the remainder of two f32 is an f32).
+        bin(
+            "remainder",
+            0.0,
+            0.0,
+            any,
+            fmod_y,
+            remainder_ref,
+            remainder_ref,
+        ),
+        bin(
+            "remquo.r",
+            0.0,
+            0.0,
+            any,
+            fmod_y,
+            remainder_ref,
+            remainder_ref,
+        ),
+        bin("remquo.q", 0.0, 0.0, any, fmod_y, remquo_q, remquo_q),
     ]
 }
 
@@ -659,6 +752,10 @@ fn un_launcher32(name: &str) -> &'static L1<f32> {
         "trunc" => launcher_un!(trunc_f32),
         "fract" => launcher_un!(fract_f32),
         "rcbrt" => launcher_un!(rcbrt_f32),
+        "frexp.m" => launcher_un!(frexp_m_f32),
+        "frexp.e" => launcher_un!(frexp_e_f32),
+        "ilogb" => launcher_un!(ilogb_f32),
+        "logb" => launcher_un!(logb_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -703,6 +800,10 @@ fn un_launcher64(name: &str) -> &'static L1<f64> {
         "trunc" => launcher_un!(trunc_f64),
         "fract" => launcher_un!(fract_f64),
         "rcbrt" => launcher_un!(rcbrt_f64),
+        "frexp.m" => launcher_un!(frexp_m_f64),
+        "frexp.e" => launcher_un!(frexp_e_f64),
+        "ilogb" => launcher_un!(ilogb_f64),
+        "logb" => launcher_un!(logb_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }
@@ -714,6 +815,13 @@ fn bin_launcher32(name: &str) -> &'static L2<f32> {
         "fmod" => launcher_bin!(fmod_f32),
         "copysign" => launcher_bin!(copysign_f32),
         "rhypot" => launcher_bin!(rhypot_f32),
+        "ldexp" => launcher_bin!(ldexp_f32),
+        "scalbn" => launcher_bin!(scalbn_f32),
+        "fdim" => launcher_bin!(fdim_f32),
+        "nextafter" => launcher_bin!(nextafter_f32),
+        "remainder" => launcher_bin!(remainder_f32),
+        "remquo.r" => launcher_bin!(remquo_r_f32),
+        "remquo.q" => launcher_bin!(remquo_q_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -725,6 +833,13 @@ fn bin_launcher64(name: &str) -> &'static L2<f64> {
         "fmod" => launcher_bin!(fmod_f64),
         "copysign" => launcher_bin!(copysign_f64),
         "rhypot" => launcher_bin!(rhypot_f64),
+        "ldexp" => launcher_bin!(ldexp_f64),
+        "scalbn" => launcher_bin!(scalbn_f64),
+        "fdim" => launcher_bin!(fdim_f64),
+        "nextafter" => launcher_bin!(nextafter_f64),
+        "remainder" => launcher_bin!(remainder_f64),
+        "remquo.r" => launcher_bin!(remquo_r_f64),
+        "remquo.q" => launcher_bin!(remquo_q_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }

@@ -182,6 +182,15 @@ pub const MATH_METHODS: &[&str] = &[
     "norm4d",
     "rnorm4d",
     "rcbrt",
+    "frexp",
+    "ldexp",
+    "scalbn",
+    "logb",
+    "ilogb",
+    "fdim",
+    "nextafter",
+    "remainder",
+    "remquo",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

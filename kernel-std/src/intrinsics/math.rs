@@ -245,6 +245,26 @@ intrinsics! {
     pub fn rnorm4d<T: Float>(a: T, b: T, c: T, d: T) -> T = math(f32 = f32_all::rnorm4d, f64 = f64_all::rnorm4d);
     /// `rcbrt(x)`: `x^(-1/3)`, `1 / cbrt(x)` rounded once.
     pub fn rcbrt<T: Float>(x: T) -> T = math(f32 = f32_all::rcbrt, f64 = f64_all::rcbrt);
+    /// `frexp(x)`: `(m, e)` with `x = m 2^e` and `|m|` in `[0.5, 1)` (C's `frexp` returns `m` and
+    /// stores `e`); `(x, 0)` for zeros, infinities and NaN.
+    pub fn frexp<T: Float>(x: T) -> (T, i32) = math(results = 2, f32 = f32_all::frexp, f64 = f64_all::frexp);
+    /// `ldexp(x, n)`: `x 2^n`, rounded once.
+    pub fn ldexp<T: Float>(x: T, n: i32) -> T = math(f32 = f32_all::ldexp, f64 = f64_all::ldexp);
+    /// `scalbn(x, n)`: `x 2^n` (the same as `ldexp`).
+    pub fn scalbn<T: Float>(x: T, n: i32) -> T = math(f32 = f32_all::scalbn, f64 = f64_all::scalbn);
+    /// `logb(x)`: the unbiased exponent of `x` as a float (`-inf` for 0, `+inf` for `±inf`).
+    pub fn logb<T: Float>(x: T) -> T = math(f32 = f32_all::logb, f64 = f64_all::logb);
+    /// `ilogb(x)`: the unbiased exponent of `x` (`i32::MIN` for 0 and NaN, `i32::MAX` for `±inf`).
+    pub fn ilogb<T: Float>(x: T) -> i32 = math(f32 = f32_all::ilogb, f64 = f64_all::ilogb);
+    /// `fdim(x, y)`: `x - y` if `x > y`, else `+0`.
+    pub fn fdim<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fdim, f64 = f64_all::fdim);
+    /// `nextafter(x, y)`: the next representable value after `x` toward `y`.
+    pub fn nextafter<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::nextafter, f64 = f64_all::nextafter);
+    /// `remainder(x, y)`: `x - n y` with `n` the integer nearest `x / y` (ties to even), exact.
+    pub fn remainder<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::remainder, f64 = f64_all::remainder);
+    /// `remquo(x, y)`: `(remainder(x, y), q)`, `q` the low three bits of the quotient with the
+    /// sign of `x / y` (C's `remquo` stores `q`).
+    pub fn remquo<T: Float>(x: T, y: T) -> (T, i32) = math(results = 2, f32 = f32_all::remquo, f64 = f64_all::remquo);
     /// `fma(x, y, z)`: `x * y + z` rounded once (also `x.mul_add(y, z)`).
     pub fn fma<T: Float>(x: T, y: T, z: T) -> T =
         math(entries = fused!("fma", "fma.rn", 0), f32 = [0], f64 = [1]);

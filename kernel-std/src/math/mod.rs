@@ -24,6 +24,8 @@ pub(crate) mod f32_cr;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_fpmanip;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_hyp;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_inv_trig;
@@ -37,6 +39,8 @@ mod f32_special;
 mod f32_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_exp_log;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_fpmanip;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_hyp;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -57,6 +61,7 @@ mod f64_trig;
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
     pub use super::f32_exp_log::*;
+    pub use super::f32_fpmanip::*;
     pub use super::f32_hyp::*;
     pub use super::f32_inv_trig::*;
     pub use super::f32_misc::*;
@@ -68,6 +73,7 @@ pub(crate) mod f32_all {
 /// Every f64 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f64_all {
     pub use super::f64_exp_log::*;
+    pub use super::f64_fpmanip::*;
     pub use super::f64_hyp::*;
     pub use super::f64_inv_trig::*;
     pub use super::f64_misc::*;

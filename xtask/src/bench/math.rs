@@ -97,6 +97,9 @@ un_kernels! {
     k_lgamma, |v| lgamma(v);
     k_tgamma, |v| tgamma(v);
     k_rcbrt, |v| rcbrt(v);
+    k_frexp, |v| { let (m, e) = frexp(v); m + e as f32 };
+    k_logb, |v| logb(v);
+    k_ilogb, |v| ilogb(v) as f32;
 }
 bin_kernels! {
     k_atan2, |v, w| v.atan2(w);
@@ -109,6 +112,11 @@ bin_kernels! {
     k_rnorm3d, |v, w| rnorm3d(v, w, 0.5 * v);
     k_norm4d, |v, w| norm4d(v, w, 0.5 * v, 0.25 * w);
     k_rnorm4d, |v, w| rnorm4d(v, w, 0.5 * v, 0.25 * w);
+    k_ldexp, |v, w| ldexp(v, w as i32);
+    k_fdim, |v, w| fdim(v, w);
+    k_nextafter, |v, w| nextafter(v, w);
+    k_remainder, |v, w| remainder(v, w);
+    k_remquo, |v, w| { let (r, q) = remquo(v, w); r + (q % 8) as f32 };
 }
 
 /// The per-function kernel `name` (`k_sin`...), for `cargo xtask ptx`.
@@ -228,6 +236,30 @@ fn functions() -> Vec<Fun> {
             -100.0,
             100.0
         ),
+        un!("frexp", "m_frexp", k_frexp, -100.0, 100.0),
+        un!("logb", "m_logb", k_logb, -100.0, 100.0),
+        un!("ilogb", "m_ilogb", k_ilogb, -100.0, 100.0),
+        bin!("ldexp", "m_ldexp", k_ldexp, -100.0, 100.0, -100.0, 100.0),
+        bin!("fdim", "m_fdim", k_fdim, -100.0, 100.0, -100.0, 100.0),
+        bin!(
+            "nextafter",
+            "m_nextafter",
+            k_nextafter,
+            -100.0,
+            100.0,
+            -100.0,
+            100.0
+        ),
+        bin!(
+            "remainder",
+            "m_remainder",
+            k_remainder,
+            -1000.0,
+            1000.0,
+            0.1,
+            10.0
+        ),
+        bin!("remquo", "m_remquo", k_remquo, -1000.0, 1000.0, 0.1, 10.0),
     ]
 }
 
@@ -798,6 +830,14 @@ mod tests {
             k_rnorm3d::ast(),
             k_norm4d::ast(),
             k_rnorm4d::ast(),
+            k_frexp::ast(),
+            k_logb::ast(),
+            k_ilogb::ast(),
+            k_ldexp::ast(),
+            k_fdim::ast(),
+            k_nextafter::ast(),
+            k_remainder::ast(),
+            k_remquo::ast(),
             nbody::ast(),
             softmax_rows::ast(),
             layernorm_rows::ast(),
