@@ -59,7 +59,11 @@ pub fn every_fast(x: &[f32], y: &mut [f32]) {
             + fast_exp(v)
             + fast_log(v)
             + fast_div(v, 3.0)
-            + fast_pow(v, 0.5);
+            + fast_pow(v, 0.5)
+            + fast_tan(v)
+            + fast_log2(v)
+            + fast_log10(v)
+            + fast_exp10(v);
     }
 }
 

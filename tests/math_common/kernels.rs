@@ -116,6 +116,10 @@ un! {
     fast_cos_f32, f32, |v| fast_cos(v);
     fast_exp_f32, f32, |v| fast_exp(v);
     fast_log_f32, f32, |v| fast_log(v);
+    fast_tan_f32, f32, |v| fast_tan(v);
+    fast_log2_f32, f32, |v| fast_log2(v);
+    fast_log10_f32, f32, |v| fast_log10(v);
+    fast_exp10_f32, f32, |v| fast_exp10(v);
 }
 bin! {
     fast_div_f32, f32, |a, b| fast_div(a, b);

@@ -1046,6 +1046,91 @@ pub fn table(rows: &[Row], column: &str) -> String {
     s
 }
 
+/// `fast_exp10`, `fast_log2`, `fast_log10` (Table 9's bounds, as `measure_fast`) and
+/// `fast_tan` (no documented bound: ulps, on `(-1.5, 1.5)`).
+fn measure_fast_more(dev: &Device, n: usize, r: &mut Rng) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut row_of = |name: &'static str,
+                      cuda: Option<f64>,
+                      xs: &[f32],
+                      ys: &[f32],
+                      e: &dyn Fn(f32, f32) -> f64| {
+        let mut row = Row {
+            name,
+            ty: "f32",
+            cuda,
+            max_ulp: 0.0,
+            worst_input: (0.0, 0.0),
+            n: xs.len(),
+        };
+        for (x, y) in xs.iter().zip(ys) {
+            let err = e(*x, *y);
+            if err > row.max_ulp || err.is_nan() {
+                row.max_ulp = err;
+                row.worst_input = (*x as f64, 0.0);
+            }
+        }
+        rows.push(row);
+    };
+    let xs: Vec<f32> = (0..n)
+        .map(|i| if i % 2 == 0 { r.uniform(-4.0, 4.0) } else { r.uniform(-37.0, 38.0) } as f32)
+        .collect();
+    let ys = run_un(dev, &xs, launcher_un!(fast_exp10_f32));
+    row_of(
+        "fast_exp10 (ulp / (2 + floor(abs(2.95 x))))",
+        Some(1.0),
+        &xs,
+        &ys,
+        &|x, y| {
+            let want = unsafe { libm::exp10(x as f64) };
+            ulp32(y, want) / (2.0 + (2.95 * x as f64).abs().floor())
+        },
+    );
+    let xs: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                r.uniform(0.5, 2.0) as f32
+            } else {
+                f32::from_bits((r.next() as u32) & 0x7fff_ffff)
+            }
+        })
+        .filter(|x| x.is_finite() && *x >= f32::MIN_POSITIVE)
+        .collect();
+    let log_err = |x: f32, y: f32, want: f64, abs: f64, ulps: f64| {
+        if (0.5..=2.0).contains(&x) {
+            (y as f64 - want).abs() / abs
+        } else {
+            ulp32(y, want) / ulps
+        }
+    };
+    let ys = run_un(dev, &xs, launcher_un!(fast_log2_f32));
+    row_of(
+        "fast_log2 (2^-22 abs. on [0.5, 2], else 2 ulp)",
+        Some(1.0),
+        &xs,
+        &ys,
+        &|x, y| log_err(x, y, (x as f64).log2(), 2f64.powi(-22), 2.0),
+    );
+    let ys = run_un(dev, &xs, launcher_un!(fast_log10_f32));
+    row_of(
+        "fast_log10 (2^-24 abs. on [0.5, 2], else 3 ulp)",
+        Some(1.0),
+        &xs,
+        &ys,
+        &|x, y| log_err(x, y, (x as f64).log10(), 2f64.powi(-24), 3.0),
+    );
+    let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1.5, 1.5) as f32).collect();
+    let ys = run_un(dev, &xs, launcher_un!(fast_tan_f32));
+    row_of(
+        "fast_tan (ulp; no documented bound)",
+        None,
+        &xs,
+        &ys,
+        &|x, y| ulp32(y, (x as f64).tan()),
+    );
+    rows
+}
+
 /// CUDA's fast intrinsics (Table 9): each error is divided by its documented allowance at that
 /// input (absolute error or ulps), so the row's bound is 1; `fast_pow` has no documented bound
 /// and is reported in ulps.
@@ -1140,6 +1225,8 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
         }
     }
     rows.push(row);
+
+    rows.extend(measure_fast_more(dev, n, &mut r));
 
     let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1e4, 1e4) as f32).collect();
     let zs: Vec<f32> = (0..n)

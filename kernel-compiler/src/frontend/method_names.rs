@@ -191,6 +191,10 @@ pub const MATH_METHODS: &[&str] = &[
     "nextafter",
     "remainder",
     "remquo",
+    "fast_tan",
+    "fast_log2",
+    "fast_log10",
+    "fast_exp10",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

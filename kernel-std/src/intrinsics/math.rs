@@ -108,10 +108,29 @@ sims! {
     sim_fast_exp => |a, o| put32(o, (f32a(a, 0) * std::f32::consts::LOG2_E).exp2());
     sim_fast_log => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * std::f32::consts::LN_2);
     sim_fast_div => |a, o| put32(o, fdividef(f32a(a, 0), f32a(a, 1)));
+    sim_fast_tan => |a, o| {
+        let x = f32a(a, 0) as f64;
+        put32(o, fdividef(x.sin() as f32, x.cos() as f32))
+    };
+    sim_fast_log2 => |a, o| put32(o, (f32a(a, 0) as f64).log2() as f32);
+    sim_fast_log10 => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * LOG10_2);
+    sim_fast_exp10 => |a, o| put32(o, ((f32a(a, 0) * LOG2_10) as f64).exp2() as f32);
     sim_fast_pow => |a, o| {
         let l = (f32a(a, 0) as f64).log2() as f32;
         put32(o, ((l * f32a(a, 1)) as f64).exp2() as f32)
     };
+}
+
+/// `log10(2)` and `log2(10)` rounded to f32: `0f3E9A209B` and `0f40549A78` in the PTX of
+/// `fast_log10` and `fast_exp10` (the unit test `fast_constants_are_the_ptx_ones` checks).
+const LOG10_2: f32 = std::f32::consts::LOG10_2;
+const LOG2_10: f32 = std::f32::consts::LOG2_10;
+
+#[cfg(test)]
+#[test]
+fn fast_constants_are_the_ptx_ones() {
+    assert_eq!(LOG10_2.to_bits(), 0x3E9A_209B);
+    assert_eq!(LOG2_10.to_bits(), 0x4054_9A78);
 }
 
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
@@ -466,6 +485,22 @@ intrinsics! {
     /// `__fdividef(x, y)`: `div.approx.f32`; 2 ulp for `|y|` in [2^-126, 2^126], 0 beyond 2^126.
     pub fn fast_div(x: f32, y: f32) -> f32 =
         pure(70, "div.approx.f32 {d0}, {a0}, {a1}", sim_fast_div);
+    /// `__tanf(x)`: `div.approx(sin.approx(x), cos.approx(x))`; CUDA documents no bound (it
+    /// is derived from its implementation).
+    pub fn fast_tan(x: f32) -> f32 = pure(
+        70,
+        ".reg .f32 %fct{uid}; sin.approx.f32 {d0}, {a0}; cos.approx.f32 %fct{uid}, {a0}; \
+         div.approx.f32 {d0}, {d0}, %fct{uid}",
+        sim_fast_tan
+    );
+    /// `__log2f(x)`: `lg2.approx.f32`; absolute error 2^-22 on [0.5, 2], else 2 ulp.
+    pub fn fast_log2(x: f32) -> f32 = pure(70, "lg2.approx.f32 {d0}, {a0}", sim_fast_log2);
+    /// `__log10f(x)`: `lg2.approx(x) * log10(2)`; absolute error 2^-24 on [0.5, 2], else 3 ulp.
+    pub fn fast_log10(x: f32) -> f32 =
+        pure(70, "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3E9A209B", sim_fast_log10);
+    /// `__exp10f(x)`: `ex2.approx(x * log2(10))`; `2 + floor(|2.95 x|)` ulp.
+    pub fn fast_exp10(x: f32) -> f32 =
+        pure(70, "mul.rn.f32 {d0}, {a0}, 0f40549A78; ex2.approx.f32 {d0}, {d0}", sim_fast_exp10);
     /// `__powf(x, y)`: `ex2.approx(y * lg2.approx(x))`.
     pub fn fast_pow(x: f32, y: f32) -> f32 = pure(
         70,
