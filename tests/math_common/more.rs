@@ -265,20 +265,40 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
     rows
 }
 
+/// `(name, argument columns, results)` per function.
+pub type OutputsN = Vec<(&'static str, Vec<Vec<f64>>, Vec<f64>)>;
+
+/// Every f64 function of this module on `dev`: `(name, argument columns, results)`, for the
+/// GPU's bit-for-bit comparison with the simulator (`math_gpu`).
+pub fn outputs_f64(dev: &Device, n: usize) -> OutputsN {
+    let mut out = Vec::new();
+    for c in nary_cases().into_iter().filter(|c| selected(c.name)) {
+        let (cols, ys) = run_f64(dev, &c, n);
+        out.push((c.name, cols, ys));
+    }
+    out
+}
+
+/// `c`'s inputs (as `measure_f64` draws them) and its results on `dev`.
+fn run_f64(dev: &Device, c: &NaryCase, n: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let pools: Vec<Vec<f64>> = (0..c.k)
+        .map(|i| inputs64(NORM_D, n, seed(c.name) ^ i as u64))
+        .collect();
+    let mut j = 0usize;
+    let mut gen = |i: usize| {
+        j += 1;
+        pools[i][(j * 7 + i * 13) % n]
+    };
+    let cols = columns(c.k, n, &specials64(), &mut gen, f64::INFINITY, f64::NAN);
+    let ys = run_n(dev, &cols, c.l64);
+    (cols, ys)
+}
+
 /// Every function of this module on `dev` in f64, against MPFR.
 pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
     let mut rows = Vec::new();
     for c in nary_cases().into_iter().filter(|c| selected(c.name)) {
-        let pools: Vec<Vec<f64>> = (0..c.k)
-            .map(|i| inputs64(NORM_D, n, seed(c.name) ^ i as u64))
-            .collect();
-        let mut j = 0usize;
-        let mut gen = |i: usize| {
-            j += 1;
-            pools[i][(j * 7 + i * 13) % n]
-        };
-        let cols = columns(c.k, n, &specials64(), &mut gen, f64::INFINITY, f64::NAN);
-        let ys = run_n(dev, &cols, c.l64);
+        let (cols, ys) = run_f64(dev, &c, n);
         let mut row = Row {
             name: c.name,
             ty: "f64",
