@@ -41,6 +41,8 @@ macro_rules! every_fn {
                 let (r, q) = remquo(v, w);
                 a += m + e as $t + ldexp(v, 3) + scalbn(w, -2) + logb(v) + ilogb(w) as $t;
                 a += fdim(v, w) + nextafter(v, w) + remainder(v, w) + r + q as $t;
+                let (fr, ip) = modf(v);
+                a += fr + ip;
                 y[i] = a;
             }
         }
@@ -63,7 +65,9 @@ pub fn every_fast(x: &[f32], y: &mut [f32]) {
             + fast_tan(v)
             + fast_log2(v)
             + fast_log10(v)
-            + fast_exp10(v);
+            + fast_exp10(v)
+            + fast_sincos(v).0
+            + fast_sincos(v).1;
     }
 }
 
@@ -285,6 +289,8 @@ fn f32_math_functions_use_no_f64_instruction() {
         k::remainder_f32::ast(),
         k::remquo_r_f32::ast(),
         k::remquo_q_f32::ast(),
+        k::modf_f_f32::ast(),
+        k::modf_i_f32::ast(),
     ];
     let kernels = kernels.into_iter().chain(math_common::more::f32_kernels());
     let mut bad = Vec::new();

@@ -41,6 +41,7 @@
 __device__ __forceinline__ float sc_sum(float v) { float s, c; sincosf(v, &s, &c); return s + c; }
 __device__ __forceinline__ float scpi_sum(float v) { float s, c; sincospif(v, &s, &c); return s + c; }
 __device__ __forceinline__ float frexp_sum(float v) { int e; float m = frexpf(v, &e); return m + (float)e; }
+__device__ __forceinline__ float modf_sum(float v) { float i; float f = modff(v, &i); return f + i; }
 __device__ __forceinline__ float remquo_sum(float v, float w) { int q; float r = remquof(v, w, &q); return r + (float)(q % 8); }
 
 UN(m_sqrt, sqrtf(v))
@@ -93,6 +94,7 @@ BIN(m_fdim, fdimf(v, w))
 BIN(m_nextafter, nextafterf(v, w))
 BIN(m_remainder, remainderf(v, w))
 BIN(m_remquo, remquo_sum(v, w))
+UN(m_modf, modf_sum(v))
 
 // All-pairs n-body, one body per thread, positions (x, y, z, mass) tiled through shared memory.
 #define NB_TILE 256

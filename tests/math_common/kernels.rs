@@ -82,6 +82,8 @@ un2! {
     rcbrt_f32, rcbrt_f64, |v| rcbrt(v);
     frexp_m_f32, frexp_m_f64, |v| frexp(v).0;
     logb_f32, logb_f64, |v| logb(v);
+    modf_f_f32, modf_f_f64, |v| modf(v).0;
+    modf_i_f32, modf_i_f64, |v| modf(v).1;
 }
 
 bin2! {
@@ -120,6 +122,8 @@ un! {
     fast_log2_f32, f32, |v| fast_log2(v);
     fast_log10_f32, f32, |v| fast_log10(v);
     fast_exp10_f32, f32, |v| fast_exp10(v);
+    fast_sincos_s_f32, f32, |v| fast_sincos(v).0;
+    fast_sincos_c_f32, f32, |v| fast_sincos(v).1;
 }
 bin! {
     fast_div_f32, f32, |a, b| fast_div(a, b);

@@ -35,6 +35,7 @@ mod libm {
         pub fn nextafterf(x: f32, y: f32) -> f32;
         pub fn remainder(x: f64, y: f64) -> f64;
         pub fn remquo(x: f64, y: f64, q: *mut i32) -> f64;
+        pub fn modf(x: f64, i: *mut f64) -> f64;
     }
 }
 
@@ -372,6 +373,18 @@ fn remquo_q(x: f64, y: f64) -> f64 {
     (q.signum() * (q.abs() & 7)) as f64
 }
 
+fn modf_f(x: f64) -> f64 {
+    let mut i = 0.0;
+    // SAFETY: glibc's modf writes the integral part through the pointer.
+    unsafe { libm::modf(x, &mut i) }
+}
+fn modf_i(x: f64) -> f64 {
+    let mut i = 0.0;
+    // SAFETY: as above.
+    unsafe { libm::modf(x, &mut i) };
+    i
+}
+
 type R1 = fn(f64) -> f64;
 type R2 = fn(f64, f64) -> f64;
 
@@ -582,6 +595,8 @@ pub fn unary_cases() -> Vec<UnaryCase> {
         un("frexp.e", 0.0, 0.0, any, frexp_e, frexp_e),
         un("ilogb", 0.0, 0.0, any, ilogb_ref, ilogb_ref),
         un("logb", 0.0, 0.0, any, logb_ref, logb_ref),
+        un("modf.frac", 0.0, 0.0, any, modf_f, modf_f),
+        un("modf.int", 0.0, 0.0, any, modf_i, modf_i),
         un("floor", 0.0, 0.0, any, f64::floor, f64::floor),
         un("ceil", 0.0, 0.0, any, f64::ceil, f64::ceil),
         un("round", 0.0, 0.0, any, f64::round, f64::round),
@@ -756,6 +771,8 @@ fn un_launcher32(name: &str) -> &'static L1<f32> {
         "frexp.e" => launcher_un!(frexp_e_f32),
         "ilogb" => launcher_un!(ilogb_f32),
         "logb" => launcher_un!(logb_f32),
+        "modf.frac" => launcher_un!(modf_f_f32),
+        "modf.int" => launcher_un!(modf_i_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -804,6 +821,8 @@ fn un_launcher64(name: &str) -> &'static L1<f64> {
         "frexp.e" => launcher_un!(frexp_e_f64),
         "ilogb" => launcher_un!(ilogb_f64),
         "logb" => launcher_un!(logb_f64),
+        "modf.frac" => launcher_un!(modf_f_f64),
+        "modf.int" => launcher_un!(modf_i_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }
@@ -1168,6 +1187,22 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     let ys = run_un(dev, &trig, launcher_un!(fast_cos_f32));
     rows.push(abs_row(
         "fast_cos (abs. error / 2^-21.19)",
+        &trig,
+        &ys,
+        f64::cos,
+        2f64.powf(-21.19),
+    ));
+    let ys = run_un(dev, &trig, launcher_un!(fast_sincos_s_f32));
+    rows.push(abs_row(
+        "fast_sincos.sin (abs. error / 2^-21.41)",
+        &trig,
+        &ys,
+        f64::sin,
+        2f64.powf(-21.41),
+    ));
+    let ys = run_un(dev, &trig, launcher_un!(fast_sincos_c_f32));
+    rows.push(abs_row(
+        "fast_sincos.cos (abs. error / 2^-21.19)",
         &trig,
         &ys,
         f64::cos,

@@ -195,6 +195,8 @@ pub const MATH_METHODS: &[&str] = &[
     "fast_log2",
     "fast_log10",
     "fast_exp10",
+    "modf",
+    "fast_sincos",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

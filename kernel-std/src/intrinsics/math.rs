@@ -112,6 +112,11 @@ sims! {
         let x = f32a(a, 0) as f64;
         put32(o, fdividef(x.sin() as f32, x.cos() as f32))
     };
+ sim_fast_sincos => |a, o| {
+        let x = f32a(a, 0) as f64;
+        o[0] = (x.sin() as f32).to_bits() as u64;
+        o[1] = (x.cos() as f32).to_bits() as u64;
+    };
     sim_fast_log2 => |a, o| put32(o, (f32a(a, 0) as f64).log2() as f32);
     sim_fast_log10 => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * LOG10_2);
     sim_fast_exp10 => |a, o| {
@@ -292,6 +297,9 @@ intrinsics! {
     /// `remquo(x, y)`: `(remainder(x, y), q)`, `q` the low three bits of the quotient with the
     /// sign of `x / y` (C's `remquo` stores `q`).
     pub fn remquo<T: Float>(x: T, y: T) -> (T, i32) = math(results = 2, f32 = f32_all::remquo, f64 = f64_all::remquo);
+    /// `modf(x)`: `(fractional part, integral part)`, both with `x`'s sign (C's `modf` returns
+    /// the first and stores the second).
+    pub fn modf<T: Float>(x: T) -> (T, T) = math(results = 2, f32 = f32_all::modf, f64 = f64_all::modf);
     /// `fma(x, y, z)`: `x * y + z` rounded once (also `x.mul_add(y, z)`).
     pub fn fma<T: Float>(x: T, y: T, z: T) -> T =
         math(entries = fused!("fma", "fma.rn", 0), f32 = [0], f64 = [1]);
@@ -501,6 +509,12 @@ intrinsics! {
          div.approx.f32 {d0}, {d0}, %fct{uid}",
         sim_fast_tan
     );
+    /// `__sincosf(x)`: `(sin.approx.f32, cos.approx.f32)`, the bounds of `fast_sin`/`fast_cos`.
+    pub fn fast_sincos(x: f32) -> (f32, f32) = pure(
+        70,
+        "sin.approx.f32 {d0}, {a0}; cos.approx.f32 {d1}, {a0}",
+        sim_fast_sincos
+    );
     /// `__log2f(x)`: `lg2.approx.f32`; absolute error 2^-22 on [0.5, 2], else 2 ulp.
     pub fn fast_log2(x: f32) -> f32 = pure(70, "lg2.approx.f32 {d0}, {a0}", sim_fast_log2);
     /// `__log10f(x)`: `lg2.approx(x) * log10(2)`; absolute error 2^-24 on [0.5, 2], else 3 ulp.
@@ -594,7 +608,7 @@ pub fn method(name: &str) -> Option<MathFn> {
         Lowering::Scalar(def) if def.args.iter().chain(def.rets).all(|t| *t == F32) => {
             Some(MathFn {
                 args: def.args.len(),
-                pair: false,
+                pair: def.rets.len() == 2,
                 int_args: 0,
                 int_rets: 0,
                 f32: Some(MathImpl::Entry(def)),

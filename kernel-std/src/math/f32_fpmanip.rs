@@ -150,3 +150,18 @@ pub fn remquo(x: f32, y: f32) -> (f32, i32) {
     let q = select_u32(bad | (ay == f32::INFINITY), 0, q as u32) as i32;
     (select(bad, f32::NAN, r), q)
 }
+
+/// `(fractional part, integral part)` of `x`, both with `x`'s sign: CUDA's `modff`, which
+/// returns the first and stores the second. `±inf` gives `(±0, ±inf)`, NaN `(NaN, NaN)`.
+#[device]
+pub fn modf(x: f32) -> (f32, f32) {
+    let i = x.trunc();
+    // x - trunc(x) is exact; its sign is x's (for -3.0: -0).
+    let f = f32::from_bits((x - i).to_bits() | (x.to_bits() & 0x8000_0000));
+    let f = select(
+        x.abs() == f32::INFINITY,
+        f32::from_bits(x.to_bits() & 0x8000_0000),
+        f,
+    );
+    (f, i)
+}

@@ -171,3 +171,13 @@ pub fn remquo(x: f64, y: f64) -> (f64, i32) {
         (r, q)
     }
 }
+
+/// `(fractional part, integral part)` of `x`, both with `x`'s sign: CUDA's `modf`.
+#[device]
+pub fn modf(x: f64) -> (f64, f64) {
+    let i = x.trunc();
+    if x.abs() == f64::INFINITY {
+        return (f64::from_bits(x.to_bits() & SIGN), x);
+    }
+    (f64::from_bits((x - i).to_bits() | (x.to_bits() & SIGN)), i)
+}

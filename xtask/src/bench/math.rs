@@ -100,6 +100,7 @@ un_kernels! {
     k_frexp, |v| { let (m, e) = frexp(v); m + e as f32 };
     k_logb, |v| logb(v);
     k_ilogb, |v| ilogb(v) as f32;
+    k_modf, |v| { let (f, i) = modf(v); f + i };
 }
 bin_kernels! {
     k_atan2, |v, w| v.atan2(w);
@@ -260,6 +261,7 @@ fn functions() -> Vec<Fun> {
             10.0
         ),
         bin!("remquo", "m_remquo", k_remquo, -1000.0, 1000.0, 0.1, 10.0),
+        un!("modf", "m_modf", k_modf, -100.0, 100.0),
     ]
 }
 
@@ -838,6 +840,7 @@ mod tests {
             k_nextafter::ast(),
             k_remainder::ast(),
             k_remquo::ast(),
+            k_modf::ast(),
             nbody::ast(),
             softmax_rows::ast(),
             layernorm_rows::ast(),
