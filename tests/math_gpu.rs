@@ -55,6 +55,22 @@ fn f64_math_on_the_gpu_matches_the_simulator_bit_for_bit() {
             ));
         }
     }
+    // The three- and four-argument functions (`norm3d` ...).
+    let gpu_more = math_common::more::outputs_f64(&dev, n);
+    let sim_more = math_common::more::outputs_f64(&Device::simulator(), n);
+    for ((name, cols, g), (_, _, s)) in gpu_more.iter().zip(&sim_more) {
+        let bad = g
+            .iter()
+            .zip(s)
+            .position(|(a, b)| a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()));
+        if let Some(i) = bad {
+            let args: Vec<f64> = cols.iter().map(|c| c[i]).collect();
+            differ.push(format!(
+                "{name}{args:?}: GPU {:e}, simulator {:e}",
+                g[i], s[i]
+            ));
+        }
+    }
     assert!(
         differ.is_empty(),
         "GPU and simulator differ:\n{}",

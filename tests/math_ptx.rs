@@ -35,6 +35,14 @@ macro_rules! every_fn {
                 a += fma_rn(v, w, a) + fma_rz(v, w, a) + fma_ru(v, w, a) + fma_rd(v, w, a);
                 a += sqrt_rn(v) + sqrt_rz(v) + sqrt_ru(v) + sqrt_rd(v);
                 a += rcp_rn(v) + rcp_rz(v) + rcp_ru(v) + rcp_rd(v);
+                a += rhypot(v, w) + norm3d(v, w, a) + rnorm3d(v, w, a) + rcbrt(v);
+                a += norm4d(v, w, a, v) + rnorm4d(v, w, a, v);
+                let (m, e) = frexp(v);
+                let (r, q) = remquo(v, w);
+                a += m + e as $t + ldexp(v, 3) + scalbn(w, -2) + logb(v) + ilogb(w) as $t;
+                a += fdim(v, w) + nextafter(v, w) + remainder(v, w) + r + q as $t;
+                let (fr, ip) = modf(v);
+                a += fr + ip;
                 y[i] = a;
             }
         }
@@ -53,7 +61,13 @@ pub fn every_fast(x: &[f32], y: &mut [f32]) {
             + fast_exp(v)
             + fast_log(v)
             + fast_div(v, 3.0)
-            + fast_pow(v, 0.5);
+            + fast_pow(v, 0.5)
+            + fast_tan(v)
+            + fast_log2(v)
+            + fast_log10(v)
+            + fast_exp10(v)
+            + fast_sincos(v).0
+            + fast_sincos(v).1;
     }
 }
 
@@ -262,7 +276,23 @@ fn f32_math_functions_use_no_f64_instruction() {
         k::hypot_f32::ast(),
         k::fmod_f32::ast(),
         k::copysign_f32::ast(),
+        k::rcbrt_f32::ast(),
+        k::rhypot_f32::ast(),
+        k::frexp_m_f32::ast(),
+        k::frexp_e_f32::ast(),
+        k::ilogb_f32::ast(),
+        k::logb_f32::ast(),
+        k::ldexp_f32::ast(),
+        k::scalbn_f32::ast(),
+        k::fdim_f32::ast(),
+        k::nextafter_f32::ast(),
+        k::remainder_f32::ast(),
+        k::remquo_r_f32::ast(),
+        k::remquo_q_f32::ast(),
+        k::modf_f_f32::ast(),
+        k::modf_i_f32::ast(),
     ];
+    let kernels = kernels.into_iter().chain(math_common::more::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {
@@ -319,6 +349,10 @@ fn branch_free_f32_functions_have_no_branch() {
         k::acos_f32::ast(),
         k::atan_f32::ast(),
         k::erfc_f32::ast(),
+        k::rcbrt_f32::ast(),
+        k::frexp_m_f32::ast(),
+        k::ilogb_f32::ast(),
+        k::logb_f32::ast(),
     ] {
         let n = branches(def);
         if n != base {
@@ -328,7 +362,14 @@ fn branch_free_f32_functions_have_no_branch() {
     // Two-argument functions: the same kernel shape around `copysign`, whose one-instruction
     // body lets the kernel's own `if i < y.len()` become predication (one branch fewer).
     let base2 = branches(k::copysign_f32::ast()) + 1;
-    for def in [k::hypot_f32::ast(), k::powf_f32::ast()] {
+    for def in [
+        k::hypot_f32::ast(),
+        k::powf_f32::ast(),
+        k::rhypot_f32::ast(),
+        k::ldexp_f32::ast(),
+        k::fdim_f32::ast(),
+        k::nextafter_f32::ast(),
+    ] {
         let n = branches(def);
         if n > base2 {
             bad.push(format!(

@@ -40,6 +40,9 @@
 
 __device__ __forceinline__ float sc_sum(float v) { float s, c; sincosf(v, &s, &c); return s + c; }
 __device__ __forceinline__ float scpi_sum(float v) { float s, c; sincospif(v, &s, &c); return s + c; }
+__device__ __forceinline__ float frexp_sum(float v) { int e; float m = frexpf(v, &e); return m + (float)e; }
+__device__ __forceinline__ float modf_sum(float v) { float i; float f = modff(v, &i); return f + i; }
+__device__ __forceinline__ float remquo_sum(float v, float w) { int q; float r = remquof(v, w, &q); return r + (float)(q % 8); }
 
 UN(m_sqrt, sqrtf(v))
 UN(m_rsqrt, rsqrtf(v))
@@ -77,6 +80,21 @@ BIN(m_pow, powf(v, w))
 BIN(m_hypot, hypotf(v, w))
 BIN(m_fmod, fmodf(v, w))
 BIN(m_copysign, copysignf(v, w))
+UN(m_rcbrt, rcbrtf(v))
+BIN(m_rhypot, rhypotf(v, w))
+BIN(m_norm3d, norm3df(v, w, 0.5f * v))
+BIN(m_rnorm3d, rnorm3df(v, w, 0.5f * v))
+BIN(m_norm4d, norm4df(v, w, 0.5f * v, 0.25f * w))
+BIN(m_rnorm4d, rnorm4df(v, w, 0.5f * v, 0.25f * w))
+UN(m_frexp, frexp_sum(v))
+UN(m_logb, logbf(v))
+UN(m_ilogb, (float)ilogbf(v))
+BIN(m_ldexp, ldexpf(v, (int)w))
+BIN(m_fdim, fdimf(v, w))
+BIN(m_nextafter, nextafterf(v, w))
+BIN(m_remainder, remainderf(v, w))
+BIN(m_remquo, remquo_sum(v, w))
+UN(m_modf, modf_sum(v))
 
 // All-pairs n-body, one body per thread, positions (x, y, z, mass) tiled through shared memory.
 #define NB_TILE 256

@@ -677,6 +677,12 @@ pub struct MathFn {
     pub args: usize,
     /// Two results (`sincos`), returned as a tuple; otherwise one.
     pub pair: bool,
+    /// The arguments of type `i32` instead of the float type, bit `i` for argument `i`
+    /// (`ldexp(x, n)`: `0b10`). The float type is that of the first other argument.
+    pub int_args: u8,
+    /// The results of type `i32` instead of the float type, bit `i` for result `i` (`ilogb`:
+    /// `0b1`; `frexp`, `(mantissa, exponent)`: `0b10`).
+    pub int_rets: u8,
     pub f32: Option<MathImpl>,
     pub f64: Option<MathImpl>,
 }

@@ -170,6 +170,12 @@ pub fn math_methods(f: &[f32], y: &mut [f32]) {
     acc += a.sin_cos().0;
     acc += sincos(a).0;
     acc += sincospi(a).0;
+    acc += rhypot(a, b) + norm3d(a, b, c) + rnorm3d(a, b, c) + rcbrt(a);
+    acc += norm4d(a, b, c, a) + rnorm4d(a, b, c, a);
+    acc += frexp(a).0 + ldexp(a, 2) + scalbn(a, -1) + logb(a) + ilogb(b) as f32;
+    acc += fdim(a, b) + nextafter(a, b) + remainder(a, b) + remquo(a, b).0;
+    acc += fast_tan(a) + fast_log2(a) + fast_log10(a) + fast_exp10(a);
+    acc += modf(a).0 + fast_sincos(a).1;
     y[0] = acc;
 }
 

@@ -79,6 +79,11 @@ un2! {
     round_f32, round_f64, |v| v.round();
     trunc_f32, trunc_f64, |v| v.trunc();
     fract_f32, fract_f64, |v| v.fract();
+    rcbrt_f32, rcbrt_f64, |v| rcbrt(v);
+    frexp_m_f32, frexp_m_f64, |v| frexp(v).0;
+    logb_f32, logb_f64, |v| logb(v);
+    modf_f_f32, modf_f_f64, |v| modf(v).0;
+    modf_i_f32, modf_i_f64, |v| modf(v).1;
 }
 
 bin2! {
@@ -87,6 +92,25 @@ bin2! {
     hypot_f32, hypot_f64, |a, b| a.hypot(b);
     fmod_f32, fmod_f64, |a, b| a % b;
     copysign_f32, copysign_f64, |a, b| a.copysign(b);
+    rhypot_f32, rhypot_f64, |a, b| rhypot(a, b);
+    ldexp_f32, ldexp_f64, |a, b| ldexp(a, b as i32);
+    scalbn_f32, scalbn_f64, |a, b| scalbn(a, b as i32);
+    fdim_f32, fdim_f64, |a, b| fdim(a, b);
+    nextafter_f32, nextafter_f64, |a, b| nextafter(a, b);
+    remainder_f32, remainder_f64, |a, b| remainder(a, b);
+    remquo_r_f32, remquo_r_f64, |a, b| remquo(a, b).0;
+}
+
+// The `i32` results, as floats (exact for these values).
+un! {
+    frexp_e_f32, f32, |v| frexp(v).1 as f32;
+    frexp_e_f64, f64, |v| frexp(v).1 as f64;
+    ilogb_f32, f32, |v| ilogb(v) as f32;
+    ilogb_f64, f64, |v| ilogb(v) as f64;
+}
+bin! {
+    remquo_q_f32, f32, |a, b| remquo(a, b).1 as f32;
+    remquo_q_f64, f64, |a, b| remquo(a, b).1 as f64;
 }
 
 un! {
@@ -94,6 +118,12 @@ un! {
     fast_cos_f32, f32, |v| fast_cos(v);
     fast_exp_f32, f32, |v| fast_exp(v);
     fast_log_f32, f32, |v| fast_log(v);
+    fast_tan_f32, f32, |v| fast_tan(v);
+    fast_log2_f32, f32, |v| fast_log2(v);
+    fast_log10_f32, f32, |v| fast_log10(v);
+    fast_exp10_f32, f32, |v| fast_exp10(v);
+    fast_sincos_s_f32, f32, |v| fast_sincos(v).0;
+    fast_sincos_c_f32, f32, |v| fast_sincos(v).1;
 }
 bin! {
     fast_div_f32, f32, |a, b| fast_div(a, b);

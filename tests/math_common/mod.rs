@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod kernels;
+pub mod more;
 pub mod mpfr;
 
 use ferrocuda::prelude::*;
@@ -24,6 +25,17 @@ mod libm {
         pub fn asinh(x: f64) -> f64;
         pub fn acosh(x: f64) -> f64;
         pub fn atanh(x: f64) -> f64;
+        pub fn frexp(x: f64, e: *mut i32) -> f64;
+        pub fn ldexp(x: f64, n: i32) -> f64;
+        pub fn logb(x: f64) -> f64;
+        pub fn ilogb(x: f64) -> i32;
+        pub fn fdim(x: f64, y: f64) -> f64;
+        pub fn fdimf(x: f32, y: f32) -> f32;
+        pub fn nextafter(x: f64, y: f64) -> f64;
+        pub fn nextafterf(x: f32, y: f32) -> f32;
+        pub fn remainder(x: f64, y: f64) -> f64;
+        pub fn remquo(x: f64, y: f64, q: *mut i32) -> f64;
+        pub fn modf(x: f64, i: *mut f64) -> f64;
     }
 }
 
@@ -327,6 +339,52 @@ fn cospi_ref(x: f64) -> f64 {
     sincospi_ref(x).1
 }
 
+// The exact functions' references (glibc), f32 and f64 alike: for an f32 argument the f64
+// result is the f32 one (exponents and mantissas of f32 values are exact in f64).
+fn frexp_m(x: f64) -> f64 {
+    let mut e = 0;
+    // SAFETY: glibc's frexp writes the exponent through the pointer.
+    unsafe { libm::frexp(x, &mut e) }
+}
+fn frexp_e(x: f64) -> f64 {
+    let mut e = 0;
+    // SAFETY: as above.
+    unsafe { libm::frexp(x, &mut e) };
+    e as f64
+}
+fn ilogb_ref(x: f64) -> f64 {
+    // f32 subnormals are normal in f64: glibc's exponent is the f32 one. 0 and NaN: i32::MIN.
+    unsafe { libm::ilogb(x) as f64 }
+}
+fn logb_ref(x: f64) -> f64 {
+    unsafe { libm::logb(x) }
+}
+fn ldexp_ref(x: f64, n: f64) -> f64 {
+    unsafe { libm::ldexp(x, n as i32) }
+}
+fn remainder_ref(x: f64, y: f64) -> f64 {
+    unsafe { libm::remainder(x, y) }
+}
+/// glibc's quotient (more bits than C requires), to its three low bits with its sign.
+fn remquo_q(x: f64, y: f64) -> f64 {
+    let mut q = 0;
+    // SAFETY: glibc's remquo writes the quotient through the pointer.
+    unsafe { libm::remquo(x, y, &mut q) };
+    (q.signum() * (q.abs() & 7)) as f64
+}
+
+fn modf_f(x: f64) -> f64 {
+    let mut i = 0.0;
+    // SAFETY: glibc's modf writes the integral part through the pointer.
+    unsafe { libm::modf(x, &mut i) }
+}
+fn modf_i(x: f64) -> f64 {
+    let mut i = 0.0;
+    // SAFETY: as above.
+    unsafe { libm::modf(x, &mut i) };
+    i
+}
+
 type R1 = fn(f64) -> f64;
 type R2 = fn(f64, f64) -> f64;
 
@@ -521,6 +579,24 @@ pub fn unary_cases() -> Vec<UnaryCase> {
             |x| unsafe { libm::tgamma(x) },
             cr!("mpfr_gamma"),
         ),
+        un(
+            "rcbrt",
+            1.0,
+            1.0,
+            any,
+            |x| 1.0 / x.cbrt(),
+            |x| {
+                mpfr::Big::new(1.0)
+                    .div(&mpfr::Big::new(x).un("mpfr_cbrt"))
+                    .to_f64()
+            },
+        ),
+        un("frexp.m", 0.0, 0.0, any, frexp_m, frexp_m),
+        un("frexp.e", 0.0, 0.0, any, frexp_e, frexp_e),
+        un("ilogb", 0.0, 0.0, any, ilogb_ref, ilogb_ref),
+        un("logb", 0.0, 0.0, any, logb_ref, logb_ref),
+        un("modf.frac", 0.0, 0.0, any, modf_f, modf_f),
+        un("modf.int", 0.0, 0.0, any, modf_i, modf_i),
         un("floor", 0.0, 0.0, any, f64::floor, f64::floor),
         un("ceil", 0.0, 0.0, any, f64::ceil, f64::ceil),
         un("round", 0.0, 0.0, any, f64::round, f64::round),
@@ -541,6 +617,9 @@ pub fn binary_cases() -> Vec<BinaryCase> {
     };
     let fmod_y: Domain = Domain {
         ranges: &[(-10.0, 10.0), (0.001, 1.0), (-1e-3, 1e-3)],
+    };
+    let ldexp_n: Domain = Domain {
+        ranges: &[(-160.0, 160.0), (-30.0, 30.0), (-1100.0, 1100.0)],
     };
     let bin = |name, b32: f64, b64: f64, d1, d2, ref32: R2, ref64: R2| BinaryCase {
         name,
@@ -563,6 +642,63 @@ pub fn binary_cases() -> Vec<BinaryCase> {
         }),
         bin("fmod", 0.0, 0.0, any, fmod_y, |a, b| a % b, |a, b| a % b),
         bin("copysign", 0.0, 0.0, any, any, f64::copysign, f64::copysign),
+        bin(
+            "rhypot",
+            2.0,
+            1.0,
+            any,
+            any,
+            |a, b| 1.0 / a.hypot(b),
+            |a, b| {
+                if a.is_infinite() || b.is_infinite() {
+                    return 0.0;
+                }
+                let (x, y) = (mpfr::Big::new(a), mpfr::Big::new(b));
+                x.mul(&x).add(&y.mul(&y)).un("mpfr_rec_sqrt").to_f64()
+            },
+        ),
+        // ldexp/scalbn: the second argument truncated to i32 (Rust's `as`, saturating), in the
+        // kernel and here alike. f32 results: the f64 result is exact or 0/inf, then rounded once.
+        bin("ldexp", 0.0, 0.0, any, ldexp_n, ldexp_ref, ldexp_ref),
+        bin("scalbn", 0.0, 0.0, any, ldexp_n, ldexp_ref, ldexp_ref),
+        bin(
+            "fdim",
+            0.0,
+            0.0,
+            any,
+            any,
+            |a, b| unsafe { libm::fdimf(a as f32, b as f32) as f64 },
+            |a, b| unsafe { libm::fdim(a, b) },
+        ),
+        bin(
+            "nextafter",
+            0.0,
+            0.0,
+            any,
+            any,
+            |a, b| unsafe { libm::nextafterf(a as f32, b as f32) as f64 },
+            |a, b| unsafe { libm::nextafter(a, b) },
+        ),
+        // Exact in f64 for f32 arguments (the remainder of two f32 is an f32).
+        bin(
+            "remainder",
+            0.0,
+            0.0,
+            any,
+            fmod_y,
+            remainder_ref,
+            remainder_ref,
+        ),
+        bin(
+            "remquo.r",
+            0.0,
+            0.0,
+            any,
+            fmod_y,
+            remainder_ref,
+            remainder_ref,
+        ),
+        bin("remquo.q", 0.0, 0.0, any, fmod_y, remquo_q, remquo_q),
     ]
 }
 
@@ -630,6 +766,13 @@ fn un_launcher32(name: &str) -> &'static L1<f32> {
         "round" => launcher_un!(round_f32),
         "trunc" => launcher_un!(trunc_f32),
         "fract" => launcher_un!(fract_f32),
+        "rcbrt" => launcher_un!(rcbrt_f32),
+        "frexp.m" => launcher_un!(frexp_m_f32),
+        "frexp.e" => launcher_un!(frexp_e_f32),
+        "ilogb" => launcher_un!(ilogb_f32),
+        "logb" => launcher_un!(logb_f32),
+        "modf.frac" => launcher_un!(modf_f_f32),
+        "modf.int" => launcher_un!(modf_i_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -673,6 +816,13 @@ fn un_launcher64(name: &str) -> &'static L1<f64> {
         "round" => launcher_un!(round_f64),
         "trunc" => launcher_un!(trunc_f64),
         "fract" => launcher_un!(fract_f64),
+        "rcbrt" => launcher_un!(rcbrt_f64),
+        "frexp.m" => launcher_un!(frexp_m_f64),
+        "frexp.e" => launcher_un!(frexp_e_f64),
+        "ilogb" => launcher_un!(ilogb_f64),
+        "logb" => launcher_un!(logb_f64),
+        "modf.frac" => launcher_un!(modf_f_f64),
+        "modf.int" => launcher_un!(modf_i_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }
@@ -683,6 +833,14 @@ fn bin_launcher32(name: &str) -> &'static L2<f32> {
         "hypot" => launcher_bin!(hypot_f32),
         "fmod" => launcher_bin!(fmod_f32),
         "copysign" => launcher_bin!(copysign_f32),
+        "rhypot" => launcher_bin!(rhypot_f32),
+        "ldexp" => launcher_bin!(ldexp_f32),
+        "scalbn" => launcher_bin!(scalbn_f32),
+        "fdim" => launcher_bin!(fdim_f32),
+        "nextafter" => launcher_bin!(nextafter_f32),
+        "remainder" => launcher_bin!(remainder_f32),
+        "remquo.r" => launcher_bin!(remquo_r_f32),
+        "remquo.q" => launcher_bin!(remquo_q_f32),
         other => panic!("no f32 kernel for {other}"),
     }
 }
@@ -693,6 +851,14 @@ fn bin_launcher64(name: &str) -> &'static L2<f64> {
         "hypot" => launcher_bin!(hypot_f64),
         "fmod" => launcher_bin!(fmod_f64),
         "copysign" => launcher_bin!(copysign_f64),
+        "rhypot" => launcher_bin!(rhypot_f64),
+        "ldexp" => launcher_bin!(ldexp_f64),
+        "scalbn" => launcher_bin!(scalbn_f64),
+        "fdim" => launcher_bin!(fdim_f64),
+        "nextafter" => launcher_bin!(nextafter_f64),
+        "remainder" => launcher_bin!(remainder_f64),
+        "remquo.r" => launcher_bin!(remquo_r_f64),
+        "remquo.q" => launcher_bin!(remquo_q_f64),
         other => panic!("no f64 kernel for {other}"),
     }
 }
@@ -714,6 +880,9 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
         ..
     } in unary_cases()
     {
+        if !selected(name) {
+            continue;
+        }
         let xs = inputs32(domain, n, seed(name));
         let ys = run_un(dev, &xs, un_launcher32(name));
         rows.push(worst32(name, b32, &xs, None, &ys, &|x, _| f(x)));
@@ -727,16 +896,21 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
         ..
     } in binary_cases()
     {
+        if !selected(name) {
+            continue;
+        }
         let a = inputs32(d1, n, seed(name));
         let b = inputs32(d2, n, seed(name) ^ 1);
         let (xs, zs) = pair_inputs(&a, &b, &specials32());
         let ys = run_bin(dev, &xs, &zs, bin_launcher32(name));
         rows.push(worst32(name, b32, &xs, Some(&zs), &ys, &|x, z| f(x, z)));
     }
+    rows.extend(more::measure_f32(dev, n));
     rows
 }
 
-/// Whether `name` is measured: all functions, or those `MATH_ULP_ONLY` lists (comma-separated).
+/// Whether `name` is measured (f32 and f64): all functions, or those `MATH_ULP_ONLY` lists
+/// (comma-separated).
 pub fn selected(name: &str) -> bool {
     match std::env::var("MATH_ULP_ONLY") {
         Ok(list) if !list.is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -785,7 +959,9 @@ pub fn rows_f64(outputs: &Outputs64) -> Vec<Row> {
 }
 
 pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
-    rows_f64(&outputs_f64(dev, n))
+    let mut rows = rows_f64(&outputs_f64(dev, n));
+    rows.extend(more::measure_f64(dev, n));
+    rows
 }
 
 /// CUDA documents lgamma's bound outside an interval of negative arguments only.
@@ -889,6 +1065,91 @@ pub fn table(rows: &[Row], column: &str) -> String {
     s
 }
 
+/// `fast_exp10`, `fast_log2`, `fast_log10` (Table 9's bounds, as `measure_fast`) and
+/// `fast_tan` (no documented bound: ulps, on `(-1.5, 1.5)`).
+fn measure_fast_more(dev: &Device, n: usize, r: &mut Rng) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut row_of = |name: &'static str,
+                      cuda: Option<f64>,
+                      xs: &[f32],
+                      ys: &[f32],
+                      e: &dyn Fn(f32, f32) -> f64| {
+        let mut row = Row {
+            name,
+            ty: "f32",
+            cuda,
+            max_ulp: 0.0,
+            worst_input: (0.0, 0.0),
+            n: xs.len(),
+        };
+        for (x, y) in xs.iter().zip(ys) {
+            let err = e(*x, *y);
+            if err > row.max_ulp || err.is_nan() {
+                row.max_ulp = err;
+                row.worst_input = (*x as f64, 0.0);
+            }
+        }
+        rows.push(row);
+    };
+    let xs: Vec<f32> = (0..n)
+        .map(|i| if i % 2 == 0 { r.uniform(-4.0, 4.0) } else { r.uniform(-37.0, 38.0) } as f32)
+        .collect();
+    let ys = run_un(dev, &xs, launcher_un!(fast_exp10_f32));
+    row_of(
+        "fast_exp10 (ulp / (2 + floor(abs(2.95 x))))",
+        Some(1.0),
+        &xs,
+        &ys,
+        &|x, y| {
+            let want = unsafe { libm::exp10(x as f64) };
+            ulp32(y, want) / (2.0 + (2.95 * x as f64).abs().floor())
+        },
+    );
+    let xs: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                r.uniform(0.5, 2.0) as f32
+            } else {
+                f32::from_bits((r.next() as u32) & 0x7fff_ffff)
+            }
+        })
+        .filter(|x| x.is_finite() && *x >= f32::MIN_POSITIVE)
+        .collect();
+    let log_err = |x: f32, y: f32, want: f64, abs: f64, ulps: f64| {
+        if (0.5..=2.0).contains(&x) {
+            (y as f64 - want).abs() / abs
+        } else {
+            ulp32(y, want) / ulps
+        }
+    };
+    let ys = run_un(dev, &xs, launcher_un!(fast_log2_f32));
+    row_of(
+        "fast_log2 (2^-22 abs. on [0.5, 2], else 2 ulp)",
+        Some(1.0),
+        &xs,
+        &ys,
+        &|x, y| log_err(x, y, (x as f64).log2(), 2f64.powi(-22), 2.0),
+    );
+    let ys = run_un(dev, &xs, launcher_un!(fast_log10_f32));
+    row_of(
+        "fast_log10 (2^-24 abs. on [0.5, 2], else 3 ulp)",
+        Some(1.0),
+        &xs,
+        &ys,
+        &|x, y| log_err(x, y, (x as f64).log10(), 2f64.powi(-24), 3.0),
+    );
+    let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1.5, 1.5) as f32).collect();
+    let ys = run_un(dev, &xs, launcher_un!(fast_tan_f32));
+    row_of(
+        "fast_tan (ulp; no documented bound)",
+        None,
+        &xs,
+        &ys,
+        &|x, y| ulp32(y, (x as f64).tan()),
+    );
+    rows
+}
+
 /// CUDA's fast intrinsics (Table 9): each error is divided by its documented allowance at that
 /// input (absolute error or ulps), so the row's bound is 1; `fast_pow` has no documented bound
 /// and is reported in ulps.
@@ -926,6 +1187,22 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
     let ys = run_un(dev, &trig, launcher_un!(fast_cos_f32));
     rows.push(abs_row(
         "fast_cos (abs. error / 2^-21.19)",
+        &trig,
+        &ys,
+        f64::cos,
+        2f64.powf(-21.19),
+    ));
+    let ys = run_un(dev, &trig, launcher_un!(fast_sincos_s_f32));
+    rows.push(abs_row(
+        "fast_sincos.sin (abs. error / 2^-21.41)",
+        &trig,
+        &ys,
+        f64::sin,
+        2f64.powf(-21.41),
+    ));
+    let ys = run_un(dev, &trig, launcher_un!(fast_sincos_c_f32));
+    rows.push(abs_row(
+        "fast_sincos.cos (abs. error / 2^-21.19)",
         &trig,
         &ys,
         f64::cos,
@@ -983,6 +1260,8 @@ pub fn measure_fast(dev: &Device, n: usize) -> Vec<Row> {
         }
     }
     rows.push(row);
+
+    rows.extend(measure_fast_more(dev, n, &mut r));
 
     let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1e4, 1e4) as f32).collect();
     let zs: Vec<f32> = (0..n)

@@ -187,3 +187,99 @@ pub fn lgamma(x: f64) -> f64 {
         unsafe { (l.lgamma)(r, &mut sign, x, RNDN) }
     })
 }
+
+/// Values at 256 bits with MPFR's widest exponent range, for references that compose several
+/// operations (`1/sqrt(a^2 + b^2 + c^2)`, `exp(x^2) erfc(x)`): each step rounds at 256 bits,
+/// and [`Big::to_f64`] rounds once to a double, so the result is the correctly rounded one
+/// unless the exact value lies within 2^-250 relative of a rounding boundary.
+pub struct Big(Mpfr);
+
+type Set = unsafe extern "C" fn(*mut Mpfr, *const Mpfr, c_int) -> c_int;
+type CheckRange = unsafe extern "C" fn(*mut Mpfr, c_int, c_int) -> c_int;
+
+impl Big {
+    fn blank(prec: c_long) -> Big {
+        let l = lib();
+        let mut m = Mpfr {
+            prec: 0,
+            sign: 0,
+            exp: 0,
+            limbs: std::ptr::null_mut(),
+        };
+        // SAFETY: initialises a fresh variable; the exponent range is per thread.
+        unsafe {
+            (l.init2)(&mut m, prec);
+            (l.set_emin)(-(1 << 30));
+            (l.set_emax)(1 << 30);
+        }
+        Big(m)
+    }
+    /// `x` exactly.
+    pub fn new(x: f64) -> Big {
+        let mut b = Big::blank(256);
+        // SAFETY: an initialised variable; a double fits exactly.
+        unsafe { (lib().set_d)(&mut b.0, x, RNDN) };
+        b
+    }
+    /// `mpfr_NAME(self)` at 256 bits, for a function of shape `(rop, op, rnd)`.
+    pub fn un(&self, name: &'static str) -> Big {
+        let mut r = Big::blank(256);
+        // SAFETY: callers name functions of shape `Un`.
+        let f = unsafe { std::mem::transmute::<usize, Un>(function(name)) };
+        // SAFETY: initialised variables.
+        unsafe { f(&mut r.0, &self.0, RNDN) };
+        r
+    }
+    /// `mpfr_NAME(self, other)` at 256 bits, for a function of shape `(rop, op1, op2, rnd)`.
+    pub fn bin(&self, name: &'static str, other: &Big) -> Big {
+        let mut r = Big::blank(256);
+        // SAFETY: callers name functions of shape `Bin`.
+        let f = unsafe { std::mem::transmute::<usize, Bin>(function(name)) };
+        // SAFETY: initialised variables.
+        unsafe { f(&mut r.0, &self.0, &other.0, RNDN) };
+        r
+    }
+    pub fn add(&self, o: &Big) -> Big {
+        self.bin("mpfr_add", o)
+    }
+    pub fn sub(&self, o: &Big) -> Big {
+        self.bin("mpfr_sub", o)
+    }
+    pub fn mul(&self, o: &Big) -> Big {
+        self.bin("mpfr_mul", o)
+    }
+    pub fn div(&self, o: &Big) -> Big {
+        self.bin("mpfr_div", o)
+    }
+    /// The value as an f64 (not the correctly rounded double: for Newton steps).
+    pub fn approx(&self) -> f64 {
+        // SAFETY: an initialised variable.
+        unsafe { (lib().get_d)(&self.0, RNDN) }
+    }
+    /// The value rounded once to a double in binary64's exponent range (subnormals, overflow
+    /// and underflow as IEEE rounds them).
+    pub fn to_f64(&self) -> f64 {
+        let l = lib();
+        let mut r = Big::blank(53);
+        // SAFETY: initialised variables; the range is narrowed after the 53-bit rounding, which
+        // `mpfr_check_range` and `mpfr_subnormalize` then apply (their documented use).
+        unsafe {
+            let set: Set = std::mem::transmute::<usize, Set>(function("mpfr_set"));
+            let check: CheckRange =
+                std::mem::transmute::<usize, CheckRange>(function("mpfr_check_range"));
+            let t = set(&mut r.0, &self.0, RNDN);
+            (l.set_emin)(-1073);
+            (l.set_emax)(1024);
+            let t = check(&mut r.0, t, RNDN);
+            (l.subnormalize)(&mut r.0, t, RNDN);
+            (l.get_d)(&r.0, RNDN)
+        }
+    }
+}
+
+impl Drop for Big {
+    fn drop(&mut self) {
+        // SAFETY: initialised in `blank`, cleared once.
+        unsafe { (lib().clear)(&mut self.0) };
+    }
+}

@@ -321,7 +321,10 @@ impl Lower {
     /// A function of the math library (`x.sin()`, `rsqrt(x)`, float `%`) on lowered float
     /// arguments of one type; `f16`/`bf16` compute in f32 and round once at the end.
     pub fn math_call(&mut self, name: &str, m: MathFn, args: &[Operand], sp: Span) -> R<Val> {
-        let t = self.op_ty(args[0]);
+        // The float type is that of the first argument that is not one of its `i32`s.
+        let is_int = |i: usize| m.int_args >> i & 1 == 1;
+        let fi = (0..args.len()).find(|&i| !is_int(i)).unwrap_or(0);
+        let t = self.op_ty(args[fi]);
         let ct = match t {
             ir::Ty::F16 | ir::Ty::BF16 => ir::Ty::F32,
             t => t,
@@ -337,7 +340,11 @@ impl Lower {
                 format!("math function `{name}` is not available for `{t:?}`"),
             )
         })?;
-        let a: Vec<Operand> = args.iter().map(|&x| self.cast(x, ct)).collect();
+        let a: Vec<Operand> = args
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| self.cast(x, if is_int(i) { ir::Ty::I32 } else { ct }))
+            .collect();
         let v = match imp {
             MathImpl::Entry(def) => results(&self.intrinsic(def, &a, sp)?),
             MathImpl::Device(f) => {
@@ -351,12 +358,16 @@ impl Lower {
         if ct == t {
             return Ok(v);
         }
+        // f16/bf16: the float results rounded once to the argument type, `i32`s as they are.
+        let int_ret = |i: usize| m.int_rets >> i & 1 == 1;
         Ok(match v {
+            Val::Scalar(x) if int_ret(0) => Val::Scalar(x),
             Val::Scalar(x) => Val::Scalar(self.cast(x, t)),
             Val::Agg(xs) => {
                 let mut out = Vec::new();
-                for x in xs {
+                for (i, x) in xs.into_iter().enumerate() {
                     match x {
+                        Val::Scalar(x) if int_ret(i) => out.push(Val::Scalar(x)),
                         Val::Scalar(x) => out.push(Val::Scalar(self.cast(x, t))),
                         other => out.push(other),
                     }

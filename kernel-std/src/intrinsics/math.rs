@@ -108,10 +108,42 @@ sims! {
     sim_fast_exp => |a, o| put32(o, (f32a(a, 0) * std::f32::consts::LOG2_E).exp2());
     sim_fast_log => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * std::f32::consts::LN_2);
     sim_fast_div => |a, o| put32(o, fdividef(f32a(a, 0), f32a(a, 1)));
+    sim_fast_tan => |a, o| {
+        let x = f32a(a, 0) as f64;
+        put32(o, fdividef(x.sin() as f32, x.cos() as f32))
+    };
+ sim_fast_sincos => |a, o| {
+        let x = f32a(a, 0) as f64;
+        o[0] = (x.sin() as f32).to_bits() as u64;
+        o[1] = (x.cos() as f32).to_bits() as u64;
+    };
+    sim_fast_log2 => |a, o| put32(o, (f32a(a, 0) as f64).log2() as f32);
+    sim_fast_log10 => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * LOG10_2);
+    sim_fast_exp10 => |a, o| {
+        let x = f32a(a, 0);
+        put32(o, (x.mul_add(LOG2_10, x * LOG2_10_LO) as f64).exp2() as f32)
+    };
     sim_fast_pow => |a, o| {
         let l = (f32a(a, 0) as f64).log2() as f32;
         put32(o, ((l * f32a(a, 1)) as f64).exp2() as f32)
     };
+}
+
+/// `log10(2)` and `log2(10)` rounded to f32: `0f3E9A209B` and `0f40549A78` in the PTX of
+/// `fast_log10` and `fast_exp10` (the unit test `fast_constants_are_the_ptx_ones` checks).
+const LOG10_2: f32 = std::f32::consts::LOG10_2;
+const LOG2_10: f32 = std::f32::consts::LOG2_10;
+/// `log2(10) - LOG2_10` (`0f33979A37`): `fast_exp10` adds `x` times it, because the rounding of
+/// the constant alone (2^-25.5 relative) takes nvcc's two-instruction `__exp10f` past Table 9's
+/// `2 + floor(|2.95 x|)` ulp (60 ulp at `x = -19.567`, allowed 59).
+const LOG2_10_LO: f32 = 7.059537e-8;
+
+#[cfg(test)]
+#[test]
+fn fast_constants_are_the_ptx_ones() {
+    assert_eq!(LOG10_2.to_bits(), 0x3E9A_209B);
+    assert_eq!(LOG2_10.to_bits(), 0x4054_9A78);
+    assert_eq!(LOG2_10_LO.to_bits(), 0x3397_9A37);
 }
 
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
@@ -233,6 +265,41 @@ intrinsics! {
     pub fn tgamma<T: Float>(x: T) -> T = math(f32 = f32_all::tgamma, f64 = f64_all::tgamma);
     /// `fmod(x, y)`: C's `fmod`, the same as Rust's `x % y`.
     pub fn fmod<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fmod, f64 = f64_all::fmod);
+    /// `rhypot(x, y)`: `1 / sqrt(x^2 + y^2)` without overflow or underflow.
+    pub fn rhypot<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::rhypot, f64 = f64_all::rhypot);
+    /// `norm3d(a, b, c)`: `sqrt(a^2 + b^2 + c^2)` without overflow or underflow.
+    pub fn norm3d<T: Float>(a: T, b: T, c: T) -> T = math(f32 = f32_all::norm3d, f64 = f64_all::norm3d);
+    /// `rnorm3d(a, b, c)`: `1 / sqrt(a^2 + b^2 + c^2)`.
+    pub fn rnorm3d<T: Float>(a: T, b: T, c: T) -> T = math(f32 = f32_all::rnorm3d, f64 = f64_all::rnorm3d);
+    /// `norm4d(a, b, c, d)`: `sqrt(a^2 + b^2 + c^2 + d^2)` without overflow or underflow.
+    pub fn norm4d<T: Float>(a: T, b: T, c: T, d: T) -> T = math(f32 = f32_all::norm4d, f64 = f64_all::norm4d);
+    /// `rnorm4d(a, b, c, d)`: `1 / sqrt(a^2 + b^2 + c^2 + d^2)`.
+    pub fn rnorm4d<T: Float>(a: T, b: T, c: T, d: T) -> T = math(f32 = f32_all::rnorm4d, f64 = f64_all::rnorm4d);
+    /// `rcbrt(x)`: `x^(-1/3)`, `1 / cbrt(x)` rounded once.
+    pub fn rcbrt<T: Float>(x: T) -> T = math(f32 = f32_all::rcbrt, f64 = f64_all::rcbrt);
+    /// `frexp(x)`: `(m, e)` with `x = m 2^e` and `|m|` in `[0.5, 1)` (C's `frexp` returns `m` and
+    /// stores `e`); `(x, 0)` for zeros, infinities and NaN.
+    pub fn frexp<T: Float>(x: T) -> (T, i32) = math(results = 2, f32 = f32_all::frexp, f64 = f64_all::frexp);
+    /// `ldexp(x, n)`: `x 2^n`, rounded once.
+    pub fn ldexp<T: Float>(x: T, n: i32) -> T = math(f32 = f32_all::ldexp, f64 = f64_all::ldexp);
+    /// `scalbn(x, n)`: `x 2^n` (the same as `ldexp`).
+    pub fn scalbn<T: Float>(x: T, n: i32) -> T = math(f32 = f32_all::scalbn, f64 = f64_all::scalbn);
+    /// `logb(x)`: the unbiased exponent of `x` as a float (`-inf` for 0, `+inf` for `±inf`).
+    pub fn logb<T: Float>(x: T) -> T = math(f32 = f32_all::logb, f64 = f64_all::logb);
+    /// `ilogb(x)`: the unbiased exponent of `x` (`i32::MIN` for 0 and NaN, `i32::MAX` for `±inf`).
+    pub fn ilogb<T: Float>(x: T) -> i32 = math(f32 = f32_all::ilogb, f64 = f64_all::ilogb);
+    /// `fdim(x, y)`: `x - y` if `x > y`, else `+0`.
+    pub fn fdim<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fdim, f64 = f64_all::fdim);
+    /// `nextafter(x, y)`: the next representable value after `x` toward `y`.
+    pub fn nextafter<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::nextafter, f64 = f64_all::nextafter);
+    /// `remainder(x, y)`: `x - n y` with `n` the integer nearest `x / y` (ties to even), exact.
+    pub fn remainder<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::remainder, f64 = f64_all::remainder);
+    /// `remquo(x, y)`: `(remainder(x, y), q)`, `q` the low three bits of the quotient with the
+    /// sign of `x / y` (C's `remquo` stores `q`).
+    pub fn remquo<T: Float>(x: T, y: T) -> (T, i32) = math(results = 2, f32 = f32_all::remquo, f64 = f64_all::remquo);
+    /// `modf(x)`: `(fractional part, integral part)`, both with `x`'s sign (C's `modf` returns
+    /// the first and stores the second).
+    pub fn modf<T: Float>(x: T) -> (T, T) = math(results = 2, f32 = f32_all::modf, f64 = f64_all::modf);
     /// `fma(x, y, z)`: `x * y + z` rounded once (also `x.mul_add(y, z)`).
     pub fn fma<T: Float>(x: T, y: T, z: T) -> T =
         math(entries = fused!("fma", "fma.rn", 0), f32 = [0], f64 = [1]);
@@ -434,6 +501,34 @@ intrinsics! {
     /// `__fdividef(x, y)`: `div.approx.f32`; 2 ulp for `|y|` in [2^-126, 2^126], 0 beyond 2^126.
     pub fn fast_div(x: f32, y: f32) -> f32 =
         pure(70, "div.approx.f32 {d0}, {a0}, {a1}", sim_fast_div);
+    /// `__tanf(x)`: `div.approx(sin.approx(x), cos.approx(x))`; CUDA documents no bound (it
+    /// is derived from its implementation).
+    pub fn fast_tan(x: f32) -> f32 = pure(
+        70,
+        ".reg .f32 %fct{uid}; sin.approx.f32 {d0}, {a0}; cos.approx.f32 %fct{uid}, {a0}; \
+         div.approx.f32 {d0}, {d0}, %fct{uid}",
+        sim_fast_tan
+    );
+    /// `__sincosf(x)`: `(sin.approx.f32, cos.approx.f32)`, the bounds of `fast_sin`/`fast_cos`.
+    pub fn fast_sincos(x: f32) -> (f32, f32) = pure(
+        70,
+        "sin.approx.f32 {d0}, {a0}; cos.approx.f32 {d1}, {a0}",
+        sim_fast_sincos
+    );
+    /// `__log2f(x)`: `lg2.approx.f32`; absolute error 2^-22 on [0.5, 2], else 2 ulp.
+    pub fn fast_log2(x: f32) -> f32 = pure(70, "lg2.approx.f32 {d0}, {a0}", sim_fast_log2);
+    /// `__log10f(x)`: `lg2.approx(x) * log10(2)`; absolute error 2^-24 on [0.5, 2], else 3 ulp.
+    pub fn fast_log10(x: f32) -> f32 =
+        pure(70, "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3E9A209B", sim_fast_log10);
+    /// `__exp10f(x)`: `ex2.approx(x * log2(10))`, the product `fma(x, hi, x * lo)` with
+    /// `log2(10)` split in two f32 (one instruction more than nvcc's, which exceeds the bound
+    /// by the constant's rounding); `2 + floor(|2.95 x|)` ulp.
+    pub fn fast_exp10(x: f32) -> f32 = pure(
+        70,
+        "mul.rn.f32 {d0}, {a0}, 0f33979A37; fma.rn.f32 {d0}, {a0}, 0f40549A78, {d0}; \
+         ex2.approx.f32 {d0}, {d0}",
+        sim_fast_exp10
+    );
     /// `__powf(x, y)`: `ex2.approx(y * lg2.approx(x))`.
     pub fn fast_pow(x: f32, y: f32) -> f32 = pure(
         70,
@@ -456,6 +551,8 @@ macro_rules! rust_methods {
                     lowering: Lowering::Math(MathFn {
                         args: $n,
                         pair: false,
+                        int_args: 0,
+                        int_rets: 0,
                         f32: Some(MathImpl::Device(f32_all::$f::__fc_callable)),
                         f64: Some(MathImpl::Device(f64_all::$f::__fc_callable)),
                     }),
@@ -511,7 +608,9 @@ pub fn method(name: &str) -> Option<MathFn> {
         Lowering::Scalar(def) if def.args.iter().chain(def.rets).all(|t| *t == F32) => {
             Some(MathFn {
                 args: def.args.len(),
-                pair: false,
+                pair: def.rets.len() == 2,
+                int_args: 0,
+                int_rets: 0,
                 f32: Some(MathImpl::Entry(def)),
                 f64: None,
             })

@@ -49,6 +49,20 @@ impl<A: IrType, B: IrType> IrRets for (A, B) {
     const IR: &'static [Ty] = &[A::IR, B::IR];
 }
 
+/// The positions of the `i32`s among `tys` as bits (bit `i`: `tys[i]`), for the math library's
+/// functions of integer arguments or results (`MathFn::int_args`, `MathFn::int_rets`).
+pub const fn int_mask(tys: &[Ty]) -> u8 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < tys.len() {
+        if matches!(tys[i], Ty::I32) {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+}
+
 /// Declares a category's device functions. Each item is a stub signature, `=`, its kind and the
 /// kind's data:
 ///
@@ -253,21 +267,29 @@ macro_rules! intrinsics {
         pub fn entries() -> &'static [$crate::intrinsics::IntrinsicDef] {
             &ENTRIES
         }
-        intrinsics!(@math_spec $name ($($ty),*) $($rest)*);
+        intrinsics!(@math_spec $name ($($ty),*) ($($ret)?) $($rest)*);
     };
     (@math $name:ident ($($ty:ty),*) ($($ret:ty)?) $($rest:tt)*) => {
         pub fn entries() -> &'static [$crate::intrinsics::IntrinsicDef] {
             &[]
         }
-        intrinsics!(@math_spec $name ($($ty),*) $($rest)*);
+        intrinsics!(@math_spec $name ($($ty),*) ($($ret)?) $($rest)*);
     };
-    (@math_spec $name:ident ($($ty:ty),*) $(results = $n:literal,)? f32 = $f32:tt $(:: $f32p:ident)* $(, f64 = $f64:tt $(:: $f64p:ident)*)? $(,)?) => {
+    (@math_spec $name:ident ($($ty:ty),*) ($($ret:ty)?) $(results = $n:literal,)? f32 = $f32:tt $(:: $f32p:ident)* $(, f64 = $f64:tt $(:: $f64p:ident)*)? $(,)?) => {
+        /// The stub's float type parameter, read as `f32` to tell its `i32` arguments and
+        /// results from its float ones (`MathFn::int_args`).
+        #[allow(dead_code)]
+        type T = f32;
         pub static SPEC: $crate::intrinsics::IntrinsicSpec = $crate::intrinsics::IntrinsicSpec {
             name: stringify!($name),
             entries,
             lowering: $crate::intrinsics::Lowering::Math($crate::intrinsics::MathFn {
                 args: [$(stringify!($ty)),*].len(),
                 pair: intrinsics!(@or $($n)?; 1) == 2,
+                int_args: $crate::intrinsics::spec::int_mask(
+                    &[$(<$ty as $crate::intrinsics::IrType>::IR),*]),
+                int_rets: $crate::intrinsics::spec::int_mask(
+                    <intrinsics!(@ret $($ret)?) as $crate::intrinsics::IrRets>::IR),
                 f32: Some(intrinsics!(@impl $f32 $(:: $f32p)*)),
                 f64: intrinsics!(@opt $(intrinsics!(@impl $f64 $(:: $f64p)*))?),
             }),

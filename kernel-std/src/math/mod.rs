@@ -24,11 +24,15 @@ pub(crate) mod f32_cr;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_fpmanip;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_hyp;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_inv_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_misc;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_norm;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_special;
 #[cfg(test)]
@@ -38,11 +42,15 @@ mod f32_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_fpmanip;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_hyp;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_inv_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_misc;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_norm;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_pow;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -55,9 +63,11 @@ mod f64_trig;
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
     pub use super::f32_exp_log::*;
+    pub use super::f32_fpmanip::*;
     pub use super::f32_hyp::*;
     pub use super::f32_inv_trig::*;
     pub use super::f32_misc::*;
+    pub use super::f32_norm::*;
     pub use super::f32_special::*;
     pub use super::f32_trig::*;
 }
@@ -65,9 +75,11 @@ pub(crate) mod f32_all {
 /// Every f64 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f64_all {
     pub use super::f64_exp_log::*;
+    pub use super::f64_fpmanip::*;
     pub use super::f64_hyp::*;
     pub use super::f64_inv_trig::*;
     pub use super::f64_misc::*;
+    pub use super::f64_norm::*;
     pub use super::f64_pow::*;
     pub use super::f64_special::*;
     pub use super::f64_trig::*;

@@ -96,6 +96,11 @@ un_kernels! {
     k_erfc, |v| erfc(v);
     k_lgamma, |v| lgamma(v);
     k_tgamma, |v| tgamma(v);
+    k_rcbrt, |v| rcbrt(v);
+    k_frexp, |v| { let (m, e) = frexp(v); m + e as f32 };
+    k_logb, |v| logb(v);
+    k_ilogb, |v| ilogb(v) as f32;
+    k_modf, |v| { let (f, i) = modf(v); f + i };
 }
 bin_kernels! {
     k_atan2, |v, w| v.atan2(w);
@@ -103,6 +108,16 @@ bin_kernels! {
     k_hypot, |v, w| v.hypot(w);
     k_fmod, |v, w| v % w;
     k_copysign, |v, w| v.copysign(w);
+    k_rhypot, |v, w| rhypot(v, w);
+    k_norm3d, |v, w| norm3d(v, w, 0.5 * v);
+    k_rnorm3d, |v, w| rnorm3d(v, w, 0.5 * v);
+    k_norm4d, |v, w| norm4d(v, w, 0.5 * v, 0.25 * w);
+    k_rnorm4d, |v, w| rnorm4d(v, w, 0.5 * v, 0.25 * w);
+    k_ldexp, |v, w| ldexp(v, w as i32);
+    k_fdim, |v, w| fdim(v, w);
+    k_nextafter, |v, w| nextafter(v, w);
+    k_remainder, |v, w| remainder(v, w);
+    k_remquo, |v, w| { let (r, q) = remquo(v, w); r + (q % 8) as f32 };
 }
 
 /// The per-function kernel `name` (`k_sin`...), for `cargo xtask ptx`.
@@ -200,6 +215,53 @@ fn functions() -> Vec<Fun> {
             -10.0,
             10.0
         ),
+        un!("rcbrt", "m_rcbrt", k_rcbrt, -100.0, 100.0),
+        bin!("rhypot", "m_rhypot", k_rhypot, -100.0, 100.0, -100.0, 100.0),
+        bin!("norm3d", "m_norm3d", k_norm3d, -100.0, 100.0, -100.0, 100.0),
+        bin!(
+            "rnorm3d",
+            "m_rnorm3d",
+            k_rnorm3d,
+            -100.0,
+            100.0,
+            -100.0,
+            100.0
+        ),
+        bin!("norm4d", "m_norm4d", k_norm4d, -100.0, 100.0, -100.0, 100.0),
+        bin!(
+            "rnorm4d",
+            "m_rnorm4d",
+            k_rnorm4d,
+            -100.0,
+            100.0,
+            -100.0,
+            100.0
+        ),
+        un!("frexp", "m_frexp", k_frexp, -100.0, 100.0),
+        un!("logb", "m_logb", k_logb, -100.0, 100.0),
+        un!("ilogb", "m_ilogb", k_ilogb, -100.0, 100.0),
+        bin!("ldexp", "m_ldexp", k_ldexp, -100.0, 100.0, -100.0, 100.0),
+        bin!("fdim", "m_fdim", k_fdim, -100.0, 100.0, -100.0, 100.0),
+        bin!(
+            "nextafter",
+            "m_nextafter",
+            k_nextafter,
+            -100.0,
+            100.0,
+            -100.0,
+            100.0
+        ),
+        bin!(
+            "remainder",
+            "m_remainder",
+            k_remainder,
+            -1000.0,
+            1000.0,
+            0.1,
+            10.0
+        ),
+        bin!("remquo", "m_remquo", k_remquo, -1000.0, 1000.0, 0.1, 10.0),
+        un!("modf", "m_modf", k_modf, -100.0, 100.0),
     ]
 }
 
@@ -764,6 +826,21 @@ mod tests {
             k_hypot::ast(),
             k_fmod::ast(),
             k_copysign::ast(),
+            k_rcbrt::ast(),
+            k_rhypot::ast(),
+            k_norm3d::ast(),
+            k_rnorm3d::ast(),
+            k_norm4d::ast(),
+            k_rnorm4d::ast(),
+            k_frexp::ast(),
+            k_logb::ast(),
+            k_ilogb::ast(),
+            k_ldexp::ast(),
+            k_fdim::ast(),
+            k_nextafter::ast(),
+            k_remainder::ast(),
+            k_remquo::ast(),
+            k_modf::ast(),
             nbody::ast(),
             softmax_rows::ast(),
             layernorm_rows::ast(),

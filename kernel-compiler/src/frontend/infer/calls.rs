@@ -278,9 +278,14 @@ impl<'a> Infer<'a> {
             }
             _ => match kernel_std::intrinsics::math::method(name) {
                 Some(m) if is_float => {
-                    for (t, a) in arg_tys.iter().zip(args) {
+                    // The receiver is argument 0; `i32` arguments keep their type.
+                    for (i, (t, a)) in arg_tys.iter().zip(args).enumerate() {
                         let t = self.deref(t);
-                        self.unify(&t, &r, a.span)?;
+                        if m.int_args >> (i + 1) & 1 == 1 {
+                            self.unify(&t, &Ty::Int(IntTy::I32), a.span)?;
+                        } else {
+                            self.unify(&t, &r, a.span)?;
+                        }
                     }
                     self.math_result(name, m, &r, args.len() + 1, sp)
                 }
@@ -290,7 +295,7 @@ impl<'a> Infer<'a> {
     }
 
     /// The result type of math-library function `name` called with `n` arguments of float type
-    /// `t` (receiver included).
+    /// `t` (receiver included; its `i32` arguments and results: `MathFn::int_args`).
     pub(super) fn math_result(
         &mut self,
         name: &str,
@@ -315,10 +320,17 @@ impl<'a> Infer<'a> {
                 format!("`{name}` needs a float argument, found `{}`", self.show(t)),
             ));
         }
+        let ret = |i: usize| {
+            if m.int_rets >> i & 1 == 1 {
+                Ty::Int(IntTy::I32)
+            } else {
+                t.clone()
+            }
+        };
         Ok(if m.pair {
-            Ty::Tuple(vec![t.clone(), t.clone()])
+            Ty::Tuple(vec![ret(0), ret(1)])
         } else {
-            t.clone()
+            ret(0)
         })
     }
 }

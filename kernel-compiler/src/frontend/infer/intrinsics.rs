@@ -59,14 +59,19 @@ impl<'a> Infer<'a> {
                 Ok(dim3())
             }
             Lowering::Math(m) => {
-                // One float type throughout.
-                let Some(first) = arg_tys.first() else {
-                    return self.math_result(name, m, &Ty::Unit, 0, sp);
+                // One float type throughout, but for the `i32` arguments (`ldexp(x, n)`).
+                let is_int = |i: usize| m.int_args >> i & 1 == 1;
+                let Some(fi) = (0..arg_tys.len()).find(|&i| !is_int(i)) else {
+                    return self.math_result(name, m, &Ty::Unit, args.len(), sp);
                 };
-                let t = self.deref(first);
-                for (a, e) in arg_tys.iter().zip(args).skip(1) {
+                let t = self.deref(&arg_tys[fi]);
+                for (i, (a, e)) in arg_tys.iter().zip(args).enumerate() {
                     let a = self.deref(a);
-                    self.unify(&a, &t, e.span)?;
+                    if is_int(i) {
+                        self.unify(&a, &Ty::Int(IntTy::I32), e.span)?;
+                    } else if i != fi {
+                        self.unify(&a, &t, e.span)?;
+                    }
                 }
                 let t = self.shallow(&t);
                 self.math_result(name, m, &t, args.len(), sp)
