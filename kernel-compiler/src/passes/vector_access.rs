@@ -68,10 +68,18 @@ pub fn vector_access(k: &mut Kernel) -> bool {
         changed: false,
     };
     let mut body = std::mem::take(&mut cx.k.body);
-    cx.block(&mut body);
+    cx.block(&mut body, State::default());
     let changed = cx.changed;
     k.body = body;
     changed
+}
+
+/// Each variable's version (bumped at every write) and, for addresses, its form
+/// `(base, base's version, offset)`, at one point of a block.
+#[derive(Clone, Default)]
+struct State {
+    version: FxHashMap<Var, u32>,
+    forms: FxHashMap<Var, (Var, u32, u64)>,
 }
 
 /// What [`Cx::align`] looks into, per variable written exactly once.
@@ -177,18 +185,10 @@ impl Cx<'_> {
         }
     }
 
-    fn block(&mut self, b: &mut Block) {
-        for inst in &mut b.0 {
-            match inst {
-                Inst::If { then, els, .. } => {
-                    self.block(then);
-                    self.block(els);
-                }
-                Inst::For { body, .. } | Inst::Loop { body, .. } => self.block(body),
-                _ => {}
-            }
-        }
-        let accs = self.scan(b);
+    /// Merges the accesses of `b` and of the blocks nested in it; `st` holds the variables'
+    /// versions and address forms where `b` starts.
+    fn block(&mut self, b: &mut Block, st: State) {
+        let accs = self.scan(b, st);
         if accs.len() < 2 {
             return;
         }
@@ -259,12 +259,49 @@ impl Cx<'_> {
 
     /// The block's top-level loads and stores (plain or alone under a guard) with their
     /// address forms, in order.
-    fn scan(&mut self, b: &Block) -> Vec<Acc> {
-        let mut version: FxHashMap<Var, u32> = FxHashMap::default();
-        let mut forms: FxHashMap<Var, (Var, u32, u64)> = FxHashMap::default();
+    ///
+    /// Forms flow into nested blocks (an address computed before an `if` is known inside it);
+    /// a loop body starts with every variable the loop writes at a new version, since an
+    /// iteration after the first sees other values.
+    fn scan(&mut self, b: &mut Block, st: State) -> Vec<Acc> {
+        let State {
+            mut version,
+            mut forms,
+        } = st;
         let ver = |version: &FxHashMap<Var, u32>, v: Var| version.get(&v).copied().unwrap_or(0);
         let mut out = Vec::new();
-        for (at, inst) in b.0.iter().enumerate() {
+        for at in 0..b.0.len() {
+            // The nested blocks first, each from the state where it starts.
+            match &mut b.0[at] {
+                Inst::If { then, els, .. } => {
+                    let st = State {
+                        version: version.clone(),
+                        forms: forms.clone(),
+                    };
+                    self.block(then, st.clone());
+                    self.block(els, st);
+                }
+                inst @ (Inst::For { .. } | Inst::Loop { .. }) => {
+                    let mut st = State {
+                        version: version.clone(),
+                        forms: forms.clone(),
+                    };
+                    let mut written = Vec::new();
+                    for_each_def(inst, |v| written.push(v));
+                    for c in blocks(inst) {
+                        walk(c, &mut |x| for_each_def(x, |v| written.push(v)));
+                    }
+                    for v in written {
+                        *st.version.entry(v).or_insert(0) += 1;
+                        st.forms.remove(&v);
+                    }
+                    if let Inst::For { body, .. } | Inst::Loop { body, .. } = inst {
+                        self.block(body, st);
+                    }
+                }
+                _ => {}
+            }
+            let inst = &b.0[at];
             if let Some((a, guard)) = access_of(inst) {
                 let form = |o: Operand| match o {
                     Operand::Var(v) => {
