@@ -415,7 +415,7 @@ impl Cx<'_> {
             let w = lead.ty.bytes() as u64;
             let align = self.align(lead.base.0, 0).min(low_align(lead.off));
             for n in [4u64, 2] {
-                if n * w > 16 || align < n * w || lead.off % (n * w) != 0 {
+                if n * w > 16 || align < n * w || !lead.off.is_multiple_of(n * w) {
                     continue;
                 }
                 let mut g = vec![i];
