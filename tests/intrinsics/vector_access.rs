@@ -125,3 +125,34 @@ fn vector_elements_are_single_vector_accesses_in_ptx() {
         c.ptx
     );
 }
+
+/// The porting corpus's RGBA gain and bias written on `uchar4` (its twin's type): the pixel is
+/// one 4-byte load and one 4-byte store (`[u8; 4]`, 1-aligned, stays byte by byte).
+#[kernel]
+pub fn rgba_adjust_uchar4(src: &[uchar4], dst: &mut [uchar4], n: i32, gain: f32, bias: f32) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < n as usize {
+        let p = src[i];
+        let r = (p.x as f32 * gain + bias).max(0.0).min(255.0) as u8;
+        let g = (p.y as f32 * gain + bias).max(0.0).min(255.0) as u8;
+        let b = (p.z as f32 * gain + bias).max(0.0).min(255.0) as u8;
+        dst[i] = make_uchar4(r, g, b, p.w);
+    }
+}
+
+#[test]
+fn uchar4_pixels_are_one_access_each_in_ptx() {
+    assembles(rgba_adjust_uchar4::ast());
+    let c = compile(rgba_adjust_uchar4::ast(), &[], &CompileOptions::default()).unwrap();
+    if std::env::var_os("VECTOR_ACCESS_PRINT_PTX").is_some() {
+        println!("{}", c.ptx);
+    }
+    for want in ["ld.global.nc.v4.u8", "st.global.v4.u8"] {
+        assert!(c.ptx.contains(want), "no `{want}` in:\n{}", c.ptx);
+    }
+    assert!(
+        !c.ptx.contains("ld.global.nc.u8"),
+        "a byte load:\n{}",
+        c.ptx
+    );
+}
