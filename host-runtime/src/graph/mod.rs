@@ -157,6 +157,48 @@ static NEXT_GRAPH_ID: AtomicU64 = AtomicU64::new(1);
 ///     Ok(())
 /// }
 /// ```
+///
+/// A buffer a live graph or exec uses can be neither dropped nor written from the host:
+///
+/// ```compile_fail,E0505
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn bump(y: &mut [u32]) {
+///     y[0] += 1;
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///     let mut y = dev.alloc_zeroed::<u32>(1)?;
+///     let mut g = Graph::new(&dev)?;
+///     bump::node(&mut g, LaunchConfig::for_elements(1, 1), &[], &mut y)?;
+///     let exec = g.instantiate()?;
+///     drop(y); // error: `y` is borrowed by the graph and its exec
+///     exec.launch(&s)
+/// }
+/// ```
+///
+/// ```compile_fail,E0499
+/// use ferrocuda::prelude::*;
+///
+/// #[kernel]
+/// pub fn bump(y: &mut [u32]) {
+///     y[0] += 1;
+/// }
+///
+/// fn main() -> Result<()> {
+///     let dev = Device::default()?;
+///     let s = dev.new_stream()?;
+///     let mut y = dev.alloc_zeroed::<u32>(1)?;
+///     let mut g = Graph::new(&dev)?;
+///     bump::node(&mut g, LaunchConfig::for_elements(1, 1), &[], &mut y)?;
+///     let exec = g.instantiate()?;
+///     y.copy_from_host(&[5])?; // error: a second `&mut` while the exec may write `y`
+///     exec.launch(&s)
+/// }
+/// ```
 pub struct Graph<'a> {
     pub(crate) device: Device,
     pub(crate) id: u64,
