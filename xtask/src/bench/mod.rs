@@ -11,7 +11,6 @@ mod chart;
 mod checks;
 mod corpus;
 mod cublas;
-mod graphs;
 mod math;
 mod peers;
 mod report;
