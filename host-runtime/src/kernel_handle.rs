@@ -167,7 +167,6 @@ mod tests {
                 ParamKind::Slice {
                     readonly: true,
                     elem_bytes: 4,
-                    ptr_align: 4,
                 },
             ),
         ]);

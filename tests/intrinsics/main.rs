@@ -12,5 +12,4 @@ mod half_vector;
 mod heap;
 mod integer;
 mod memory_misc;
-mod vector_access;
 mod wmma;

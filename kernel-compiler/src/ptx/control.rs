@@ -39,8 +39,6 @@ fn accesses(b: &Block) -> bool {
             i,
             Inst::Load { .. }
                 | Inst::Store { .. }
-                | Inst::LoadVec { .. }
-                | Inst::StoreVec { .. }
                 | Inst::ArrayLoad { .. }
                 | Inst::ArrayStore { .. }
         )
