@@ -290,3 +290,33 @@ fn bf16_fma_needs_sm80() {
     assert!(e.message.contains("sm_80"), "{e}");
     check_on(&k, &[80, 90]);
 }
+
+/// `x ^ all-ones` is `not`: the driver 580 JIT (ptxas 13.0) computed `xor r, x, -1` as `x` where
+/// a branch had fixed `x` to a constant (differential seed 0x77fd999b95b5ebe8).
+#[test]
+fn xor_with_all_ones_is_not() {
+    for (ty, ones, not) in [
+        (Ty::U32, u32::MAX as u64, "not.b32"),
+        (Ty::I64, u64::MAX, "not.b64"),
+        (Ty::U8, 0xff, "not.b"),
+    ] {
+        let mut b = KB::new("xor_ones");
+        let (inp, _) = b.slice_param("inp", true, ty);
+        let (out, _) = b.slice_param("out", false, ty);
+        let tid = b.tid_x();
+        let a = b.elem_addr(inp, v(tid), ty);
+        let x = b.load_global(ty, a, true);
+        let r = b.bin(BinOp::Xor, c(ty, ones), v(x));
+        let s = b.bin(BinOp::Xor, v(r), c(ty, ones));
+        let o = b.elem_addr(out, v(tid), ty);
+        b.store_global(o, v(r));
+        let o2 = b.elem_addr(out, v(s), ty);
+        b.store_global(o2, v(x));
+        let p = check(&b.finish());
+        assert!(p.contains(not), "{ty:?}: no `{not}` in\n{p}");
+        assert!(
+            !p.lines().any(|l| l.trim_start().starts_with("xor.")),
+            "{ty:?}: an xor is left in\n{p}"
+        );
+    }
+}

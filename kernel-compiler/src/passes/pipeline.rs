@@ -54,6 +54,7 @@ pub static VECTORIZE: FnPass = pass("vectorize", |k, _| vectorize(k));
 pub static SHIFTS: FnPass = pass("shifts", |k, _| shifts(k));
 pub static DCE: FnPass = pass("dce", |k, _| dce(k));
 pub static LICM: FnPass = pass("licm", |k, _| licm(k));
+pub static DEFINE_LOADS: FnPass = pass("define_loads", |k, _| define_loads(k));
 
 /// One entry of the pipeline.
 pub enum Step {
@@ -129,6 +130,8 @@ pub static PIPELINE: &[Step] = &[
     Run(&DCE, Always),
     // After `dce`, so that dead reads do not keep a value in its loop.
     Run(&LICM, Always),
+    // Last: works around a ptxas fault that no pass above may bring back (see the pass).
+    Run(&DEFINE_LOADS, Always),
 ];
 
 /// Runs [`PIPELINE`], calling `after(pass, kernel)` after every pass that ran.

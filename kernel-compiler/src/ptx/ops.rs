@@ -174,6 +174,18 @@ impl Emitter<'_> {
         if dty != want {
             return self.err(format!("{op:?} of {ty:?} into {dty:?}"));
         }
+        // `x ^ all-ones` is printed as `not`: the driver 580 JIT (ptxas 13.0) takes
+        // `xor r, x, -1` to be `x` where a branch fixes `x` to a constant (ptxas 13.5 does not).
+        if op == BinOp::Xor && (ty.is_int() || ty == Ty::Bool) {
+            let ones =
+                |o: Operand| matches!(o, Operand::Const(c) if crate::passes::eval::is_all_ones(c));
+            if ones(b) {
+                return self.unary(dst, UnOp::Not, a);
+            }
+            if ones(a) {
+                return self.unary(dst, UnOp::Not, b);
+            }
+        }
         let d = self.reg(dst)?;
         if op.is_overflow_test() {
             if !ty.is_int() {
