@@ -33,6 +33,28 @@ pub(crate) unsafe extern "C" fn host_trampoline(data: *mut c_void) {
     }
 }
 
+/// Runs a host node's closure, keeping a panic's message in `panics` (it never unwinds).
+pub(crate) fn run_caught(f: &(dyn Fn() + Send + Sync), panics: &Mutex<Vec<String>>) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
+        let message = payload_message(&*payload);
+        let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+        panics
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(message);
+    }
+}
+
+/// The `CUhostFn` of graph host nodes: runs the node each time, frees nothing (the graph keeps
+/// the node).
+///
+/// # Safety
+/// `data` must point at a live `HostNode`.
+pub(crate) unsafe extern "C" fn host_node_trampoline(data: *mut c_void) {
+    let node = unsafe { &*(data as *const crate::graph::HostNode) };
+    node.run();
+}
+
 fn payload_message(p: &(dyn Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         s.to_string()

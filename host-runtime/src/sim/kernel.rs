@@ -9,6 +9,8 @@ use kernel_compiler::Compiled;
 use kernel_ir::ir;
 use kernel_sim::{BlockOrder, SimError, SimErrorKind, SimLaunch};
 
+use super::graph::kernel_op;
+use super::objects::SimStream;
 use super::Shared;
 use crate::backend::{LoadedKernel, StreamOps};
 use crate::launch::{validate, FuncLimits, LaunchError};
@@ -17,8 +19,9 @@ use crate::panic::KernelPanic;
 use crate::{Error, Result};
 
 /// A compiled kernel on a simulated device.
+#[derive(Clone)]
 pub(crate) struct SimKernel {
-    compiled: Arc<Compiled>,
+    pub(super) compiled: Arc<Compiled>,
     device: Arc<Shared>,
     limits: FuncLimits,
 }
@@ -47,6 +50,14 @@ impl LoadedKernel for SimKernel {
         args: &mut [*mut c_void],
     ) -> Result<()> {
         validate(cfg, &self.device.limits, &self.limits)?;
+        if let Some(s) = stream.as_any().downcast_ref::<SimStream>() {
+            if s.is_capturing() {
+                // SAFETY: the caller's contract.
+                let op = unsafe { kernel_op(Arc::new(self.clone()), cfg, args)? };
+                s.capture_op(|| op);
+                return Ok(());
+            }
+        }
         let kernel = &self.compiled.kernel;
         // SAFETY: the caller's contract.
         let params = unsafe { param_bytes(kernel, args)? };
@@ -74,6 +85,10 @@ impl LoadedKernel for SimKernel {
 
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
         self
+    }
+
+    fn validate(&self, cfg: &LaunchConfig) -> Result<()> {
+        Ok(validate(cfg, &self.device.limits, &self.limits)?)
     }
 }
 
