@@ -147,37 +147,48 @@ fn cuda_function(k: &Arc<dyn LoadedKernel>) -> Result<Arc<CudaFunction>> {
         .map_err(|_| Error::Unsupported("a kernel of another backend in a CUDA graph"))
 }
 
-/// A 1-D copy as the driver's 3-D copy description.
+/// A 1-D copy as the driver's 3-D copy description. Built field by field: `CUmemorytype` has no
+/// zero variant, so a zeroed struct is not a valid value (Rust aborts on `mem::zeroed` of it).
 fn memcpy_params(c: AsyncCopy) -> sys::CUDA_MEMCPY3D {
-    // SAFETY: zero is a valid bit pattern for this C struct.
-    let mut p: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
-    let bytes = match c {
+    use std::ptr::{null, null_mut};
+    let host = CUmemorytype::CU_MEMORYTYPE_HOST;
+    let device = CUmemorytype::CU_MEMORYTYPE_DEVICE;
+    let (src_type, src_host, src_dev, dst_type, dst_host, dst_dev, bytes) = match c {
         AsyncCopy::HostToDevice { dst, src, bytes } => {
-            p.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_HOST;
-            p.srcHost = src;
-            p.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-            p.dstDevice = dst;
-            bytes
+            (host, src, 0, device, null_mut(), dst, bytes)
         }
-        AsyncCopy::DeviceToHost { dst, src, bytes } => {
-            p.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-            p.srcDevice = src;
-            p.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_HOST;
-            p.dstHost = dst;
-            bytes
-        }
+        AsyncCopy::DeviceToHost { dst, src, bytes } => (device, null(), src, host, dst, 0, bytes),
         AsyncCopy::DeviceToDevice { dst, src, bytes } => {
-            p.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-            p.srcDevice = src;
-            p.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-            p.dstDevice = dst;
-            bytes
+            (device, null(), src, device, null_mut(), dst, bytes)
         }
     };
-    p.WidthInBytes = bytes;
-    p.Height = 1;
-    p.Depth = 1;
-    p
+    sys::CUDA_MEMCPY3D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcZ: 0,
+        srcLOD: 0,
+        srcMemoryType: src_type,
+        srcHost: src_host,
+        srcDevice: src_dev,
+        srcArray: null_mut(),
+        reserved0: null_mut(),
+        srcPitch: 0,
+        srcHeight: 0,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstZ: 0,
+        dstLOD: 0,
+        dstMemoryType: dst_type,
+        dstHost: dst_host,
+        dstDevice: dst_dev,
+        dstArray: null_mut(),
+        reserved1: null_mut(),
+        dstPitch: 0,
+        dstHeight: 0,
+        WidthInBytes: bytes,
+        Height: 1,
+        Depth: 1,
+    }
 }
 
 impl GraphOps for CudaGraph {
