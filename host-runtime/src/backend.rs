@@ -22,10 +22,10 @@ use std::sync::Arc;
 use cudarc::driver::sys::{CUevent, CUstream};
 use kernel_compiler::Compiled;
 
-use crate::callback::HostCall;
-use crate::graph::{CaptureMode, HostNode, UpdateFailure};
+use crate::callback::{HostCall, HostNode};
+use crate::graph::UpdateFailure;
 use crate::launch_config::LaunchConfig;
-use crate::options::{Advice, EventFlags, Location, PinnedFlags, StreamOptions};
+use crate::options::{Advice, CaptureMode, EventFlags, Location, PinnedFlags, StreamOptions};
 use crate::properties::DeviceProperties;
 use crate::Result;
 
@@ -324,8 +324,6 @@ pub(crate) trait StreamOps: Send + Sync {
     fn begin_capture(&self, mode: CaptureMode) -> Result<()>;
     /// Ends the capture (always, whatever happened inside) and returns the graph.
     fn end_capture(&self) -> Result<Box<dyn GraphOps>>;
-    /// The backend's own stream type (the simulator's capture needs it).
-    fn as_any(&self) -> &dyn Any;
 }
 
 /// A backend's event.

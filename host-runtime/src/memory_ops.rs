@@ -128,7 +128,7 @@ impl Device {
 pub(crate) fn track(uses: &Uses, stream: &Stream, span: Span, write: bool) -> Result<()> {
     if stream.recording() {
         // A graph node's use: replayed into the tracking at each launch of the graph.
-        stream.record_use(crate::graph::uses::UseEntry {
+        stream.record_use(crate::uses::RecordedUse {
             uses: uses.clone(),
             span,
             write,

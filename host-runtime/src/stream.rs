@@ -11,7 +11,7 @@ use cudarc::driver::sys::CUstream;
 use crate::backend::StreamOps;
 use crate::callback::HostCall;
 use crate::event::{Event, EventFlags};
-use crate::graph::uses::{merge, UseEntry};
+use crate::uses::RecordedUse;
 use crate::{Device, Error, Result};
 
 pub use crate::options::StreamOptions;
@@ -92,7 +92,7 @@ pub(crate) struct StreamInner {
     /// Set while uses are recorded instead of tracked: always for a graph's own stream, and for
     /// a stream while it captures (see `graph::uses`).
     recording: AtomicBool,
-    recorded: Mutex<Vec<UseEntry>>,
+    recorded: Mutex<Vec<RecordedUse>>,
     /// While set, recorded writes are recorded as reads (a graph handle lent for reading).
     reads_only: AtomicBool,
     /// Set while the stream captures.
@@ -193,20 +193,20 @@ impl Stream {
     }
 
     /// Stops recording; what was recorded.
-    pub(crate) fn stop_recording(&self) -> Vec<UseEntry> {
+    pub(crate) fn stop_recording(&self) -> Vec<RecordedUse> {
         self.inner.recording.store(false, Ordering::Relaxed);
         std::mem::take(&mut *lock(&self.inner.recorded))
     }
 
     /// What was recorded so far (recording goes on).
-    pub(crate) fn take_recorded(&self) -> Vec<UseEntry> {
+    pub(crate) fn take_recorded(&self) -> Vec<RecordedUse> {
         std::mem::take(&mut *lock(&self.inner.recorded))
     }
 
     /// Files a use while recording.
-    pub(crate) fn record_use(&self, mut e: UseEntry) {
+    pub(crate) fn record_use(&self, mut e: RecordedUse) {
         e.write &= !self.inner.reads_only.load(Ordering::Relaxed);
-        merge(&mut lock(&self.inner.recorded), e);
+        e.merge_into(&mut lock(&self.inner.recorded));
     }
 
     /// Makes recorded writes reads (or stops doing so).

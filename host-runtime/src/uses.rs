@@ -219,6 +219,30 @@ impl UseState {
     }
 }
 
+/// A use filed instead of tracked, by a stream in recording mode (a graph's own stream while a
+/// node is added, or a capturing stream; see `Stream::record_use`): the allocation's shared uses,
+/// the bytes, whether the work writes them. A graph replays its recorded uses into the tracking
+/// at every launch (see `graph::uses`).
+#[derive(Clone)]
+pub(crate) struct RecordedUse {
+    pub(crate) uses: Uses,
+    pub(crate) span: Span,
+    pub(crate) write: bool,
+}
+
+impl RecordedUse {
+    /// Adds the use to `list`, merging it into an earlier one of the same allocation (the union
+    /// of the bytes; a write if either writes: more ordering, never less).
+    pub(crate) fn merge_into(self, list: &mut Vec<RecordedUse>) {
+        if let Some(u) = list.iter_mut().find(|u| u.uses.same(&self.uses)) {
+            u.span = u.span.start.min(self.span.start)..u.span.end.max(self.span.end);
+            u.write |= self.write;
+        } else {
+            list.push(self);
+        }
+    }
+}
+
 fn overlaps(a: &Span, b: &Span) -> bool {
     a.start < b.end && b.start < a.end
 }

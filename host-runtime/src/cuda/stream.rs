@@ -1,7 +1,6 @@
 //! A CUDA stream: the driver handle, the stream's panic slot, and the event other queues wait on
 //! to be ordered after it.
 
-use std::any::Any;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -14,7 +13,7 @@ use super::panic_slots::SlotHandle;
 use super::result;
 use crate::backend::{EventOps, GraphOps, StreamOps};
 use crate::callback::{host_trampoline, HostCall};
-use crate::graph::CaptureMode;
+use crate::options::CaptureMode;
 use crate::Result;
 
 pub(crate) struct CudaStream {
@@ -188,9 +187,5 @@ impl StreamOps for CudaStream {
         // SAFETY: as above.
         let raw = unsafe { result::stream_end_capture(self.raw)? };
         Ok(Box::new(CudaGraph::adopt_captured(&self.core, raw)?))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

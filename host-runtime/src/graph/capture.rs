@@ -2,7 +2,9 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{CaptureMode, Graph, GraphError, NodeKind};
+use super::{Graph, GraphError, NodeKind};
+use crate::options::CaptureMode;
+use crate::uses::RecordedUse;
 use crate::{Result, Stream};
 
 impl Stream {
@@ -96,12 +98,7 @@ struct Guard<'s> {
 }
 
 impl Guard<'_> {
-    fn finish(
-        self,
-    ) -> (
-        Result<Box<dyn crate::backend::GraphOps>>,
-        Vec<super::UseEntry>,
-    ) {
+    fn finish(self) -> (Result<Box<dyn crate::backend::GraphOps>>, Vec<RecordedUse>) {
         let s = self.stream;
         std::mem::forget(self);
         let g = s.ops().end_capture();
@@ -110,7 +107,7 @@ impl Guard<'_> {
     }
 }
 
-fn end(s: &Stream) -> Vec<super::UseEntry> {
+fn end(s: &Stream) -> Vec<RecordedUse> {
     s.ops().set_slot_override(0);
     let uses = s.stop_recording();
     s.inner.capturing.store(false, Ordering::Release);

@@ -31,13 +31,14 @@
 use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use kernel_std::api::DeviceType;
 
 use crate::backend::{AsyncCopy, GraphOps, NodeOp};
+use crate::callback::HostNode;
 use crate::memory::byte_len;
-use crate::uses::Span;
+use crate::uses::{RecordedUse, Span};
 use crate::{Device, DeviceBuffer, Error, Event, PinnedBuffer, Result, Stream};
 
 mod args;
@@ -47,25 +48,12 @@ mod exec;
 mod kernel;
 pub(crate) mod uses;
 
+pub use crate::options::CaptureMode;
 pub use args::{GraphArg, GraphArgMut, GraphDst, GraphMut, GraphSrc};
 pub use error::{GraphError, UpdateFailure};
 pub use exec::GraphExec;
 pub use kernel::{add_kernel_node, exec_node_stream, graph_node_stream, set_kernel_node_params};
-use uses::{NodeUses, UseEntry};
-
-/// How a capture treats unsafe calls (`cudaStreamCaptureMode`): whether a call such as a
-/// synchronous allocation or copy made while the capture runs is an error for this thread only,
-/// for every thread, or allowed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CaptureMode {
-    /// Unsafe calls from any thread fail while any global capture runs (the safe default).
-    #[default]
-    Global,
-    /// Unsafe calls fail only on the capturing thread.
-    ThreadLocal,
-    /// No call is refused because of the capture.
-    Relaxed,
-}
+use uses::NodeUses;
 
 /// A node of a [`Graph`]: its number and the graph it belongs to. Only a node of the same graph
 /// may be a dependency (another graph's is a [`GraphError::ForeignNode`]).
@@ -97,20 +85,6 @@ pub(crate) enum NodeKind {
     Child,
     /// A node a capture made.
     Captured,
-}
-
-/// The closure of a host node, run each time an exec runs the node (on a driver thread), with a
-/// panic caught and kept for the launching stream's synchronize.
-pub(crate) struct HostNode {
-    pub(crate) f: Box<dyn Fn() + Send + Sync>,
-    pub(crate) panics: Arc<Mutex<Vec<String>>>,
-}
-
-impl HostNode {
-    /// Runs the closure; a panic becomes a message (it must never unwind into the driver).
-    pub(crate) fn run(&self) {
-        crate::callback::run_caught(&self.f, &self.panics);
-    }
 }
 
 /// What a graph and its execs share and keep alive: its own stream (panic slot, recorder), the
@@ -288,7 +262,7 @@ impl<'a> Graph<'a> {
         op: NodeOp<'_>,
         kind: NodeKind,
         deps: &[GraphNode],
-        uses: Vec<UseEntry>,
+        uses: Vec<RecordedUse>,
     ) -> Result<GraphNode> {
         let deps = self.check_deps(deps)?;
         self.check_ordered(&deps, &uses)?;
@@ -306,7 +280,7 @@ impl<'a> Graph<'a> {
 
     /// Refuses a node that would use memory an earlier node uses, one of them writing, without
     /// depending on it (directly or not): the two could run at once.
-    fn check_ordered(&self, deps: &[usize], uses: &[UseEntry]) -> Result<()> {
+    fn check_ordered(&self, deps: &[usize], uses: &[RecordedUse]) -> Result<()> {
         if uses.is_empty() {
             return Ok(());
         }
@@ -562,7 +536,7 @@ impl<'a> Graph<'a> {
         if child.device != self.device {
             return Err(GraphError::ChildOfOtherDevice.into());
         }
-        let uses: Vec<UseEntry> = child
+        let uses: Vec<RecordedUse> = child
             .uses
             .per_node
             .iter()
@@ -581,7 +555,7 @@ impl<'a> Graph<'a> {
         };
         let mut merged = Vec::new();
         for e in uses {
-            uses::merge(&mut merged, e);
+            e.merge_into(&mut merged);
         }
         self.uses.set(Some(node.index), merged);
         for h in &child.keep.homes {
@@ -621,16 +595,16 @@ fn same_len(dst: usize, src: usize) -> Result<()> {
     }
 }
 
-fn write_all(u: &crate::uses::Uses) -> UseEntry {
-    UseEntry {
+fn write_all(u: &crate::uses::Uses) -> RecordedUse {
+    RecordedUse {
         uses: u.clone(),
         span: u.all(),
         write: true,
     }
 }
 
-fn read_all(u: &crate::uses::Uses) -> UseEntry {
-    UseEntry {
+fn read_all(u: &crate::uses::Uses) -> RecordedUse {
+    RecordedUse {
         uses: u.clone(),
         span: u.all() as Span,
         write: false,

@@ -4,40 +4,21 @@
 //!
 //! Recording goes through the launch path itself: a kernel node's arguments are checked and
 //! packed by the same `launch_arg` calls a launch makes, on a stream in *recording* mode (the
-//! graph's own stream, or a capturing stream), where `track` files the use here instead of
-//! ordering it.
+//! graph's own stream, or a capturing stream), where `track` files it on the stream as a
+//! [`RecordedUse`] instead of ordering it; the graph then keeps each node's recorded uses here.
 
-use crate::uses::{Span, Uses};
+use crate::uses::RecordedUse;
 use crate::{Result, Stream};
-
-/// One use: an allocation's shared uses, the bytes, whether the node writes them.
-#[derive(Clone)]
-pub(crate) struct UseEntry {
-    pub(crate) uses: Uses,
-    pub(crate) span: Span,
-    pub(crate) write: bool,
-}
-
-/// Adds a use, merging it into an earlier one of the same allocation (the union of the bytes;
-/// a write if either writes: more ordering, never less).
-pub(crate) fn merge(list: &mut Vec<UseEntry>, e: UseEntry) {
-    if let Some(u) = list.iter_mut().find(|u| u.uses.same(&e.uses)) {
-        u.span = u.span.start.min(e.span.start)..u.span.end.max(e.span.end);
-        u.write |= e.write;
-    } else {
-        list.push(e);
-    }
-}
 
 /// The uses of each node (`node` = `None` for everything a capture recorded).
 #[derive(Clone, Default)]
 pub(crate) struct NodeUses {
-    pub(crate) per_node: Vec<(Option<usize>, Vec<UseEntry>)>,
+    pub(crate) per_node: Vec<(Option<usize>, Vec<RecordedUse>)>,
 }
 
 impl NodeUses {
     /// Replaces node `node`'s uses.
-    pub(crate) fn set(&mut self, node: Option<usize>, entries: Vec<UseEntry>) {
+    pub(crate) fn set(&mut self, node: Option<usize>, entries: Vec<RecordedUse>) {
         self.per_node.retain(|(n, _)| *n != node || node.is_none());
         if !entries.is_empty() {
             self.per_node.push((node, entries));

@@ -31,6 +31,7 @@ use crate::{Error, Result};
 mod graph;
 mod kernel;
 mod memory;
+mod nodes;
 mod objects;
 
 pub use kernel::param_bytes;
@@ -49,6 +50,8 @@ pub(crate) struct Shared {
     limits: Limits,
     /// The architecture it simulates: its limits and instruction set.
     target: Target,
+    /// The captures in progress on its streams.
+    captures: nodes::Captures,
 }
 
 impl Shared {
@@ -110,6 +113,7 @@ impl SimDevice {
             props,
             limits,
             target,
+            captures: nodes::Captures::default(),
         }))
     }
 }
@@ -261,13 +265,13 @@ impl DeviceOps for SimDevice {
     }
 
     fn zero_on_stream(&self, stream: &dyn StreamOps, addr: u64, bytes: usize) -> Result<()> {
-        let fill = || graph::SimOp::Fill {
+        let fill = || nodes::SimOp::Fill {
             dst: addr,
             elem: 1,
             pattern: 0,
             count: bytes,
         };
-        if capturing(stream, fill) {
+        if self.0.captures.file(stream.id(), || Ok(fill()))? {
             return Ok(());
         }
         self.0.fill(addr, 1, 0, bytes)
@@ -275,7 +279,8 @@ impl DeviceOps for SimDevice {
 
     /// Runs the copy now (earlier work on the stream is complete already), or captures it.
     unsafe fn copy_on_stream(&self, stream: &dyn StreamOps, copy: AsyncCopy) -> Result<()> {
-        if capturing(stream, || graph::SimOp::Copy(copy)) {
+        let op = || Ok(nodes::SimOp::Copy(copy));
+        if self.0.captures.file(stream.id(), op)? {
             return Ok(());
         }
         // SAFETY: the caller's contract.
@@ -429,14 +434,6 @@ impl Shared {
             AsyncCopy::DeviceToDevice { dst, src, bytes } => self.copy(dst, src, bytes),
         }
     }
-}
-
-/// Files the op in `stream`'s capture when it captures; whether it did.
-fn capturing(stream: &dyn StreamOps, op: impl FnOnce() -> graph::SimOp) -> bool {
-    stream
-        .as_any()
-        .downcast_ref::<SimStream>()
-        .is_some_and(|s| s.capture_op(op))
 }
 
 /// Views `bytes` host bytes at `p` (a dangling-safe empty slice for zero bytes).

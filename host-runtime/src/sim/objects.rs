@@ -7,47 +7,28 @@ use std::time::Instant;
 
 use cudarc::driver::sys::{CUevent, CUstream};
 
-use super::graph::{Capture, SimGraph, SimOp};
+use super::graph::SimGraph;
 use super::Shared;
 use crate::backend::{EventOps, GraphOps, StreamOps};
 use crate::callback::{host_trampoline, HostCall};
-use crate::graph::CaptureMode;
+use crate::options::CaptureMode;
 use crate::{Error, Result};
 
 pub(crate) struct SimStream {
     device: Arc<Shared>,
     id: u64,
-    /// The capture in progress, if any: work queued meanwhile becomes its nodes.
-    capture: Mutex<Option<Capture>>,
 }
 
 impl SimStream {
     pub(super) fn new(device: Arc<Shared>, id: u64) -> Self {
-        SimStream {
-            device,
-            id,
-            capture: Mutex::new(None),
-        }
+        SimStream { device, id }
     }
+}
 
-    /// Appends `op()` to the capture when one is in progress; whether it did.
-    pub(super) fn capture_op(&self, op: impl FnOnce() -> SimOp) -> bool {
-        let mut c = self.capture.lock().unwrap_or_else(|e| e.into_inner());
-        match c.as_mut() {
-            Some(c) => {
-                c.push(op());
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Whether a capture is in progress.
-    pub(super) fn is_capturing(&self) -> bool {
-        self.capture
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some()
+/// A capture the closure left unfinished (the safe layer always ends them) dies with the stream.
+impl Drop for SimStream {
+    fn drop(&mut self) {
+        self.device.captures.end(self.id);
     }
 }
 
@@ -98,33 +79,23 @@ impl StreamOps for SimStream {
     /// The simulator has no panic slots (errors are filed by stream).
     fn set_slot_override(&self, _: u64) {}
 
-    /// Every mode behaves the same: the simulator forbids no call during a capture.
+    /// Every mode behaves the same: the simulator forbids no call during a capture. The capture
+    /// is filed on the device (see `nodes::Captures`), where launches and copies find it.
     fn begin_capture(&self, _: CaptureMode) -> Result<()> {
-        let mut c = self.capture.lock().unwrap_or_else(|e| e.into_inner());
-        if c.is_some() {
+        if !self.device.captures.begin(self.id) {
             return Err(crate::graph::GraphError::AlreadyCapturing.into());
         }
-        *c = Some(Capture::default());
         Ok(())
     }
 
     fn end_capture(&self) -> Result<Box<dyn GraphOps>> {
-        let c = self
-            .capture
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        match c {
-            Some(c) => Ok(Box::new(SimGraph {
+        match self.device.captures.end(self.id) {
+            Some(nodes) => Ok(Box::new(SimGraph {
                 device: self.device.clone(),
-                nodes: c.nodes,
+                nodes,
             })),
             None => Err(Error::InvalidValue("the stream is not capturing".into())),
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
