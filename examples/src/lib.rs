@@ -14,6 +14,7 @@ pub mod saxpy;
 pub mod sgemm;
 pub mod shfl_scan;
 pub mod simple_atomics;
+pub mod simple_graphs;
 pub mod simple_printf;
 pub mod simple_vote;
 pub mod transpose;

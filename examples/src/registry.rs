@@ -348,6 +348,24 @@ pub static CORPUS_KERNELS: &[KernelEntry] = &[
         generics: none,
         launch_block: Some([256, 1, 1]),
     },
+    KernelEntry {
+        name: "scale_into",
+        def: crate::simple_graphs::scale_into::ast,
+        generics: none,
+        launch_block: None,
+    },
+    KernelEntry {
+        name: "sum_into",
+        def: crate::simple_graphs::sum_into::ast,
+        generics: none,
+        launch_block: None,
+    },
+    KernelEntry {
+        name: "zero_first",
+        def: crate::simple_graphs::zero_first::ast,
+        generics: none,
+        launch_block: None,
+    },
 ];
 
 /// A kernel of the examples or of the corpus by name.

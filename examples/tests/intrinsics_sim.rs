@@ -4,7 +4,7 @@
 
 use ferrocuda::prelude::*;
 use ferrocuda_examples::{
-    fence_reduction, histogram, reduction, shfl_scan, simple_atomics, simple_vote,
+    fence_reduction, histogram, reduction, shfl_scan, simple_atomics, simple_graphs, simple_vote,
 };
 
 fn sim() -> Device {
@@ -14,6 +14,11 @@ fn sim() -> Device {
 #[test]
 fn simple_atomics_sim() {
     simple_atomics::check(&sim(), 3).unwrap();
+}
+
+#[test]
+fn simple_graphs_sim() {
+    simple_graphs::check(&sim(), 3000, 3).unwrap();
 }
 
 #[test]
@@ -59,6 +64,7 @@ fn intrinsics_examples_gpu() {
     // Every thread of the CAS loops contends for one word: keep the grid modest.
     simple_atomics::check(&dev, 64).unwrap();
     simple_vote::check(&dev, 1000).unwrap();
+    simple_graphs::check(&dev, 1 << 20, 10).unwrap();
     shfl_scan::check(&dev, 256 * 256).unwrap();
     shfl_scan::check(&dev, 12_345).unwrap();
     reduction::check(&dev, (1 << 24) + 5, 1024).unwrap();

@@ -22,9 +22,10 @@ use std::sync::Arc;
 use cudarc::driver::sys::{CUevent, CUstream};
 use kernel_compiler::Compiled;
 
-use crate::callback::HostCall;
+use crate::callback::{HostCall, HostNode};
+use crate::graph::UpdateFailure;
 use crate::launch_config::LaunchConfig;
-use crate::options::{Advice, EventFlags, Location, PinnedFlags, StreamOptions};
+use crate::options::{Advice, CaptureMode, EventFlags, Location, PinnedFlags, StreamOptions};
 use crate::properties::DeviceProperties;
 use crate::Result;
 
@@ -227,6 +228,73 @@ pub(crate) trait DeviceOps: Send + Sync + 'static {
     fn compile_target(&self) -> (u32, bool);
     /// Makes a compiled kernel launchable on this device.
     fn load(&self, compiled: &Arc<Compiled>) -> Result<Arc<dyn LoadedKernel>>;
+
+    /// An empty graph.
+    fn new_graph(&self) -> Result<Box<dyn GraphOps>>;
+}
+
+/// One node's work, as the safe layer hands it to a backend's graph (already validated).
+pub(crate) enum NodeOp<'n> {
+    Empty,
+    /// `args`: one pointer per kernel parameter (read during the call); `slot`: the panic slot
+    /// address the kernel gets (0: none).
+    Kernel {
+        kernel: &'n Arc<dyn LoadedKernel>,
+        cfg: &'n LaunchConfig,
+        args: &'n mut [*mut c_void],
+        slot: u64,
+    },
+    Copy(AsyncCopy),
+    Fill {
+        dst: u64,
+        elem: usize,
+        pattern: u32,
+        count: usize,
+    },
+    /// The node outlives every exec of its graph (the safe layer keeps it).
+    Host(Arc<HostNode>),
+    EventRecord(&'n dyn EventOps),
+    EventWait(&'n dyn EventOps),
+    /// Copied into the graph (later changes to the child do not reach it).
+    Child(&'n dyn GraphOps),
+}
+
+/// A backend's graph. Nodes are numbered in the order they were added; dependencies name earlier
+/// numbers (the safe layer checks them).
+pub(crate) trait GraphOps: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    /// Adds a node after `deps`; returns its number.
+    ///
+    /// # Safety
+    /// Every address and host pointer in `op` must stay valid while the graph or an exec of it
+    /// may run the node.
+    unsafe fn add(&mut self, op: NodeOp<'_>, deps: &[usize]) -> Result<usize>;
+    /// Adds the edges `from[i] -> to[i]` (no cycle: checked above).
+    fn add_edges(&mut self, from: &[usize], to: &[usize]) -> Result<()>;
+    fn node_count(&self) -> usize;
+    /// Graphviz text of the graph.
+    fn to_dot(&self) -> Result<String>;
+    fn instantiate(&self) -> Result<Box<dyn ExecOps>>;
+}
+
+/// A backend's executable graph.
+pub(crate) trait ExecOps: Send + Sync {
+    fn launch(&self, stream: &dyn StreamOps) -> Result<()>;
+    fn upload(&self, stream: &dyn StreamOps) -> Result<()>;
+    /// Takes every node's parameters from `graph` (of the same shape), or says why not; on
+    /// refusal the exec is unchanged.
+    fn update(&mut self, graph: &dyn GraphOps) -> Result<Option<UpdateFailure>>;
+    /// New arguments and configuration for kernel node `node` (of the same kernel).
+    ///
+    /// # Safety
+    /// As for [`NodeOp::Kernel`] and [`GraphOps::add`].
+    unsafe fn set_kernel_params(
+        &mut self,
+        node: usize,
+        cfg: &LaunchConfig,
+        args: &mut [*mut c_void],
+        slot: u64,
+    ) -> Result<()>;
 }
 
 /// A backend's stream.
@@ -246,8 +314,16 @@ pub(crate) trait StreamOps: Send + Sync {
     fn launch_host_fn(&self, call: Box<HostCall>) -> Result<()>;
     /// Makes the driver queue `waiter` wait for all work queued on this stream so far.
     fn order_before(&self, waiter: CUstream) -> Result<()>;
-    /// The address kernels get as their trailing panic-slot argument (0: none).
+    /// The address kernels get as their trailing panic-slot argument (0: none): the stream's own,
+    /// or while it captures, the one [`StreamOps::set_slot_override`] set.
     fn panic_slot(&self) -> u64;
+    /// While nonzero, kernels launched on the stream get `slot` instead of its own (a capture
+    /// gives its kernels the graph's slot).
+    fn set_slot_override(&self, slot: u64);
+    /// Starts capturing the stream's work into a graph.
+    fn begin_capture(&self, mode: CaptureMode) -> Result<()>;
+    /// Ends the capture (always, whatever happened inside) and returns the graph.
+    fn end_capture(&self) -> Result<Box<dyn GraphOps>>;
 }
 
 /// A backend's event.
@@ -277,4 +353,6 @@ pub(crate) trait LoadedKernel: Send + Sync + 'static {
     ) -> Result<()>;
     /// For the driver-only view of a loaded kernel (`kernel_function`).
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
+    /// Checks `cfg` against the device's and the kernel's limits (what `launch` checks first).
+    fn validate(&self, cfg: &LaunchConfig) -> Result<()>;
 }

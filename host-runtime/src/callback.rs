@@ -1,7 +1,9 @@
-//! Host callbacks (`Stream::launch_host_fn`): Rust closures run by the driver's callback thread.
+//! Host callbacks: Rust closures run by the driver's callback thread, once
+//! (`Stream::launch_host_fn`, a [`HostCall`]) or at every run of a graph's host node
+//! ([`HostNode`]).
 //!
-//! A panic in one must not unwind into the driver (that is undefined behaviour), so the trampoline
-//! catches it and stores the message on the stream, for its next synchronize. Callbacks must not
+//! A panic in one must not unwind into the driver (that is undefined behaviour), so the trampolines
+//! catch it and store the message on the stream, for its next synchronize. Callbacks must not
 //! call into CUDA (a driver rule).
 
 use std::any::Any;
@@ -31,6 +33,37 @@ pub(crate) unsafe extern "C" fn host_trampoline(data: *mut c_void) {
             .unwrap_or_else(|e| e.into_inner())
             .push(message);
     }
+}
+
+/// The closure of a graph's host node, run each time an exec runs the node (on a driver thread),
+/// with a panic caught and kept for the launching stream's synchronize.
+pub(crate) struct HostNode {
+    pub(crate) f: Box<dyn Fn() + Send + Sync>,
+    pub(crate) panics: Arc<Mutex<Vec<String>>>,
+}
+
+impl HostNode {
+    /// Runs the closure; a panic becomes a message (it must never unwind into the driver).
+    pub(crate) fn run(&self) {
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(&self.f)) {
+            let message = payload_message(&*payload);
+            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+            self.panics
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(message);
+        }
+    }
+}
+
+/// The `CUhostFn` of graph host nodes: runs the node each time, frees nothing (the graph keeps
+/// the node).
+///
+/// # Safety
+/// `data` must point at a live [`HostNode`].
+pub(crate) unsafe extern "C" fn host_node_trampoline(data: *mut c_void) {
+    let node = unsafe { &*(data as *const HostNode) };
+    node.run();
 }
 
 fn payload_message(p: &(dyn Any + Send)) -> String {

@@ -91,6 +91,9 @@ pub enum Error {
         /// Elements in the buffer.
         len: usize,
     },
+    /// A graph was built or used in a way the runtime refuses (see [`crate::graph`]).
+    #[error("graph: {0}")]
+    Graph(#[from] crate::graph::GraphError),
     /// An argument the runtime cannot act on (size overflow, missing symbol, bad option...).
     #[error("invalid argument: {0}")]
     InvalidValue(String),

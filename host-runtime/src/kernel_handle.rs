@@ -69,7 +69,7 @@ pub fn launch_kernel(
 /// The cache entry of an instantiation on `device` for a launch with `block` (`None`: the general
 /// variant), compiled and loaded on a miss.
 #[inline]
-fn entry(
+pub(crate) fn entry(
     device: &Device,
     kernel: &'static KernelHandle,
     key: &InstanceKey<'_>,

@@ -28,6 +28,13 @@
 //!     }
 //! }
 //! ```
+//!
+//! Beside `launch`, the macro generates `node` (a kernel node of a `Graph`) and
+//! `set_node_params` (new arguments for a node of a `GraphExec`) with the same argument packing,
+//! slice parameters taken as `graph::GraphArg` / `graph::GraphArgMut` (borrowed for the graph's
+//! lifetime) and checked by `launch_arg` on the stream `graph::graph_node_stream` /
+//! `graph::exec_node_stream` hands out; they end in `graph::add_kernel_node` /
+//! `graph::set_kernel_node_params`.
 
 use std::any::TypeId;
 

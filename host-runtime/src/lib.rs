@@ -24,6 +24,7 @@ pub mod disk_cache;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod graph;
 pub mod kernel_cache;
 pub mod kernel_handle;
 pub mod launch;
@@ -49,6 +50,7 @@ mod uses;
 pub use device::{BackendKind, Device};
 pub use error::{Error, Result};
 pub use event::{Event, EventFlags};
+pub use graph::{CaptureMode, Graph, GraphError, GraphExec, GraphNode, UpdateFailure};
 pub use kernel_handle::{
     compiled_kernel, kernel_function, launch_kernel, param_bytes, KernelHandle,
 };
@@ -67,7 +69,10 @@ pub use stream::{Stream, StreamOptions};
 
 /// The names most programs need.
 pub mod prelude {
-    pub use crate::{Device, DeviceBuffer, Error, Event, EventFlags, LaunchConfig, Result, Stream};
+    pub use crate::{
+        CaptureMode, Device, DeviceBuffer, Error, Event, EventFlags, Graph, GraphExec, GraphNode,
+        LaunchConfig, Result, Stream,
+    };
     pub use kernel_std::api::Dim3;
 }
 

@@ -62,8 +62,8 @@ unsafe impl<T: DeviceType> Sync for ManagedBuffer<T> {}
 
 impl<T: DeviceType> Drop for ManagedBuffer<T> {
     fn drop(&mut self) {
-        self.device
-            .free_after_uses(self.addr, self.generation, false, &self.uses);
+        self.uses
+            .free_when_unused(&self.device, self.addr, self.generation, false);
     }
 }
 

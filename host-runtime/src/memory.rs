@@ -234,8 +234,8 @@ unsafe impl<T: DeviceType> Sync for DeviceBuffer<T> {}
 
 impl<T: DeviceType> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
-        self.device
-            .free_after_uses(self.addr, self.generation, self.pooled, &self.uses);
+        self.uses
+            .free_when_unused(&self.device, self.addr, self.generation, self.pooled);
     }
 }
 

@@ -10,7 +10,7 @@
 use std::ffi::c_void;
 
 use crate::backend::StreamOps;
-use crate::uses::{Span, Uses};
+use crate::uses::{Span, UseState, Uses};
 use crate::{Device, Error, Result, Stream};
 
 /// Where a synchronous operation's bytes are: the allocation's uses and the span within it.
@@ -23,7 +23,7 @@ pub(crate) struct Target<'a> {
 }
 
 /// The streams whose uses of `span` an access (writing or not) must follow, each once.
-fn conflicts(uses: &Uses, span: &Span, write: bool) -> Result<Vec<Stream>> {
+fn conflicts(uses: &UseState, span: &Span, write: bool) -> Result<Vec<Stream>> {
     let mut out: Vec<Stream> = Vec::new();
     uses.order_before(span, write, &mut |s| {
         if !out.iter().any(|o| o.id() == s.id()) {
@@ -40,7 +40,13 @@ fn ops_of(streams: &[Stream]) -> Vec<&dyn StreamOps> {
 
 impl Device {
     /// Frees memory of generation `generation` after every use in `uses`.
-    pub(crate) fn free_after_uses(&self, addr: u64, generation: u64, pooled: bool, uses: &Uses) {
+    pub(crate) fn free_after_uses(
+        &self,
+        addr: u64,
+        generation: u64,
+        pooled: bool,
+        uses: &UseState,
+    ) {
         let streams = uses.streams();
         self.ops().free(addr, generation, pooled, &ops_of(&streams))
     }
@@ -120,6 +126,15 @@ impl Device {
 /// whose work completes when it is enqueued).
 #[inline]
 pub(crate) fn track(uses: &Uses, stream: &Stream, span: Span, write: bool) -> Result<()> {
+    if stream.recording() {
+        // A graph node's use: replayed into the tracking at each launch of the graph.
+        stream.record_use(crate::uses::RecordedUse {
+            uses: uses.clone(),
+            span,
+            write,
+        });
+        return Ok(());
+    }
     uses.record(stream, span, write, &mut |other| {
         other.order_before(stream.raw())
     })

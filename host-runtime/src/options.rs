@@ -85,3 +85,17 @@ pub struct PinnedFlags {
     /// Write-combined: faster host-to-device transfers, very slow host reads. Allocation only.
     pub write_combined: bool,
 }
+
+/// How a capture treats unsafe calls (`cudaStreamCaptureMode`): whether a call such as a
+/// synchronous allocation or copy made while the capture runs is an error for this thread only,
+/// for every thread, or allowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CaptureMode {
+    /// Unsafe calls from any thread fail while any global capture runs (the safe default).
+    #[default]
+    Global,
+    /// Unsafe calls fail only on the capturing thread.
+    ThreadLocal,
+    /// No call is refused because of the capture.
+    Relaxed,
+}

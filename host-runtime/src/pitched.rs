@@ -69,8 +69,8 @@ unsafe impl<T: DeviceType> Sync for PitchedBuffer<T> {}
 
 impl<T: DeviceType> Drop for PitchedBuffer<T> {
     fn drop(&mut self) {
-        self.device
-            .free_after_uses(self.addr, self.generation, false, &self.uses);
+        self.uses
+            .free_when_unused(&self.device, self.addr, self.generation, false);
     }
 }
 

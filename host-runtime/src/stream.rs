@@ -3,7 +3,7 @@
 //! A panic in a host callback is caught (see `callback`) and returned by the stream's next
 //! [`Stream::synchronize`] as [`Error::CallbackPanic`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::CUstream;
@@ -11,6 +11,7 @@ use cudarc::driver::sys::CUstream;
 use crate::backend::StreamOps;
 use crate::callback::HostCall;
 use crate::event::{Event, EventFlags};
+use crate::uses::RecordedUse;
 use crate::{Device, Error, Result};
 
 pub use crate::options::StreamOptions;
@@ -87,7 +88,18 @@ pub(crate) struct StreamInner {
     /// The backend's stream.
     ops: Box<dyn StreamOps>,
     /// Messages of callbacks that panicked, reported at the next synchronize.
-    panics: Arc<Mutex<Vec<String>>>,
+    pub(crate) panics: Arc<Mutex<Vec<String>>>,
+    /// Set while uses are recorded instead of tracked: always for a graph's own stream, and for
+    /// a stream while it captures (see `graph::uses`).
+    recording: AtomicBool,
+    recorded: Mutex<Vec<RecordedUse>>,
+    /// While set, recorded writes are recorded as reads (a graph handle lent for reading).
+    reads_only: AtomicBool,
+    /// Set while the stream captures.
+    pub(crate) capturing: AtomicBool,
+    /// The own streams of graphs launched here since the last synchronize: their kernels report
+    /// panics (and their host nodes callback panics) there, so this stream's synchronize asks.
+    graph_homes: Mutex<Vec<Stream>>,
 }
 
 static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
@@ -117,6 +129,11 @@ impl Stream {
                 device: device.clone(),
                 ops,
                 panics: Arc::default(),
+                recording: AtomicBool::new(false),
+                recorded: Mutex::new(Vec::new()),
+                reads_only: AtomicBool::new(false),
+                capturing: AtomicBool::new(false),
+                graph_homes: Mutex::new(Vec::new()),
             }),
         })
     }
@@ -151,18 +168,76 @@ impl Stream {
         self.ops().order_before(waiter)
     }
 
-    /// Reports a kernel panic of this stream's kernels (once). Call after its work completed.
+    /// Reports a kernel panic of this stream's kernels, or of a graph's it launched (once). Call
+    /// after its work completed.
     pub(crate) fn check_panics(&self) -> Result<()> {
-        self.ops().check_panics()
+        self.ops().check_panics()?;
+        let homes = lock(&self.inner.graph_homes).clone();
+        for h in &homes {
+            h.check_panics()?;
+            h.take_callback_panic()?;
+        }
+        Ok(())
+    }
+
+    /// Whether uses are recorded rather than tracked (see `graph::uses`).
+    #[inline]
+    pub(crate) fn recording(&self) -> bool {
+        self.inner.recording.load(Ordering::Relaxed)
+    }
+
+    /// Starts (or restarts, forgetting what was recorded) recording uses.
+    pub(crate) fn start_recording(&self) {
+        lock(&self.inner.recorded).clear();
+        self.inner.recording.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops recording; what was recorded.
+    pub(crate) fn stop_recording(&self) -> Vec<RecordedUse> {
+        self.inner.recording.store(false, Ordering::Relaxed);
+        std::mem::take(&mut *lock(&self.inner.recorded))
+    }
+
+    /// What was recorded so far (recording goes on).
+    pub(crate) fn take_recorded(&self) -> Vec<RecordedUse> {
+        std::mem::take(&mut *lock(&self.inner.recorded))
+    }
+
+    /// Files a use while recording.
+    pub(crate) fn record_use(&self, mut e: RecordedUse) {
+        e.write &= !self.inner.reads_only.load(Ordering::Relaxed);
+        e.merge_into(&mut lock(&self.inner.recorded));
+    }
+
+    /// Makes recorded writes reads (or stops doing so).
+    pub(crate) fn record_as_reads(&self, on: bool) {
+        self.inner.reads_only.store(on, Ordering::Relaxed);
+    }
+
+    /// Notes graphs' own streams whose kernels run in this stream's order now.
+    pub(crate) fn note_graph_homes(&self, homes: &[Stream]) {
+        let mut list = lock(&self.inner.graph_homes);
+        for h in homes {
+            if !list.iter().any(|o| o.id() == h.id()) {
+                list.push(h.clone());
+            }
+        }
     }
 
     /// Waits for the stream's work, then reports a driver error, a panic of a kernel this stream
-    /// ran, or a panicked host callback of this stream, in that order. Panics of kernels on other
-    /// streams are left for their own stream's (or the device's) synchronize.
+    /// ran (graph launches included), or a panicked host callback of this stream (or of a host
+    /// node of a graph it launched), in that order. Panics of kernels on other streams are left
+    /// for their own stream's (or the device's) synchronize.
     pub fn synchronize(&self) -> Result<()> {
         self.ops().synchronize()?;
-        self.check_panics()?;
-        self.take_callback_panic()
+        let r = self
+            .check_panics()
+            .and_then(|()| self.take_callback_panic());
+        if r.is_ok() {
+            // Every graph launched here so far has completed and reported.
+            lock(&self.inner.graph_homes).clear();
+        }
+        r
     }
 
     /// `Ok(true)` when all work has completed, `Ok(false)` while some is pending.
@@ -180,6 +255,9 @@ impl Stream {
     /// for it. A panic in `f` is caught and reported by the next [`Stream::synchronize`].
     /// Callbacks must not call into CUDA (a driver rule).
     pub fn launch_host_fn<F: FnOnce() + Send + 'static>(&self, f: F) -> Result<()> {
+        if self.inner.capturing.load(Ordering::Relaxed) {
+            return Err(crate::graph::GraphError::HostFnInCapture.into());
+        }
         self.ops().launch_host_fn(Box::new(HostCall {
             f: Box::new(f),
             panics: self.inner.panics.clone(),
@@ -200,7 +278,7 @@ impl Stream {
         Ok((r, ms))
     }
 
-    fn take_callback_panic(&self) -> Result<()> {
+    pub(crate) fn take_callback_panic(&self) -> Result<()> {
         let mut p = self.inner.panics.lock().unwrap_or_else(|e| e.into_inner());
         if p.is_empty() {
             Ok(())
@@ -210,4 +288,8 @@ impl Stream {
             })
         }
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }

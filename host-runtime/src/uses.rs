@@ -18,9 +18,9 @@
 //! the whole allocation. Streams are named by their process-unique ids, never reused.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::{Result, Stream};
+use crate::{Device, Result, Stream};
 
 /// A byte range of an allocation.
 pub(crate) type Span = std::ops::Range<u64>;
@@ -36,25 +36,87 @@ struct Use {
 /// A stream's uses beyond this many are merged into one span (more waits later, never fewer).
 const PER_STREAM: usize = 8;
 
-/// The uses of one allocation.
-pub(crate) struct Uses {
+/// The uses of one allocation, shared by the buffer and the graphs whose nodes use it (see
+/// `graph`): a graph launch records its uses here like a launch does, and the allocation is freed
+/// when the last of them goes (the buffer's drop hands the free over, [`Uses::free_when_unused`]).
+#[derive(Clone)]
+pub(crate) struct Uses(Arc<UseState>);
+
+/// What [`Uses`] shares.
+pub(crate) struct UseState {
     bytes: u64,
     /// `id << 1 | 1` when the only use is a write of everything on stream `id`, `id << 1` when
     /// it is a read of everything, else 0 (stream ids start at 1).
     sole: AtomicU64,
     list: Mutex<Vec<Use>>,
+    /// The allocation's free, once its buffer dropped: run when the last holder goes.
+    free: Mutex<Option<PendingFree>>,
+}
+
+/// A free handed over by a dropped buffer.
+struct PendingFree {
+    device: Device,
+    addr: u64,
+    generation: u64,
+    pooled: bool,
+}
+
+impl std::ops::Deref for Uses {
+    type Target = UseState;
+    fn deref(&self) -> &UseState {
+        &self.0
+    }
 }
 
 impl Uses {
     /// No uses yet, for an allocation of `bytes` bytes.
     pub(crate) fn new(bytes: u64) -> Self {
-        Uses {
+        Uses(Arc::new(UseState {
             bytes,
             sole: AtomicU64::new(0),
             list: Mutex::new(Vec::new()),
-        }
+            free: Mutex::new(None),
+        }))
     }
 
+    /// Whether two handles name the same allocation.
+    pub(crate) fn same(&self, other: &Uses) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The buffer owning the allocation is dropped: frees it in stream order after its uses now,
+    /// or, while a graph still holds these uses, when the last graph goes.
+    pub(crate) fn free_when_unused(
+        &self,
+        device: &Device,
+        addr: u64,
+        generation: u64,
+        pooled: bool,
+    ) {
+        *self.free.lock().unwrap_or_else(|e| e.into_inner()) = Some(PendingFree {
+            device: device.clone(),
+            addr,
+            generation,
+            pooled,
+        });
+    }
+}
+
+impl Drop for UseState {
+    fn drop(&mut self) {
+        let pending = self
+            .free
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(p) = pending {
+            p.device
+                .free_after_uses(p.addr, p.generation, p.pooled, self);
+        }
+    }
+}
+
+impl UseState {
     /// Everything, as a span.
     pub(crate) fn all(&self) -> Span {
         0..self.bytes
@@ -154,6 +216,30 @@ impl Uses {
             _ => 0,
         };
         self.sole.store(sole, Ordering::Release);
+    }
+}
+
+/// A use filed instead of tracked, by a stream in recording mode (a graph's own stream while a
+/// node is added, or a capturing stream; see `Stream::record_use`): the allocation's shared uses,
+/// the bytes, whether the work writes them. A graph replays its recorded uses into the tracking
+/// at every launch (see `graph::uses`).
+#[derive(Clone)]
+pub(crate) struct RecordedUse {
+    pub(crate) uses: Uses,
+    pub(crate) span: Span,
+    pub(crate) write: bool,
+}
+
+impl RecordedUse {
+    /// Adds the use to `list`, merging it into an earlier one of the same allocation (the union
+    /// of the bytes; a write if either writes: more ordering, never less).
+    pub(crate) fn merge_into(self, list: &mut Vec<RecordedUse>) {
+        if let Some(u) = list.iter_mut().find(|u| u.uses.same(&self.uses)) {
+            u.span = u.span.start.min(self.span.start)..u.span.end.max(self.span.end);
+            u.write |= self.write;
+        } else {
+            list.push(self);
+        }
     }
 }
 

@@ -110,7 +110,11 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
     };
 
     let mut inputs = Vec::new();
+    // The same parameters borrowed for a graph's lifetime `'__fc_g` (graph nodes and exec
+    // parameter updates).
+    let mut inputs_g = Vec::new();
     let mut prep = Vec::new();
+    let mut prep_g = Vec::new();
     let mut ptrs = Vec::new();
     let mut uses_value = false;
     let mut uses_element = false;
@@ -129,6 +133,7 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
         // A configured-out parameter is configured out of the launcher too.
         let present = crate::cfg::cfg_attr_tokens(crate::cfg::presence(&pt.attrs)?.as_ref());
         let (n_inputs, n_prep) = (inputs.len(), prep.len());
+        let (n_inputs_g, n_prep_g) = (inputs_g.len(), prep_g.len());
         match classify(&ty)? {
             ParamClass::Slice {
                 elem,
@@ -136,8 +141,13 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
             } => {
                 uses_element = true;
                 inputs.push(quote!(#name: &impl #rt::KernelSlice<#elem>));
+                inputs_g.push(quote!(#name: impl #rt::graph::GraphArg<'__fc_g, #elem>));
                 prep.push(quote_spanned!(span=> __fc_element::<#elem>();));
                 prep.push(quote!(let mut #var = #rt::KernelSlice::launch_arg(#name, #stream)?;));
+                prep_g.push(quote_spanned!(span=> __fc_element::<#elem>();));
+                prep_g.push(
+                    quote!(let mut #var = #rt::graph::GraphArg::graph_arg(&#name, #stream)?;),
+                );
             }
             ParamClass::Slice {
                 elem,
@@ -145,19 +155,27 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
             } => {
                 uses_element = true;
                 inputs.push(quote!(#name: &mut impl #rt::KernelSliceMut<#elem>));
+                inputs_g.push(quote!(mut #name: impl #rt::graph::GraphArgMut<'__fc_g, #elem>));
                 prep.push(quote_spanned!(span=> __fc_element::<#elem>();));
+                prep_g.push(quote_spanned!(span=> __fc_element::<#elem>();));
+                prep_g.push(
+                    quote!(let mut #var = #rt::graph::GraphArgMut::graph_arg_mut(&mut #name, #stream)?;),
+                );
                 prep.push(
                     quote!(let mut #var = #rt::KernelSliceMut::launch_arg_mut(#name, #stream)?;),
                 );
             }
             ParamClass::Value => {
                 inputs.push(quote!(#name: #ty));
+                inputs_g.push(quote!(#name: #ty));
                 if needs_device_type_check(&ty, &sig.generics) {
                     uses_value = true;
                     let check = quote_spanned!(span=> __fc_value::<#ty>);
                     prep.push(quote!(let mut #var = #check(#name);));
+                    prep_g.push(quote!(let mut #var = #check(#name);));
                 } else {
                     prep.push(quote!(let mut #var = #name;));
+                    prep_g.push(quote!(let mut #var = #name;));
                 }
             }
         }
@@ -165,7 +183,13 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
             for t in &mut inputs[n_inputs..] {
                 *t = quote!(#present #t);
             }
-            for t in &mut prep[n_prep..] {
+            for t in &mut inputs_g[n_inputs_g..] {
+                *t = quote!(#present #t);
+            }
+            for t in prep[n_prep..]
+                .iter_mut()
+                .chain(prep_g[n_prep_g..].iter_mut())
+            {
                 let is_let = matches!(
                     t.clone().into_iter().next(),
                     Some(proc_macro2::TokenTree::Ident(i)) if i == "let"
@@ -207,6 +231,11 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
         Reroot.visit_where_clause_mut(wc);
     }
     let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let mut generics_g = generics.clone();
+    generics_g
+        .params
+        .insert(0, GenericParam::Lifetime(syn::parse_quote!('__fc_g)));
+    let (impl_generics_g, _, _) = generics_g.split_for_impl();
     let key = if types.is_empty() && consts.is_empty() {
         quote! {
             let __fc_key = #rt::InstanceKey::EMPTY;
@@ -227,7 +256,67 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
         "Launches `{}` on `stream` with the grid/block/shared memory of `cfg`.",
         sig.ident
     );
+    let node_doc = format!(
+        "Adds a kernel node running `{}` with `cfg` to `graph`, after `deps`: the arguments are \
+         checked as for `launch` and borrowed for the graph's lifetime.",
+        sig.ident
+    );
+    let params_doc = format!(
+        "Gives kernel node `node` of `exec` (a node of `{}`) new arguments and configuration, \
+         checked as for `launch`; the next launch of `exec` uses them.",
+        sig.ident
+    );
     Ok(quote! {
+        #[doc = #node_doc]
+        #[allow(clippy::too_many_arguments, clippy::needless_borrow)]
+        pub fn node #impl_generics_g (
+            __fc_graph: &mut #rt::Graph<'__fc_g>,
+            #cfg: impl ::core::convert::Into<#rt::LaunchConfig>,
+            __fc_deps: &[#rt::GraphNode],
+            #(#inputs_g),*
+        ) -> #rt::Result<#rt::GraphNode> #where_clause {
+            #value_check
+            #element_check
+            let #stream: &#rt::Stream = &#rt::graph::graph_node_stream(__fc_graph);
+            #(#prep_g)*
+            let __fc_args: &mut [*mut ::core::ffi::c_void] = &mut [#(#ptrs),*];
+            #key
+            #rt::graph::add_kernel_node(
+                __fc_graph,
+                &KERNEL,
+                &__fc_key,
+                &__fc_generics,
+                ::core::convert::Into::into(#cfg),
+                __fc_deps,
+                __fc_args,
+            )
+        }
+
+        #[doc = #params_doc]
+        #[allow(clippy::too_many_arguments, clippy::needless_borrow)]
+        pub fn set_node_params #impl_generics_g (
+            __fc_exec: &mut #rt::GraphExec<'__fc_g>,
+            __fc_node: #rt::GraphNode,
+            #cfg: impl ::core::convert::Into<#rt::LaunchConfig>,
+            #(#inputs_g),*
+        ) -> #rt::Result<()> #where_clause {
+            #value_check
+            #element_check
+            let #stream: &#rt::Stream = &#rt::graph::exec_node_stream(__fc_exec);
+            #(#prep_g)*
+            let __fc_args: &mut [*mut ::core::ffi::c_void] = &mut [#(#ptrs),*];
+            #key
+            #rt::graph::set_kernel_node_params(
+                __fc_exec,
+                &KERNEL,
+                &__fc_key,
+                &__fc_generics,
+                ::core::convert::Into::into(#cfg),
+                __fc_node,
+                __fc_args,
+            )
+        }
+
         #[doc = #doc]
         #[allow(clippy::too_many_arguments, clippy::needless_borrow)]
         pub fn launch #impl_generics (

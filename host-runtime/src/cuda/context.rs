@@ -65,6 +65,11 @@ impl Context {
     }
 
     #[inline]
+    /// The context handle (for graph nodes that name their context).
+    pub(crate) fn raw(&self) -> cudarc::driver::sys::CUcontext {
+        self.raw.load(Ordering::Acquire)
+    }
+
     pub(crate) fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }

@@ -16,8 +16,8 @@ use super::properties::query;
 use super::result;
 use super::stream::CudaStream;
 use crate::backend::{
-    AsyncCopy, BackendKind, ContextLimit, Copy2d, DeviceOps, EventOps, LoadedKernel, PinnedAlloc,
-    StreamOps,
+    AsyncCopy, BackendKind, ContextLimit, Copy2d, DeviceOps, EventOps, GraphOps, LoadedKernel,
+    PinnedAlloc, StreamOps,
 };
 use crate::launch::Limits;
 use crate::options::{Advice, EventFlags, Location, PinnedFlags, StreamOptions};
@@ -347,6 +347,10 @@ impl DeviceOps for CudaDevice {
     fn compile_target(&self) -> (u32, bool) {
         // PTX carries no positions (see `CompileOptions::source_markers`).
         (self.0.props.sm(), false)
+    }
+
+    fn new_graph(&self) -> Result<Box<dyn GraphOps>> {
+        Ok(Box::new(super::graph::CudaGraph::create(&self.0)?))
     }
 
     fn load(&self, compiled: &Arc<Compiled>) -> Result<Arc<dyn LoadedKernel>> {

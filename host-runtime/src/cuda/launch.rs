@@ -69,12 +69,16 @@ impl LoadedKernel for CudaFunction {
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
         self
     }
+
+    fn validate(&self, cfg: &LaunchConfig) -> Result<()> {
+        Ok(validate(cfg, &self.module.core.limits, &self.limits)?)
+    }
 }
 
 impl CudaFunction {
     /// Opts the function in to everything the device allows beyond 48 KiB, once.
     #[cold]
-    fn raise_dynamic_shared(&self, needed: u32) -> Result<()> {
+    pub(super) fn raise_dynamic_shared(&self, needed: u32) -> Result<()> {
         let max = self
             .module
             .core

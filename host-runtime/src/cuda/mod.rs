@@ -10,6 +10,7 @@ mod core;
 mod device;
 pub(crate) mod error_codes;
 mod event;
+mod graph;
 mod internal;
 mod jit;
 mod launch;

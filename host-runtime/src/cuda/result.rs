@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 pub use cudarc::driver::sys;
 use sys::{
-    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUlimit, CUmemoryPool, CUmodule,
-    CUresult, CUstream,
+    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUgraph, CUgraphExec, CUgraphNode,
+    CUlimit, CUmemoryPool, CUmodule, CUresult, CUstream,
 };
 
 use super::error_codes::{error_meaning, error_name};
@@ -814,6 +814,312 @@ pub(crate) unsafe fn link_complete(state: sys::CUlinkState) -> (CUresult, *mut c
 /// `state` must be a live link state, not used afterwards.
 pub(crate) unsafe fn link_destroy(state: sys::CUlinkState) -> Result<()> {
     unsafe { cu!(cuLinkDestroy(state)) }
+}
+
+// ---- graphs and stream capture ----
+
+fn dep_ptr(deps: &[CUgraphNode]) -> *const CUgraphNode {
+    if deps.is_empty() {
+        std::ptr::null()
+    } else {
+        deps.as_ptr()
+    }
+}
+
+/// `cuGraphCreate`.
+pub(crate) fn graph_create() -> Result<CUgraph> {
+    let mut g = std::ptr::null_mut();
+    unsafe { cu!(cuGraphCreate(&mut g, 0))? };
+    Ok(g)
+}
+
+/// `cuGraphDestroy`.
+///
+/// # Safety
+/// `g` must be a live graph no one uses afterwards.
+pub(crate) unsafe fn graph_destroy(g: CUgraph) -> Result<()> {
+    unsafe { cu!(cuGraphDestroy(g)) }
+}
+
+/// `cuGraphAddKernelNode_v2`.
+///
+/// # Safety
+/// `g` and `deps` live; `p` a valid kernel node description whose argument pointers are readable
+/// during the call.
+pub(crate) unsafe fn graph_add_kernel_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    p: &sys::CUDA_KERNEL_NODE_PARAMS,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddKernelNode_v2(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            p
+        ))?
+    };
+    Ok(n)
+}
+
+/// `cuGraphAddEmptyNode`.
+///
+/// # Safety
+/// `g` and `deps` live.
+pub(crate) unsafe fn graph_add_empty_node(g: CUgraph, deps: &[CUgraphNode]) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe { cu!(cuGraphAddEmptyNode(&mut n, g, dep_ptr(deps), deps.len()))? };
+    Ok(n)
+}
+
+/// `cuGraphAddMemcpyNode`.
+///
+/// # Safety
+/// `g`, `deps` and `ctx` live; the memory `p` names valid whenever the node runs.
+pub(crate) unsafe fn graph_add_memcpy_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    p: &sys::CUDA_MEMCPY3D,
+    ctx: CUcontext,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddMemcpyNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            p,
+            ctx
+        ))?
+    };
+    Ok(n)
+}
+
+/// `cuGraphAddMemsetNode`.
+///
+/// # Safety
+/// As for [`graph_add_memcpy_node`].
+pub(crate) unsafe fn graph_add_memset_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    p: &sys::CUDA_MEMSET_NODE_PARAMS,
+    ctx: CUcontext,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddMemsetNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            p,
+            ctx
+        ))?
+    };
+    Ok(n)
+}
+
+/// `cuGraphAddHostNode`.
+///
+/// # Safety
+/// `g` and `deps` live; `p.userData` valid whenever the node runs.
+pub(crate) unsafe fn graph_add_host_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    p: &sys::CUDA_HOST_NODE_PARAMS,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe { cu!(cuGraphAddHostNode(&mut n, g, dep_ptr(deps), deps.len(), p))? };
+    Ok(n)
+}
+
+/// `cuGraphAddEventRecordNode` (`record`) or `cuGraphAddEventWaitNode`.
+///
+/// # Safety
+/// `g`, `deps` and `e` live (the event as long as the node may run).
+pub(crate) unsafe fn graph_add_event_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    e: CUevent,
+    record: bool,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        if record {
+            cu!(cuGraphAddEventRecordNode(
+                &mut n,
+                g,
+                dep_ptr(deps),
+                deps.len(),
+                e
+            ))?
+        } else {
+            cu!(cuGraphAddEventWaitNode(
+                &mut n,
+                g,
+                dep_ptr(deps),
+                deps.len(),
+                e
+            ))?
+        }
+    };
+    Ok(n)
+}
+
+/// `cuGraphAddChildGraphNode` (the child is cloned into the node).
+///
+/// # Safety
+/// `g`, `deps` and `child` live.
+pub(crate) unsafe fn graph_add_child_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    child: CUgraph,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddChildGraphNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            child
+        ))?
+    };
+    Ok(n)
+}
+
+/// `cuGraphAddDependencies_v2` (default edges).
+///
+/// # Safety
+/// `g` and the nodes live, nodes of `g`.
+pub(crate) unsafe fn graph_add_dependencies(
+    g: CUgraph,
+    from: &[CUgraphNode],
+    to: &[CUgraphNode],
+) -> Result<()> {
+    let n = from.len().min(to.len());
+    unsafe {
+        cu!(cuGraphAddDependencies_v2(
+            g,
+            from.as_ptr(),
+            to.as_ptr(),
+            std::ptr::null(),
+            n
+        ))
+    }
+}
+
+/// `cuGraphGetNodes`.
+///
+/// # Safety
+/// `g` live.
+pub(crate) unsafe fn graph_get_nodes(g: CUgraph) -> Result<Vec<CUgraphNode>> {
+    let mut n = 0usize;
+    unsafe { cu!(cuGraphGetNodes(g, std::ptr::null_mut(), &mut n))? };
+    let mut v = vec![std::ptr::null_mut(); n];
+    if n > 0 {
+        unsafe { cu!(cuGraphGetNodes(g, v.as_mut_ptr(), &mut n))? };
+        v.truncate(n);
+    }
+    Ok(v)
+}
+
+/// `cuGraphDebugDotPrint` (verbose) into `path`.
+///
+/// # Safety
+/// `g` live.
+pub(crate) unsafe fn graph_debug_dot_print(g: CUgraph, path: &CStr) -> Result<()> {
+    let flags = sys::CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE as u32;
+    unsafe { cu!(cuGraphDebugDotPrint(g, path.as_ptr(), flags)) }
+}
+
+/// `cuGraphInstantiateWithFlags`.
+///
+/// # Safety
+/// `g` live.
+pub(crate) unsafe fn graph_instantiate(g: CUgraph) -> Result<CUgraphExec> {
+    let mut e = std::ptr::null_mut();
+    unsafe { cu!(cuGraphInstantiateWithFlags(&mut e, g, 0))? };
+    Ok(e)
+}
+
+/// `cuGraphExecDestroy`.
+///
+/// # Safety
+/// `e` live, used by nothing afterwards (launches already queued complete).
+pub(crate) unsafe fn graph_exec_destroy(e: CUgraphExec) -> Result<()> {
+    unsafe { cu!(cuGraphExecDestroy(e)) }
+}
+
+/// `cuGraphLaunch`.
+///
+/// # Safety
+/// `e` and `s` live, of the same context.
+#[inline]
+pub(crate) unsafe fn graph_launch(e: CUgraphExec, s: CUstream) -> Result<()> {
+    unsafe { cu!(cuGraphLaunch(e, s)) }
+}
+
+/// `cuGraphUpload`.
+///
+/// # Safety
+/// As for [`graph_launch`].
+pub(crate) unsafe fn graph_upload(e: CUgraphExec, s: CUstream) -> Result<()> {
+    unsafe { cu!(cuGraphUpload(e, s)) }
+}
+
+/// `cuGraphExecUpdate_v2`: `Ok(None)` when updated, `Ok(Some(result))` with the driver's reason
+/// when it refused (`CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`).
+///
+/// # Safety
+/// `e` and `g` live.
+pub(crate) unsafe fn graph_exec_update(
+    e: CUgraphExec,
+    g: CUgraph,
+) -> Result<Option<sys::CUgraphExecUpdateResult>> {
+    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+    let code = unsafe { sys::cuGraphExecUpdate_v2(e, g, &mut info) };
+    match code {
+        CUresult::CUDA_SUCCESS => Ok(None),
+        CUresult::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE => Ok(Some(info.result)),
+        c => Err(driver_error("cuGraphExecUpdate_v2", c)),
+    }
+}
+
+/// `cuGraphExecKernelNodeSetParams_v2`.
+///
+/// # Safety
+/// As for [`graph_add_kernel_node`]; `n` a kernel node of the graph `e` came from.
+pub(crate) unsafe fn graph_exec_kernel_node_set_params(
+    e: CUgraphExec,
+    n: CUgraphNode,
+    p: &sys::CUDA_KERNEL_NODE_PARAMS,
+) -> Result<()> {
+    unsafe { cu!(cuGraphExecKernelNodeSetParams_v2(e, n, p)) }
+}
+
+/// `cuStreamBeginCapture_v2`.
+///
+/// # Safety
+/// `s` live.
+pub(crate) unsafe fn stream_begin_capture(
+    s: CUstream,
+    mode: sys::CUstreamCaptureMode,
+) -> Result<()> {
+    unsafe { cu!(cuStreamBeginCapture_v2(s, mode)) }
+}
+
+/// `cuStreamEndCapture`: the graph, or the error that invalidated the capture.
+///
+/// # Safety
+/// `s` live and capturing.
+pub(crate) unsafe fn stream_end_capture(s: CUstream) -> Result<CUgraph> {
+    let mut g = std::ptr::null_mut();
+    unsafe { cu!(cuStreamEndCapture(s, &mut g))? };
+    Ok(g)
 }
 
 #[cfg(test)]

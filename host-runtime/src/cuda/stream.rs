@@ -2,15 +2,18 @@
 //! to be ordered after it.
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use cudarc::driver::sys::{CUevent, CUevent_flags, CUstream};
+use cudarc::driver::sys::{CUevent, CUevent_flags, CUstream, CUstreamCaptureMode};
 
 use super::core::Core;
+use super::graph::CudaGraph;
 use super::panic_slots::SlotHandle;
 use super::result;
-use crate::backend::{EventOps, StreamOps};
+use crate::backend::{EventOps, GraphOps, StreamOps};
 use crate::callback::{host_trampoline, HostCall};
+use crate::options::CaptureMode;
 use crate::Result;
 
 pub(crate) struct CudaStream {
@@ -20,6 +23,8 @@ pub(crate) struct CudaStream {
     id: u64,
     /// Where this stream's kernels report panics.
     slot: SlotHandle,
+    /// While nonzero (a capture), the slot kernels launched here get instead.
+    slot_override: AtomicU64,
     /// An event other queues wait on to be ordered after this stream's work (created on first
     /// use).
     fence: OnceLock<Fence>,
@@ -51,6 +56,7 @@ impl CudaStream {
             generation: core.ctx.generation(),
             id,
             slot,
+            slot_override: AtomicU64::new(0),
             fence: OnceLock::new(),
         })
     }
@@ -153,7 +159,33 @@ impl StreamOps for CudaStream {
         }
     }
 
+    #[inline]
     fn panic_slot(&self) -> u64 {
-        self.slot.dev
+        match self.slot_override.load(Ordering::Relaxed) {
+            0 => self.slot.dev,
+            s => s,
+        }
+    }
+
+    fn set_slot_override(&self, slot: u64) {
+        self.slot_override.store(slot, Ordering::Relaxed);
+    }
+
+    fn begin_capture(&self, mode: CaptureMode) -> Result<()> {
+        self.enter()?;
+        let mode = match mode {
+            CaptureMode::Global => CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL,
+            CaptureMode::ThreadLocal => CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+            CaptureMode::Relaxed => CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED,
+        };
+        // SAFETY: a live stream of the current context.
+        unsafe { result::stream_begin_capture(self.raw, mode) }
+    }
+
+    fn end_capture(&self) -> Result<Box<dyn GraphOps>> {
+        self.enter()?;
+        // SAFETY: as above.
+        let raw = unsafe { result::stream_end_capture(self.raw)? };
+        Ok(Box::new(CudaGraph::adopt_captured(&self.core, raw)?))
     }
 }

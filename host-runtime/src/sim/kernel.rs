@@ -9,6 +9,7 @@ use kernel_compiler::Compiled;
 use kernel_ir::ir;
 use kernel_sim::{BlockOrder, SimError, SimErrorKind, SimLaunch};
 
+use super::nodes::SimOp;
 use super::Shared;
 use crate::backend::{LoadedKernel, StreamOps};
 use crate::launch::{validate, FuncLimits, LaunchError};
@@ -17,8 +18,9 @@ use crate::panic::KernelPanic;
 use crate::{Error, Result};
 
 /// A compiled kernel on a simulated device.
+#[derive(Clone)]
 pub(crate) struct SimKernel {
-    compiled: Arc<Compiled>,
+    pub(super) compiled: Arc<Compiled>,
     device: Arc<Shared>,
     limits: FuncLimits,
 }
@@ -37,6 +39,30 @@ impl SimKernel {
             limits,
         }
     }
+
+    /// The simulator kernel behind a backend kernel (a graph node's, or one being added).
+    pub(super) fn of(kernel: &Arc<dyn LoadedKernel>) -> Result<Arc<SimKernel>> {
+        kernel
+            .clone()
+            .into_any()
+            .downcast::<SimKernel>()
+            .map_err(|_| Error::Unsupported("a kernel of another backend in a simulator graph"))
+    }
+
+    /// A graph node that launches this kernel with `args` (their bytes copied now).
+    ///
+    /// # Safety
+    /// As for [`param_bytes`].
+    pub(super) unsafe fn node_op(&self, cfg: &LaunchConfig, args: &[*mut c_void]) -> Result<SimOp> {
+        // SAFETY: the caller's contract.
+        let params = unsafe { param_bytes(&self.compiled.kernel, args)? };
+        Ok(SimOp::Kernel {
+            kernel: Arc::new(self.clone()),
+            compiled: self.compiled.clone(),
+            cfg: *cfg,
+            params: params.into_iter().map(<[u8]>::to_vec).collect(),
+        })
+    }
 }
 
 impl LoadedKernel for SimKernel {
@@ -47,6 +73,11 @@ impl LoadedKernel for SimKernel {
         args: &mut [*mut c_void],
     ) -> Result<()> {
         validate(cfg, &self.device.limits, &self.limits)?;
+        // SAFETY: the caller's contract.
+        let node = || unsafe { self.node_op(cfg, args) };
+        if self.device.captures.file(stream.id(), node)? {
+            return Ok(());
+        }
         let kernel = &self.compiled.kernel;
         // SAFETY: the caller's contract.
         let params = unsafe { param_bytes(kernel, args)? };
@@ -74,6 +105,10 @@ impl LoadedKernel for SimKernel {
 
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
         self
+    }
+
+    fn validate(&self, cfg: &LaunchConfig) -> Result<()> {
+        Ok(validate(cfg, &self.device.limits, &self.limits)?)
     }
 }
 

@@ -20,16 +20,18 @@ use kernel_compiler::Compiled;
 use kernel_sim::{GlobalMemory, Target};
 
 use crate::backend::{
-    AsyncCopy, BackendKind, ContextLimit, Copy2d, DeviceOps, EventOps, LoadedKernel, PinnedAlloc,
-    StreamOps,
+    AsyncCopy, BackendKind, ContextLimit, Copy2d, DeviceOps, EventOps, GraphOps, LoadedKernel,
+    PinnedAlloc, StreamOps,
 };
 use crate::launch::Limits;
 use crate::options::{Advice, EventFlags, Location, PinnedFlags, StreamOptions};
 use crate::properties::DeviceProperties;
 use crate::{Error, Result};
 
+mod graph;
 mod kernel;
 mod memory;
+mod nodes;
 mod objects;
 
 pub use kernel::param_bytes;
@@ -48,6 +50,8 @@ pub(crate) struct Shared {
     limits: Limits,
     /// The architecture it simulates: its limits and instruction set.
     target: Target,
+    /// The captures in progress on its streams.
+    captures: nodes::Captures,
 }
 
 impl Shared {
@@ -109,6 +113,7 @@ impl SimDevice {
             props,
             limits,
             target,
+            captures: nodes::Captures::default(),
         }))
     }
 }
@@ -259,27 +264,27 @@ impl DeviceOps for SimDevice {
         Ok(self.0.alloc(bytes))
     }
 
-    fn zero_on_stream(&self, _: &dyn StreamOps, addr: u64, bytes: usize) -> Result<()> {
+    fn zero_on_stream(&self, stream: &dyn StreamOps, addr: u64, bytes: usize) -> Result<()> {
+        let fill = || nodes::SimOp::Fill {
+            dst: addr,
+            elem: 1,
+            pattern: 0,
+            count: bytes,
+        };
+        if self.0.captures.file(stream.id(), || Ok(fill()))? {
+            return Ok(());
+        }
         self.0.fill(addr, 1, 0, bytes)
     }
 
-    /// Runs the copy now: earlier work on the stream is complete already.
-    unsafe fn copy_on_stream(&self, _: &dyn StreamOps, copy: AsyncCopy) -> Result<()> {
-        match copy {
-            AsyncCopy::HostToDevice { dst, src, bytes } => {
-                // SAFETY: the caller's contract.
-                self.0.write(dst, unsafe { host_bytes(src, bytes) })
-            }
-            AsyncCopy::DeviceToHost { dst, src, bytes } => {
-                if bytes == 0 {
-                    return Ok(());
-                }
-                // SAFETY: the caller's contract.
-                let out = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
-                self.0.read(src, out)
-            }
-            AsyncCopy::DeviceToDevice { dst, src, bytes } => self.0.copy(dst, src, bytes),
+    /// Runs the copy now (earlier work on the stream is complete already), or captures it.
+    unsafe fn copy_on_stream(&self, stream: &dyn StreamOps, copy: AsyncCopy) -> Result<()> {
+        let op = || Ok(nodes::SimOp::Copy(copy));
+        if self.0.captures.file(stream.id(), op)? {
+            return Ok(());
         }
+        // SAFETY: the caller's contract.
+        unsafe { self.0.run_copy(copy) }
     }
 
     /// One simulated allocation the host reads and writes in place (launches run to completion
@@ -400,6 +405,34 @@ impl DeviceOps for SimDevice {
 
     fn load(&self, compiled: &Arc<Compiled>) -> Result<Arc<dyn LoadedKernel>> {
         Ok(Arc::new(SimKernel::new(compiled.clone(), self.0.clone())))
+    }
+
+    fn new_graph(&self) -> Result<Box<dyn GraphOps>> {
+        Ok(Box::new(graph::SimGraph::new(self.0.clone())))
+    }
+}
+
+impl Shared {
+    /// A stream-ordered copy, run now.
+    ///
+    /// # Safety
+    /// The host end must be valid for `bytes`.
+    pub(crate) unsafe fn run_copy(&self, copy: AsyncCopy) -> Result<()> {
+        match copy {
+            AsyncCopy::HostToDevice { dst, src, bytes } => {
+                // SAFETY: the caller's contract.
+                self.write(dst, unsafe { host_bytes(src, bytes) })
+            }
+            AsyncCopy::DeviceToHost { dst, src, bytes } => {
+                if bytes == 0 {
+                    return Ok(());
+                }
+                // SAFETY: the caller's contract.
+                let out = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
+                self.read(src, out)
+            }
+            AsyncCopy::DeviceToDevice { dst, src, bytes } => self.copy(dst, src, bytes),
+        }
     }
 }
 

@@ -7,9 +7,11 @@ use std::time::Instant;
 
 use cudarc::driver::sys::{CUevent, CUstream};
 
+use super::graph::SimGraph;
 use super::Shared;
-use crate::backend::{EventOps, StreamOps};
+use crate::backend::{EventOps, GraphOps, StreamOps};
 use crate::callback::{host_trampoline, HostCall};
+use crate::options::CaptureMode;
 use crate::{Error, Result};
 
 pub(crate) struct SimStream {
@@ -20,6 +22,13 @@ pub(crate) struct SimStream {
 impl SimStream {
     pub(super) fn new(device: Arc<Shared>, id: u64) -> Self {
         SimStream { device, id }
+    }
+}
+
+/// A capture the closure left unfinished (the safe layer always ends them) dies with the stream.
+impl Drop for SimStream {
+    fn drop(&mut self) {
+        self.device.captures.end(self.id);
     }
 }
 
@@ -65,6 +74,28 @@ impl StreamOps for SimStream {
 
     fn panic_slot(&self) -> u64 {
         0
+    }
+
+    /// The simulator has no panic slots (errors are filed by stream).
+    fn set_slot_override(&self, _: u64) {}
+
+    /// Every mode behaves the same: the simulator forbids no call during a capture. The capture
+    /// is filed on the device (see `nodes::Captures`), where launches and copies find it.
+    fn begin_capture(&self, _: CaptureMode) -> Result<()> {
+        if !self.device.captures.begin(self.id) {
+            return Err(crate::graph::GraphError::AlreadyCapturing.into());
+        }
+        Ok(())
+    }
+
+    fn end_capture(&self) -> Result<Box<dyn GraphOps>> {
+        match self.device.captures.end(self.id) {
+            Some(nodes) => Ok(Box::new(SimGraph {
+                device: self.device.clone(),
+                nodes,
+            })),
+            None => Err(Error::InvalidValue("the stream is not capturing".into())),
+        }
     }
 }
 

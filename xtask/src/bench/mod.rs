@@ -11,6 +11,7 @@ mod chart;
 mod checks;
 mod corpus;
 mod cublas;
+mod graphs;
 mod math;
 mod peers;
 mod report;

@@ -46,6 +46,10 @@ pub static ALL: &[Workload] = &[
         run: launch_overhead,
     },
     Workload {
+        name: "graph",
+        run: super::graphs::graph_replay,
+    },
+    Workload {
         name: "compile",
         run: compile_time,
     },
