@@ -16,7 +16,9 @@
 //! host API hands a kernel keeps: `float4` 16, `uint2` 8, `uchar4` 4, a `#[repr(C, align(16))]`
 //! struct 16; `[u8; 4]` only 1, since a registered host buffer may start at any byte), a static
 //! shared allocation's base its declared alignment, dynamic shared memory 16, and products,
-//! shifts and sums of those and constants what arithmetic says.
+//! shifts and sums of those and constants what arithmetic says. It is followed with the walk:
+//! each write of an integer gives it the alignment its operands have there; a loop's body starts
+//! with what the loop writes unknown (1), and after an `if` or a loop what they wrote is unknown.
 //!
 //! Exact: the vector access reads (writes) the bytes the scalar ones did, and runs at the first
 //! one's place. Between that place and each later member there is no check, barrier, control
@@ -24,101 +26,112 @@
 //! and for loads nothing that reads or writes the later destination; a store's value and a
 //! guard hold the same value at the first place as at their own (their variables are not
 //! written in between).
+//!
+//! Cost: it runs on every kernel, the largest (unrolled GEMMs) included, so it is one walk over
+//! the kernel (and one more over each loop body, for what the loop writes). What a point of the
+//! walk knows of each variable (version, address form, alignment) lives in an array indexed by
+//! variable; an `if` branch's changes are undone from a log where it ends, rather than the state
+//! being copied for each nested block, which made this pass a quarter of SGEMM's whole compile
+//! (a copy of every variable's entry for each of its hundreds of guarded loads). Floats, never an
+//! address or a guard, are not followed. A block builds its map of candidates (keyed by
+//! everything two members share) only if it has an access that may start a run.
 
 use super::fx::FxHashMap;
 use kernel_ir::ir::{BinOp, Block, Inst, Kernel, Operand, ParamKind, Space, Ty, Var};
 use kernel_ir::props::Props;
-use kernel_ir::visit::{blocks, for_each_def, for_each_use, walk};
+use kernel_ir::visit::{blocks, for_each_def, for_each_use, is_compound, walk};
 
-/// Alignment is tracked up to this (more says nothing a 16-byte access needs).
-const MAX_ALIGN: u64 = 256;
+/// Alignments are tracked as powers of two up to `1 << MAX_LOG2` (more says nothing a 16-byte
+/// access needs).
+const MAX_LOG2: u8 = 8;
 
 /// Returns whether anything changed.
 pub fn vector_access(k: &mut Kernel) -> bool {
-    let n = k.vars.len();
-    let mut counts = vec![0u32; n];
-    let mut at: Vec<Option<Def>> = vec![None; n];
-    for p in &k.params {
-        for (off, v) in &p.pieces {
-            counts[v.0 as usize] += 1;
-            if let (ParamKind::Slice { ptr_align, .. }, 0) = (p.kind, *off) {
-                at[v.0 as usize] = Some(Def::Ptr(ptr_align));
-            }
-        }
-    }
-    walk(&k.body, &mut |i| {
-        let def = Def::of(i);
-        for_each_def(i, |v| {
-            let c = &mut counts[v.0 as usize];
-            *c += 1;
-            if *c == 1 {
-                at[v.0 as usize] = def;
-            }
+    let mut slots: Vec<Slot> = k
+        .vars
+        .iter()
+        .map(|t| Slot {
+            tracked: t.is_int() || *t == Ty::Bool,
+            ..Slot::default()
         })
-    });
-    for (d, c) in at.iter_mut().zip(&counts) {
-        if *c != 1 {
-            *d = None;
+        .collect();
+    for p in &k.params {
+        if let (ParamKind::Slice { ptr_align, .. }, Some(&(0, ptr))) = (p.kind, p.pieces.first()) {
+            if let Some(s) = slots.get_mut(ptr.0 as usize) {
+                s.align = log2(ptr_align.max(1) as u64);
+            }
         }
     }
+    let mut body = std::mem::take(&mut k.body);
     let mut cx = Cx {
         k,
-        defs: at,
-        memo: FxHashMap::default(),
+        slots,
+        undo: Vec::new(),
+        written: Vec::new(),
+        stamp: 0,
+        region: 0,
+        regions: 0,
         changed: false,
     };
-    let mut body = std::mem::take(&mut cx.k.body);
-    cx.block(&mut body, State::default());
+    cx.block(&mut body);
     let changed = cx.changed;
     k.body = body;
     changed
 }
 
-/// Each variable's version (bumped at every write) and, for addresses, its form
-/// `(base, base's version, offset)`, at one point of a block.
-#[derive(Clone, Default)]
-struct State {
-    version: FxHashMap<Var, u32>,
-    forms: FxHashMap<Var, (Var, u32, u64)>,
-}
-
-/// What [`Cx::align`] looks into, per variable written exactly once.
-#[derive(Clone, Copy)]
-enum Def {
-    /// A slice parameter's pointer, a multiple of this.
-    Ptr(u32),
-    Shared(u32),
-    DynShared,
-    Mov(Operand),
-    Cast(Var, Operand),
-    Binary(Var, BinOp, Operand, Operand),
-}
-
-impl Def {
-    fn of(i: &Inst) -> Option<Def> {
-        Some(match *i {
-            Inst::SharedAddr { alloc, .. } => Def::Shared(alloc.0),
-            Inst::DynSharedAddr { .. } => Def::DynShared,
-            Inst::Mov { src, .. } => Def::Mov(src),
-            Inst::Cast { dst, a } => Def::Cast(dst, a),
-            Inst::Binary { dst, op, a, b } => Def::Binary(dst, op, a, b),
-            _ => return None,
-        })
-    }
-}
-
-fn low_align(c: u64) -> u64 {
+/// The alignment (log2) every multiple of `c` has, capped: that of its lowest set bit.
+fn log2(c: u64) -> u8 {
     if c == 0 {
-        MAX_ALIGN
+        MAX_LOG2
     } else {
-        (1u64 << c.trailing_zeros().min(8)).min(MAX_ALIGN)
+        (c.trailing_zeros() as u8).min(MAX_LOG2)
     }
+}
+
+/// An address's form: it holds `base + off` (wrapping in its type) for the value `base` had at
+/// `version`, a multiple of `1 << align`.
+#[derive(Clone, Copy)]
+struct Form {
+    base: Var,
+    version: u32,
+    off: u64,
+    align: u8,
+}
+
+/// What the walk knows of one variable where it is.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// Its version: a fresh stamp at every write, so two points of one block see the same
+    /// version only if nothing wrote the variable between them.
+    version: u32,
+    /// The form of what it holds, if known.
+    form: Option<Form>,
+    /// What it holds is a multiple of `1 << align` (0: nothing known).
+    align: u8,
+    /// The region ([`Cx::region`]) whose undo log last saved this slot.
+    saved_in: u32,
+    /// Whether it is followed: an integer (an address, or what one is made from) or a `Bool`
+    /// (a guard). Other values (the floats of a GEMM's arithmetic) are never a base or a
+    /// guard, and their writes cost nothing here.
+    tracked: bool,
 }
 
 struct Cx<'a> {
-    k: &'a mut Kernel,
-    defs: Vec<Option<Def>>,
-    memo: FxHashMap<Var, u64>,
+    /// The kernel, its body taken out while the pass rewrites it.
+    k: &'a Kernel,
+    slots: Vec<Slot>,
+    /// `(variable, its slot before)`, saved at its first change in each region, so that the
+    /// branch of an `if` can be undone where it ends (the other branch starts from the same
+    /// state).
+    undo: Vec<(Var, Slot)>,
+    /// The variables a loop or an `if` writes, a stack shared by the nested ones.
+    written: Vec<Var>,
+    /// The last stamp handed out.
+    stamp: u32,
+    /// The branch being walked (0: none, whose changes are never undone and are not saved).
+    region: u32,
+    /// The last region number handed out.
+    regions: u32,
     changed: bool,
 }
 
@@ -131,6 +144,8 @@ struct Acc {
     ty: Ty,
     base: (Var, u32),
     off: u64,
+    /// The address is a multiple of `1 << align`.
+    align: u8,
     /// The load's destination or the store's value.
     data: Operand,
     readonly: bool,
@@ -138,57 +153,143 @@ struct Acc {
     guard: Option<(Operand, u32)>,
 }
 
+/// What two members of one vector access share, with the member's offset: the key of
+/// [`Cx::groups`]'s map.
+type Key = (bool, Space, Ty, (Var, u32), u64, Option<(Operand, u32)>);
+
+impl Acc {
+    fn key(&self, off: u64) -> Key {
+        (self.store, self.space, self.ty, self.base, off, self.guard)
+    }
+}
+
 impl Cx<'_> {
-    /// A lower bound on the alignment of every value `v` holds.
-    fn align(&mut self, v: Var, depth: u32) -> u64 {
-        if let Some(&a) = self.memo.get(&v) {
-            return a;
-        }
-        let a = if depth > 16 {
-            1
-        } else {
-            match self.defs.get(v.0 as usize).copied().flatten() {
-                Some(Def::Ptr(a)) => (a as u64).clamp(1, MAX_ALIGN),
-                Some(Def::Shared(id)) => self
-                    .k
-                    .shared
-                    .get(id as usize)
-                    .map_or(1, |s| (s.align as u64).clamp(1, MAX_ALIGN)),
-                Some(Def::DynShared) => 16,
-                Some(Def::Mov(src)) => self.align_op(src, depth),
-                Some(Def::Cast(dst, a)) if self.k.ty(dst).is_int() => self.align_op(a, depth),
-                Some(Def::Binary(dst, op, a, b)) if self.k.ty(dst).is_int() => match op {
-                    BinOp::Mul => {
-                        (self.align_op(a, depth) * self.align_op(b, depth)).min(MAX_ALIGN)
-                    }
-                    BinOp::Shl => match b {
-                        Operand::Const(c) => {
-                            (self.align_op(a, depth) << c.bits.min(8)).min(MAX_ALIGN)
-                        }
-                        _ => 1,
-                    },
-                    BinOp::Add | BinOp::Sub => self.align_op(a, depth).min(self.align_op(b, depth)),
-                    BinOp::And => self.align_op(a, depth).max(self.align_op(b, depth)),
-                    _ => 1,
-                },
-                _ => 1,
-            }
-        };
-        self.memo.insert(v, a);
-        a
+    fn ver(&self, v: Var) -> u32 {
+        self.slots[v.0 as usize].version
     }
 
-    fn align_op(&mut self, o: Operand, depth: u32) -> u64 {
+    /// The form of what `v` holds here: a known one, else `v` itself at its version.
+    fn form(&self, v: Var) -> Form {
+        let s = &self.slots[v.0 as usize];
+        s.form.unwrap_or(Form {
+            base: v,
+            version: s.version,
+            off: 0,
+            align: s.align,
+        })
+    }
+
+    fn align_of(&self, o: Operand) -> u8 {
         match o {
-            Operand::Const(c) => low_align(c.bits),
-            Operand::Var(v) => self.align(v, depth + 1),
+            Operand::Const(c) => log2(c.bits),
+            Operand::Var(v) => self.slots[v.0 as usize].align,
         }
     }
 
-    /// Merges the accesses of `b` and of the blocks nested in it; `st` holds the variables'
-    /// versions and address forms where `b` starts.
-    fn block(&mut self, b: &mut Block, st: State) {
-        let accs = self.scan(b, st);
+    /// The alignment of what `inst` assigns to its integer destination, from its operands'
+    /// alignments here (before it runs).
+    fn def_align(&self, inst: &Inst) -> u8 {
+        let int = |v: Var| self.k.ty(v).is_int();
+        match *inst {
+            Inst::SharedAddr { alloc, .. } => self
+                .k
+                .shared
+                .get(alloc.0 as usize)
+                .map_or(0, |s| log2(s.align.max(1) as u64)),
+            Inst::DynSharedAddr { .. } => 4,
+            Inst::Mov { src, .. } => self.align_of(src),
+            Inst::Cast { dst, a } if int(dst) => self.align_of(a),
+            Inst::Binary { dst, op, a, b } if int(dst) => {
+                let (x, y) = (self.align_of(a), self.align_of(b));
+                match (op, b) {
+                    (BinOp::Mul, _) => (x + y).min(MAX_LOG2),
+                    (BinOp::Shl, Operand::Const(c)) => (x as u64 + c.bits.min(8)).min(8) as u8,
+                    (BinOp::Add | BinOp::Sub, _) => x.min(y),
+                    (BinOp::And, _) => x.max(y),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+
+    /// The slot of `v`, saved first if this region has not saved it yet; `None` for a variable
+    /// not followed.
+    #[inline]
+    fn change(&mut self, v: Var) -> Option<&mut Slot> {
+        let s = self.slots.get_mut(v.0 as usize)?;
+        if !s.tracked {
+            return None;
+        }
+        if s.saved_in != self.region {
+            let old = *s;
+            s.saved_in = self.region;
+            self.undo.push((v, old));
+        }
+        Some(s)
+    }
+
+    /// `v` is written here: a new version, of no known form or alignment.
+    #[inline]
+    fn bump(&mut self, v: Var) {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        if let Some(s) = self.change(v) {
+            s.version = stamp;
+            s.form = None;
+            s.align = 0;
+        }
+    }
+
+    /// Undoes every change since the log held `mark` entries.
+    fn undo_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let Some((v, old)) = self.undo.pop() else {
+                break;
+            };
+            self.slots[v.0 as usize] = old;
+        }
+    }
+
+    /// Walks the branch `b` of an `if` in a region of its own, then undoes what it changed;
+    /// pushes the variables it wrote on [`Cx::written`].
+    fn branch(&mut self, b: &mut Block) {
+        if let [inst] = b.0.as_slice() {
+            if !is_compound(inst) {
+                // One instruction, nothing nested (a speculated access): nothing to merge, and
+                // what it changes would be undone; only what it writes matters.
+                let (w, slots) = (&mut self.written, &self.slots);
+                for_each_def(inst, |v| {
+                    if slots[v.0 as usize].tracked {
+                        w.push(v)
+                    }
+                });
+                return;
+            }
+        }
+        let (outer, mark) = (self.region, self.undo.len());
+        self.regions += 1;
+        self.region = self.regions;
+        self.block(b);
+        // Every followed variable the branch wrote was saved once, in this region.
+        self.written.extend(self.undo[mark..].iter().map(|e| e.0));
+        self.undo_to(mark);
+        self.region = outer;
+    }
+
+    /// Gives every variable in `written[from..]` a new version, and drops them from the stack.
+    fn bump_written(&mut self, from: usize) {
+        for i in from..self.written.len() {
+            let v = self.written[i];
+            self.bump(v);
+        }
+        self.written.truncate(from);
+    }
+
+    /// Merges the accesses of `b` and of the blocks nested in it, from what the walk knows where
+    /// `b` starts; leaves what it knows where `b` ends.
+    fn block(&mut self, b: &mut Block) {
+        let accs = self.scan(b);
         if accs.len() < 2 {
             return;
         }
@@ -258,146 +359,147 @@ impl Cx<'_> {
     }
 
     /// The block's top-level loads and stores (plain or alone under a guard) with their
-    /// address forms, in order.
+    /// address forms, in order; the blocks nested in it are merged on the way, each from what
+    /// the walk knows where it starts.
     ///
     /// Forms flow into nested blocks (an address computed before an `if` is known inside it);
     /// a loop body starts with every variable the loop writes at a new version, since an
     /// iteration after the first sees other values.
-    fn scan(&mut self, b: &mut Block, st: State) -> Vec<Acc> {
-        let State {
-            mut version,
-            mut forms,
-        } = st;
-        let ver = |version: &FxHashMap<Var, u32>, v: Var| version.get(&v).copied().unwrap_or(0);
+    fn scan(&mut self, b: &mut Block) -> Vec<Acc> {
         let mut out = Vec::new();
         for at in 0..b.0.len() {
-            // The nested blocks first, each from the state where it starts.
+            // The nested blocks first, each from the state where it starts; after them,
+            // every variable they write has a new version.
+            let from = self.written.len();
             match &mut b.0[at] {
                 Inst::If { then, els, .. } => {
-                    let st = State {
-                        version: version.clone(),
-                        forms: forms.clone(),
-                    };
-                    self.block(then, st.clone());
-                    self.block(els, st);
+                    self.branch(then);
+                    self.branch(els);
                 }
                 inst @ (Inst::For { .. } | Inst::Loop { .. }) => {
-                    let mut st = State {
-                        version: version.clone(),
-                        forms: forms.clone(),
+                    // A loop body starts with what the loop writes at new versions, which it
+                    // keeps after the loop (an iteration may have run or not): nothing to undo.
+                    let (w, slots) = (&mut self.written, &self.slots);
+                    let mut push = |v: Var| {
+                        if slots[v.0 as usize].tracked {
+                            w.push(v)
+                        }
                     };
-                    let mut written = Vec::new();
-                    for_each_def(inst, |v| written.push(v));
-                    for c in blocks(inst) {
-                        walk(c, &mut |x| for_each_def(x, |v| written.push(v)));
+                    for_each_def(inst, &mut push);
+                    if let Inst::For { body, .. } | Inst::Loop { body, .. } = &*inst {
+                        walk(body, &mut |x| for_each_def(x, &mut push));
                     }
-                    for v in written {
-                        *st.version.entry(v).or_insert(0) += 1;
-                        st.forms.remove(&v);
+                    for i in from..self.written.len() {
+                        let v = self.written[i];
+                        self.bump(v);
                     }
                     if let Inst::For { body, .. } | Inst::Loop { body, .. } = inst {
-                        self.block(body, st);
+                        self.block(body);
                     }
                 }
                 _ => {}
             }
             let inst = &b.0[at];
             if let Some((a, guard)) = access_of(inst) {
-                let form = |o: Operand| match o {
-                    Operand::Var(v) => {
-                        Some(forms.get(&v).copied().unwrap_or((v, ver(&version, v), 0)))
-                    }
-                    Operand::Const(_) => None,
-                };
-                let guard = guard.map(|g| {
-                    let gv = match g {
-                        Operand::Var(v) => ver(&version, v),
-                        Operand::Const(_) => 0,
-                    };
-                    (g, gv)
+                let guard = guard.map(|g| match g {
+                    Operand::Var(v) => (g, self.ver(v)),
+                    Operand::Const(_) => (g, 0),
                 });
                 let acc = match *a {
                     Inst::Load {
                         dst,
                         space,
+                        addr: Operand::Var(addr),
+                        readonly,
+                    } => Some((
+                        false,
+                        space,
+                        self.k.ty(dst),
                         addr,
+                        Operand::Var(dst),
                         readonly,
-                    } => form(addr).map(|(bv, bver, off)| Acc {
-                        at,
-                        store: false,
+                    )),
+                    Inst::Store {
                         space,
-                        ty: self.k.ty(dst),
-                        base: (bv, bver),
-                        off,
-                        data: Operand::Var(dst),
-                        readonly,
-                        guard,
-                    }),
-                    Inst::Store { space, addr, val } => form(addr).map(|(bv, bver, off)| Acc {
-                        at,
-                        store: true,
-                        space,
-                        ty: self.k.operand_ty(val),
-                        base: (bv, bver),
-                        off,
-                        data: val,
-                        readonly: false,
-                        guard,
-                    }),
+                        addr: Operand::Var(addr),
+                        val,
+                    } => Some((true, space, self.k.operand_ty(val), addr, val, false)),
                     _ => None,
                 };
-                if let Some(acc) = acc.filter(|a| {
-                    a.ty != Ty::Bool && matches!(a.space, Space::Global | Space::Shared)
-                }) {
-                    out.push(acc);
+                if let Some((store, space, ty, addr, data, readonly)) = acc {
+                    if ty != Ty::Bool && matches!(space, Space::Global | Space::Shared) {
+                        let f = self.form(addr);
+                        out.push(Acc {
+                            at,
+                            store,
+                            space,
+                            ty,
+                            base: (f.base, f.version),
+                            off: f.off,
+                            align: f.align.min(log2(f.off)),
+                            data,
+                            readonly,
+                            guard,
+                        });
+                    }
                 }
             }
-            // The form of what `inst` assigns: a copy or a constant offset of a known form.
-            let int = |k: &Kernel, v: Var| k.ty(v).is_int() && k.ty(v).bits() >= 32;
-            let new_form = match *inst {
+            // After an `if` or a loop, what it wrote is unknown.
+            if self.written.len() > from {
+                self.bump_written(from);
+                continue;
+            }
+            // What an integer assignment gives its destination: an alignment, and for a copy
+            // or a constant offset of a known form, a form.
+            let dst = match *inst {
+                Inst::SharedAddr { dst, .. }
+                | Inst::DynSharedAddr { dst }
+                | Inst::Mov { dst, .. }
+                | Inst::Cast { dst, .. }
+                | Inst::Binary { dst, .. } => Some(dst),
+                _ => None,
+            };
+            let Some(dst) = dst.filter(|&d| self.slots[d.0 as usize].tracked) else {
+                for_each_def(inst, |v| self.bump(v));
+                continue;
+            };
+            let align = self.def_align(inst);
+            let wide = self.k.ty(dst).is_int() && self.k.ty(dst).bits() >= 32;
+            let form = match *inst {
                 Inst::Mov {
-                    dst,
                     src: Operand::Var(s),
-                } if int(self.k, dst) => Some((
-                    dst,
-                    forms.get(&s).copied().unwrap_or((s, ver(&version, s), 0)),
-                )),
-                Inst::Binary { dst, op, a, b } if int(self.k, dst) => {
+                    ..
+                } if wide => Some(self.form(s)),
+                Inst::Binary { op, a, b, .. } if wide => {
                     let mask = if self.k.ty(dst).bits() == 32 {
                         u32::MAX as u64
                     } else {
                         u64::MAX
                     };
-                    let of = |v: Var| forms.get(&v).copied().unwrap_or((v, ver(&version, v), 0));
+                    let moved = |f: Form, off: u64| Form {
+                        off: off & mask,
+                        ..f
+                    };
                     match (op, a, b) {
                         (BinOp::Add, Operand::Var(v), Operand::Const(c))
                         | (BinOp::Add, Operand::Const(c), Operand::Var(v)) => {
-                            let (bv, bver, off) = of(v);
-                            Some((dst, (bv, bver, off.wrapping_add(c.bits) & mask)))
+                            let f = self.form(v);
+                            Some(moved(f, f.off.wrapping_add(c.bits)))
                         }
                         (BinOp::Sub, Operand::Var(v), Operand::Const(c)) => {
-                            let (bv, bver, off) = of(v);
-                            Some((dst, (bv, bver, off.wrapping_sub(c.bits) & mask)))
+                            let f = self.form(v);
+                            Some(moved(f, f.off.wrapping_sub(c.bits)))
                         }
                         _ => None,
                     }
                 }
                 _ => None,
             };
-            let mut bump = |v: Var| {
-                *version.entry(v).or_insert(0) += 1;
-                forms.remove(&v);
-            };
-            for_each_def(inst, &mut bump);
-            for c in blocks(inst) {
-                walk(c, &mut |x| for_each_def(x, &mut bump));
-            }
-            if let Some((d, f)) = new_form {
-                // A form in terms of the variable itself (`x = x + 4`) names an old value.
-                if f.0 != d {
-                    forms.insert(d, f);
-                }
-            }
+            self.bump(dst);
+            let s = &mut self.slots[dst.0 as usize];
+            s.align = align;
+            // A form in terms of the variable itself (`x = x + 4`) names an old value.
+            s.form = form.filter(|f| f.base != dst);
         }
         out
     }
@@ -405,36 +507,49 @@ impl Cx<'_> {
     /// Groups of 2 or 4 access indices, lowest address first, that become one vector access, with
     /// the positions of the initialisations that move ahead of it ([`movable`]).
     fn groups(&mut self, b: &Block, accs: &[Acc]) -> Vec<(Vec<usize>, Vec<usize>)> {
+        // The accesses that may start a run (at least a 2-wide one, which the 4-wide needs
+        // too): most blocks have none, and then no map is built.
+        let leads: Vec<usize> = (0..accs.len())
+            .filter(|&i| {
+                let (w, a) = (accs[i].ty.bytes() as u64, &accs[i]);
+                2 * w <= 16 && (1u64 << a.align) >= 2 * w
+            })
+            .collect();
+        if leads.is_empty() {
+            return Vec::new();
+        }
+        // The first access of each key, and after each access the next of its key.
+        let mut first: FxHashMap<Key, usize> = FxHashMap::default();
+        let mut next = vec![usize::MAX; accs.len()];
+        for (j, a) in accs.iter().enumerate().rev() {
+            if let Some(old) = first.insert(a.key(a.off), j) {
+                next[j] = old;
+            }
+        }
         let mut taken = vec![false; accs.len()];
         let mut out = Vec::new();
-        for i in 0..accs.len() {
+        for i in leads {
             if taken[i] {
                 continue;
             }
             let lead = accs[i];
             let w = lead.ty.bytes() as u64;
-            let align = self.align(lead.base.0, 0).min(low_align(lead.off));
             for n in [4u64, 2] {
-                if n * w > 16 || align < n * w || !lead.off.is_multiple_of(n * w) {
+                if n * w > 16 || (1u64 << lead.align) < n * w {
                     continue;
                 }
                 let mut g = vec![i];
                 for m in 1..n {
-                    let want = lead.off.wrapping_add(m * w);
-                    let found = (i + 1..accs.len()).find(|&j| {
-                        let a = &accs[j];
-                        !taken[j]
-                            && a.store == lead.store
-                            && a.space == lead.space
-                            && a.ty == lead.ty
-                            && a.base == lead.base
-                            && a.off == want
-                            && a.guard == lead.guard
-                    });
-                    match found {
-                        Some(j) => g.push(j),
-                        None => break,
+                    // The first untaken access after the lead at this member's address.
+                    let want = lead.key(lead.off.wrapping_add(m * w));
+                    let mut j = first.get(&want).copied().unwrap_or(usize::MAX);
+                    while j != usize::MAX && (j <= i || taken[j]) {
+                        j = next[j];
                     }
+                    if j == usize::MAX {
+                        break;
+                    }
+                    g.push(j);
                 }
                 if g.len() != n as usize {
                     continue;
