@@ -167,6 +167,7 @@ mod tests {
                 ParamKind::Slice {
                     readonly: true,
                     elem_bytes: 4,
+                    ptr_align: 4,
                 },
             ),
         ]);

@@ -59,7 +59,9 @@ pub struct SliceArg {
 /// A safe launch hands what [`KernelSlice::launch_arg`] returns to the kernel, so an implementation
 /// must return `Ok` only for `len` elements of `T` that live in memory of `stream`'s device (and
 /// its current context), stay allocated while work queued on `stream` may use them, and are not
-/// being written by any copy that work is not ordered after.
+/// being written by any copy that work is not ordered after. The pointer is a multiple of
+/// `align_of::<T>()`, as for any Rust slice: the compiler moves a `float4` element in one
+/// 16-byte access on that ground (`kernel_ir::ir::ParamKind::Slice::ptr_align`).
 pub unsafe trait KernelSlice<T> {
     /// The `{ ptr, len }` pair, unchecked: for raw argument arrays (`Function::launch_raw`),
     /// where the caller answers for device, lifetime and ordering.

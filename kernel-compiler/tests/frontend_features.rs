@@ -417,7 +417,8 @@ fn sub_slices_and_unchecked_access() {
         k.params[1].kind,
         ParamKind::Slice {
             readonly: true,
-            elem_bytes: 8
+            elem_bytes: 8,
+            ptr_align: 8
         }
     );
     assert_eq!((k.params[1].size, k.params[1].align), (16, 8));
@@ -429,7 +430,8 @@ fn sub_slices_and_unchecked_access() {
         k.params[0].kind,
         ParamKind::Slice {
             readonly: false,
-            elem_bytes: 8
+            elem_bytes: 8,
+            ptr_align: 8
         }
     );
     let run = |a: u64| {

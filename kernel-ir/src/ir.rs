@@ -364,15 +364,23 @@ pub enum Inst {
         addr: Operand,
         val: Operand,
     },
-    /// Loads `dsts.len()` (2 or 4) consecutive elements of the destinations' common 32-bit type
-    /// from `addr`, which is a multiple of the whole vector's size, as one access (`ld.v2`,
-    /// `ld.v4`). Only `passes::vectorize` makes these, from scalar loads it proved adjacent and
-    /// aligned. `readonly` as for `Load`.
+    /// Loads `dsts.len()` (2 or 4) consecutive elements of the destinations' common integer or
+    /// float type (not `Bool`; the whole vector at most 16 bytes) from `addr`, which is a
+    /// multiple of the whole vector's size, as one access (`ld.v2`, `ld.v4`). Only
+    /// `passes::vectorize` and `passes::vector_access` make these, from scalar loads they proved
+    /// adjacent and aligned. `readonly` as for `Load`.
     LoadVec {
         dsts: Vec<Var>,
         space: Space,
         addr: Operand,
         readonly: bool,
+    },
+    /// Stores `vals.len()` (2 or 4) consecutive elements of one type to `addr`, under the same
+    /// rules as `LoadVec` (`st.v2`, `st.v4`). Only `passes::vector_access` makes these.
+    StoreVec {
+        space: Space,
+        addr: Operand,
+        vals: Vec<Operand>,
     },
     /// Byte offset of a static shared allocation in the block's shared window (U32).
     SharedAddr {
@@ -503,6 +511,11 @@ pub enum ParamKind {
     Slice {
         readonly: bool,
         elem_bytes: u32,
+        /// The pointer is a multiple of this (a power of two): the element type's alignment,
+        /// which every buffer and view the host API makes keeps (allocations are 256-aligned,
+        /// views start at whole elements, the launch contract of `KernelSlice` says so).
+        /// Vector accesses (`passes::vector_access`) rely on it.
+        ptr_align: u32,
     },
     Struct,
 }

@@ -256,9 +256,17 @@ impl<'a> Parser<'a> {
                     "slice_mut" => false,
                     _ => return Err(format!("unknown parameter kind `{k}`")),
                 };
+                let (elem, ptr_align) = match elem.split_once(" ptr_align=") {
+                    Some((e, a)) => (e, number::<u32>(a)?),
+                    None => (elem, 1u32),
+                };
+                if !ptr_align.is_power_of_two() {
+                    return Err(format!("`ptr_align={ptr_align}` is not a power of two"));
+                }
                 ParamKind::Slice {
                     readonly,
                     elem_bytes: number(elem)?,
+                    ptr_align,
                 }
             }
         };
@@ -431,6 +439,27 @@ impl<'a> Parser<'a> {
                 Inst::Print {
                     format,
                     args: list(args).map(|a| self.op(a)).collect::<Res<_>>()?,
+                }
+            }
+            w if w.starts_with("store.") && w.split('.').count() == 4 => {
+                let parts: Vec<&str> = w.split('.').collect();
+                let (space, n, ty) = (parts[1], parts[2], parts[3]);
+                let (addr, vals) = rest
+                    .strip_prefix('[')
+                    .and_then(|r| r.split_once("], {"))
+                    .and_then(|(a, v)| Some((a, v.strip_suffix('}')?)))
+                    .ok_or("expected `[ADDR], {VALS}`")?;
+                let vals: Vec<Operand> = list(vals).map(|v| self.op(v)).collect::<Res<_>>()?;
+                if n != format!("v{}", vals.len()) {
+                    return Err(format!("`{n}` does not match {} values", vals.len()));
+                }
+                for v in &vals {
+                    self.typed(*v, ty)?;
+                }
+                Inst::StoreVec {
+                    space: space_named(space)?,
+                    addr: self.op(addr)?,
+                    vals,
                 }
             }
             w if w.starts_with("store.") => {

@@ -217,6 +217,15 @@ pub fn write_inst(k: &Kernel, inst: &Inst, depth: usize, out: &mut String) {
             dsts.first().map(|d| var_ty(k, *d)).unwrap_or_default(),
             o(*addr)
         ),
+        Inst::StoreVec { space, addr, vals } => writeln!(
+            out,
+            "{pad}store.{}.v{}.{} [{}], {{{}}}",
+            space_name(*space),
+            vals.len(),
+            vals.first().map(|v| ty_of(k, *v)).unwrap_or_default(),
+            o(*addr),
+            vals.iter().map(|v| o(*v)).collect::<Vec<_>>().join(", ")
+        ),
         Inst::Store { space, addr, val } => writeln!(
             out,
             "{pad}store.{}.{} [{}], {}",
@@ -326,9 +335,15 @@ impl fmt::Display for Kernel {
                 ParamKind::Slice {
                     readonly,
                     elem_bytes,
+                    ptr_align,
                 } => format!(
-                    "{} elem={elem_bytes}",
-                    if readonly { "slice" } else { "slice_mut" }
+                    "{} elem={elem_bytes}{}",
+                    if readonly { "slice" } else { "slice_mut" },
+                    if ptr_align > 1 {
+                        format!(" ptr_align={ptr_align}")
+                    } else {
+                        String::new()
+                    }
                 ),
                 ParamKind::Struct => "struct".to_string(),
             };

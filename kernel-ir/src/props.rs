@@ -105,8 +105,10 @@ impl Inst {
             Inst::Binary { .. } => value | predicable,
             Inst::DynSharedAddr { .. } | Inst::DynSharedBytes { .. } => value,
             Inst::Load { .. } | Inst::ArrayLoad { .. } => value | read | predicable,
-            Inst::LoadVec { .. } => value | read,
-            Inst::Store { .. } | Inst::ArrayStore { .. } => write | predicable,
+            Inst::LoadVec { .. } => value | read | predicable,
+            Inst::Store { .. } | Inst::StoreVec { .. } | Inst::ArrayStore { .. } => {
+                write | predicable
+            }
             Inst::Intrinsic { id, .. } => match id.def().class {
                 Class::Pure => value,
                 Class::Barrier | Class::Warp => Props::SYNC,

@@ -46,6 +46,10 @@ pub fn for_each_use(inst: &Inst, mut f: impl FnMut(Operand)) {
             f(*c)
         }
         Inst::Intrinsic { args, .. } | Inst::Print { args, .. } => args.iter().for_each(|a| f(*a)),
+        Inst::StoreVec { addr, vals, .. } => {
+            f(*addr);
+            vals.iter().for_each(|a| f(*a))
+        }
         Inst::SharedAddr { .. }
         | Inst::DynSharedAddr { .. }
         | Inst::DynSharedBytes { .. }
@@ -97,6 +101,10 @@ pub fn for_each_use_mut(inst: &mut Inst, mut f: impl FnMut(&mut Operand)) {
             f(c)
         }
         Inst::Intrinsic { args, .. } | Inst::Print { args, .. } => args.iter_mut().for_each(f),
+        Inst::StoreVec { addr, vals, .. } => {
+            f(addr);
+            vals.iter_mut().for_each(f)
+        }
         Inst::SharedAddr { .. }
         | Inst::DynSharedAddr { .. }
         | Inst::DynSharedBytes { .. }

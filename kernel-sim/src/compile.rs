@@ -67,6 +67,15 @@ pub(crate) enum Op {
         addr: Slot,
         v: Slot,
     },
+    /// `n` (2 or 4) consecutive elements of `bytes` each from `v[..n]`, the address aligned to
+    /// the whole vector.
+    StoreVec {
+        space: Space,
+        bytes: u8,
+        n: u8,
+        v: [Slot; 4],
+        addr: Slot,
+    },
     ArrLoad {
         base: Slot,
         len: u32,
@@ -280,6 +289,7 @@ fn check_slots(p: &Program) -> Result<(), String> {
             Op::Load { d, addr, .. } => &[*d, *addr],
             Op::LoadVec { d, addr, .. } => &[d[0], d[1], d[2], d[3], *addr],
             Op::Store { addr, v, .. } => &[*addr, *v],
+            Op::StoreVec { v, addr, .. } => &[v[0], v[1], v[2], v[3], *addr],
             Op::ArrLoad { d, i, .. } => &[*d, *i],
             Op::ArrStore { i, v, .. } => &[*i, *v],
             Op::Sreg { d, .. } => &[*d],
@@ -493,7 +503,12 @@ impl Lower<'_> {
                 let ty = dsts.first().map(|d| k.ty(*d));
                 let same = ty.is_some_and(|t| dsts.iter().all(|d| k.ty(*d) == t));
                 match ty {
-                    Some(ty) if same && matches!(dsts.len(), 2 | 4) && ty.bits() == 32 => {
+                    Some(ty)
+                        if same
+                            && matches!(dsts.len(), 2 | 4)
+                            && ty != Ty::Bool
+                            && dsts.len() as u32 * ty.bytes() <= 16 =>
+                    {
                         let addr = self.opnd(*addr);
                         let mut d = [dsts[0].0; 4];
                         for (slot, v) in d.iter_mut().zip(dsts) {
@@ -508,7 +523,7 @@ impl Lower<'_> {
                         });
                     }
                     _ => self.invalid(format!(
-                        "vector load of {} elements of {ty:?} (expects 2 or 4 of one 32-bit type)",
+                        "vector load of {} elements of {ty:?} (expects 2 or 4 of one type, at most 16 bytes)",
                         dsts.len()
                     )),
                 }
@@ -522,6 +537,36 @@ impl Lower<'_> {
                     addr,
                     v,
                 });
+            }
+            Inst::StoreVec { space, addr, vals } => {
+                let ty = vals.first().map(|v| k.operand_ty(*v));
+                let same = ty.is_some_and(|t| vals.iter().all(|v| k.operand_ty(*v) == t));
+                match ty {
+                    Some(ty)
+                        if same
+                            && matches!(vals.len(), 2 | 4)
+                            && ty != Ty::Bool
+                            && vals.len() as u32 * ty.bytes() <= 16 =>
+                    {
+                        let addr = self.opnd(*addr);
+                        let first = self.opnd(vals[0]);
+                        let mut v = [first; 4];
+                        for (slot, x) in v.iter_mut().zip(vals).skip(1) {
+                            *slot = self.opnd(*x);
+                        }
+                        self.emit(Op::StoreVec {
+                            space: *space,
+                            bytes: ty.bytes() as u8,
+                            n: vals.len() as u8,
+                            v,
+                            addr,
+                        });
+                    }
+                    _ => self.invalid(format!(
+                        "vector store of {} elements of {ty:?} (expects 2 or 4 of one type, at most 16 bytes)",
+                        vals.len()
+                    )),
+                }
             }
             Inst::SharedAddr { dst, alloc } => match self.p.shared_offsets.get(alloc.0 as usize) {
                 Some(&off) => {

@@ -592,6 +592,36 @@ pub(crate) fn run(
                     break Err(from_mem(e, p));
                 }
             }
+            Op::StoreVec {
+                space,
+                bytes,
+                n,
+                v,
+                addr,
+            } => {
+                m.pc = p;
+                let a = regs[addr as usize];
+                let mut fault = Machine::check_align(space, a, n as usize * bytes as usize).err();
+                for (i, &s) in v.iter().enumerate().take(n as usize) {
+                    if fault.is_some() {
+                        break;
+                    }
+                    let at = a + i as u64 * bytes as u64;
+                    if let Err(e) = m.write(
+                        t,
+                        space,
+                        at,
+                        bytes as usize,
+                        regs[s as usize],
+                        Access::Write,
+                    ) {
+                        fault = Some(e);
+                    }
+                }
+                if let Some(e) = fault {
+                    break Err(from_mem(e, p));
+                }
+            }
             Op::ArrLoad { base, len, d, i } => {
                 let i = regs[i as usize];
                 if i >= len as u64 {

@@ -54,6 +54,7 @@ impl KB {
             kind: ParamKind::Slice {
                 readonly,
                 elem_bytes: elem.bytes(),
+                ptr_align: elem.bytes(),
             },
             pieces: vec![(0, p), (8, l)],
         });

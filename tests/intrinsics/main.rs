@@ -12,4 +12,5 @@ mod half_vector;
 mod heap;
 mod integer;
 mod memory_misc;
+mod vector_access;
 mod wmma;

@@ -52,7 +52,7 @@ impl Lower {
                 )
             }
             Ty::Slice(et, m) => {
-                let (elem_bytes, _) = layout(et).map_err(|m| self.err(sp, m))?;
+                let (elem_bytes, elem_align) = layout(et).map_err(|m| self.err(sp, m))?;
                 if elem_bytes == 0 {
                     return Err(self.err(sp, format!("kernel parameter `{name}`: slices of zero-sized elements are not supported")));
                 }
@@ -66,6 +66,7 @@ impl Lower {
                         kind: ir::ParamKind::Slice {
                             readonly: !*m,
                             elem_bytes,
+                            ptr_align: elem_align,
                         },
                         pieces: vec![(0, ptr), (8, len)],
                     },

@@ -37,6 +37,7 @@ pub mod stride_unroll;
 pub mod unroll;
 pub mod util;
 pub mod varset;
+pub mod vector_access;
 pub mod vectorize;
 
 #[cfg(test)]
@@ -65,6 +66,7 @@ pub use sroa::sroa;
 pub use strength::strength;
 pub use stride_unroll::stride_unroll;
 pub use unroll::unroll;
+pub use vector_access::vector_access;
 pub use vectorize::vectorize;
 
 pub use pipeline::{optimize_with, Pass, PrintAfter};

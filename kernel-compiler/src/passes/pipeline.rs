@@ -51,6 +51,7 @@ pub static DEFER_CHECKS: FnPass = pass("defer_checks", |k, _| defer_checks(k));
 pub static COPIES: FnPass = pass("copies", |k, _| util::propagate_single_copies(k));
 pub static SPECULATE: FnPass = pass("speculate", |k, _| speculate(k));
 pub static VECTORIZE: FnPass = pass("vectorize", |k, _| vectorize(k));
+pub static VECTOR_ACCESS: FnPass = pass("vector_access", |k, _| vector_access(k));
 pub static SHIFTS: FnPass = pass("shifts", |k, _| shifts(k));
 pub static DCE: FnPass = pass("dce", |k, _| dce(k));
 pub static LICM: FnPass = pass("licm", |k, _| licm(k));
@@ -126,6 +127,10 @@ pub static PIPELINE: &[Step] = &[
     ]),
     Run(&SPECULATE, Always),
     Run(&VECTORIZE, Always),
+    // Whole vector-typed elements (`float4`, `uchar4`...) moved field by field become one
+    // access; after `speculate`, whose guarded accesses it merges, and after `vectorize`,
+    // which anchors shared addresses and takes the 32-bit shared loads it proves adjacent.
+    Run(&VECTOR_ACCESS, Always),
     Run(&SHIFTS, Always),
     Run(&DCE, Always),
     // After `dce`, so that dead reads do not keep a value in its loop.

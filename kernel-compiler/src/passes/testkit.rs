@@ -59,6 +59,7 @@ pub fn slice(k: &mut Kernel, name: &str, elem_bytes: u32) -> (Var, Var) {
         kind: ParamKind::Slice {
             readonly: false,
             elem_bytes,
+            ptr_align: 1,
         },
         pieces: vec![(0, p), (8, n)],
     });
@@ -361,6 +362,14 @@ impl Interp<'_> {
             Inst::Store { addr, val, .. } => {
                 let e = (self.get(*addr).bits, self.get(*val).bits);
                 self.trace.stores.push(e)
+            }
+            Inst::StoreVec { addr, vals, .. } => {
+                let a = self.get(*addr).bits;
+                for (i, v) in vals.iter().enumerate() {
+                    let bytes = self.k.operand_ty(*v).bytes() as u64;
+                    let e = (a + i as u64 * bytes, self.get(*v).bits);
+                    self.trace.stores.push(e)
+                }
             }
             Inst::ArrayLoad { dst, array, idx } => {
                 let c = self.arrays[array.0 as usize][self.get(*idx).bits as usize]

@@ -39,6 +39,8 @@ fn accesses(b: &Block) -> bool {
             i,
             Inst::Load { .. }
                 | Inst::Store { .. }
+                | Inst::LoadVec { .. }
+                | Inst::StoreVec { .. }
                 | Inst::ArrayLoad { .. }
                 | Inst::ArrayStore { .. }
         )

@@ -359,6 +359,7 @@ impl<'k> Emitter<'k> {
                 readonly,
             } => self.load_vec(dsts, *space, *addr, *readonly),
             Inst::Store { space, addr, val } => self.store(*space, *addr, *val),
+            Inst::StoreVec { space, addr, vals } => self.store_vec(*space, *addr, vals),
             Inst::SharedAddr { dst, alloc } => self.shared_addr(*dst, *alloc),
             Inst::DynSharedAddr { dst } => {
                 self.uses_dyn_shared = true;

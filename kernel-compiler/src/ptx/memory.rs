@@ -85,27 +85,35 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// `ld.<space>.v2/.v4` of 32-bit elements; the address's alignment was proved by the pass
-    /// that made the instruction.
-    pub fn load_vec(&mut self, dsts: &[Var], space: Space, addr: Operand, readonly: bool) -> Res {
-        let Some(&first) = dsts.first() else {
-            return self.err("vector load without destinations");
+    /// The registers of a vector access's lanes (2 or 4 of one integer or float type, at most
+    /// 16 bytes together) and that type; `what` names the access in errors.
+    fn vector_lanes(&mut self, lanes: &[Operand], what: &str) -> Res<(Vec<Reg>, Ty)> {
+        let Some(&first) = lanes.first() else {
+            return self.err(format!("vector {what} without lanes"));
         };
-        let ty = self.ty(first)?;
-        if !matches!(dsts.len(), 2 | 4) || ty.bits() != 32 || ty == Ty::Bool {
+        let ty = self.oty(first)?;
+        if !matches!(lanes.len(), 2 | 4) || ty == Ty::Bool || lanes.len() as u32 * ty.bytes() > 16 {
             return self.err(format!(
-                "vector load of {} {ty:?} elements (expects 2 or 4 of 32 bits)",
-                dsts.len()
+                "vector {what} of {} {ty:?} elements (expects 2 or 4, at most 16 bytes)",
+                lanes.len()
             ));
         }
-        let mut regs = [self.reg(first)?; 4];
-        for (slot, &d) in regs.iter_mut().zip(dsts) {
-            if self.ty(d)? != ty {
-                return self.err("vector load into variables of different types");
+        let mut regs = Vec::with_capacity(lanes.len());
+        for &l in lanes {
+            if self.oty(l)? != ty {
+                return self.err(format!("vector {what} of values of different types"));
             }
-            *slot = self.reg(d)?;
+            regs.push(self.src(l)?);
         }
-        let regs = &regs[..dsts.len()];
+        Ok((regs, ty))
+    }
+
+    /// `ld.<space>.v2/.v4`; the address's alignment was proved by the pass that made the
+    /// instruction. Lanes of 8 or 16 bits load into 32-bit registers (zero-extended), as the
+    /// scalar loads do; ptxas makes `ld.v4.u8` one 32-bit load and byte extractions.
+    pub fn load_vec(&mut self, dsts: &[Var], space: Space, addr: Operand, readonly: bool) -> Res {
+        let lanes: Vec<Operand> = dsts.iter().map(|&d| Operand::Var(d)).collect();
+        let (regs, ty) = self.vector_lanes(&lanes, "load")?;
         let a = self.address(space, addr)?;
         let sp = match (space, readonly) {
             (Space::Global, true) => "global.nc",
@@ -124,6 +132,31 @@ impl Emitter<'_> {
             ln = if n == 0 { ln.r(r) } else { ln.cr(r) };
         }
         ln.s("}, [").r(a).s("]").end();
+        Ok(())
+    }
+
+    /// `st.<space>.v2/.v4`, under the same rules as [`Emitter::load_vec`].
+    pub fn store_vec(&mut self, space: Space, addr: Operand, vals: &[Operand]) -> Res {
+        let (regs, ty) = self.vector_lanes(vals, "store")?;
+        let a = self.address(space, addr)?;
+        let sp = match space {
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+        };
+        let mut ln = self
+            .ins()
+            .s("st.")
+            .s(sp)
+            .s(if regs.len() == 2 { ".v2." } else { ".v4." })
+            .s(mem_suffix(ty))
+            .s(" [")
+            .r(a)
+            .s("], {");
+        for (n, &r) in regs.iter().enumerate() {
+            ln = if n == 0 { ln.r(r) } else { ln.cr(r) };
+        }
+        ln.s("}").end();
         Ok(())
     }
 

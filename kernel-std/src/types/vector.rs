@@ -4,9 +4,9 @@
 //!
 //! Construct them in device code with `make_float4(x, y, z, w)` (CUDA's name) or a struct literal;
 //! on the host with `float4::new(x, y, z, w)`. `ldg(&p[i])`, `stcs(&mut p[i], v)` and the other
-//! hinted accesses move a whole vector in one 8- or 16-byte access (`ld.global.nc.v4.f32`); plain
-//! `p[i]` is still loaded field by field (four `ld.global.f32`), since the IR has no global vector
-//! load for the front end to emit yet.
+//! hinted accesses move a whole vector in one 8- or 16-byte access (`ld.global.nc.v4.f32`), and so
+//! do plain `p[i]`, `p[i].x` then `p[i].y`, and `q[i] = make_float4(..)`: the compiler's
+//! `vector_access` pass merges the field accesses, relying on these types' alignment.
 
 #![allow(non_camel_case_types)]
 
