@@ -4,7 +4,8 @@
 //! - `Full`: unrolled completely when the trip count is at most [`FULL_MAX_TRIP`] and trip count
 //!   times body size (instructions, nested included) at most [`FULL_MAX_INSTS`]; otherwise left
 //!   as is (not an error).
-//! - `Auto`: unrolled completely where nvcc would unroll it: see [`policy`].
+//! - `Auto`: unrolled completely where nvcc would unroll it, or, for a constant trip count too
+//!   long for that, as `By(8)` or `By(4)` where that leaves no leftover iterations: see [`policy`].
 //! - `By(n)`: the body is repeated `n` times inside a loop stepping `n * step`, followed by the
 //!   `trip % n` leftover iterations unrolled straight. Copy `j` of the body reads `iv + j*step`
 //!   (`iv - j*step` for reversed loops) from a fresh variable. Loops whose body breaks out of or
@@ -178,7 +179,14 @@ fn unrolled(k: &mut Kernel, inst: &Inst, out: &mut Vec<Inst>, prefold: bool) -> 
                 policy::auto_full(body, *iv, t.count, k.vars.len())
             };
             if !ok {
-                return None;
+                let n = (*unroll == Unroll::Auto)
+                    .then(|| policy::auto_partial(body, t.count))
+                    .flatten()?;
+                let mut by = inst.clone();
+                if let Inst::For { unroll, .. } = &mut by {
+                    *unroll = Unroll::By(n);
+                }
+                return unrolled(k, &by, out, prefold);
             }
             let vals: Vec<i128> = (0..t.count).map(|i| t.value(i)).collect();
             full(k, *id, *iv, ty, body, &vals, out, prefold);

@@ -26,6 +26,31 @@ pub const AUTO_MAX_INSTS: usize = 512;
 pub const REGISTER_ARRAY_MAX_TRIP: u128 = 256;
 pub const REGISTER_ARRAY_MAX_INSTS: usize = 8192;
 
+/// Largest copy count of a partly unrolled loop's body ([`auto_partial`]).
+pub const AUTO_PARTIAL_MAX_INSTS: usize = 256;
+
+/// For an `Auto` loop of a constant trip count too long to unroll completely: how many
+/// iterations each trip runs when nvcc would unroll it partly (as its twins' 256-iteration
+/// loops over a shared tile are, eight per trip): 8 or 4 where that divides the trip count, so
+/// no leftover iterations, and the copies stay small. `None`: left rolled.
+pub fn auto_partial(body: &Block, trip: u128) -> Option<u32> {
+    if trip <= AUTO_MAX_TRIP || has_loop(body) {
+        return None;
+    }
+    let cost = body_cost(body).max(1);
+    [8u32, 4]
+        .into_iter()
+        .find(|&n| trip % n as u128 == 0 && cost * n as usize <= AUTO_PARTIAL_MAX_INSTS)
+}
+
+fn has_loop(body: &Block) -> bool {
+    let mut found = false;
+    walk(body, &mut |i| {
+        found |= matches!(i, Inst::For { .. } | Inst::Loop { .. })
+    });
+    found
+}
+
 /// Whether an `Auto` loop of `trip` iterations over `body` (induction variable `iv`) is
 /// unrolled completely.
 pub fn auto_full(body: &Block, iv: Var, trip: u128, nvars: usize) -> bool {
