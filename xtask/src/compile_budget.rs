@@ -19,8 +19,9 @@ use ferrocuda_examples::registry;
 
 /// Instructions allowed per compile of a GEMM (`sgemm`, `corpus_sgemm_regtile`, `wmma_gemm`):
 /// register tiles unrolled in full (or eight 8-register `wmma` accumulators moved element by
-/// element) make them the largest example kernels.
-const SGEMM_BUDGET: u64 = 30_000_000;
+/// element) make them the largest example kernels. SGEMM counts 30.07 M with `vector_access`
+/// and `define_loads` (the ptxas workaround, 0.15 M of it).
+const SGEMM_BUDGET: u64 = 31_000_000;
 /// Instructions allowed per compile of every other example kernel.
 const OTHER_BUDGET: u64 = 10_000_000;
 

@@ -122,9 +122,15 @@ bin_kernels! {
 
 /// The per-function kernel `name` (`k_sin`...), for `cargo xtask ptx`.
 pub fn kernel_def(name: &str) -> Option<&'static FnDef> {
+    const KERNEL_DEFS: &[(&str, fn() -> &'static FnDef)] = &[
+        ("nbody", nbody::ast),
+        ("softmax_rows", softmax_rows::ast),
+        ("layernorm_rows", layernorm_rows::ast),
+    ];
     UN_DEFS
         .iter()
         .chain(BIN_DEFS)
+        .chain(KERNEL_DEFS)
         .find(|(n, _)| *n == name)
         .map(|(_, def)| def())
 }
