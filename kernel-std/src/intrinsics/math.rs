@@ -376,6 +376,13 @@ intrinsics! {
     pub fn erf<T: Float>(x: T) -> T = math(f32 = f32_all::erf, f64 = f64_all::erf);
     /// `erfc(x)`: `1 - erf(x)` without cancellation.
     pub fn erfc<T: Float>(x: T) -> T = math(f32 = f32_all::erfc, f64 = f64_all::erfc);
+    /// `erfinv(x)`: the inverse error function on `(-1, 1)` (`±inf` at `±1`).
+    pub fn erfinv(x: f32) -> f32 = math(f32 = f32_all::erfinv);
+    /// `erfcinv(q)`: the inverse complementary error function on `(0, 2)` (`+inf` at 0, `-inf`
+    /// at 2).
+    pub fn erfcinv(x: f32) -> f32 = math(f32 = f32_all::erfcinv);
+    /// `normcdfinv(p)`: the inverse standard normal distribution function on `(0, 1)`.
+    pub fn normcdfinv(x: f32) -> f32 = math(f32 = f32_all::normcdfinv);
     /// `lgamma(x)`: `ln |Gamma(x)|`.
     pub fn lgamma<T: Float>(x: T) -> T = math(f32 = f32_all::lgamma, f64 = f64_all::lgamma);
     /// `tgamma(x)`: `Gamma(x)`.
