@@ -292,7 +292,10 @@ fn f32_math_functions_use_no_f64_instruction() {
         k::modf_f_f32::ast(),
         k::modf_i_f32::ast(),
     ];
-    let kernels = kernels.into_iter().chain(math_common::more::f32_kernels());
+    let kernels = kernels
+        .into_iter()
+        .chain(math_common::more::f32_kernels())
+        .chain(math_common::inverse::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {

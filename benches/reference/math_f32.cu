@@ -95,6 +95,9 @@ BIN(m_nextafter, nextafterf(v, w))
 BIN(m_remainder, remainderf(v, w))
 BIN(m_remquo, remquo_sum(v, w))
 UN(m_modf, modf_sum(v))
+UN(m_erfinv, erfinvf(v))
+UN(m_erfcinv, erfcinvf(v))
+UN(m_normcdfinv, normcdfinvf(v))
 
 // All-pairs n-body, one body per thread, positions (x, y, z, mass) tiled through shared memory.
 #define NB_TILE 256

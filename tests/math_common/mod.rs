@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod inverse;
 pub mod kernels;
 pub mod more;
 pub mod mpfr;
@@ -385,7 +386,7 @@ fn modf_i(x: f64) -> f64 {
     i
 }
 
-type R1 = fn(f64) -> f64;
+pub type R1 = fn(f64) -> f64;
 type R2 = fn(f64, f64) -> f64;
 
 /// One unary function: its name, CUDA's bounds (f32, f64), where inputs come from, the f32
@@ -717,7 +718,7 @@ macro_rules! launcher_bin {
     };
 }
 
-type L1<T> =
+pub type L1<T> =
     dyn Fn(&Stream, &DeviceBuffer<T>, &mut DeviceBuffer<T>) -> ferrocuda::host_runtime::Result<()>;
 type L2<T> = dyn Fn(
     &Stream,
@@ -906,6 +907,7 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
         rows.push(worst32(name, b32, &xs, Some(&zs), &ys, &|x, z| f(x, z)));
     }
     rows.extend(more::measure_f32(dev, n));
+    rows.extend(inverse::measure_f32(dev, n));
     rows
 }
 

@@ -197,6 +197,9 @@ pub const MATH_METHODS: &[&str] = &[
     "fast_exp10",
     "modf",
     "fast_sincos",
+    "erfinv",
+    "erfcinv",
+    "normcdfinv",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

@@ -93,7 +93,6 @@ fn worst(
     xs: &[f32],
     skip: fn(f32) -> bool,
 ) -> (u64, f32, [i32; 4]) {
-    let mut w = (0, 0.0, [0; 4]);
     let shifts = [
         [0, 0, 0, 0],
         [2, 2, 1, 1],
@@ -101,7 +100,19 @@ fn worst(
         [2, -2, 1, -1],
         [-2, 2, -1, 1],
     ];
-    for sh in shifts {
+    worst_with(&shifts, f, r, xs, skip)
+}
+
+/// As [`worst`], under the given unit shift patterns.
+fn worst_with(
+    shifts: &[[i32; 4]],
+    f: fn(f32) -> f32,
+    r: fn(f64) -> f64,
+    xs: &[f32],
+    skip: fn(f32) -> bool,
+) -> (u64, f32, [i32; 4]) {
+    let mut w = (0, 0.0, [0; 4]);
+    for &sh in shifts {
         SHIFT.with(|s| s.set(sh));
         let mut ws = (0, 0.0);
         for &x in xs {
@@ -250,4 +261,124 @@ fn hypot_f32_within_cuda_bound() {
     }
     println!("hypot: max {} ulp at ({:e}, {:e})", w.0, w.1, w.2);
     assert!(w.0 <= 3, "hypot: {} ulp at ({:e}, {:e})", w.0, w.1, w.2);
+}
+
+extern "C" {
+    fn erf(x: f64) -> f64;
+    fn erfc(x: f64) -> f64;
+}
+
+/// `erfcinv(q)` in f64 for `q` in `[0, 2]`: Newton's method on `ln erfc(y) = ln q` (well
+/// conditioned down to the smallest subnormals), `erfinv(1 - q)` by Newton on `erf` near
+/// `q = 1`; about 1e-16 relative, far below an f32 ulp.
+pub(crate) fn erfcinv_ref(q: f64) -> f64 {
+    if q.is_nan() || !(0.0..=2.0).contains(&q) {
+        return f64::NAN;
+    }
+    if q > 1.0 {
+        return -erfcinv_ref(2.0 - q);
+    }
+    if q == 0.0 {
+        return f64::INFINITY;
+    }
+    let two_rsqrt_pi = std::f64::consts::FRAC_2_SQRT_PI;
+    if q > 0.5 {
+        return erfinv_newton(1.0 - q);
+    }
+    let lq = q.ln();
+    let mut y = (-lq).sqrt().max(0.5);
+    for _ in 0..100 {
+        let e = unsafe { erfc(y) };
+        // d/dy ln erfc(y) = -(2/sqrt(pi)) e^(-y^2) / erfc(y).
+        let g = -two_rsqrt_pi * (-y * y).exp() / e;
+        let d = (e.ln() - lq) / g;
+        y -= d;
+        if d.abs() <= 1e-17 * y.abs() {
+            break;
+        }
+    }
+    y
+}
+
+/// `erfinv(x)` for `|x| <= 1/2` in f64, by Newton's method on `erf`.
+pub(crate) fn erfinv_newton(x: f64) -> f64 {
+    let mut y = x * 0.886;
+    for _ in 0..60 {
+        let d = (unsafe { erf(y) } - x) / (std::f64::consts::FRAC_2_SQRT_PI * (-y * y).exp());
+        y -= d;
+        if d.abs() <= 1e-17 * y.abs() {
+            break;
+        }
+    }
+    y
+}
+
+#[test]
+fn inverse_error_functions_f32_within_cuda_bounds() {
+    let erfinv_r: fn(f64) -> f64 = |x| {
+        if x.abs() > 1.0 || x.is_nan() {
+            f64::NAN
+        } else if x.abs() <= 0.5 {
+            erfinv_newton(x)
+        } else {
+            let y = erfcinv_ref(1.0 - x.abs());
+            y.copysign(x)
+        }
+    };
+    let xs = inputs(
+        &[
+            (-1.0, 1.0),
+            (0.99, 1.0),
+            (-1.0, -0.999),
+            (0.9999, 1.0),
+            (-0.1, 0.1),
+        ],
+        1 << 17,
+    );
+    // The simulator's model (exact units): CUDA's bound. With MUFU.LG2 moved by 2^-22 absolute
+    // (CUDA's `__log2f` bound on [0.5, 2]; PTX states 2^-22.6) and MUFU.RSQ by an ulp, as the
+    // GPU's may be: `erfinv` reaches 3 ulp near the end of its central path (|x| ~ 0.992),
+    // one over CUDA's 2, which the GPU run must measure (docs/math-ulp.md). The harder shifts
+    // of `worst` (2^-21) would move the central path by more than the hardware can.
+    let exact = [[0, 0, 0, 0]];
+    let shifts = [[0, 1, 1, 0], [0, -1, -1, 0], [0, 1, -1, 0], [0, -1, 1, 0]];
+    check(
+        "erfinv",
+        2,
+        worst_with(&exact, m::erfinv, erfinv_r, &xs, |_| false),
+    );
+    let w = worst_with(&shifts, m::erfinv, erfinv_r, &xs, |_| false);
+    check("erfinv (shifted units)", 3, w);
+    let qs = inputs(
+        &[
+            (0.0, 2.0),
+            (0.0, 1e-3),
+            (1.999, 2.0),
+            (0.0, 1e-30),
+            (0.99, 1.01),
+        ],
+        1 << 17,
+    );
+    for sh in [&exact[..], &shifts[..]] {
+        check(
+            "erfcinv",
+            4,
+            worst_with(sh, m::erfcinv, erfcinv_ref, &qs, |_| false),
+        );
+    }
+    let ps = inputs(
+        &[(0.0, 1.0), (0.0, 1e-3), (0.999, 1.0), (0.49, 0.51)],
+        1 << 17,
+    );
+    let ninv: fn(f64) -> f64 = |p| {
+        let y = -std::f64::consts::SQRT_2 * erfcinv_ref(2.0 * p);
+        y + 0.0
+    };
+    for sh in [&exact[..], &shifts[..]] {
+        check(
+            "normcdfinv",
+            5,
+            worst_with(sh, m::normcdfinv, ninv, &ps, |_| false),
+        );
+    }
 }

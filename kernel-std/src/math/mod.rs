@@ -22,6 +22,8 @@ pub mod approx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 pub(crate) mod f32_cr;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_erfinv;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_fpmanip;
@@ -62,6 +64,7 @@ mod f64_trig;
 
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
+    pub use super::f32_erfinv::*;
     pub use super::f32_exp_log::*;
     pub use super::f32_fpmanip::*;
     pub use super::f32_hyp::*;

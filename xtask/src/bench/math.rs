@@ -101,6 +101,9 @@ un_kernels! {
     k_logb, |v| logb(v);
     k_ilogb, |v| ilogb(v) as f32;
     k_modf, |v| { let (f, i) = modf(v); f + i };
+    k_erfinv, |v| erfinv(v);
+    k_erfcinv, |v| erfcinv(v);
+    k_normcdfinv, |v| normcdfinv(v);
 }
 bin_kernels! {
     k_atan2, |v, w| v.atan2(w);
@@ -268,6 +271,9 @@ fn functions() -> Vec<Fun> {
         ),
         bin!("remquo", "m_remquo", k_remquo, -1000.0, 1000.0, 0.1, 10.0),
         un!("modf", "m_modf", k_modf, -100.0, 100.0),
+        un!("erfinv", "m_erfinv", k_erfinv, -0.99, 0.99),
+        un!("erfcinv", "m_erfcinv", k_erfcinv, 0.01, 1.99),
+        un!("normcdfinv", "m_normcdfinv", k_normcdfinv, 0.01, 0.99),
     ]
 }
 
@@ -847,6 +853,9 @@ mod tests {
             k_remainder::ast(),
             k_remquo::ast(),
             k_modf::ast(),
+            k_erfinv::ast(),
+            k_erfcinv::ast(),
+            k_normcdfinv::ast(),
             nbody::ast(),
             softmax_rows::ast(),
             layernorm_rows::ast(),
