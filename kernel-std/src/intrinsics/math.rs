@@ -118,10 +118,7 @@ sims! {
         o[1] = (x.cos() as f32).to_bits() as u64;
     };
     sim_fast_log2 => |a, o| put32(o, (f32a(a, 0) as f64).log2() as f32);
-    sim_fast_log10 => |a, o| {
-        let x = f32a(a, 0);
-        put32(o, fast_log10_from(x, (x as f64).log2() as f32))
-    };
+    sim_fast_log10 => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * LOG10_2);
     sim_fast_exp10 => |a, o| {
         let x = f32a(a, 0);
         put32(o, (x.mul_add(LOG2_10, x * LOG2_10_LO) as f64).exp2() as f32)
@@ -141,123 +138,9 @@ const LOG2_10: f32 = std::f32::consts::LOG2_10;
 /// `2 + floor(|2.95 x|)` ulp (60 ulp at `x = -19.567`, allowed 59).
 const LOG2_10_LO: f32 = 7.059537e-8;
 
-/// `log10(2) - LOG10_2` (`0fB2760860`): `LOG10_2` alone is 2^-24.3 relative off, 0.19 of
-/// Table 9's 2^-24 at `|log2 x| = 0.8`.
-#[allow(clippy::excessive_precision)]
-const LOG10_2_LO: f32 = -1.432098883924482e-08;
-
-/// `log10(1 + t) / t` on `t` in `[-0.1315, 0.1514]`, lowest degree first (least squares on
-/// Chebyshev nodes, `fit_coeffs.py`; 2^-28.5 absolute error in `t Q(t)` with these f32
-/// coefficients), for `fast_log10` near the ends of `[0.5, 2]`.
-#[allow(clippy::excessive_precision)]
-const LOG10_Q: [f32; 6] = [
-    0.4342944920063019,
-    -0.21714699268341064,
-    0.14475210011005402,
-    -0.10863329470157623,
-    0.08863034099340439,
-    -0.07033451646566391,
-];
-
-/// `fast_log10(x)` given `y0 = lg2.approx(x)`, step for step as its PTX (every operation but
-/// `lg2.approx` is exact, so the simulator and the GPU agree given the same `y0`).
-///
-/// `y0 * log10(2)` alone is nvcc's `__log10f`: `lg2.approx`'s own error (PTX ISA: 2^-22.6
-/// absolute) times log10(2) is 0.80 of Table 9's 2^-24 on `[0.5, 2]`, the f32 constant's
-/// rounding adds up to 0.19 and the product's rounding up to 0.25 where `|log10 x| >= 1/4`: past
-/// the bound (the H100 reached 1.04 at x = 0.552). So the constant is split in two (one fma),
-/// and where `|y0|` is in `[0.797, 1.078]` (`x` near 0.5 or 2) the result is
-/// `±log10(2) + t Q(t)` with `t = 2x - 1` or `x/2 - 1` (exact), independent of `lg2.approx`: at
-/// most 0.25 + 0.05 of the bound. Elsewhere the product's rounding is at most 2^-27, so by the
-/// documented error of `lg2.approx` the worst case is 0.93 of the bound on `[0.5, 2]` and within
-/// the 3 ulp beyond (the unit test `fast_log10_holds_with_lg2_at_its_documented_error`).
-fn fast_log10_from(x: f32, y0: f32) -> f32 {
-    let band = (y0.abs() - 0.9375).abs() <= 0.140625;
-    let below = y0 < 0.0;
-    let s = if below { 2.0 } else { 0.5 };
-    let t = x.mul_add(s, -1.0);
-    let (c, cl) = if below {
-        (-LOG10_2, -LOG10_2_LO)
-    } else {
-        (LOG10_2, LOG10_2_LO)
-    };
-    let mut q = LOG10_Q[5];
-    for k in (0..5).rev() {
-        q = q.mul_add(t, LOG10_Q[k]);
-    }
-    if band {
-        t.mul_add(q, cl) + c
-    } else {
-        y0.mul_add(LOG10_2, y0 * LOG10_2_LO)
-    }
-}
-
-#[cfg(test)]
-#[test]
-fn fast_log10_holds_with_lg2_at_its_documented_error() {
-    // `lg2.approx` anywhere within its documented 2^-22.6 absolute error (an f32 result at most
-    // that far from `log2 x`), at the extremes and in between: `fast_log10` stays within Table 9's bound
-    // (2^-24 absolute on [0.5, 2], 3 ulp beyond), with the margin the doc comment states.
-    let e = 2f64.powf(-22.6);
-    let mut worst: f64 = 0.0;
-    let mut worst_plain: f64 = 0.0;
-    let n = 1 << 18;
-    for i in 0..=n {
-        // [0.5, 2] densely, and a sweep of wider arguments.
-        for x in [
-            0.5f32 * (4.0f32).powf(i as f32 / n as f32),
-            (2f32).powf(-126.0 + 253.0 * i as f32 / n as f32),
-        ] {
-            let l = (x as f64).log2();
-            let want = (x as f64).log10();
-            for d in [-e, -0.5 * e, 0.0, 0.5 * e, e] {
-                // The bound is on the returned f32: step back toward `log2 x` where rounding
-                // `log2 x + d` went beyond it.
-                let mut y0 = (l + d) as f32;
-                if y0 as f64 > l + e {
-                    y0 = y0.next_down();
-                } else if (y0 as f64) < l - e {
-                    y0 = y0.next_up();
-                }
-                let err = |y: f32| {
-                    if (0.5..=2.0).contains(&x) {
-                        (y as f64 - want).abs() / 2f64.powi(-24)
-                    } else {
-                        let ulp = f32::from_bits((want as f32).abs().to_bits() + 1) as f64
-                            - (want as f32).abs() as f64;
-                        (y as f64 - want).abs() / ulp / 3.0
-                    }
-                };
-                worst = worst.max(err(fast_log10_from(x, y0)));
-                worst_plain = worst_plain.max(err(y0 * LOG10_2));
-            }
-        }
-    }
-    assert!(worst <= 0.94, "fast_log10: {worst} of the bound");
-    // The uncorrected product does exceed it: the test covers the case it was written for.
-    assert!(worst_plain > 1.0, "lg2.approx * log10(2): {worst_plain}");
-}
-
 #[cfg(test)]
 #[test]
 fn fast_constants_are_the_ptx_ones() {
-    let ptx = fast_log10::ENTRY.ptx;
-    for c in LOG10_Q.iter().chain(&[
-        LOG10_2,
-        LOG10_2_LO,
-        -LOG10_2_LO,
-        -LOG10_2,
-        0.9375,
-        0.140625,
-        2.0,
-        0.5,
-        -1.0,
-    ]) {
-        assert!(
-            ptx.contains(&format!("0f{:08X}", c.to_bits())),
-            "{c} not in {ptx}"
-        );
-    }
     assert_eq!(LOG10_2.to_bits(), 0x3E9A_209B);
     assert_eq!(LOG2_10.to_bits(), 0x4054_9A78);
     assert_eq!(LOG2_10_LO.to_bits(), 0x3397_9A37);
@@ -641,31 +524,9 @@ intrinsics! {
     );
     /// `__log2f(x)`: `lg2.approx.f32`; absolute error 2^-22 on [0.5, 2], else 2 ulp.
     pub fn fast_log2(x: f32) -> f32 = pure(70, "lg2.approx.f32 {d0}, {a0}", sim_fast_log2);
-    /// `__log10f(x)`: `lg2.approx(x) * log10(2)`, and near the ends of [0.5, 2], where that
-    /// product exceeds Table 9's bound, `±log10(2) + t Q(t)` instead (`fast_log10_from`, whose
-    /// steps this PTX follows); absolute error 2^-24 on [0.5, 2], else 3 ulp.
-    pub fn fast_log10(x: f32) -> f32 = pure(
-        70,
-        ".reg .f32 %flx{uid}, %fly{uid}, %flt{uid}, %flc{uid}; .reg .pred %flb{uid}, %fln{uid}; \
-         lg2.approx.f32 %flx{uid}, {a0}; abs.f32 %fly{uid}, %flx{uid}; \
-         sub.rn.f32 %fly{uid}, %fly{uid}, 0f3F700000; abs.f32 %fly{uid}, %fly{uid}; \
-         setp.le.f32 %flb{uid}, %fly{uid}, 0f3E100000; setp.lt.f32 %fln{uid}, %flx{uid}, 0f00000000; \
-         selp.f32 %flt{uid}, 0f40000000, 0f3F000000, %fln{uid}; \
-         fma.rn.f32 %flt{uid}, {a0}, %flt{uid}, 0fBF800000; \
-         selp.f32 %flc{uid}, 0f32760860, 0fB2760860, %fln{uid}; \
-         fma.rn.f32 %fly{uid}, %flt{uid}, 0fBD900B8B, 0f3DB583D3; \
-         fma.rn.f32 %fly{uid}, %fly{uid}, %flt{uid}, 0fBDDE7B22; \
-         fma.rn.f32 %fly{uid}, %fly{uid}, %flt{uid}, 0f3E1439E5; \
-         fma.rn.f32 %fly{uid}, %fly{uid}, %flt{uid}, 0fBE5E5BC8; \
-         fma.rn.f32 %fly{uid}, %fly{uid}, %flt{uid}, 0f3EDE5BD9; \
-         fma.rn.f32 %fly{uid}, %flt{uid}, %fly{uid}, %flc{uid}; \
-         selp.f32 %flc{uid}, 0fBE9A209B, 0f3E9A209B, %fln{uid}; \
-         add.rn.f32 %fly{uid}, %fly{uid}, %flc{uid}; \
-         mul.rn.f32 %flc{uid}, %flx{uid}, 0fB2760860; \
-         fma.rn.f32 %flx{uid}, %flx{uid}, 0f3E9A209B, %flc{uid}; \
-         selp.f32 {d0}, %fly{uid}, %flx{uid}, %flb{uid}",
-        sim_fast_log10
-    );
+    /// `__log10f(x)`: `lg2.approx(x) * log10(2)`; absolute error 2^-24 on [0.5, 2], else 3 ulp.
+    pub fn fast_log10(x: f32) -> f32 =
+        pure(70, "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3E9A209B", sim_fast_log10);
     /// `__exp10f(x)`: `ex2.approx(x * log2(10))`, the product `fma(x, hi, x * lo)` with
     /// `log2(10)` split in two f32 (one instruction more than nvcc's, which exceeds the bound
     /// by the constant's rounding); `2 + floor(|2.95 x|)` ulp.
