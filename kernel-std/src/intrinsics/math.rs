@@ -118,7 +118,10 @@ sims! {
         o[1] = (x.cos() as f32).to_bits() as u64;
     };
     sim_fast_log2 => |a, o| put32(o, (f32a(a, 0) as f64).log2() as f32);
-    sim_fast_log10 => |a, o| put32(o, ((f32a(a, 0) as f64).log2() as f32) * LOG10_2);
+    sim_fast_log10 => |a, o| {
+        let l = (f32a(a, 0) as f64).log2() as f32;
+        put32(o, l.mul_add(LOG10_2, l * LOG10_2_LO))
+    };
     sim_fast_exp10 => |a, o| {
         let x = f32a(a, 0);
         put32(o, (x.mul_add(LOG2_10, x * LOG2_10_LO) as f64).exp2() as f32)
@@ -133,6 +136,9 @@ sims! {
 /// `fast_log10` and `fast_exp10` (the unit test `fast_constants_are_the_ptx_ones` checks).
 const LOG10_2: f32 = std::f32::consts::LOG10_2;
 const LOG2_10: f32 = std::f32::consts::LOG2_10;
+/// `log10(2) - LOG10_2` (`0fB2760860`): `fast_log10` adds `lg2.approx(x)` times it (the
+/// constant's rounding, 2^-24.3 relative, is a fifth of its absolute bound near x = 0.55).
+const LOG10_2_LO: f32 = -1.432_098_9e-8;
 /// `log2(10) - LOG2_10` (`0f33979A37`): `fast_exp10` adds `x` times it, because the rounding of
 /// the constant alone (2^-25.5 relative) takes nvcc's two-instruction `__exp10f` past Table 9's
 /// `2 + floor(|2.95 x|)` ulp (60 ulp at `x = -19.567`, allowed 59).
@@ -144,6 +150,7 @@ fn fast_constants_are_the_ptx_ones() {
     assert_eq!(LOG10_2.to_bits(), 0x3E9A_209B);
     assert_eq!(LOG2_10.to_bits(), 0x4054_9A78);
     assert_eq!(LOG2_10_LO.to_bits(), 0x3397_9A37);
+    assert_eq!(LOG10_2_LO.to_bits(), 0xB276_0860);
 }
 
 /// `__fdividef`: for `2^126 < |y| < 2^128` the GPU's reciprocal flushes to zero (Table 9).
@@ -524,9 +531,15 @@ intrinsics! {
     );
     /// `__log2f(x)`: `lg2.approx.f32`; absolute error 2^-22 on [0.5, 2], else 2 ulp.
     pub fn fast_log2(x: f32) -> f32 = pure(70, "lg2.approx.f32 {d0}, {a0}", sim_fast_log2);
-    /// `__log10f(x)`: `lg2.approx(x) * log10(2)`; absolute error 2^-24 on [0.5, 2], else 3 ulp.
-    pub fn fast_log10(x: f32) -> f32 =
-        pure(70, "lg2.approx.f32 {d0}, {a0}; mul.rn.f32 {d0}, {d0}, 0f3E9A209B", sim_fast_log10);
+    /// `__log10f(x)`: `lg2.approx(x)` times `log10(2)` as a two-part constant (one more fma than
+    /// nvcc's two instructions, whose constant's rounding takes them past the bound on the
+    /// H100); absolute error 2^-24 on [0.5, 2], else 3 ulp.
+    pub fn fast_log10(x: f32) -> f32 = pure(
+        70,
+        ".reg .f32 %flg{uid}; lg2.approx.f32 %flg{uid}, {a0}; \
+         mul.rn.f32 {d0}, %flg{uid}, 0fB2760860; fma.rn.f32 {d0}, %flg{uid}, 0f3E9A209B, {d0}",
+        sim_fast_log10
+    );
     /// `__exp10f(x)`: `ex2.approx(x * log2(10))`, the product `fma(x, hi, x * lo)` with
     /// `log2(10)` split in two f32 (one instruction more than nvcc's, which exceeds the bound
     /// by the constant's rounding); `2 + floor(|2.95 x|)` ulp.
