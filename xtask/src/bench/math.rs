@@ -125,7 +125,8 @@ bin_kernels! {
 
 /// The per-function kernel `name` (`k_sin`...), for `cargo xtask ptx`.
 pub fn kernel_def(name: &str) -> Option<&'static FnDef> {
-    const KERNEL_DEFS: &[(&str, fn() -> &'static FnDef)] = &[
+    type Def = fn() -> &'static FnDef;
+    const KERNEL_DEFS: &[(&str, Def)] = &[
         ("nbody", nbody::ast),
         ("softmax_rows", softmax_rows::ast),
         ("layernorm_rows", layernorm_rows::ast),

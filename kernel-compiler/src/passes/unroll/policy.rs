@@ -40,7 +40,7 @@ pub fn auto_partial(body: &Block, trip: u128) -> Option<u32> {
     let cost = body_cost(body).max(1);
     [8u32, 4]
         .into_iter()
-        .find(|&n| trip % n as u128 == 0 && cost * n as usize <= AUTO_PARTIAL_MAX_INSTS)
+        .find(|&n| trip.is_multiple_of(n as u128) && cost * n as usize <= AUTO_PARTIAL_MAX_INSTS)
 }
 
 fn has_loop(body: &Block) -> bool {
