@@ -320,3 +320,48 @@ fn xor_with_all_ones_is_not() {
         );
     }
 }
+
+/// `x as u64 * 4` (and `<< 2`) of a 32-bit `x` written once is one `mul.wide` of `x`, signed
+/// for an `i32`, unsigned for a `u32` (ptxas makes it one `IMAD.WIDE`; from a `cvt` and a
+/// 64-bit shift it made a shift for the high half and two `LEA`s). A `u64` written twice keeps
+/// the 64-bit arithmetic.
+#[test]
+fn widened_index_times_a_constant_is_mul_wide() {
+    for (ty, sfx) in [(Ty::I32, "s32"), (Ty::U32, "u32")] {
+        let mut b = KB::new("wide");
+        let (inp, _) = b.slice_param("inp", true, Ty::F32);
+        let (out, _) = b.slice_param("out", false, Ty::F32);
+        let i = b.scalar_param("i", ty);
+        let a = b.elem_addr(inp, v(i), Ty::F32);
+        let x = b.load_global(Ty::F32, a, true);
+        let w = b.cast(v(i), Ty::U64);
+        let off = b.bin(BinOp::Shl, v(w), c(Ty::U32, 3));
+        let o = b.bin(BinOp::Add, v(out), v(off));
+        b.store_global(o, v(x));
+        let twice = b.var(Ty::U64);
+        b.push(Inst::Cast {
+            dst: twice,
+            a: v(i),
+        });
+        b.push(Inst::Cast {
+            dst: twice,
+            a: v(i),
+        });
+        let off2 = b.bin(BinOp::Mul, v(twice), c(Ty::U64, 4));
+        let o2 = b.bin(BinOp::Add, v(out), v(off2));
+        b.store_global(o2, v(x));
+        let p = check(&b.finish());
+        let wide: Vec<_> = p
+            .lines()
+            .filter(|l| l.contains(&format!("mul.wide.{sfx}")))
+            .collect();
+        assert_eq!(
+            wide.len(),
+            2,
+            "{ty:?}: the two products of `i` once widened\n{p}"
+        );
+        assert!(wide.iter().any(|l| l.trim_end().ends_with(", 4;")), "{p}");
+        assert!(wide.iter().any(|l| l.trim_end().ends_with(", 8;")), "{p}");
+        assert!(p.contains("mul.lo.s64") || p.contains("mul.lo.u64"), "{p}");
+    }
+}

@@ -55,6 +55,8 @@ pub static VECTOR_ACCESS: FnPass = pass("vector_access", |k, _| vector_access(k)
 pub static SHIFTS: FnPass = pass("shifts", |k, _| shifts(k));
 pub static DCE: FnPass = pass("dce", |k, _| dce(k));
 pub static LICM: FnPass = pass("licm", |k, _| licm(k));
+pub static COLD_REMAT: FnPass = pass("cold_remat", |k, _| cold_remat(k));
+pub static NARROW_COMPARES: FnPass = pass("narrow_compares", |k, _| narrow_compares(k));
 pub static DEFINE_LOADS: FnPass = pass("define_loads", |k, _| define_loads(k));
 
 /// One entry of the pipeline.
@@ -135,6 +137,10 @@ pub static PIPELINE: &[Step] = &[
     Run(&DCE, Always),
     // After `dce`, so that dead reads do not keep a value in its loop.
     Run(&LICM, Always),
+    // After `licm` and `speculate`, which would take the copies back out of the cold branch.
+    Run(&COLD_REMAT, Always),
+    // After `cold_remat`: the cold copies keep the 64-bit form, so ptxas sees them apart.
+    Run(&NARROW_COMPARES, Always),
     // Last: works around a ptxas fault that no pass above may bring back (see the pass).
     Run(&DEFINE_LOADS, Always),
 ];

@@ -14,7 +14,7 @@
 //! intrinsics, checks and control flow stay inside.
 
 use super::split_webs::{for_each_read, has_jump, live_after_each};
-use super::util::pure_def;
+use super::util::{can_panic, pure_def};
 use super::varset::VarSet;
 use kernel_ir::ir::{Block, Inst, Kernel, LoopId, Operand, SourceLoc, Space, Var};
 use kernel_ir::props::Props;
@@ -313,7 +313,7 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
             _ => {}
         }
         if let Inst::If { cond, then, els } = &mut *inst {
-            if els.0.is_empty() && !then.0.iter().any(has_jump) {
+            if els.0.is_empty() && !then.0.iter().any(has_jump) && !can_panic(then) {
                 let cond = *cond;
                 let hoisted = hoist(then, cond, live_after);
                 let mut seq = Vec::new();

@@ -17,6 +17,15 @@ pub fn pure_def(inst: &Inst) -> Option<Var> {
     }
 }
 
+/// Whether `b` can panic: a cold branch (a check's panic, the dispatch of a run's early or
+/// deferred checks, a user's `assert!`). Code moved out of one would run on the hot path of
+/// every thread, and values it reads from the hot path stay live into it.
+pub fn can_panic(b: &Block) -> bool {
+    let mut found = false;
+    walk(b, &mut |i| found |= matches!(i, Inst::Panic { .. }));
+    found
+}
+
 /// Every variable written anywhere in `b` (nested blocks and loop induction variables included).
 pub fn assigned_vars(b: &Block) -> FxHashSet<Var> {
     let mut s = FxHashSet::default();

@@ -113,6 +113,12 @@ impl Emitter<'_> {
             }
             (f, t) if f.is_int() && t.is_int() => {
                 self.int_to_int(f, t, s, d);
+                if let Operand::Var(x) = a {
+                    let wide = matches!(f, Ty::I32 | Ty::U32) && matches!(t, Ty::U64 | Ty::I64);
+                    if wide && self.once[x.0 as usize] && self.once[dst.0 as usize] {
+                        self.widened.insert(dst, (x, f == Ty::I32));
+                    }
+                }
                 Ok(())
             }
             (f, t) if f.is_int() && t.is_float() => self.int_to_float(f, t, s, d),

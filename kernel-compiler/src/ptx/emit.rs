@@ -137,6 +137,12 @@ pub struct Emitter<'k> {
     loc: Option<SourceLoc>,
     user_loc: Option<SourceLoc>,
     kernel_file: Option<&'static str>,
+    /// Per variable, whether the kernel writes it exactly once (see [`Emitter::widened`]).
+    pub once: Vec<bool>,
+    /// `a = x as u64` (or `i64`) for a 32-bit `x`, both written once, already emitted: a later
+    /// `a << c` or `a * c` is `mul.wide` of `x` (see `ops`). Written once, `x` still holds the
+    /// value `a` was made from wherever `a` is read after its definition.
+    pub widened: crate::passes::fx::FxHashMap<Var, (Var, bool)>,
 }
 
 impl<'k> Emitter<'k> {
@@ -165,6 +171,11 @@ impl<'k> Emitter<'k> {
                 Inst::Loc(l) => Some(l.file),
                 _ => None,
             }),
+            once: crate::passes::util::def_counts(k)
+                .into_iter()
+                .map(|n| n == 1)
+                .collect(),
+            widened: Default::default(),
         }
     }
 

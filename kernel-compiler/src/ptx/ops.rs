@@ -187,6 +187,12 @@ impl Emitter<'_> {
             }
         }
         let d = self.reg(dst)?;
+        if let Some((x, k, signed)) = self.wide_product(op, ty, a, b) {
+            let x = self.reg(x)?;
+            let sfx = if signed { "s32" } else { "u32" };
+            self.line(format_args!("mul.wide.{sfx} {d}, {x}, {k}"));
+            return Ok(());
+        }
         if op.is_overflow_test() {
             if !ty.is_int() {
                 return self.err(format!("{op:?} is not defined on {ty:?}"));
@@ -255,6 +261,44 @@ impl Emitter<'_> {
             self.normalize(ty, d);
         }
         Ok(())
+    }
+
+    /// `widen(x) << c` or `widen(x) * c` (either side) for a 32-bit `x` widened to 64 bits (see
+    /// [`Emitter::widened`]) and a factor that fits the 32-bit operand: `mul.wide` of `x`, the
+    /// same 64-bit value, which ptxas makes one `IMAD.WIDE` (from a sign-extended index it made
+    /// a shift for the high half and two `LEA`s). Returns `x`, the factor and signedness.
+    fn wide_product(&self, op: BinOp, ty: Ty, a: Operand, b: Operand) -> Option<(Var, u64, bool)> {
+        if !matches!(ty, Ty::U64 | Ty::I64) {
+            return None;
+        }
+        let wide = |o: Operand| match o {
+            Operand::Var(v) => self.widened.get(&v).copied(),
+            Operand::Const(_) => None,
+        };
+        let constant = |o: Operand| match o {
+            Operand::Const(c) => Some(c.bits),
+            Operand::Var(_) => None,
+        };
+        let ((x, signed), k) = match op {
+            BinOp::Shl => {
+                let c = constant(b)?;
+                (wide(a)?, 1u64.checked_shl(u32::try_from(c).ok()?)?)
+            }
+            BinOp::Mul => match (wide(a), wide(b)) {
+                (Some(w), _) if constant(b).is_some() => (w, constant(b)?),
+                (_, Some(w)) if constant(a).is_some() => (w, constant(a)?),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // The factor as the instruction's 32-bit operand reads it, and positive (a negative or
+        // zero factor is left to the general path).
+        let max = if signed {
+            i32::MAX as u64
+        } else {
+            u32::MAX as u64
+        };
+        (1..=max).contains(&k).then_some((x, k, signed))
     }
 
     fn binary_float(&mut self, op: BinOp, ty: Ty, d: Reg, a: Reg, b: Reg) -> Res {
