@@ -19,11 +19,13 @@ use ferrocuda_examples::registry;
 
 /// Instructions allowed per compile of a GEMM (`sgemm`, `corpus_sgemm_regtile`, `wmma_gemm`):
 /// register tiles unrolled in full (or eight 8-register `wmma` accumulators moved element by
-/// element) make them the largest example kernels. SGEMM counts 30.07 M with `vector_access`
-/// and `define_loads` (the ptxas workaround, 0.15 M of it).
-const SGEMM_BUDGET: u64 = 31_000_000;
-/// Instructions allowed per compile of every other example kernel.
-const OTHER_BUDGET: u64 = 10_000_000;
+/// element) make them the largest example kernels. SGEMM counts 30.7 M with `vector_access`,
+/// `define_loads` (the ptxas workaround, 0.15 M of it) and the check passes of the plain index
+/// style (`version_loops`, `cold_remat`, `narrow_compares`).
+const SGEMM_BUDGET: u64 = 32_000_000;
+/// Instructions allowed per compile of every other example kernel: a loop `version_loops`
+/// copies goes through the later passes twice (the row softmax has three: 10.6 M).
+const OTHER_BUDGET: u64 = 12_000_000;
 
 /// `cargo xtask compile-budget [KERNELS...]`.
 #[derive(clap::Args, Debug)]

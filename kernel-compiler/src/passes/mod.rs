@@ -41,6 +41,7 @@ pub mod util;
 pub mod varset;
 pub mod vector_access;
 pub mod vectorize;
+pub mod version_loops;
 
 #[cfg(test)]
 mod filetests;
@@ -72,6 +73,7 @@ pub use stride_unroll::stride_unroll;
 pub use unroll::unroll;
 pub use vector_access::vector_access;
 pub use vectorize::vectorize;
+pub use version_loops::version_loops;
 
 pub use pipeline::{optimize_with, Pass, PrintAfter};
 

@@ -57,6 +57,7 @@ pub static DCE: FnPass = pass("dce", |k, _| dce(k));
 pub static LICM: FnPass = pass("licm", |k, _| licm(k));
 pub static COLD_REMAT: FnPass = pass("cold_remat", |k, _| cold_remat(k));
 pub static NARROW_COMPARES: FnPass = pass("narrow_compares", |k, _| narrow_compares(k));
+pub static VERSION_LOOPS: FnPass = pass("version_loops", |k, _| version_loops(k));
 pub static DEFINE_LOADS: FnPass = pass("define_loads", |k, _| define_loads(k));
 
 /// One entry of the pipeline.
@@ -111,6 +112,8 @@ pub static PIPELINE: &[Step] = &[
     // A value computed again becomes a copy of the first result; folding propagates the copies.
     Group(&[Run(&CSE, Always), Run(&CONST_FOLD, Changed)]),
     Run(&BCE, Always),
+    // After `bce`, so that only checks it could not prove are copied around.
+    Run(&VERSION_LOOPS, Checks(true)),
     Run(&FMA, FmaContraction),
     Run(&NARROW_INDEX, Always),
     Run(&STRENGTH, Always),
