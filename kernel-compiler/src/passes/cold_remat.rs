@@ -54,11 +54,14 @@ impl Cx<'_> {
         let mut added = Vec::new();
         for inst in &mut b.0 {
             match inst {
-                Inst::Binary { dst, op, a, b } if op.is_compare() => {
-                    if self.defs[dst.0 as usize] == 1 && self.once(*a) && self.once(*b) {
-                        self.avail.insert(*dst, (*op, *a, *b));
-                        added.push(*dst);
-                    }
+                Inst::Binary { dst, op, a, b }
+                    if op.is_compare()
+                        && self.defs[dst.0 as usize] == 1
+                        && self.once(*a)
+                        && self.once(*b) =>
+                {
+                    self.avail.insert(*dst, (*op, *a, *b));
+                    added.push(*dst);
                 }
                 Inst::If { then, els, .. } => {
                     for branch in [then, els] {

@@ -131,10 +131,11 @@ impl Cx<'_> {
         // The checks the test proves, by pre-order position in the body, and the (base, len)
         // pairs the test needs.
         let mut proved: FxHashSet<usize> = FxHashSet::default();
-        let mut needs: Vec<(Operand, Operand)> = Vec::new();
+        let mut needs: Vec<(Operand, Operand, Operand)> = Vec::new();
         {
             let mut scan = Scan {
                 iv: exit.iv,
+                prods: FxHashMap::default(),
                 sums: FxHashMap::default(),
                 pos: 0,
                 stopped: false,
@@ -159,14 +160,49 @@ impl Cx<'_> {
         // The test, before the loop.
         let mut code = Vec::new();
         let mut all: Option<Operand> = None;
-        for (base, len) in needs {
-            let fits = self.bin(&mut code, BinOp::Le, exit.bound, len, Ty::Bool);
-            let ok = if matches!(base, Operand::Const(c) if c.bits == 0) {
-                fits
+        for (m, base, len) in needs {
+            let one = matches!(m, Operand::Const(c) if c.bits == 1);
+            let zero = matches!(base, Operand::Const(c) if c.bits == 0);
+            let ok = if one {
+                // `iv + base < bound + base <= len`.
+                let fits = self.bin(&mut code, BinOp::Le, exit.bound, len, Ty::Bool);
+                if zero {
+                    fits
+                } else {
+                    let room = self.bin(&mut code, BinOp::Sub, len, exit.bound, Ty::U64);
+                    let below = self.bin(&mut code, BinOp::Le, base, room, Ty::Bool);
+                    self.bin(&mut code, BinOp::And, fits, below, Ty::Bool)
+                }
             } else {
-                let room = self.bin(&mut code, BinOp::Sub, len, exit.bound, Ty::U64);
-                let below = self.bin(&mut code, BinOp::Le, base, room, Ty::Bool);
-                self.bin(&mut code, BinOp::And, fits, below, Ty::Bool)
+                // `iv * m + base <= (bound - 1) * m + base <= len - 1`: `base < len` and
+                // `bound - 1 <= (len - 1 - base) / max(m, 1)` (false for `bound == 0`, where
+                // the loop does not run). For `m == 0` the test is stricter than it need be.
+                let inside = self.bin(&mut code, BinOp::Lt, base, len, Ty::Bool);
+                let last = self.bin(
+                    &mut code,
+                    BinOp::Sub,
+                    len,
+                    Operand::Const(Const::u64(1)),
+                    Ty::U64,
+                );
+                let room = self.bin(&mut code, BinOp::Sub, last, base, Ty::U64);
+                let step = self.bin(
+                    &mut code,
+                    BinOp::Max,
+                    m,
+                    Operand::Const(Const::u64(1)),
+                    Ty::U64,
+                );
+                let most = self.bin(&mut code, BinOp::Div, room, step, Ty::U64);
+                let top = self.bin(
+                    &mut code,
+                    BinOp::Sub,
+                    exit.bound,
+                    Operand::Const(Const::u64(1)),
+                    Ty::U64,
+                );
+                let fits = self.bin(&mut code, BinOp::Le, top, most, Ty::Bool);
+                self.bin(&mut code, BinOp::And, inside, fits, Ty::Bool)
             };
             all = Some(match all {
                 None => ok,
@@ -290,21 +326,32 @@ fn count(inst: &Inst) -> usize {
     n
 }
 
-/// Finds the checks of `idx = iv` or `idx = iv + base` between the exit test and the first
-/// write of `iv`.
+/// Finds the checks of `idx = iv * m + base` (`m` and `base` invariant; `iv`, `iv + base`,
+/// `iv * m`, `iv << c` among them) between the exit test and the first write of `iv`.
 struct Scan<'s, F: Fn(Operand) -> bool> {
     iv: Var,
-    /// `x = iv + base` made at the body's top level, not written since.
-    sums: FxHashMap<Var, Operand>,
+    /// `x = iv * m` (or `iv << c`) made at the body's top level, not written since: `m`.
+    prods: FxHashMap<Var, Operand>,
+    /// `x = iv * m + base` made at the body's top level, not written since: `(m, base)`.
+    sums: FxHashMap<Var, (Operand, Operand)>,
     /// Pre-order position of the next instruction.
     pos: usize,
     stopped: bool,
     proved: &'s mut FxHashSet<usize>,
-    needs: &'s mut Vec<(Operand, Operand)>,
+    needs: &'s mut Vec<(Operand, Operand, Operand)>,
     invariant: &'s F,
 }
 
 impl<F: Fn(Operand) -> bool> Scan<'_, F> {
+    /// `o` as `iv * m` (`m`), if it is.
+    fn scaled(&self, o: Operand) -> Option<Operand> {
+        match o {
+            Operand::Var(v) if v == self.iv => Some(Operand::Const(Const::u64(1))),
+            Operand::Var(v) => self.prods.get(&v).copied(),
+            Operand::Const(_) => None,
+        }
+    }
+
     fn inst(&mut self, inst: &Inst, top: bool) {
         if self.stopped {
             return;
@@ -317,15 +364,14 @@ impl<F: Fn(Operand) -> bool> Scan<'_, F> {
             ..
         } = *inst
         {
-            let base = if x == self.iv {
-                Some(Operand::Const(Const::u64(0)))
-            } else {
-                self.sums.get(&x).copied()
+            let form = match self.scaled(x.into()) {
+                Some(m) => Some((m, Operand::Const(Const::u64(0)))),
+                None => self.sums.get(&x).copied(),
             };
-            if let Some(base) = base.filter(|_| (self.invariant)(len)) {
+            if let Some((m, base)) = form.filter(|_| (self.invariant)(len)) {
                 self.proved.insert(at);
-                if !self.needs.contains(&(base, len)) {
-                    self.needs.push((base, len));
+                if !self.needs.contains(&(m, base, len)) {
+                    self.needs.push((m, base, len));
                 }
             }
             return;
@@ -334,24 +380,50 @@ impl<F: Fn(Operand) -> bool> Scan<'_, F> {
         for_each_def(inst, |v| {
             writes_iv |= v == self.iv;
             self.sums.remove(&v);
+            self.prods.remove(&v);
         });
         if writes_iv {
             self.stopped = true;
             return;
         }
-        if let Inst::Binary {
-            dst,
-            op: BinOp::Add,
-            a,
-            b,
-        } = *inst
-        {
-            let base = match (a, b) {
-                (Operand::Var(v), o) | (o, Operand::Var(v)) if v == self.iv => Some(o),
-                _ => None,
-            };
-            if let Some(base) = base.filter(|&o| top && (self.invariant)(o) && o != dst.into()) {
-                self.sums.insert(dst, base);
+        if let Inst::Binary { dst, op, a, b } = *inst {
+            let reads_dst = a == dst.into() || b == dst.into();
+            if top && !reads_dst {
+                let inv = |o: Operand| (self.invariant)(o);
+                match op {
+                    BinOp::Add => {
+                        let form = match (self.scaled(a), self.scaled(b)) {
+                            (Some(m), _) if inv(b) => Some((m, b)),
+                            (_, Some(m)) if inv(a) => Some((m, a)),
+                            _ => None,
+                        };
+                        if let Some(f) = form {
+                            self.sums.insert(dst, f);
+                        }
+                    }
+                    BinOp::Mul => {
+                        let m = match (a, b) {
+                            (Operand::Var(v), o) | (o, Operand::Var(v))
+                                if v == self.iv && inv(o) =>
+                            {
+                                Some(o)
+                            }
+                            _ => None,
+                        };
+                        if let Some(m) = m {
+                            self.prods.insert(dst, m);
+                        }
+                    }
+                    BinOp::Shl => {
+                        if let (Operand::Var(v), Operand::Const(c)) = (a, b) {
+                            if v == self.iv && c.bits < 64 {
+                                self.prods
+                                    .insert(dst, Operand::Const(Const::u64(1 << c.bits)));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
         if let Inst::If { then, els, .. } = inst {
