@@ -2,6 +2,7 @@
 //! warp collective. Memory accesses are checked here (bounds, alignment, and the shared-memory
 //! detectors).
 
+use super::async_state::{self, AsyncState};
 use super::compile::{Op, Program};
 use super::detect::{Hazard, Note, Shadow};
 use super::error::SimErrorKind;
@@ -31,6 +32,8 @@ pub(crate) struct Machine<'a> {
     pub guesses: &'a mut [Option<Guess>],
     /// Warnings of the launch so far, one per op.
     pub warnings: &'a mut Vec<RawWarning>,
+    /// The block's asynchronous barriers and copies in flight.
+    pub asyncs: &'a mut AsyncState,
 }
 
 /// A plain read that conflicted with another thread's atomic: a compare-and-swap loop's first
@@ -58,6 +61,8 @@ pub(crate) enum Stop {
     /// Parked at the barrier or warp collective just before `pc`.
     Barrier,
     Warp,
+    /// Parked at an asynchronous barrier's wait (`async_state`), at the op or after it.
+    Blocked,
 }
 
 /// Why a thread stopped abnormally, at op `pc`.
@@ -79,7 +84,18 @@ pub(crate) struct MemErr {
     other: Option<u32>,
 }
 
-fn mem_err(kind: SimErrorKind, message: String) -> MemErr {
+impl MemErr {
+    /// A race with thread `other` (`{OTHER}` in the message), or with the thread itself.
+    pub(crate) fn race(message: String, other: Option<u32>) -> Self {
+        MemErr {
+            kind: SimErrorKind::SharedRace,
+            message,
+            other,
+        }
+    }
+}
+
+pub(crate) fn mem_err(kind: SimErrorKind, message: String) -> MemErr {
     MemErr {
         kind,
         message,
@@ -97,7 +113,7 @@ fn space_name(s: Space) -> &'static str {
 
 /// How a shared access interacts with the detectors.
 #[derive(Clone, Copy)]
-enum Access {
+pub(crate) enum Access {
     Read,
     Write,
     Atomic { reads: bool },
@@ -159,6 +175,21 @@ impl Machine<'_> {
             ));
         }
         let off = addr as usize;
+        if let Some(other) = self.asyncs.in_flight(off, bytes) {
+            return Err(MemErr::race(
+                format!(
+                    "{} of shared byte {off} races with an asynchronous copy (`memcpy_async`) by {} \
+                     that has not landed: wait for it first (`cp_async_wait_group` / \
+                     `cp_async_wait_all`, or the barrier it completes on)",
+                    match how {
+                        Access::Read => "read",
+                        _ => "write",
+                    },
+                    if other == t { "this thread" } else { "thread {OTHER}" }
+                ),
+                (other != t).then_some(other),
+            ));
+        }
         let r = match how {
             Access::Read => self.shadow.read(off, bytes, t),
             Access::Write => self.shadow.write(off, bytes, t).map(|()| None),
@@ -254,7 +285,7 @@ impl Machine<'_> {
         });
     }
 
-    fn read(
+    pub(crate) fn read(
         &mut self,
         t: u32,
         space: Space,
@@ -275,7 +306,7 @@ impl Machine<'_> {
         })
     }
 
-    fn write(
+    pub(crate) fn write(
         &mut self,
         t: u32,
         space: Space,
@@ -406,6 +437,11 @@ impl SimEnv for Env<'_, '_> {
         if let Err(message) = self.m.global.heap_free(addr) {
             self.fault
                 .get_or_insert(mem_err(SimErrorKind::InvalidFree, message));
+        }
+    }
+    fn async_op(&mut self, op: kernel_ir::async_ops::AsyncOp, args: &[u64], out: &mut [u64]) {
+        if let Err(e) = async_state::run(self.m, self.t, op, args, out) {
+            self.fault.get_or_insert(e);
         }
     }
 }
@@ -651,6 +687,13 @@ pub(crate) fn run(
                 count = 0;
                 if let Err(e) = call_intrinsic(m, regs, call, t, tid) {
                     break Err(from_mem(e, p));
+                }
+                if let Some(after) = m.asyncs.block.take() {
+                    m.asyncs.parked_pc[t as usize] = p;
+                    if after {
+                        p += 1;
+                    }
+                    break Ok(Stop::Blocked);
                 }
             }
             Op::Barrier { .. } => {

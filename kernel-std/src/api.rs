@@ -56,7 +56,7 @@
 //! ```
 
 pub use crate::intrinsics::{
-    atomics::*, cvta::*, half::*, half_div::*, heap::*, integer::*, math::*, memory::*, misc::*,
+    async_copy::*, barrier_async::*, pipeline::*, atomics::*, cvta::*, half::*, half_div::*, heap::*, integer::*, math::*, memory::*, misc::*,
     pair_atomics::*, registers::*, shared::*, sync::*, warp::*,
 };
 pub use crate::types::*;

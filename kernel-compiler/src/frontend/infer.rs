@@ -14,6 +14,7 @@ use super::types::{SDef, Ty};
 use super::FErr;
 
 mod calls;
+mod async_copy;
 mod intrinsics;
 pub mod wmma;
 pub use calls::{iter_item, unsigned};

@@ -28,6 +28,7 @@
 
 mod access;
 mod assume;
+mod async_copy;
 mod builtins;
 pub mod consts;
 mod custom;
