@@ -51,6 +51,24 @@ pub static KERNELS: &[KernelEntry] = &[
         launch_block: Some([256, 1, 1]),
     },
     KernelEntry {
+        name: "matmul_sync",
+        def: crate::async_matmul::matmul_sync::ast,
+        generics: || vec![GenericValue::Const(32)],
+        launch_block: Some([32, 32, 1]),
+    },
+    KernelEntry {
+        name: "matmul_async",
+        def: crate::async_matmul::matmul_async::ast,
+        generics: || vec![GenericValue::Const(32)],
+        launch_block: Some([32, 32, 1]),
+    },
+    KernelEntry {
+        name: "matmul_pipelined",
+        def: crate::async_matmul::matmul_pipelined::ast,
+        generics: || vec![GenericValue::Const(32), GenericValue::Const(4)],
+        launch_block: Some([32, 32, 1]),
+    },
+    KernelEntry {
         name: "wmma_gemm",
         def: crate::wmma_gemm::wmma_gemm::ast,
         generics: none,
