@@ -5,5 +5,7 @@
 use ferrocuda_examples::{async_matmul, util::example_main};
 
 fn main() -> std::process::ExitCode {
-    example_main("async_matmul", |dev| async_matmul::check(dev, 256, 512, 192, false))
+    example_main("async_matmul", |dev| {
+        async_matmul::check(dev, 256, 512, 192, false)
+    })
 }

@@ -105,7 +105,10 @@ pub fn check(dev: &Device) -> Result<(), String> {
     split_arrive_wait::launch(&s, LaunchConfig::for_elements(1024, 256), &dx, &mut out)
         .map_err(e)?;
     let want: Vec<u32> = (0..1024)
-        .map(|i| x[i].wrapping_mul(x[i]).wrapping_add(x[i / 256 * 256 + (i % 256 + 1) % 256]))
+        .map(|i| {
+            x[i].wrapping_mul(x[i])
+                .wrapping_add(x[i / 256 * 256 + (i % 256 + 1) % 256])
+        })
         .collect();
     check_equal("split_arrive_wait", &out.to_vec().map_err(e)?, &want)?;
 
@@ -113,8 +116,14 @@ pub fn check(dev: &Device) -> Result<(), String> {
     let xs: Vec<u32> = (0..rounds * 32).map(|_| rng.next_u32()).collect();
     let dxs = dev.upload(&xs).map_err(e)?;
     let mut acc = dev.alloc_zeroed::<u32>(96).map_err(e)?;
-    producer_consumer::launch(&s, LaunchConfig::for_elements(128, 128), &dxs, &mut acc, rounds)
-        .map_err(e)?;
+    producer_consumer::launch(
+        &s,
+        LaunchConfig::for_elements(128, 128),
+        &dxs,
+        &mut acc,
+        rounds,
+    )
+    .map_err(e)?;
     let want: Vec<u32> = (0..96)
         .map(|c| (0..rounds).fold(0u32, |a, r| a.wrapping_add(xs[(r * 32 + c % 32) as usize])))
         .collect();

@@ -79,7 +79,10 @@ pub fn matmul_pipelined<const TILE: usize, const STAGES: usize>(
         while fetch < tiles && fetch < t + STAGES {
             let s = (fetch % STAGES) * 2 * TILE * TILE;
             producer_acquire(&mut pipe);
-            memcpy_async(&mut smem[s + ty * TILE + tx], &a[row * k + fetch * TILE + tx]);
+            memcpy_async(
+                &mut smem[s + ty * TILE + tx],
+                &a[row * k + fetch * TILE + tx],
+            );
             memcpy_async(
                 &mut smem[s + TILE * TILE + ty * TILE + tx],
                 &b[(fetch * TILE + ty) * n + col],
@@ -155,7 +158,9 @@ pub fn run(
         };
     }
     match (how, small) {
-        (Staging::Sync, false) => matmul_sync::launch::<32>(&stream, cfg, &da, &db, &mut dc, kk, nn),
+        (Staging::Sync, false) => {
+            matmul_sync::launch::<32>(&stream, cfg, &da, &db, &mut dc, kk, nn)
+        }
         (Staging::Sync, true) => matmul_sync::launch::<16>(&stream, cfg, &da, &db, &mut dc, kk, nn),
         (Staging::MemcpyAsync, false) => {
             matmul_async::launch::<32>(&stream, cfg, &da, &db, &mut dc, kk, nn)

@@ -2,7 +2,9 @@
 //! (no GPU here), the GPU when run from the gpu-bundle with `--include-ignored`.
 
 use ferrocuda::prelude::*;
-use ferrocuda_examples::{async_barriers, async_matmul, clock, reverse, saxpy, sgemm, transpose, vector_add, wmma_gemm};
+use ferrocuda_examples::{
+    async_barriers, async_matmul, clock, reverse, saxpy, sgemm, transpose, vector_add, wmma_gemm,
+};
 
 fn sim() -> Device {
     Device::simulator()

@@ -156,7 +156,11 @@ pub(crate) fn run(
             }
         }
         AsyncOp::BarWait { parity, blocking } => {
-            let what = if parity { "barrier_wait_parity" } else { "barrier_wait" };
+            let what = if parity {
+                "barrier_wait_parity"
+            } else {
+                "barrier_wait"
+            };
             let done = wait_done(m, t, a[0] as u32, a[1], parity, what)?;
             if !blocking {
                 o[0] = done as u64;
@@ -195,7 +199,11 @@ pub(crate) fn run(
         AsyncOp::Commit => {
             let s = &mut *m.asyncs;
             let g = s.committed[t as usize];
-            for c in s.copies.iter_mut().filter(|c| c.t == t && c.group.is_none()) {
+            for c in s
+                .copies
+                .iter_mut()
+                .filter(|c| c.t == t && c.group.is_none())
+            {
                 c.group = Some(g);
             }
             s.committed[t as usize] += 1;
@@ -208,7 +216,12 @@ pub(crate) fn run(
         AsyncOp::CopyArrive { noinc } => {
             let addr = a[0] as u32;
             touch(m, t, addr, "cp_async_barrier_arrive")?;
-            for c in m.asyncs.copies.iter_mut().filter(|c| c.t == t && c.bar.is_none()) {
+            for c in m
+                .asyncs
+                .copies
+                .iter_mut()
+                .filter(|c| c.t == t && c.bar.is_none())
+            {
                 c.bar = Some(addr);
             }
             if noinc {
@@ -221,7 +234,13 @@ pub(crate) fn run(
 
 /// The barrier's bytes, accessed atomically by `t`, and a check that they hold a barrier.
 fn touch(m: &mut Machine, t: u32, addr: u32, what: &str) -> Result<(), MemErr> {
-    m.read(t, Space::Shared, addr as u64, Ty::U64, Access::Atomic { reads: true })?;
+    m.read(
+        t,
+        Space::Shared,
+        addr as u64,
+        Ty::U64,
+        Access::Atomic { reads: true },
+    )?;
     if m.asyncs.bar(addr).is_none() {
         return Err(bar_err(format!(
             "`{what}` on shared bytes {addr}..{} that `barrier_init` never made a barrier",
@@ -232,7 +251,14 @@ fn touch(m: &mut Machine, t: u32, addr: u32, what: &str) -> Result<(), MemErr> {
 }
 
 /// `n` arrivals of `t` (`drop`: and one fewer expected from the next phase on); the token.
-fn arrive(m: &mut Machine, t: u32, addr: u32, n: u32, drop: bool, what: &str) -> Result<u64, MemErr> {
+fn arrive(
+    m: &mut Machine,
+    t: u32,
+    addr: u32,
+    n: u32,
+    drop: bool,
+    what: &str,
+) -> Result<u64, MemErr> {
     touch(m, t, addr, what)?;
     let b = m.asyncs.bar(addr).expect("checked by touch");
     if n == 0 || n > b.pending {
@@ -257,7 +283,14 @@ fn arrive(m: &mut Machine, t: u32, addr: u32, n: u32, drop: bool, what: &str) ->
 
 /// Whether the phase of `token` (or of parity `token`) of the barrier has completed; records why
 /// `t` waits if not.
-fn wait_done(m: &mut Machine, t: u32, addr: u32, token: u64, parity: bool, what: &str) -> Result<bool, MemErr> {
+fn wait_done(
+    m: &mut Machine,
+    t: u32,
+    addr: u32,
+    token: u64,
+    parity: bool,
+    what: &str,
+) -> Result<bool, MemErr> {
     touch(m, t, addr, what)?;
     let b = m.asyncs.bar(addr).expect("checked by touch");
     let done = if parity {
@@ -351,7 +384,14 @@ fn land(m: &mut Machine, which: impl Fn(&Copy) -> bool) -> Result<(), MemErr> {
     for c in go {
         for (k, w) in c.data.chunks(4).enumerate() {
             let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64;
-            m.write(c.t, Space::Shared, c.dst as u64 + 4 * k as u64, 4, v, Access::Write)?;
+            m.write(
+                c.t,
+                Space::Shared,
+                c.dst as u64 + 4 * k as u64,
+                4,
+                v,
+                Access::Write,
+            )?;
         }
     }
     m.asyncs.progress += 1;

@@ -36,7 +36,9 @@ pub fn barrier_rounds(out: &mut [u32], rounds: u32) {
 fn rounds_reference(n: u32, rounds: u32) -> Vec<u32> {
     let mut acc: Vec<u32> = (0..n).collect();
     for r in 0..rounds {
-        acc = (0..n).map(|t| acc[((t + 1 + r) % n) as usize] + 1).collect();
+        acc = (0..n)
+            .map(|t| acc[((t + 1 + r) % n) as usize] + 1)
+            .collect();
     }
     acc
 }
@@ -150,7 +152,11 @@ fn producer_consumer_run(dev: &Device) {
         .unwrap();
     s.synchronize().unwrap();
     let want: Vec<u32> = (0..64)
-        .map(|c| (0..items).map(|i| x[(i * 32 + c % 32) as usize] * (i + 1)).sum())
+        .map(|c| {
+            (0..items)
+                .map(|i| x[(i * 32 + c % 32) as usize] * (i + 1))
+                .sum()
+        })
         .collect();
     assert_eq!(out.to_vec().unwrap(), want);
 }
@@ -253,10 +259,13 @@ fn barrier_misuse_is_reported() {
     assert!(e.message.contains("races with a write"), "{e}");
     assert!(e.file.ends_with("async_barrier.rs"), "{e}");
 
-    let e = sim_error(
-        phase_never_completes::launch(&s, cfg, &mut out).and_then(|_| s.synchronize()),
+    let e =
+        sim_error(phase_never_completes::launch(&s, cfg, &mut out).and_then(|_| s.synchronize()));
+    assert!(
+        e.message
+            .contains("can never complete: 1 of its 65 arrivals"),
+        "{e}"
     );
-    assert!(e.message.contains("can never complete: 1 of its 65 arrivals"), "{e}");
 
     let e = sim_error(wait_dropped::launch(&s, cfg, &mut out).and_then(|_| s.synchronize()));
     assert!(
@@ -277,7 +286,11 @@ fn barrier_kernels_assemble() {
         ..Default::default()
     };
     let c = ferrocuda::kernel_compiler::compile(tx_count::ast(), &[], &opts).unwrap();
-    for s in ["mbarrier.arrive.expect_tx", "mbarrier.complete_tx", "mbarrier.try_wait.parity"] {
+    for s in [
+        "mbarrier.arrive.expect_tx",
+        "mbarrier.complete_tx",
+        "mbarrier.try_wait.parity",
+    ] {
         assert!(c.ptx.contains(s), "{s} missing:\n{}", c.ptx);
     }
     if kernel_testkit::ptxas::require_ptxas().is_some() {

@@ -195,8 +195,15 @@ fn copy_misuse_is_reported() {
     }
     // `[f32; 4]` is 16 bytes but 4-byte aligned: the alignment is checked at run time.
     let xs = dev.upload(&vec![[1.0f32; 4]; 16]).unwrap();
-    unaligned_copy::launch(&s, LaunchConfig::for_elements(8, 8), &xs, &mut out, 1, false)
-        .unwrap();
+    unaligned_copy::launch(
+        &s,
+        LaunchConfig::for_elements(8, 8),
+        &xs,
+        &mut out,
+        1,
+        false,
+    )
+    .unwrap();
     s.synchronize().unwrap();
     let r = unaligned_copy::launch(&s, LaunchConfig::for_elements(8, 8), &xs, &mut out, 1, true)
         .and_then(|_| s.synchronize());
@@ -208,9 +215,19 @@ fn copy_misuse_is_reported() {
         other => panic!("expected a kernel panic, got {other:?}"),
     }
     // Out-of-bounds source: the index's own bounds check.
-    let r = unaligned_copy::launch(&s, LaunchConfig::for_elements(8, 8), &xs, &mut out, 12, false)
-        .and_then(|_| s.synchronize());
-    assert!(matches!(r, Err(Error::KernelPanic(ref p)) if p.message.starts_with("index out of bounds")), "{r:?}");
+    let r = unaligned_copy::launch(
+        &s,
+        LaunchConfig::for_elements(8, 8),
+        &xs,
+        &mut out,
+        12,
+        false,
+    )
+    .and_then(|_| s.synchronize());
+    assert!(
+        matches!(r, Err(Error::KernelPanic(ref p)) if p.message.starts_with("index out of bounds")),
+        "{r:?}"
+    );
 }
 
 /// A 12-byte element cannot be one `cp.async`.
@@ -242,9 +259,12 @@ fn copy_kernels_assemble() {
     assembles(staged_scale::ast());
     assembles(tail_copy::ast());
     assembles(unaligned_copy::ast());
-    let c = ferrocuda::kernel_compiler::compile(tail_copy::ast(), &[], &Default::default())
-        .unwrap();
-    for s in ["cp.async.cg.shared.global", "cp.async.mbarrier.arrive.shared::cta.b64"] {
+    let c =
+        ferrocuda::kernel_compiler::compile(tail_copy::ast(), &[], &Default::default()).unwrap();
+    for s in [
+        "cp.async.cg.shared.global",
+        "cp.async.mbarrier.arrive.shared::cta.b64",
+    ] {
         assert!(c.ptx.contains(s), "{s} missing:\n{}", c.ptx);
     }
 }

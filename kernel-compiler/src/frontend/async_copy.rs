@@ -166,5 +166,4 @@ impl Lower {
         };
         Ok(Val::Unit)
     }
-
 }

@@ -13,8 +13,8 @@ use super::consts::{const_value_ty, convert_type, eval_const, Env, GBind};
 use super::types::{SDef, Ty};
 use super::FErr;
 
-mod calls;
 mod async_copy;
+mod calls;
 mod intrinsics;
 pub mod wmma;
 pub use calls::{iter_item, unsigned};

@@ -44,12 +44,48 @@ macro_rules! cp {
 }
 
 static COPIES: [IntrinsicDef; 6] = [
-    cp!("cp_async.ca.4", "cp.async.ca.shared.global [{a0}], [{a1}], 4", 4, false, []),
-    cp!("cp_async.ca.8", "cp.async.ca.shared.global [{a0}], [{a1}], 8", 8, false, []),
-    cp!("cp_async.cg.16", "cp.async.cg.shared.global [{a0}], [{a1}], 16", 16, false, []),
-    cp!("cp_async.ca.4.zfill", "cp.async.ca.shared.global [{a0}], [{a1}], 4, {a2}", 4, true, [U32]),
-    cp!("cp_async.ca.8.zfill", "cp.async.ca.shared.global [{a0}], [{a1}], 8, {a2}", 8, true, [U32]),
-    cp!("cp_async.cg.16.zfill", "cp.async.cg.shared.global [{a0}], [{a1}], 16, {a2}", 16, true, [U32]),
+    cp!(
+        "cp_async.ca.4",
+        "cp.async.ca.shared.global [{a0}], [{a1}], 4",
+        4,
+        false,
+        []
+    ),
+    cp!(
+        "cp_async.ca.8",
+        "cp.async.ca.shared.global [{a0}], [{a1}], 8",
+        8,
+        false,
+        []
+    ),
+    cp!(
+        "cp_async.cg.16",
+        "cp.async.cg.shared.global [{a0}], [{a1}], 16",
+        16,
+        false,
+        []
+    ),
+    cp!(
+        "cp_async.ca.4.zfill",
+        "cp.async.ca.shared.global [{a0}], [{a1}], 4, {a2}",
+        4,
+        true,
+        [U32]
+    ),
+    cp!(
+        "cp_async.ca.8.zfill",
+        "cp.async.ca.shared.global [{a0}], [{a1}], 8, {a2}",
+        8,
+        true,
+        [U32]
+    ),
+    cp!(
+        "cp_async.cg.16.zfill",
+        "cp.async.cg.shared.global [{a0}], [{a1}], 16, {a2}",
+        16,
+        true,
+        [U32]
+    ),
 ];
 
 static DEFAULT: AsyncCopyEntries = AsyncCopyEntries {
