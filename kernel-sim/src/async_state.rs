@@ -21,7 +21,48 @@ use kernel_ir::async_ops::AsyncOp;
 use kernel_ir::ir::{Space, Ty};
 
 use super::error::SimErrorKind;
-use super::exec::{mem_err, Access, Machine, MemErr};
+
+/// How an access meets the shared-memory detectors.
+#[derive(Clone, Copy)]
+pub(crate) enum How {
+    Read,
+    Write,
+    Atomic { reads: bool },
+}
+
+/// A problem to report at the operation; `other` the conflicting thread of a race.
+pub(crate) struct Fail {
+    pub kind: SimErrorKind,
+    pub message: String,
+    pub other: Option<u32>,
+}
+
+fn mem_err(kind: SimErrorKind, message: String) -> Fail {
+    Fail {
+        kind,
+        message,
+        other: None,
+    }
+}
+
+/// What the operations need of the block's machine (the interpreter implements it).
+pub(crate) trait Mem {
+    fn asyncs(&mut self) -> &mut AsyncState;
+    fn shared_len(&self) -> usize;
+    /// An access by thread `t`, checked as the interpreter checks its own.
+    fn read(&mut self, t: u32, space: Space, addr: u64, ty: Ty, how: How) -> Result<u64, Fail>;
+    fn write(
+        &mut self,
+        t: u32,
+        space: Space,
+        addr: u64,
+        bytes: usize,
+        v: u64,
+        how: How,
+    ) -> Result<(), Fail>;
+    /// Every access so far happens before every later one (the detectors' epoch moves on).
+    fn order_all(&mut self);
+}
 
 /// Most arrivals a barrier may expect (`mbarrier.init`'s count, 2^20 - 1).
 const MAX_COUNT: u64 = (1 << 20) - 1;
@@ -102,18 +143,26 @@ impl AsyncState {
     }
 }
 
-fn bar_err(message: String) -> MemErr {
+fn race(message: String, other: Option<u32>) -> Fail {
+    Fail {
+        kind: SimErrorKind::SharedRace,
+        message,
+        other,
+    }
+}
+
+fn bar_err(message: String) -> Fail {
     mem_err(SimErrorKind::UninitSharedRead, message)
 }
 
 /// Runs `op` for thread `t`.
 pub(crate) fn run(
-    m: &mut Machine,
+    m: &mut impl Mem,
     t: u32,
     op: AsyncOp,
     a: &[u64],
     o: &mut [u64],
-) -> Result<(), MemErr> {
+) -> Result<(), Fail> {
     match op {
         AsyncOp::BarInit => {
             let addr = a[0] as u32;
@@ -124,8 +173,8 @@ pub(crate) fn run(
                     format!("`barrier_init` with an expected count of {count}: it must be 1..={MAX_COUNT}"),
                 ));
             }
-            m.write(t, Space::Shared, addr as u64, 8, count, Access::Write)?;
-            let s = &mut *m.asyncs;
+            m.write(t, Space::Shared, addr as u64, 8, count, How::Write)?;
+            let s = m.asyncs();
             s.bars.retain(|(b, _)| *b != addr);
             s.bars.push((
                 addr,
@@ -144,15 +193,15 @@ pub(crate) fn run(
         }
         AsyncOp::BarArriveWait => {
             let addr = a[0] as u32;
-            let token = match m.asyncs.arrived[t as usize] {
+            let token = match m.asyncs().arrived[t as usize] {
                 Some((b, tok)) if b == addr => tok,
                 _ => arrive(m, t, addr, 1, false, "barrier_arrive_and_wait")?,
             };
             if wait_done(m, t, addr, token, false, "barrier_arrive_and_wait")? {
-                m.asyncs.arrived[t as usize] = None;
+                m.asyncs().arrived[t as usize] = None;
             } else {
-                m.asyncs.arrived[t as usize] = Some((addr, token));
-                m.asyncs.block = Some(false);
+                m.asyncs().arrived[t as usize] = Some((addr, token));
+                m.asyncs().block = Some(false);
             }
         }
         AsyncOp::BarWait { parity, blocking } => {
@@ -166,16 +215,16 @@ pub(crate) fn run(
                 o[0] = done as u64;
             }
             if !done {
-                m.asyncs.block = Some(!blocking);
+                m.asyncs().block = Some(!blocking);
             }
         }
         AsyncOp::BarExpectTx { arrive: and_arrive } => {
             let addr = a[0] as u32;
             touch(m, t, addr, "barrier_expect_tx")?;
-            if let Some(b) = m.asyncs.bar(addr) {
+            if let Some(b) = m.asyncs().bar(addr) {
                 b.tx += a[1] as u32 as i64;
             }
-            m.asyncs.progress += 1;
+            m.asyncs().progress += 1;
             if and_arrive {
                 o[0] = arrive(m, t, addr, 1, false, "barrier_arrive_expect_tx")?;
             }
@@ -183,21 +232,21 @@ pub(crate) fn run(
         AsyncOp::BarCompleteTx => {
             let addr = a[0] as u32;
             touch(m, t, addr, "barrier_complete_tx")?;
-            let done = match m.asyncs.bar(addr) {
+            let done = match m.asyncs().bar(addr) {
                 Some(b) => {
                     b.tx -= a[1] as u32 as i64;
                     b.pending == 0 && b.tx == 0
                 }
                 None => false,
             };
-            m.asyncs.progress += 1;
+            m.asyncs().progress += 1;
             if done {
                 complete(m, addr)?;
             }
         }
         AsyncOp::Copy { bytes, zfill } => copy(m, t, a, bytes, zfill)?,
         AsyncOp::Commit => {
-            let s = &mut *m.asyncs;
+            let s = m.asyncs();
             let g = s.committed[t as usize];
             for c in s
                 .copies
@@ -209,7 +258,7 @@ pub(crate) fn run(
             s.committed[t as usize] += 1;
         }
         AsyncOp::WaitGroup(n) => {
-            let done = m.asyncs.committed[t as usize].saturating_sub(n);
+            let done = m.asyncs().committed[t as usize].saturating_sub(n);
             land(m, |c| c.t == t && c.group.is_some_and(|g| g < done))?;
         }
         AsyncOp::WaitAll => land(m, |c| c.t == t)?,
@@ -217,7 +266,7 @@ pub(crate) fn run(
             let addr = a[0] as u32;
             touch(m, t, addr, "cp_async_barrier_arrive")?;
             for c in m
-                .asyncs
+                .asyncs()
                 .copies
                 .iter_mut()
                 .filter(|c| c.t == t && c.bar.is_none())
@@ -233,15 +282,15 @@ pub(crate) fn run(
 }
 
 /// The barrier's bytes, accessed atomically by `t`, and a check that they hold a barrier.
-fn touch(m: &mut Machine, t: u32, addr: u32, what: &str) -> Result<(), MemErr> {
+fn touch(m: &mut impl Mem, t: u32, addr: u32, what: &str) -> Result<(), Fail> {
     m.read(
         t,
         Space::Shared,
         addr as u64,
         Ty::U64,
-        Access::Atomic { reads: true },
+        How::Atomic { reads: true },
     )?;
-    if m.asyncs.bar(addr).is_none() {
+    if m.asyncs().bar(addr).is_none() {
         return Err(bar_err(format!(
             "`{what}` on shared bytes {addr}..{} that `barrier_init` never made a barrier",
             addr + 8
@@ -252,15 +301,15 @@ fn touch(m: &mut Machine, t: u32, addr: u32, what: &str) -> Result<(), MemErr> {
 
 /// `n` arrivals of `t` (`drop`: and one fewer expected from the next phase on); the token.
 fn arrive(
-    m: &mut Machine,
+    m: &mut impl Mem,
     t: u32,
     addr: u32,
     n: u32,
     drop: bool,
     what: &str,
-) -> Result<u64, MemErr> {
+) -> Result<u64, Fail> {
     touch(m, t, addr, what)?;
-    let b = m.asyncs.bar(addr).expect("checked by touch");
+    let b = m.asyncs().bar(addr).expect("checked by touch");
     if n == 0 || n > b.pending {
         let (p, e) = (b.pending, b.expected);
         return Err(mem_err(
@@ -274,7 +323,7 @@ fn arrive(
         b.expected -= 1;
     }
     let done = b.pending == 0 && b.tx == 0;
-    m.asyncs.progress += 1;
+    m.asyncs().progress += 1;
     if done {
         complete(m, addr)?;
     }
@@ -284,15 +333,15 @@ fn arrive(
 /// Whether the phase of `token` (or of parity `token`) of the barrier has completed; records why
 /// `t` waits if not.
 fn wait_done(
-    m: &mut Machine,
+    m: &mut impl Mem,
     t: u32,
     addr: u32,
     token: u64,
     parity: bool,
     what: &str,
-) -> Result<bool, MemErr> {
+) -> Result<bool, Fail> {
     touch(m, t, addr, what)?;
-    let b = m.asyncs.bar(addr).expect("checked by touch");
+    let b = m.asyncs().bar(addr).expect("checked by touch");
     let done = if parity {
         (b.phase & 1) != (token & 1)
     } else {
@@ -306,24 +355,24 @@ fn wait_done(
             b.expected,
             if b.tx != 0 { format!(" and {} transaction bytes", b.tx) } else { String::new() }
         );
-        m.asyncs.parked[t as usize] = msg;
+        m.asyncs().parked[t as usize] = msg;
     }
     Ok(done)
 }
 
 /// The barrier's current phase completes: its copies land, the next phase starts.
-fn complete(m: &mut Machine, addr: u32) -> Result<(), MemErr> {
+fn complete(m: &mut impl Mem, addr: u32) -> Result<(), Fail> {
     land(m, |c| c.bar == Some(addr))?;
-    let b = m.asyncs.bar(addr).expect("a live barrier");
+    let b = m.asyncs().bar(addr).expect("a live barrier");
     b.phase += 1;
     b.pending = b.expected;
     b.tx = 0;
     // Everything before the completion happens before everything after it.
-    m.shadow.barrier();
+    m.order_all();
     Ok(())
 }
 
-fn copy(m: &mut Machine, t: u32, a: &[u64], bytes: u32, zfill: bool) -> Result<(), MemErr> {
+fn copy(m: &mut impl Mem, t: u32, a: &[u64], bytes: u32, zfill: bool) -> Result<(), Fail> {
     let (dst, src) = (a[0], a[1]);
     let src_bytes = if zfill { a[2] as u32 } else { bytes };
     if src_bytes > bytes {
@@ -332,7 +381,7 @@ fn copy(m: &mut Machine, t: u32, a: &[u64], bytes: u32, zfill: bool) -> Result<(
             format!("`cp.async` of {bytes} bytes told to read {src_bytes} source bytes"),
         ));
     }
-    let size = m.shared.len() as u64;
+    let size = m.shared_len() as u64;
     if dst % bytes as u64 != 0 || (src_bytes > 0 && src % bytes as u64 != 0) {
         return Err(mem_err(
             SimErrorKind::Misaligned,
@@ -347,16 +396,16 @@ fn copy(m: &mut Machine, t: u32, a: &[u64], bytes: u32, zfill: bool) -> Result<(
     }
     let mut data = vec![0u8; bytes as usize];
     for (i, d) in data.iter_mut().enumerate().take(src_bytes as usize) {
-        *d = m.read(t, Space::Global, src + i as u64, Ty::U8, Access::Read)? as u8;
+        *d = m.read(t, Space::Global, src + i as u64, Ty::U8, How::Read)? as u8;
     }
     let d = dst as usize;
-    if let Some(other) = m.asyncs.in_flight(d, bytes as usize) {
-        return Err(MemErr::race(
+    if let Some(other) = m.asyncs().in_flight(d, bytes as usize) {
+        return Err(race(
             format!("`memcpy_async` to shared bytes {dst}..{} races with an earlier copy there by {} that has not landed", dst + bytes as u64, if other == t { "this thread" } else { "thread {OTHER}" }),
             (other != t).then_some(other),
         ));
     }
-    let s = &mut *m.asyncs;
+    let s = m.asyncs();
     s.pending[d..d + bytes as usize].fill(t + 1);
     s.copies.push(Copy {
         t,
@@ -369,17 +418,17 @@ fn copy(m: &mut Machine, t: u32, a: &[u64], bytes: u32, zfill: bool) -> Result<(
 }
 
 /// The copies `which` selects land, in issue order.
-fn land(m: &mut Machine, which: impl Fn(&Copy) -> bool) -> Result<(), MemErr> {
-    if !m.asyncs.copies.iter().any(&which) {
+fn land(m: &mut impl Mem, which: impl Fn(&Copy) -> bool) -> Result<(), Fail> {
+    if !m.asyncs().copies.iter().any(&which) {
         return Ok(());
     }
-    let (go, stay): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut m.asyncs.copies)
+    let (go, stay): (Vec<Copy>, Vec<Copy>) = std::mem::take(&mut m.asyncs().copies)
         .into_iter()
         .partition(|c| which(c));
-    m.asyncs.copies = stay;
+    m.asyncs().copies = stay;
     for c in &go {
         let d = c.dst as usize;
-        m.asyncs.pending[d..d + c.data.len()].fill(0);
+        m.asyncs().pending[d..d + c.data.len()].fill(0);
     }
     for c in go {
         for (k, w) in c.data.chunks(4).enumerate() {
@@ -390,10 +439,10 @@ fn land(m: &mut Machine, which: impl Fn(&Copy) -> bool) -> Result<(), MemErr> {
                 c.dst as u64 + 4 * k as u64,
                 4,
                 v,
-                Access::Write,
+                How::Write,
             )?;
         }
     }
-    m.asyncs.progress += 1;
+    m.asyncs().progress += 1;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! warp collective. Memory accesses are checked here (bounds, alignment, and the shared-memory
 //! detectors).
 
-use super::async_state::{self, AsyncState};
+use super::async_state::{self, AsyncState, Fail, How};
 use super::compile::{Op, Program};
 use super::detect::{Hazard, Note, Shadow};
 use super::error::SimErrorKind;
@@ -95,7 +95,7 @@ impl MemErr {
     }
 }
 
-pub(crate) fn mem_err(kind: SimErrorKind, message: String) -> MemErr {
+fn mem_err(kind: SimErrorKind, message: String) -> MemErr {
     MemErr {
         kind,
         message,
@@ -113,7 +113,7 @@ fn space_name(s: Space) -> &'static str {
 
 /// How a shared access interacts with the detectors.
 #[derive(Clone, Copy)]
-pub(crate) enum Access {
+enum Access {
     Read,
     Write,
     Atomic { reads: bool },
@@ -285,7 +285,7 @@ impl Machine<'_> {
         });
     }
 
-    pub(crate) fn read(
+    fn read(
         &mut self,
         t: u32,
         space: Space,
@@ -306,7 +306,7 @@ impl Machine<'_> {
         })
     }
 
-    pub(crate) fn write(
+    fn write(
         &mut self,
         t: u32,
         space: Space,
@@ -440,8 +440,12 @@ impl SimEnv for Env<'_, '_> {
         }
     }
     fn async_op(&mut self, op: kernel_ir::async_ops::AsyncOp, args: &[u64], out: &mut [u64]) {
-        if let Err(e) = async_state::run(self.m, self.t, op, args, out) {
-            self.fault.get_or_insert(e);
+        if let Err(f) = async_state::run(self.m, self.t, op, args, out) {
+            self.fault.get_or_insert(MemErr {
+                kind: f.kind,
+                message: f.message,
+                other: f.other,
+            });
         }
     }
 }
@@ -822,4 +826,46 @@ pub(crate) fn run(
     m.icount += count;
     *pc = p;
     result
+}
+
+fn fail(e: MemErr) -> Fail {
+    Fail {
+        kind: e.kind,
+        message: e.message,
+        other: e.other,
+    }
+}
+
+fn access(how: How) -> Access {
+    match how {
+        How::Read => Access::Read,
+        How::Write => Access::Write,
+        How::Atomic { reads } => Access::Atomic { reads },
+    }
+}
+
+impl async_state::Mem for Machine<'_> {
+    fn asyncs(&mut self) -> &mut AsyncState {
+        self.asyncs
+    }
+    fn shared_len(&self) -> usize {
+        self.shared.len()
+    }
+    fn read(&mut self, t: u32, space: Space, addr: u64, ty: Ty, how: How) -> Result<u64, Fail> {
+        Machine::read(self, t, space, addr, ty, access(how)).map_err(fail)
+    }
+    fn write(
+        &mut self,
+        t: u32,
+        space: Space,
+        addr: u64,
+        bytes: usize,
+        v: u64,
+        how: How,
+    ) -> Result<(), Fail> {
+        Machine::write(self, t, space, addr, bytes, v, access(how)).map_err(fail)
+    }
+    fn order_all(&mut self) {
+        self.shadow.barrier();
+    }
 }

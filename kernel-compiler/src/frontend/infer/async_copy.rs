@@ -28,12 +28,14 @@ impl Infer<'_> {
         }
         let dst = match self.shallow(&arg_tys[0]) {
             Ty::Ref(p, true) => *p,
-            _ => return Err(self.err(
-                args[0].span,
-                format!(
+            _ => {
+                return Err(self.err(
+                    args[0].span,
+                    format!(
                     "`{name}` copies into a mutable reference to shared memory (`&mut tile[i]`)"
                 ),
-            )),
+                ))
+            }
         };
         match form {
             AsyncCopyForm::Element => {
