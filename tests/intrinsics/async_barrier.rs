@@ -242,6 +242,33 @@ pub fn wait_dropped(out: &mut [u32]) {
     out[t as usize] = buf[(63 - t) as usize];
 }
 
+/// Misuse: a barrier nobody initialised.
+#[kernel]
+pub fn never_initialised(out: &mut [u32]) {
+    let bar = shared_array::<Barrier>();
+    let t = thread_idx().x;
+    barrier_arrive_and_wait(bar);
+    out[t as usize] = t;
+}
+
+/// A barrier must live in shared memory: one in a global slice is a compile error.
+#[kernel]
+pub fn barrier_in_global(bars: &[Barrier]) {
+    barrier_arrive_and_wait(&bars[0]);
+}
+
+#[test]
+fn a_barrier_outside_shared_memory_is_a_compile_error() {
+    let opts = ferrocuda::kernel_compiler::CompileOptions::default();
+    let e = ferrocuda::kernel_compiler::compile(barrier_in_global::ast(), &[], &opts).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("needs a reference into shared memory"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("async_barrier.rs"), "{e}");
+}
+
 fn sim_error(r: Result<(), Error>) -> Box<ferrocuda::kernel_sim::SimError> {
     match r {
         Err(Error::Simulator(e)) => e,
@@ -264,6 +291,12 @@ fn barrier_misuse_is_reported() {
     assert!(
         e.message
             .contains("can never complete: 1 of its 65 arrivals"),
+        "{e}"
+    );
+
+    let e = sim_error(never_initialised::launch(&s, cfg, &mut out).and_then(|_| s.synchronize()));
+    assert!(
+        e.message.contains("no thread of this block has written"),
         "{e}"
     );
 

@@ -237,6 +237,12 @@ pub fn twelve_bytes(x: &[float3]) {
     memcpy_async(&mut tile[0], &x[0]);
 }
 
+/// The destination must be shared memory.
+#[kernel]
+pub fn copy_to_global(x: &[f32], out: &mut [f32]) {
+    memcpy_async(&mut out[0], &x[0]);
+}
+
 /// `cp_async_wait_group` takes an immediate.
 #[kernel]
 pub fn wait_group_not_constant(n: u32) {
@@ -252,6 +258,8 @@ fn copy_rules_the_compiler_sees_are_compile_errors() {
     let e = ferrocuda::kernel_compiler::compile(wait_group_not_constant::ast(), &[], &opts)
         .unwrap_err();
     assert!(e.to_string().contains("takes a constant 0..=7"), "{e}");
+    let e = ferrocuda::kernel_compiler::compile(copy_to_global::ast(), &[], &opts).unwrap_err();
+    assert!(e.to_string().contains("copies into shared memory"), "{e}");
 }
 
 #[test]
