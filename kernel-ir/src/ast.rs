@@ -747,8 +747,10 @@ pub enum Custom {
     /// One of `nvcuda::wmma`'s warp matrix functions (B.24), on fragments described by the table.
     Wmma(WmmaOp, &'static WmmaTable),
     /// The entry on the address of argument 0, a reference into shared memory (an `mbarrier`),
-    /// and the other arguments as scalars.
-    SharedRef(&'static IntrinsicDef),
+    /// and the other arguments as scalars; for sm_90 and newer the second entry when there is
+    /// one (the same operation in a form older targets lack: `try_wait` spins, in which the
+    /// hardware suspends the waiting thread instead of polling).
+    SharedRef(&'static IntrinsicDef, Option<&'static IntrinsicDef>),
     /// The constant argument 0 (`0..len`) picks the entry, which takes no arguments (an
     /// instruction's immediate: `cp.async.wait_group N`).
     ConstIndex(&'static [IntrinsicDef]),

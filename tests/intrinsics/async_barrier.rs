@@ -58,6 +58,26 @@ fn run_rounds(dev: &Device, rounds: u32) -> Result<(), Error> {
 #[test]
 fn barrier_phases_on_the_simulator() {
     run_rounds(&sim(), 5).unwrap();
+    // sm_90's waits are `try_wait` loops: the same semantics.
+    run_rounds(&Device::simulator_with_arch(90).unwrap(), 5).unwrap();
+}
+
+#[test]
+fn blocking_waits_use_try_wait_from_sm90_on() {
+    let ptx = |sm| {
+        let opts = ferrocuda::kernel_compiler::CompileOptions {
+            sm,
+            ..Default::default()
+        };
+        ferrocuda::kernel_compiler::compile(barrier_rounds::ast(), &[], &opts)
+            .unwrap()
+            .ptx
+    };
+    let (old, new) = (ptx(80), ptx(90));
+    assert!(old.contains("mbarrier.test_wait.shared::cta.b64"), "{old}");
+    assert!(!old.contains("mbarrier.try_wait"), "{old}");
+    assert!(new.contains("mbarrier.try_wait.shared::cta.b64"), "{new}");
+    assert!(!new.contains("mbarrier.test_wait"), "{new}");
 }
 
 /// Thread `t` takes part in `t % 4 + 1` phases, then leaves with `arrive_and_drop`: the others'
@@ -164,6 +184,7 @@ fn producer_consumer_run(dev: &Device) {
 #[test]
 fn producer_consumer_with_parity_waits() {
     producer_consumer_run(&sim());
+    producer_consumer_run(&Device::simulator_with_arch(90).unwrap());
 }
 
 /// sm_90's transaction count: the phase also waits for `bytes` that thread 1 completes.

@@ -155,11 +155,11 @@ intrinsics! {
     /// which then also waits for them (an arrival the barrier does not count: `cuda::memcpy_async`
     /// with a barrier). The thread still arrives itself.
     pub fn cp_async_barrier_arrive(bar: &Barrier) =
-        custom(Custom::SharedRef(&ARRIVE), entries = ::core::slice::from_ref(&ARRIVE));
+        custom(Custom::SharedRef(&ARRIVE, None), entries = ::core::slice::from_ref(&ARRIVE));
     /// `cp.async.mbarrier.arrive.noinc`: as `cp_async_barrier_arrive`, but the copies' completion
     /// is one of the arrivals the barrier was initialised to expect.
     pub fn cp_async_barrier_arrive_noinc(bar: &Barrier) = custom(
-        Custom::SharedRef(&ARRIVE_NOINC),
+        Custom::SharedRef(&ARRIVE_NOINC, None),
         entries = ::core::slice::from_ref(&ARRIVE_NOINC),
     );
 }

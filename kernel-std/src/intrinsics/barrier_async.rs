@@ -91,25 +91,49 @@ static ARRIVE_COUNT: IntrinsicDef = mbar!("mbarrier.arrive.count", [U32] -> [U64
 static ARRIVE_DROP: IntrinsicDef = mbar!("mbarrier.arrive_drop", [] -> [U64], 80,
     "mbarrier.arrive_drop.shared::cta.b64 {d0}, [{a0}]",
     AsyncOp::BarArrive { drop: true, count: false });
-// The blocking waits spin on `test_wait` (sm_80's form; sm_90's `try_wait` is `barrier_try_wait`).
-static WAIT: IntrinsicDef = mbar!("mbarrier.wait", [U64] -> [], 80,
-    ".reg .pred %fcb{uid};\
-     $Lfc_b{uid}: mbarrier.test_wait.shared::cta.b64 %fcb{uid}, [{a0}], {a1};\
-     @!%fcb{uid} bra $Lfc_b{uid}",
-    AsyncOp::BarWait { parity: false, blocking: true });
+// The blocking waits spin on `test_wait` (sm_80) or, from sm_90 on, on `try_wait`, which lets
+// the hardware suspend the thread for a while before answering: [0] and [1] of each pair.
+static WAIT: [IntrinsicDef; 2] = [
+    mbar!("mbarrier.wait", [U64] -> [], 80,
+        ".reg .pred %fcb{uid};\
+         $Lfc_b{uid}: mbarrier.test_wait.shared::cta.b64 %fcb{uid}, [{a0}], {a1};\
+         @!%fcb{uid} bra $Lfc_b{uid}",
+        AsyncOp::BarWait { parity: false, blocking: true }),
+    mbar!("mbarrier.wait.try", [U64] -> [], 90,
+        ".reg .pred %fcb{uid};\
+         $Lfc_b{uid}: mbarrier.try_wait.shared::cta.b64 %fcb{uid}, [{a0}], {a1};\
+         @!%fcb{uid} bra $Lfc_b{uid}",
+        AsyncOp::BarWait { parity: false, blocking: true }),
+];
 // `arrive` then the wait on its token, one entry so the token never leaves the template.
-static ARRIVE_WAIT: IntrinsicDef = mbar!("mbarrier.arrive_wait", [] -> [], 80,
-    ".reg .pred %fcb{uid};\
-     .reg .b64 %fcbt{uid};\
-     mbarrier.arrive.shared::cta.b64 %fcbt{uid}, [{a0}];\
-     $Lfc_b{uid}: mbarrier.test_wait.shared::cta.b64 %fcb{uid}, [{a0}], %fcbt{uid};\
-     @!%fcb{uid} bra $Lfc_b{uid}",
-    AsyncOp::BarArriveWait);
-static WAIT_PARITY: IntrinsicDef = mbar!("mbarrier.wait_parity", [U32] -> [], 80,
-    ".reg .pred %fcb{uid};\
-     $Lfc_b{uid}: mbarrier.test_wait.parity.shared::cta.b64 %fcb{uid}, [{a0}], {a1};\
-     @!%fcb{uid} bra $Lfc_b{uid}",
-    AsyncOp::BarWait { parity: true, blocking: true });
+static ARRIVE_WAIT: [IntrinsicDef; 2] = [
+    mbar!("mbarrier.arrive_wait", [] -> [], 80,
+        ".reg .pred %fcb{uid};\
+         .reg .b64 %fcbt{uid};\
+         mbarrier.arrive.shared::cta.b64 %fcbt{uid}, [{a0}];\
+         $Lfc_b{uid}: mbarrier.test_wait.shared::cta.b64 %fcb{uid}, [{a0}], %fcbt{uid};\
+         @!%fcb{uid} bra $Lfc_b{uid}",
+        AsyncOp::BarArriveWait),
+    mbar!("mbarrier.arrive_wait.try", [] -> [], 90,
+        ".reg .pred %fcb{uid};\
+         .reg .b64 %fcbt{uid};\
+         mbarrier.arrive.shared::cta.b64 %fcbt{uid}, [{a0}];\
+         $Lfc_b{uid}: mbarrier.try_wait.shared::cta.b64 %fcb{uid}, [{a0}], %fcbt{uid};\
+         @!%fcb{uid} bra $Lfc_b{uid}",
+        AsyncOp::BarArriveWait),
+];
+static WAIT_PARITY: [IntrinsicDef; 2] = [
+    mbar!("mbarrier.wait_parity", [U32] -> [], 80,
+        ".reg .pred %fcb{uid};\
+         $Lfc_b{uid}: mbarrier.test_wait.parity.shared::cta.b64 %fcb{uid}, [{a0}], {a1};\
+         @!%fcb{uid} bra $Lfc_b{uid}",
+        AsyncOp::BarWait { parity: true, blocking: true }),
+    mbar!("mbarrier.wait_parity.try", [U32] -> [], 90,
+        ".reg .pred %fcb{uid};\
+         $Lfc_b{uid}: mbarrier.try_wait.parity.shared::cta.b64 %fcb{uid}, [{a0}], {a1};\
+         @!%fcb{uid} bra $Lfc_b{uid}",
+        AsyncOp::BarWait { parity: true, blocking: true }),
+];
 static TEST_WAIT: IntrinsicDef = mbar!("mbarrier.test_wait", [U64] -> [Bool], 80,
     "mbarrier.test_wait.shared::cta.b64 {d0}, [{a0}], {a1}",
     AsyncOp::BarWait { parity: false, blocking: false });
@@ -142,66 +166,67 @@ intrinsics! {
     /// (`mbarrier.init`, at most 2^20 - 1). One thread initialises; `sync_threads()` then makes
     /// the barrier visible to the others before any of them arrives or waits.
     pub fn barrier_init(bar: &Barrier, count: u32) =
-        custom(Custom::SharedRef(&INIT), entries = ::core::slice::from_ref(&INIT));
+        custom(Custom::SharedRef(&INIT, None), entries = ::core::slice::from_ref(&INIT));
     /// `bar.arrive()`: this thread's arrival on the current phase (its earlier memory accesses
     /// happen before the phase completes); returns the token `barrier_wait` takes.
     pub fn barrier_arrive(bar: &Barrier) -> u64 =
-        custom(Custom::SharedRef(&ARRIVE), entries = ::core::slice::from_ref(&ARRIVE));
+        custom(Custom::SharedRef(&ARRIVE, None), entries = ::core::slice::from_ref(&ARRIVE));
     /// `bar.arrive(n)`: `n` arrivals at once (sm_90).
     pub fn barrier_arrive_n(bar: &Barrier, n: u32) -> u64 =
-        custom(Custom::SharedRef(&ARRIVE_COUNT), entries = ::core::slice::from_ref(&ARRIVE_COUNT));
+        custom(Custom::SharedRef(&ARRIVE_COUNT, None), entries = ::core::slice::from_ref(&ARRIVE_COUNT));
     /// `bar.wait(std::move(token))`: returns once the phase `token` was returned for has
-    /// completed (spins on `mbarrier.test_wait`); the accesses of every thread that arrived on it
+    /// completed (spins on `mbarrier.test_wait`; on sm_90 and newer on `mbarrier.try_wait`, which
+    /// suspends the thread in hardware between tries); the accesses of every thread that arrived on it
     /// happen before this thread's later ones.
     pub fn barrier_wait(bar: &Barrier, token: u64) =
-        custom(Custom::SharedRef(&WAIT), entries = ::core::slice::from_ref(&WAIT));
+        custom(Custom::SharedRef(&WAIT[0], Some(&WAIT[1])), entries = &WAIT);
     /// `bar.arrive_and_wait()`: `barrier_wait(bar, barrier_arrive(bar))`.
     pub fn barrier_arrive_and_wait(bar: &Barrier) =
-        custom(Custom::SharedRef(&ARRIVE_WAIT), entries = ::core::slice::from_ref(&ARRIVE_WAIT));
+        custom(Custom::SharedRef(&ARRIVE_WAIT[0], Some(&ARRIVE_WAIT[1])), entries = &ARRIVE_WAIT);
     /// `bar.arrive_and_drop()`: arrives on the current phase and lowers the expected count of
     /// every later phase by one: what a thread that leaves the loop early calls, so the others'
     /// phases still complete. Returns the token (of the phase arrived at), which a dropped thread
     /// normally ignores.
     pub fn barrier_arrive_and_drop(bar: &Barrier) -> u64 =
-        custom(Custom::SharedRef(&ARRIVE_DROP), entries = ::core::slice::from_ref(&ARRIVE_DROP));
+        custom(Custom::SharedRef(&ARRIVE_DROP, None), entries = ::core::slice::from_ref(&ARRIVE_DROP));
     /// `bar.wait_parity(parity)`: returns once the phase of parity `parity` (0 or 1) has
     /// completed: the current phase's parity starts at 0 and flips at each completion. For
     /// threads that never arrive (a consumer waiting on a producer's barrier).
     pub fn barrier_wait_parity(bar: &Barrier, parity: u32) =
-        custom(Custom::SharedRef(&WAIT_PARITY), entries = ::core::slice::from_ref(&WAIT_PARITY));
+        custom(Custom::SharedRef(&WAIT_PARITY[0], Some(&WAIT_PARITY[1])), entries = &WAIT_PARITY);
     /// `mbarrier.test_wait`: whether the phase of `token` has completed, without waiting.
     pub fn barrier_test_wait(bar: &Barrier, token: u64) -> bool =
-        custom(Custom::SharedRef(&TEST_WAIT), entries = ::core::slice::from_ref(&TEST_WAIT));
+        custom(Custom::SharedRef(&TEST_WAIT, None), entries = ::core::slice::from_ref(&TEST_WAIT));
     /// `mbarrier.test_wait.parity`: whether the phase of parity `parity` has completed.
     pub fn barrier_test_wait_parity(bar: &Barrier, parity: u32) -> bool = custom(
-        Custom::SharedRef(&TEST_WAIT_PARITY),
+        Custom::SharedRef(&TEST_WAIT_PARITY, None),
         entries = ::core::slice::from_ref(&TEST_WAIT_PARITY),
     );
     /// `bar.try_wait(token)` (sm_90, `mbarrier.try_wait`): as `barrier_test_wait`, but the
     /// hardware may suspend the thread for a system-dependent time before answering `false`.
     pub fn barrier_try_wait(bar: &Barrier, token: u64) -> bool =
-        custom(Custom::SharedRef(&TRY_WAIT), entries = ::core::slice::from_ref(&TRY_WAIT));
+        custom(Custom::SharedRef(&TRY_WAIT, None), entries = ::core::slice::from_ref(&TRY_WAIT));
     /// `mbarrier.try_wait` with a time hint (sm_90): suspends for at most about `hint_ns`
     /// nanoseconds before answering `false`.
     pub fn barrier_try_wait_for(bar: &Barrier, token: u64, hint_ns: u32) -> bool =
-        custom(Custom::SharedRef(&TRY_WAIT_FOR), entries = ::core::slice::from_ref(&TRY_WAIT_FOR));
+        custom(Custom::SharedRef(&TRY_WAIT_FOR, None), entries = ::core::slice::from_ref(&TRY_WAIT_FOR));
     /// `mbarrier.try_wait.parity` (sm_90).
     pub fn barrier_try_wait_parity(bar: &Barrier, parity: u32) -> bool = custom(
-        Custom::SharedRef(&TRY_WAIT_PARITY),
+        Custom::SharedRef(&TRY_WAIT_PARITY, None),
         entries = ::core::slice::from_ref(&TRY_WAIT_PARITY),
     );
     /// `mbarrier.expect_tx` (sm_90): the current phase also waits for `bytes` of transactions
     /// (what bulk copies complete on the barrier, or `barrier_complete_tx`).
     pub fn barrier_expect_tx(bar: &Barrier, bytes: u32) =
-        custom(Custom::SharedRef(&EXPECT_TX), entries = ::core::slice::from_ref(&EXPECT_TX));
+        custom(Custom::SharedRef(&EXPECT_TX, None), entries = ::core::slice::from_ref(&EXPECT_TX));
     /// `mbarrier.arrive.expect_tx` (sm_90): `barrier_expect_tx`, then an arrival; returns the
     /// token.
     pub fn barrier_arrive_expect_tx(bar: &Barrier, bytes: u32) -> u64 = custom(
-        Custom::SharedRef(&ARRIVE_EXPECT_TX),
+        Custom::SharedRef(&ARRIVE_EXPECT_TX, None),
         entries = ::core::slice::from_ref(&ARRIVE_EXPECT_TX),
     );
     /// `mbarrier.complete_tx` (sm_90): `bytes` of the current phase's expected transactions
     /// have completed.
     pub fn barrier_complete_tx(bar: &Barrier, bytes: u32) =
-        custom(Custom::SharedRef(&COMPLETE_TX), entries = ::core::slice::from_ref(&COMPLETE_TX));
+        custom(Custom::SharedRef(&COMPLETE_TX, None), entries = ::core::slice::from_ref(&COMPLETE_TX));
 }

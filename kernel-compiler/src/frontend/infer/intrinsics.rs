@@ -275,7 +275,7 @@ impl<'a> Infer<'a> {
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
                 Ok(Ty::Unit)
             }
-            Custom::SharedRef(def) => {
+            Custom::SharedRef(def, _) => {
                 // The reference, then the entry's own scalar arguments.
                 self.want_args(name, args, def.args.len(), sp)?;
                 self.pointee(name, &arg_tys[0], false, args[0].span)?;
