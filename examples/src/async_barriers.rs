@@ -15,10 +15,7 @@ pub fn split_arrive_wait(x: &[u32], out: &mut [u32]) {
     let t = thread_idx().x as usize;
     let n = block_dim().x as usize;
     let i = block_idx().x as usize * n + t;
-    if t == 0 {
-        barrier_init(bar, block_dim().x);
-    }
-    sync_threads();
+    barrier_init_block(bar, block_dim().x);
     buf[t] = x[i];
     let token = barrier_arrive(bar);
     let own = x[i].wrapping_mul(x[i]);

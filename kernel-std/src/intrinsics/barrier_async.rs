@@ -48,14 +48,16 @@
 
 use kernel_ir::async_ops::AsyncOp;
 use kernel_ir::ir::Ty;
-use kernel_macros::DeviceCopy;
+use kernel_macros::{device, DeviceCopy};
 
+use super::registers::{sync_threads, thread_idx};
 use super::{Class, Custom, IntrinsicDef, SimEnv};
 
 /// `cuda::barrier<cuda::thread_scope_block>`: a hardware `mbarrier` object (8 bytes, 8-byte
 /// aligned) in shared memory. Declare it with `shared_array::<Barrier>()` (or
-/// `shared_array::<[Barrier; N]>()`), initialise it with `barrier_init` from one thread and make
-/// that visible with `sync_threads()` before any thread uses it.
+/// `shared_array::<[Barrier; N]>()`), and initialise it with `barrier_init_block(bar, count)`
+/// from every thread (or `barrier_init` from one thread, then `sync_threads()` before any thread
+/// uses it).
 #[repr(C, align(8))]
 #[derive(Clone, Copy, DeviceCopy)]
 pub struct Barrier {
@@ -229,4 +231,17 @@ intrinsics! {
     /// have completed.
     pub fn barrier_complete_tx(bar: &Barrier, bytes: u32) =
         custom(Custom::SharedRef(&COMPLETE_TX, None), entries = ::core::slice::from_ref(&COMPLETE_TX));
+}
+
+/// The guide's initialisation, `if (block.thread_rank() == 0) init(&bar, count); block.sync();`,
+/// as one call every thread of the block makes: thread (0, 0, 0) initialises `bar`, and the
+/// block barrier makes the init visible to every thread before any of them returns, so the
+/// barrier cannot be used too early. A block-wide barrier: every thread must call it.
+#[device]
+pub fn barrier_init_block(bar: &Barrier, count: u32) {
+    let t = thread_idx();
+    if t.x == 0 && t.y == 0 && t.z == 0 {
+        barrier_init(bar, count);
+    }
+    sync_threads();
 }
