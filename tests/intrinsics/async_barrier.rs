@@ -365,7 +365,9 @@ fn barriers_on_the_gpu() {
     if dev.properties().compute_capability.0 >= 9 {
         let mut out = dev.alloc_zeroed::<u32>(2).unwrap();
         tx_count::launch(&s, LaunchConfig::for_elements(2, 2), &mut out, 64).unwrap();
+        // Whether a test before the phase completed saw it incomplete depends on the order
+        // the warp runs the two branches in; after the wait, parity 0's phase is complete.
         let got = out.to_vec().unwrap();
-        assert_eq!(got[1], 11);
+        assert!(got.iter().all(|v| v / 10 == 1 && v % 10 <= 1), "{got:?}");
     }
 }
