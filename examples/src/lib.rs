@@ -2,6 +2,8 @@
 //! function that runs the kernel on a device (GPU or simulator) with random inputs and poisoned
 //! outputs and compares against the reference; tests, example binaries and benchmarks share them.
 
+pub mod async_barriers;
+pub mod async_matmul;
 pub mod clock;
 pub mod corpus;
 pub mod fence_reduction;

@@ -51,6 +51,42 @@ pub static KERNELS: &[KernelEntry] = &[
         launch_block: Some([256, 1, 1]),
     },
     KernelEntry {
+        name: "split_arrive_wait",
+        def: crate::async_barriers::split_arrive_wait::ast,
+        generics: none,
+        launch_block: None,
+    },
+    KernelEntry {
+        name: "barrier_producer_consumer",
+        def: crate::async_barriers::producer_consumer::ast,
+        generics: none,
+        launch_block: None,
+    },
+    KernelEntry {
+        name: "barrier_early_exit",
+        def: crate::async_barriers::early_exit::ast,
+        generics: none,
+        launch_block: None,
+    },
+    KernelEntry {
+        name: "matmul_sync",
+        def: crate::async_matmul::matmul_sync::ast,
+        generics: || vec![GenericValue::Const(32)],
+        launch_block: Some([32, 32, 1]),
+    },
+    KernelEntry {
+        name: "matmul_async",
+        def: crate::async_matmul::matmul_async::ast,
+        generics: || vec![GenericValue::Const(32)],
+        launch_block: Some([32, 32, 1]),
+    },
+    KernelEntry {
+        name: "matmul_pipelined",
+        def: crate::async_matmul::matmul_pipelined::ast,
+        generics: || vec![GenericValue::Const(32), GenericValue::Const(4)],
+        launch_block: Some([32, 32, 1]),
+    },
+    KernelEntry {
         name: "wmma_gemm",
         def: crate::wmma_gemm::wmma_gemm::ast,
         generics: none,

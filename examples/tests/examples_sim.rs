@@ -2,7 +2,9 @@
 //! (no GPU here), the GPU when run from the gpu-bundle with `--include-ignored`.
 
 use ferrocuda::prelude::*;
-use ferrocuda_examples::{clock, reverse, saxpy, sgemm, transpose, vector_add, wmma_gemm};
+use ferrocuda_examples::{
+    async_barriers, async_matmul, clock, reverse, saxpy, sgemm, transpose, vector_add, wmma_gemm,
+};
 
 fn sim() -> Device {
     Device::simulator()
@@ -16,6 +18,19 @@ fn vector_add_sim() {
 #[test]
 fn saxpy_sim() {
     saxpy::check(&sim(), 10_001).unwrap();
+}
+
+#[test]
+fn async_barriers_sim() {
+    async_barriers::check(&sim()).unwrap();
+}
+
+#[test]
+fn async_matmul_sim() {
+    // 16 x 16 tiles, then 32 x 32 ones (the 8-stage pipeline's 64 KiB of dynamic shared
+    // memory is past the 48 KiB default: the launch opts in).
+    async_matmul::check(&sim(), 48, 64, 32, true).unwrap();
+    async_matmul::check(&sim(), 64, 96, 64, false).unwrap();
 }
 
 #[test]
@@ -78,6 +93,9 @@ fn examples_gpu() {
     sgemm::check(&dev, 1024, 512, 256).unwrap();
     wmma_gemm::check(&dev, 1024, 768, 512).unwrap();
     wmma_gemm::check(&dev, 128, 128, 64).unwrap();
+    async_barriers::check(&dev).unwrap();
+    async_matmul::check(&dev, 1024, 1024, 768, false).unwrap();
+    async_matmul::check(&dev, 256, 128, 256, true).unwrap();
 }
 
 #[test]

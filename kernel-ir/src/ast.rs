@@ -746,6 +746,33 @@ pub enum Custom {
     PmCounter(&'static [IntrinsicDef]),
     /// One of `nvcuda::wmma`'s warp matrix functions (B.24), on fragments described by the table.
     Wmma(WmmaOp, &'static WmmaTable),
+    /// The entry on the address of argument 0, a reference into shared memory (an `mbarrier`),
+    /// and the other arguments as scalars; for sm_90 and newer the second entry when there is
+    /// one (the same operation in a form older targets lack: `try_wait` spins, in which the
+    /// hardware suspends the waiting thread instead of polling).
+    SharedRef(&'static IntrinsicDef, Option<&'static IntrinsicDef>),
+    /// The constant argument 0 (`0..len`) picks the entry, which takes no arguments (an
+    /// instruction's immediate: `cp.async.wait_group N`).
+    ConstIndex(&'static [IntrinsicDef]),
+    /// `memcpy_async`'s forms: a `cp.async` from a global reference to a shared one.
+    AsyncCopy(AsyncCopyForm, &'static AsyncCopyEntries),
+}
+
+/// Which `memcpy_async` a [`Custom::AsyncCopy`] call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncCopyForm {
+    /// `memcpy_async(&mut dst, &src)`: one element.
+    Element,
+    /// `memcpy_async_or_zero(&mut dst, src, i)`: `src[i]`, or zeros when `i` is out of range.
+    OrZero,
+}
+
+/// The `cp.async` entries of one cache policy, by size: `plain[k]` / `zfill[k]` copy
+/// `4 << k` bytes (`zfill`: with the source-size operand).
+#[derive(Debug)]
+pub struct AsyncCopyEntries {
+    pub plain: [&'static IntrinsicDef; 3],
+    pub zfill: [&'static IntrinsicDef; 3],
 }
 
 /// Which warp matrix function a [`Custom::Wmma`] call is.

@@ -77,6 +77,11 @@ pub trait SimEnv {
     fn heap_free(&mut self, addr: u64) {
         let _ = addr;
     }
+    /// An asynchronous barrier or copy operation (`crate::async_ops`), with the entry's
+    /// arguments and results. The default (no memory) does nothing: results stay 0.
+    fn async_op(&mut self, op: crate::async_ops::AsyncOp, args: &[u64], out: &mut [u64]) {
+        let _ = (op, args, out);
+    }
 }
 
 /// Simulator semantics of a `Pure`/`Memory` intrinsic: arguments as raw bits (see `ir::Const`),

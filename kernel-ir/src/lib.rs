@@ -5,6 +5,7 @@
 //! Nothing here compiles or runs anything; every other kernel crate sits above this one.
 
 pub mod ast;
+pub mod async_ops;
 pub mod float16;
 pub mod intrinsic;
 pub mod ir;

@@ -2,6 +2,7 @@
 //! warp collective. Memory accesses are checked here (bounds, alignment, and the shared-memory
 //! detectors).
 
+use super::async_state::{self, AsyncState, Fail, How};
 use super::compile::{Op, Program};
 use super::detect::{Hazard, Note, Shadow};
 use super::error::SimErrorKind;
@@ -31,6 +32,8 @@ pub(crate) struct Machine<'a> {
     pub guesses: &'a mut [Option<Guess>],
     /// Warnings of the launch so far, one per op.
     pub warnings: &'a mut Vec<RawWarning>,
+    /// The block's asynchronous barriers and copies in flight.
+    pub asyncs: &'a mut AsyncState,
 }
 
 /// A plain read that conflicted with another thread's atomic: a compare-and-swap loop's first
@@ -58,6 +61,8 @@ pub(crate) enum Stop {
     /// Parked at the barrier or warp collective just before `pc`.
     Barrier,
     Warp,
+    /// Parked at an asynchronous barrier's wait (`async_state`), at the op or after it.
+    Blocked,
 }
 
 /// Why a thread stopped abnormally, at op `pc`.
@@ -77,6 +82,17 @@ pub(crate) struct MemErr {
     kind: SimErrorKind,
     message: String,
     other: Option<u32>,
+}
+
+impl MemErr {
+    /// A race with thread `other` (`{OTHER}` in the message), or with the thread itself.
+    pub(crate) fn race(message: String, other: Option<u32>) -> Self {
+        MemErr {
+            kind: SimErrorKind::SharedRace,
+            message,
+            other,
+        }
+    }
 }
 
 fn mem_err(kind: SimErrorKind, message: String) -> MemErr {
@@ -159,6 +175,21 @@ impl Machine<'_> {
             ));
         }
         let off = addr as usize;
+        if let Some(other) = self.asyncs.in_flight(off, bytes) {
+            return Err(MemErr::race(
+                format!(
+                    "{} of shared byte {off} races with an asynchronous copy (`memcpy_async`) by {} \
+                     that has not landed: wait for it first (`cp_async_wait_group` / \
+                     `cp_async_wait_all`, or the barrier it completes on)",
+                    match how {
+                        Access::Read => "read",
+                        _ => "write",
+                    },
+                    if other == t { "this thread" } else { "thread {OTHER}" }
+                ),
+                (other != t).then_some(other),
+            ));
+        }
         let r = match how {
             Access::Read => self.shadow.read(off, bytes, t),
             Access::Write => self.shadow.write(off, bytes, t).map(|()| None),
@@ -408,6 +439,15 @@ impl SimEnv for Env<'_, '_> {
                 .get_or_insert(mem_err(SimErrorKind::InvalidFree, message));
         }
     }
+    fn async_op(&mut self, op: kernel_ir::async_ops::AsyncOp, args: &[u64], out: &mut [u64]) {
+        if let Err(f) = async_state::run(self.m, self.t, op, args, out) {
+            self.fault.get_or_insert(MemErr {
+                kind: f.kind,
+                message: f.message,
+                other: f.other,
+            });
+        }
+    }
 }
 
 /// Register bits of an intrinsic result of type `ty` (whatever garbage sits above its width).
@@ -652,6 +692,13 @@ pub(crate) fn run(
                 if let Err(e) = call_intrinsic(m, regs, call, t, tid) {
                     break Err(from_mem(e, p));
                 }
+                if let Some(after) = m.asyncs.block.take() {
+                    m.asyncs.parked_pc[t as usize] = p;
+                    if after {
+                        p += 1;
+                    }
+                    break Ok(Stop::Blocked);
+                }
             }
             Op::Barrier { .. } => {
                 p += 1;
@@ -779,4 +826,46 @@ pub(crate) fn run(
     m.icount += count;
     *pc = p;
     result
+}
+
+fn fail(e: MemErr) -> Fail {
+    Fail {
+        kind: e.kind,
+        message: e.message,
+        other: e.other,
+    }
+}
+
+fn access(how: How) -> Access {
+    match how {
+        How::Read => Access::Read,
+        How::Write => Access::Write,
+        How::Atomic { reads } => Access::Atomic { reads },
+    }
+}
+
+impl async_state::Mem for Machine<'_> {
+    fn asyncs(&mut self) -> &mut AsyncState {
+        self.asyncs
+    }
+    fn shared_len(&self) -> usize {
+        self.shared.len()
+    }
+    fn read(&mut self, t: u32, space: Space, addr: u64, ty: Ty, how: How) -> Result<u64, Fail> {
+        Machine::read(self, t, space, addr, ty, access(how)).map_err(fail)
+    }
+    fn write(
+        &mut self,
+        t: u32,
+        space: Space,
+        addr: u64,
+        bytes: usize,
+        v: u64,
+        how: How,
+    ) -> Result<(), Fail> {
+        Machine::write(self, t, space, addr, bytes, v, access(how)).map_err(fail)
+    }
+    fn order_all(&mut self) {
+        self.shadow.barrier();
+    }
 }

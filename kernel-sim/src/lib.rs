@@ -16,6 +16,7 @@
 // cold path, so boxing it would cost clarity for nothing.
 #![allow(clippy::result_large_err)]
 
+mod async_state;
 mod compile;
 mod detect;
 mod error;

@@ -23,6 +23,9 @@ enum Status {
     Barrier,
     Warp,
     Done,
+    /// Parked at an asynchronous barrier's wait (`async_state`): retried while the block's
+    /// barriers change, reported when nothing left could complete the phase.
+    Blocked,
     /// Held at a read of shared memory no thread wrote yet: never resumed. The launch reports the
     /// read once nothing else can run, unless a later write by another thread shows it is a race.
     Held,
@@ -90,6 +93,7 @@ fn run_launch(
     let mut status = vec![Status::Run; nthreads];
     let mut shared = vec![0u8; shared_bytes as usize];
     let mut shadow = Shadow::new();
+    let mut asyncs = super::async_state::AsyncState::default();
     let mut guesses: Vec<Option<Guess>> = vec![None; nthreads];
     let mut raw_warnings: Vec<RawWarning> = Vec::new();
     let mut stats = SimStats::default();
@@ -110,6 +114,7 @@ fn run_launch(
             status.fill(Status::Run);
             guesses.fill(None);
             shadow.start_block(shared.len(), nthreads);
+            asyncs.start_block(shared.len(), nthreads);
             let mut m = Machine {
                 prog: &prog,
                 global: mem,
@@ -124,12 +129,14 @@ fn run_launch(
                 pc: 0,
                 guesses: &mut guesses,
                 warnings: &mut raw_warnings,
+                asyncs: &mut asyncs,
             };
             let located =
                 |f: Fault, t: usize| locate(kernel, &prog, f, block_idx, tid_of(t), tid_of);
             // The first read of never-written shared memory, held until it is known not to race.
             let mut held: Option<(Fault, usize)> = None;
             loop {
+                let progress = m.asyncs.progress;
                 for t in 0..nthreads {
                     if status[t] != Status::Run {
                         continue;
@@ -141,6 +148,7 @@ fn run_launch(
                                 Stop::Exit => Status::Done,
                                 Stop::Barrier => Status::Barrier,
                                 Stop::Warp => Status::Warp,
+                                Stop::Blocked => Status::Blocked,
                             };
                             // A compare-and-swap guess must be validated before the thread leaves
                             // the epoch.
@@ -171,6 +179,26 @@ fn run_launch(
                     continue;
                 }
                 if let Some((f, t)) = held.take() {
+                    return Err(located(f, t));
+                }
+                if let Some(t) = status.iter().position(|s| *s == Status::Blocked) {
+                    // A barrier changed: the parked threads try again. Otherwise nothing can
+                    // change it any more (the others exited, or wait themselves).
+                    if m.asyncs.progress != progress {
+                        for s in status.iter_mut().filter(|s| **s == Status::Blocked) {
+                            *s = Status::Run;
+                        }
+                        continue;
+                    }
+                    let f = Fault {
+                        kind: SimErrorKind::BarrierDivergence,
+                        message: std::mem::take(&mut m.asyncs.parked[t]),
+                        pc: m.asyncs.parked_pc[t],
+                        a: 0,
+                        b: 0,
+                        site: None,
+                        other: None,
+                    };
                     return Err(located(f, t));
                 }
                 let Some(first) = status.iter().position(|s| *s == Status::Barrier) else {

@@ -56,8 +56,9 @@
 //! ```
 
 pub use crate::intrinsics::{
-    atomics::*, cvta::*, half::*, half_div::*, heap::*, integer::*, math::*, memory::*, misc::*,
-    pair_atomics::*, registers::*, shared::*, sync::*, warp::*,
+    async_copy::*, atomics::*, barrier_async::*, cvta::*, half::*, half_div::*, heap::*,
+    integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*, registers::*, shared::*,
+    sync::*, warp::*,
 };
 pub use crate::types::*;
 

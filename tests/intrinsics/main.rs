@@ -6,6 +6,8 @@ mod intr_common;
 
 mod alloca;
 mod assume_cvta;
+mod async_barrier;
+mod async_copy;
 mod atomic_cas16;
 mod half_div_atomics;
 mod half_vector;

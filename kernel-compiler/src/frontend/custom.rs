@@ -80,6 +80,12 @@ impl Lower {
                 Ok(Val::Unit)
             }
             Custom::Wmma(op, table) => self.wmma(e, name, op, table, args),
+            Custom::SharedRef(def, newer) => {
+                let def = newer.filter(|d| self.sm >= d.min_sm).unwrap_or(def);
+                self.shared_ref_call(e, name, def, args)
+            }
+            Custom::ConstIndex(entries) => self.const_index_call(e, name, entries, args),
+            Custom::AsyncCopy(form, entries) => self.async_copy(e, name, form, entries, args),
             Custom::PmCounter(entries) => {
                 let env = self.cx().env.clone();
                 let def = match eval_const(&args[0], &env) {

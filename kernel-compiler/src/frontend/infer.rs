@@ -13,6 +13,7 @@ use super::consts::{const_value_ty, convert_type, eval_const, Env, GBind};
 use super::types::{SDef, Ty};
 use super::FErr;
 
+mod async_copy;
 mod calls;
 mod intrinsics;
 pub mod wmma;

@@ -28,6 +28,7 @@
 
 mod access;
 mod assume;
+mod async_copy;
 mod builtins;
 pub mod consts;
 mod custom;
@@ -211,6 +212,7 @@ fn lower_kernel_inner(
         infer_cache: HashMap::default(),
         shared_sites: HashMap::default(),
         overflow_override,
+        sm: opts.sm,
     };
     lw.lower_kernel_body(def, env)?;
     let body = lw.blocks.pop().unwrap_or_default();
@@ -231,6 +233,8 @@ pub(crate) struct Lower {
     /// Overflow checks for the whole kernel, when its attribute or the compile options say
     /// (see `overflow`).
     overflow_override: Option<bool>,
+    /// The target (`CompileOptions::sm`), for the few calls with a better form on newer ones.
+    sm: u32,
 }
 
 impl Lower {

@@ -32,7 +32,11 @@ pub const ALLOCA: &str = "stack.alloca";
 mod spec;
 
 #[doc(hidden)]
+pub mod async_copy;
+#[doc(hidden)]
 pub mod atomics;
+#[doc(hidden)]
+pub mod barrier_async;
 pub mod collectives;
 #[doc(hidden)]
 pub mod cvta;
@@ -52,6 +56,8 @@ pub mod memory;
 pub mod misc;
 #[doc(hidden)]
 pub mod pair_atomics;
+#[doc(hidden)]
+pub mod pipeline;
 #[doc(hidden)]
 pub mod registers;
 /// Float arithmetic with an explicit rounding mode (simulator semantics).
@@ -96,6 +102,8 @@ static TABLES: &[&Table] = &[
     &cvta::TABLE,
     &pair_atomics::TABLE,
     &wmma::TABLE,
+    &barrier_async::TABLE,
+    &async_copy::TABLE,
     &APPROX,
 ];
 

@@ -7,6 +7,7 @@
 //!
 //! `cargo xtask bench corpus [CASES...] [--peers]` runs the porting corpus alone (see `corpus.rs`).
 
+mod async_matmul;
 mod chart;
 mod checks;
 mod corpus;

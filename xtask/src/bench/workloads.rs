@@ -38,6 +38,10 @@ pub static ALL: &[Workload] = &[
         run: sgemm_bench,
     },
     Workload {
+        name: "async-matmul",
+        run: super::async_matmul::bench,
+    },
+    Workload {
         name: "cublas",
         run: super::cublas::sgemm,
     },

@@ -270,11 +270,26 @@ impl<'a> Infer<'a> {
             Custom::Wmma(op, table) => {
                 self.wmma_call(e, name, (op, table), generic_args, arg_tys, args)
             }
-            Custom::PmCounter(_) => {
+            Custom::PmCounter(_) | Custom::ConstIndex(_) => {
                 self.want_args(name, args, 1, sp)?;
                 self.unify(&arg_tys[0], &Ty::Int(IntTy::U32), args[0].span)?;
                 Ok(Ty::Unit)
             }
+            Custom::SharedRef(def, _) => {
+                // The reference, then the entry's own scalar arguments.
+                self.want_args(name, args, def.args.len(), sp)?;
+                self.pointee(name, &arg_tys[0], false, args[0].span)?;
+                for ((t, a), want) in arg_tys[1..].iter().zip(&args[1..]).zip(&def.args[1..]) {
+                    let t = self.deref(t);
+                    self.unify(&t, &from_ir(*want), a.span)?;
+                }
+                Ok(match def.rets {
+                    [] => Ty::Unit,
+                    [one] => from_ir(*one),
+                    many => Ty::Tuple(many.iter().map(|t| from_ir(*t)).collect()),
+                })
+            }
+            Custom::AsyncCopy(form, _) => self.async_copy_call(name, form, arg_tys, args, sp),
         }
     }
 
