@@ -105,7 +105,8 @@ impl Cx<'_> {
             return None;
         }
         let written = assigned_vars(body);
-        let invariant = |o: Operand| match o {
+        let inv = Invariants::of(body, &written);
+        let unwritten = |o: Operand| match o {
             Operand::Const(_) => true,
             Operand::Var(v) => !written.contains(&v),
         };
@@ -117,7 +118,7 @@ impl Cx<'_> {
                 reverse: false,
                 step: Operand::Const(s),
                 ..
-            } if s.bits > 0 && !written.contains(iv) && invariant(*end) => Exit {
+            } if s.bits > 0 && !written.contains(iv) && unwritten(*end) => Exit {
                 iv: *iv,
                 bound: *end,
                 from: 0,
@@ -141,13 +142,15 @@ impl Cx<'_> {
                 stopped: false,
                 proved: &mut proved,
                 needs: &mut needs,
-                invariant: &invariant,
+                inv: &inv,
+                top: 0,
             };
             for (i, inst) in body.0.iter().enumerate() {
                 if i < exit.from {
                     scan.pos += count(inst);
                     continue;
                 }
+                scan.top = i;
                 scan.inst(inst, true);
                 if scan.stopped {
                     break;
@@ -160,7 +163,11 @@ impl Cx<'_> {
         // The test, before the loop.
         let mut code = Vec::new();
         let mut all: Option<Operand> = None;
+        let mut made: FxHashMap<Var, Operand> = FxHashMap::default();
         for (m, base, len) in needs {
+            let m = self.materialize(m, &inv, &mut code, &mut made);
+            let base = self.materialize(base, &inv, &mut code, &mut made);
+            let len = self.materialize(len, &inv, &mut code, &mut made);
             let one = matches!(m, Operand::Const(c) if c.bits == 1);
             let zero = matches!(base, Operand::Const(c) if c.bits == 0);
             let ok = if one {
@@ -262,10 +269,100 @@ impl Cx<'_> {
         Some(code)
     }
 
+    /// `o`'s value before the loop: itself, or a copy of the body's invariant computation of it.
+    fn materialize(
+        &mut self,
+        o: Operand,
+        inv: &Invariants,
+        code: &mut Vec<Inst>,
+        made: &mut FxHashMap<Var, Operand>,
+    ) -> Operand {
+        let Operand::Var(v) = o else { return o };
+        if let Some(&r) = made.get(&v) {
+            return r;
+        }
+        let Some((_, inst)) = inv.defs.get(&v) else {
+            return o;
+        };
+        let mut inst = (*inst).clone();
+        let mut reads = Vec::new();
+        for_each_use(&inst, |x| reads.push(x));
+        let vals: Vec<Operand> = reads
+            .into_iter()
+            .map(|x| self.materialize(x, inv, code, made))
+            .collect();
+        let mut n = 0;
+        for_each_use_mut(&mut inst, |x| {
+            *x = vals[n];
+            n += 1;
+        });
+        let fresh = self.k.new_var(self.k.ty(v));
+        for_each_def_mut(&mut inst, |d| *d = fresh);
+        code.push(inst);
+        made.insert(v, fresh.into());
+        fresh.into()
+    }
+
     fn bin(&mut self, code: &mut Vec<Inst>, op: BinOp, a: Operand, b: Operand, ty: Ty) -> Operand {
         let dst = self.k.new_var(ty);
         code.push(Inst::Binary { dst, op, a, b });
         dst.into()
+    }
+}
+
+/// What stays the same in every iteration of a loop: constants, values the body never writes,
+/// and the body's own top-level pure computations of those (written once in the body), which a
+/// position reads as invariant when they are made before it.
+struct Invariants<'b> {
+    written: &'b FxHashSet<Var>,
+    /// Per variable written once in the body, by a top-level pure non-dividing instruction: its
+    /// top-level index and instruction.
+    defs: FxHashMap<Var, (usize, &'b Inst)>,
+}
+
+impl<'b> Invariants<'b> {
+    fn of(body: &'b Block, written: &'b FxHashSet<Var>) -> Self {
+        let mut count: FxHashMap<Var, u32> = FxHashMap::default();
+        walk(body, &mut |i| {
+            for_each_def(i, |v| *count.entry(v).or_default() += 1)
+        });
+        let mut defs = FxHashMap::default();
+        for (i, inst) in body.0.iter().enumerate() {
+            let d = match inst {
+                Inst::Binary { dst, op, .. }
+                    if !matches!(op, BinOp::Div | BinOp::Rem) && !op.is_overflow_test() =>
+                {
+                    *dst
+                }
+                Inst::Cast { dst, .. } | Inst::Mov { dst, .. } => *dst,
+                _ => continue,
+            };
+            if count.get(&d) == Some(&1) {
+                defs.insert(d, (i, inst));
+            }
+        }
+        Invariants { written, defs }
+    }
+
+    /// Whether `o` holds the same value in every iteration at top-level index `before`.
+    fn at(&self, o: Operand, before: usize) -> bool {
+        self.depth(o, before, 8)
+    }
+
+    fn depth(&self, o: Operand, before: usize, left: u32) -> bool {
+        let Operand::Var(v) = o else { return true };
+        if !self.written.contains(&v) {
+            return true;
+        }
+        let Some(&(at, inst)) = self.defs.get(&v) else {
+            return false;
+        };
+        if at >= before || left == 0 {
+            return false;
+        }
+        let mut ok = true;
+        for_each_use(inst, |x| ok &= self.depth(x, at, left - 1));
+        ok
     }
 }
 
@@ -328,7 +425,7 @@ fn count(inst: &Inst) -> usize {
 
 /// Finds the checks of `idx = iv * m + base` (`m` and `base` invariant; `iv`, `iv + base`,
 /// `iv * m`, `iv << c` among them) between the exit test and the first write of `iv`.
-struct Scan<'s, F: Fn(Operand) -> bool> {
+struct Scan<'s, 'b> {
     iv: Var,
     /// `x = iv * m` (or `iv << c`) made at the body's top level, not written since: `m`.
     prods: FxHashMap<Var, Operand>,
@@ -339,10 +436,12 @@ struct Scan<'s, F: Fn(Operand) -> bool> {
     stopped: bool,
     proved: &'s mut FxHashSet<usize>,
     needs: &'s mut Vec<(Operand, Operand, Operand)>,
-    invariant: &'s F,
+    inv: &'s Invariants<'b>,
+    /// Top-level index of the statement being scanned.
+    top: usize,
 }
 
-impl<F: Fn(Operand) -> bool> Scan<'_, F> {
+impl Scan<'_, '_> {
     /// `o` as `iv * m` (`m`), if it is.
     fn scaled(&self, o: Operand) -> Option<Operand> {
         match o {
@@ -368,7 +467,7 @@ impl<F: Fn(Operand) -> bool> Scan<'_, F> {
                 Some(m) => Some((m, Operand::Const(Const::u64(0)))),
                 None => self.sums.get(&x).copied(),
             };
-            if let Some((m, base)) = form.filter(|_| (self.invariant)(len)) {
+            if let Some((m, base)) = form.filter(|_| self.inv.at(len, self.top)) {
                 self.proved.insert(at);
                 if !self.needs.contains(&(m, base, len)) {
                     self.needs.push((m, base, len));
@@ -389,7 +488,7 @@ impl<F: Fn(Operand) -> bool> Scan<'_, F> {
         if let Inst::Binary { dst, op, a, b } = *inst {
             let reads_dst = a == dst.into() || b == dst.into();
             if top && !reads_dst {
-                let inv = |o: Operand| (self.invariant)(o);
+                let inv = |o: Operand| self.inv.at(o, self.top);
                 match op {
                     BinOp::Add => {
                         let form = match (self.scaled(a), self.scaled(b)) {
