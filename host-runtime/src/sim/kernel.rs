@@ -32,6 +32,7 @@ impl SimKernel {
             max_threads_per_block: k.attrs.max_threads.unwrap_or(0),
             static_shared: k.shared.iter().map(|s| s.bytes).sum(),
             required_block: k.attrs.block_dim,
+            required_cluster: k.attrs.cluster_dims,
         };
         SimKernel {
             compiled,

@@ -106,6 +106,18 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
     } else if let Some(n) = a.max_threads {
         let _ = writeln!(out, ".maxntid {n}, 1, 1");
     }
+    if let Some([x, y, z]) = a.cluster_dims {
+        // Clusters exist from sm_90 on; ptxas would only say the directive is unknown.
+        if opts.sm < 90 {
+            return e.err(format!(
+                "`cluster_dims({x}, {y}, {z})` needs sm_90 or newer, but the target is sm_{}",
+                opts.sm
+            ));
+        }
+        // `.explicitcluster` says the launch must be a cluster launch, which a compile-time
+        // shape always is; ptxas then knows `%cluster_*` are those of this shape.
+        let _ = writeln!(out, ".explicitcluster\n.reqnctapercluster {x}, {y}, {z}");
+    }
     if let Some(m) = a.min_blocks {
         let _ = writeln!(out, ".minnctapersm {m}");
     }
