@@ -27,6 +27,11 @@ pub trait SimEnv {
     fn block_idx(&self) -> [u32; 3];
     fn block_dim(&self) -> [u32; 3];
     fn grid_dim(&self) -> [u32; 3];
+    /// Blocks per thread block cluster along each axis (`%cluster_nctaid`). A launch without
+    /// clusters is one of 1x1x1 clusters, as on the GPU (the default).
+    fn cluster_dim(&self) -> [u32; 3] {
+        [1, 1, 1]
+    }
     /// A monotonic per-thread cycle counter.
     fn clock(&mut self) -> u64;
     /// Reads `bytes` (1, 2, 4 or 8) at `addr` as raw little-endian bits, for `Memory` intrinsics

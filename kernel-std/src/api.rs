@@ -56,8 +56,8 @@
 //! ```
 
 pub use crate::intrinsics::{
-    atomics::*, cvta::*, half::*, half_div::*, heap::*, integer::*, math::*, memory::*, misc::*,
-    pair_atomics::*, registers::*, shared::*, sync::*, warp::*,
+    atomics::*, cluster::*, cvta::*, half::*, half_div::*, heap::*, integer::*, math::*, memory::*,
+    misc::*, pair_atomics::*, registers::*, shared::*, sync::*, warp::*,
 };
 pub use crate::types::*;
 

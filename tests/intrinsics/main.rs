@@ -7,6 +7,7 @@ mod intr_common;
 mod alloca;
 mod assume_cvta;
 mod atomic_cas16;
+mod cluster;
 mod half_div_atomics;
 mod half_vector;
 mod heap;

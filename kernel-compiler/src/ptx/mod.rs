@@ -72,6 +72,16 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
             opts.sm
         ));
     };
+    if let Some([x, y, z]) = kernel.attrs.cluster_dims {
+        // Clusters exist from sm_90 on; ptxas would only say the directive is unknown. Checked
+        // before the body, whose cluster functions would otherwise be named first.
+        if opts.sm < 90 {
+            return e.err(format!(
+                "`cluster_dims({x}, {y}, {z})` needs sm_90 or newer, but the target is sm_{}",
+                opts.sm
+            ));
+        }
+    }
     let mut params = e.load_params()?;
     params.push(format!("\t.param .u64 {PANIC_PARAM}"));
     e.block(&kernel.body)?;
@@ -107,13 +117,6 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
         let _ = writeln!(out, ".maxntid {n}, 1, 1");
     }
     if let Some([x, y, z]) = a.cluster_dims {
-        // Clusters exist from sm_90 on; ptxas would only say the directive is unknown.
-        if opts.sm < 90 {
-            return e.err(format!(
-                "`cluster_dims({x}, {y}, {z})` needs sm_90 or newer, but the target is sm_{}",
-                opts.sm
-            ));
-        }
         // `.explicitcluster` says the launch must be a cluster launch, which a compile-time
         // shape always is; ptxas then knows `%cluster_*` are those of this shape.
         let _ = writeln!(out, ".explicitcluster\n.reqnctapercluster {x}, {y}, {z}");

@@ -33,6 +33,8 @@ mod spec;
 
 #[doc(hidden)]
 pub mod atomics;
+#[doc(hidden)]
+pub mod cluster;
 pub mod collectives;
 #[doc(hidden)]
 pub mod cvta;
@@ -83,6 +85,7 @@ pub(crate) struct Table {
 /// Every category but the atomics.
 static TABLES: &[&Table] = &[
     &registers::TABLE,
+    &cluster::TABLE,
     &sync::TABLE,
     &warp::TABLE,
     &math::TABLE,
