@@ -3,10 +3,12 @@
 //! outputs and compares against the reference; tests, example binaries and benchmarks share them.
 
 pub mod clock;
+pub mod cluster_sum;
 pub mod corpus;
 pub mod fence_reduction;
 pub mod histogram;
 pub mod launch;
+pub mod pdl_pair;
 pub mod reduction;
 pub mod registry;
 pub mod reverse;

@@ -67,7 +67,7 @@ pub(crate) fn validate_attrs(
     }
     let g = [cfg.grid.x, cfg.grid.y, cfg.grid.z];
     for (i, axis) in ['x', 'y', 'z'].into_iter().enumerate() {
-        if g[i] % c[i] != 0 {
+        if !g[i].is_multiple_of(c[i]) {
             return Err(LaunchError::GridNotClusterMultiple {
                 axis,
                 grid: g[i],

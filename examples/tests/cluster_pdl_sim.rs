@@ -1,0 +1,67 @@
+//! The cluster and programmatic-dependent-launch examples against their CPU references: on the
+//! simulator as sm_90 in `cargo test` (clusters of one block, PDL in stream order), on an sm_90
+//! GPU with `--ignored` (clusters of 2 and 4, the compile-time shape, a real PDL overlap).
+
+use ferrocuda::host_runtime::{Error, LaunchError};
+use ferrocuda::prelude::*;
+use ferrocuda_examples::{cluster_sum, pdl_pair};
+
+fn sim90() -> Device {
+    Device::simulator_with_arch(90).unwrap()
+}
+
+#[test]
+fn cluster_sum_sim() {
+    cluster_sum::check_all(&sim90()).unwrap();
+}
+
+#[test]
+fn cluster_sum_configurations_the_simulator_refuses() {
+    // Clusters of several blocks need the GPU; a grid of 6 blocks is no whole number of
+    // clusters of 4 on any device.
+    let e = cluster_sum::check(&sim90(), 64, Some(2)).unwrap_err();
+    assert!(e.contains("clusters of more than one block"), "{e}");
+    let dev = sim90();
+    let s = dev.new_stream().unwrap();
+    let x = dev.alloc_zeroed::<u32>(6 * 128).unwrap();
+    let mut p = dev.alloc_zeroed::<u32>(6).unwrap();
+    let mut o = dev.alloc_zeroed::<u32>(2).unwrap();
+    let cfg = LaunchConfig::for_elements(6 * 128, 128);
+    assert!(matches!(
+        cluster_sum::cluster_sum_fixed::launch(&s, cfg, &x, &mut p, &mut o),
+        Err(Error::InvalidLaunch(LaunchError::GridNotClusterMultiple {
+            axis: 'x',
+            grid: 6,
+            cluster: 4
+        }))
+    ));
+}
+
+#[test]
+fn pdl_pair_sim() {
+    pdl_pair::check(&sim90(), 5000).unwrap();
+}
+
+fn gpu90() -> Option<Device> {
+    match Device::cuda(0) {
+        Ok(d) if d.properties().sm() >= 90 => Some(d),
+        Ok(d) => {
+            eprintln!("skipping: sm_{} has no clusters", d.properties().sm());
+            None
+        }
+        Err(e) if std::env::var_os("FERROCUDA_REQUIRE_GPU").is_none() => {
+            eprintln!("skipping GPU test: {e}");
+            None
+        }
+        Err(e) => panic!("GPU required: {e}"),
+    }
+}
+
+#[test]
+#[ignore = "needs an sm_90 GPU"]
+fn cluster_and_pdl_examples_gpu() {
+    let Some(dev) = gpu90() else { return };
+    cluster_sum::check_all(&dev).unwrap();
+    cluster_sum::check(&dev, 4096, Some(8)).unwrap();
+    pdl_pair::check(&dev, 1 << 22).unwrap();
+}
