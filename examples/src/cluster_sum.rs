@@ -4,8 +4,8 @@
 //! (`LaunchConfig::cluster_dim`) and a compile-time one (`#[kernel(cluster_dims(4))]`), checked
 //! against the CPU.
 //!
-//! The simulator runs clusters of one block (every launch is one); clusters of 2 and 4 blocks
-//! need an sm_90 GPU (`cluster_sum::check_gpu`).
+//! Runs on an sm_90 GPU and on the simulator as sm_90 (`FERROCUDA_SIM_ARCH=90`), which runs a
+//! cluster's blocks together.
 
 use ferrocuda::prelude::*;
 
@@ -86,13 +86,9 @@ pub fn check(dev: &Device, blocks: usize, cluster: Option<u32>) -> Result<(), St
     check_equal("cluster_sum", &got, &reference(&x, per))
 }
 
-/// What runs where: clusters of one block anywhere sm_90 is the target (the simulator with
-/// `FERROCUDA_SIM_ARCH=90`), clusters of 2 and 4 and the compile-time shape on an sm_90 GPU.
+/// Clusters of 1, 2 and 4 blocks and the compile-time shape of 4.
 pub fn check_all(dev: &Device) -> Result<(), String> {
     check(dev, 64, Some(1))?;
-    if dev.backend() == ferrocuda::host_runtime::BackendKind::Sim {
-        return Ok(());
-    }
     check(dev, 64, Some(2))?;
     check(dev, 64, Some(4))?;
     check(dev, 64, None)

@@ -799,6 +799,7 @@ fn space_named(s: &str) -> Res<Space> {
         "global" => Space::Global,
         "shared" => Space::Shared,
         "local" => Space::Local,
+        "cluster" => Space::Cluster,
         _ => return Err(format!("unknown memory space `{s}`")),
     })
 }

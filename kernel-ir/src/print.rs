@@ -97,6 +97,7 @@ fn space_name(s: Space) -> &'static str {
         Space::Global => "global",
         Space::Shared => "shared",
         Space::Local => "local",
+        Space::Cluster => "cluster",
     }
 }
 

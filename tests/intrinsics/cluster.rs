@@ -113,12 +113,24 @@ fn registers_of_one_block_clusters_on_the_simulator() {
 }
 
 #[test]
-fn the_simulator_refuses_what_it_cannot_schedule() {
+fn registers_of_clusters_on_the_simulator() {
     let dev = Device::simulator_with_arch(90).unwrap();
-    assert!(matches!(
-        run_ids(&dev, [4, 1], Some([2, 1])),
-        Err(Error::Unsupported(m)) if m.contains("clusters")
-    ));
+    for (grid, c) in [
+        ([8, 2], [2, 1]),
+        ([8, 4], [4, 1]),
+        ([4, 4], [2, 2]),
+        ([32, 1], [16, 1]),
+    ] {
+        assert_eq!(
+            run_ids(&dev, grid, Some(c)).unwrap(),
+            model(grid, c),
+            "grid {grid:?} cluster {c:?}"
+        );
+    }
+}
+
+#[test]
+fn sm80_refuses_clusters() {
     // On sm_80 (its default target) `cluster_ids` does not compile; a kernel that does is
     // refused a cluster launch before anything runs.
     let old = Device::simulator_with_arch(80).unwrap();

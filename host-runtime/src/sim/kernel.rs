@@ -74,7 +74,6 @@ impl LoadedKernel for SimKernel {
         args: &mut [*mut c_void],
     ) -> Result<()> {
         validate(cfg, &self.device.limits, &self.limits)?;
-        refuse_multi_block_clusters(cfg, &self.limits)?;
         // SAFETY: the caller's contract.
         let node = || unsafe { self.node_op(cfg, args) };
         if self.device.captures.file(stream.id(), node)? {
@@ -93,6 +92,8 @@ impl LoadedKernel for SimKernel {
             max_dynamic_shared_bytes: (self.limits.static_shared + cfg.shared_mem_bytes
                 > self.device.props.shared_mem_per_block)
                 .then_some(cfg.shared_mem_bytes),
+            // The kernel's compile-time shape applies when the launch gives none.
+            cluster: cfg.attrs.cluster.map_or([1, 1, 1], |c| [c.x, c.y, c.z]),
         };
         let r = kernel_sim::launch(kernel, &launch, &params, &mut self.device.mem());
         if let Err(e) = r {
@@ -111,19 +112,6 @@ impl LoadedKernel for SimKernel {
 
     fn validate(&self, cfg: &LaunchConfig) -> Result<()> {
         Ok(validate(cfg, &self.device.limits, &self.limits)?)
-    }
-}
-
-/// The simulator runs one block at a time, so a cluster of several blocks (whose `cluster_sync`
-/// meets across blocks, and whose blocks may map each other's shared memory) cannot run yet: an
-/// error, not a silently different schedule. A cluster of one block is an ordinary launch.
-/// Programmatic dependent launch needs nothing: launches already run in stream order.
-fn refuse_multi_block_clusters(cfg: &LaunchConfig, f: &FuncLimits) -> Result<()> {
-    match crate::launch_cluster::effective_cluster(cfg, f) {
-        Some(c) if c != [1, 1, 1] => Err(Error::Unsupported(
-            "thread block clusters of more than one block on the simulator (run them on an sm_90 GPU)",
-        )),
-        _ => Ok(()),
     }
 }
 

@@ -8,6 +8,8 @@
 //! naming the function (on the simulator too, whose default target is sm_80:
 //! `Device::simulator_with_arch(90)`). A launch without clusters is one of 1x1x1 clusters, so
 //! the functions also mean something there (rank 0 of 1, and `cluster_sync` is a block barrier).
+//! The simulator runs a cluster's blocks together: each until it exits or waits at a cluster
+//! barrier, which releases once every thread of the cluster waits at one.
 
 use kernel_ir::ir::Ty;
 
@@ -134,15 +136,17 @@ intrinsics! {
     /// included) is visible after it (release on arrive, acquire on wait). Also what makes a
     /// block's shared memory safe to map from another block: every block of the cluster has
     /// started. sm_90.
-    pub fn cluster_sync() =
-        barrier(90, "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned");
+    pub fn cluster_sync() = cluster_barrier(
+        90,
+        "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned"
+    );
     /// `this_cluster().barrier_arrive()`: the first half of `cluster_sync`, which does not wait
     /// (release semantics); independent work may follow before `cluster_wait`. sm_90.
     pub fn cluster_arrive() =
         memory(90, "barrier.cluster.arrive.release", sim_in_stream_order);
     /// `this_cluster().barrier_wait()`: waits until every thread of the cluster has called
     /// `cluster_arrive` (acquire semantics). Each thread calls `cluster_arrive` first. sm_90.
-    pub fn cluster_wait() = barrier(90, "barrier.cluster.wait.acquire");
+    pub fn cluster_wait() = cluster_barrier(90, "barrier.cluster.wait.acquire");
     /// `cudaTriggerProgrammaticLaunchCompletion()` (`griddepcontrol.launch_dependents`): this
     /// block no longer holds back a programmatic dependent launch of the next kernel on the
     /// stream; once every block has triggered (or exited) the secondary may start. Writes after
