@@ -750,6 +750,15 @@ pub enum Custom {
     PmCounter(&'static [IntrinsicDef]),
     /// One of `nvcuda::wmma`'s warp matrix functions (B.24), on fragments described by the table.
     Wmma(WmmaOp, &'static WmmaTable),
+    /// `map_shared_rank(r, rank)` (`writes`: `map_shared_rank_mut`): the memory `r` points at in
+    /// this block's shared memory, in the block of rank `rank` of the cluster (distributed shared
+    /// memory, `cluster.map_shared_rank`). `rank` is bounds-checked against `nctarank` (the entry
+    /// reading the cluster's block count), then `mapa` maps the address.
+    MapSharedRank {
+        mapa: &'static IntrinsicDef,
+        nctarank: &'static IntrinsicDef,
+        writes: bool,
+    },
 }
 
 /// Which warp matrix function a [`Custom::Wmma`] call is.

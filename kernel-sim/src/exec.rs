@@ -227,10 +227,22 @@ impl Machine<'_> {
                 r
             }
         };
+        // Offsets as the block that owns the byte sees them.
+        let (window, clustered) = (self.window.max(1), self.cluster_blocks > 1);
+        let byte = |offset: usize| {
+            if clustered {
+                format!("{} of block rank {}", offset % window, offset / window)
+            } else {
+                offset.to_string()
+            }
+        };
         let note = r.map_err(|h| match h {
             Hazard::Uninit { offset } => mem_err(
                 SimErrorKind::UninitSharedRead,
-                format!("read of shared byte {offset}, which no thread of this block has written"),
+                format!(
+                    "read of shared byte {}, which no thread of this block has written",
+                    byte(offset)
+                ),
             ),
             Hazard::Race {
                 offset,
@@ -239,12 +251,13 @@ impl Machine<'_> {
             } => MemErr {
                 kind: SimErrorKind::SharedRace,
                 message: format!(
-                    "{} of shared byte {offset} races with {other_access} by {} since the last barrier",
+                    "{} of shared byte {} races with {other_access} by {} since the last barrier",
                     match how {
                         Access::Read => "read",
                         Access::Write => "write",
                         Access::Atomic { .. } => "atomic access",
                     },
+                    byte(offset),
                     who(other)
                 ),
                 other: (other != super::detect::MANY).then_some(other),

@@ -181,9 +181,9 @@ fn run_launch(
                         let other = f.other;
                         let mut e = locate(kernel, &prog, f, block_idx, tid_of(t), tid_of);
                         if let Some(o) = other.filter(|_| cblocks > 1) {
+                            let [x, y, z] = block_of(o as usize / stride);
                             e.message.push_str(&format!(
-                                " (the other thread is in block {:?})",
-                                block_of(o as usize / stride)
+                                " (the other thread is in block ({x},{y},{z}))"
                             ));
                         }
                         e

@@ -8,6 +8,7 @@ mod alloca;
 mod assume_cvta;
 mod atomic_cas16;
 mod cluster;
+mod dsmem;
 mod half_div_atomics;
 mod half_vector;
 mod heap;

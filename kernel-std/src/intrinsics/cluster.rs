@@ -13,7 +13,9 @@
 
 use kernel_ir::ir::Ty;
 
-use super::{Class, IntrinsicDef, SimEnv};
+use kernel_ir::intrinsic::CLUSTER_RANK_SHIFT;
+
+use super::{Class, Custom, DeviceType, IntrinsicDef, SimEnv};
 use crate::types::Dim3;
 
 /// The block's position within its cluster along `axis` (`%cluster_ctaid`).
@@ -78,6 +80,27 @@ fn sim_nctarank(e: &mut dyn SimEnv, _: &[u64], o: &mut [u64]) {
 /// grid of a programmatic dependent launch has finished, and its writes are visible, before the
 /// secondary's first instruction. Triggering early and waiting have nothing left to do.
 fn sim_in_stream_order(_: &mut dyn SimEnv, _: &[u64], _: &mut [u64]) {}
+
+/// `mapa`: the distributed shared address of shared address `a[0]` in the block of rank `a[1]`
+/// (the simulator's encoding: `exec`'s `CLUSTER_RANK_SHIFT`; the address is checked when used).
+fn sim_mapa(_: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
+    let offset = a[0] & ((1 << CLUSTER_RANK_SHIFT) - 1);
+    o[0] = (a[1] << CLUSTER_RANK_SHIFT | offset) & 0xffff_ffff;
+}
+
+/// `mapa.shared::cluster`, behind `map_shared_rank` (which owns the entry) and
+/// `map_shared_rank_mut`.
+static MAPA: IntrinsicDef = IntrinsicDef {
+    name: "mapa.shared_cluster",
+    args: &[Ty::U32, Ty::U32],
+    rets: &[Ty::U32],
+    min_sm: 90,
+    ptx: "mapa.shared::cluster.u32 {d0}, {a0}, {a1}",
+    class: Class::Pure,
+    sim: Some(sim_mapa),
+    sim_warp: None,
+    reg: None,
+};
 
 /// One sm_90 cluster register of a `Dim3`.
 macro_rules! creg {
@@ -147,6 +170,23 @@ intrinsics! {
     /// `this_cluster().barrier_wait()`: waits until every thread of the cluster has called
     /// `cluster_arrive` (acquire semantics). Each thread calls `cluster_arrive` first. sm_90.
     pub fn cluster_wait() = cluster_barrier(90, "barrier.cluster.wait.acquire");
+    /// `this_cluster().map_shared_rank(smem, rank)`: the same shared memory `smem` points at
+    /// (a `shared_array`, or an element of one), in the block of rank `rank` of this cluster
+    /// (distributed shared memory, sm_90). Reads and atomics go to that block's memory
+    /// (`ld.shared::cluster`, `atom.shared::cluster`); indexing the result is bounds-checked as
+    /// `smem` is. `rank` must be below `cluster_nctarank()`: otherwise the call panics (`index out
+    /// of bounds`, rank as the index, the cluster's block count as the length). The other block
+    /// must have started and not exited while it is used: `cluster_sync()` before the first and
+    /// after the last access, as in CUDA.
+    pub fn map_shared_rank<T: DeviceType>(smem: &T, rank: u32) -> &T = custom(
+        Custom::MapSharedRank { mapa: &MAPA, nctarank: &cluster_nctarank::ENTRY, writes: false },
+        entries = ::core::slice::from_ref(&MAPA),
+    );
+    /// `map_shared_rank` for writing (`st.shared::cluster`, and the atomics that take `&mut`):
+    /// `*map_shared_rank_mut(&mut hist[b], rank) = v`, `atomic_add(&mut remote[b], 1)`.
+    pub fn map_shared_rank_mut<T: DeviceType>(smem: &mut T, rank: u32) -> &mut T = custom(
+        Custom::MapSharedRank { mapa: &MAPA, nctarank: &cluster_nctarank::ENTRY, writes: true }
+    );
     /// `cudaTriggerProgrammaticLaunchCompletion()` (`griddepcontrol.launch_dependents`): this
     /// block no longer holds back a programmatic dependent launch of the next kernel on the
     /// stream; once every block has triggered (or exited) the secondary may start. Writes after
