@@ -3,6 +3,7 @@
 //! outputs and compares against the reference; tests, example binaries and benchmarks share them.
 
 pub mod clock;
+pub mod cluster_histogram;
 pub mod cluster_sum;
 pub mod corpus;
 pub mod fence_reduction;

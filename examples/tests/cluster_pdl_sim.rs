@@ -4,7 +4,7 @@
 
 use ferrocuda::host_runtime::{Error, LaunchError};
 use ferrocuda::prelude::*;
-use ferrocuda_examples::{cluster_sum, pdl_pair};
+use ferrocuda_examples::{cluster_histogram, cluster_sum, pdl_pair};
 
 fn sim90() -> Device {
     Device::simulator_with_arch(90).unwrap()
@@ -35,6 +35,11 @@ fn cluster_sum_refuses_a_grid_of_partial_clusters() {
 }
 
 #[test]
+fn cluster_histogram_sim() {
+    cluster_histogram::check_all(&sim90(), false).unwrap();
+}
+
+#[test]
 fn pdl_pair_sim() {
     pdl_pair::check(&sim90(), 5000).unwrap();
 }
@@ -60,5 +65,6 @@ fn cluster_and_pdl_examples_gpu() {
     let Some(dev) = gpu90() else { return };
     cluster_sum::check_all(&dev).unwrap();
     cluster_sum::check(&dev, 4096, Some(8)).unwrap();
+    cluster_histogram::check_all(&dev, true).unwrap();
     pdl_pair::check(&dev, 1 << 22).unwrap();
 }
