@@ -42,6 +42,7 @@ fn cluster_histogram_sim() {
 #[test]
 fn pdl_pair_sim() {
     pdl_pair::check(&sim90(), 5000).unwrap();
+    pdl_pair::check_chain(&sim90(), 1000, 10).unwrap();
 }
 
 fn gpu90() -> Option<Device> {
@@ -67,6 +68,7 @@ fn cluster_and_pdl_examples_gpu() {
     cluster_sum::check(&dev, 4096, Some(8)).unwrap();
     cluster_histogram::check_all(&dev, true).unwrap();
     pdl_pair::check(&dev, 1 << 22).unwrap();
+    pdl_pair::check_chain(&dev, 1 << 16, 100).unwrap();
 }
 
 /// The cluster kernels' IR (cluster attributes, `Space::Cluster` accesses, cluster atomics and
