@@ -114,7 +114,7 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
             max: dev.max_shared_optin,
         });
     }
-    crate::launch_cluster::validate_attrs(cfg, dev, func)
+    crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)
 }
 
 #[cfg(test)]
@@ -283,6 +283,38 @@ mod tests {
             validate(&cfg((1, 1, 1), (32, 1, 1), 192448), &H100, &f),
             Ok(())
         );
+    }
+
+    /// The cluster and PDL rules (`launch_cluster`) are part of every launch's validation, with
+    /// the device's arch and the function's compile-time cluster shape.
+    #[test]
+    fn validation_includes_the_cluster_rules() {
+        let c = cfg((6, 1, 1), (32, 1, 1), 0);
+        assert_eq!(
+            check(c.cluster_dim((4, 1, 1))),
+            Err(LaunchError::GridNotClusterMultiple {
+                axis: 'x',
+                grid: 6,
+                cluster: 4
+            })
+        );
+        let fixed = FuncLimits {
+            required_cluster: Some([4, 1, 1]),
+            ..FuncLimits::default()
+        };
+        assert!(matches!(
+            validate(&c, &H100, &fixed),
+            Err(LaunchError::GridNotClusterMultiple { .. })
+        ));
+        let a100 = Limits { sm: 80, ..H100 };
+        assert!(matches!(
+            validate(
+                &c.programmatic_stream_serialization(),
+                &a100,
+                &FuncLimits::default()
+            ),
+            Err(LaunchError::NeedsSm90 { sm: 80, .. })
+        ));
     }
 
     #[test]

@@ -5,14 +5,12 @@
 
 use kernel_std::api::Dim3;
 
-use crate::launch_config::LaunchConfig;
-
 /// The attributes of one launch that `<<<..>>>` cannot say. `LaunchAttrs::default()` (also
 /// `LaunchAttrs::NONE`) is an ordinary launch.
 ///
 /// Checked before the driver with the rest of the configuration (`crate::launch::validate`): a
 /// cluster needs sm_90, no zero extent, a grid that is a whole number of clusters, at most 8 blocks
-/// (16 with [`LaunchConfig::non_portable_cluster_size`]), and the kernel's own
+/// (16 with [`LaunchConfig::non_portable_cluster_size`](crate::LaunchConfig::non_portable_cluster_size)), and the kernel's own
 /// `#[kernel(cluster_dims(..))]` when it has one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LaunchAttrs {
@@ -40,29 +38,5 @@ impl LaunchAttrs {
     /// Whether any attribute is set (the launch then needs `cuLaunchKernelEx`).
     pub fn any(&self) -> bool {
         *self != LaunchAttrs::NONE
-    }
-}
-
-impl LaunchConfig {
-    /// This launch in clusters of `dim` blocks (`cudaLaunchAttributeClusterDimension`):
-    /// `LaunchConfig::for_elements(n, 256).cluster_dim((2, 1, 1))`.
-    pub fn cluster_dim(mut self, dim: impl Into<Dim3>) -> Self {
-        self.attrs.cluster = Some(dim.into());
-        self
-    }
-
-    /// Allows a cluster of more than 8 (up to 16) blocks, which the driver refuses unless the
-    /// function opts in (`cudaFuncAttributeNonPortableClusterSizeAllowed`).
-    pub fn non_portable_cluster_size(mut self) -> Self {
-        self.attrs.non_portable_cluster = true;
-        self
-    }
-
-    /// Launches this kernel as the secondary of a programmatic dependent launch
-    /// (`cudaLaunchAttributeProgrammaticStreamSerialization`): it may overlap the end of the
-    /// kernel before it on the stream. See [`LaunchAttrs::programmatic_serialization`].
-    pub fn programmatic_stream_serialization(mut self) -> Self {
-        self.attrs.programmatic_serialization = true;
-        self
     }
 }

@@ -5,7 +5,6 @@
 
 use kernel_std::api::Dim3;
 
-use crate::launch::{FuncLimits, Limits};
 use crate::launch_config::LaunchConfig;
 use crate::launch_error::LaunchError;
 
@@ -14,40 +13,43 @@ pub(crate) const PORTABLE_CLUSTER: u64 = 8;
 /// Blocks per cluster with the non-portable opt-in (H100).
 pub(crate) const MAX_CLUSTER: u32 = 16;
 
-/// The cluster shape a launch runs with: its own, else the kernel's compile-time one, else none.
-pub(crate) fn effective_cluster(cfg: &LaunchConfig, func: &FuncLimits) -> Option<[u32; 3]> {
-    cfg.attrs
-        .cluster
-        .map(|d| [d.x, d.y, d.z])
-        .or(func.required_cluster)
+/// The cluster shape a launch runs with: its own, else the kernel's compile-time one
+/// (`required`), else none.
+pub(crate) fn effective_cluster(
+    cfg: &LaunchConfig,
+    required: Option<[u32; 3]>,
+) -> Option<[u32; 3]> {
+    cfg.attrs.cluster.map(|d| [d.x, d.y, d.z]).or(required)
 }
 
-/// The attribute rules of `validate` (called after the block, grid and shared-memory checks).
+/// The attribute rules of `launch::validate` (after the block, grid and shared-memory checks):
+/// for a device of compute capability `sm` and a function compiled for cluster shape
+/// `required`.
 pub(crate) fn validate_attrs(
     cfg: &LaunchConfig,
-    dev: &Limits,
-    func: &FuncLimits,
+    sm: u32,
+    required: Option<[u32; 3]>,
 ) -> Result<(), LaunchError> {
-    if cfg.attrs.programmatic_serialization && dev.sm < 90 {
+    if cfg.attrs.programmatic_serialization && sm < 90 {
         return Err(LaunchError::NeedsSm90 {
             what: "programmatic dependent launches",
-            sm: dev.sm,
+            sm,
         });
     }
-    let Some(c) = effective_cluster(cfg, func) else {
+    let Some(c) = effective_cluster(cfg, required) else {
         return Ok(());
     };
     let dim = Dim3::new(c[0], c[1], c[2]);
     if c.contains(&0) {
         return Err(LaunchError::ZeroCluster { cluster: dim });
     }
-    if dev.sm < 90 {
+    if sm < 90 {
         return Err(LaunchError::NeedsSm90 {
             what: "thread block clusters",
-            sm: dev.sm,
+            sm,
         });
     }
-    if let (Some(want), Some(_)) = (func.required_cluster, cfg.attrs.cluster) {
+    if let (Some(want), Some(_)) = (required, cfg.attrs.cluster) {
         if want != c {
             return Err(LaunchError::ClusterShape {
                 cluster: dim,
@@ -81,17 +83,15 @@ pub(crate) fn validate_attrs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::launch::validate;
 
-    const H100: Limits = Limits {
-        max_threads_per_block: 1024,
-        max_block: [1024, 1024, 64],
-        max_grid: [i32::MAX as u32, 65535, 65535],
-        max_shared_optin: 232448,
-        default_shared: 49152,
-        sm: 90,
-    };
-    const A100: Limits = Limits { sm: 80, ..H100 };
+    /// Compute capabilities of an H100 and an A100.
+    const H100: u32 = 90;
+    const A100: u32 = 80;
+
+    /// The rules for a device of `sm` and a function compiled for `required`.
+    fn validate(c: &LaunchConfig, sm: u32, required: Option<[u32; 3]>) -> Result<(), LaunchError> {
+        validate_attrs(c, sm, required)
+    }
 
     fn grid(x: u32, y: u32) -> LaunchConfig {
         LaunchConfig {
@@ -101,14 +101,11 @@ mod tests {
     }
 
     fn check(c: LaunchConfig) -> Result<(), LaunchError> {
-        validate(&c, &H100, &FuncLimits::default())
+        validate(&c, H100, None)
     }
 
-    fn compiled_for(c: [u32; 3]) -> FuncLimits {
-        FuncLimits {
-            required_cluster: Some(c),
-            ..FuncLimits::default()
-        }
+    fn compiled_for(c: [u32; 3]) -> Option<[u32; 3]> {
+        Some(c)
     }
 
     #[test]
@@ -126,13 +123,13 @@ mod tests {
         );
         // The compile-time shape alone, or repeated by the launch.
         let f = compiled_for([4, 1, 1]);
-        assert_eq!(validate(&grid(8, 1), &H100, &f), Ok(()));
+        assert_eq!(validate(&grid(8, 1), H100, f), Ok(()));
         assert_eq!(
-            validate(&grid(8, 1).cluster_dim((4, 1, 1)), &H100, &f),
+            validate(&grid(8, 1).cluster_dim((4, 1, 1)), H100, f),
             Ok(())
         );
-        assert_eq!(effective_cluster(&grid(8, 1), &f), Some([4, 1, 1]));
-        assert_eq!(effective_cluster(&grid(8, 1), &FuncLimits::default()), None);
+        assert_eq!(effective_cluster(&grid(8, 1), f), Some([4, 1, 1]));
+        assert_eq!(effective_cluster(&grid(8, 1), None), None);
     }
 
     #[test]
@@ -155,7 +152,7 @@ mod tests {
         );
         // The compile-time shape counts too.
         assert_eq!(
-            validate(&grid(6, 1), &H100, &compiled_for([4, 1, 1])),
+            validate(&grid(6, 1), H100, compiled_for([4, 1, 1])),
             Err(LaunchError::GridNotClusterMultiple {
                 axis: 'x',
                 grid: 6,
@@ -205,29 +202,29 @@ mod tests {
 
     #[test]
     fn clusters_and_pdl_need_sm90() {
-        let f = FuncLimits::default();
+        let f = None;
         assert_eq!(
-            validate(&grid(8, 1).cluster_dim((2, 1, 1)), &A100, &f),
+            validate(&grid(8, 1).cluster_dim((2, 1, 1)), A100, f),
             Err(LaunchError::NeedsSm90 {
                 what: "thread block clusters",
                 sm: 80
             })
         );
         assert_eq!(
-            validate(&grid(8, 1), &A100, &compiled_for([2, 1, 1])),
+            validate(&grid(8, 1), A100, compiled_for([2, 1, 1])),
             Err(LaunchError::NeedsSm90 {
                 what: "thread block clusters",
                 sm: 80
             })
         );
         assert_eq!(
-            validate(&grid(8, 1).programmatic_stream_serialization(), &A100, &f),
+            validate(&grid(8, 1).programmatic_stream_serialization(), A100, f),
             Err(LaunchError::NeedsSm90 {
                 what: "programmatic dependent launches",
                 sm: 80
             })
         );
-        assert_eq!(validate(&grid(8, 1), &A100, &f), Ok(()));
+        assert_eq!(validate(&grid(8, 1), A100, f), Ok(()));
     }
 
     #[test]
@@ -235,8 +232,8 @@ mod tests {
         assert_eq!(
             validate(
                 &grid(8, 1).cluster_dim((2, 1, 1)),
-                &H100,
-                &compiled_for([4, 1, 1])
+                H100,
+                compiled_for([4, 1, 1])
             ),
             Err(LaunchError::ClusterShape {
                 cluster: Dim3::new(2, 1, 1),

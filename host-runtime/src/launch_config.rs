@@ -108,6 +108,30 @@ impl LaunchConfig {
     }
 }
 
+impl LaunchConfig {
+    /// This launch in clusters of `dim` blocks (`cudaLaunchAttributeClusterDimension`):
+    /// `LaunchConfig::for_elements(n, 256).cluster_dim((2, 1, 1))`.
+    pub fn cluster_dim(mut self, dim: impl Into<Dim3>) -> Self {
+        self.attrs.cluster = Some(dim.into());
+        self
+    }
+
+    /// Allows a cluster of more than 8 (up to 16) blocks, which the driver refuses unless the
+    /// function opts in (`cudaFuncAttributeNonPortableClusterSizeAllowed`).
+    pub fn non_portable_cluster_size(mut self) -> Self {
+        self.attrs.non_portable_cluster = true;
+        self
+    }
+
+    /// Launches this kernel as the secondary of a programmatic dependent launch
+    /// (`cudaLaunchAttributeProgrammaticStreamSerialization`): it may overlap the end of the
+    /// kernel before it on the stream. See [`LaunchAttrs::programmatic_serialization`].
+    pub fn programmatic_stream_serialization(mut self) -> Self {
+        self.attrs.programmatic_serialization = true;
+        self
+    }
+}
+
 /// Blocks of `block` threads covering `n` elements, at least one.
 fn blocks_for(n: u64, block: u32) -> u64 {
     n.div_ceil(u64::from(block)).max(1)

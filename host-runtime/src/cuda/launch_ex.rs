@@ -91,7 +91,7 @@ impl CudaFunction {
     /// Raises `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED` once, when a launch opted in
     /// to a cluster of more than 8 blocks.
     pub(super) fn allow_cluster_size(&self, cfg: &LaunchConfig) -> Result<()> {
-        let big = effective_cluster(cfg, &self.limits)
+        let big = effective_cluster(cfg, self.limits.required_cluster)
             .is_some_and(|c| c.iter().map(|&v| u64::from(v)).product::<u64>() > 8);
         if !big || self.non_portable_cluster.load(Ordering::Relaxed) {
             return Ok(());
