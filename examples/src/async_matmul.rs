@@ -144,6 +144,7 @@ pub fn run(
         grid: Dim3::new((n / tile) as u32, (m / tile) as u32, 1),
         block: Dim3::new(tile as u32, tile as u32, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     let (kk, nn) = (k as u32, n as u32);
     macro_rules! pipelined {

@@ -65,6 +65,7 @@ pub fn run(dev: &Device, blocks: usize) -> ferrocuda::host_runtime::Result<(Vec<
         grid: Dim3::new(blocks as u32, 1, 1),
         block: Dim3::new(BLOCK, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     timed_reduction::launch(&stream, cfg, &din, &mut out, &mut timer)?;
     Ok((out.to_vec()?, timer.to_vec()?))

@@ -5,10 +5,13 @@
 pub mod async_barriers;
 pub mod async_matmul;
 pub mod clock;
+pub mod cluster_histogram;
+pub mod cluster_sum;
 pub mod corpus;
 pub mod fence_reduction;
 pub mod histogram;
 pub mod launch;
+pub mod pdl_pair;
 pub mod reduction;
 pub mod registry;
 pub mod reverse;

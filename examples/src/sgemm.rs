@@ -101,6 +101,7 @@ pub fn config(m: u32, n: u32) -> LaunchConfig {
         grid: Dim3::new(n / BN, m / BM, 1),
         block: Dim3::new(256, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     }
 }
 

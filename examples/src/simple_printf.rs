@@ -48,6 +48,7 @@ pub fn config() -> LaunchConfig {
         grid: Dim3::new(2, 2, 1),
         block: Dim3::new(2, 2, 2),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     }
 }
 

@@ -50,6 +50,7 @@ pub fn config(w: u32, h: u32) -> LaunchConfig {
         grid: Dim3::new(w.div_ceil(32), h.div_ceil(32), 1),
         block: Dim3::new(32, ROWS, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     }
 }
 
@@ -86,6 +87,7 @@ pub fn check_wrong_block(dev: &Device) -> Result<(), String> {
         grid: Dim3::new(2, 2, 1),
         block: Dim3::new(16, 16, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     match transpose::launch::<32>(&stream, cfg, &mut dout, &din, w, h) {
         Err(ferrocuda::host_runtime::Error::InvalidLaunch(

@@ -147,6 +147,7 @@ pub fn config(m: usize, n: usize) -> LaunchConfig {
         grid: Dim3::new((n / TILE) as u32, (m / TILE) as u32, 1),
         block: Dim3::new(256, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     }
 }
 

@@ -25,6 +25,8 @@ pub struct Limits {
     pub max_shared_optin: u32,
     /// Shared memory per block without opting in.
     pub default_shared: u32,
+    /// Compute capability as `major * 10 + minor` (clusters and PDL need 90).
+    pub sm: u32,
 }
 
 impl Limits {
@@ -36,6 +38,7 @@ impl Limits {
             max_grid: p.max_grid_dim,
             max_shared_optin: p.shared_mem_per_block_optin.max(p.shared_mem_per_block),
             default_shared: p.shared_mem_per_block,
+            sm: p.sm(),
         }
     }
 }
@@ -49,6 +52,9 @@ pub struct FuncLimits {
     pub static_shared: u32,
     /// The block shape the function was compiled for (`#[kernel(block_dim(..))]`, `.reqntid`).
     pub required_block: Option<[u32; 3]>,
+    /// The cluster shape the function was compiled for (`#[kernel(cluster_dims(..))]`,
+    /// `.reqnctapercluster`).
+    pub required_cluster: Option<[u32; 3]>,
 }
 
 /// Checks a configuration against device and function limits without calling the driver.
@@ -108,7 +114,7 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
             max: dev.max_shared_optin,
         });
     }
-    Ok(())
+    crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)
 }
 
 #[cfg(test)]
@@ -121,6 +127,7 @@ mod tests {
         max_grid: [i32::MAX as u32, 65535, 65535],
         max_shared_optin: 232448,
         default_shared: 49152,
+        sm: 90,
     };
 
     fn cfg(grid: (u32, u32, u32), block: (u32, u32, u32), smem: u32) -> LaunchConfig {
@@ -128,6 +135,7 @@ mod tests {
             grid: Dim3::new(grid.0, grid.1, grid.2),
             block: Dim3::new(block.0, block.1, block.2),
             shared_mem_bytes: smem,
+            attrs: Default::default(),
         }
     }
 
@@ -261,6 +269,7 @@ mod tests {
             max_threads_per_block: 1024,
             static_shared: 40000,
             required_block: None,
+            required_cluster: None,
         };
         assert_eq!(
             validate(&cfg((1, 1, 1), (32, 1, 1), 200000), &H100, &f),
@@ -274,6 +283,38 @@ mod tests {
             validate(&cfg((1, 1, 1), (32, 1, 1), 192448), &H100, &f),
             Ok(())
         );
+    }
+
+    /// The cluster and PDL rules (`launch_cluster`) are part of every launch's validation, with
+    /// the device's arch and the function's compile-time cluster shape.
+    #[test]
+    fn validation_includes_the_cluster_rules() {
+        let c = cfg((6, 1, 1), (32, 1, 1), 0);
+        assert_eq!(
+            check(c.cluster_dim((4, 1, 1))),
+            Err(LaunchError::GridNotClusterMultiple {
+                axis: 'x',
+                grid: 6,
+                cluster: 4
+            })
+        );
+        let fixed = FuncLimits {
+            required_cluster: Some([4, 1, 1]),
+            ..FuncLimits::default()
+        };
+        assert!(matches!(
+            validate(&c, &H100, &fixed),
+            Err(LaunchError::GridNotClusterMultiple { .. })
+        ));
+        let a100 = Limits { sm: 80, ..H100 };
+        assert!(matches!(
+            validate(
+                &c.programmatic_stream_serialization(),
+                &a100,
+                &FuncLimits::default()
+            ),
+            Err(LaunchError::NeedsSm90 { sm: 80, .. })
+        ));
     }
 
     #[test]

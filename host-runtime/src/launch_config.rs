@@ -2,6 +2,7 @@
 
 use kernel_std::api::Dim3;
 
+use crate::launch_attrs::LaunchAttrs;
 use crate::launch_error::LaunchError;
 
 /// Grid, block and dynamic shared memory of one launch (`<<<grid, block, shared_mem_bytes>>>`).
@@ -41,6 +42,7 @@ use crate::launch_error::LaunchError;
 ///         grid: Dim3::new(8, 1, 1),
 ///         block: Dim3::new(64, 1, 1),
 ///         shared_mem_bytes: 64 * 4,
+///         attrs: Default::default(),
 ///     };
 ///     reverse_runs::launch(&s, cfg, &mut x)?;
 ///     let got = x.to_vec()?;
@@ -71,6 +73,10 @@ pub struct LaunchConfig {
     /// Dynamic shared memory per block in bytes (`extern __shared__`); above 48 KiB the runtime
     /// opts the kernel in automatically.
     pub shared_mem_bytes: u32,
+    /// Clusters and programmatic dependent launch (`cudaLaunchKernelEx`'s attributes); the
+    /// builders [`LaunchConfig::cluster_dim`] and
+    /// [`LaunchConfig::programmatic_stream_serialization`] set them.
+    pub attrs: LaunchAttrs,
 }
 
 impl LaunchConfig {
@@ -85,6 +91,7 @@ impl LaunchConfig {
             grid: Dim3::new(u32::try_from(blocks).unwrap_or(u32::MAX), 1, 1),
             block: Dim3::new(block, 1, 1),
             shared_mem_bytes: 0,
+            attrs: LaunchAttrs::NONE,
         }
     }
 
@@ -98,6 +105,30 @@ impl LaunchConfig {
         }
         grid_for_elements(n as u64, block, u32::MAX)?;
         Ok(LaunchConfig::for_elements(n, block))
+    }
+}
+
+impl LaunchConfig {
+    /// This launch in clusters of `dim` blocks (`cudaLaunchAttributeClusterDimension`):
+    /// `LaunchConfig::for_elements(n, 256).cluster_dim((2, 1, 1))`.
+    pub fn cluster_dim(mut self, dim: impl Into<Dim3>) -> Self {
+        self.attrs.cluster = Some(dim.into());
+        self
+    }
+
+    /// Allows a cluster of more than 8 (up to 16) blocks, which the driver refuses unless the
+    /// function opts in (`cudaFuncAttributeNonPortableClusterSizeAllowed`).
+    pub fn non_portable_cluster_size(mut self) -> Self {
+        self.attrs.non_portable_cluster = true;
+        self
+    }
+
+    /// Launches this kernel as the secondary of a programmatic dependent launch
+    /// (`cudaLaunchAttributeProgrammaticStreamSerialization`): it may overlap the end of the
+    /// kernel before it on the stream. See [`LaunchAttrs::programmatic_serialization`].
+    pub fn programmatic_stream_serialization(mut self) -> Self {
+        self.attrs.programmatic_serialization = true;
+        self
     }
 }
 
@@ -153,6 +184,7 @@ mod tests {
             max_grid: [i32::MAX as u32, 65535, 65535],
             max_shared_optin: 48 << 10,
             default_shared: 48 << 10,
+            sm: 80,
         };
         assert!(matches!(
             validate(&c, &limits, &FuncLimits::default()),

@@ -92,4 +92,52 @@ pub enum LaunchError {
         /// Argument pointers passed.
         got: usize,
     },
+    /// A cluster extent is zero.
+    #[error("cluster {cluster:?} has a zero dimension")]
+    ZeroCluster {
+        /// The requested cluster shape.
+        cluster: Dim3,
+    },
+    /// Clusters (or programmatic dependent launch) on a device older than sm_90.
+    #[error("{what} need compute capability 9.0; this device is sm_{sm}")]
+    NeedsSm90 {
+        /// `"thread block clusters"` or `"programmatic dependent launches"`.
+        what: &'static str,
+        /// The device's `major * 10 + minor`.
+        sm: u32,
+    },
+    /// A grid extent that is not a whole number of clusters along the same axis.
+    #[error("grid {axis} = {grid} is not a multiple of the cluster's {axis} = {cluster}")]
+    GridNotClusterMultiple {
+        /// `'x'`, `'y'` or `'z'`.
+        axis: char,
+        /// The grid's extent.
+        grid: u32,
+        /// The cluster's extent.
+        cluster: u32,
+    },
+    /// More than 8 blocks per cluster without [`LaunchConfig::non_portable_cluster_size`].
+    ///
+    /// [`LaunchConfig::non_portable_cluster_size`]: crate::LaunchConfig::non_portable_cluster_size
+    #[error("a cluster of {blocks} blocks is above the portable 8; opt in with `.non_portable_cluster_size()` (at most 16)")]
+    ClusterNotPortable {
+        /// Blocks per cluster.
+        blocks: u64,
+    },
+    /// More than 16 blocks per cluster: no device schedules that.
+    #[error("a cluster of {blocks} blocks exceeds the limit of {max}")]
+    ClusterTooLarge {
+        /// Blocks per cluster.
+        blocks: u64,
+        /// The most a cluster may hold (16, non-portable).
+        max: u32,
+    },
+    /// The kernel was compiled for one cluster shape (`cluster_dims(..)`) and launched with another.
+    #[error("cluster {cluster:?} is not this kernel's compile-time cluster_dims {required:?}")]
+    ClusterShape {
+        /// The launch's cluster shape.
+        cluster: Dim3,
+        /// The shape the kernel was compiled for.
+        required: Dim3,
+    },
 }

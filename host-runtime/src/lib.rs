@@ -29,6 +29,8 @@ pub mod kernel_cache;
 pub mod kernel_handle;
 pub mod launch;
 pub mod launch_api;
+pub mod launch_attrs;
+mod launch_cluster;
 pub mod launch_config;
 mod launch_error;
 pub mod managed;
@@ -56,6 +58,7 @@ pub use kernel_handle::{
 };
 pub use launch::LaunchError;
 pub use launch_api::{InstanceKey, KernelSlice, KernelSliceMut, SliceArg};
+pub use launch_attrs::LaunchAttrs;
 pub use launch_config::LaunchConfig;
 pub use managed::{Advice, Location, ManagedBuffer};
 pub use memory::{DeviceBuffer, DeviceView, DeviceViewMut};

@@ -15,6 +15,23 @@ impl Function {
     pub fn max_active_blocks_per_sm(&self, block: u32, dyn_shared: u32) -> Result<u32> {
         self.inner.max_active_blocks_per_sm(block, dyn_shared)
     }
+
+    /// `cudaOccupancyMaxActiveClusters`: how many clusters of `cfg`'s shape (its
+    /// [`LaunchConfig::cluster_dim`], or the kernel's compile-time `cluster_dims`) can be resident
+    /// on the device at once with `cfg`'s block and shared memory. 0 means such a launch cannot
+    /// run. The configuration is validated first (sm_90, cluster size and shape).
+    pub fn max_active_clusters(&self, cfg: &LaunchConfig) -> Result<u32> {
+        self.inner.validate_for_query(cfg)?;
+        self.inner.max_active_clusters(cfg)
+    }
+
+    /// `cudaOccupancyMaxPotentialClusterSize`: the most blocks a cluster of this function may hold
+    /// with `cfg`'s grid, block and shared memory (8 portably; up to 16 after
+    /// [`LaunchConfig::non_portable_cluster_size`]).
+    pub fn max_potential_cluster_size(&self, cfg: &LaunchConfig) -> Result<u32> {
+        self.inner.validate_for_query(cfg)?;
+        self.inner.max_potential_cluster_size(cfg)
+    }
 }
 
 impl LaunchConfig {
@@ -35,6 +52,7 @@ impl LaunchConfig {
             grid: Dim3::new(blocks, 1, 1),
             block: Dim3::new(block, 1, 1),
             shared_mem_bytes: dyn_shared,
+            attrs: Default::default(),
         })
     }
 }

@@ -41,6 +41,7 @@ use crate::{Device, DeviceBuffer, Error, Result, Stream};
 ///         grid: Dim3::new(1, height as u32, 1),
 ///         block: Dim3::new(32, 1, 1),
 ///         shared_mem_bytes: 0,
+///         attrs: Default::default(),
 ///     };
 ///     add_row_index::launch(&s, cfg, a.pitch_elems() as u32, width as u32, &mut a)?;
 ///     let dense = a.to_vec()?; // dense rows out

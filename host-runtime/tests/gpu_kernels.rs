@@ -49,6 +49,7 @@ fn invalid_launches_are_rejected_before_the_driver() {
                 grid,
                 block,
                 shared_mem_bytes: smem,
+                attrs: Default::default(),
             },
             &mut [],
         )
@@ -120,6 +121,7 @@ fn large_dynamic_shared_memory_is_opted_in_automatically() {
             grid: Dim3::new(1, 1, 1),
             block: Dim3::new(32, 1, 1),
             shared_mem_bytes: bytes,
+            attrs: Default::default(),
         };
         unsafe { f.launch_raw(&s, cfg, &mut args) }.unwrap_or_else(|e| panic!("{bytes} B: {e}"));
         s.synchronize().unwrap();

@@ -20,6 +20,7 @@ fn launch_panic(f: &host_runtime::Function, s: &Stream, victim: u32) {
         grid: Dim3::new(4, 1, 1),
         block: Dim3::new(64, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     unsafe { f.launch_raw(s, cfg, &mut args) }.unwrap();
 }

@@ -176,6 +176,7 @@ fn launches_are_validated() {
         grid: Dim3::new(1, 1, 1),
         block: Dim3::new(64, 32, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     let e = fill::launch(&s, cfg, 1.0f32, &mut y).unwrap_err();
     assert!(
@@ -429,6 +430,7 @@ fn pitched_memory_on_the_simulator() {
             grid: Dim3::new(h as u32, 1, 1),
             block: Dim3::new(512, 1, 1),
             shared_mem_bytes: 0,
+            attrs: Default::default(),
         },
         &mut p,
         w as u32,

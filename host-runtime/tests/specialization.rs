@@ -102,6 +102,7 @@ fn each_block_shape_gets_its_own_variant_with_a_constant_block_dim() {
             grid: Dim3::new((n / per_block) as u32, 1, 1),
             block: block(x, y),
             shared_mem_bytes: 0,
+            attrs: Default::default(),
         };
         reverse_blocks::launch(&s, cfg, &mut dout, &din).unwrap();
         assert_eq!(dout.to_vec().unwrap(), reversed(&inp, per_block), "{x}x{y}");

@@ -51,6 +51,7 @@ fn attributes() {
         min_blocks: Some(2),
         max_registers: None,
         block_dim: None,
+        cluster_dims: None,
     };
     let p = check(&k);
     assert_line(&p, ".maxntid 256, 1, 1");
@@ -60,6 +61,7 @@ fn attributes() {
         min_blocks: None,
         max_registers: Some(32),
         block_dim: None,
+        cluster_dims: None,
     };
     let all = check_on(&k, &[80]);
     assert_line(&all[0].1, ".maxnreg 32");

@@ -70,6 +70,9 @@ pub struct KernelAttrs {
     pub max_registers: Option<u32>,
     /// `.reqntid`: the only block shape the kernel launches with (`#[kernel(block_dim(x, y, z))]`).
     pub block_dim: Option<[u32; 3]>,
+    /// `.reqnctapercluster`: the thread block cluster shape the kernel launches with
+    /// (`#[kernel(cluster_dims(x, y, z))]`, CUDA's `__cluster_dims__`).
+    pub cluster_dims: Option<[u32; 3]>,
     /// `#[kernel(overflow_checks = true|false)]`: integer overflow checks for the kernel and every
     /// device function inlined into it, whatever their crates' profiles (`None`: each function
     /// follows its own `FnDef::overflow_checks`).
@@ -87,6 +90,7 @@ impl Default for KernelAttrs {
             min_blocks: None,
             max_registers: None,
             block_dim: None,
+            cluster_dims: None,
             overflow_checks: None,
             specialize: true,
         }
@@ -756,6 +760,15 @@ pub enum Custom {
     ConstIndex(&'static [IntrinsicDef]),
     /// `memcpy_async`'s forms: a `cp.async` from a global reference to a shared one.
     AsyncCopy(AsyncCopyForm, &'static AsyncCopyEntries),
+    /// `map_shared_rank(r, rank)` (`writes`: `map_shared_rank_mut`): the memory `r` points at in
+    /// this block's shared memory, in the block of rank `rank` of the cluster (distributed shared
+    /// memory, `cluster.map_shared_rank`). `rank` is bounds-checked against `nctarank` (the entry
+    /// reading the cluster's block count), then `mapa` maps the address.
+    MapSharedRank {
+        mapa: &'static IntrinsicDef,
+        nctarank: &'static IntrinsicDef,
+        writes: bool,
+    },
 }
 
 /// Which `memcpy_async` a [`Custom::AsyncCopy`] call is.

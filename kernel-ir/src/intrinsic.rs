@@ -6,6 +6,11 @@
 
 use crate::ty::{Space, Ty};
 
+/// In the simulator a distributed shared memory address (`Space::Cluster`, what `mapa` returns)
+/// is the target block's rank shifted left by this, plus the offset in its shared memory (below
+/// 16 MiB, far above any block's).
+pub const CLUSTER_RANK_SHIFT: u32 = 24;
+
 /// How the simulator's scheduler must treat an intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -15,6 +20,10 @@ pub enum Class {
     /// One with results (`__syncthreads_count`...) gives `sim_warp` to the simulator, which calls it
     /// once with every thread of the block (indexed by linear thread id) when they meet.
     Barrier,
+    /// A thread block cluster barrier (`barrier.cluster.wait`, sm_90): as `Barrier`, for every
+    /// thread of every block of the cluster. The simulator runs the cluster's blocks together
+    /// and parks each at it until the whole cluster meets.
+    ClusterBarrier,
     /// A warp collective: the scheduler gathers the participating lanes, then calls `sim_warp`.
     Warp,
     /// Touches memory or ordering (atomics, fences): `sim` gets memory access through `SimEnv`.
@@ -27,6 +36,11 @@ pub trait SimEnv {
     fn block_idx(&self) -> [u32; 3];
     fn block_dim(&self) -> [u32; 3];
     fn grid_dim(&self) -> [u32; 3];
+    /// Blocks per thread block cluster along each axis (`%cluster_nctaid`). A launch without
+    /// clusters is one of 1x1x1 clusters, as on the GPU (the default).
+    fn cluster_dim(&self) -> [u32; 3] {
+        [1, 1, 1]
+    }
     /// A monotonic per-thread cycle counter.
     fn clock(&mut self) -> u64;
     /// Reads `bytes` (1, 2, 4 or 8) at `addr` as raw little-endian bits, for `Memory` intrinsics
@@ -130,6 +144,19 @@ pub struct IntrinsicDef {
 }
 
 impl IntrinsicDef {
+    /// The memory space an entry of a `ast::Lowering::Access` family serves: global for a
+    /// 64-bit address (`args[0]`), else distributed shared memory when its PTX names
+    /// `.shared::cluster`, else the block's shared memory.
+    pub fn access_space(&self) -> Space {
+        if self.args.first() != Some(&Ty::U32) {
+            Space::Global
+        } else if self.ptx.contains("shared::cluster") {
+            Space::Cluster
+        } else {
+            Space::Shared
+        }
+    }
+
     /// The registers of the value an entry of a `ast::Lowering::Access` family moves: its results,
     /// or a store's stored value (the arguments after the address).
     pub fn value_lanes(&self) -> &[Ty] {

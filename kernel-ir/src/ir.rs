@@ -551,6 +551,9 @@ pub struct KernelAttrs {
     /// The required block shape (`.reqntid`): launches with any other shape are rejected, so
     /// `block_dim()` is a constant and each thread index has an exact bound.
     pub block_dim: Option<[u32; 3]>,
+    /// The required cluster shape (`.reqnctapercluster`, `#[kernel(cluster_dims(..))]`): launches
+    /// run in clusters of exactly this many blocks.
+    pub cluster_dims: Option<[u32; 3]>,
 }
 
 impl Kernel {

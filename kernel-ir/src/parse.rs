@@ -307,6 +307,17 @@ impl<'a> Parser<'a> {
                         .collect::<Res<_>>()?;
                     a.block_dim = Some(dims.try_into().map_err(|_| "expected three dimensions")?);
                 }
+                "cluster_dims" => {
+                    let dims: Vec<u32> = val
+                        .strip_prefix('(')
+                        .and_then(|v| v.strip_suffix(')'))
+                        .ok_or("expected `(x,y,z)`")?
+                        .split(',')
+                        .map(number)
+                        .collect::<Res<_>>()?;
+                    a.cluster_dims =
+                        Some(dims.try_into().map_err(|_| "expected three dimensions")?);
+                }
                 "max_threads" => a.max_threads = Some(number(val)?),
                 "min_blocks" => a.min_blocks = Some(number(val)?),
                 "max_registers" => a.max_registers = Some(number(val)?),
@@ -788,6 +799,7 @@ fn space_named(s: &str) -> Res<Space> {
         "global" => Space::Global,
         "shared" => Space::Shared,
         "local" => Space::Local,
+        "cluster" => Space::Cluster,
         _ => return Err(format!("unknown memory space `{s}`")),
     })
 }

@@ -97,6 +97,7 @@ fn space_name(s: Space) -> &'static str {
         Space::Global => "global",
         Space::Shared => "shared",
         Space::Local => "local",
+        Space::Cluster => "cluster",
     }
 }
 
@@ -366,10 +367,14 @@ impl fmt::Display for Kernel {
             || a.min_blocks.is_some()
             || a.max_registers.is_some()
             || a.block_dim.is_some()
+            || a.cluster_dims.is_some()
         {
             let mut parts = Vec::new();
             if let Some([x, y, z]) = a.block_dim {
                 parts.push(format!("block_dim=({x},{y},{z})"));
+            }
+            if let Some([x, y, z]) = a.cluster_dims {
+                parts.push(format!("cluster_dims=({x},{y},{z})"));
             }
             if let Some(n) = a.max_threads {
                 parts.push(format!("max_threads={n}"));

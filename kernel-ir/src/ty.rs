@@ -87,7 +87,8 @@ impl Ty {
 }
 
 /// Memory spaces of loads and stores. Addresses are byte addresses: 64-bit generic-width for
-/// `Global`, 32-bit for `Shared` (offsets into the block's shared window) and `Local`.
+/// `Global` and `Local`, 32-bit for `Shared` (offsets into the block's shared window) and
+/// `Cluster`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
     Global,
@@ -95,4 +96,28 @@ pub enum Space {
     /// Thread-private stack memory from `alloca` (64-bit `.local` addresses); fixed-size arrays
     /// are `LocalArray`s instead.
     Local,
+    /// Distributed shared memory (`.shared::cluster`, sm_90): the shared memory of any block of
+    /// the thread block cluster, at 32-bit addresses that `mapa` made from a `Shared` one. The
+    /// own block's memory is in it too, so it may alias `Shared`.
+    Cluster,
+}
+
+impl Space {
+    /// Whether an access in `self` may touch memory an access in `other` touches: the same
+    /// space, or shared memory seen from the block and from the cluster.
+    pub fn may_alias(self, other: Space) -> bool {
+        self == other
+            || matches!(
+                (self, other),
+                (Space::Shared, Space::Cluster) | (Space::Cluster, Space::Shared)
+            )
+    }
+
+    /// The width of its addresses.
+    pub fn addr_ty(self) -> Ty {
+        match self {
+            Space::Global | Space::Local => Ty::U64,
+            Space::Shared | Space::Cluster => Ty::U32,
+        }
+    }
 }

@@ -10,6 +10,8 @@ const KERNEL_ATTR_HELP: &str =
     "supported: `#[kernel]`, `#[kernel(launch_bounds(max_threads = N))]`, \
      `#[kernel(launch_bounds(max_threads = N, min_blocks = M))]`, `#[kernel(max_registers = R)]`, \
      `#[kernel(block_dim(X, Y, Z))]` (the required block shape; Y and Z default to 1), \
+     `#[kernel(cluster_dims(X, Y, Z))]` (the thread block cluster shape, sm_90; Y and Z default \
+     to 1; at most 8 blocks, 16 non-portable), \
      `#[kernel(overflow_checks = true|false)]` (default: on in debug builds, as Rust), \
      `#[kernel(specialize = false)]` (one compiled variant for every launch block shape), \
      several separated by commas";
@@ -21,6 +23,7 @@ pub(crate) struct KernelAttrs {
     pub min_blocks: Option<u32>,
     pub max_registers: Option<u32>,
     pub block_dim: Option<[u32; 3]>,
+    pub cluster_dims: Option<[u32; 3]>,
     pub overflow_checks: Option<bool>,
     /// `specialize = false`: no variants per launch block shape.
     pub specialize: Option<bool>,
@@ -77,6 +80,9 @@ impl KernelAttrs {
             Ok(())
         } else if meta.path.is_ident("block_dim") {
             self.block_dim = Some(block_dim(&meta)?);
+            Ok(())
+        } else if meta.path.is_ident("cluster_dims") {
+            self.cluster_dims = Some(cluster_dims(&meta)?);
             Ok(())
         } else if meta.path.is_ident("max_registers") {
             self.max_registers = Some(positive(&meta, "max_registers", 255)?);
@@ -155,6 +161,43 @@ fn block_dim(meta: &ParseNestedMeta) -> syn::Result<[u32; 3]> {
         return Err(syn::Error::new_spanned(
             &lits,
             "a block has at most 1024 threads",
+        ));
+    }
+    Ok(d)
+}
+
+/// Parses `(X)`, `(X, Y)` or `(X, Y, Z)`: a thread block cluster shape (each axis at least 1, at
+/// most 16 blocks, the non-portable limit; the launch checks the portable 8 and the opt-in).
+fn cluster_dims(meta: &ParseNestedMeta) -> syn::Result<[u32; 3]> {
+    let help = "`cluster_dims` takes one to three integer literals: `cluster_dims(2)` is a 2x1x1 \
+                cluster, at most 16 blocks (8 without the non-portable opt-in at launch)";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(help));
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let lits = content.parse_terminated(LitInt::parse, syn::Token![,])?;
+    if lits.is_empty() || lits.len() > 3 {
+        return Err(meta.error(help));
+    }
+    let mut d = [1u32; 3];
+    for (i, lit) in lits.iter().enumerate() {
+        let v: u32 = lit.base10_parse().unwrap_or(0);
+        if v == 0 || v > 16 {
+            return Err(syn::Error::new_spanned(
+                lit,
+                format!(
+                    "cluster_dims axis {} must be between 1 and 16",
+                    ["x", "y", "z"][i]
+                ),
+            ));
+        }
+        d[i] = v;
+    }
+    if d.iter().product::<u32>() > 16 {
+        return Err(syn::Error::new_spanned(
+            &lits,
+            "a cluster has at most 16 blocks",
         ));
     }
     Ok(d)

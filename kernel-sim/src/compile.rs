@@ -633,6 +633,10 @@ impl Lower<'_> {
                     Class::Barrier if def.rets.is_empty() || def.sim_warp.is_some() => {
                         self.emit(Op::Barrier { call });
                     }
+                    // The scheduler tells the two apart by the call's class.
+                    Class::ClusterBarrier if def.rets.is_empty() => {
+                        self.emit(Op::Barrier { call });
+                    }
                     Class::Warp if def.sim_warp.is_some() => {
                         self.emit(Op::Warp { call });
                     }

@@ -63,6 +63,12 @@ pub(crate) enum Note {
 
 pub(crate) struct Shadow {
     cells: Vec<Cell>,
+    /// The current epoch of each block's shared memory (one per block of the cluster): a block
+    /// barrier starts a new one for its own block's memory, a cluster barrier for every block's.
+    epochs: Vec<u32>,
+    /// Bytes of one block's shared memory (the cells of block `r` follow those of `r - 1`).
+    region: usize,
+    /// The last epoch handed out (epochs are never reused, so a stale cell never matches).
     epoch: u32,
     serial: u32,
     /// Per warp: how many collectives it completed; per thread: the count after its last one.
@@ -74,6 +80,8 @@ impl Shadow {
     pub fn new() -> Self {
         Shadow {
             cells: Vec::new(),
+            epochs: vec![0],
+            region: usize::MAX,
             epoch: 0,
             serial: 0,
             warp_gen: Vec::new(),
@@ -81,21 +89,41 @@ impl Shadow {
         }
     }
 
-    /// Forgets everything of the previous block (fresh shared memory is uninitialised).
-    pub fn start_block(&mut self, bytes: usize, threads: usize) {
+    /// Forgets everything of the previous cluster (fresh shared memory is uninitialised): `blocks`
+    /// blocks of `bytes / blocks` bytes of shared memory each, `threads` threads in all (each
+    /// block's a whole number of warps when there are several).
+    pub fn start_cluster(&mut self, bytes: usize, threads: usize, blocks: usize) {
         if self.cells.len() < bytes {
             self.cells.resize(bytes, Cell::default());
         }
         self.serial += 1;
         self.epoch += 1;
+        self.epochs.clear();
+        self.epochs.resize(blocks.max(1), self.epoch);
+        self.region = if blocks > 1 {
+            (bytes / blocks).max(1)
+        } else {
+            usize::MAX
+        };
         self.warp_gen.clear();
         self.warp_gen.resize(threads.div_ceil(32), 0);
         self.last_sync.clear();
         self.last_sync.resize(threads, 0);
     }
 
+    /// A barrier of the whole cluster (of the block, without clusters).
     pub fn barrier(&mut self) {
         self.epoch += 1;
+        let e = self.epoch;
+        self.epochs.iter_mut().for_each(|x| *x = e);
+    }
+
+    /// A barrier of block `rank` alone: orders the accesses to its own shared memory (remote
+    /// accesses by other blocks to it included, so a race across blocks may go unseen; none is
+    /// reported that is not one).
+    pub fn block_barrier(&mut self, rank: usize) {
+        self.epoch += 1;
+        self.epochs[rank] = self.epoch;
     }
 
     /// Lanes `lanes` (linear ids) of warp `warp` completed a collective together.
@@ -113,7 +141,10 @@ impl Shadow {
 
     #[inline]
     fn fresh(&mut self, off: usize) -> &mut Cell {
-        let epoch = self.epoch;
+        let epoch = match self.epochs.len() {
+            1 => self.epochs[0],
+            _ => self.epochs[off / self.region],
+        };
         let c = &mut self.cells[off];
         if c.epoch != epoch {
             *c = Cell {

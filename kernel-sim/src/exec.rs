@@ -15,8 +15,22 @@ use kernel_ir::ir::{SiteId, Space, Ty};
 pub(crate) struct Machine<'a> {
     pub prog: &'a Program,
     pub global: &'a mut GlobalMemory,
+    /// The shared memory of every block of the cluster, one window of `window` bytes each in
+    /// rank order (one window without clusters).
     pub shared: &'a mut [u8],
     pub shadow: &'a mut Shadow,
+    /// Bytes of one block's shared memory.
+    pub window: usize,
+    /// The running block's rank in its cluster.
+    pub rank: u32,
+    /// Blocks per cluster along each axis, and in all.
+    pub cluster_dim: [u32; 3],
+    pub cluster_blocks: u32,
+    /// The shadow's id of this block's thread 0 (`rank` times the block's threads rounded up to
+    /// whole warps), so that threads of different blocks are told apart by the race detector.
+    pub tid_base: u32,
+    /// Per rank: whether that block has exited (its shared memory is gone).
+    pub exited: &'a [bool],
     /// Last allocation hit in `global`.
     pub hint: usize,
     pub icount: u64,
@@ -35,6 +49,10 @@ pub(crate) struct Machine<'a> {
     /// The block's asynchronous barriers and copies in flight.
     pub asyncs: &'a mut AsyncState,
 }
+
+/// Where the simulator's `mapa` puts the target block's rank in a distributed shared address
+/// (`kernel_std`'s `map_shared_rank` entry agrees): above any block's shared memory.
+pub(crate) const CLUSTER_RANK_SHIFT: u32 = kernel_ir::intrinsic::CLUSTER_RANK_SHIFT;
 
 /// A plain read that conflicted with another thread's atomic: a compare-and-swap loop's first
 /// read if the thread then accesses the word atomically, a race if it reaches a barrier or exits
@@ -108,6 +126,7 @@ fn space_name(s: Space) -> &'static str {
         Space::Global => "global",
         Space::Shared => "shared",
         Space::Local => "local",
+        Space::Cluster => "distributed shared",
     }
 }
 
@@ -157,52 +176,114 @@ impl Machine<'_> {
             })
     }
 
+    /// The byte of the cluster's shared memory that `addr` in `space` names: an offset into the
+    /// running block's window (`Shared`), or a `mapa` address (`Cluster`: the rank above
+    /// [`CLUSTER_RANK_SHIFT`], the offset in that block's window below).
+    fn shared_offset(&self, space: Space, addr: u64, bytes: usize) -> Result<usize, MemErr> {
+        Self::check_align(space, addr, bytes)?;
+        let (rank, addr) = match space {
+            Space::Cluster => (
+                (addr >> CLUSTER_RANK_SHIFT) as u32,
+                addr & ((1 << CLUSTER_RANK_SHIFT) - 1),
+            ),
+            _ => (self.rank, addr),
+        };
+        let size = self.window as u64;
+        if rank >= self.cluster_blocks {
+            return Err(mem_err(
+                SimErrorKind::OutOfBounds,
+                format!(
+                    "{bytes}-byte distributed shared access to block rank {rank}, but the cluster has {} blocks",
+                    self.cluster_blocks
+                ),
+            ));
+        }
+        if addr.checked_add(bytes as u64).is_none_or(|e| e > size) {
+            let whose = if space == Space::Cluster {
+                format!("block rank {rank}'s")
+            } else {
+                "the block's".into()
+            };
+            return Err(mem_err(
+                SimErrorKind::OutOfBounds,
+                format!(
+                    "{bytes}-byte shared access at offset {addr} is outside {whose} {size} bytes of shared memory"
+                ),
+            ));
+        }
+        if self.exited[rank as usize] {
+            return Err(mem_err(
+                SimErrorKind::OutOfBounds,
+                format!(
+                    "distributed shared access to block rank {rank}, which has exited: a block's \
+                     shared memory lives only while it runs (end with `cluster_sync()` before \
+                     exiting when other blocks may still access it)"
+                ),
+            ));
+        }
+        Ok(rank as usize * self.window + addr as usize)
+    }
+
     fn shared_loc(
         &mut self,
         t: u32,
+        space: Space,
         addr: u64,
         bytes: usize,
         how: Access,
     ) -> Result<usize, MemErr> {
-        Self::check_align(Space::Shared, addr, bytes)?;
-        let size = self.shared.len() as u64;
-        if addr.checked_add(bytes as u64).is_none_or(|e| e > size) {
-            return Err(mem_err(
-                SimErrorKind::OutOfBounds,
-                format!(
-                    "{bytes}-byte shared access at offset {addr} is outside the block's {size} bytes of shared memory"
-                ),
-            ));
-        }
-        let off = addr as usize;
-        if let Some(other) = self.asyncs.in_flight(off, bytes) {
+        let off = self.shared_offset(space, addr, bytes)?;
+        let st = self.tid_base + t;
+        // Copies in flight are this block's own (`async_state`, by block-local offset).
+        let own = off.checked_sub(self.rank as usize * self.window.max(1));
+        if let Some(other) = own
+            .filter(|&o| o < self.window.max(1))
+            .and_then(|o| self.asyncs.in_flight(o, bytes))
+        {
             return Err(MemErr::race(
                 format!(
-                    "{} of shared byte {off} races with an asynchronous copy (`memcpy_async`) by {} \
+                    "{} of shared byte {} races with an asynchronous copy (`memcpy_async`) by {} \
                      that has not landed: wait for it first (`cp_async_wait_group` / \
                      `cp_async_wait_all`, or the barrier it completes on)",
                     match how {
                         Access::Read => "read",
                         _ => "write",
                     },
-                    if other == t { "this thread" } else { "thread {OTHER}" }
+                    off - self.rank as usize * self.window.max(1),
+                    if other == t {
+                        "this thread"
+                    } else {
+                        "thread {OTHER}"
+                    }
                 ),
-                (other != t).then_some(other),
+                (other != t).then_some(self.tid_base + other),
             ));
         }
         let r = match how {
-            Access::Read => self.shadow.read(off, bytes, t),
-            Access::Write => self.shadow.write(off, bytes, t).map(|()| None),
+            Access::Read => self.shadow.read(off, bytes, st),
+            Access::Write => self.shadow.write(off, bytes, st).map(|()| None),
             Access::Atomic { reads } => {
-                let r = self.shadow.atomic(off, bytes, t, reads);
+                let r = self.shadow.atomic(off, bytes, st, reads);
                 self.validate_guess(t, off, bytes);
                 r
+            }
+        };
+        // Offsets as the block that owns the byte sees them.
+        let (window, clustered) = (self.window.max(1), self.cluster_blocks > 1);
+        let byte = |offset: usize| {
+            if clustered {
+                format!("{} of block rank {}", offset % window, offset / window)
+            } else {
+                offset.to_string()
             }
         };
         let note = r.map_err(|h| match h {
             Hazard::Uninit { offset } => mem_err(
                 SimErrorKind::UninitSharedRead,
-                format!("read of shared byte {offset}, which no thread of this block has written"),
+                format!(
+                    "read of shared byte {}, which no thread of this block has written",
+                    byte(offset)
+                ),
             ),
             Hazard::Race {
                 offset,
@@ -211,12 +292,13 @@ impl Machine<'_> {
             } => MemErr {
                 kind: SimErrorKind::SharedRace,
                 message: format!(
-                    "{} of shared byte {offset} races with {other_access} by {} since the last barrier",
+                    "{} of shared byte {} races with {other_access} by {} since the last barrier",
                     match how {
                         Access::Read => "read",
                         Access::Write => "write",
                         Access::Atomic { .. } => "atomic access",
                     },
+                    byte(offset),
                     who(other)
                 ),
                 other: (other != super::detect::MANY).then_some(other),
@@ -299,8 +381,8 @@ impl Machine<'_> {
                 let (i, off) = self.global_loc(space, addr, bytes, false)?;
                 ops::from_bytes(ty, &self.global.bytes(i)[off..off + bytes])
             }
-            Space::Shared => {
-                let off = self.shared_loc(t, addr, bytes, how)?;
+            Space::Shared | Space::Cluster => {
+                let off = self.shared_loc(t, space, addr, bytes, how)?;
                 ops::from_bytes(ty, &self.shared[off..off + bytes])
             }
         })
@@ -321,8 +403,8 @@ impl Machine<'_> {
                 let (i, off) = self.global_loc(space, addr, bytes, true)?;
                 self.global.bytes_mut(i)[off..off + bytes].copy_from_slice(src);
             }
-            Space::Shared => {
-                let off = self.shared_loc(t, addr, bytes, how)?;
+            Space::Shared | Space::Cluster => {
+                let off = self.shared_loc(t, space, addr, bytes, how)?;
                 self.shared[off..off + bytes].copy_from_slice(src);
             }
         }
@@ -359,6 +441,9 @@ impl SimEnv for Env<'_, '_> {
     }
     fn grid_dim(&self) -> [u32; 3] {
         self.m.grid_dim
+    }
+    fn cluster_dim(&self) -> [u32; 3] {
+        self.m.cluster_dim
     }
     fn clock(&mut self) -> u64 {
         self.m.icount
@@ -849,7 +934,7 @@ impl async_state::Mem for Machine<'_> {
         self.asyncs
     }
     fn shared_len(&self) -> usize {
-        self.shared.len()
+        self.window
     }
     fn read(&mut self, t: u32, space: Space, addr: u64, ty: Ty, how: How) -> Result<u64, Fail> {
         Machine::read(self, t, space, addr, ty, access(how)).map_err(fail)
@@ -866,6 +951,6 @@ impl async_state::Mem for Machine<'_> {
         Machine::write(self, t, space, addr, bytes, v, access(how)).map_err(fail)
     }
     fn order_all(&mut self) {
-        self.shadow.barrier();
+        self.shadow.block_barrier(self.rank as usize);
     }
 }

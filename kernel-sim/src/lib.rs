@@ -59,6 +59,10 @@ pub struct SimLaunch {
     /// static plus dynamic shared memory must fit the target's default 48 KiB; `Some(n)` once raised
     /// to `n`, which the target's opt-in limit must hold together with the static shared memory.
     pub max_dynamic_shared_bytes: Option<u32>,
+    /// Blocks per thread block cluster (`cudaLaunchAttributeClusterDimension`); `[1, 1, 1]` is
+    /// a launch without clusters, or one whose kernel fixes the shape (`cluster_dims`). A
+    /// cluster's blocks run together, so `cluster_sync` and distributed shared memory work.
+    pub cluster: [u32; 3],
 }
 
 impl SimLaunch {
@@ -71,6 +75,7 @@ impl SimLaunch {
             block_order: BlockOrder::Sequential,
             target: Target::default(),
             max_dynamic_shared_bytes: None,
+            cluster: [1, 1, 1],
         }
     }
 

@@ -14,6 +14,7 @@ use super::exec::{self, Fault, Guess, Machine, RawWarning, Stop};
 use super::memory::GlobalMemory;
 use super::warn::{self, SimWarning, SimWarningKind};
 use super::{BlockOrder, SimLaunch, SimStats};
+use kernel_ir::intrinsic::Class;
 use kernel_ir::ir::{Kernel, ParamKind, Ty};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -69,16 +70,26 @@ fn run_launch(
     bind_params(kernel, params, &mut prog).map_err(|m| err(SimErrorKind::InvalidParams, m))?;
 
     let [gx, gy, gz] = cfg.grid;
-    let nblocks = gx as u64 * gy as u64 * gz as u64;
-    let order = BlockSequence::new(nblocks, cfg.block_order);
+    let [cx, cy, cz] = cluster_of(kernel, cfg);
+    let cblocks = (cx * cy * cz) as usize;
+    // Clusters in the grid along each axis (check_dims made the grid whole clusters).
+    let (ngx, ngy, ngz) = (gx / cx, gy / cy, gz / cz);
+    let nclusters = ngx as u64 * ngy as u64 * ngz as u64;
+    let order = BlockSequence::new(nclusters, cfg.block_order);
     let [bx, by, bz] = cfg.block;
     let nthreads = (bx * by * bz) as usize;
+    // Each block's threads start at a whole warp of the shadow's ids, so no warp spans blocks.
+    let stride = if cblocks == 1 {
+        nthreads
+    } else {
+        nthreads.next_multiple_of(32)
+    };
     let tid_of = |t: usize| {
-        let t = t as u32;
+        let t = (t % stride.max(1)) as u32;
         [t % bx, (t / bx) % by, t / (bx * by)]
     };
 
-    let reg_words = nthreads as u64 * prog.nslots as u64;
+    let reg_words = (cblocks * stride) as u64 * prog.nslots as u64;
     if reg_words > MAX_REGISTER_WORDS {
         return Err(err(
             SimErrorKind::InvalidLaunch,
@@ -88,165 +99,147 @@ fn run_launch(
             ),
         ));
     }
+    let all = cblocks * stride;
     let mut regs = vec![0u64; reg_words as usize];
-    let mut pcs = vec![0usize; nthreads];
-    let mut status = vec![Status::Run; nthreads];
-    let mut shared = vec![0u8; shared_bytes as usize];
+    let mut pcs = vec![0usize; all];
+    let mut status = vec![Status::Run; all];
+    let mut shared = vec![0u8; shared_bytes as usize * cblocks];
     let mut shadow = Shadow::new();
-    let mut asyncs = super::async_state::AsyncState::default();
-    let mut guesses: Vec<Option<Guess>> = vec![None; nthreads];
+    let mut guesses: Vec<Option<Guess>> = vec![None; all];
+    // Per block of the cluster: its asynchronous barriers and copies in flight.
+    let mut asyncs: Vec<super::async_state::AsyncState> =
+        (0..cblocks).map(|_| Default::default()).collect();
     let mut raw_warnings: Vec<RawWarning> = Vec::new();
     let mut stats = SimStats::default();
     let mut hint = 0usize;
+    let mut exited = vec![false; cblocks];
     let n = prog.nslots;
 
     let result = (|| {
-        for b in order {
-            let block_idx = [
-                (b % gx as u64) as u32,
-                ((b / gx as u64) % gy as u64) as u32,
-                (b / (gx as u64 * gy as u64)) as u32,
+        for c in order {
+            let cluster = [
+                (c % ngx as u64) as u32,
+                ((c / ngx as u64) % ngy as u64) as u32,
+                (c / (ngx as u64 * ngy as u64)) as u32,
             ];
-            for chunk in regs.chunks_exact_mut(n.max(1)).take(nthreads) {
+            let block_of = |r: usize| {
+                let r = r as u32;
+                [
+                    cluster[0] * cx + r % cx,
+                    cluster[1] * cy + (r / cx) % cy,
+                    cluster[2] * cz + r / (cx * cy),
+                ]
+            };
+            for chunk in regs.chunks_exact_mut(n.max(1)).take(all) {
                 chunk.copy_from_slice(&prog.template[..n]);
             }
             pcs.fill(0);
-            status.fill(Status::Run);
+            for (t, s) in status.iter_mut().enumerate() {
+                // The padding of a block's last warp never runs.
+                *s = if t % stride < nthreads {
+                    Status::Run
+                } else {
+                    Status::Done
+                };
+            }
             guesses.fill(None);
-            shadow.start_block(shared.len(), nthreads);
-            asyncs.start_block(shared.len(), nthreads);
-            let mut m = Machine {
-                prog: &prog,
-                global: mem,
-                shared: &mut shared,
-                shadow: &mut shadow,
-                hint,
-                icount: stats.instructions,
-                max_instructions,
-                block_idx,
-                block_dim: cfg.block,
-                grid_dim: cfg.grid,
-                pc: 0,
-                guesses: &mut guesses,
-                warnings: &mut raw_warnings,
-                asyncs: &mut asyncs,
-            };
-            let located =
-                |f: Fault, t: usize| locate(kernel, &prog, f, block_idx, tid_of(t), tid_of);
-            // The first read of never-written shared memory, held until it is known not to race.
-            let mut held: Option<(Fault, usize)> = None;
-            loop {
-                let progress = m.asyncs.progress;
-                for t in 0..nthreads {
-                    if status[t] != Status::Run {
+            exited.fill(false);
+            shadow.start_cluster(shared.len(), all, cblocks);
+            for a in &mut asyncs {
+                a.start_block(shared_bytes as usize, nthreads);
+            }
+            let mut left = cblocks;
+            while left > 0 {
+                for rank in 0..cblocks {
+                    if exited[rank] {
                         continue;
                     }
-                    let r = &mut regs[t * n..(t + 1) * n];
-                    match exec::run(&mut m, r, &mut pcs[t], t as u32, tid_of(t)) {
-                        Ok(stop) => {
-                            status[t] = match stop {
-                                Stop::Exit => Status::Done,
-                                Stop::Barrier => Status::Barrier,
-                                Stop::Warp => Status::Warp,
-                                Stop::Blocked => Status::Blocked,
-                            };
-                            // A compare-and-swap guess must be validated before the thread leaves
-                            // the epoch.
-                            if !matches!(stop, Stop::Warp) {
-                                if let Some(g) = m.guesses[t].take() {
-                                    return Err(located(unvalidated_read(g), t));
-                                }
-                            }
+                    let block_idx = block_of(rank);
+                    let threads = rank * stride..rank * stride + nthreads;
+                    let mut m = Machine {
+                        prog: &prog,
+                        global: mem,
+                        shared: &mut shared,
+                        shadow: &mut shadow,
+                        window: shared_bytes as usize,
+                        rank: rank as u32,
+                        cluster_dim: [cx, cy, cz],
+                        cluster_blocks: cblocks as u32,
+                        tid_base: (rank * stride) as u32,
+                        exited: &exited,
+                        hint,
+                        icount: stats.instructions,
+                        max_instructions,
+                        block_idx,
+                        block_dim: cfg.block,
+                        grid_dim: cfg.grid,
+                        pc: 0,
+                        guesses: &mut guesses[threads.clone()],
+                        warnings: &mut raw_warnings,
+                        asyncs: &mut asyncs[rank],
+                    };
+                    let end = run_block(
+                        &mut m,
+                        &mut regs[threads.start * n..threads.end * n],
+                        &mut pcs[threads.clone()],
+                        &mut status[threads.clone()],
+                        n,
+                        &mut stats,
+                        &tid_of,
+                    )
+                    .map_err(|(f, t)| {
+                        let other = f.other;
+                        let mut e = locate(kernel, &prog, f, block_idx, tid_of(t), tid_of);
+                        if let Some(o) = other.filter(|_| cblocks > 1) {
+                            let [x, y, z] = block_of(o as usize / stride);
+                            e.message.push_str(&format!(
+                                " (the other thread is in block ({x},{y},{z}))"
+                            ));
                         }
-                        Err(f) if f.kind == SimErrorKind::UninitSharedRead => {
-                            status[t] = Status::Held;
-                            held.get_or_insert((f, t));
-                        }
-                        // A race may be the held read's (a later write to the byte it read);
-                        // anything else comes after the held read in the schedule.
-                        Err(f) => match held.take() {
-                            Some((h, ht)) if f.kind != SimErrorKind::SharedRace => {
-                                return Err(located(h, ht))
-                            }
-                            _ => return Err(located(f, t)),
-                        },
+                        e
+                    })?;
+                    hint = m.hint;
+                    stats.instructions = m.icount;
+                    if end == BlockEnd::Exited {
+                        exited[rank] = true;
+                        left -= 1;
+                        stats.blocks += 1;
+                        stats.threads += nthreads as u64;
                     }
                 }
-                if status.contains(&Status::Warp)
-                    && fire_warps(&mut m, &mut regs, &pcs, &mut status, n, &mut stats)
-                        .map_err(|(f, t)| located(f, t))?
-                {
-                    continue;
+                if left == 0 {
+                    break;
                 }
-                if let Some((f, t)) = held.take() {
-                    return Err(located(f, t));
-                }
-                if let Some(t) = status.iter().position(|s| *s == Status::Blocked) {
-                    // A barrier changed: the parked threads try again. Otherwise nothing can
-                    // change it any more (the others exited, or wait themselves).
-                    if m.asyncs.progress != progress {
-                        for s in status.iter_mut().filter(|s| **s == Status::Blocked) {
-                            *s = Status::Run;
-                        }
-                        continue;
-                    }
+                // Every block still running waits at a cluster barrier: all must.
+                if let Some(gone) = exited.iter().position(|&e| e) {
+                    let rank = exited.iter().position(|&e| !e).unwrap_or(0);
+                    let t = (rank * stride..rank * stride + nthreads)
+                        .find(|&t| status[t] == Status::Barrier)
+                        .unwrap_or(rank * stride);
                     let f = Fault {
                         kind: SimErrorKind::BarrierDivergence,
-                        message: std::mem::take(&mut m.asyncs.parked[t]),
-                        pc: m.asyncs.parked_pc[t],
+                        message: format!(
+                            "the thread waits at a cluster barrier that block {:?} of its cluster will never reach: it has exited",
+                            block_of(gone)
+                        ),
+                        pc: pcs[t].saturating_sub(1),
                         a: 0,
                         b: 0,
                         site: None,
                         other: None,
                     };
-                    return Err(located(f, t));
+                    return Err(locate(kernel, &prog, f, block_of(rank), tid_of(t), tid_of));
                 }
-                let Some(first) = status.iter().position(|s| *s == Status::Barrier) else {
-                    break;
-                };
-                check_barrier(&prog, &pcs, &status, first).map_err(|(f, t)| located(f, t))?;
-                let call = &prog.calls[barrier_call(&prog, pcs[first])];
-                if let Some(sim) = call.def.sim_warp {
-                    // A barrier with results (`__syncthreads_count` and friends) reduces over the block.
-                    let args: Vec<Option<Vec<u64>>> = (0..nthreads)
-                        .map(|t| {
-                            Some(
-                                call.args
-                                    .iter()
-                                    .map(|&s| regs[t * n + s as usize])
-                                    .collect(),
-                            )
-                        })
-                        .collect();
-                    let mut out = vec![vec![0u64; call.dsts.len()]; nthreads];
-                    sim(&args, &mut out).map_err(|msg| {
-                        let f = Fault {
-                            kind: SimErrorKind::BarrierDivergence,
-                            message: msg,
-                            pc: pcs[first] - 1,
-                            a: 0,
-                            b: 0,
-                            site: None,
-                            other: None,
-                        };
-                        located(f, first)
-                    })?;
-                    for (t, o) in out.iter().enumerate() {
-                        for ((&d, &v), ty) in call.dsts.iter().zip(o).zip(call.def.rets) {
-                            regs[t * n + d as usize] = exec::canonical(*ty, v);
-                        }
+                shadow.barrier();
+                stats.barriers += 1;
+                for s in status.iter_mut() {
+                    if *s == Status::Barrier {
+                        *s = Status::Run;
                     }
                 }
-                m.shadow.barrier();
-                stats.barriers += 1;
-                status.fill(Status::Run);
             }
-            // The block's threads are gone, and their `alloca` stacks with them.
-            m.global.release_stacks();
-            hint = m.hint;
-            stats.instructions = m.icount;
-            stats.blocks += 1;
-            stats.threads += nthreads as u64;
+            // The cluster's threads are gone, and their `alloca` stacks with them.
+            mem.release_stacks();
         }
         Ok(())
     })();
@@ -275,6 +268,183 @@ fn run_launch(
         });
     }
     result.map(|()| stats)
+}
+
+/// How a block's run ended: every thread exited, or every live one waits at a cluster barrier
+/// (for the other blocks of its cluster).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BlockEnd {
+    Exited,
+    AtClusterBarrier,
+}
+
+/// The launch's cluster shape: its own, else the kernel's compile-time one (1x1x1 without).
+fn cluster_of(kernel: &Kernel, cfg: &SimLaunch) -> [u32; 3] {
+    match (cfg.cluster, kernel.attrs.cluster_dims) {
+        ([1, 1, 1], Some(c)) => c,
+        (c, _) => c,
+    }
+}
+
+/// Runs the threads of one block (`m`'s; `regs`, `pcs`, `status` are its threads') until all
+/// exit or all wait at a cluster barrier: threads in linear-id order, each until it exits or
+/// parks; when none can run, warp collectives fire, then a block barrier releases if every thread
+/// waits at it. Errors carry the block-local thread.
+fn run_block(
+    m: &mut Machine,
+    regs: &mut [u64],
+    pcs: &mut [usize],
+    status: &mut [Status],
+    n: usize,
+    stats: &mut SimStats,
+    tid_of: &dyn Fn(usize) -> [u32; 3],
+) -> Result<BlockEnd, (Fault, usize)> {
+    let prog = m.prog;
+    let nthreads = status.len();
+    // The first read of never-written shared memory, held until it is known not to race.
+    let mut held: Option<(Fault, usize)> = None;
+    loop {
+        let progress = m.asyncs.progress;
+        for t in 0..nthreads {
+            if status[t] != Status::Run {
+                continue;
+            }
+            let r = &mut regs[t * n..(t + 1) * n];
+            match exec::run(m, r, &mut pcs[t], t as u32, tid_of(t)) {
+                Ok(stop) => {
+                    status[t] = match stop {
+                        Stop::Exit => Status::Done,
+                        Stop::Barrier => Status::Barrier,
+                        Stop::Warp => Status::Warp,
+                        Stop::Blocked => Status::Blocked,
+                    };
+                    // A compare-and-swap guess must be validated before the thread leaves
+                    // the epoch.
+                    if !matches!(stop, Stop::Warp) {
+                        if let Some(g) = m.guesses[t].take() {
+                            return Err((unvalidated_read(g), t));
+                        }
+                    }
+                }
+                Err(f) if f.kind == SimErrorKind::UninitSharedRead => {
+                    status[t] = Status::Held;
+                    held.get_or_insert((f, t));
+                }
+                // A race may be the held read's (a later write to the byte it read);
+                // anything else comes after the held read in the schedule.
+                Err(f) => match held.take() {
+                    Some((h, ht)) if f.kind != SimErrorKind::SharedRace => return Err((h, ht)),
+                    _ => return Err((f, t)),
+                },
+            }
+        }
+        if status.contains(&Status::Warp) && fire_warps(m, regs, pcs, status, n, stats)? {
+            continue;
+        }
+        if let Some(h) = held.take() {
+            return Err(h);
+        }
+        if let Some(t) = status.iter().position(|s| *s == Status::Blocked) {
+            // A barrier changed: the parked threads try again. Otherwise nothing can change it
+            // any more (the others exited, or wait themselves).
+            if m.asyncs.progress != progress {
+                for s in status.iter_mut().filter(|s| **s == Status::Blocked) {
+                    *s = Status::Run;
+                }
+                continue;
+            }
+            let f = Fault {
+                kind: SimErrorKind::BarrierDivergence,
+                message: std::mem::take(&mut m.asyncs.parked[t]),
+                pc: m.asyncs.parked_pc[t],
+                a: 0,
+                b: 0,
+                site: None,
+                other: None,
+            };
+            return Err((f, t));
+        }
+        let Some(first) = status.iter().position(|s| *s == Status::Barrier) else {
+            return Ok(BlockEnd::Exited);
+        };
+        let call = &prog.calls[barrier_call(prog, pcs[first])];
+        if call.def.class == Class::ClusterBarrier {
+            check_cluster_barrier(prog, pcs, status, first)?;
+            return Ok(BlockEnd::AtClusterBarrier);
+        }
+        check_barrier(prog, pcs, status, first)?;
+        if let Some(sim) = call.def.sim_warp {
+            // A barrier with results (`__syncthreads_count` and friends) reduces over the block.
+            let args: Vec<Option<Vec<u64>>> = (0..nthreads)
+                .map(|t| {
+                    Some(
+                        call.args
+                            .iter()
+                            .map(|&s| regs[t * n + s as usize])
+                            .collect(),
+                    )
+                })
+                .collect();
+            let mut out = vec![vec![0u64; call.dsts.len()]; nthreads];
+            sim(&args, &mut out).map_err(|msg| {
+                let f = Fault {
+                    kind: SimErrorKind::BarrierDivergence,
+                    message: msg,
+                    pc: pcs[first] - 1,
+                    a: 0,
+                    b: 0,
+                    site: None,
+                    other: None,
+                };
+                (f, first)
+            })?;
+            for (t, o) in out.iter().enumerate() {
+                for ((&d, &v), ty) in call.dsts.iter().zip(o).zip(call.def.rets) {
+                    regs[t * n + d as usize] = exec::canonical(*ty, v);
+                }
+            }
+        }
+        m.shadow.block_barrier(m.rank as usize);
+        stats.barriers += 1;
+        status.fill(Status::Run);
+    }
+}
+
+/// Every thread of a block whose thread `first` waits at a cluster barrier must wait at one too
+/// (any of them: `cluster_sync` or `cluster_wait`), not at a block barrier or exited.
+fn check_cluster_barrier(
+    prog: &Program,
+    pcs: &[usize],
+    status: &[Status],
+    first: usize,
+) -> Result<(), (Fault, usize)> {
+    let at = pcs[first];
+    for (t, s) in status.iter().enumerate() {
+        let other = match s {
+            Status::Done => "has exited".to_string(),
+            Status::Barrier
+                if prog.calls[barrier_call(prog, pcs[t])].def.class != Class::ClusterBarrier =>
+            {
+                "waits at a block barrier".to_string()
+            }
+            _ => continue,
+        };
+        return Err((
+            Fault {
+                kind: SimErrorKind::BarrierDivergence,
+                message: format!(
+                    "the thread waits at a cluster barrier that thread {{T{t}}} of its block will never reach: it {other}"
+                ),
+                pc: at - 1,
+                a: 0,
+                b: 0,
+                site: None,
+                other: None,
+            },
+            first,
+        ));
+    }
+    Ok(())
 }
 
 /// The race of a plain read that conflicted with another thread's atomic and was not followed by
@@ -528,7 +698,10 @@ fn fire_warps(
                 }
                 status[t] = Status::Run;
             }
-            m.shadow.warp_sync(w, &group);
+            // The shadow tells blocks apart by id (`Machine::tid_base`, a whole number of warps).
+            let base = m.tid_base;
+            let ids: Vec<u32> = group.iter().map(|&t| t + base).collect();
+            m.shadow.warp_sync(w + base as usize / 32, &ids);
             stats.warp_collectives += 1;
             fired = true;
         }
@@ -638,6 +811,35 @@ fn check_dims(kernel: &Kernel, cfg: &SimLaunch) -> Result<(), String> {
             "grid {:?} exceeds {:?}, the largest grid of {t}",
             cfg.grid, t.max_grid_dim
         ));
+    }
+    let c = cluster_of(kernel, cfg);
+    if c != [1, 1, 1] || kernel.attrs.cluster_dims.is_some() {
+        if t.sm < 90 {
+            return Err(format!(
+                "thread block clusters need sm_90; the target is {t}"
+            ));
+        }
+        if let Some(k) = kernel
+            .attrs
+            .cluster_dims
+            .filter(|&k| cfg.cluster != [1, 1, 1] && cfg.cluster != k)
+        {
+            return Err(format!(
+                "cluster {:?} is not the kernel's cluster_dims {k:?}",
+                cfg.cluster
+            ));
+        }
+        if c.contains(&0) || c.iter().product::<u32>() > 16 {
+            return Err(format!(
+                "cluster {c:?} must be 1 to 16 blocks, at least 1 along each axis"
+            ));
+        }
+        if cfg.grid.iter().zip(c).any(|(&g, c)| g % c != 0) {
+            return Err(format!(
+                "grid {:?} is not a whole number of clusters {c:?}",
+                cfg.grid
+            ));
+        }
     }
     let threads = bx as u64 * by as u64 * bz as u64;
     if cfg

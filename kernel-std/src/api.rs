@@ -48,7 +48,7 @@
 //!     let s = dev.new_stream()?;
 //!     let x = dev.upload(&(1..=10_000).collect::<Vec<u32>>())?;
 //!     let mut total = dev.alloc_zeroed::<u32>(1)?;
-//!     let cfg = LaunchConfig { grid: Dim3::new(4, 1, 1), block: Dim3::new(256, 1, 1), shared_mem_bytes: 0 };
+//!     let cfg = LaunchConfig { grid: Dim3::new(4, 1, 1), block: Dim3::new(256, 1, 1), shared_mem_bytes: 0, attrs: Default::default() };
 //!     sum::launch(&s, cfg, &x, &mut total)?;
 //!     assert_eq!(total.to_vec()?, [10_000 * 10_001 / 2]);
 //!     Ok(())
@@ -56,9 +56,9 @@
 //! ```
 
 pub use crate::intrinsics::{
-    async_copy::*, atomics::*, barrier_async::*, cvta::*, half::*, half_div::*, heap::*,
-    integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*, registers::*, shared::*,
-    sync::*, warp::*,
+    async_copy::*, atomics::*, barrier_async::*, cluster::*, cvta::*, half::*, half_div::*,
+    heap::*, integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*, registers::*,
+    shared::*, sync::*, warp::*,
 };
 pub use crate::types::*;
 

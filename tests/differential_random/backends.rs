@@ -184,6 +184,7 @@ impl GpuSlot {
             grid: Dim3::new(case.grid, 1, 1),
             block: Dim3::new(case.block, 1, 1),
             shared_mem_bytes: 0,
+            attrs: Default::default(),
         };
         // SAFETY: one `{ptr, len}` slice argument per kernel parameter, in order, each naming
         // `len` elements of a live buffer of this device.

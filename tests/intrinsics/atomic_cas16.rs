@@ -84,6 +84,7 @@ fn counts_on(dev: &Device) {
         grid: blocks.into(),
         block: threads.into(),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     cas16_counts::launch(&s, cfg, &mut counters, &mut out).unwrap();
     let per_word = (blocks * threads / 2) as u16;

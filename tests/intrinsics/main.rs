@@ -9,6 +9,8 @@ mod assume_cvta;
 mod async_barrier;
 mod async_copy;
 mod atomic_cas16;
+mod cluster;
+mod dsmem;
 mod half_div_atomics;
 mod half_vector;
 mod heap;

@@ -149,6 +149,7 @@ pub fn grid_2d(w: usize, h: usize, bx: u32, by: u32) -> LaunchConfig {
         ),
         block: ferrocuda::kernel_std::api::Dim3::new(bx, by, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     }
 }
 

@@ -358,6 +358,7 @@ impl DeviceOps for CudaDevice {
         // The PTX entry is the kernel name made a valid PTX identifier.
         let name = kernel_compiler::ptx::entry_name(&compiled.kernel.name);
         let f = module.function(&name)?;
-        Ok(f.with_required_block(compiled.kernel.attrs.block_dim))
+        let a = &compiled.kernel.attrs;
+        Ok(f.with_required_shapes(a.block_dim, a.cluster_dims))
     }
 }

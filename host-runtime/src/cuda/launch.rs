@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUfunction_attribute;
 
+use super::launch_ex::Attrs;
 use super::module::CudaFunction;
 use super::result::{self, to_c_int};
 use crate::backend::{LoadedKernel, StreamOps};
@@ -45,9 +46,22 @@ impl LoadedKernel for CudaFunction {
         );
         let s = stream.raw();
         let smem = cfg.shared_mem_bytes;
+        let mut attrs = Attrs::of(cfg);
+        if cfg.attrs.non_portable_cluster {
+            self.allow_cluster_size(cfg)?;
+        }
+        // One launch call for both paths: the plain one unless an attribute is set.
+        let mut go = |args: &mut [*mut c_void]| {
+            if attrs.is_empty() {
+                // SAFETY: the caller's contract.
+                unsafe { result::launch_kernel(self.raw, grid, block, smem, s, args) }
+            } else {
+                // SAFETY: the caller's contract.
+                unsafe { self.launch_ex(cfg, &mut attrs, s, args) }
+            }
+        };
         if self.module.panic_id.is_none() {
-            // SAFETY: the caller's contract.
-            return unsafe { result::launch_kernel(self.raw, grid, block, smem, s, args) };
+            return go(args);
         }
         // The trailing `__fc_panic` argument: the stream's panic slot.
         let mut slot = stream.panic_slot();
@@ -58,11 +72,11 @@ impl LoadedKernel for CudaFunction {
             let mut all = [std::ptr::null_mut(); INLINE_ARGS];
             all[..n].copy_from_slice(args);
             all[n] = slot_ptr;
-            unsafe { result::launch_kernel(self.raw, grid, block, smem, s, &mut all[..=n]) }
+            go(&mut all[..=n])
         } else {
             let mut all = args.to_vec();
             all.push(slot_ptr);
-            unsafe { result::launch_kernel(self.raw, grid, block, smem, s, &mut all) }
+            go(&mut all)
         }
     }
 

@@ -14,6 +14,7 @@ mod graph;
 mod internal;
 mod jit;
 mod launch;
+mod launch_ex;
 pub(crate) mod library;
 mod memory;
 mod module;

@@ -2,7 +2,7 @@
 //! on-disk cubin cache when it is on).
 
 use std::ffi::CString;
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::sync::Arc;
 
 use cudarc::driver::sys::{CUfunction, CUfunction_attribute as FA, CUmodule};
@@ -57,6 +57,9 @@ pub(crate) struct CudaFunction {
     pub(crate) attributes: FunctionAttributes,
     /// The dynamic shared memory the function is currently opted in to.
     pub(crate) dyn_shared_limit: AtomicU32,
+    /// Whether `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED` was raised (clusters of 9
+    /// to 16 blocks).
+    pub(crate) non_portable_cluster: AtomicBool,
     pub(crate) generation: u64,
 }
 
@@ -136,24 +139,31 @@ impl CudaModule {
                 max_threads_per_block: attributes.max_threads_per_block,
                 static_shared: attributes.static_shared_bytes,
                 required_block: None,
+                required_cluster: None,
             },
             attributes,
             dyn_shared_limit: AtomicU32::new(dyn_limit),
+            non_portable_cluster: AtomicBool::new(false),
             generation: self.generation,
         }))
     }
 }
 
 impl CudaFunction {
-    /// The function as compiled for one block shape: launches with another are rejected before
-    /// the driver (which would only say `CUDA_ERROR_INVALID_VALUE`).
-    pub(crate) fn with_required_block(self: Arc<Self>, block: Option<[u32; 3]>) -> Arc<Self> {
-        if block.is_none() {
+    /// The function as compiled for one block shape and cluster shape: launches with others are
+    /// rejected before the driver (which would only say `CUDA_ERROR_INVALID_VALUE`).
+    pub(crate) fn with_required_shapes(
+        self: Arc<Self>,
+        block: Option<[u32; 3]>,
+        cluster: Option<[u32; 3]>,
+    ) -> Arc<Self> {
+        if block.is_none() && cluster.is_none() {
             return self;
         }
         match Arc::try_unwrap(self) {
             Ok(mut f) => {
                 f.limits.required_block = block;
+                f.limits.required_cluster = cluster;
                 Arc::new(f)
             }
             Err(shared) => shared,

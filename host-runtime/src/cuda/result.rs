@@ -1122,6 +1122,68 @@ pub(crate) unsafe fn stream_end_capture(s: CUstream) -> Result<CUgraph> {
     Ok(g)
 }
 
+/// `cuLaunchKernelEx`: a launch with attributes (clusters, programmatic dependent launch).
+///
+/// # Safety
+/// As for [`launch_kernel`]; `config.attrs` points to `config.numAttrs` valid attributes and
+/// `config.hStream` is a live stream of the current context.
+pub(crate) unsafe fn launch_kernel_ex(
+    f: CUfunction,
+    config: &sys::CUlaunchConfig,
+    args: &mut [*mut c_void],
+) -> Result<()> {
+    if !has_symbol("cuLaunchKernelEx") {
+        return Err(Error::Unsupported(
+            "launch attributes (cuLaunchKernelEx needs a CUDA 11.8 or newer driver)",
+        ));
+    }
+    unsafe {
+        cu!(cuLaunchKernelEx(
+            config,
+            f,
+            args.as_mut_ptr(),
+            std::ptr::null_mut()
+        ))
+    }
+}
+
+/// `cuOccupancyMaxActiveClusters`: clusters of `config`'s shape that can be resident at once.
+///
+/// # Safety
+/// `f` must be a live function; `config` as for [`launch_kernel_ex`] (its stream may be null).
+pub(crate) unsafe fn occupancy_max_active_clusters(
+    f: CUfunction,
+    config: &sys::CUlaunchConfig,
+) -> Result<u32> {
+    if !has_symbol("cuOccupancyMaxActiveClusters") {
+        return Err(Error::Unsupported(
+            "cluster occupancy (needs a CUDA 11.8 or newer driver)",
+        ));
+    }
+    let mut n = 0i32;
+    unsafe { cu!(cuOccupancyMaxActiveClusters(&mut n, f, config))? };
+    Ok(u32::try_from(n).unwrap_or(0))
+}
+
+/// `cuOccupancyMaxPotentialClusterSize`: the largest cluster `f` can launch with `config`'s grid,
+/// block and shared memory (its cluster attribute is ignored).
+///
+/// # Safety
+/// As for [`occupancy_max_active_clusters`].
+pub(crate) unsafe fn occupancy_max_potential_cluster_size(
+    f: CUfunction,
+    config: &sys::CUlaunchConfig,
+) -> Result<u32> {
+    if !has_symbol("cuOccupancyMaxPotentialClusterSize") {
+        return Err(Error::Unsupported(
+            "cluster occupancy (needs a CUDA 11.8 or newer driver)",
+        ));
+    }
+    let mut n = 0i32;
+    unsafe { cu!(cuOccupancyMaxPotentialClusterSize(&mut n, f, config))? };
+    Ok(u32::try_from(n).unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,7 @@ pub fn add_kernel_node(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    refuse_attrs(&cfg)?;
     let kind = NodeKind::Kernel {
         function: function_id(&e.kernel),
     };
@@ -99,6 +100,7 @@ pub fn set_kernel_node_params(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    refuse_attrs(&cfg)?;
     let want = NodeKind::Kernel {
         function: function_id(&e.kernel),
     };
@@ -109,5 +111,17 @@ pub fn set_kernel_node_params(
     // SAFETY: as for `add_kernel_node`; the memory is borrowed for the exec's lifetime.
     unsafe { exec.ops.set_kernel_params(node.index, &cfg, args, slot)? };
     exec.uses.set(Some(node.index), uses);
+    Ok(())
+}
+
+/// Run-time launch attributes (a cluster shape, programmatic dependent launch) are not carried
+/// into graph nodes yet: refused rather than dropped. A kernel's compile-time `cluster_dims`
+/// works, being part of the function.
+fn refuse_attrs(cfg: &LaunchConfig) -> Result<()> {
+    if cfg.attrs.any() {
+        return Err(crate::Error::Unsupported(
+            "launch attributes (cluster_dim, programmatic_stream_serialization) on graph kernel nodes",
+        ));
+    }
     Ok(())
 }

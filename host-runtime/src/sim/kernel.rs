@@ -32,6 +32,7 @@ impl SimKernel {
             max_threads_per_block: k.attrs.max_threads.unwrap_or(0),
             static_shared: k.shared.iter().map(|s| s.bytes).sum(),
             required_block: k.attrs.block_dim,
+            required_cluster: k.attrs.cluster_dims,
         };
         SimKernel {
             compiled,
@@ -91,6 +92,8 @@ impl LoadedKernel for SimKernel {
             max_dynamic_shared_bytes: (self.limits.static_shared + cfg.shared_mem_bytes
                 > self.device.props.shared_mem_per_block)
                 .then_some(cfg.shared_mem_bytes),
+            // The kernel's compile-time shape applies when the launch gives none.
+            cluster: cfg.attrs.cluster.map_or([1, 1, 1], |c| [c.x, c.y, c.z]),
         };
         let r = kernel_sim::launch(kernel, &launch, &params, &mut self.device.mem());
         if let Err(e) = r {

@@ -235,6 +235,7 @@ pub fn set_node_params_changes_a_kernel_argument(dev: &Device) {
         grid: Dim3::new(1, 1, 1),
         block: Dim3::new(2048, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     let r = scale::set_node_params(&mut exec, k, bad, 1.0, &mut h);
     assert!(
@@ -358,6 +359,7 @@ pub fn invalid_graphs_are_refused(dev: &Device, other_device: &Device) {
         grid: Dim3::new(0, 1, 1),
         block: Dim3::new(32, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     assert!(matches!(
         scale::node(&mut g2, bad, &[], 1.0, &mut y),

@@ -13,13 +13,9 @@ use super::types::Ty;
 use super::value::{Loc, Val};
 use super::{Lower, R};
 
-/// The memory space an access entry serves, by the width of its address (`args[0]`).
+/// The memory space an access entry serves (`IntrinsicDef::access_space`).
 fn space_of(d: &IntrinsicDef) -> Space {
-    if d.args[0] == ir::Ty::U32 {
-        Space::Shared
-    } else {
-        Space::Global
-    }
+    d.access_space()
 }
 
 /// How a reference's memory must be named in a message about `entries`.

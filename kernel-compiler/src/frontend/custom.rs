@@ -86,6 +86,34 @@ impl Lower {
             }
             Custom::ConstIndex(entries) => self.const_index_call(e, name, entries, args),
             Custom::AsyncCopy(form, entries) => self.async_copy(e, name, form, entries, args),
+            Custom::MapSharedRank {
+                mapa,
+                nctarank,
+                writes,
+            } => {
+                let (addr, readonly) = match self.expr(&args[0])? {
+                    Val::Ref(Loc::Mem {
+                        space: Space::Shared,
+                        addr,
+                        readonly,
+                    }) => (addr, readonly),
+                    _ => {
+                        return Err(self.err(
+                            args[0].span,
+                            format!("`{name}` takes a reference into this block's shared memory (a `shared_array`, or an element of one)"),
+                        ))
+                    }
+                };
+                let rank = self.scalar(&args[1])?;
+                let blocks = self.intrinsic(nctarank, &[], sp)?[0];
+                self.bounds_check(rank, Operand::Var(blocks), sp);
+                let mapped = self.intrinsic(mapa, &[addr, rank], sp)?[0];
+                Ok(Val::Ref(Loc::Mem {
+                    space: Space::Cluster,
+                    addr: Operand::Var(mapped),
+                    readonly: readonly || !writes,
+                }))
+            }
             Custom::PmCounter(entries) => {
                 let env = self.cx().env.clone();
                 let def = match eval_const(&args[0], &env) {

@@ -133,6 +133,7 @@ fn lower_kernel_inner(
             block_dim: a
                 .block_dim
                 .or(opts.specialization.block.filter(|_| a.specialize)),
+            cluster_dims: a.cluster_dims,
         },
         ast::FnKind::Device => {
             return Err(FErr::new(

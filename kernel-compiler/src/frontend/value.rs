@@ -523,10 +523,7 @@ impl Lower {
 
     /// `base + i * size` in the address width of `space`; `i` is any unsigned integer operand.
     pub fn scaled_addr(&mut self, space: Space, base: Operand, i: Operand, size: u32) -> Operand {
-        let at = match space {
-            Space::Global | Space::Local => ir::Ty::U64,
-            Space::Shared => ir::Ty::U32,
-        };
+        let at = space.addr_ty();
         let i = self.cast(i, at);
         let off = self.bin(BinOp::Mul, i, c_int(at, size as i128));
         self.bin(BinOp::Add, base, off)

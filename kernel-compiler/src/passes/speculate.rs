@@ -484,7 +484,7 @@ fn sink_stores(b: &mut Vec<Inst>) -> bool {
                 !r.contains(&Some(d))
             } else if is_loc {
                 own.is_some()
-            } else if load_of(next).is_some_and(|s| s != space) {
+            } else if load_of(next).is_some_and(|s| !s.may_alias(space)) {
                 let mut writes = false;
                 for_each_def(next, |v| writes |= r.contains(&Some(v)));
                 for c in kernel_ir::visit::blocks(next) {

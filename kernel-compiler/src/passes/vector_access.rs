@@ -695,8 +695,10 @@ fn allowed_between(inst: &Inst, store: bool, space: Space) -> bool {
         return false;
     }
     match inner {
-        Inst::Store { space: s, .. } | Inst::StoreVec { space: s, .. } => *s != space,
-        Inst::Load { space: s, .. } | Inst::LoadVec { space: s, .. } => !store || *s != space,
+        Inst::Store { space: s, .. } | Inst::StoreVec { space: s, .. } => !s.may_alias(space),
+        Inst::Load { space: s, .. } | Inst::LoadVec { space: s, .. } => {
+            !store || !s.may_alias(space)
+        }
         Inst::ArrayLoad { .. } | Inst::ArrayStore { .. } => true,
         _ => !p.intersects(Props::READS_MEMORY | Props::WRITES_MEMORY),
     }

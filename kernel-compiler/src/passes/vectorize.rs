@@ -703,7 +703,8 @@ fn breaks_run(inst: &Inst) -> bool {
     let p = inst.props();
     p.intersects(Props::CONTROL | Props::CHECK | Props::SYNC)
         || match inst {
-            Inst::Store { space, .. } => *space == Space::Shared,
+            // A distributed shared store may write this block's shared memory too.
+            Inst::Store { space, .. } => space.may_alias(Space::Shared),
             // Atomics may write shared memory.
             Inst::Intrinsic { .. } => p.contains(Props::WRITES_MEMORY),
             // Already merged.

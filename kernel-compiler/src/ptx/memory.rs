@@ -1,5 +1,6 @@
-//! Loads and stores: global (64-bit addresses), shared (32-bit offsets into the block's window)
-//! and thread-private `.local` arrays. Bools are stored as one byte (0/1), as in Rust.
+//! Loads and stores: global (64-bit addresses), shared (32-bit offsets into the block's window),
+//! distributed shared (`.shared::cluster`, 32-bit addresses from `mapa`) and thread-private
+//! `.local` arrays. Bools are stored as one byte (0/1), as in Rust.
 
 use super::emit::{Emitter, Res};
 use super::regs::Reg;
@@ -18,10 +19,7 @@ pub fn local_symbol(id: u32) -> String {
 
 impl Emitter<'_> {
     fn address(&mut self, space: Space, addr: Operand) -> Res<Reg> {
-        let want = match space {
-            Space::Global | Space::Local => Ty::U64,
-            Space::Shared => Ty::U32,
-        };
+        let want = space.addr_ty();
         let ty = self.oty(addr)?;
         if ty != want {
             return self.err(format!(
@@ -80,6 +78,7 @@ impl Emitter<'_> {
             (Space::Global, false) => "global",
             (Space::Shared, _) => "shared",
             (Space::Local, _) => "local",
+            (Space::Cluster, _) => "shared::cluster",
         };
         self.load_into(sp, ty, d, a);
         Ok(())
@@ -120,6 +119,7 @@ impl Emitter<'_> {
             (Space::Global, false) => "global",
             (Space::Shared, _) => "shared",
             (Space::Local, _) => "local",
+            (Space::Cluster, _) => "shared::cluster",
         };
         let mut ln = self
             .ins()
@@ -143,6 +143,7 @@ impl Emitter<'_> {
             Space::Global => "global",
             Space::Shared => "shared",
             Space::Local => "local",
+            Space::Cluster => "shared::cluster",
         };
         let mut ln = self
             .ins()
@@ -168,6 +169,7 @@ impl Emitter<'_> {
             Space::Global => "global",
             Space::Shared => "shared",
             Space::Local => "local",
+            Space::Cluster => "shared::cluster",
         };
         self.store_from(sp, ty, a, v);
         Ok(())

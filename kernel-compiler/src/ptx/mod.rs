@@ -72,6 +72,16 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
             opts.sm
         ));
     };
+    if let Some([x, y, z]) = kernel.attrs.cluster_dims {
+        // Clusters exist from sm_90 on; ptxas would only say the directive is unknown. Checked
+        // before the body, whose cluster functions would otherwise be named first.
+        if opts.sm < 90 {
+            return e.err(format!(
+                "`cluster_dims({x}, {y}, {z})` needs sm_90 or newer, but the target is sm_{}",
+                opts.sm
+            ));
+        }
+    }
     let mut params = e.load_params()?;
     params.push(format!("\t.param .u64 {PANIC_PARAM}"));
     e.block(&kernel.body)?;
@@ -105,6 +115,11 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
         let _ = writeln!(out, ".reqntid {x}, {y}, {z}");
     } else if let Some(n) = a.max_threads {
         let _ = writeln!(out, ".maxntid {n}, 1, 1");
+    }
+    if let Some([x, y, z]) = a.cluster_dims {
+        // `.explicitcluster` says the launch must be a cluster launch, which a compile-time
+        // shape always is; ptxas then knows `%cluster_*` are those of this shape.
+        let _ = writeln!(out, ".explicitcluster\n.reqnctapercluster {x}, {y}, {z}");
     }
     if let Some(m) = a.min_blocks {
         let _ = writeln!(out, ".minnctapersm {m}");

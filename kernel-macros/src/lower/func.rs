@@ -255,6 +255,10 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
                 None => quote!(::core::option::Option::None),
             };
+            let c = match k.cluster_dims {
+                Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
+                None => quote!(::core::option::Option::None),
+            };
             let o = match k.overflow_checks {
                 Some(on) => quote!(::core::option::Option::Some(#on)),
                 None => quote!(::core::option::Option::None),
@@ -265,6 +269,7 @@ pub(crate) fn lower_fn(f: &ItemFn, kind: FnKind<'_>) -> syn::Result<LoweredFn> {
                 min_blocks: #b,
                 max_registers: #r,
                 block_dim: #d,
+                cluster_dims: #c,
                 overflow_checks: #o,
                 specialize: #s,
             }))

@@ -7,7 +7,9 @@
 //! `_system`: also with respect to the host and peer devices, as `atomicAdd_system`) and another
 //! ordering (`_acquire`, `_release`, `_acq_rel`, as `cuda::atomic_ref` with `memory_order_*`), in
 //! that order: `atomic_add_block_acq_rel`. The compiler picks the PTX instruction for the value
-//! type and for the memory the reference points into (`atom.shared` / `atom.global`).
+//! type and for the memory the reference points into (`atom.shared` / `atom.global`, and
+//! `atom.shared::cluster` for another block's shared memory through `map_shared_rank_mut`,
+//! sm_90).
 //!
 //! Entries are named `function.type.space` (`atomic_add_block.u32.shared`); each function's
 //! entries come from its name (operation, scope, ordering: `family`). Float min/max are CAS
@@ -117,6 +119,19 @@ const OPS: [(&str, u8, &[u8]); 13] = [
     ),
 ];
 
+/// Memory spaces, as const-generic codes: global, the block's shared memory, and distributed
+/// shared memory (another block's of the cluster, through `map_shared_rank`; sm_90).
+const S_GLOBAL: u8 = 0;
+const S_SHARED: u8 = 1;
+const S_CLUSTER: u8 = 2;
+
+/// `(code, name, PTX space, IR space)`; an entry's name ends in the space's name.
+const SPACES: [(u8, &str, &str, Space); 3] = [
+    (S_GLOBAL, "global", "global", Space::Global),
+    (S_SHARED, "shared", "shared", Space::Shared),
+    (S_CLUSTER, "cluster", "shared::cluster", Space::Cluster),
+];
+
 /// Scope suffix of the API name and its PTX scope.
 const SCOPES: [(&str, &str); 3] = [("", "gpu"), ("_block", "cta"), ("_system", "sys")];
 
@@ -210,12 +225,12 @@ fn apply<const OP: u8, const T: u8>(old: u64, a: u64, b: u64) -> u64 {
 
 /// One atomic read-modify-write: `args` = (address, operand[, new value for CAS]); returns the old
 /// value.
-fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
+fn sim_atomic<const OP: u8, const T: u8, const SPACE: u8>(
     e: &mut dyn SimEnv,
     args: &[u64],
     out: &mut [u64],
 ) {
-    let space = if SHARED { Space::Shared } else { Space::Global };
+    let space = SPACES[SPACE as usize].3;
     let bytes = match T {
         T_U32 | T_I32 | T_F32 => 4,
         T_F16 | T_BF16 | T_U16 => 2,
@@ -238,15 +253,15 @@ fn sim_atomic<const OP: u8, const T: u8, const SHARED: bool>(
     }
 }
 
-fn pick_space<const OP: u8, const T: u8>(shared: bool) -> SimFn {
-    if shared {
-        sim_atomic::<OP, T, true>
-    } else {
-        sim_atomic::<OP, T, false>
+fn pick_space<const OP: u8, const T: u8>(space: u8) -> SimFn {
+    match space {
+        S_GLOBAL => sim_atomic::<OP, T, S_GLOBAL>,
+        S_SHARED => sim_atomic::<OP, T, S_SHARED>,
+        _ => sim_atomic::<OP, T, S_CLUSTER>,
     }
 }
 
-fn pick_ty<const OP: u8>(t: u8, shared: bool) -> SimFn {
+fn pick_ty<const OP: u8>(t: u8, shared: u8) -> SimFn {
     match t {
         T_U32 => pick_space::<OP, T_U32>(shared),
         T_I32 => pick_space::<OP, T_I32>(shared),
@@ -260,7 +275,7 @@ fn pick_ty<const OP: u8>(t: u8, shared: bool) -> SimFn {
     }
 }
 
-fn pick(op: u8, t: u8, shared: bool) -> SimFn {
+fn pick(op: u8, t: u8, shared: u8) -> SimFn {
     match op {
         ADD => pick_ty::<ADD>(t, shared),
         SUB => pick_ty::<SUB>(t, shared),
@@ -426,13 +441,14 @@ static TABLE: std::sync::LazyLock<Table> = std::sync::LazyLock::new(|| {
                 let first = pending.len();
                 for (&t, pieces) in types.iter().zip(&cuts) {
                     let (_, tname, ty) = TYPES[t as usize];
-                    for (space, shared) in [("global", false), ("shared", true)] {
+                    for (code, space_name, space, ir_space) in SPACES {
+                        let shared = code != S_GLOBAL;
                         // 16-bit float atomics on shared memory: ptxas 13 fails on them for
                         // sm_90 (internal error), so they exist on global memory only.
                         if shared && matches!(t, T_F16 | T_BF16) {
                             continue;
                         }
-                        let addr = if shared { Ty::U32 } else { Ty::U64 };
+                        let addr = ir_space.addr_ty();
                         let args_at = tys.len();
                         tys.push(addr);
                         match op {
@@ -444,8 +460,10 @@ static TABLE: std::sync::LazyLock<Table> = std::sync::LazyLock::new(|| {
                         if op != STORE {
                             tys.push(ty);
                         }
-                        let name =
-                            push(&mut text, &[op_name, scope, order, ".", tname, ".", space]);
+                        let name = push(
+                            &mut text,
+                            &[op_name, scope, order, ".", tname, ".", space_name],
+                        );
                         // Plain `atom` is already relaxed at device scope; loads and stores
                         // always spell it out (a bare `ld` is not atomic).
                         let plain = scope.is_empty() && order.is_empty() && op < LOAD;
@@ -461,8 +479,12 @@ static TABLE: std::sync::LazyLock<Table> = std::sync::LazyLock::new(|| {
                             ptx: (ptx_at, text.len()),
                             args: (args_at, rets_at),
                             rets: (rets_at, tys.len()),
-                            min_sm: if t == T_BF16 { 90 } else { 70 },
-                            sim: pick(op, t, shared),
+                            min_sm: if t == T_BF16 || code == S_CLUSTER {
+                                90
+                            } else {
+                                70
+                            },
+                            sim: pick(op, t, code),
                         });
                     }
                 }
@@ -741,8 +763,19 @@ mod tests {
 
     #[test]
     fn functions_find_their_entries_by_name() {
-        assert_eq!(family("atomic_add_block_acq_rel").len(), 14);
-        assert_eq!(family("atomic_load_acquire").len(), 12);
+        // Global 8 types, shared and cluster 6 each (no 16-bit floats).
+        assert_eq!(family("atomic_add_block_acq_rel").len(), 20);
+        assert_eq!(family("atomic_load_acquire").len(), 18);
+        let add = family("atomic_add");
+        let dsmem = add
+            .iter()
+            .find(|e| e.name == "atomic_add.u32.cluster")
+            .expect("a distributed shared memory add");
+        assert_eq!(dsmem.ptx, "atom.shared::cluster.add.u32 {d0}, [{a0}], {a1}");
+        assert_eq!(
+            (dsmem.min_sm, dsmem.access_space()),
+            (90, kernel_ir::ir::Space::Cluster)
+        );
         assert!(family("atomic_load_release").is_empty());
         assert!(family("atomic_store_acquire").is_empty());
         assert!(family("atomic_nope").is_empty());
@@ -811,13 +844,17 @@ mod tests {
                 for &(order, sem) in orders_of(op) {
                     for &t in types {
                         let (_, tname, ty) = TYPES[t as usize];
-                        for (space, shared) in [("global", false), ("shared", true)] {
-                            if shared && matches!(t, T_F16 | T_BF16) {
+                        for (code, space_name, space, ir_space) in SPACES {
+                            if code != S_GLOBAL && matches!(t, T_F16 | T_BF16) {
                                 continue;
                             }
                             let e = &TABLE.entries[n];
                             n += 1;
-                            assert_eq!(e.name, format!("{op_name}{scope}{order}.{tname}.{space}"));
+                            assert_eq!(
+                                e.name,
+                                format!("{op_name}{scope}{order}.{tname}.{space_name}")
+                            );
+                            assert_eq!(e.access_space(), ir_space, "{}", e.name);
                             let plain = scope.is_empty() && order.is_empty() && op < LOAD;
                             let q = if plain {
                                 format!(".{space}")
@@ -825,8 +862,7 @@ mod tests {
                                 format!(".{sem}.{ptx_scope}.{space}")
                             };
                             assert_eq!(e.ptx, ptx(op, t, &q, &format!(".{space}")), "{}", e.name);
-                            let addr = if shared { Ty::U32 } else { Ty::U64 };
-                            assert_eq!(e.args[0], addr);
+                            assert_eq!(e.args[0], ir_space.addr_ty());
                             assert_eq!(
                                 e.args.len(),
                                 1 + (op != LOAD) as usize + (op == CAS) as usize

@@ -37,6 +37,7 @@ pub mod async_copy;
 pub mod atomics;
 #[doc(hidden)]
 pub mod barrier_async;
+pub mod cluster;
 pub mod collectives;
 #[doc(hidden)]
 pub mod cvta;
@@ -89,6 +90,7 @@ pub(crate) struct Table {
 /// Every category but the atomics.
 static TABLES: &[&Table] = &[
     &registers::TABLE,
+    &cluster::TABLE,
     &sync::TABLE,
     &warp::TABLE,
     &math::TABLE,
@@ -113,8 +115,8 @@ static APPROX: Table = Table {
     unowned: &[],
 };
 
-/// The atomics' families (about 1300 entries, generated on first use: a kernel without atomics
-/// never pays for them).
+/// The atomics' families (about 1900 entries, on global, shared and distributed shared memory,
+/// generated on first use: a kernel without atomics never pays for them).
 static ATOMICS: &[&Table] = &[
     &atomics::ARITHMETIC,
     &atomics::BITWISE,

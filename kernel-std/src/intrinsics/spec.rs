@@ -70,7 +70,7 @@ pub const fn int_mask(tys: &[Ty]) -> u8 {
 ///   `Memory` named after the function, its types those of the stub; `sim` is a
 ///   [`SimFn`](super::SimFn); `R` the [`SpecialReg`](super::SpecialReg) it only reads.
 /// - `warp(sm, ptx, sim_warp)`, `barrier(sm, ptx[, sim_warp])`: the same for warp collectives and
-///   block barriers.
+///   block barriers; `cluster_barrier(sm, ptx)` for a barrier of the thread block cluster.
 /// - `lanes(sm, [args] -> [rets], ptx, sim)`: a `Pure` entry `<name>_lanes` taking the struct
 ///   arguments' fields (`half2`: two f16) and returning the result's.
 /// - `typed(arg, entries = E)`: a family picked by the type of argument `arg`.
@@ -133,6 +133,9 @@ macro_rules! intrinsics {
     };
     (@barrier $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr $(, $sim:expr)? $(,)?) => {
         intrinsics!(@scalar $name ($($ty),*) ($($ret)?) Barrier, $sm, $ptx, None, intrinsics!(@opt $($sim)?), None);
+    };
+    (@cluster_barrier $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr $(,)?) => {
+        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) ClusterBarrier, $sm, $ptx, None, None, None);
     };
     (@scalar $name:ident ($($ty:ty),*) ($($ret:ty)?) $class:ident, $sm:expr, $ptx:expr, $sim:expr, $sim_warp:expr, $reg:expr) => {
         /// The table entry.

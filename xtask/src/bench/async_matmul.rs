@@ -34,6 +34,7 @@ pub fn bench(dev: &Device, _twins: &Twins) -> Result<Vec<Row>, String> {
         grid: Dim3::new(n / 32, n / 32, 1),
         block: Dim3::new(32, 32, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     let stages = |k: usize| LaunchConfig {
         shared_mem_bytes: pipeline_bytes(32, k),

@@ -602,6 +602,7 @@ pub fn kernels_bench(dev: &Device, twins: &Twins) -> Result<Vec<Row>, String> {
         grid: Dim3::new(rows_n as u32, 1, 1),
         block: Dim3::new(256, 1, 1),
         shared_mem_bytes: 0,
+        attrs: Default::default(),
     };
     let check_rows = |what: &str, got: &[f32], f: &dyn Fn(&[f32]) -> Vec<f64>| {
         for r in (0..rows_n).step_by(rows_n / 16) {
@@ -772,6 +773,7 @@ mod tests {
             grid: Dim3::new(rows as u32, 1, 1),
             block: Dim3::new(256, 1, 1),
             shared_mem_bytes: 0,
+            attrs: Default::default(),
         };
         softmax_rows::launch(&s, cfg, &x, cols as u32, &mut y).unwrap();
         let got = y.to_vec().unwrap();

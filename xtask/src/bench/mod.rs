@@ -19,6 +19,7 @@ mod report;
 mod timing;
 mod twins;
 mod workloads;
+mod workloads_cluster;
 mod workloads_intrinsics;
 
 use std::time::Instant;
@@ -35,7 +36,8 @@ pub use report::Row;
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// Workloads to run, by name prefix (default: all): copy, saxpy, transpose, sgemm, cublas,
-    /// launch, compile, bounds, reduction, histogram, math-functions, math-kernels, corpus.
+    /// launch, compile, bounds, reduction, histogram, pdl, dsmem-histogram, math-functions,
+    /// math-kernels, corpus.
     pub workloads: Vec<String>,
     #[command(subcommand)]
     pub mode: Option<Mode>,

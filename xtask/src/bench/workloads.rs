@@ -70,6 +70,14 @@ pub static ALL: &[Workload] = &[
         run: super::workloads_intrinsics::histogram_bench,
     },
     Workload {
+        name: "pdl",
+        run: super::workloads_cluster::pdl_chain,
+    },
+    Workload {
+        name: "dsmem-histogram",
+        run: super::workloads_cluster::dsmem_histogram,
+    },
+    Workload {
         name: "math-functions",
         run: super::math::functions_bench,
     },

@@ -290,6 +290,20 @@ impl<'a> Infer<'a> {
                 })
             }
             Custom::AsyncCopy(form, _) => self.async_copy_call(name, form, arg_tys, args, sp),
+            Custom::MapSharedRank { writes, .. } => {
+                self.want_args(name, args, 2, sp)?;
+                self.unify(&arg_tys[1], &Ty::Int(IntTy::U32), args[1].span)?;
+                match self.shallow(&arg_tys[0]) {
+                    Ty::Ref(t, m) if m || !writes => Ok(Ty::Ref(t, writes)),
+                    _ => Err(self.err(
+                        args[0].span,
+                        format!(
+                            "`{name}` takes a {} reference into this block's shared memory (a `shared_array`, or an element of one)",
+                            if writes { "`&mut`" } else { "`&`" }
+                        ),
+                    )),
+                }
+            }
         }
     }
 
