@@ -177,6 +177,7 @@ pub fn math_methods(f: &[f32], y: &mut [f32]) {
     acc += fast_tan(a) + fast_log2(a) + fast_log10(a) + fast_exp10(a);
     acc += modf(a).0 + fast_sincos(a).1;
     acc += erfinv(a) + erfcinv(b) + normcdfinv(c);
+    acc += erfcx(a) + normcdf(b);
     y[0] = acc;
 }
 

@@ -200,6 +200,8 @@ pub const MATH_METHODS: &[&str] = &[
     "erfinv",
     "erfcinv",
     "normcdfinv",
+    "erfcx",
+    "normcdf",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

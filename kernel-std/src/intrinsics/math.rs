@@ -267,12 +267,18 @@ intrinsics! {
     /// `erfc(x)`: `1 - erf(x)` without cancellation.
     pub fn erfc<T: Float>(x: T) -> T = math(f32 = f32_all::erfc, f64 = f64_all::erfc);
     /// `erfinv(x)`: the inverse error function on `(-1, 1)` (`±inf` at `±1`).
-    pub fn erfinv(x: f32) -> f32 = math(f32 = f32_all::erfinv);
+    pub fn erfinv<T: Float>(x: T) -> T = math(f32 = f32_all::erfinv, f64 = f64_all::erfinv);
     /// `erfcinv(q)`: the inverse complementary error function on `(0, 2)` (`+inf` at 0, `-inf`
     /// at 2).
-    pub fn erfcinv(x: f32) -> f32 = math(f32 = f32_all::erfcinv);
+    pub fn erfcinv<T: Float>(x: T) -> T = math(f32 = f32_all::erfcinv, f64 = f64_all::erfcinv);
     /// `normcdfinv(p)`: the inverse standard normal distribution function on `(0, 1)`.
-    pub fn normcdfinv(x: f32) -> f32 = math(f32 = f32_all::normcdfinv);
+    pub fn normcdfinv<T: Float>(x: T) -> T = math(f32 = f32_all::normcdfinv, f64 = f64_all::normcdfinv);
+    /// `erfcx(x)`: the scaled complementary error function `e^(x^2) erfc(x)`, finite (and
+    /// accurate) for large `x` where `erfc` underflows.
+    pub fn erfcx<T: Float>(x: T) -> T = math(f32 = f32_all::erfcx, f64 = f64_all::erfcx);
+    /// `normcdf(x)`: the standard normal distribution function `erfc(-x / sqrt 2) / 2`, with
+    /// relative accuracy in the lower tail.
+    pub fn normcdf<T: Float>(x: T) -> T = math(f32 = f32_all::normcdf, f64 = f64_all::normcdf);
     /// `lgamma(x)`: `ln |Gamma(x)|`.
     pub fn lgamma<T: Float>(x: T) -> T = math(f32 = f32_all::lgamma, f64 = f64_all::lgamma);
     /// `tgamma(x)`: `Gamma(x)`.

@@ -22,6 +22,8 @@ pub mod approx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 pub(crate) mod f32_cr;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_erfcx;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_erfinv;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_exp_log;
@@ -41,6 +43,10 @@ mod f32_special;
 mod f32_sweep_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_trig;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_erfcx;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_erfinv;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -64,6 +70,7 @@ mod f64_trig;
 
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
+    pub use super::f32_erfcx::*;
     pub use super::f32_erfinv::*;
     pub use super::f32_exp_log::*;
     pub use super::f32_fpmanip::*;
@@ -77,6 +84,8 @@ pub(crate) mod f32_all {
 
 /// Every f64 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f64_all {
+    pub use super::f64_erfcx::*;
+    pub use super::f64_erfinv::*;
     pub use super::f64_exp_log::*;
     pub use super::f64_fpmanip::*;
     pub use super::f64_hyp::*;
