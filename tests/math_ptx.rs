@@ -44,6 +44,8 @@ macro_rules! every_fn {
                 let (fr, ip) = modf(v);
                 a += fr + ip;
                 a += erfcx(v) + normcdf(w) + erfinv(v) + erfcinv(w) + normcdfinv(v);
+                a += scalbln(v, 5i64) + rint(w) + nearbyint(v);
+                a += (lrint(v) + llrint(w) + lround(v) + llround(w)) as $t;
                 y[i] = a;
             }
         }
@@ -297,7 +299,8 @@ fn f32_math_functions_use_no_f64_instruction() {
         .into_iter()
         .chain(math_common::more::f32_kernels())
         .chain(math_common::inverse::f32_kernels())
-        .chain(math_common::normal::f32_kernels());
+        .chain(math_common::normal::f32_kernels())
+        .chain(math_common::ints::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {

@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod ints;
 pub mod inverse;
 pub mod kernels;
 pub mod more;
@@ -910,6 +911,7 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
     rows.extend(more::measure_f32(dev, n));
     rows.extend(inverse::measure_f32(dev, n));
     rows.extend(normal::measure_f32(dev, n));
+    rows.extend(ints::measure_f32(dev, n));
     rows
 }
 
@@ -966,6 +968,7 @@ pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
     let mut rows = rows_f64(&outputs_f64(dev, n));
     rows.extend(more::measure_f64(dev, n));
     rows.extend(normal::measure_f64(dev, n));
+    rows.extend(ints::measure_f64(dev, n));
     rows
 }
 

@@ -202,6 +202,13 @@ pub const MATH_METHODS: &[&str] = &[
     "normcdfinv",
     "erfcx",
     "normcdf",
+    "scalbln",
+    "rint",
+    "nearbyint",
+    "lrint",
+    "llrint",
+    "lround",
+    "llround",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

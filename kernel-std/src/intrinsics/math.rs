@@ -308,6 +308,22 @@ intrinsics! {
     pub fn logb<T: Float>(x: T) -> T = math(f32 = f32_all::logb, f64 = f64_all::logb);
     /// `ilogb(x)`: the unbiased exponent of `x` (`i32::MIN` for 0 and NaN, `i32::MAX` for `±inf`).
     pub fn ilogb<T: Float>(x: T) -> i32 = math(f32 = f32_all::ilogb, f64 = f64_all::ilogb);
+    /// `scalbln(x, n)`: `x 2^n` rounded once, with C's `long` (`i64`) exponent.
+    pub fn scalbln<T: Float>(x: T, n: i64) -> T = math(f32 = f32_all::scalblnf, f64 = f64_all::scalbln);
+    /// `rint(x)`: the nearest integer, ties to even (also `x.round_ties_even()` in Rust).
+    pub fn rint<T: Float>(x: T) -> T = math(f32 = f32_all::rintf, f64 = f64_all::rint);
+    /// `nearbyint(x)`: the same as `rint`.
+    pub fn nearbyint<T: Float>(x: T) -> T = math(f32 = f32_all::nearbyintf, f64 = f64_all::nearbyint);
+    /// `lrint(x)`: the nearest integer, ties to even, as C's `long` (`i64`); saturated, NaN
+    /// gives 0 (C leaves those unspecified).
+    pub fn lrint<T: Float>(x: T) -> i64 = math(f32 = f32_all::lrintf, f64 = f64_all::lrint);
+    /// `llrint(x)`: the same as `lrint` (`long long`).
+    pub fn llrint<T: Float>(x: T) -> i64 = math(f32 = f32_all::llrintf, f64 = f64_all::llrint);
+    /// `lround(x)`: the nearest integer, halfway cases away from zero, as `i64`; saturated,
+    /// NaN gives 0.
+    pub fn lround<T: Float>(x: T) -> i64 = math(f32 = f32_all::lroundf, f64 = f64_all::lround);
+    /// `llround(x)`: the same as `lround`.
+    pub fn llround<T: Float>(x: T) -> i64 = math(f32 = f32_all::llroundf, f64 = f64_all::llround);
     /// `fdim(x, y)`: `x - y` if `x > y`, else `+0`.
     pub fn fdim<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fdim, f64 = f64_all::fdim);
     /// `nextafter(x, y)`: the next representable value after `x` toward `y`.
@@ -579,6 +595,7 @@ macro_rules! rust_methods {
                         pair: false,
                         int_args: 0,
                         int_rets: 0,
+                        wide: 0,
                         f32: Some(MathImpl::Device(f32_all::$f::__fc_callable)),
                         f64: Some(MathImpl::Device(f64_all::$f::__fc_callable)),
                     }),
@@ -637,6 +654,7 @@ pub fn method(name: &str) -> Option<MathFn> {
                 pair: def.rets.len() == 2,
                 int_args: 0,
                 int_rets: 0,
+                wide: 0,
                 f32: Some(MathImpl::Entry(def)),
                 f64: None,
             })

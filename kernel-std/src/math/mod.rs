@@ -42,6 +42,8 @@ mod f32_special;
 #[cfg(test)]
 mod f32_sweep_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_toint;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_erfcx;
@@ -66,6 +68,8 @@ mod f64_reduce;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_special;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_toint;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_trig;
 
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
@@ -79,6 +83,7 @@ pub(crate) mod f32_all {
     pub use super::f32_misc::*;
     pub use super::f32_norm::*;
     pub use super::f32_special::*;
+    pub use super::f32_toint::*;
     pub use super::f32_trig::*;
 }
 
@@ -94,5 +99,6 @@ pub(crate) mod f64_all {
     pub use super::f64_norm::*;
     pub use super::f64_pow::*;
     pub use super::f64_special::*;
+    pub use super::f64_toint::*;
     pub use super::f64_trig::*;
 }
