@@ -46,6 +46,8 @@ fn f64_math_on_the_gpu_matches_the_simulator_bit_for_bit() {
     sim_out.extend(math_common::normal::outputs_f64(&Device::simulator(), n));
     gpu_out.extend(math_common::ints::outputs_f64(&dev, n));
     sim_out.extend(math_common::ints::outputs_f64(&Device::simulator(), n));
+    gpu_out.extend(math_common::bessel_i::outputs_f64(&dev, n));
+    sim_out.extend(math_common::bessel_i::outputs_f64(&Device::simulator(), n));
     let mut differ = Vec::new();
     for ((name, xs, zs, g), (_, _, _, s)) in gpu_out.iter().zip(&sim_out) {
         let bad = g

@@ -45,6 +45,7 @@ macro_rules! every_fn {
                 a += fr + ip;
                 a += erfcx(v) + normcdf(w) + erfinv(v) + erfcinv(w) + normcdfinv(v);
                 a += scalbln(v, 5i64) + rint(w) + nearbyint(v);
+                a += cyl_bessel_i0(v) + cyl_bessel_i1(w);
                 a += (lrint(v) + llrint(w) + lround(v) + llround(w)) as $t;
                 y[i] = a;
             }
@@ -300,7 +301,8 @@ fn f32_math_functions_use_no_f64_instruction() {
         .chain(math_common::more::f32_kernels())
         .chain(math_common::inverse::f32_kernels())
         .chain(math_common::normal::f32_kernels())
-        .chain(math_common::ints::f32_kernels());
+        .chain(math_common::ints::f32_kernels())
+        .chain(math_common::bessel_i::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {
@@ -363,6 +365,8 @@ fn branch_free_f32_functions_have_no_branch() {
         k::logb_f32::ast(),
         math_common::normal::erfcx_f32::ast(),
         math_common::normal::normcdf_f32::ast(),
+        math_common::bessel_i::cyl_bessel_i0_f32::ast(),
+        math_common::bessel_i::cyl_bessel_i1_f32::ast(),
     ] {
         let n = branches(def);
         if n != base {

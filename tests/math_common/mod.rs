@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod bessel_i;
 pub mod ints;
 pub mod inverse;
 pub mod kernels;
@@ -912,6 +913,7 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
     rows.extend(inverse::measure_f32(dev, n));
     rows.extend(normal::measure_f32(dev, n));
     rows.extend(ints::measure_f32(dev, n));
+    rows.extend(bessel_i::measure_f32(dev, n));
     rows
 }
 
@@ -969,6 +971,7 @@ pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
     rows.extend(more::measure_f64(dev, n));
     rows.extend(normal::measure_f64(dev, n));
     rows.extend(ints::measure_f64(dev, n));
+    rows.extend(bessel_i::measure_f64(dev, n));
     rows
 }
 

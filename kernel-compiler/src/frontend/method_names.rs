@@ -209,6 +209,8 @@ pub const MATH_METHODS: &[&str] = &[
     "llrint",
     "lround",
     "llround",
+    "cyl_bessel_i0",
+    "cyl_bessel_i1",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

@@ -279,6 +279,10 @@ intrinsics! {
     /// `normcdf(x)`: the standard normal distribution function `erfc(-x / sqrt 2) / 2`, with
     /// relative accuracy in the lower tail.
     pub fn normcdf<T: Float>(x: T) -> T = math(f32 = f32_all::normcdf, f64 = f64_all::normcdf);
+    /// `cyl_bessel_i0(x)`: the modified Bessel function of the first kind of order 0.
+    pub fn cyl_bessel_i0<T: Float>(x: T) -> T = math(f32 = f32_all::cyl_bessel_i0, f64 = f64_all::cyl_bessel_i0);
+    /// `cyl_bessel_i1(x)`: the modified Bessel function of the first kind of order 1.
+    pub fn cyl_bessel_i1<T: Float>(x: T) -> T = math(f32 = f32_all::cyl_bessel_i1, f64 = f64_all::cyl_bessel_i1);
     /// `lgamma(x)`: `ln |Gamma(x)|`.
     pub fn lgamma<T: Float>(x: T) -> T = math(f32 = f32_all::lgamma, f64 = f64_all::lgamma);
     /// `tgamma(x)`: `Gamma(x)`.

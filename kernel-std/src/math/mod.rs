@@ -20,6 +20,8 @@
 
 pub mod approx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_bessel_i;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 pub(crate) mod f32_cr;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_erfcx;
@@ -45,6 +47,8 @@ mod f32_sweep_tests;
 mod f32_toint;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_trig;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_bessel_i;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_erfcx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -74,6 +78,7 @@ mod f64_trig;
 
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
+    pub use super::f32_bessel_i::*;
     pub use super::f32_erfcx::*;
     pub use super::f32_erfinv::*;
     pub use super::f32_exp_log::*;
@@ -89,6 +94,7 @@ pub(crate) mod f32_all {
 
 /// Every f64 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f64_all {
+    pub use super::f64_bessel_i::*;
     pub use super::f64_erfcx::*;
     pub use super::f64_erfinv::*;
     pub use super::f64_exp_log::*;
