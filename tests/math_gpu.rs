@@ -39,8 +39,15 @@ fn math_functions_within_cuda_bounds_on_the_gpu() {
 fn f64_math_on_the_gpu_matches_the_simulator_bit_for_bit() {
     let Some(dev) = gpu() else { return };
     let n = 1 << 16;
-    let gpu_out = outputs_f64(&dev, n);
-    let sim_out = outputs_f64(&Device::simulator(), n);
+    let mut gpu_out = outputs_f64(&dev, n);
+    let mut sim_out = outputs_f64(&Device::simulator(), n);
+    // erfcx, normcdf and the f64 inverse error functions.
+    gpu_out.extend(math_common::normal::outputs_f64(&dev, n));
+    sim_out.extend(math_common::normal::outputs_f64(&Device::simulator(), n));
+    gpu_out.extend(math_common::ints::outputs_f64(&dev, n));
+    sim_out.extend(math_common::ints::outputs_f64(&Device::simulator(), n));
+    gpu_out.extend(math_common::bessel_i::outputs_f64(&dev, n));
+    sim_out.extend(math_common::bessel_i::outputs_f64(&Device::simulator(), n));
     let mut differ = Vec::new();
     for ((name, xs, zs, g), (_, _, _, s)) in gpu_out.iter().zip(&sim_out) {
         let bad = g

@@ -43,6 +43,10 @@ macro_rules! every_fn {
                 a += fdim(v, w) + nextafter(v, w) + remainder(v, w) + r + q as $t;
                 let (fr, ip) = modf(v);
                 a += fr + ip;
+                a += erfcx(v) + normcdf(w) + erfinv(v) + erfcinv(w) + normcdfinv(v);
+                a += scalbln(v, 5i64) + rint(w) + nearbyint(v);
+                a += cyl_bessel_i0(v) + cyl_bessel_i1(w);
+                a += (lrint(v) + llrint(w) + lround(v) + llround(w)) as $t;
                 y[i] = a;
             }
         }
@@ -295,7 +299,10 @@ fn f32_math_functions_use_no_f64_instruction() {
     let kernels = kernels
         .into_iter()
         .chain(math_common::more::f32_kernels())
-        .chain(math_common::inverse::f32_kernels());
+        .chain(math_common::inverse::f32_kernels())
+        .chain(math_common::normal::f32_kernels())
+        .chain(math_common::ints::f32_kernels())
+        .chain(math_common::bessel_i::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {
@@ -356,6 +363,10 @@ fn branch_free_f32_functions_have_no_branch() {
         k::frexp_m_f32::ast(),
         k::ilogb_f32::ast(),
         k::logb_f32::ast(),
+        math_common::normal::erfcx_f32::ast(),
+        math_common::normal::normcdf_f32::ast(),
+        math_common::bessel_i::cyl_bessel_i0_f32::ast(),
+        math_common::bessel_i::cyl_bessel_i1_f32::ast(),
     ] {
         let n = branches(def);
         if n != base {

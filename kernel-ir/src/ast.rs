@@ -687,8 +687,30 @@ pub struct MathFn {
     /// The results of type `i32` instead of the float type, bit `i` for result `i` (`ilogb`:
     /// `0b1`; `frexp`, `(mantissa, exponent)`: `0b10`).
     pub int_rets: u8,
+    /// Of those integer arguments and results, the ones of type `i64` (C's `long`) rather than
+    /// `i32`: bit `i` for argument `i`, bit `4 + i` for result `i` (`scalbln(x, n)`: `0b10`;
+    /// `lrint(x)`: `0b1_0000`).
+    pub wide: u8,
     pub f32: Option<MathImpl>,
     pub f64: Option<MathImpl>,
+}
+
+impl MathFn {
+    /// The integer type of argument `i` (`I32` or `I64`), `None` where it has the float type.
+    pub fn int_arg(&self, i: usize) -> Option<crate::ir::Ty> {
+        (self.int_args >> i & 1 == 1).then(|| self.int_ty(i))
+    }
+    /// The integer type of result `i`, `None` where it has the float type.
+    pub fn int_ret(&self, i: usize) -> Option<crate::ir::Ty> {
+        (self.int_rets >> i & 1 == 1).then(|| self.int_ty(4 + i))
+    }
+    fn int_ty(&self, bit: usize) -> crate::ir::Ty {
+        if self.wide >> bit & 1 == 1 {
+            crate::ir::Ty::I64
+        } else {
+            crate::ir::Ty::I32
+        }
+    }
 }
 
 /// How a [`MathFn`] computes for one float type.

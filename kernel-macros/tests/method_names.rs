@@ -177,6 +177,9 @@ pub fn math_methods(f: &[f32], y: &mut [f32]) {
     acc += fast_tan(a) + fast_log2(a) + fast_log10(a) + fast_exp10(a);
     acc += modf(a).0 + fast_sincos(a).1;
     acc += erfinv(a) + erfcinv(b) + normcdfinv(c);
+    acc += erfcx(a) + normcdf(b) + cyl_bessel_i0(c) + cyl_bessel_i1(a);
+    acc += scalbln(a, 3i64) + rint(b) + nearbyint(c);
+    acc += (lrint(a) + llrint(b) + lround(c) + llround(a)) as f32;
     y[0] = acc;
 }
 

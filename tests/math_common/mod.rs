@@ -9,10 +9,13 @@
 
 #![allow(dead_code)]
 
+pub mod bessel_i;
+pub mod ints;
 pub mod inverse;
 pub mod kernels;
 pub mod more;
 pub mod mpfr;
+pub mod normal;
 
 use ferrocuda::prelude::*;
 
@@ -908,6 +911,9 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
     }
     rows.extend(more::measure_f32(dev, n));
     rows.extend(inverse::measure_f32(dev, n));
+    rows.extend(normal::measure_f32(dev, n));
+    rows.extend(ints::measure_f32(dev, n));
+    rows.extend(bessel_i::measure_f32(dev, n));
     rows
 }
 
@@ -963,6 +969,9 @@ pub fn rows_f64(outputs: &Outputs64) -> Vec<Row> {
 pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
     let mut rows = rows_f64(&outputs_f64(dev, n));
     rows.extend(more::measure_f64(dev, n));
+    rows.extend(normal::measure_f64(dev, n));
+    rows.extend(ints::measure_f64(dev, n));
+    rows.extend(bessel_i::measure_f64(dev, n));
     rows
 }
 

@@ -200,6 +200,17 @@ pub const MATH_METHODS: &[&str] = &[
     "erfinv",
     "erfcinv",
     "normcdfinv",
+    "erfcx",
+    "normcdf",
+    "scalbln",
+    "rint",
+    "nearbyint",
+    "lrint",
+    "llrint",
+    "lround",
+    "llround",
+    "cyl_bessel_i0",
+    "cyl_bessel_i1",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

@@ -343,7 +343,7 @@ impl Lower {
         let a: Vec<Operand> = args
             .iter()
             .enumerate()
-            .map(|(i, &x)| self.cast(x, if is_int(i) { ir::Ty::I32 } else { ct }))
+            .map(|(i, &x)| self.cast(x, m.int_arg(i).unwrap_or(ct)))
             .collect();
         let v = match imp {
             MathImpl::Entry(def) => results(&self.intrinsic(def, &a, sp)?),

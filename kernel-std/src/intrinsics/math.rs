@@ -267,12 +267,22 @@ intrinsics! {
     /// `erfc(x)`: `1 - erf(x)` without cancellation.
     pub fn erfc<T: Float>(x: T) -> T = math(f32 = f32_all::erfc, f64 = f64_all::erfc);
     /// `erfinv(x)`: the inverse error function on `(-1, 1)` (`±inf` at `±1`).
-    pub fn erfinv(x: f32) -> f32 = math(f32 = f32_all::erfinv);
+    pub fn erfinv<T: Float>(x: T) -> T = math(f32 = f32_all::erfinv, f64 = f64_all::erfinv);
     /// `erfcinv(q)`: the inverse complementary error function on `(0, 2)` (`+inf` at 0, `-inf`
     /// at 2).
-    pub fn erfcinv(x: f32) -> f32 = math(f32 = f32_all::erfcinv);
+    pub fn erfcinv<T: Float>(x: T) -> T = math(f32 = f32_all::erfcinv, f64 = f64_all::erfcinv);
     /// `normcdfinv(p)`: the inverse standard normal distribution function on `(0, 1)`.
-    pub fn normcdfinv(x: f32) -> f32 = math(f32 = f32_all::normcdfinv);
+    pub fn normcdfinv<T: Float>(x: T) -> T = math(f32 = f32_all::normcdfinv, f64 = f64_all::normcdfinv);
+    /// `erfcx(x)`: the scaled complementary error function `e^(x^2) erfc(x)`, finite (and
+    /// accurate) for large `x` where `erfc` underflows.
+    pub fn erfcx<T: Float>(x: T) -> T = math(f32 = f32_all::erfcx, f64 = f64_all::erfcx);
+    /// `normcdf(x)`: the standard normal distribution function `erfc(-x / sqrt 2) / 2`, with
+    /// relative accuracy in the lower tail.
+    pub fn normcdf<T: Float>(x: T) -> T = math(f32 = f32_all::normcdf, f64 = f64_all::normcdf);
+    /// `cyl_bessel_i0(x)`: the modified Bessel function of the first kind of order 0.
+    pub fn cyl_bessel_i0<T: Float>(x: T) -> T = math(f32 = f32_all::cyl_bessel_i0, f64 = f64_all::cyl_bessel_i0);
+    /// `cyl_bessel_i1(x)`: the modified Bessel function of the first kind of order 1.
+    pub fn cyl_bessel_i1<T: Float>(x: T) -> T = math(f32 = f32_all::cyl_bessel_i1, f64 = f64_all::cyl_bessel_i1);
     /// `lgamma(x)`: `ln |Gamma(x)|`.
     pub fn lgamma<T: Float>(x: T) -> T = math(f32 = f32_all::lgamma, f64 = f64_all::lgamma);
     /// `tgamma(x)`: `Gamma(x)`.
@@ -302,6 +312,22 @@ intrinsics! {
     pub fn logb<T: Float>(x: T) -> T = math(f32 = f32_all::logb, f64 = f64_all::logb);
     /// `ilogb(x)`: the unbiased exponent of `x` (`i32::MIN` for 0 and NaN, `i32::MAX` for `±inf`).
     pub fn ilogb<T: Float>(x: T) -> i32 = math(f32 = f32_all::ilogb, f64 = f64_all::ilogb);
+    /// `scalbln(x, n)`: `x 2^n` rounded once, with C's `long` (`i64`) exponent.
+    pub fn scalbln<T: Float>(x: T, n: i64) -> T = math(f32 = f32_all::scalblnf, f64 = f64_all::scalbln);
+    /// `rint(x)`: the nearest integer, ties to even (also `x.round_ties_even()` in Rust).
+    pub fn rint<T: Float>(x: T) -> T = math(f32 = f32_all::rintf, f64 = f64_all::rint);
+    /// `nearbyint(x)`: the same as `rint`.
+    pub fn nearbyint<T: Float>(x: T) -> T = math(f32 = f32_all::nearbyintf, f64 = f64_all::nearbyint);
+    /// `lrint(x)`: the nearest integer, ties to even, as C's `long` (`i64`); saturated, NaN
+    /// gives 0 (C leaves those unspecified).
+    pub fn lrint<T: Float>(x: T) -> i64 = math(f32 = f32_all::lrintf, f64 = f64_all::lrint);
+    /// `llrint(x)`: the same as `lrint` (`long long`).
+    pub fn llrint<T: Float>(x: T) -> i64 = math(f32 = f32_all::llrintf, f64 = f64_all::llrint);
+    /// `lround(x)`: the nearest integer, halfway cases away from zero, as `i64`; saturated,
+    /// NaN gives 0.
+    pub fn lround<T: Float>(x: T) -> i64 = math(f32 = f32_all::lroundf, f64 = f64_all::lround);
+    /// `llround(x)`: the same as `lround`.
+    pub fn llround<T: Float>(x: T) -> i64 = math(f32 = f32_all::llroundf, f64 = f64_all::llround);
     /// `fdim(x, y)`: `x - y` if `x > y`, else `+0`.
     pub fn fdim<T: Float>(x: T, y: T) -> T = math(f32 = f32_all::fdim, f64 = f64_all::fdim);
     /// `nextafter(x, y)`: the next representable value after `x` toward `y`.
@@ -573,6 +599,7 @@ macro_rules! rust_methods {
                         pair: false,
                         int_args: 0,
                         int_rets: 0,
+                        wide: 0,
                         f32: Some(MathImpl::Device(f32_all::$f::__fc_callable)),
                         f64: Some(MathImpl::Device(f64_all::$f::__fc_callable)),
                     }),
@@ -631,6 +658,7 @@ pub fn method(name: &str) -> Option<MathFn> {
                 pair: def.rets.len() == 2,
                 int_args: 0,
                 int_rets: 0,
+                wide: 0,
                 f32: Some(MathImpl::Entry(def)),
                 f64: None,
             })

@@ -49,14 +49,35 @@ impl<A: IrType, B: IrType> IrRets for (A, B) {
     const IR: &'static [Ty] = &[A::IR, B::IR];
 }
 
-/// The positions of the `i32`s among `tys` as bits (bit `i`: `tys[i]`), for the math library's
-/// functions of integer arguments or results (`MathFn::int_args`, `MathFn::int_rets`).
+/// The positions of the `i32`s and `i64`s among `tys` as bits (bit `i`: `tys[i]`), for the math
+/// library's functions of integer arguments or results (`MathFn::int_args`, `MathFn::int_rets`).
 pub const fn int_mask(tys: &[Ty]) -> u8 {
     let mut m = 0;
     let mut i = 0;
     while i < tys.len() {
-        if matches!(tys[i], Ty::I32) {
+        if matches!(tys[i], Ty::I32 | Ty::I64) {
             m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+}
+
+/// `MathFn::wide`: the `i64`s among the arguments `args` (bits 0..) and the results `rets`
+/// (bits 4..).
+pub const fn wide_mask(args: &[Ty], rets: &[Ty]) -> u8 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < args.len() {
+        if matches!(args[i], Ty::I64) {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < rets.len() {
+        if matches!(rets[i], Ty::I64) {
+            m |= 1 << (4 + i);
         }
         i += 1;
     }
@@ -292,6 +313,9 @@ macro_rules! intrinsics {
                 int_args: $crate::intrinsics::spec::int_mask(
                     &[$(<$ty as $crate::intrinsics::IrType>::IR),*]),
                 int_rets: $crate::intrinsics::spec::int_mask(
+                    <intrinsics!(@ret $($ret)?) as $crate::intrinsics::IrRets>::IR),
+                wide: $crate::intrinsics::spec::wide_mask(
+                    &[$(<$ty as $crate::intrinsics::IrType>::IR),*],
                     <intrinsics!(@ret $($ret)?) as $crate::intrinsics::IrRets>::IR),
                 f32: Some(intrinsics!(@impl $f32 $(:: $f32p)*)),
                 f64: intrinsics!(@opt $(intrinsics!(@impl $f64 $(:: $f64p)*))?),

@@ -60,6 +60,19 @@ pub mod model {
     pub fn f2i_rn(x: f32) -> u32 {
         x.round_ties_even() as i32 as u32
     }
+    /// `cvt.rni.f64.f64`: exact (nearest integer, ties to even).
+    pub fn rint64(x: f64) -> f64 {
+        x.round_ties_even()
+    }
+    /// `cvt.rni.s64.f32`: exact (nearest integer, ties to even, saturated to the `i64` range,
+    /// NaN to 0).
+    pub fn f2ll_rn(x: f32) -> i64 {
+        x.round_ties_even() as i64
+    }
+    /// `cvt.rni.s64.f64`: as `f2ll_rn`.
+    pub fn d2ll_rn(x: f64) -> i64 {
+        x.round_ties_even() as i64
+    }
     /// `selp.f32`: exact.
     pub fn select(c: bool, a: f32, b: f32) -> f32 {
         if c {
@@ -128,6 +141,24 @@ impl Scalar for f32 {
     }
     fn to_bits(self) -> u64 {
         f32::to_bits(self) as u64
+    }
+}
+impl Scalar for f64 {
+    const TY: kernel_ir::ir::Ty = kernel_ir::ir::Ty::F64;
+    fn from_bits(b: u64) -> Self {
+        f64::from_bits(b)
+    }
+    fn to_bits(self) -> u64 {
+        f64::to_bits(self)
+    }
+}
+impl Scalar for i64 {
+    const TY: kernel_ir::ir::Ty = kernel_ir::ir::Ty::I64;
+    fn from_bits(b: u64) -> Self {
+        b as i64
+    }
+    fn to_bits(self) -> u64 {
+        self as u64
     }
 }
 impl Scalar for u32 {
@@ -219,11 +250,18 @@ approx! {
     /// family's exponent, as an entry here so that the host twins (unit tests) compute it.
     fmaf_rd(a: f32, b: f32, c: f32) -> f32 = "approx_fma_rd.f32", "fma.rm.f32 {d0}, {a0}, {a1}, {a2}", model::fma_rd;
     /// Nearest integer, ties to even (`cvt.rni.f32.f32`, exact).
-    rint(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
+    rni_f32(x: f32) -> f32 = "rint.f32", "cvt.rni.f32.f32 {d0}, {a0}", model::rint;
     /// Nearest integer as an `i32` (its bits), ties to even, saturated, NaN to 0:
     /// `cvt.rni.s32.f32` (one F2I; CUDA's `__float2int_rn`). Unlike `as i32`, which adds
     /// a NaN test and a select to give Rust's result, the hardware's own saturation is kept.
     f2i_rn(x: f32) -> u32 = "f2i_rn.f32", "cvt.rni.s32.f32 {d0}, {a0}", model::f2i_rn;
+    /// Nearest integer, ties to even (`cvt.rni.f64.f64`, exact): C's `rint`.
+    rni_f64(x: f64) -> f64 = "rint.f64", "cvt.rni.f64.f64 {d0}, {a0}", model::rint64;
+    /// Nearest integer as an `i64`, ties to even, saturated, NaN to 0: `cvt.rni.s64.f32`
+    /// (CUDA's `__float2ll_rn`, C's `llrintf`).
+    f2ll_rn(x: f32) -> i64 = "f2ll_rn.f32", "cvt.rni.s64.f32 {d0}, {a0}", model::f2ll_rn;
+    /// As `f2ll_rn` from f64: `cvt.rni.s64.f64` (`__double2ll_rn`, C's `llrint`).
+    d2ll_rn(x: f64) -> i64 = "d2ll_rn.f64", "cvt.rni.s64.f64 {d0}, {a0}", model::d2ll_rn;
     /// `fma(a, b, c)` clamped to `[0, 1]` (NaN to `+0`): `fma.rn.sat.f32`, exact.
     fma_sat(a: f32, b: f32, c: f32) -> f32 = "fma_sat.f32", "fma.rn.sat.f32 {d0}, {a0}, {a1}, {a2}", model::fma_sat;
     /// `if c { a } else { b }` of two computed values: one `selp.f32` (FSEL), never a branch,

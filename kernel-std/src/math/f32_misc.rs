@@ -21,7 +21,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2_ftz, f2i_rn, lg2_ftz, rcp_ftz, rint, rsqrt_approx, select};
+use super::approx::{ex2_ftz, f2i_rn, lg2_ftz, rcp_ftz, rni_f32, rsqrt_approx, select};
 
 #[device]
 pub fn rsqrt(x: f32) -> f32 {
@@ -139,7 +139,7 @@ pub fn exp2_dd(zh: f32, zl: f32, c: f32) -> f32 {
 pub fn powf(x: f32, y: f32) -> f32 {
     let a = x.abs();
     let ay = y.abs();
-    let y_int = rint(y) == y;
+    let y_int = rni_f32(y) == y;
     // y's parity from the hardware conversion (saturating; only read below 2^24).
     let y_odd = y_int & (ay < 16777216.0) & (f2i_rn(y) & 1 == 1);
     let (lh, ll) = log2_dd(a);

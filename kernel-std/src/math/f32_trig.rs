@@ -22,7 +22,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{f2i_rn, rcp_ftz, rint, select, select_u32};
+use super::approx::{f2i_rn, rcp_ftz, rni_f32, select, select_u32};
 
 /// Word `i + k` (`k` fixed, `i` in `0..4`) of the bits of `2/pi`, by two bit-selects on `i`:
 /// registers only (an indexed table would live in local memory).
@@ -221,7 +221,7 @@ fn cospi_k(t: f32) -> f32 {
 #[device]
 fn rem_half(x: f32) -> (i32, f32) {
     let x = select(x.abs() < 16777216.0, x, x * 0.0);
-    let nf = rint(x + x);
+    let nf = rni_f32(x + x);
     // The quadrant from the hardware conversion (NaN to 0: `t` carries the NaN).
     (f2i_rn(x + x) as i32, nf.mul_add(-0.5, x))
 }

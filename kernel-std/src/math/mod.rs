@@ -20,7 +20,11 @@
 
 pub mod approx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_bessel_i;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 pub(crate) mod f32_cr;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_erfcx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_erfinv;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -40,7 +44,15 @@ mod f32_special;
 #[cfg(test)]
 mod f32_sweep_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_toint;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_trig;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_bessel_i;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_erfcx;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_erfinv;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -60,10 +72,14 @@ mod f64_reduce;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_special;
 #[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_toint;
+#[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_trig;
 
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
+    pub use super::f32_bessel_i::*;
+    pub use super::f32_erfcx::*;
     pub use super::f32_erfinv::*;
     pub use super::f32_exp_log::*;
     pub use super::f32_fpmanip::*;
@@ -72,11 +88,15 @@ pub(crate) mod f32_all {
     pub use super::f32_misc::*;
     pub use super::f32_norm::*;
     pub use super::f32_special::*;
+    pub use super::f32_toint::*;
     pub use super::f32_trig::*;
 }
 
 /// Every f64 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f64_all {
+    pub use super::f64_bessel_i::*;
+    pub use super::f64_erfcx::*;
+    pub use super::f64_erfinv::*;
     pub use super::f64_exp_log::*;
     pub use super::f64_fpmanip::*;
     pub use super::f64_hyp::*;
@@ -85,5 +105,6 @@ pub(crate) mod f64_all {
     pub use super::f64_norm::*;
     pub use super::f64_pow::*;
     pub use super::f64_special::*;
+    pub use super::f64_toint::*;
     pub use super::f64_trig::*;
 }

@@ -278,11 +278,11 @@ impl<'a> Infer<'a> {
             }
             _ => match kernel_std::intrinsics::math::method(name) {
                 Some(m) if is_float => {
-                    // The receiver is argument 0; `i32` arguments keep their type.
+                    // The receiver is argument 0; integer arguments keep their type.
                     for (i, (t, a)) in arg_tys.iter().zip(args).enumerate() {
                         let t = self.deref(t);
-                        if m.int_args >> (i + 1) & 1 == 1 {
-                            self.unify(&t, &Ty::Int(IntTy::I32), a.span)?;
+                        if let Some(it) = m.int_arg(i + 1) {
+                            self.unify(&t, &math_int(it), a.span)?;
                         } else {
                             self.unify(&t, &r, a.span)?;
                         }
@@ -320,13 +320,7 @@ impl<'a> Infer<'a> {
                 format!("`{name}` needs a float argument, found `{}`", self.show(t)),
             ));
         }
-        let ret = |i: usize| {
-            if m.int_rets >> i & 1 == 1 {
-                Ty::Int(IntTy::I32)
-            } else {
-                t.clone()
-            }
-        };
+        let ret = |i: usize| m.int_ret(i).map_or_else(|| t.clone(), math_int);
         Ok(if m.pair {
             Ty::Tuple(vec![ret(0), ret(1)])
         } else {
@@ -385,4 +379,12 @@ pub fn iter_item(t: &Ty, shallow: &dyn Fn(&Ty) -> Ty) -> Option<Ty> {
         },
         _ => return None,
     })
+}
+
+/// The front end's type of a math function's integer argument or result (`MathFn::int_arg`).
+pub(super) fn math_int(t: kernel_ir::ir::Ty) -> Ty {
+    match t {
+        kernel_ir::ir::Ty::I64 => Ty::Int(IntTy::I64),
+        _ => Ty::Int(IntTy::I32),
+    }
 }

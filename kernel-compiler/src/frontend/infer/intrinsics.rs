@@ -67,8 +67,8 @@ impl<'a> Infer<'a> {
                 let t = self.deref(&arg_tys[fi]);
                 for (i, (a, e)) in arg_tys.iter().zip(args).enumerate() {
                     let a = self.deref(a);
-                    if is_int(i) {
-                        self.unify(&a, &Ty::Int(IntTy::I32), e.span)?;
+                    if let Some(it) = m.int_arg(i) {
+                        self.unify(&a, &super::calls::math_int(it), e.span)?;
                     } else if i != fi {
                         self.unify(&a, &t, e.span)?;
                     }
