@@ -326,7 +326,10 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
                     continue;
                 }
                 // One access under `cond` is its own flat form.
-                if !already_flat(then, live_after) && flattening_stays_linear(then) {
+                if !already_flat(then, live_after)
+                    && flattening_stays_linear(then)
+                    && accesses(then) <= MAX_DISSOLVED_ACCESSES
+                {
                     if let Some(flat) = dissolve(k, cond, then, live_after, cur_loc) {
                         changed = true;
                         seq.extend(flat);
@@ -360,6 +363,27 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
 /// The longest body holding merges (`x = c ? t : x`) that [`dissolve`] flattens again (the
 /// registry's longest is 32 instructions, `corpus_compact_scatter`'s edge tests).
 const MAX_REFLATTENED: usize = 64;
+
+/// The most memory accesses an `if` [`dissolve`] flattens holds. Flat, every access is a
+/// guarded instruction (a load also a zero in front) that a thread outside the condition still
+/// issues; a long body (a filter's 25 taps under `if x < w && y < h`) runs faster behind one
+/// branch, which ptxas schedules across as well once the body is straight-line code.
+const MAX_DISSOLVED_ACCESSES: usize = 8;
+
+/// The loads and stores in `b`, nested ones included.
+fn accesses(b: &Block) -> usize {
+    let mut n = 0;
+    walk(b, &mut |i| {
+        n += matches!(
+            i,
+            Inst::Load { .. }
+                | Inst::Store { .. }
+                | Inst::ArrayLoad { .. }
+                | Inst::ArrayStore { .. }
+        ) as usize
+    });
+    n
+}
 
 /// Whether flattening `then` cannot compound. [`dissolve`] turns each value a body computes into
 /// a computation and a merge, two instructions for one; flattening the enclosing `if` then does
@@ -626,6 +650,11 @@ fn dissolve(
                     then: Block(vec![inst.clone()]),
                     els: Block::default(),
                 });
+            }
+            // Dead after the `if`: read only by what follows here, which only uses it under
+            // `c`, so computing it when `c` is false changes nothing and needs no merge.
+            _ if speculable(inst).is_some_and(|x| !live_after.contains(&x)) => {
+                out.push(inst.clone());
             }
             _ => {
                 let x = speculable(inst)?;

@@ -82,6 +82,7 @@ fn block(k: &mut Kernel, b: &mut Block, uses: &[u32]) -> bool {
                 let insts = &body.0[..];
                 if let Some(shape) =
                     Shape::check(k, *iv, *end, *step, insts, (0, insts.len()), body, uses)
+                        .filter(|s| !four_never_fit(s))
                 {
                     // The copies count from `j`; the `for` then starts where they stopped.
                     let j = fresh_like(k, *iv);
@@ -97,7 +98,8 @@ fn block(k: &mut Kernel, b: &mut Block, uses: &[u32]) -> bool {
             Inst::For { body, .. } => changed |= block(k, body, uses),
             Inst::Loop { id, body } => {
                 changed |= block(k, body, uses);
-                if let Some(shape) = Shape::find(k, *id, body, uses) {
+                if let Some(shape) = Shape::find(k, *id, body, uses).filter(|s| !four_never_fit(s))
+                {
                     out.extend(unrolled(k, &shape, &body.0, shape.iv));
                     changed = true;
                 }
@@ -108,6 +110,17 @@ fn block(k: &mut Kernel, b: &mut Block, uses: &[u32]) -> bool {
     }
     b.0 = out;
     changed
+}
+
+/// Whether a constant bound and stride leave no room for one trip of four iterations (a tile
+/// loop `while k < 400 { ..; k += 256 }`): the leading loop would be dead code.
+fn four_never_fit(s: &Shape) -> bool {
+    match (s.n, s.stride) {
+        (Operand::Const(n), Operand::Const(st)) => {
+            (st.bits as u128) * (FACTOR as u128 - 1) >= n.bits as u128
+        }
+        _ => false,
+    }
 }
 
 /// Whether some loop [`block`] looks at could have a body proper of at most [`MAX_BODY`]
