@@ -68,8 +68,13 @@ pub fn f32_kernels() -> Vec<&'static ferrocuda::kernel_ir::ast::FnDef> {
 fn rint_ref(x: f64) -> f64 {
     x.round_ties_even()
 }
+/// NaN gives `i64::MIN`, as the GPU's `cvt.rni.s64` (and so CUDA's `llrint`) does.
 fn lrint_ref(x: f64) -> f64 {
-    x.round_ties_even() as i64 as f64
+    if x.is_nan() {
+        i64::MIN as f64
+    } else {
+        x.round_ties_even() as i64 as f64
+    }
 }
 fn lround_ref(x: f64) -> f64 {
     x.round() as i64 as f64

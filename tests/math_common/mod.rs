@@ -1141,13 +1141,16 @@ fn measure_fast_more(dev: &Device, n: usize, r: &mut Rng) -> Vec<Row> {
         &ys,
         &|x, y| log_err(x, y, (x as f64).log2(), 2f64.powi(-22), 2.0),
     );
+    // The guide's 2^-24 is out of reach of any `lg2.approx`-based `__log10f`: that
+    // instruction's own 2^-22 times log10(2), plus the result's rounding, allows 1.45 * 2^-24
+    // (the H100 measured 1.28 * 2^-24 at 0.529). The bound tested is that one.
     let ys = run_un(dev, &xs, launcher_un!(fast_log10_f32));
     row_of(
-        "fast_log10 (2^-24 abs. on [0.5, 2], else 3 ulp)",
+        "fast_log10 (1.45 * 2^-24 abs. on [0.5, 2], else 3 ulp)",
         Some(1.0),
         &xs,
         &ys,
-        &|x, y| log_err(x, y, (x as f64).log10(), 2f64.powi(-24), 3.0),
+        &|x, y| log_err(x, y, (x as f64).log10(), 1.45 * 2f64.powi(-24), 3.0),
     );
     let xs: Vec<f32> = (0..n).map(|_| r.uniform(-1.5, 1.5) as f32).collect();
     let ys = run_un(dev, &xs, launcher_un!(fast_tan_f32));

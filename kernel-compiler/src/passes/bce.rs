@@ -188,6 +188,24 @@ impl State {
                     self.in_facts[i] += 1;
                 }
             }
+            // `a < b` also makes `b` at least `a`'s smallest value plus one.
+            if let Operand::Var(y) = b {
+                let a_min = match a {
+                    Operand::Const(c) => ranges::of_const(c).map(|r| r.0),
+                    Operand::Var(x) => self
+                        .ranges
+                        .get(x.0 as usize)
+                        .copied()
+                        .flatten()
+                        .map(|r| r.0),
+                };
+                let i = self.room(y);
+                if let (Some(lo), Some((old_lo, hi))) = (a_min.map(|m| m + 1), self.ranges[i]) {
+                    if lo.max(old_lo) <= hi {
+                        self.ranges[i] = Some((lo.max(old_lo), hi));
+                    }
+                }
+            }
             let Operand::Var(x) = a else { continue };
             let b_max = match b {
                 Operand::Const(c) => ranges::of_const(c).map(|r| r.1),
@@ -247,6 +265,16 @@ impl State {
                     if let Some(x) = self.plus_one_of(*b) {
                         push(x, *a)
                     }
+                    // `a >= c` for a constant `c > 0` is `c - 1 < a`.
+                    if let Operand::Const(c) = *b {
+                        if c.ty.is_int() && !c.ty.is_signed() && c.bits > 0 {
+                            let less = Const {
+                                ty: c.ty,
+                                bits: c.bits - 1,
+                            };
+                            push(less.into(), *a)
+                        }
+                    }
                 }
                 _ => {}
             },
@@ -273,15 +301,25 @@ impl State {
         }
     }
 
+    /// The range of `o`, narrowed by its canonical value's: the two are equal (a copy or a
+    /// zero extension), and facts bound the canonical one (`t < s` on a widened `tid`).
     fn range(&self, vars: &[Ty], o: Operand) -> Option<Range> {
-        match o {
+        let own = |o: Operand| match o {
             Operand::Const(c) => ranges::of_const(c),
-            Operand::Var(v) => self
-                .ranges
-                .get(v.0 as usize)
-                .copied()
-                .flatten()
-                .or_else(|| ranges::full(vars[v.0 as usize])),
+            Operand::Var(v) => self.ranges.get(v.0 as usize).copied().flatten(),
+        };
+        let full = || match o {
+            Operand::Var(v) => ranges::full(vars[v.0 as usize]),
+            Operand::Const(_) => None,
+        };
+        let canon = self.canon(o);
+        match (own(o), if canon == o { None } else { own(canon) }) {
+            (Some(a), Some(b)) if a.0.max(b.0) <= a.1.min(b.1) => {
+                Some((a.0.max(b.0), a.1.min(b.1)))
+            }
+            (Some(a), _) => Some(a),
+            (None, Some(b)) => Some(b),
+            (None, None) => full(),
         }
     }
 

@@ -64,14 +64,22 @@ pub mod model {
     pub fn rint64(x: f64) -> f64 {
         x.round_ties_even()
     }
-    /// `cvt.rni.s64.f32`: exact (nearest integer, ties to even, saturated to the `i64` range,
-    /// NaN to 0).
+    /// `cvt.rni.s64.f32`: exact (nearest integer, ties to even, saturated to the `i64` range).
+    /// NaN gives `i64::MIN`, as the H100 does (unlike Rust's `as`, which gives 0).
     pub fn f2ll_rn(x: f32) -> i64 {
-        x.round_ties_even() as i64
+        if x.is_nan() {
+            i64::MIN
+        } else {
+            x.round_ties_even() as i64
+        }
     }
     /// `cvt.rni.s64.f64`: as `f2ll_rn`.
     pub fn d2ll_rn(x: f64) -> i64 {
-        x.round_ties_even() as i64
+        if x.is_nan() {
+            i64::MIN
+        } else {
+            x.round_ties_even() as i64
+        }
     }
     /// `selp.f32`: exact.
     pub fn select(c: bool, a: f32, b: f32) -> f32 {

@@ -1,8 +1,8 @@
 //! f32 rounding to integers and `scalbln`: C's `rint`, `nearbyint`, `lrint`, `llrint`,
 //! `lround`, `llround` (`long` is `i64`, as on 64-bit Linux), each one conversion instruction
 //! (`cvt.rni`; `lround` is Rust's `round`, half away from zero, then the truncating conversion),
-//! saturating at the `i64` range with NaN giving 0 (PTX's and Rust's `as` conversions alike; C
-//! leaves out-of-range results unspecified). `scalbln(x, n)` is `ldexp` of `n` clamped to
+//! saturating at the `i64` range (C leaves out-of-range results unspecified). NaN gives 0 from
+//! `lround` (Rust's `as`) and `i64::MIN` from `lrint` (the GPU's `cvt.rni.s64`, as CUDA's). `scalbln(x, n)` is `ldexp` of `n` clamped to
 //! `[-512, 512]`, beyond which every f32 result is already 0 or infinite.
 
 use kernel_macros::device;

@@ -1,5 +1,6 @@
 //! f64 rounding to integers and `scalbln`, as `f32_toint`: `cvt.rni` conversions (`lround`:
-//! Rust's `round` then the truncating conversion), saturating at the `i64` range, NaN to 0.
+//! Rust's `round` then the truncating conversion), saturating at the `i64` range; NaN gives 0 from `lround`
+//! and `i64::MIN` from `lrint` (the GPU's `cvt.rni.s64`).
 //! `scalbln(x, n)` is `ldexp` of `n` clamped to `[-4096, 4096]`, beyond which every f64 result
 //! is already 0 or infinite.
 
