@@ -9,6 +9,7 @@ pub mod cluster_histogram;
 pub mod cluster_sum;
 pub mod corpus;
 pub mod fence_reduction;
+pub mod grid_sync;
 pub mod histogram;
 pub mod launch;
 pub mod pdl_pair;

@@ -320,6 +320,10 @@ pub(crate) trait StreamOps: Send + Sync {
     /// While nonzero, kernels launched on the stream get `slot` instead of its own (a capture
     /// gives its kernels the graph's slot).
     fn set_slot_override(&self, slot: u64);
+    /// The address of the stream's grid-barrier words, which a kernel calling `grid_sync()`
+    /// gets after the panic slot; `None` while the stream captures a graph (every replay would
+    /// share them). 0 where the backend needs none (the simulator schedules grid barriers).
+    fn grid_words(&self) -> Option<u64>;
     /// Starts capturing the stream's work into a graph.
     fn begin_capture(&self, mode: CaptureMode) -> Result<()>;
     /// Ends the capture (always, whatever happened inside) and returns the graph.

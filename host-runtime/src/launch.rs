@@ -27,6 +27,8 @@ pub struct Limits {
     pub default_shared: u32,
     /// Compute capability as `major * 10 + minor` (clusters and PDL need 90).
     pub sm: u32,
+    /// Whether the device runs cooperative launches.
+    pub cooperative: bool,
 }
 
 impl Limits {
@@ -39,12 +41,13 @@ impl Limits {
             max_shared_optin: p.shared_mem_per_block_optin.max(p.shared_mem_per_block),
             default_shared: p.shared_mem_per_block,
             sm: p.sm(),
+            cooperative: p.cooperative_launch,
         }
     }
 }
 
 /// What a compiled function adds to the device limits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FuncLimits {
     /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK` (0 = no function limit known).
     pub max_threads_per_block: u32,
@@ -55,6 +58,9 @@ pub struct FuncLimits {
     /// The cluster shape the function was compiled for (`#[kernel(cluster_dims(..))]`,
     /// `.reqnctapercluster`).
     pub required_cluster: Option<[u32; 3]>,
+    /// `Some(kernel name)` when the kernel calls `grid_sync()`: it then takes the hidden
+    /// grid-barrier argument and must be launched cooperatively.
+    pub grid_sync: Option<String>,
 }
 
 /// Checks a configuration against device and function limits without calling the driver.
@@ -114,7 +120,8 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
             max: dev.max_shared_optin,
         });
     }
-    crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)
+    crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)?;
+    crate::launch_cooperative::validate_cooperative(cfg, dev.cooperative, func.grid_sync.as_deref())
 }
 
 #[cfg(test)]
@@ -128,6 +135,7 @@ mod tests {
         max_shared_optin: 232448,
         default_shared: 49152,
         sm: 90,
+        cooperative: true,
     };
 
     fn cfg(grid: (u32, u32, u32), block: (u32, u32, u32), smem: u32) -> LaunchConfig {
@@ -270,6 +278,7 @@ mod tests {
             static_shared: 40000,
             required_block: None,
             required_cluster: None,
+            grid_sync: None,
         };
         assert_eq!(
             validate(&cfg((1, 1, 1), (32, 1, 1), 200000), &H100, &f),

@@ -1,5 +1,5 @@
 //! Launch attributes beyond `<<<grid, block, shared>>>`: thread block clusters and programmatic
-//! dependent launch (guide 3.2.x / seed 004, sm_90). A launch that sets any of them goes through
+//! dependent launch (guide 3.2.x / seed 004, sm_90), and cooperative launches (any arch). A launch that sets any of them goes through
 //! `cuLaunchKernelEx` with one `CUlaunchAttribute` each; one that sets none takes the plain
 //! `cuLaunchKernel` path, unchanged.
 
@@ -25,6 +25,11 @@ pub struct LaunchAttrs {
     /// has called `trigger_programmatic_launch_completion()` (or exited); it must call
     /// `grid_dependency_sync()` before reading what the primary wrote.
     pub programmatic_serialization: bool,
+    /// A cooperative launch (`CU_LAUNCH_ATTRIBUTE_COOPERATIVE`, `cudaLaunchCooperativeKernel`):
+    /// every block of the grid is resident at once, so the kernel may call `grid_sync()`. The
+    /// grid is checked against the device's occupancy (blocks per multiprocessor times
+    /// multiprocessors) before the driver; a kernel that calls `grid_sync()` must be launched so.
+    pub cooperative: bool,
 }
 
 impl LaunchAttrs {
@@ -33,6 +38,7 @@ impl LaunchAttrs {
         cluster: None,
         non_portable_cluster: false,
         programmatic_serialization: false,
+        cooperative: false,
     };
 
     /// Whether any attribute is set (the launch then needs `cuLaunchKernelEx`).

@@ -130,6 +130,15 @@ impl LaunchConfig {
         self.attrs.programmatic_serialization = true;
         self
     }
+
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`, `cudaLaunchAttributeCooperative`):
+    /// every block resident at once, so the kernel may call `grid_sync()`. A grid larger than
+    /// the device holds at once is `LaunchError::CooperativeGridTooLarge` before the driver.
+    /// See [`LaunchAttrs::cooperative`].
+    pub fn cooperative(mut self) -> Self {
+        self.attrs.cooperative = true;
+        self
+    }
 }
 
 /// Blocks of `block` threads covering `n` elements, at least one.
@@ -185,6 +194,7 @@ mod tests {
             max_shared_optin: 48 << 10,
             default_shared: 48 << 10,
             sm: 80,
+            cooperative: true,
         };
         assert!(matches!(
             validate(&c, &limits, &FuncLimits::default()),

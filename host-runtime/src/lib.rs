@@ -32,6 +32,7 @@ pub mod launch_api;
 pub mod launch_attrs;
 mod launch_cluster;
 pub mod launch_config;
+mod launch_cooperative;
 mod launch_error;
 pub mod managed;
 pub mod memory;

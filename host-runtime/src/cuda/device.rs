@@ -358,7 +358,8 @@ impl DeviceOps for CudaDevice {
         // The PTX entry is the kernel name made a valid PTX identifier.
         let name = kernel_compiler::ptx::entry_name(&compiled.kernel.name);
         let f = module.function(&name)?;
-        let a = &compiled.kernel.attrs;
-        Ok(f.with_required_shapes(a.block_dim, a.cluster_dims))
+        let k = &compiled.kernel;
+        let grid_sync = k.uses_grid_sync().then(|| k.display_name.clone());
+        Ok(f.with_required_shapes(k.attrs.block_dim, k.attrs.cluster_dims, grid_sync)?)
     }
 }

@@ -1,7 +1,7 @@
-//! Launches with attributes (`cuLaunchKernelEx`): a run-time cluster shape and programmatic
-//! dependent launch, and the cluster occupancy queries, which take the same `CUlaunchConfig`.
+//! Launches with attributes (`cuLaunchKernelEx`): a run-time cluster shape, programmatic
+//! dependent launch and cooperative launch, and the cluster occupancy queries, which take the same `CUlaunchConfig`.
 //!
-//! The attributes live on the stack (at most two), so the path allocates nothing; the function's
+//! The attributes live on the stack (at most three), so the path allocates nothing; the function's
 //! non-portable cluster opt-in is raised once and remembered, as the dynamic shared memory one is.
 
 use std::ffi::c_void;
@@ -20,7 +20,7 @@ use crate::Result;
 
 /// The attributes of one launch, with the count in use.
 pub(super) struct Attrs {
-    list: [CUlaunchAttribute; 2],
+    list: [CUlaunchAttribute; 3],
     n: u32,
 }
 
@@ -31,7 +31,7 @@ impl Attrs {
         // SAFETY: an all-zero attribute is a valid (ignored) value of these plain C structs.
         let blank: CUlaunchAttribute = unsafe { std::mem::zeroed() };
         let mut a = Attrs {
-            list: [blank; 2],
+            list: [blank; 3],
             n: 0,
         };
         if let Some(c) = cfg.attrs.cluster {
@@ -53,6 +53,12 @@ impl Attrs {
                 CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
                 value,
             );
+        }
+        if cfg.attrs.cooperative {
+            // SAFETY: as above.
+            let mut value: CUlaunchAttributeValue = unsafe { std::mem::zeroed() };
+            value.cooperative = 1;
+            a.push(CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value);
         }
         a
     }

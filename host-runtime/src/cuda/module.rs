@@ -140,6 +140,7 @@ impl CudaModule {
                 static_shared: attributes.static_shared_bytes,
                 required_block: None,
                 required_cluster: None,
+                grid_sync: None,
             },
             attributes,
             dyn_shared_limit: AtomicU32::new(dyn_limit),
@@ -152,21 +153,30 @@ impl CudaModule {
 impl CudaFunction {
     /// The function as compiled for one block shape and cluster shape: launches with others are
     /// rejected before the driver (which would only say `CUDA_ERROR_INVALID_VALUE`).
+    ///
+    /// `grid_sync`: the kernel's name when it calls `grid_sync()` (its entry then takes the
+    /// hidden barrier argument, and launches must be cooperative).
     pub(crate) fn with_required_shapes(
         self: Arc<Self>,
         block: Option<[u32; 3]>,
         cluster: Option<[u32; 3]>,
-    ) -> Arc<Self> {
-        if block.is_none() && cluster.is_none() {
-            return self;
+        grid_sync: Option<String>,
+    ) -> Result<Arc<Self>> {
+        if block.is_none() && cluster.is_none() && grid_sync.is_none() {
+            return Ok(self);
         }
         match Arc::try_unwrap(self) {
             Ok(mut f) => {
                 f.limits.required_block = block;
                 f.limits.required_cluster = cluster;
-                Arc::new(f)
+                f.limits.grid_sync = grid_sync;
+                Ok(Arc::new(f))
             }
-            Err(shared) => shared,
+            // A function just looked up has no other owner; a shared one would launch without
+            // the hidden argument its entry declares.
+            Err(_) => Err(Error::Unsupported(
+                "a kernel function shared before its launch limits were set",
+            )),
         }
     }
 

@@ -171,6 +171,11 @@ impl StreamOps for CudaStream {
         self.slot_override.store(slot, Ordering::Relaxed);
     }
 
+    fn grid_words(&self) -> Option<u64> {
+        // A capture is what sets the override.
+        (self.slot_override.load(Ordering::Relaxed) == 0).then_some(self.slot.grid_words)
+    }
+
     fn begin_capture(&self, mode: CaptureMode) -> Result<()> {
         self.enter()?;
         let mode = match mode {

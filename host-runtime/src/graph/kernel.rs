@@ -57,6 +57,9 @@ pub fn add_kernel_node(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    if cfg.attrs.cooperative {
+        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+    }
     refuse_attrs(&cfg)?;
     let kind = NodeKind::Kernel {
         function: function_id(&e.kernel),
@@ -100,6 +103,9 @@ pub fn set_kernel_node_params(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    if cfg.attrs.cooperative {
+        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+    }
     refuse_attrs(&cfg)?;
     let want = NodeKind::Kernel {
         function: function_id(&e.kernel),

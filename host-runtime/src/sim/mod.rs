@@ -105,6 +105,13 @@ impl SimDevice {
             concurrent_managed_access: false,
             memory_pools_supported: false,
             pci_bus_id: 0,
+            // One multiprocessor: a cooperative grid holds what one SM of the target holds.
+            cooperative_launch: true,
+            max_blocks_per_multiprocessor: target.max_blocks_per_multiprocessor,
+            // Accepted and recorded (no cache model), with an H100's limits where the target has
+            // L2 persistence (sm_80 on).
+            max_access_policy_window_size: if target.sm >= 80 { 128 << 20 } else { 0 },
+            max_persisting_l2_cache_size: if target.sm >= 80 { 30 << 20 } else { 0 },
         };
         let limits = Limits::from_properties(&props);
         SimDevice(Arc::new(Shared {

@@ -79,6 +79,11 @@ impl StreamOps for SimStream {
     /// The simulator has no panic slots (errors are filed by stream).
     fn set_slot_override(&self, _: u64) {}
 
+    fn grid_words(&self) -> Option<u64> {
+        // The scheduler runs grid barriers itself (captures are refused at the kernel).
+        Some(0)
+    }
+
     /// Every mode behaves the same: the simulator forbids no call during a capture. The capture
     /// is filed on the device (see `nodes::Captures`), where launches and copies find it.
     fn begin_capture(&self, _: CaptureMode) -> Result<()> {

@@ -1,0 +1,200 @@
+//! Cooperative launches and `grid_sync()`: the example kernels against their CPU references on
+//! the simulator (which runs a cooperative grid's blocks together) in `cargo test`, on a GPU
+//! with `--ignored`; every misuse is its own error before the driver; the PTX assembles.
+
+use ferrocuda::host_runtime::{BackendKind, CaptureMode, Error, LaunchError};
+use ferrocuda::prelude::*;
+use ferrocuda_examples::grid_sync::{self, config, grid_reduce, grid_rounds, BLOCK};
+
+fn sim() -> Device {
+    Device::simulator()
+}
+
+#[test]
+fn grid_sync_examples_sim() {
+    grid_sync::check_all(&sim()).unwrap();
+    // Uneven: fewer elements than threads, and one block.
+    grid_sync::check_reduce(&sim(), 10, 3).unwrap();
+    grid_sync::check_reduce(&sim(), 5000, 1).unwrap();
+    grid_sync::check_rounds(&sim(), 2, 33).unwrap();
+}
+
+/// The co-residency limit of `dev` for `grid_reduce` at [`BLOCK`] threads, then one block more.
+fn one_too_many(dev: &Device) -> u32 {
+    let p = dev.properties();
+    let per_sm = if dev.backend() == BackendKind::Sim {
+        // The simulator's model: threads per multiprocessor over the block's.
+        (p.max_threads_per_multiprocessor / BLOCK as u32).min(p.max_blocks_per_multiprocessor)
+    } else {
+        let f = ferrocuda::host_runtime::kernel_function(
+            dev,
+            &grid_reduce::KERNEL,
+            &ferrocuda::host_runtime::InstanceKey::EMPTY,
+            &Vec::new,
+            Some(Dim3::new(BLOCK as u32, 1, 1)),
+        )
+        .unwrap();
+        f.max_active_blocks_per_sm(BLOCK as u32, 0).unwrap()
+    };
+    per_sm * p.multiprocessor_count + 1
+}
+
+fn misuse(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let x = dev.upload(&[1u32; 1000]).unwrap();
+    let mut partial = dev.alloc_zeroed::<u32>(1 << 16).unwrap();
+    let mut out = dev.alloc_zeroed::<u32>(1).unwrap();
+
+    // A grid the device cannot hold at once.
+    let blocks = one_too_many(dev);
+    let r = grid_reduce::launch(&s, config(blocks), &x, &mut partial, &mut out);
+    match r {
+        Err(Error::InvalidLaunch(LaunchError::CooperativeGridTooLarge {
+            blocks: b,
+            per_sm,
+            sms,
+        })) => {
+            assert_eq!(b, u64::from(blocks));
+            assert_eq!(per_sm * sms + 1, b);
+        }
+        other => panic!("expected CooperativeGridTooLarge, got {other:?}"),
+    }
+
+    // `grid_sync()` without a cooperative launch.
+    let plain = LaunchConfig {
+        attrs: Default::default(),
+        ..config(2)
+    };
+    let e = grid_reduce::launch(&s, plain, &x, &mut partial, &mut out).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            Error::InvalidLaunch(LaunchError::GridSyncNeedsCooperative { kernel }) if kernel.ends_with("grid_reduce")
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("LaunchConfig::cooperative()"), "{e}");
+
+    // Cooperative and programmatic at once.
+    let both = config(2).programmatic_stream_serialization();
+    if dev.properties().sm() >= 90 {
+        assert!(matches!(
+            grid_reduce::launch(&s, both, &x, &mut partial, &mut out),
+            Err(Error::InvalidLaunch(LaunchError::CooperativeProgrammatic))
+        ));
+    }
+
+    // Nothing above reached the kernel: a good launch still gives the right sum.
+    grid_reduce::launch(&s, config(2), &x, &mut partial, &mut out).unwrap();
+    assert_eq!(out.to_vec().unwrap(), [1000]);
+}
+
+#[test]
+fn cooperative_misuse_is_refused_before_the_launch_sim() {
+    misuse(&sim());
+    misuse(&Device::simulator_with_arch(90).unwrap());
+}
+
+/// A capture would share the stream's barrier words between replays: refused.
+#[test]
+fn cooperative_launch_in_a_capture_is_refused_sim() {
+    let dev = sim();
+    let s = dev.new_stream().unwrap();
+    let mut buf = dev.alloc_zeroed::<u32>(2 * 2 * BLOCK).unwrap();
+    let r = s.capture(CaptureMode::Global, |s| {
+        grid_rounds::launch(s, config(2), &mut buf, 3)
+    });
+    assert!(
+        matches!(
+            r,
+            Err(Error::InvalidLaunch(LaunchError::CooperativeInGraph))
+        ),
+        "{:?}",
+        r.err()
+    );
+}
+
+/// The grid barrier's PTX (scoped registers, private labels, acquire/release at gpu scope, the
+/// hidden parameter) assembles, and only kernels that call it take the parameter.
+#[test]
+fn grid_sync_kernels_assemble_for_sm75_sm80_sm90() {
+    use ferrocuda::kernel_compiler::{compile, CompileOptions};
+    if kernel_testkit::ptxas::require_ptxas().is_none() {
+        return;
+    }
+    for sm in [75, 80, 90] {
+        let opts = CompileOptions {
+            sm,
+            ..CompileOptions::default()
+        };
+        for def in [grid_reduce::ast(), grid_rounds::ast()] {
+            let c = compile(def, &[], &opts).unwrap();
+            assert!(c.ptx.contains(".param .u64 __fc_grid_sync"), "{}", c.ptx);
+            assert!(
+                c.ptx.contains("atom.acq_rel.gpu.global.add.u32"),
+                "{}",
+                c.ptx
+            );
+            kernel_testkit::ptxas::assemble(&c.ptx, sm)
+                .unwrap_or_else(|e| panic!("{} sm_{sm}: {e}\n{}", def.name, c.ptx));
+        }
+    }
+    let other = compile(
+        ferrocuda_examples::cluster_sum::cluster_sum::ast(),
+        &[],
+        &CompileOptions {
+            sm: 90,
+            ..CompileOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!other.ptx.contains("__fc_grid_sync"));
+}
+
+/// The IR of both kernels reads back as printed after every pass (the grid barrier is an entry
+/// of the table like any other).
+#[test]
+fn grid_sync_kernels_round_trip_through_ir_text() {
+    use ferrocuda::kernel_compiler::{lower, parse_ir, passes, CompileOptions};
+    let round_trips = |k: &ferrocuda::kernel_ir::ir::Kernel, what: &str| {
+        let text = k.to_string();
+        let back = parse_ir(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        assert_eq!(back.to_string(), text, "{what}");
+    };
+    for def in [grid_reduce::ast(), grid_rounds::ast()] {
+        let mut k = lower(def, &[]).unwrap();
+        assert!(k.uses_grid_sync());
+        round_trips(&k, def.name);
+        passes::optimize_with(&mut k, &CompileOptions::default(), &mut |pass, k| {
+            round_trips(k, &format!("{} after {pass}", def.name))
+        });
+        assert!(k.uses_grid_sync(), "the passes keep the barrier");
+    }
+}
+
+fn gpu() -> Option<Device> {
+    match Device::cuda(0) {
+        Ok(d) => Some(d),
+        Err(e) if std::env::var_os("FERROCUDA_REQUIRE_GPU").is_none() => {
+            eprintln!("skipping GPU test: {e}");
+            None
+        }
+        Err(e) => panic!("GPU required: {e}"),
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn grid_sync_examples_gpu() {
+    let Some(dev) = gpu() else { return };
+    grid_sync::check_all(&dev).unwrap();
+    grid_sync::check_reduce(&dev, 1 << 24, grid_sync::blocks_for(&dev, 2)).unwrap();
+    grid_sync::check_rounds(&dev, grid_sync::blocks_for(&dev, 1), 1000).unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn cooperative_misuse_is_refused_before_the_launch_gpu() {
+    let Some(dev) = gpu() else { return };
+    misuse(&dev);
+}
