@@ -7,6 +7,7 @@ pub mod async_matmul;
 pub mod clock;
 pub mod cluster_histogram;
 pub mod cluster_sum;
+pub mod cooperative_groups;
 pub mod corpus;
 pub mod fence_reduction;
 pub mod grid_sync;

@@ -4,10 +4,24 @@
 
 use ferrocuda::host_runtime::{BackendKind, CaptureMode, Error, LaunchError};
 use ferrocuda::prelude::*;
+use ferrocuda_examples::cooperative_groups::cg_tiles;
 use ferrocuda_examples::grid_sync::{self, config, grid_reduce, grid_rounds, BLOCK};
 
 fn sim() -> Device {
     Device::simulator()
+}
+
+#[test]
+fn cooperative_groups_example_sim() {
+    ferrocuda_examples::cooperative_groups::check_all(&sim()).unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn cooperative_groups_example_gpu() {
+    let Some(dev) = gpu() else { return };
+    ferrocuda_examples::cooperative_groups::check_all(&dev).unwrap();
+    ferrocuda_examples::cooperative_groups::check(&dev, 1024, 3).unwrap();
 }
 
 #[test]
@@ -117,7 +131,7 @@ fn cooperative_launch_in_a_capture_is_refused_sim() {
 /// The grid barrier's PTX (scoped registers, private labels, acquire/release at gpu scope, the
 /// hidden parameter) assembles, and only kernels that call it take the parameter.
 #[test]
-fn grid_sync_kernels_assemble_for_sm75_sm80_sm90() {
+fn cooperative_kernels_assemble_for_sm75_sm80_sm90() {
     use ferrocuda::kernel_compiler::{compile, CompileOptions};
     if kernel_testkit::ptxas::require_ptxas().is_none() {
         return;
@@ -139,6 +153,18 @@ fn grid_sync_kernels_assemble_for_sm75_sm80_sm90() {
                 .unwrap_or_else(|e| panic!("{} sm_{sm}: {e}\n{}", def.name, c.ptx));
         }
     }
+    // The tile collectives are warp intrinsics with the tile's mask and width.
+    for sm in [75, 80, 90] {
+        let opts = CompileOptions {
+            sm,
+            ..CompileOptions::default()
+        };
+        let c = compile(cg_tiles::ast(), &[], &opts).unwrap();
+        assert!(!c.ptx.contains("__fc_grid_sync"));
+        assert!(c.ptx.contains("shfl.sync.bfly.b32"), "{}", c.ptx);
+        kernel_testkit::ptxas::assemble(&c.ptx, sm)
+            .unwrap_or_else(|e| panic!("cg_tiles sm_{sm}: {e}\n{}", c.ptx));
+    }
     let other = compile(
         ferrocuda_examples::cluster_sum::cluster_sum::ast(),
         &[],
@@ -154,21 +180,25 @@ fn grid_sync_kernels_assemble_for_sm75_sm80_sm90() {
 /// The IR of both kernels reads back as printed after every pass (the grid barrier is an entry
 /// of the table like any other).
 #[test]
-fn grid_sync_kernels_round_trip_through_ir_text() {
+fn cooperative_kernels_round_trip_through_ir_text() {
     use ferrocuda::kernel_compiler::{lower, parse_ir, passes, CompileOptions};
     let round_trips = |k: &ferrocuda::kernel_ir::ir::Kernel, what: &str| {
         let text = k.to_string();
         let back = parse_ir(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
         assert_eq!(back.to_string(), text, "{what}");
     };
-    for def in [grid_reduce::ast(), grid_rounds::ast()] {
+    for def in [grid_reduce::ast(), grid_rounds::ast(), cg_tiles::ast()] {
         let mut k = lower(def, &[]).unwrap();
-        assert!(k.uses_grid_sync());
+        assert_eq!(k.uses_grid_sync(), def.name != "cg_tiles");
         round_trips(&k, def.name);
         passes::optimize_with(&mut k, &CompileOptions::default(), &mut |pass, k| {
             round_trips(k, &format!("{} after {pass}", def.name))
         });
-        assert!(k.uses_grid_sync(), "the passes keep the barrier");
+        assert_eq!(
+            k.uses_grid_sync(),
+            def.name != "cg_tiles",
+            "the passes keep the barrier"
+        );
     }
 }
 
@@ -197,4 +227,35 @@ fn grid_sync_examples_gpu() {
 fn cooperative_misuse_is_refused_before_the_launch_gpu() {
     let Some(dev) = gpu() else { return };
     misuse(&dev);
+}
+
+/// `coalesced_threads()` inside a branch: the group is the lanes that took it (the simulator
+/// gathers exactly those; a GPU may split them further, so this runs on the simulator only).
+#[kernel(block_dim(32))]
+pub fn coalesced_in_branch(x: &[u32], out: &mut [u32]) {
+    let i = thread_idx().x as usize;
+    if x[i] % 3 == 0 {
+        let lowest = coalesced_shfl::<u32>(i as u32, 0);
+        out[i] = coalesced_thread_rank() * 10_000 + coalesced_size() * 100 + lowest;
+        coalesced_sync();
+    }
+}
+
+#[test]
+fn coalesced_group_is_the_lanes_in_the_branch_sim() {
+    let dev = sim();
+    let s = dev.new_stream().unwrap();
+    let x: Vec<u32> = (0..32).map(|i| (i * 7 + 1) % 10).collect();
+    let dx = dev.upload(&x).unwrap();
+    let mut out = dev.upload(&[u32::MAX; 32]).unwrap();
+    coalesced_in_branch::launch(&s, LaunchConfig::for_elements(32, 32), &dx, &mut out).unwrap();
+    let lanes: Vec<usize> = (0..32).filter(|&i| x[i] % 3 == 0).collect();
+    let want: Vec<u32> = (0..32)
+        .map(|i| match lanes.iter().position(|&l| l == i) {
+            Some(r) => r as u32 * 10_000 + lanes.len() as u32 * 100 + lanes[0] as u32,
+            None => u32::MAX,
+        })
+        .collect();
+    assert!(lanes.len() > 1 && lanes.len() < 32);
+    assert_eq!(out.to_vec().unwrap(), want);
 }
