@@ -29,6 +29,8 @@ pub struct Limits {
     pub sm: u32,
     /// Whether the device runs cooperative launches.
     pub cooperative: bool,
+    /// The largest L2 access policy window in bytes (0: the device has none).
+    pub max_access_policy_window: u32,
 }
 
 impl Limits {
@@ -42,6 +44,7 @@ impl Limits {
             default_shared: p.shared_mem_per_block,
             sm: p.sm(),
             cooperative: p.cooperative_launch,
+            max_access_policy_window: p.max_access_policy_window_size,
         }
     }
 }
@@ -121,7 +124,15 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
         });
     }
     crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)?;
-    crate::launch_cooperative::validate_cooperative(cfg, dev.cooperative, func.grid_sync.as_deref())
+    crate::launch_cooperative::validate_cooperative(
+        cfg,
+        dev.cooperative,
+        func.grid_sync.as_deref(),
+    )?;
+    if let Some(w) = &cfg.attrs.access_policy {
+        w.check(dev.max_access_policy_window)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -136,6 +147,7 @@ mod tests {
         default_shared: 49152,
         sm: 90,
         cooperative: true,
+        max_access_policy_window: 128 << 20,
     };
 
     fn cfg(grid: (u32, u32, u32), block: (u32, u32, u32), smem: u32) -> LaunchConfig {

@@ -5,6 +5,8 @@
 
 use kernel_std::api::Dim3;
 
+use crate::access_policy::AccessPolicyWindow;
+
 /// The attributes of one launch that `<<<..>>>` cannot say. `LaunchAttrs::default()` (also
 /// `LaunchAttrs::NONE`) is an ordinary launch.
 ///
@@ -30,6 +32,9 @@ pub struct LaunchAttrs {
     /// grid is checked against the device's occupancy (blocks per multiprocessor times
     /// multiprocessors) before the driver; a kernel that calls `grid_sync()` must be launched so.
     pub cooperative: bool,
+    /// An L2 access policy window (`CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`, sm_80+): a hint
+    /// to the cache only, checked against the device's largest window.
+    pub access_policy: Option<AccessPolicyWindow>,
 }
 
 impl LaunchAttrs {
@@ -39,6 +44,7 @@ impl LaunchAttrs {
         non_portable_cluster: false,
         programmatic_serialization: false,
         cooperative: false,
+        access_policy: None,
     };
 
     /// Whether any attribute is set (the launch then needs `cuLaunchKernelEx`).

@@ -139,6 +139,14 @@ impl LaunchConfig {
         self.attrs.cooperative = true;
         self
     }
+
+    /// An L2 access policy window for this launch (`cudaLaunchAttributeAccessPolicyWindow`):
+    /// `window`'s hit fraction persisting (or streaming) in L2 while the kernel runs. Checked
+    /// against the device before the driver (`LaunchError::AccessPolicy`).
+    pub fn access_policy(mut self, window: crate::AccessPolicyWindow) -> Self {
+        self.attrs.access_policy = Some(window);
+        self
+    }
 }
 
 /// Blocks of `block` threads covering `n` elements, at least one.
@@ -195,6 +203,7 @@ mod tests {
             default_shared: 48 << 10,
             sm: 80,
             cooperative: true,
+            max_access_policy_window: 0,
         };
         assert!(matches!(
             validate(&c, &limits, &FuncLimits::default()),

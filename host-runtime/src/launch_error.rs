@@ -162,6 +162,10 @@ pub enum LaunchError {
     /// stream's grid barrier would be shared by every replay of the graph.
     #[error("cooperative launches (`grid_sync()`) in graphs are not supported")]
     CooperativeInGraph,
+    /// The launch's L2 access policy window (`LaunchConfig::access_policy`) is not one the
+    /// device takes.
+    #[error("access policy window: {0}")]
+    AccessPolicy(#[from] crate::access_policy::AccessPolicyError),
     /// The kernel was compiled for one cluster shape (`cluster_dims(..)`) and launched with another.
     #[error("cluster {cluster:?} is not this kernel's compile-time cluster_dims {required:?}")]
     ClusterShape {

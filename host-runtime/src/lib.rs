@@ -16,6 +16,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod access_policy;
 mod backend;
 mod callback;
 mod cuda;
@@ -50,6 +51,7 @@ mod sim;
 pub mod stream;
 mod uses;
 
+pub use access_policy::{AccessPolicyError, AccessPolicyWindow, AccessProperty};
 pub use device::{BackendKind, Device};
 pub use error::{Error, Result};
 pub use event::{Event, EventFlags};
@@ -73,6 +75,7 @@ pub use stream::{Stream, StreamOptions};
 
 /// The names most programs need.
 pub mod prelude {
+    pub use crate::{AccessPolicyWindow, AccessProperty};
     pub use crate::{
         CaptureMode, Device, DeviceBuffer, Error, Event, EventFlags, Graph, GraphExec, GraphNode,
         LaunchConfig, Result, Stream,

@@ -52,6 +52,8 @@ pub(crate) struct Shared {
     target: Target,
     /// The captures in progress on its streams.
     captures: nodes::Captures,
+    /// The persisting-L2 set-aside a program asked for (recorded; no cache model).
+    persisting_l2: Mutex<usize>,
 }
 
 impl Shared {
@@ -121,6 +123,7 @@ impl SimDevice {
             limits,
             target,
             captures: nodes::Captures::default(),
+            persisting_l2: Mutex::new(0),
         }))
     }
 }
@@ -187,21 +190,42 @@ impl DeviceOps for SimDevice {
             ContextLimit::MallocHeap => self.0.mem().set_heap_limit(bytes as u64),
             // Each `printf` is printed as it runs: there is no buffer to size.
             ContextLimit::PrintfFifo => {}
+            // No cache model: recorded, and read back by `limit`.
+            ContextLimit::PersistingL2 => {
+                *self
+                    .0
+                    .persisting_l2
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = bytes
+            }
         }
         Ok(())
     }
 
     fn limit(&self, limit: ContextLimit) -> Result<usize> {
+        if limit == ContextLimit::PersistingL2 {
+            return Ok(*self
+                .0
+                .persisting_l2
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()));
+        }
         Err(Error::Unsupported(match limit {
             ContextLimit::MallocHeap => "the heap size on the simulator",
             ContextLimit::PrintfFifo => {
                 "printf FIFO size on the simulator (it prints each call directly)"
             }
+            ContextLimit::PersistingL2 => unreachable!("answered above"),
         }))
     }
 
     fn stream_priority_range(&self) -> Result<(i32, i32)> {
         Ok((0, 0))
+    }
+
+    fn reset_persisting_l2(&self) -> Result<()> {
+        // No cache model: nothing persists.
+        Ok(())
     }
 
     fn new_stream(&self, _: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>> {
