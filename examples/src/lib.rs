@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod fence_reduction;
 pub mod grid_sync;
 pub mod histogram;
+pub mod l2_persist;
 pub mod launch;
 pub mod pdl_pair;
 pub mod reduction;

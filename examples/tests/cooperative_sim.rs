@@ -24,6 +24,13 @@ fn cooperative_groups_example_gpu() {
     ferrocuda_examples::cooperative_groups::check(&dev, 1024, 3).unwrap();
 }
 
+/// The L2 persistence bench kernel computes the same with and without its window.
+#[test]
+fn l2_persist_example_sim() {
+    let dev = Device::simulator_with_arch(90).unwrap();
+    ferrocuda_examples::l2_persist::check(&dev, 1000, 3000, 5).unwrap();
+}
+
 #[test]
 fn grid_sync_examples_sim() {
     grid_sync::check_all(&sim()).unwrap();
