@@ -35,6 +35,10 @@ pub struct LaunchAttrs {
     /// An L2 access policy window (`CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`, sm_80+): a hint
     /// to the cache only, checked against the device's largest window.
     pub access_policy: Option<AccessPolicyWindow>,
+    /// The launch's priority (`CU_LAUNCH_ATTRIBUTE_PRIORITY`), as a stream priority: lower is
+    /// more urgent, within [`Device::stream_priority_range`](crate::Device::stream_priority_range)
+    /// (the driver clamps values outside it). `None`: the stream's.
+    pub priority: Option<i32>,
 }
 
 impl LaunchAttrs {
@@ -45,6 +49,7 @@ impl LaunchAttrs {
         programmatic_serialization: false,
         cooperative: false,
         access_policy: None,
+        priority: None,
     };
 
     /// Whether any attribute is set (the launch then needs `cuLaunchKernelEx`).

@@ -147,6 +147,13 @@ impl LaunchConfig {
         self.attrs.access_policy = Some(window);
         self
     }
+
+    /// This launch's priority (`cudaLaunchAttributePriority`), overriding its stream's: lower
+    /// is more urgent (see [`LaunchAttrs::priority`]).
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.attrs.priority = Some(priority);
+        self
+    }
 }
 
 /// Blocks of `block` threads covering `n` elements, at least one.

@@ -1,7 +1,7 @@
 //! Launches with attributes (`cuLaunchKernelEx`): a run-time cluster shape, programmatic
 //! dependent launch, an L2 access policy window and cooperative launch, and the cluster occupancy queries, which take the same `CUlaunchConfig`.
 //!
-//! The attributes live on the stack (at most four), so the path allocates nothing; the function's
+//! The attributes live on the stack (at most five), so the path allocates nothing; the function's
 //! non-portable cluster opt-in is raised once and remembered, as the dynamic shared memory one is.
 
 use std::ffi::c_void;
@@ -21,7 +21,7 @@ use crate::Result;
 
 /// The attributes of one launch, with the count in use.
 pub(super) struct Attrs {
-    list: [CUlaunchAttribute; 4],
+    list: [CUlaunchAttribute; 5],
     n: u32,
 }
 
@@ -32,7 +32,7 @@ impl Attrs {
         // SAFETY: an all-zero attribute is a valid (ignored) value of these plain C structs.
         let blank: CUlaunchAttribute = unsafe { std::mem::zeroed() };
         let mut a = Attrs {
-            list: [blank; 4],
+            list: [blank; 5],
             n: 0,
         };
         if let Some(c) = cfg.attrs.cluster {
@@ -64,6 +64,12 @@ impl Attrs {
                 value,
             );
         }
+        if let Some(p) = cfg.attrs.priority {
+            // SAFETY: as above.
+            let mut value: CUlaunchAttributeValue = unsafe { std::mem::zeroed() };
+            value.priority = p;
+            a.push(CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY, value);
+        }
         if cfg.attrs.cooperative {
             // SAFETY: as above.
             let mut value: CUlaunchAttributeValue = unsafe { std::mem::zeroed() };
@@ -78,6 +84,11 @@ impl Attrs {
         slot.id = id;
         slot.value = value;
         self.n += 1;
+    }
+
+    /// The attributes in use, for a graph kernel node (`cuGraphKernelNodeSetAttribute` each).
+    pub(super) fn entries(&self) -> &[CUlaunchAttribute] {
+        &self.list[..self.n as usize]
     }
 
     /// Whether the launch needs `cuLaunchKernelEx` at all.

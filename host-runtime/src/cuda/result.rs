@@ -863,6 +863,17 @@ pub(crate) unsafe fn graph_destroy(g: CUgraph) -> Result<()> {
 /// # Safety
 /// `g` and `deps` live; `p` a valid kernel node description whose argument pointers are readable
 /// during the call.
+/// `cuGraphKernelNodeSetAttribute`.
+///
+/// # Safety
+/// `n` must be a kernel node of a live graph of the current context.
+pub(crate) unsafe fn graph_kernel_node_set_attribute(
+    n: CUgraphNode,
+    attr: &sys::CUlaunchAttribute,
+) -> Result<()> {
+    unsafe { cu!(cuGraphKernelNodeSetAttribute(n, attr.id, &attr.value)) }
+}
+
 pub(crate) unsafe fn graph_add_kernel_node(
     g: CUgraph,
     deps: &[CUgraphNode],
