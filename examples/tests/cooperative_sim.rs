@@ -5,7 +5,8 @@
 use ferrocuda::host_runtime::{BackendKind, CaptureMode, Error, LaunchError};
 use ferrocuda::prelude::*;
 use ferrocuda_examples::cooperative_groups::cg_tiles;
-use ferrocuda_examples::grid_sync::{self, config, grid_reduce, grid_rounds, BLOCK};
+use ferrocuda_examples::grid_sync as gs;
+use gs::{config, grid_reduce, grid_rounds, BLOCK};
 
 fn sim() -> Device {
     Device::simulator()
@@ -33,11 +34,11 @@ fn l2_persist_example_sim() {
 
 #[test]
 fn grid_sync_examples_sim() {
-    grid_sync::check_all(&sim()).unwrap();
+    gs::check_all(&sim()).unwrap();
     // Uneven: fewer elements than threads, and one block.
-    grid_sync::check_reduce(&sim(), 10, 3).unwrap();
-    grid_sync::check_reduce(&sim(), 5000, 1).unwrap();
-    grid_sync::check_rounds(&sim(), 2, 33).unwrap();
+    gs::check_reduce(&sim(), 10, 3).unwrap();
+    gs::check_reduce(&sim(), 5000, 1).unwrap();
+    gs::check_rounds(&sim(), 2, 33).unwrap();
 }
 
 /// The co-residency limit of `dev` for `grid_reduce` at [`BLOCK`] threads, then one block more.
@@ -224,9 +225,9 @@ fn gpu() -> Option<Device> {
 #[ignore = "needs a GPU"]
 fn grid_sync_examples_gpu() {
     let Some(dev) = gpu() else { return };
-    grid_sync::check_all(&dev).unwrap();
-    grid_sync::check_reduce(&dev, 1 << 24, grid_sync::blocks_for(&dev, 2)).unwrap();
-    grid_sync::check_rounds(&dev, grid_sync::blocks_for(&dev, 1), 1000).unwrap();
+    gs::check_all(&dev).unwrap();
+    gs::check_reduce(&dev, 1 << 24, gs::blocks_for(&dev, 2)).unwrap();
+    gs::check_rounds(&dev, gs::blocks_for(&dev, 1), 1000).unwrap();
 }
 
 #[test]
@@ -265,4 +266,55 @@ fn coalesced_group_is_the_lanes_in_the_branch_sim() {
         .collect();
     assert!(lanes.len() > 1 && lanes.len() < 32);
     assert_eq!(out.to_vec().unwrap(), want);
+}
+
+/// Block `bad`'s thread 0 indexes past `out` (a panic: the thread exits, its block never
+/// arrives at the grid barrier) before everyone meets there.
+#[kernel]
+pub fn panics_before_grid_sync(out: &mut [u32], bad: u32) {
+    let (b, t) = (block_idx().x, thread_idx().x);
+    let i = if b == bad && t == 0 {
+        out.len()
+    } else {
+        b as usize
+    };
+    if t == 0 {
+        out[i] = 1;
+    }
+    grid_sync();
+    grid_sync();
+}
+
+/// A panic before a grid barrier ends the launch with the panic reported (the waiting blocks
+/// leave the barrier instead of hanging), and the stream's barrier words are reset, so the next
+/// cooperative launch on the stream is right.
+fn panic_then_good_launch(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let mut out = dev.alloc_zeroed::<u32>(4).unwrap();
+    let cfg = LaunchConfig {
+        block: Dim3::new(64, 1, 1),
+        ..config(4)
+    };
+    panics_before_grid_sync::launch(&s, cfg, &mut out, 2).unwrap();
+    let e = s.synchronize().unwrap_err();
+    assert!(matches!(e, Error::KernelPanic(_)), "{e:?}");
+    for _ in 0..3 {
+        let x = dev.upload(&[3u32; 5000]).unwrap();
+        let mut partial = dev.alloc_zeroed::<u32>(4).unwrap();
+        let mut sum = dev.alloc_zeroed::<u32>(1).unwrap();
+        grid_reduce::launch(&s, config(4), &x, &mut partial, &mut sum).unwrap();
+        assert_eq!(sum.to_vec().unwrap(), [15000]);
+    }
+}
+
+#[test]
+fn panic_before_grid_sync_sim() {
+    panic_then_good_launch(&sim());
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn panic_before_grid_sync_gpu() {
+    let Some(dev) = gpu() else { return };
+    panic_then_good_launch(&dev);
 }

@@ -16,6 +16,10 @@ pub const CLUSTER_RANK_SHIFT: u32 = 24;
 /// the host zeroes once and every completed barrier leaves as it found them (arrivals back to 0).
 pub const GRID_SYNC_PARAM: &str = "__fc_grid_sync";
 
+/// A `.visible .global .u32` such a kernel's module also defines, so that a loader that only
+/// has the module (PTX or cubin loaded by hand) knows its entry takes [`GRID_SYNC_PARAM`].
+pub const GRID_SYNC_MARKER: &str = "__fc_grid_sync_entry";
+
 /// How the simulator's scheduler must treat an intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {

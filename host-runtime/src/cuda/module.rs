@@ -27,6 +27,9 @@ pub(crate) struct CudaModule {
     /// `__fc_panic_module`, whose entries then take the stream's panic slot as a trailing argument.
     pub(crate) panic_id: Option<u32>,
     pub(crate) name: String,
+    /// Whether the module defines `__fc_grid_sync_entry`: its entry calls `grid_sync()` and
+    /// takes the grid-barrier words after the panic slot.
+    pub(crate) grid_sync: bool,
 }
 
 // SAFETY: a CUmodule handle may be used from any thread once its context is current.
@@ -90,9 +93,16 @@ impl CudaModule {
                 return Err(e);
             }
         };
+        let marker = CString::new(kernel_ir::intrinsic::GRID_SYNC_MARKER).expect("no NUL");
+        // SAFETY: a live module of the current context.
+        let grid_sync = matches!(
+            unsafe { result::module_get_global(raw, &marker) },
+            Ok(Some(_))
+        );
         Ok(Arc::new(CudaModule {
             core: core.clone(),
             raw,
+            grid_sync,
             generation: core.ctx.generation(),
             panic_id,
             name,
@@ -140,7 +150,8 @@ impl CudaModule {
                 static_shared: attributes.static_shared_bytes,
                 required_block: None,
                 required_cluster: None,
-                grid_sync: None,
+                // The kernel cache names the kernel by its source path instead.
+                grid_sync: self.grid_sync.then(|| name.to_string()),
             },
             attributes,
             dyn_shared_limit: AtomicU32::new(dyn_limit),

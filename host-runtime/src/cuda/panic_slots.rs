@@ -182,7 +182,7 @@ impl PanicSlots {
             return Ok(());
         }
         let t = self.lock();
-        Err(take_report(&t, h.dev, h.host, q))
+        Err(take_report(&t, h.dev, h.host, h.grid_words, q))
     }
 
     /// A number to pass to [`PanicSlots::check_all`], taken before the device synchronize.
@@ -202,7 +202,7 @@ impl PanicSlots {
             // SAFETY: as in `check_slot`.
             let state = unsafe { &*(host as *const AtomicU32) };
             if state.load(Ordering::Acquire) == STATE_DONE {
-                return Err(take_report(&t, dev, host, q));
+                return Err(take_report(&t, dev, host, grid_words(&t, id), q));
             }
         }
         for id in 0..t.states.len() as u32 {
@@ -239,9 +239,15 @@ impl PanicSlots {
 
 /// Builds the report of a completed record and clears the record, then the claim (in that
 /// order: a panic racing the reset then finds a clean record and keeps its report).
-fn take_report(t: &Table, dev: u64, host: *mut PanicRecord, q: CUstream) -> Error {
+///
+/// The slot's grid-barrier words (`grid`) are zeroed first: a `grid_sync()` kernel whose thread
+/// panicked left its barriers early, so their counts are not to be trusted.
+fn take_report(t: &Table, dev: u64, host: *mut PanicRecord, grid: u64, q: CUstream) -> Error {
     // SAFETY: the record is live mapped memory the device finished writing.
     let rec = unsafe { std::ptr::read_volatile(host) };
+    if let Err(e) = write_sync(q, grid, &[0u8; GRID_WORDS]) {
+        return e;
+    }
     unsafe { std::ptr::write_volatile(host, PanicRecord::default()) };
     let claim = CLAIM_FREE.to_ne_bytes();
     if let Err(e) = write_sync(q, dev + SLOT_OFF_CLAIM as u64, &claim) {

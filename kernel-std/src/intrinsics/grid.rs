@@ -15,6 +15,12 @@
 //! while the others spin until the generation moves. The words are left as they were found, so
 //! the barrier can be met any number of times in a launch and by every later launch on the stream
 //! without the host touching them again.
+//!
+//! A thread that panics exits, so its block may never arrive: a waiting block also watches the
+//! stream's panic slot (the launch's `__fc_panic` argument) and leaves the barrier once a panic
+//! is claimed, so the launch ends instead of hanging and the panic is reported at the next
+//! synchronize, which then puts the barrier words back to zero. Until then every barrier on the
+//! stream is left at once (the stream's results are void after a panic anyway).
 
 use super::SimEnv;
 
@@ -49,8 +55,8 @@ intrinsics! {
     pub fn grid_sync() = grid_barrier(
         70,
         concat!(
-            ".reg .pred %fcgp{uid}; .reg .b32 %fcgt{uid}; .reg .b32 %fcgn{uid}; ",
-            ".reg .b32 %fcgg{uid}; .reg .b64 %fcga{uid}; ",
+            ".reg .pred %fcgp{uid}; .reg .pred %fcgq{uid}; .reg .b32 %fcgt{uid}; ",
+            ".reg .b32 %fcgn{uid}; .reg .b32 %fcgg{uid}; .reg .b64 %fcga{uid}; .reg .b64 %fcgs{uid}; ",
             // The block's threads are done with what they write before thread 0 arrives.
             "bar.sync 0; ",
             "mov.u32 %fcgt{uid}, %tid.x; mov.u32 %fcgn{uid}, %tid.y; ",
@@ -66,13 +72,21 @@ intrinsics! {
             "fence.acq_rel.gpu; ",
             "atom.acq_rel.gpu.global.add.u32 %fcgt{uid}, [%fcga{uid}], 1; ",
             "setp.ne.u32 %fcgp{uid}, %fcgt{uid}, %fcgn{uid}; ",
-            "@%fcgp{uid} bra $Lfc_i{uid}_gs_spin; ",
+            "@%fcgp{uid} bra $Lfc_i{uid}_gs_wait; ",
             // The last to arrive: count back to 0 for the next barrier, then the generation.
             "st.relaxed.gpu.global.u32 [%fcga{uid}], 0; add.u32 %fcgg{uid}, %fcgg{uid}, 1; ",
             "st.release.gpu.global.u32 [%fcga{uid}+4], %fcgg{uid}; ",
             "bra $Lfc_i{uid}_gs_fence; ",
+            // Waiting: until the generation moves, or a thread of the launch panicked (its
+            // block may never arrive; the host resets the words when it reports the panic).
+            "$Lfc_i{uid}_gs_wait: ld.param.u64 %fcgs{uid}, [__fc_panic]; ",
+            "setp.eq.u64 %fcgq{uid}, %fcgs{uid}, 0; ",
             "$Lfc_i{uid}_gs_spin: ld.acquire.gpu.global.u32 %fcgt{uid}, [%fcga{uid}+4]; ",
-            "setp.eq.u32 %fcgp{uid}, %fcgt{uid}, %fcgg{uid}; ",
+            "setp.ne.u32 %fcgp{uid}, %fcgt{uid}, %fcgg{uid}; ",
+            "@%fcgp{uid} bra $Lfc_i{uid}_gs_fence; ",
+            "@%fcgq{uid} bra $Lfc_i{uid}_gs_spin; ",
+            "ld.relaxed.gpu.global.u32 %fcgt{uid}, [%fcgs{uid}]; ",
+            "setp.eq.u32 %fcgp{uid}, %fcgt{uid}, 0; ",
             "@%fcgp{uid} bra $Lfc_i{uid}_gs_spin; ",
             "$Lfc_i{uid}_gs_fence: fence.acq_rel.gpu; ",
             // Thread 0 has seen every block's writes; the rest of its block waits for it.
