@@ -257,7 +257,7 @@ fn coalesced_group_is_the_lanes_in_the_branch_sim() {
     let dx = dev.upload(&x).unwrap();
     let mut out = dev.upload(&[u32::MAX; 32]).unwrap();
     coalesced_in_branch::launch(&s, LaunchConfig::for_elements(32, 32), &dx, &mut out).unwrap();
-    let lanes: Vec<usize> = (0..32).filter(|&i| x[i] % 3 == 0).collect();
+    let lanes: Vec<usize> = (0..32).filter(|&i| x[i].is_multiple_of(3)).collect();
     let want: Vec<u32> = (0..32)
         .map(|i| match lanes.iter().position(|&l| l == i) {
             Some(r) => r as u32 * 10_000 + lanes.len() as u32 * 100 + lanes[0] as u32,

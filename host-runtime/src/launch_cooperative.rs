@@ -63,11 +63,10 @@ pub(crate) fn modelled_blocks_per_sm(
 ) -> u32 {
     let warps_threads = threads.div_ceil(32).max(1) * 32;
     let by_threads = u64::from(max_threads) / warps_threads;
-    let by_shared = if shared == 0 {
-        u64::MAX
-    } else {
-        u64::from(shared_per_sm) / shared
-    };
+    // No shared memory: no limit from it.
+    let by_shared = u64::from(shared_per_sm)
+        .checked_div(shared)
+        .unwrap_or(u64::MAX);
     by_threads.min(by_shared).min(u64::from(max_blocks)) as u32
 }
 
