@@ -13,12 +13,8 @@
 //! driver against the device's limits; a window that outlives its buffer only points the hint at
 //! memory nobody uses. The simulator accepts, checks and records windows (it models no cache).
 
-use std::ops::Range;
-
-use crate::error::Error;
-use crate::memory::DeviceBuffer;
-use crate::properties::DeviceProperties;
-use kernel_std::api::DeviceType;
+//! The window's constructors from buffers and its check against a device's properties are in
+//! `access_window`.
 
 /// What the L2 does with the lines of a window (`CUaccessProperty`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,66 +119,9 @@ pub enum AccessPolicyError {
     },
 }
 
-impl From<AccessPolicyError> for Error {
-    fn from(e: AccessPolicyError) -> Self {
-        Error::InvalidValue(e.to_string())
-    }
-}
-
 impl AccessPolicyWindow {
-    /// Elements `range` of `buf`: `hit_ratio` of them `hit_prop`, the rest `miss_prop`.
-    /// `Err(OutsideBuffer)` for a range the buffer does not hold, `Err(EmptyWindow)` for an
-    /// empty one; the ratio and size are checked against the device when used.
-    pub fn for_buffer<T: DeviceType>(
-        buf: &DeviceBuffer<T>,
-        range: Range<usize>,
-        hit_ratio: f32,
-        hit_prop: AccessProperty,
-        miss_prop: AccessProperty,
-    ) -> Result<Self, AccessPolicyError> {
-        if range.start > range.end || range.end > buf.len() {
-            return Err(AccessPolicyError::OutsideBuffer {
-                start: range.start,
-                end: range.end,
-                len: buf.len(),
-            });
-        }
-        let size = std::mem::size_of::<T>();
-        let num_bytes = (range.end - range.start) * size;
-        if num_bytes == 0 {
-            return Err(AccessPolicyError::EmptyWindow);
-        }
-        Ok(AccessPolicyWindow {
-            base: buf.device_ptr() + (range.start * size) as u64,
-            num_bytes,
-            hit_ratio,
-            hit_prop,
-            miss_prop,
-        })
-    }
-
-    /// All of `buf`, `hit_ratio` of it persisting and the rest streaming: the guide's example.
-    pub fn persisting<T: DeviceType>(
-        buf: &DeviceBuffer<T>,
-        hit_ratio: f32,
-    ) -> Result<Self, AccessPolicyError> {
-        Self::for_buffer(
-            buf,
-            0..buf.len(),
-            hit_ratio,
-            AccessProperty::Persisting,
-            AccessProperty::Streaming,
-        )
-    }
-
-    /// Checks the window against a device: L2 access management present, `hit_ratio` in
-    /// `[0, 1]`, at most the device's largest window.
-    pub fn validate(&self, p: &DeviceProperties) -> Result<(), AccessPolicyError> {
-        self.check(p.max_access_policy_window_size)
-    }
-
-    /// [`AccessPolicyWindow::validate`] for a device whose largest window is `max` bytes (0:
-    /// none).
+    /// The checks of [`AccessPolicyWindow::validate`] for a device whose largest window is
+    /// `max` bytes (0: none).
     pub(crate) fn check(&self, max: u32) -> Result<(), AccessPolicyError> {
         if max == 0 {
             return Err(AccessPolicyError::Unsupported);
@@ -205,19 +144,14 @@ impl AccessPolicyWindow {
     }
 }
 
-/// The check of a persisting-L2 set-aside of `bytes` against the device.
-pub(crate) fn validate_set_aside(
-    p: &DeviceProperties,
-    bytes: usize,
-) -> Result<(), AccessPolicyError> {
-    if p.max_persisting_l2_cache_size == 0 {
+/// The check of a persisting-L2 set-aside of `bytes` against a device that may set aside at most
+/// `max` bytes (`max_persisting_l2_cache_size`; 0: none).
+pub(crate) fn validate_set_aside(max: u32, bytes: usize) -> Result<(), AccessPolicyError> {
+    if max == 0 {
         return Err(AccessPolicyError::Unsupported);
     }
-    if bytes > p.max_persisting_l2_cache_size as usize {
-        return Err(AccessPolicyError::SetAsideTooLarge {
-            bytes,
-            max: p.max_persisting_l2_cache_size,
-        });
+    if bytes > max as usize {
+        return Err(AccessPolicyError::SetAsideTooLarge { bytes, max });
     }
     Ok(())
 }

@@ -249,7 +249,10 @@ impl Device {
     /// device's `max_persisting_l2_cache_size`, checked before the driver (which may round it).
     /// The simulator records it.
     pub fn set_persisting_l2_cache_size(&self, bytes: usize) -> Result<()> {
-        crate::access_policy::validate_set_aside(self.properties(), bytes)?;
+        crate::access_policy::validate_set_aside(
+            self.properties().max_persisting_l2_cache_size,
+            bytes,
+        )?;
         self.ops().set_limit(ContextLimit::PersistingL2, bytes)
     }
 

@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod access_policy;
+mod access_window;
 mod backend;
 mod callback;
 mod cuda;

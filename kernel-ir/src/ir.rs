@@ -557,19 +557,6 @@ pub struct KernelAttrs {
 }
 
 impl Kernel {
-    /// Whether the kernel calls a grid-wide barrier (`this_grid().sync()`): it then takes the
-    /// hidden grid-barrier parameter and may only run as a cooperative launch (every block
-    /// resident at once), which the host checks before launching.
-    pub fn uses_grid_sync(&self) -> bool {
-        let mut found = false;
-        crate::visit::walk(&self.body, &mut |i| {
-            if let Inst::Intrinsic { id, .. } = i {
-                found |= id.def().class == crate::intrinsic::Class::GridBarrier;
-            }
-        });
-        found
-    }
-
     pub fn new_var(&mut self, ty: Ty) -> Var {
         self.vars.push(ty);
         Var(self.vars.len() as u32 - 1)
