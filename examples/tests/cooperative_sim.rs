@@ -318,3 +318,45 @@ fn panic_before_grid_sync_gpu() {
     let Some(dev) = gpu() else { return };
     panic_then_good_launch(&dev);
 }
+
+/// `grid_thread_rank()` and `grid_num_threads()` on a 3-D grid of 3-D blocks: each thread
+/// writes its rank at the position the CPU computes from its indices.
+#[kernel]
+pub fn grid_ranks(out: &mut [u64], total: &mut [u64]) {
+    let (b, g, t, d) = (block_idx(), grid_dim(), thread_idx(), block_dim());
+    let block = b.x as usize + g.x as usize * (b.y as usize + g.y as usize * b.z as usize);
+    let threads = (d.x * d.y * d.z) as usize;
+    let i = block * threads + (t.x + d.x * (t.y + d.y * t.z)) as usize;
+    out[i] = grid_thread_rank();
+    if i == 0 {
+        total[0] = grid_num_threads();
+    }
+}
+
+fn grid_ranks_body(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let cfg = LaunchConfig {
+        grid: Dim3::new(3, 2, 2),
+        block: Dim3::new(8, 4, 2),
+        shared_mem_bytes: 0,
+        attrs: Default::default(),
+    };
+    let n = 12 * 64;
+    let mut out = dev.upload(&vec![u64::MAX; n]).unwrap();
+    let mut total = dev.alloc_zeroed::<u64>(1).unwrap();
+    grid_ranks::launch(&s, cfg, &mut out, &mut total).unwrap();
+    assert_eq!(out.to_vec().unwrap(), (0..n as u64).collect::<Vec<_>>());
+    assert_eq!(total.to_vec().unwrap(), [n as u64]);
+}
+
+#[test]
+fn grid_ranks_sim() {
+    grid_ranks_body(&sim());
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn grid_ranks_gpu() {
+    let Some(dev) = gpu() else { return };
+    grid_ranks_body(&dev);
+}
