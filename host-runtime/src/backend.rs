@@ -22,6 +22,7 @@ use std::sync::Arc;
 use cudarc::driver::sys::{CUevent, CUstream};
 use kernel_compiler::Compiled;
 
+use crate::access_policy::AccessPolicyWindow;
 use crate::callback::{HostCall, HostNode};
 use crate::graph::UpdateFailure;
 use crate::launch_config::LaunchConfig;
@@ -45,6 +46,8 @@ pub(crate) enum ContextLimit {
     MallocHeap,
     /// Device `printf`'s buffer.
     PrintfFifo,
+    /// L2 set aside for persisting accesses (`CU_LIMIT_PERSISTING_L2_CACHE_SIZE`).
+    PersistingL2,
 }
 
 /// A stream-ordered copy.
@@ -117,6 +120,8 @@ pub(crate) trait DeviceOps: Send + Sync + 'static {
     fn set_limit(&self, limit: ContextLimit, bytes: usize) -> Result<()>;
     fn limit(&self, limit: ContextLimit) -> Result<usize>;
     fn stream_priority_range(&self) -> Result<(i32, i32)>;
+    /// `cuCtxResetPersistingL2Cache`: every persisting L2 line back to normal.
+    fn reset_persisting_l2(&self) -> Result<()>;
 
     /// A new stream; `id` is its process-unique id.
     fn new_stream(&self, opts: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>>;
@@ -320,6 +325,13 @@ pub(crate) trait StreamOps: Send + Sync {
     /// While nonzero, kernels launched on the stream get `slot` instead of its own (a capture
     /// gives its kernels the graph's slot).
     fn set_slot_override(&self, slot: u64);
+    /// The address of the stream's grid-barrier words, which a kernel calling `grid_sync()`
+    /// gets after the panic slot; `None` while the stream captures a graph (every replay would
+    /// share them). 0 where the backend needs none (the simulator schedules grid barriers).
+    fn grid_words(&self) -> Option<u64>;
+    /// Sets (or with `None` clears, a window of 0 bytes) the stream's L2 access policy window
+    /// (`cuStreamSetAttribute`); already validated.
+    fn set_access_policy(&self, window: Option<&AccessPolicyWindow>) -> Result<()>;
     /// Starts capturing the stream's work into a graph.
     fn begin_capture(&self, mode: CaptureMode) -> Result<()>;
     /// Ends the capture (always, whatever happened inside) and returns the graph.

@@ -243,6 +243,30 @@ impl Device {
         self.ops().set_limit(ContextLimit::MallocHeap, bytes)
     }
 
+    /// Sets aside `bytes` of L2 for persisting accesses (`cudaDeviceSetLimit(
+    /// cudaLimitPersistingL2CacheSize)`), what access policy windows with
+    /// [`AccessProperty::Persisting`](crate::AccessProperty::Persisting) hits use. At most the
+    /// device's `max_persisting_l2_cache_size`, checked before the driver (which may round it).
+    /// The simulator records it.
+    pub fn set_persisting_l2_cache_size(&self, bytes: usize) -> Result<()> {
+        crate::access_policy::validate_set_aside(
+            self.properties().max_persisting_l2_cache_size,
+            bytes,
+        )?;
+        self.ops().set_limit(ContextLimit::PersistingL2, bytes)
+    }
+
+    /// The persisting-L2 set-aside in bytes (`cuCtxGetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE)`).
+    pub fn persisting_l2_cache_size(&self) -> Result<usize> {
+        self.ops().limit(ContextLimit::PersistingL2)
+    }
+
+    /// Returns every persisting L2 line to normal (`cudaCtxResetPersistingL2Cache`), as the
+    /// guide does after the work that needed them.
+    pub fn reset_persisting_l2_cache(&self) -> Result<()> {
+        self.ops().reset_persisting_l2()
+    }
+
     /// Stream priorities as `(least, greatest)`; numerically lower is higher priority.
     pub fn stream_priority_range(&self) -> Result<(i32, i32)> {
         self.ops().stream_priority_range()

@@ -119,3 +119,9 @@ impl From<KernelPanic> for Error {
         Error::KernelPanic(Box::new(p))
     }
 }
+
+impl From<crate::access_policy::AccessPolicyError> for Error {
+    fn from(e: crate::access_policy::AccessPolicyError) -> Self {
+        Error::InvalidValue(e.to_string())
+    }
+}

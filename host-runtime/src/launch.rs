@@ -27,6 +27,10 @@ pub struct Limits {
     pub default_shared: u32,
     /// Compute capability as `major * 10 + minor` (clusters and PDL need 90).
     pub sm: u32,
+    /// Whether the device runs cooperative launches.
+    pub cooperative: bool,
+    /// The largest L2 access policy window in bytes (0: the device has none).
+    pub max_access_policy_window: u32,
 }
 
 impl Limits {
@@ -39,12 +43,14 @@ impl Limits {
             max_shared_optin: p.shared_mem_per_block_optin.max(p.shared_mem_per_block),
             default_shared: p.shared_mem_per_block,
             sm: p.sm(),
+            cooperative: p.cooperative_launch,
+            max_access_policy_window: p.max_access_policy_window_size,
         }
     }
 }
 
 /// What a compiled function adds to the device limits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FuncLimits {
     /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK` (0 = no function limit known).
     pub max_threads_per_block: u32,
@@ -55,6 +61,9 @@ pub struct FuncLimits {
     /// The cluster shape the function was compiled for (`#[kernel(cluster_dims(..))]`,
     /// `.reqnctapercluster`).
     pub required_cluster: Option<[u32; 3]>,
+    /// `Some(kernel name)` when the kernel calls `grid_sync()`: it then takes the hidden
+    /// grid-barrier argument and must be launched cooperatively.
+    pub grid_sync: Option<String>,
 }
 
 /// Checks a configuration against device and function limits without calling the driver.
@@ -114,7 +123,16 @@ pub fn validate(cfg: &LaunchConfig, dev: &Limits, func: &FuncLimits) -> Result<(
             max: dev.max_shared_optin,
         });
     }
-    crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)
+    crate::launch_cluster::validate_attrs(cfg, dev.sm, func.required_cluster)?;
+    crate::launch_cooperative::validate_cooperative(
+        cfg,
+        dev.cooperative,
+        func.grid_sync.as_deref(),
+    )?;
+    if let Some(w) = &cfg.attrs.access_policy {
+        w.check(dev.max_access_policy_window)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -128,6 +146,8 @@ mod tests {
         max_shared_optin: 232448,
         default_shared: 49152,
         sm: 90,
+        cooperative: true,
+        max_access_policy_window: 128 << 20,
     };
 
     fn cfg(grid: (u32, u32, u32), block: (u32, u32, u32), smem: u32) -> LaunchConfig {
@@ -270,6 +290,7 @@ mod tests {
             static_shared: 40000,
             required_block: None,
             required_cluster: None,
+            grid_sync: None,
         };
         assert_eq!(
             validate(&cfg((1, 1, 1), (32, 1, 1), 200000), &H100, &f),

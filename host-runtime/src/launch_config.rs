@@ -130,6 +130,30 @@ impl LaunchConfig {
         self.attrs.programmatic_serialization = true;
         self
     }
+
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`, `cudaLaunchAttributeCooperative`):
+    /// every block resident at once, so the kernel may call `grid_sync()`. A grid larger than
+    /// the device holds at once is `LaunchError::CooperativeGridTooLarge` before the driver.
+    /// See [`LaunchAttrs::cooperative`].
+    pub fn cooperative(mut self) -> Self {
+        self.attrs.cooperative = true;
+        self
+    }
+
+    /// An L2 access policy window for this launch (`cudaLaunchAttributeAccessPolicyWindow`):
+    /// `window`'s hit fraction persisting (or streaming) in L2 while the kernel runs. Checked
+    /// against the device before the driver (`LaunchError::AccessPolicy`).
+    pub fn access_policy(mut self, window: crate::AccessPolicyWindow) -> Self {
+        self.attrs.access_policy = Some(window);
+        self
+    }
+
+    /// This launch's priority (`cudaLaunchAttributePriority`), overriding its stream's: lower
+    /// is more urgent (see [`LaunchAttrs::priority`]).
+    pub fn priority(mut self, priority: i32) -> Self {
+        self.attrs.priority = Some(priority);
+        self
+    }
 }
 
 /// Blocks of `block` threads covering `n` elements, at least one.
@@ -185,6 +209,8 @@ mod tests {
             max_shared_optin: 48 << 10,
             default_shared: 48 << 10,
             sm: 80,
+            cooperative: true,
+            max_access_policy_window: 0,
         };
         assert!(matches!(
             validate(&c, &limits, &FuncLimits::default()),

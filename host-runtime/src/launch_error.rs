@@ -132,6 +132,40 @@ pub enum LaunchError {
         /// The most a cluster may hold (16, non-portable).
         max: u32,
     },
+    /// A kernel that calls `grid_sync()` launched without [`LaunchConfig::cooperative`]: its
+    /// blocks need not all be resident, so the barrier could wait forever.
+    ///
+    /// [`LaunchConfig::cooperative`]: crate::LaunchConfig::cooperative
+    #[error("kernel `{kernel}` calls `grid_sync()`, so it must be launched cooperatively (`LaunchConfig::cooperative()`)")]
+    GridSyncNeedsCooperative {
+        /// The kernel's name.
+        kernel: String,
+    },
+    /// A cooperative launch on a device without `CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`.
+    #[error("this device does not support cooperative launches")]
+    CooperativeUnsupported,
+    /// A cooperative launch whose grid the device cannot hold at once.
+    #[error("a cooperative launch of {blocks} blocks cannot be resident at once: {per_sm} blocks of this configuration fit per multiprocessor, times {sms} multiprocessors, is {}", per_sm * sms)]
+    CooperativeGridTooLarge {
+        /// Blocks in the grid.
+        blocks: u64,
+        /// Blocks of this kernel, block size and shared memory resident per multiprocessor.
+        per_sm: u64,
+        /// Multiprocessors of the device.
+        sms: u64,
+    },
+    /// A cooperative launch that is also the secondary of a programmatic dependent launch: it
+    /// could overlap the kernel before it, which may be using the stream's grid barrier.
+    #[error("a cooperative launch cannot also be a programmatic dependent launch")]
+    CooperativeProgrammatic,
+    /// A cooperative launch in a graph (captured or a kernel node): not supported, since the
+    /// stream's grid barrier would be shared by every replay of the graph.
+    #[error("cooperative launches (`grid_sync()`) in graphs are not supported")]
+    CooperativeInGraph,
+    /// The launch's L2 access policy window (`LaunchConfig::access_policy`) is not one the
+    /// device takes.
+    #[error("access policy window: {0}")]
+    AccessPolicy(#[from] crate::access_policy::AccessPolicyError),
     /// The kernel was compiled for one cluster shape (`cluster_dims(..)`) and launched with another.
     #[error("cluster {cluster:?} is not this kernel's compile-time cluster_dims {required:?}")]
     ClusterShape {

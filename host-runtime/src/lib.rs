@@ -16,6 +16,8 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod access_policy;
+mod access_window;
 mod backend;
 mod callback;
 mod cuda;
@@ -32,6 +34,7 @@ pub mod launch_api;
 pub mod launch_attrs;
 mod launch_cluster;
 pub mod launch_config;
+mod launch_cooperative;
 mod launch_error;
 pub mod managed;
 pub mod memory;
@@ -49,6 +52,7 @@ mod sim;
 pub mod stream;
 mod uses;
 
+pub use access_policy::{AccessPolicyError, AccessPolicyWindow, AccessProperty};
 pub use device::{BackendKind, Device};
 pub use error::{Error, Result};
 pub use event::{Event, EventFlags};
@@ -72,6 +76,7 @@ pub use stream::{Stream, StreamOptions};
 
 /// The names most programs need.
 pub mod prelude {
+    pub use crate::{AccessPolicyWindow, AccessProperty};
     pub use crate::{
         CaptureMode, Device, DeviceBuffer, Error, Event, EventFlags, Graph, GraphExec, GraphNode,
         LaunchConfig, Result, Stream,

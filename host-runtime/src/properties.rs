@@ -46,6 +46,17 @@ pub struct DeviceProperties {
     pub memory_pools_supported: bool,
     /// PCI bus id.
     pub pci_bus_id: u32,
+    /// Whether the device runs cooperative launches (`CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`),
+    /// which `grid_sync` needs.
+    pub cooperative_launch: bool,
+    /// Resident blocks per multiprocessor at most, whatever their size.
+    pub max_blocks_per_multiprocessor: u32,
+    /// The largest L2 access policy window (`CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE`;
+    /// 0 where the device has none).
+    pub max_access_policy_window_size: u32,
+    /// The most L2 that may be set aside for persisting accesses
+    /// (`CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE`; 0 where the device has none).
+    pub max_persisting_l2_cache_size: u32,
 }
 
 impl DeviceProperties {

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::CUstream;
 
+use crate::access_policy::AccessPolicyWindow;
 use crate::backend::StreamOps;
 use crate::callback::HostCall;
 use crate::event::{Event, EventFlags};
@@ -100,6 +101,8 @@ pub(crate) struct StreamInner {
     /// The own streams of graphs launched here since the last synchronize: their kernels report
     /// panics (and their host nodes callback panics) there, so this stream's synchronize asks.
     graph_homes: Mutex<Vec<Stream>>,
+    /// The L2 access policy window set on the stream, as the program last set it.
+    access_policy: Mutex<Option<AccessPolicyWindow>>,
 }
 
 static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
@@ -134,8 +137,52 @@ impl Stream {
                 reads_only: AtomicBool::new(false),
                 capturing: AtomicBool::new(false),
                 graph_homes: Mutex::new(Vec::new()),
+                access_policy: Mutex::new(None),
             }),
         })
+    }
+
+    /// Sets the stream's L2 access policy window (`cudaStreamSetAttribute(..,
+    /// cudaStreamAttributeAccessPolicyWindow, ..)`): kernels launched here afterwards get it
+    /// unless their launch sets its own. Checked before the driver (`hit_ratio` in `[0, 1]`, at
+    /// most the device's largest window, sm_80+). A hint only: it changes no result. The
+    /// simulator checks and records it.
+    ///
+    /// ```
+    /// use ferrocuda::prelude::*;
+    ///
+    /// fn main() -> Result<()> {
+    ///     let dev = Device::simulator_with_arch(90)?;
+    ///     let s = dev.new_stream()?;
+    ///     let lut = dev.alloc_zeroed::<u32>(1 << 20)?;
+    ///     dev.set_persisting_l2_cache_size(4 << 20)?;
+    ///     let w = AccessPolicyWindow::persisting(&lut, 0.6).unwrap();
+    ///     s.set_access_policy_window(w)?;
+    ///     assert_eq!(s.access_policy_window(), Some(w));
+    ///     let bad = AccessPolicyWindow { hit_ratio: 1.5, ..w };
+    ///     assert!(s.set_access_policy_window(bad).is_err());
+    ///     s.clear_access_policy_window()?;
+    ///     dev.reset_persisting_l2_cache()?;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn set_access_policy_window(&self, window: AccessPolicyWindow) -> Result<()> {
+        window.validate(self.device().properties())?;
+        self.ops().set_access_policy(Some(&window))?;
+        *lock(&self.inner.access_policy) = Some(window);
+        Ok(())
+    }
+
+    /// Removes the stream's access policy window (an empty window to the driver).
+    pub fn clear_access_policy_window(&self) -> Result<()> {
+        self.ops().set_access_policy(None)?;
+        *lock(&self.inner.access_policy) = None;
+        Ok(())
+    }
+
+    /// The window [`Stream::set_access_policy_window`] last set, if any.
+    pub fn access_policy_window(&self) -> Option<AccessPolicyWindow> {
+        *lock(&self.inner.access_policy)
     }
 
     /// The device the stream belongs to.

@@ -11,6 +11,15 @@ use crate::ty::{Space, Ty};
 /// 16 MiB, far above any block's).
 pub const CLUSTER_RANK_SHIFT: u32 = 24;
 
+/// The hidden `.param .u64` a kernel that calls a [`Class::GridBarrier`] entry takes after
+/// `__fc_panic`: the address of its launch's two barrier words (arrivals, then generation), which
+/// the host zeroes once and every completed barrier leaves as it found them (arrivals back to 0).
+pub const GRID_SYNC_PARAM: &str = "__fc_grid_sync";
+
+/// A `.visible .global .u32` such a kernel's module also defines, so that a loader that only
+/// has the module (PTX or cubin loaded by hand) knows its entry takes [`GRID_SYNC_PARAM`].
+pub const GRID_SYNC_MARKER: &str = "__fc_grid_sync_entry";
+
 /// How the simulator's scheduler must treat an intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -24,6 +33,11 @@ pub enum Class {
     /// thread of every block of the cluster. The simulator runs the cluster's blocks together
     /// and parks each at it until the whole cluster meets.
     ClusterBarrier,
+    /// A grid-wide barrier (`this_grid().sync()`): as `Barrier`, for every thread of every block
+    /// of the grid, which must all be resident at once (a cooperative launch). A kernel that
+    /// calls one takes a hidden parameter, the launch's barrier word ([`GRID_SYNC_PARAM`]); the
+    /// simulator runs the whole grid together and parks each block at it until every block meets.
+    GridBarrier,
     /// A warp collective: the scheduler gathers the participating lanes, then calls `sim_warp`.
     Warp,
     /// Touches memory or ordering (atomics, fences): `sim` gets memory access through `SimEnv`.

@@ -111,7 +111,9 @@ impl Inst {
             }
             Inst::Intrinsic { id, .. } => match id.def().class {
                 Class::Pure => value,
-                Class::Barrier | Class::ClusterBarrier | Class::Warp => Props::SYNC,
+                Class::Barrier | Class::ClusterBarrier | Class::GridBarrier | Class::Warp => {
+                    Props::SYNC
+                }
                 Class::Memory => read | write | Props::EFFECT,
             },
             Inst::BoundsCheck { .. } => Props::CHECK,

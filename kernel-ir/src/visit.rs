@@ -4,7 +4,7 @@
 //! "Uses" and "defs" are those of the instruction itself; the `nested_*` forms and [`walk`]
 //! include the code nested in `if`s and loops. A `for` writes its induction variable.
 
-use crate::ir::{Block, Inst, LoopId, Operand, Var};
+use crate::ir::{Block, Inst, Kernel, LoopId, Operand, Var};
 
 /// Calls `f` on every operand `inst` itself reads (not those of instructions nested in it).
 #[inline]
@@ -320,4 +320,19 @@ pub fn jumps_to(insts: &[Inst], id: LoopId) -> bool {
         });
         found
     })
+}
+
+impl Kernel {
+    /// Whether the kernel calls a grid-wide barrier (`this_grid().sync()`): it then takes the
+    /// hidden grid-barrier parameter and may only run as a cooperative launch (every block
+    /// resident at once), which the host checks before launching.
+    pub fn uses_grid_sync(&self) -> bool {
+        let mut found = false;
+        walk(&self.body, &mut |i| {
+            if let Inst::Intrinsic { id, .. } = i {
+                found |= id.def().class == crate::intrinsic::Class::GridBarrier;
+            }
+        });
+        found
+    }
 }

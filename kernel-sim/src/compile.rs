@@ -634,7 +634,7 @@ impl Lower<'_> {
                         self.emit(Op::Barrier { call });
                     }
                     // The scheduler tells the two apart by the call's class.
-                    Class::ClusterBarrier if def.rets.is_empty() => {
+                    Class::ClusterBarrier | Class::GridBarrier if def.rets.is_empty() => {
                         self.emit(Op::Barrier { call });
                     }
                     Class::Warp if def.sim_warp.is_some() => {

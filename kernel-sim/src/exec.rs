@@ -21,8 +21,11 @@ pub(crate) struct Machine<'a> {
     pub shadow: &'a mut Shadow,
     /// Bytes of one block's shared memory.
     pub window: usize,
-    /// The running block's rank in its cluster.
+    /// The running block's window in `shared` and its entry in `exited`: its rank in its
+    /// cluster, or with the whole grid running together (`grid_sync`) its index among those.
     pub rank: u32,
+    /// The window of rank 0 of the running block's cluster (0 unless the grid runs together).
+    pub rank_base: u32,
     /// Blocks per cluster along each axis, and in all.
     pub cluster_dim: [u32; 3],
     pub cluster_blocks: u32,
@@ -186,7 +189,7 @@ impl Machine<'_> {
                 (addr >> CLUSTER_RANK_SHIFT) as u32,
                 addr & ((1 << CLUSTER_RANK_SHIFT) - 1),
             ),
-            _ => (self.rank, addr),
+            _ => (self.rank - self.rank_base, addr),
         };
         let size = self.window as u64;
         if rank >= self.cluster_blocks {
@@ -211,6 +214,7 @@ impl Machine<'_> {
                 ),
             ));
         }
+        let rank = self.rank_base + rank;
         if self.exited[rank as usize] {
             return Err(mem_err(
                 SimErrorKind::OutOfBounds,

@@ -70,8 +70,30 @@ fn run_launch(
     bind_params(kernel, params, &mut prog).map_err(|m| err(SimErrorKind::InvalidParams, m))?;
 
     let [gx, gy, gz] = cfg.grid;
-    let [cx, cy, cz] = cluster_of(kernel, cfg);
-    let cblocks = (cx * cy * cz) as usize;
+    let cluster_dim = cluster_of(kernel, cfg);
+    // The blocks that run together: a cluster, or with `grid_sync` the whole grid (a
+    // cooperative launch, every block resident at once).
+    let grid_sync = kernel.uses_grid_sync();
+    if grid_sync && cluster_dim != [1, 1, 1] {
+        return Err(err(
+            SimErrorKind::InvalidLaunch,
+            format!(
+                "`grid_sync` in a launch with clusters {cluster_dim:?} is not simulated (the \
+                 simulator runs either a cluster's blocks or the whole grid together)"
+            ),
+        ));
+    }
+    let [cx, cy, cz] = if grid_sync { cfg.grid } else { cluster_dim };
+    let cblocks = (cx as usize) * (cy as usize) * (cz as usize);
+    if grid_sync && cblocks > MAX_GRID_SYNC_BLOCKS {
+        return Err(err(
+            SimErrorKind::InvalidLaunch,
+            format!(
+                "`grid_sync` with {cblocks} blocks: the simulator runs at most \
+                 {MAX_GRID_SYNC_BLOCKS} blocks together"
+            ),
+        ));
+    }
     // Clusters in the grid along each axis (check_dims made the grid whole clusters).
     let (ngx, ngy, ngz) = (gx / cx, gy / cy, gz / cz);
     let nclusters = ngx as u64 * ngy as u64 * ngz as u64;
@@ -163,8 +185,10 @@ fn run_launch(
                         shadow: &mut shadow,
                         window: shared_bytes as usize,
                         rank: rank as u32,
-                        cluster_dim: [cx, cy, cz],
-                        cluster_blocks: cblocks as u32,
+                        // The grid of a `grid_sync` kernel runs together, in clusters of 1.
+                        rank_base: if grid_sync { rank as u32 } else { 0 },
+                        cluster_dim,
+                        cluster_blocks: if grid_sync { 1 } else { cblocks as u32 },
                         tid_base: (rank * stride) as u32,
                         exited: &exited,
                         hint,
@@ -210,8 +234,13 @@ fn run_launch(
                 if left == 0 {
                     break;
                 }
-                // Every block still running waits at a cluster barrier: all must.
+                // Every block still running waits at a cluster (or grid) barrier: all must.
                 if let Some(gone) = exited.iter().position(|&e| e) {
+                    let (what, whose) = if grid_sync {
+                        ("grid barrier (`grid_sync`)", "the grid")
+                    } else {
+                        ("cluster barrier", "its cluster")
+                    };
                     let rank = exited.iter().position(|&e| !e).unwrap_or(0);
                     let t = (rank * stride..rank * stride + nthreads)
                         .find(|&t| status[t] == Status::Barrier)
@@ -219,7 +248,7 @@ fn run_launch(
                     let f = Fault {
                         kind: SimErrorKind::BarrierDivergence,
                         message: format!(
-                            "the thread waits at a cluster barrier that block {:?} of its cluster will never reach: it has exited",
+                            "the thread waits at a {what} that block {:?} of {whose} will never reach: it has exited",
                             block_of(gone)
                         ),
                         pc: pcs[t].saturating_sub(1),
@@ -269,6 +298,10 @@ fn run_launch(
     }
     result.map(|()| stats)
 }
+
+/// The most blocks a `grid_sync` kernel may run together on the simulator (its registers and
+/// shared memory are all live at once): far more than any test needs, and about what a GPU holds.
+const MAX_GRID_SYNC_BLOCKS: usize = 4096;
 
 /// How a block's run ended: every thread exited, or every live one waits at a cluster barrier
 /// (for the other blocks of its cluster).
@@ -368,7 +401,7 @@ fn run_block(
             return Ok(BlockEnd::Exited);
         };
         let call = &prog.calls[barrier_call(prog, pcs[first])];
-        if call.def.class == Class::ClusterBarrier {
+        if matches!(call.def.class, Class::ClusterBarrier | Class::GridBarrier) {
             check_cluster_barrier(prog, pcs, status, first)?;
             return Ok(BlockEnd::AtClusterBarrier);
         }
@@ -419,21 +452,28 @@ fn check_cluster_barrier(
     first: usize,
 ) -> Result<(), (Fault, usize)> {
     let at = pcs[first];
+    let class = prog.calls[barrier_call(prog, at)].def.class;
+    let what = if class == Class::GridBarrier {
+        "grid barrier (`grid_sync`)"
+    } else {
+        "cluster barrier"
+    };
     for (t, s) in status.iter().enumerate() {
         let other = match s {
             Status::Done => "has exited".to_string(),
-            Status::Barrier
-                if prog.calls[barrier_call(prog, pcs[t])].def.class != Class::ClusterBarrier =>
-            {
-                "waits at a block barrier".to_string()
-            }
+            Status::Barrier => match prog.calls[barrier_call(prog, pcs[t])].def.class {
+                c if c == class => continue,
+                Class::GridBarrier => "waits at a grid barrier".to_string(),
+                Class::ClusterBarrier => "waits at a cluster barrier".to_string(),
+                _ => "waits at a block barrier".to_string(),
+            },
             _ => continue,
         };
         return Err((
             Fault {
                 kind: SimErrorKind::BarrierDivergence,
                 message: format!(
-                    "the thread waits at a cluster barrier that thread {{T{t}}} of its block will never reach: it {other}"
+                    "the thread waits at a {what} that thread {{T{t}}} of its block will never reach: it {other}"
                 ),
                 pc: at - 1,
                 a: 0,

@@ -55,10 +55,11 @@
 //! }
 //! ```
 
+pub use crate::groups::*;
 pub use crate::intrinsics::{
-    async_copy::*, atomics::*, barrier_async::*, cluster::*, cvta::*, half::*, half_div::*,
-    heap::*, integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*, registers::*,
-    shared::*, sync::*, warp::*,
+    async_copy::*, atomics::*, barrier_async::*, cluster::*, cvta::*, grid::*, half::*,
+    half_div::*, heap::*, integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*,
+    registers::*, shared::*, sync::*, warp::*,
 };
 pub use crate::types::*;
 

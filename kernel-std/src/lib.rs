@@ -6,6 +6,7 @@
 extern crate self as ferrocuda;
 
 pub mod api;
+pub mod groups;
 pub mod intrinsics;
 #[doc(hidden)]
 pub mod macro_checks;

@@ -58,6 +58,7 @@ fn cu_limit(l: ContextLimit) -> CUlimit {
     match l {
         ContextLimit::MallocHeap => CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE,
         ContextLimit::PrintfFifo => CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE,
+        ContextLimit::PersistingL2 => CUlimit::CU_LIMIT_PERSISTING_L2_CACHE_SIZE,
     }
 }
 
@@ -140,6 +141,11 @@ impl DeviceOps for CudaDevice {
     fn stream_priority_range(&self) -> Result<(i32, i32)> {
         self.0.ctx.bind()?;
         result::ctx_stream_priority_range()
+    }
+
+    fn reset_persisting_l2(&self) -> Result<()> {
+        self.0.ctx.bind()?;
+        result::ctx_reset_persisting_l2_cache()
     }
 
     fn new_stream(&self, opts: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>> {
@@ -358,7 +364,8 @@ impl DeviceOps for CudaDevice {
         // The PTX entry is the kernel name made a valid PTX identifier.
         let name = kernel_compiler::ptx::entry_name(&compiled.kernel.name);
         let f = module.function(&name)?;
-        let a = &compiled.kernel.attrs;
-        Ok(f.with_required_shapes(a.block_dim, a.cluster_dims))
+        let k = &compiled.kernel;
+        let grid_sync = k.uses_grid_sync().then(|| k.display_name.clone());
+        Ok(f.with_required_shapes(k.attrs.block_dim, k.attrs.cluster_dims, grid_sync)?)
     }
 }

@@ -217,9 +217,16 @@ impl GraphOps for CudaGraph {
                     if f.generation != self.graph.generation {
                         return Err(Error::ContextLost);
                     }
+                    if cfg.attrs.non_portable_cluster {
+                        f.allow_cluster_size(cfg)?;
+                    }
                     let n = with_kernel_params(&f, cfg, args, slot, |p| {
                         result::graph_add_kernel_node(g, &d, p)
                     })?;
+                    // The node's cluster shape, access policy window and priority.
+                    for a in super::launch_ex::Attrs::of(cfg).entries() {
+                        result::graph_kernel_node_set_attribute(n, a)?;
+                    }
                     func = Some(f);
                     n
                 }

@@ -2,8 +2,10 @@
 //!
 //! The path from a validated configuration to `cuLaunchKernel` makes no allocation and no driver
 //! call other than the launch, except the first time a function needs more than 48 KiB of dynamic
-//! shared memory (the opt-in attribute is raised once and cached per function). A function of a
-//! module that reports panics gets the stream's panic slot appended to its arguments.
+//! shared memory (the opt-in attribute is raised once and cached per function), and a
+//! cooperative launch, which asks the occupancy calculator whether its grid fits. A function of a
+//! module that reports panics gets the stream's panic slot appended to its arguments, and one
+//! that calls `grid_sync()` the stream's grid-barrier words after it.
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -16,8 +18,9 @@ use super::launch_ex::Attrs;
 use super::module::CudaFunction;
 use super::result::{self, to_c_int};
 use crate::backend::{LoadedKernel, StreamOps};
-use crate::launch::validate;
+use crate::launch::{validate, LaunchError};
 use crate::launch_config::LaunchConfig;
+use crate::launch_cooperative::check_co_resident;
 use crate::{Error, Result};
 
 /// Argument arrays up to this long are extended on the stack.
@@ -50,6 +53,11 @@ impl LoadedKernel for CudaFunction {
         if cfg.attrs.non_portable_cluster {
             self.allow_cluster_size(cfg)?;
         }
+        let grid_words = if cfg.attrs.cooperative {
+            self.check_cooperative(stream, cfg)?
+        } else {
+            0
+        };
         // One launch call for both paths: the plain one unless an attribute is set.
         let mut go = |args: &mut [*mut c_void]| {
             if attrs.is_empty() {
@@ -63,19 +71,30 @@ impl LoadedKernel for CudaFunction {
         if self.module.panic_id.is_none() {
             return go(args);
         }
-        // The trailing `__fc_panic` argument: the stream's panic slot.
+        // The trailing `__fc_panic` argument: the stream's panic slot; then, for a kernel that
+        // calls `grid_sync()` (validated to be a cooperative launch), its barrier words.
         let mut slot = stream.panic_slot();
-        let slot_ptr = &mut slot as *mut u64 as *mut c_void;
+        let mut words = grid_words;
+        let hidden = [
+            &mut slot as *mut u64 as *mut c_void,
+            &mut words as *mut u64 as *mut c_void,
+        ];
+        let hidden = &hidden[..if self.limits.grid_sync.is_some() {
+            2
+        } else {
+            1
+        }];
         let n = args.len();
-        // SAFETY (both): the caller's arguments, then the slot `__fc_panic` expects.
-        if n < INLINE_ARGS {
+        let total = n + hidden.len();
+        // SAFETY (both): the caller's arguments, then the hidden ones the entry declares.
+        if total <= INLINE_ARGS {
             let mut all = [std::ptr::null_mut(); INLINE_ARGS];
             all[..n].copy_from_slice(args);
-            all[n] = slot_ptr;
-            go(&mut all[..=n])
+            all[n..total].copy_from_slice(hidden);
+            go(&mut all[..total])
         } else {
             let mut all = args.to_vec();
-            all.push(slot_ptr);
+            all.extend_from_slice(hidden);
             go(&mut all)
         }
     }
@@ -90,6 +109,22 @@ impl LoadedKernel for CudaFunction {
 }
 
 impl CudaFunction {
+    /// The checks of a cooperative launch that need the driver (after `validate`): not while
+    /// the stream captures a graph, and a grid the device holds at once by the occupancy
+    /// calculator (`cuOccupancyMaxActiveBlocksPerMultiprocessor` times the multiprocessors).
+    /// Returns the stream's grid-barrier words.
+    #[cold]
+    fn check_cooperative(&self, stream: &dyn StreamOps, cfg: &LaunchConfig) -> Result<u64> {
+        let Some(words) = stream.grid_words() else {
+            return Err(LaunchError::CooperativeInGraph.into());
+        };
+        let threads = u32::try_from(cfg.block.volume()).unwrap_or(u32::MAX);
+        let per_sm = self.max_active_blocks_per_sm(threads, cfg.shared_mem_bytes)?;
+        let sms = self.module.core.props.multiprocessor_count;
+        check_co_resident(cfg, per_sm, sms)?;
+        Ok(words)
+    }
+
     /// Opts the function in to everything the device allows beyond 48 KiB, once.
     #[cold]
     pub(super) fn raise_dynamic_shared(&self, needed: u32) -> Result<()> {

@@ -1,26 +1,27 @@
-//! Launches with attributes (`cuLaunchKernelEx`): a run-time cluster shape and programmatic
-//! dependent launch, and the cluster occupancy queries, which take the same `CUlaunchConfig`.
+//! Launches with attributes (`cuLaunchKernelEx`): a run-time cluster shape, programmatic
+//! dependent launch, an L2 access policy window and cooperative launch, and the cluster occupancy queries, which take the same `CUlaunchConfig`.
 //!
-//! The attributes live on the stack (at most two), so the path allocates nothing; the function's
+//! The attributes live on the stack (at most five), so the path allocates nothing; the function's
 //! non-portable cluster opt-in is raised once and remembered, as the dynamic shared memory one is.
 
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
 use cudarc::driver::sys::{
-    CUfunction_attribute, CUlaunchAttribute, CUlaunchAttributeID, CUlaunchAttributeValue,
-    CUlaunchConfig, CUstream,
+    CUaccessPolicyWindow, CUaccessProperty, CUfunction_attribute, CUlaunchAttribute,
+    CUlaunchAttributeID, CUlaunchAttributeValue, CUlaunchConfig, CUstream,
 };
 
 use super::module::CudaFunction;
 use super::result;
+use crate::access_policy::{AccessPolicyWindow, AccessProperty};
 use crate::launch_cluster::effective_cluster;
 use crate::launch_config::LaunchConfig;
 use crate::Result;
 
 /// The attributes of one launch, with the count in use.
 pub(super) struct Attrs {
-    list: [CUlaunchAttribute; 2],
+    list: [CUlaunchAttribute; 5],
     n: u32,
 }
 
@@ -31,7 +32,7 @@ impl Attrs {
         // SAFETY: an all-zero attribute is a valid (ignored) value of these plain C structs.
         let blank: CUlaunchAttribute = unsafe { std::mem::zeroed() };
         let mut a = Attrs {
-            list: [blank; 2],
+            list: [blank; 5],
             n: 0,
         };
         if let Some(c) = cfg.attrs.cluster {
@@ -54,6 +55,27 @@ impl Attrs {
                 value,
             );
         }
+        if let Some(w) = &cfg.attrs.access_policy {
+            // SAFETY: as above.
+            let mut value: CUlaunchAttributeValue = unsafe { std::mem::zeroed() };
+            value.accessPolicyWindow = policy_window(w);
+            a.push(
+                CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW,
+                value,
+            );
+        }
+        if let Some(p) = cfg.attrs.priority {
+            // SAFETY: as above.
+            let mut value: CUlaunchAttributeValue = unsafe { std::mem::zeroed() };
+            value.priority = p;
+            a.push(CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY, value);
+        }
+        if cfg.attrs.cooperative {
+            // SAFETY: as above.
+            let mut value: CUlaunchAttributeValue = unsafe { std::mem::zeroed() };
+            value.cooperative = 1;
+            a.push(CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value);
+        }
         a
     }
 
@@ -62,6 +84,11 @@ impl Attrs {
         slot.id = id;
         slot.value = value;
         self.n += 1;
+    }
+
+    /// The attributes in use, for a graph kernel node (`cuGraphKernelNodeSetAttribute` each).
+    pub(super) fn entries(&self) -> &[CUlaunchAttribute] {
+        &self.list[..self.n as usize]
     }
 
     /// Whether the launch needs `cuLaunchKernelEx` at all.
@@ -84,6 +111,22 @@ impl Attrs {
             attrs: self.list.as_mut_ptr(),
             numAttrs: self.n,
         }
+    }
+}
+
+/// The driver's form of a window.
+pub(super) fn policy_window(w: &AccessPolicyWindow) -> CUaccessPolicyWindow {
+    let prop = |p: AccessProperty| match p {
+        AccessProperty::Normal => CUaccessProperty::CU_ACCESS_PROPERTY_NORMAL,
+        AccessProperty::Streaming => CUaccessProperty::CU_ACCESS_PROPERTY_STREAMING,
+        AccessProperty::Persisting => CUaccessProperty::CU_ACCESS_PROPERTY_PERSISTING,
+    };
+    CUaccessPolicyWindow {
+        base_ptr: w.base as *mut c_void,
+        num_bytes: w.num_bytes,
+        hitRatio: w.hit_ratio,
+        hitProp: prop(w.hit_prop),
+        missProp: prop(w.miss_prop),
     }
 }
 

@@ -27,6 +27,9 @@ pub(crate) struct CudaModule {
     /// `__fc_panic_module`, whose entries then take the stream's panic slot as a trailing argument.
     pub(crate) panic_id: Option<u32>,
     pub(crate) name: String,
+    /// Whether the module defines `__fc_grid_sync_entry`: its entry calls `grid_sync()` and
+    /// takes the grid-barrier words after the panic slot.
+    pub(crate) grid_sync: bool,
 }
 
 // SAFETY: a CUmodule handle may be used from any thread once its context is current.
@@ -90,9 +93,16 @@ impl CudaModule {
                 return Err(e);
             }
         };
+        let marker = CString::new(kernel_ir::intrinsic::GRID_SYNC_MARKER).expect("no NUL");
+        // SAFETY: a live module of the current context.
+        let grid_sync = matches!(
+            unsafe { result::module_get_global(raw, &marker) },
+            Ok(Some(_))
+        );
         Ok(Arc::new(CudaModule {
             core: core.clone(),
             raw,
+            grid_sync,
             generation: core.ctx.generation(),
             panic_id,
             name,
@@ -140,6 +150,8 @@ impl CudaModule {
                 static_shared: attributes.static_shared_bytes,
                 required_block: None,
                 required_cluster: None,
+                // The kernel cache names the kernel by its source path instead.
+                grid_sync: self.grid_sync.then(|| name.to_string()),
             },
             attributes,
             dyn_shared_limit: AtomicU32::new(dyn_limit),
@@ -152,21 +164,30 @@ impl CudaModule {
 impl CudaFunction {
     /// The function as compiled for one block shape and cluster shape: launches with others are
     /// rejected before the driver (which would only say `CUDA_ERROR_INVALID_VALUE`).
+    ///
+    /// `grid_sync`: the kernel's name when it calls `grid_sync()` (its entry then takes the
+    /// hidden barrier argument, and launches must be cooperative).
     pub(crate) fn with_required_shapes(
         self: Arc<Self>,
         block: Option<[u32; 3]>,
         cluster: Option<[u32; 3]>,
-    ) -> Arc<Self> {
-        if block.is_none() && cluster.is_none() {
-            return self;
+        grid_sync: Option<String>,
+    ) -> Result<Arc<Self>> {
+        if block.is_none() && cluster.is_none() && grid_sync.is_none() {
+            return Ok(self);
         }
         match Arc::try_unwrap(self) {
             Ok(mut f) => {
                 f.limits.required_block = block;
                 f.limits.required_cluster = cluster;
-                Arc::new(f)
+                f.limits.grid_sync = grid_sync;
+                Ok(Arc::new(f))
             }
-            Err(shared) => shared,
+            // A function just looked up has no other owner; a shared one would launch without
+            // the hidden argument its entry declares.
+            Err(_) => Err(Error::Unsupported(
+                "a kernel function shared before its launch limits were set",
+            )),
         }
     }
 

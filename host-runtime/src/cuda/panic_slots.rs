@@ -73,6 +73,12 @@ pub(crate) struct SlotHandle {
     pub(crate) id: u32,
     pub(crate) dev: u64,
     host: *mut PanicRecord,
+    /// The stream's grid-barrier words (`grid_sync`'s hidden parameter): two zeroed `u32`s
+    /// after the page's slots, retired and recycled with the slot, so a kernel still queued on
+    /// a dropped stream keeps them. Launches on one stream never overlap while both use them
+    /// (a cooperative launch may not be a programmatic dependent one), and a completed barrier
+    /// leaves the arrival count at 0, so any later kernel may use them as they are.
+    pub(crate) grid_words: u64,
 }
 
 // SAFETY: the record is plain page-locked memory, read with atomic/volatile accesses only.
@@ -108,7 +114,13 @@ impl PanicSlots {
         };
         t.states[id as usize] = State::Live;
         let (dev, host) = slot_ptrs(&t, id);
-        Ok(SlotHandle { id, dev, host })
+        let grid_words = grid_words(&t, id);
+        Ok(SlotHandle {
+            id,
+            dev,
+            host,
+            grid_words,
+        })
     }
 
     /// The stream of `h` is gone; the slot is recycled by a later device synchronize.
@@ -170,7 +182,7 @@ impl PanicSlots {
             return Ok(());
         }
         let t = self.lock();
-        Err(take_report(&t, h.dev, h.host, q))
+        Err(take_report(&t, h.dev, h.host, h.grid_words, q))
     }
 
     /// A number to pass to [`PanicSlots::check_all`], taken before the device synchronize.
@@ -190,7 +202,7 @@ impl PanicSlots {
             // SAFETY: as in `check_slot`.
             let state = unsafe { &*(host as *const AtomicU32) };
             if state.load(Ordering::Acquire) == STATE_DONE {
-                return Err(take_report(&t, dev, host, q));
+                return Err(take_report(&t, dev, host, grid_words(&t, id), q));
             }
         }
         for id in 0..t.states.len() as u32 {
@@ -227,9 +239,15 @@ impl PanicSlots {
 
 /// Builds the report of a completed record and clears the record, then the claim (in that
 /// order: a panic racing the reset then finds a clean record and keeps its report).
-fn take_report(t: &Table, dev: u64, host: *mut PanicRecord, q: CUstream) -> Error {
+///
+/// The slot's grid-barrier words (`grid`) are zeroed first: a `grid_sync()` kernel whose thread
+/// panicked left its barriers early, so their counts are not to be trusted.
+fn take_report(t: &Table, dev: u64, host: *mut PanicRecord, grid: u64, q: CUstream) -> Error {
     // SAFETY: the record is live mapped memory the device finished writing.
     let rec = unsafe { std::ptr::read_volatile(host) };
+    if let Err(e) = write_sync(q, grid, &[0u8; GRID_WORDS]) {
+        return e;
+    }
     unsafe { std::ptr::write_volatile(host, PanicRecord::default()) };
     let claim = CLAIM_FREE.to_ne_bytes();
     if let Err(e) = write_sync(q, dev + SLOT_OFF_CLAIM as u64, &claim) {
@@ -264,10 +282,22 @@ fn slot_ptrs(t: &Table, id: u32) -> (u64, *mut PanicRecord) {
     )
 }
 
-/// Allocates a page: zeroed mapped records, and device words pointing at them with free claims.
+/// Bytes of one stream's grid-barrier words (arrivals, generation).
+const GRID_WORDS: usize = 8;
+
+/// Slot `id`'s grid-barrier words: after the page's `PanicSlot`s.
+fn grid_words(t: &Table, id: u32) -> u64 {
+    let page = &t.pages[id as usize / SLOTS_PER_PAGE];
+    let i = id as usize % SLOTS_PER_PAGE;
+    page.dev + (SLOTS_PER_PAGE * std::mem::size_of::<PanicSlot>() + i * GRID_WORDS) as u64
+}
+
+/// Allocates a page: zeroed mapped records, device words pointing at them with free claims, and
+/// zeroed grid-barrier words.
 fn alloc_page(q: CUstream) -> Result<Page> {
     let host_bytes = SLOTS_PER_PAGE * std::mem::size_of::<PanicRecord>();
-    let dev_bytes = SLOTS_PER_PAGE * std::mem::size_of::<PanicSlot>();
+    let slot_bytes = SLOTS_PER_PAGE * std::mem::size_of::<PanicSlot>();
+    let dev_bytes = slot_bytes + SLOTS_PER_PAGE * GRID_WORDS;
     let flags = sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE;
     let host = result::mem_host_alloc(host_bytes, flags)?;
     // SAFETY: just allocated, `host_bytes` long.
@@ -299,8 +329,10 @@ fn alloc_page(q: CUstream) -> Result<Page> {
         })
         .collect();
     // SAFETY: `PanicSlot` is plain C data.
-    let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, dev_bytes) };
-    if let Err(e) = write_sync(q, dev, bytes) {
+    let slots = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, slot_bytes) };
+    let mut bytes = slots.to_vec();
+    bytes.resize(dev_bytes, 0);
+    if let Err(e) = write_sync(q, dev, &bytes) {
         unsafe {
             let _ = result::mem_free(dev);
         }

@@ -48,5 +48,9 @@ pub(crate) fn query(dev: CUdevice) -> Result<DeviceProperties> {
         concurrent_managed_access: attr(A::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)? != 0,
         memory_pools_supported: attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? != 0,
         pci_bus_id: attr(A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)?,
+        cooperative_launch: attr(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? != 0,
+        max_blocks_per_multiprocessor: attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
+        max_access_policy_window_size: attr(A::CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE)?,
+        max_persisting_l2_cache_size: attr(A::CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE)?,
     })
 }

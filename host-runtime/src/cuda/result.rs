@@ -177,6 +177,23 @@ pub(crate) fn ctx_set_limit(limit: CUlimit, value: usize) -> Result<()> {
     unsafe { cu!(cuCtxSetLimit(limit, value)) }
 }
 
+/// `cuCtxResetPersistingL2Cache` (the current context): every persisting L2 line back to normal.
+pub(crate) fn ctx_reset_persisting_l2_cache() -> Result<()> {
+    unsafe { cu!(cuCtxResetPersistingL2Cache()) }
+}
+
+/// `cuStreamSetAttribute`.
+///
+/// # Safety
+/// `s` must be a live stream of the current context.
+pub(crate) unsafe fn stream_set_attribute(
+    s: sys::CUstream,
+    id: sys::CUstreamAttrID,
+    value: &sys::CUstreamAttrValue,
+) -> Result<()> {
+    unsafe { cu!(cuStreamSetAttribute(s, id, value)) }
+}
+
 /// `cuCtxGetLimit` (the current context).
 pub(crate) fn ctx_get_limit(limit: CUlimit) -> Result<usize> {
     let mut v = 0usize;
@@ -846,6 +863,17 @@ pub(crate) unsafe fn graph_destroy(g: CUgraph) -> Result<()> {
 /// # Safety
 /// `g` and `deps` live; `p` a valid kernel node description whose argument pointers are readable
 /// during the call.
+/// `cuGraphKernelNodeSetAttribute`.
+///
+/// # Safety
+/// `n` must be a kernel node of a live graph of the current context.
+pub(crate) unsafe fn graph_kernel_node_set_attribute(
+    n: CUgraphNode,
+    attr: &sys::CUlaunchAttribute,
+) -> Result<()> {
+    unsafe { cu!(cuGraphKernelNodeSetAttribute(n, attr.id, &attr.value)) }
+}
+
 pub(crate) unsafe fn graph_add_kernel_node(
     g: CUgraph,
     deps: &[CUgraphNode],

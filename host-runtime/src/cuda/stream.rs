@@ -5,12 +5,15 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use cudarc::driver::sys::{CUevent, CUevent_flags, CUstream, CUstreamCaptureMode};
+use cudarc::driver::sys::{
+    CUevent, CUevent_flags, CUstream, CUstreamAttrID, CUstreamAttrValue, CUstreamCaptureMode,
+};
 
 use super::core::Core;
 use super::graph::CudaGraph;
 use super::panic_slots::SlotHandle;
 use super::result;
+use crate::access_policy::AccessPolicyWindow;
 use crate::backend::{EventOps, GraphOps, StreamOps};
 use crate::callback::{host_trampoline, HostCall};
 use crate::options::CaptureMode;
@@ -169,6 +172,23 @@ impl StreamOps for CudaStream {
 
     fn set_slot_override(&self, slot: u64) {
         self.slot_override.store(slot, Ordering::Relaxed);
+    }
+
+    fn set_access_policy(&self, window: Option<&AccessPolicyWindow>) -> Result<()> {
+        self.enter()?;
+        // SAFETY: an all-zero value is a valid (empty) window.
+        let mut value: CUstreamAttrValue = unsafe { std::mem::zeroed() };
+        if let Some(w) = window {
+            value.accessPolicyWindow = super::launch_ex::policy_window(w);
+        }
+        let id = CUstreamAttrID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+        // SAFETY: a live stream of the current context.
+        unsafe { result::stream_set_attribute(self.raw, id, &value) }
+    }
+
+    fn grid_words(&self) -> Option<u64> {
+        // A capture is what sets the override.
+        (self.slot_override.load(Ordering::Relaxed) == 0).then_some(self.slot.grid_words)
     }
 
     fn begin_capture(&self, mode: CaptureMode) -> Result<()> {

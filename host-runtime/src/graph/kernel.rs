@@ -57,9 +57,13 @@ pub fn add_kernel_node(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    if cfg.attrs.cooperative {
+        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+    }
     refuse_attrs(&cfg)?;
     let kind = NodeKind::Kernel {
         function: function_id(&e.kernel),
+        attrs: cfg.attrs,
     };
     let slot = graph.home.ops().panic_slot();
     let op = NodeOp::Kernel {
@@ -100,12 +104,21 @@ pub fn set_kernel_node_params(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    if cfg.attrs.cooperative {
+        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+    }
     refuse_attrs(&cfg)?;
-    let want = NodeKind::Kernel {
-        function: function_id(&e.kernel),
-    };
-    if exec.kinds[node.index] != want {
-        return Err(GraphError::NotThisKernel { node: node.index }.into());
+    let function = function_id(&e.kernel);
+    match exec.kinds[node.index] {
+        NodeKind::Kernel { function: f, attrs } if f == function => {
+            if attrs != cfg.attrs {
+                return Err(crate::Error::Unsupported(
+                    "new launch attributes through set_node_params (a kernel node keeps the ones \
+                     it was added with; build the graph again and `update` the exec)",
+                ));
+            }
+        }
+        _ => return Err(GraphError::NotThisKernel { node: node.index }.into()),
     }
     let slot = exec.keep.homes[0].ops().panic_slot();
     // SAFETY: as for `add_kernel_node`; the memory is borrowed for the exec's lifetime.
@@ -114,13 +127,14 @@ pub fn set_kernel_node_params(
     Ok(())
 }
 
-/// Run-time launch attributes (a cluster shape, programmatic dependent launch) are not carried
-/// into graph nodes yet: refused rather than dropped. A kernel's compile-time `cluster_dims`
-/// works, being part of the function.
+/// A kernel node carries a cluster shape, an access policy window and a priority
+/// (`cuGraphKernelNodeSetAttribute`); programmatic dependent launch would be an edge property
+/// (programmatic edges), not yet built: refused rather than dropped. (Cooperative launches are
+/// refused with their own error before this.)
 fn refuse_attrs(cfg: &LaunchConfig) -> Result<()> {
-    if cfg.attrs.any() {
+    if cfg.attrs.programmatic_serialization {
         return Err(crate::Error::Unsupported(
-            "launch attributes (cluster_dim, programmatic_stream_serialization) on graph kernel nodes",
+            "programmatic_stream_serialization on graph kernel nodes (programmatic edges)",
         ));
     }
     Ok(())

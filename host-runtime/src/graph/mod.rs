@@ -76,6 +76,9 @@ pub(crate) enum NodeKind {
     Empty,
     Kernel {
         function: usize,
+        /// The node's launch attributes (cluster shape, access policy, priority), which
+        /// `set_node_params` cannot change: the driver keeps a node's.
+        attrs: crate::LaunchAttrs,
     },
     Copy,
     Fill,

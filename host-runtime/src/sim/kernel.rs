@@ -14,6 +14,7 @@ use super::Shared;
 use crate::backend::{LoadedKernel, StreamOps};
 use crate::launch::{validate, FuncLimits, LaunchError};
 use crate::launch_config::LaunchConfig;
+use crate::launch_cooperative::{check_co_resident, modelled_blocks_per_sm};
 use crate::panic::KernelPanic;
 use crate::{Error, Result};
 
@@ -33,12 +34,29 @@ impl SimKernel {
             static_shared: k.shared.iter().map(|s| s.bytes).sum(),
             required_block: k.attrs.block_dim,
             required_cluster: k.attrs.cluster_dims,
+            grid_sync: k.uses_grid_sync().then(|| k.display_name.clone()),
         };
         SimKernel {
             compiled,
             device,
             limits,
         }
+    }
+
+    /// A cooperative grid must fit the simulated device at once, as on a GPU: blocks per
+    /// multiprocessor by the occupancy model (threads and shared memory; the simulator knows no
+    /// register counts) times its multiprocessors.
+    fn check_co_resident(&self, cfg: &LaunchConfig) -> Result<()> {
+        let p = &self.device.props;
+        let shared = u64::from(self.limits.static_shared) + u64::from(cfg.shared_mem_bytes);
+        let per_sm = modelled_blocks_per_sm(
+            cfg.block.volume(),
+            shared,
+            p.max_blocks_per_multiprocessor,
+            p.max_threads_per_multiprocessor,
+            p.shared_mem_per_multiprocessor,
+        );
+        Ok(check_co_resident(cfg, per_sm, p.multiprocessor_count)?)
     }
 
     /// The simulator kernel behind a backend kernel (a graph node's, or one being added).
@@ -55,6 +73,9 @@ impl SimKernel {
     /// # Safety
     /// As for [`param_bytes`].
     pub(super) unsafe fn node_op(&self, cfg: &LaunchConfig, args: &[*mut c_void]) -> Result<SimOp> {
+        if cfg.attrs.cooperative {
+            return Err(LaunchError::CooperativeInGraph.into());
+        }
         // SAFETY: the caller's contract.
         let params = unsafe { param_bytes(&self.compiled.kernel, args)? };
         Ok(SimOp::Kernel {
@@ -74,6 +95,9 @@ impl LoadedKernel for SimKernel {
         args: &mut [*mut c_void],
     ) -> Result<()> {
         validate(cfg, &self.device.limits, &self.limits)?;
+        if cfg.attrs.cooperative {
+            self.check_co_resident(cfg)?;
+        }
         // SAFETY: the caller's contract.
         let node = || unsafe { self.node_op(cfg, args) };
         if self.device.captures.file(stream.id(), node)? {

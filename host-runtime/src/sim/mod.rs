@@ -52,6 +52,8 @@ pub(crate) struct Shared {
     target: Target,
     /// The captures in progress on its streams.
     captures: nodes::Captures,
+    /// The persisting-L2 set-aside a program asked for (recorded; no cache model).
+    persisting_l2: Mutex<usize>,
 }
 
 impl Shared {
@@ -105,6 +107,13 @@ impl SimDevice {
             concurrent_managed_access: false,
             memory_pools_supported: false,
             pci_bus_id: 0,
+            // One multiprocessor: a cooperative grid holds what one SM of the target holds.
+            cooperative_launch: true,
+            max_blocks_per_multiprocessor: target.max_blocks_per_multiprocessor,
+            // Accepted and recorded (no cache model), with an H100's limits where the target has
+            // L2 persistence (sm_80 on).
+            max_access_policy_window_size: if target.sm >= 80 { 128 << 20 } else { 0 },
+            max_persisting_l2_cache_size: if target.sm >= 80 { 30 << 20 } else { 0 },
         };
         let limits = Limits::from_properties(&props);
         SimDevice(Arc::new(Shared {
@@ -114,6 +123,7 @@ impl SimDevice {
             limits,
             target,
             captures: nodes::Captures::default(),
+            persisting_l2: Mutex::new(0),
         }))
     }
 }
@@ -180,21 +190,42 @@ impl DeviceOps for SimDevice {
             ContextLimit::MallocHeap => self.0.mem().set_heap_limit(bytes as u64),
             // Each `printf` is printed as it runs: there is no buffer to size.
             ContextLimit::PrintfFifo => {}
+            // No cache model: recorded, and read back by `limit`.
+            ContextLimit::PersistingL2 => {
+                *self
+                    .0
+                    .persisting_l2
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = bytes
+            }
         }
         Ok(())
     }
 
     fn limit(&self, limit: ContextLimit) -> Result<usize> {
+        if limit == ContextLimit::PersistingL2 {
+            return Ok(*self
+                .0
+                .persisting_l2
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()));
+        }
         Err(Error::Unsupported(match limit {
             ContextLimit::MallocHeap => "the heap size on the simulator",
             ContextLimit::PrintfFifo => {
                 "printf FIFO size on the simulator (it prints each call directly)"
             }
+            ContextLimit::PersistingL2 => unreachable!("answered above"),
         }))
     }
 
     fn stream_priority_range(&self) -> Result<(i32, i32)> {
         Ok((0, 0))
+    }
+
+    fn reset_persisting_l2(&self) -> Result<()> {
+        // No cache model: nothing persists.
+        Ok(())
     }
 
     fn new_stream(&self, _: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>> {

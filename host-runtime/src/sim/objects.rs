@@ -9,6 +9,7 @@ use cudarc::driver::sys::{CUevent, CUstream};
 
 use super::graph::SimGraph;
 use super::Shared;
+use crate::access_policy::AccessPolicyWindow;
 use crate::backend::{EventOps, GraphOps, StreamOps};
 use crate::callback::{host_trampoline, HostCall};
 use crate::options::CaptureMode;
@@ -78,6 +79,16 @@ impl StreamOps for SimStream {
 
     /// The simulator has no panic slots (errors are filed by stream).
     fn set_slot_override(&self, _: u64) {}
+
+    fn set_access_policy(&self, _: Option<&AccessPolicyWindow>) -> Result<()> {
+        // No cache model: the safe `Stream` records the window.
+        Ok(())
+    }
+
+    fn grid_words(&self) -> Option<u64> {
+        // The scheduler runs grid barriers itself (captures are refused at the kernel).
+        Some(0)
+    }
 
     /// Every mode behaves the same: the simulator forbids no call during a capture. The capture
     /// is filed on the device (see `nodes::Captures`), where launches and copies find it.

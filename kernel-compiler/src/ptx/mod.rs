@@ -6,7 +6,9 @@
 //!   `.extern .shared .align 16 .b8 __fc_dyn_shared[]` when dynamic shared memory is used.
 //! - The entry is named `Kernel::name`; one `.param` per `ir::Param`, in order: scalars as typed
 //!   params (bool as `.u8`), slices and structs as `.param .align A .b8 pN_<name>[size]`; then
-//!   `.param .u64 __fc_panic`, the stream's panic slot (`panic_record`).
+//!   `.param .u64 __fc_panic`, the stream's panic slot (`panic_record`); then, only in a kernel
+//!   that calls `grid_sync`, `.param .u64 __fc_grid_sync`, its launch's barrier words (and the
+//!   module defines `.visible .global .align 4 .u32 __fc_grid_sync_entry` to say so).
 //! - Registers: `%p` pred, `%rs` 8/16-bit ints, `%h` f16/bf16 bits, `%r` 32-bit ints, `%rd` 64-bit
 //!   ints, `%f` f32, `%fd` f64; every IR var has its own register (numbered densely per class in
 //!   var order), temporaries follow.
@@ -27,6 +29,7 @@ mod types;
 use crate::error::CompileError;
 use crate::options::CompileOptions;
 use emit::{Emitter, Res};
+use kernel_ir::intrinsic::{GRID_SYNC_MARKER, GRID_SYNC_PARAM};
 use kernel_ir::ir::{Kernel, ParamKind, Ty};
 use kernel_ir::panic_record::{MODULE_SYMBOL, PANIC_PARAM};
 use std::fmt::Write;
@@ -84,6 +87,10 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
     }
     let mut params = e.load_params()?;
     params.push(format!("\t.param .u64 {PANIC_PARAM}"));
+    if kernel.uses_grid_sync() {
+        // `grid_sync`'s barrier words, which the runtime passes after the panic slot.
+        params.push(format!("\t.param .u64 {GRID_SYNC_PARAM}"));
+    }
     e.block(&kernel.body)?;
     e.line("ret");
     e.panic_tail();
@@ -100,6 +107,9 @@ pub fn emit(kernel: &Kernel, opts: &CompileOptions) -> Result<String, CompileErr
         opts.sm
     );
     let _ = writeln!(out, ".visible .global .align 4 .u32 {MODULE_SYMBOL};");
+    if kernel.uses_grid_sync() {
+        let _ = writeln!(out, ".visible .global .align 4 .u32 {GRID_SYNC_MARKER};");
+    }
     if e.maybe_heap_calls {
         out.push_str(&kernel_std::intrinsics::extern_declarations(kernel));
     }

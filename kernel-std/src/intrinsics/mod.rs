@@ -41,6 +41,7 @@ pub mod cluster;
 pub mod collectives;
 #[doc(hidden)]
 pub mod cvta;
+pub mod grid;
 #[doc(hidden)]
 pub mod half;
 #[doc(hidden)]
@@ -91,6 +92,7 @@ pub(crate) struct Table {
 static TABLES: &[&Table] = &[
     &registers::TABLE,
     &cluster::TABLE,
+    &grid::TABLE,
     &sync::TABLE,
     &warp::TABLE,
     &math::TABLE,

@@ -91,7 +91,8 @@ pub const fn wide_mask(args: &[Ty], rets: &[Ty]) -> u8 {
 ///   `Memory` named after the function, its types those of the stub; `sim` is a
 ///   [`SimFn`](super::SimFn); `R` the [`SpecialReg`](super::SpecialReg) it only reads.
 /// - `warp(sm, ptx, sim_warp)`, `barrier(sm, ptx[, sim_warp])`: the same for warp collectives and
-///   block barriers; `cluster_barrier(sm, ptx)` for a barrier of the thread block cluster.
+///   block barriers; `cluster_barrier(sm, ptx)` for a barrier of the thread block cluster;
+///   `grid_barrier(sm, ptx)` for one of the whole (cooperatively launched) grid.
 /// - `lanes(sm, [args] -> [rets], ptx, sim)`: a `Pure` entry `<name>_lanes` taking the struct
 ///   arguments' fields (`half2`: two f16) and returning the result's.
 /// - `typed(arg, entries = E)`: a family picked by the type of argument `arg`.
@@ -157,6 +158,9 @@ macro_rules! intrinsics {
     };
     (@cluster_barrier $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr $(,)?) => {
         intrinsics!(@scalar $name ($($ty),*) ($($ret)?) ClusterBarrier, $sm, $ptx, None, None, None);
+    };
+    (@grid_barrier $name:ident ($($ty:ty),*) ($($ret:ty)?) $sm:expr, $ptx:expr $(,)?) => {
+        intrinsics!(@scalar $name ($($ty),*) ($($ret)?) GridBarrier, $sm, $ptx, None, None, None);
     };
     (@scalar $name:ident ($($ty:ty),*) ($($ret:ty)?) $class:ident, $sm:expr, $ptx:expr, $sim:expr, $sim_warp:expr, $reg:expr) => {
         /// The table entry.

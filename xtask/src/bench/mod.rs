@@ -21,6 +21,7 @@ mod twins;
 mod workloads;
 mod workloads_cluster;
 mod workloads_intrinsics;
+mod workloads_l2;
 
 use std::time::Instant;
 
@@ -36,8 +37,8 @@ pub use report::Row;
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// Workloads to run, by name prefix (default: all): copy, saxpy, transpose, sgemm, cublas,
-    /// launch, compile, bounds, reduction, histogram, pdl, dsmem-histogram, math-functions,
-    /// math-kernels, corpus.
+    /// launch, compile, bounds, reduction, histogram, pdl, dsmem-histogram, l2-persist,
+    /// math-functions, math-kernels, corpus.
     pub workloads: Vec<String>,
     #[command(subcommand)]
     pub mode: Option<Mode>,

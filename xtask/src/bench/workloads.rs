@@ -78,6 +78,10 @@ pub static ALL: &[Workload] = &[
         run: super::workloads_cluster::dsmem_histogram,
     },
     Workload {
+        name: "l2-persist",
+        run: super::workloads_l2::l2_persist,
+    },
+    Workload {
         name: "math-functions",
         run: super::math::functions_bench,
     },
