@@ -117,6 +117,10 @@ pub(crate) trait DeviceOps: Send + Sync + 'static {
     fn set_limit(&self, limit: ContextLimit, bytes: usize) -> Result<()>;
     fn limit(&self, limit: ContextLimit) -> Result<usize>;
     fn stream_priority_range(&self) -> Result<(i32, i32)>;
+    /// The 128 bytes a kernel's tensor map parameter receives for the validated description `m`
+    /// (`cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` on CUDA; the simulator's own
+    /// encoding of `m` on the simulator).
+    fn encode_tensor_map(&self, m: &kernel_ir::tensor_map::SimTensorMap) -> Result<[u8; 128]>;
 
     /// A new stream; `id` is its process-unique id.
     fn new_stream(&self, opts: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>>;

@@ -58,7 +58,7 @@
 pub use crate::intrinsics::{
     async_copy::*, atomics::*, barrier_async::*, cluster::*, cvta::*, half::*, half_div::*,
     heap::*, integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*, registers::*,
-    shared::*, sync::*, warp::*,
+    shared::*, sync::*, tma::*, warp::*,
 };
 pub use crate::types::*;
 
