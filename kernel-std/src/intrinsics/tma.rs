@@ -100,31 +100,31 @@ static LOAD: [IntrinsicDef; 5] = [
 /// Multicast tile loads, 1-5 D: `[dst, tmap, c0.., bar, cta_mask]`.
 static LOAD_MC: [IntrinsicDef; 5] = [
     entry!("cp_async_bulk_tensor.1d.load.multicast", [U32, U64, I32, U32, U16],
-        "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}}}], [{a3}], {a4}",
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a4}; cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}}}], [{a3}], %fcm{uid}",
         AsyncOp::TensorLoad { dims: 1, im2col: false, multicast: true }),
     entry!("cp_async_bulk_tensor.2d.load.multicast", [U32, U64, I32, I32, U32, U16],
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}}}], [{a4}], {a5}",
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a5}; cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}}}], [{a4}], %fcm{uid}",
         AsyncOp::TensorLoad { dims: 2, im2col: false, multicast: true }),
     entry!("cp_async_bulk_tensor.3d.load.multicast", [U32, U64, I32, I32, I32, U32, U16],
-        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a5}], {a6}",
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a6}; cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a5}], %fcm{uid}",
         AsyncOp::TensorLoad { dims: 3, im2col: false, multicast: true }),
     entry!("cp_async_bulk_tensor.4d.load.multicast", [U32, U64, I32, I32, I32, I32, U32, U16],
-        "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a6}], {a7}",
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a7}; cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a6}], %fcm{uid}",
         AsyncOp::TensorLoad { dims: 4, im2col: false, multicast: true }),
     entry!("cp_async_bulk_tensor.5d.load.multicast", [U32, U64, I32, I32, I32, I32, I32, U32, U16],
-        "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a7}], {a8}",
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a8}; cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a7}], %fcm{uid}",
         AsyncOp::TensorLoad { dims: 5, im2col: false, multicast: true }),
 ];
 /// im2col loads, 3-5 D: `[dst, tmap, c0.., off0.., bar]`.
 static LOAD_IM2COL: [IntrinsicDef; 3] = [
     entry!("cp_async_bulk_tensor.3d.load.im2col", [U32, U64, I32, I32, I32, U16, U32],
-        "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a6}], {{{a5}}}",
+        ".reg .b16 %fco{uid}_0; cvt.u16.u32 %fco{uid}_0, {a5}; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a6}], {{%fco{uid}_0}}",
         AsyncOp::TensorLoad { dims: 3, im2col: true, multicast: false }),
     entry!("cp_async_bulk_tensor.4d.load.im2col", [U32, U64, I32, I32, I32, I32, U16, U16, U32],
-        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a8}], {{{a6}, {a7}}}",
+        ".reg .b16 %fco{uid}_0; cvt.u16.u32 %fco{uid}_0, {a6}; .reg .b16 %fco{uid}_1; cvt.u16.u32 %fco{uid}_1, {a7}; cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a8}], {{%fco{uid}_0, %fco{uid}_1}}",
         AsyncOp::TensorLoad { dims: 4, im2col: true, multicast: false }),
     entry!("cp_async_bulk_tensor.5d.load.im2col", [U32, U64, I32, I32, I32, I32, I32, U16, U16, U16, U32],
-        "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a10}], {{{a7}, {a8}, {a9}}}",
+        ".reg .b16 %fco{uid}_0; cvt.u16.u32 %fco{uid}_0, {a7}; .reg .b16 %fco{uid}_1; cvt.u16.u32 %fco{uid}_1, {a8}; .reg .b16 %fco{uid}_2; cvt.u16.u32 %fco{uid}_2, {a9}; cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a10}], {{%fco{uid}_0, %fco{uid}_1, %fco{uid}_2}}",
         AsyncOp::TensorLoad { dims: 5, im2col: true, multicast: false }),
 ];
 /// Tile stores, 1-5 D: `[tmap, c0.., src]`.
