@@ -360,6 +360,14 @@ pub fn bulk_misaligned(x: &[f32], out: &mut [f32], start: u32) {
     out[0] = tile.w[0];
 }
 
+/// A tensor map's bytes cannot be read (they stay in parameter space).
+#[kernel]
+pub fn copies_the_map(src: &TensorMap, out: &mut [f32]) {
+    let m = *src;
+    prefetch_tensormap(&m);
+    out[0] = 1.0;
+}
+
 #[test]
 fn bulk_rules_the_compiler_sees_are_compile_errors() {
     let opts = CompileOptions {
@@ -742,4 +750,55 @@ fn tma_on_the_gpu() {
     reduce_run(&dev);
     bulk_run(&dev);
     misaligned_run(&dev);
+}
+
+/// Dynamic shared memory above 48 KiB (where TMA tiles usually live): the launcher opts the
+/// kernel in up to the device's limit, and asking for more is a launch error before the driver.
+#[kernel]
+pub fn big_dynamic(out: &mut [f32]) {
+    let s = dynamic_shared::<f32>();
+    let t = thread_idx().x as usize;
+    let n = s.len();
+    s[n - 1 - t] = t as f32;
+    sync_threads();
+    out[t] = s[n - 1 - (31 - t)];
+}
+
+fn big_dynamic_run(dev: &Device) {
+    use ferrocuda::host_runtime::LaunchError;
+    let s = dev.new_stream().unwrap();
+    let mut out = dev.alloc_zeroed::<f32>(32).unwrap();
+    let optin = dev.properties().shared_mem_per_block_optin;
+    assert!(optin > 48 * 1024, "{optin}");
+    for bytes in [100 * 1024, optin] {
+        let cfg = LaunchConfig {
+            shared_mem_bytes: bytes,
+            ..LaunchConfig::for_elements(32, 32)
+        };
+        big_dynamic::launch(&s, cfg, &mut out).unwrap_or_else(|e| panic!("{bytes} B: {e}"));
+        s.synchronize().unwrap();
+        let want: Vec<f32> = (0..32).map(|t| (31 - t) as f32).collect();
+        assert_eq!(out.to_vec().unwrap(), want, "{bytes} B");
+    }
+    let cfg = LaunchConfig {
+        shared_mem_bytes: optin + 16,
+        ..LaunchConfig::for_elements(32, 32)
+    };
+    let e = big_dynamic::launch(&s, cfg, &mut out).unwrap_err();
+    assert!(
+        matches!(e, Error::InvalidLaunch(LaunchError::SharedMemTooLarge { max, .. }) if max == optin),
+        "{e}"
+    );
+}
+
+#[test]
+fn dynamic_shared_memory_above_48_kib_on_the_simulator() {
+    big_dynamic_run(&sim90());
+}
+
+#[test]
+#[ignore = "needs an sm_90 GPU"]
+fn dynamic_shared_memory_above_48_kib_on_the_gpu() {
+    let Some(dev) = gpu90() else { return };
+    big_dynamic_run(&dev);
 }
