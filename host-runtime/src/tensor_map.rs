@@ -396,7 +396,7 @@ impl TensorMapDesc {
         }
         for dim in 1..rank {
             let stride = strides[dim];
-            if stride % multiple != 0 || stride >= MAX_STRIDE {
+            if !stride.is_multiple_of(multiple) || stride >= MAX_STRIDE {
                 return Err(E::StrideAlignment {
                     dim,
                     stride,
@@ -413,7 +413,7 @@ impl TensorMapDesc {
         } else {
             16
         };
-        if address % align != 0 {
+        if !address.is_multiple_of(align) {
             return Err(E::AddressAlignment { address, align });
         }
         let needed: u64 = (0..rank)
@@ -535,7 +535,7 @@ impl TensorMapDesc {
             }
         };
         if !interleaved {
-            if inner_bytes % 16 != 0 {
+            if !inner_bytes.is_multiple_of(16) {
                 return Err(E::BoxInnerBytes { bytes: inner_bytes });
             }
             if span != 0 && inner_bytes > span {

@@ -19,7 +19,7 @@ pub fn grid_constant_handle(index: usize) -> u64 {
 /// The parameter index of a handle, when it is one.
 pub fn grid_constant_index(handle: u64) -> Option<usize> {
     let off = handle.checked_sub(GRID_CONSTANT_BASE)?;
-    (off % 128 == 0 && off < 128 * 4096).then_some((off / 128) as usize)
+    (off.is_multiple_of(128) && off < 128 * 4096).then_some((off / 128) as usize)
 }
 
 /// Marks the 128 bytes as this encoding (a zeroed or driver-encoded map is not one).

@@ -67,7 +67,7 @@ pub fn swizzle(a: u32, span: u8) -> u32 {
 
 /// The shared window's checks for the tile at `addr` of `bytes`.
 fn check_tile(m: &impl Mem, addr: u64, bytes: u64, what: &str) -> Result<(), Fail> {
-    if addr % 128 != 0 {
+    if !addr.is_multiple_of(128) {
         return Err(fail(
             SimErrorKind::Misaligned,
             format!("`{what}` with shared address {addr}: tensor copies need 128-byte aligned shared memory"),
@@ -128,7 +128,7 @@ fn nan_bits(map: &SimTensorMap) -> u64 {
 
 fn reduce(map: &SimTensorMap, op: BulkReduce, old: u64, v: u64) -> u64 {
     let dt = map.data_type;
-    let float = matches!(dt, 6 | 7 | 8 | 9 | 10 | 11 | 12);
+    let float = matches!(dt, 6..=12);
     let signed = matches!(dt, 3 | 5);
     let eb = map.elem_bytes;
     let mask = if eb == 8 {
@@ -247,7 +247,7 @@ pub(crate) fn run(m: &mut impl Mem, t: u32, op: AsyncOp, a: &[u64]) -> Result<()
             }
             let bytes = map.box_bytes();
             check_tile(m, dst, bytes, &what)?;
-            if map.swizzle != 0 && bytes % 128 != 0 {
+            if map.swizzle != 0 && !bytes.is_multiple_of(128) {
                 return Err(fail(
                     SimErrorKind::MalformedIr,
                     format!("`{what}`: a swizzled box of {bytes} bytes is not whole 128-byte lines, which the simulator does not model"),
@@ -380,13 +380,13 @@ pub(crate) fn run(m: &mut impl Mem, t: u32, op: AsyncOp, a: &[u64]) -> Result<()
 /// The rules of a non-tensor bulk copy: `shared` and `global` 16-byte aligned, `bytes` a nonzero
 /// multiple of 16 inside the block's shared memory.
 fn bulk_checks(m: &impl Mem, shared: u64, global: u64, bytes: u32, what: &str) -> Result<(), Fail> {
-    if bytes == 0 || bytes % 16 != 0 {
+    if bytes == 0 || !bytes.is_multiple_of(16) {
         return Err(fail(
             SimErrorKind::InvalidParams,
             format!("`{what}` of {bytes} bytes: bulk copies move a nonzero multiple of 16 bytes"),
         ));
     }
-    if shared % 16 != 0 || global % 16 != 0 {
+    if !shared.is_multiple_of(16) || !global.is_multiple_of(16) {
         return Err(fail(
             SimErrorKind::Misaligned,
             format!("`{what}` between shared offset {shared} and global address {global:#x}: both must be 16-byte aligned"),

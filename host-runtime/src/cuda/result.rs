@@ -1184,69 +1184,6 @@ pub(crate) unsafe fn occupancy_max_potential_cluster_size(
     Ok(u32::try_from(n).unwrap_or(0))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn check_maps_codes_to_driver_errors() {
-        assert!(check("cuInit", CUresult::CUDA_SUCCESS).is_ok());
-        match check("cuMemAlloc_v2", CUresult::CUDA_ERROR_OUT_OF_MEMORY) {
-            Err(Error::Driver {
-                call,
-                code,
-                name,
-                meaning,
-            }) => {
-                assert_eq!(call, "cuMemAlloc_v2");
-                assert_eq!(code, CUresult::CUDA_ERROR_OUT_OF_MEMORY);
-                assert_eq!(name, "CUDA_ERROR_OUT_OF_MEMORY");
-                assert!(meaning.contains("memory"), "{meaning}");
-            }
-            other => panic!("unexpected {other:?}"),
-        }
-        let e = check("cuLaunchKernel", CUresult::CUDA_ERROR_ILLEGAL_ADDRESS).unwrap_err();
-        assert!(e.is_sticky());
-        let text = e.to_string();
-        assert!(
-            text.starts_with("cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS"),
-            "{text}"
-        );
-        assert!(!check("cuMemAlloc_v2", CUresult::CUDA_ERROR_INVALID_VALUE)
-            .unwrap_err()
-            .is_sticky());
-    }
-
-    #[test]
-    fn c_ints_never_wrap() {
-        assert_eq!(to_c_int(7u32, "block").unwrap(), 7);
-        assert_eq!(to_c_int(i32::MAX as usize, "n").unwrap(), i32::MAX);
-        match to_c_int(3_000_000_000u32, "threads per block") {
-            Err(Error::InvalidValue(m)) => {
-                assert!(m.contains("threads per block 3000000000"), "{m}")
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(to_c_int(usize::MAX, "ordinal").is_err());
-    }
-
-    #[test]
-    fn no_driver_path_returns_errors_without_panicking() {
-        if driver_present() {
-            eprintln!("a CUDA driver is present; the no-driver path cannot be exercised here");
-            return;
-        }
-        assert!(matches!(init(), Err(Error::NoDriver)));
-        assert!(matches!(driver_version(), Err(Error::NoDriver)));
-        assert!(!has_symbol("cuInit"));
-        // Without a driver the names come from the table.
-        assert_eq!(
-            error_name(CUresult::CUDA_ERROR_INVALID_PTX),
-            "CUDA_ERROR_INVALID_PTX"
-        );
-    }
-}
-
 /// The driver's encoding of a tiled tensor map (`cuTensorMapEncodeTiled`), from a description
 /// `tensor_map` already validated; `strides` are the `rank - 1` byte strides above the first.
 #[allow(clippy::too_many_arguments)]
@@ -1398,4 +1335,67 @@ fn tensor_map_modes(
             _ => return Err(bad()),
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_maps_codes_to_driver_errors() {
+        assert!(check("cuInit", CUresult::CUDA_SUCCESS).is_ok());
+        match check("cuMemAlloc_v2", CUresult::CUDA_ERROR_OUT_OF_MEMORY) {
+            Err(Error::Driver {
+                call,
+                code,
+                name,
+                meaning,
+            }) => {
+                assert_eq!(call, "cuMemAlloc_v2");
+                assert_eq!(code, CUresult::CUDA_ERROR_OUT_OF_MEMORY);
+                assert_eq!(name, "CUDA_ERROR_OUT_OF_MEMORY");
+                assert!(meaning.contains("memory"), "{meaning}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let e = check("cuLaunchKernel", CUresult::CUDA_ERROR_ILLEGAL_ADDRESS).unwrap_err();
+        assert!(e.is_sticky());
+        let text = e.to_string();
+        assert!(
+            text.starts_with("cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS"),
+            "{text}"
+        );
+        assert!(!check("cuMemAlloc_v2", CUresult::CUDA_ERROR_INVALID_VALUE)
+            .unwrap_err()
+            .is_sticky());
+    }
+
+    #[test]
+    fn c_ints_never_wrap() {
+        assert_eq!(to_c_int(7u32, "block").unwrap(), 7);
+        assert_eq!(to_c_int(i32::MAX as usize, "n").unwrap(), i32::MAX);
+        match to_c_int(3_000_000_000u32, "threads per block") {
+            Err(Error::InvalidValue(m)) => {
+                assert!(m.contains("threads per block 3000000000"), "{m}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(to_c_int(usize::MAX, "ordinal").is_err());
+    }
+
+    #[test]
+    fn no_driver_path_returns_errors_without_panicking() {
+        if driver_present() {
+            eprintln!("a CUDA driver is present; the no-driver path cannot be exercised here");
+            return;
+        }
+        assert!(matches!(init(), Err(Error::NoDriver)));
+        assert!(matches!(driver_version(), Err(Error::NoDriver)));
+        assert!(!has_symbol("cuInit"));
+        // Without a driver the names come from the table.
+        assert_eq!(
+            error_name(CUresult::CUDA_ERROR_INVALID_PTX),
+            "CUDA_ERROR_INVALID_PTX"
+        );
+    }
 }

@@ -176,7 +176,7 @@ impl Lower {
                     ),
                 ));
             }
-            if bytes % BULK_UNIT != 0 || bytes == 0 {
+            if !bytes.is_multiple_of(BULK_UNIT) || bytes == 0 {
                 return Err(self.err(sp, format!("`{name}` moves a multiple of 16 bytes (`cp.async.bulk`'s unit); {} elements of `{elem}` are {bytes} bytes", d.bits)));
             }
         } else {

@@ -26,6 +26,9 @@
 //! Every function needs sm_90: compiled for an older target (the simulator's default is sm_80:
 //! `Device::simulator_with_arch(90)`) a call is a compile error naming it.
 
+// CUDA's TMA functions take one argument per coordinate (and offset): up to 11.
+#![allow(clippy::too_many_arguments)]
+
 use kernel_ir::ast::BulkArg;
 use kernel_ir::async_ops::{AsyncOp, BulkReduce};
 use kernel_ir::ir::Ty;
