@@ -44,6 +44,8 @@ pub fn tma_copy_2d(src: &TensorMap, dst: &mut TensorMap) {
     // One arrival (the issuing thread's) plus the box's bytes complete phase 0.
     barrier_init_block(bar, 1);
     if first {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         prefetch_tensormap(src);
         let _ = barrier_arrive_expect_tx(bar, TILE_BYTES);
         cp_async_bulk_tensor_2d_global_to_shared(tile, src, x, y, bar);
@@ -69,6 +71,8 @@ pub fn tma_transpose(src: &TensorMap, dst: &mut TensorMap) {
     let first = tx == 0 && ty == 0;
     barrier_init_block(bar, 1);
     if first {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, TILE_BYTES);
         cp_async_bulk_tensor_2d_global_to_shared(tile, src, x, y, bar);
     }

@@ -16,7 +16,7 @@
 //! use ferrocuda::prelude::*;
 //!
 //! # fn main() -> Result<()> {
-//! let dev = Device::simulator_with_arch(90);
+//! let dev = Device::simulator_with_arch(90)?;
 //! let buf = dev.alloc_zeroed::<f32>(64 * 32)?;
 //! // 64 columns x 32 rows of f32, loaded in boxes of 32 x 8 with the 128-byte swizzle.
 //! let map = TensorMapDesc::tiled(&[64, 32], &[32, 8])
@@ -586,6 +586,21 @@ pub struct HostTensorMapMut<'a, T: DeviceType> {
     buf: &'a mut dyn KernelSliceMut<T>,
     desc: SimTensorMap,
     _t: PhantomData<T>,
+}
+
+impl<T: DeviceType> std::fmt::Debug for HostTensorMap<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostTensorMap")
+            .field("desc", &self.desc)
+            .finish()
+    }
+}
+impl<T: DeviceType> std::fmt::Debug for HostTensorMapMut<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostTensorMapMut")
+            .field("desc", &self.desc)
+            .finish()
+    }
 }
 
 impl<T: DeviceType> HostTensorMap<'_, T> {

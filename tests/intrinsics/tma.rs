@@ -60,6 +60,8 @@ pub fn raw_box_2d(src: &TensorMap, out: &mut [f32], x: i32, y: i32) {
     let t = thread_idx().x as usize;
     barrier_init_block(bar, 1);
     if t == 0 {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, 1024);
         cp_async_bulk_tensor_2d_global_to_shared(tile, src, x, y, bar);
     }
@@ -78,6 +80,8 @@ pub fn raw_box_3d(src: &TensorMap, out: &mut [f32], x: i32, y: i32, z: i32) {
     let t = thread_idx().x as usize;
     barrier_init_block(bar, 1);
     if t == 0 {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, 1024);
         cp_async_bulk_tensor_3d_global_to_shared(tile, src, x, y, z, bar);
     }
@@ -292,6 +296,8 @@ pub fn bulk_round_trip(x: &[f32], out: &mut [f32], n: u32) {
     let n = n as usize;
     barrier_init_block(bar, 1);
     if t == 0 {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, (n * 4) as u32);
         cp_async_bulk_global_to_shared(&mut tile.w[..n], &x[..n], bar);
     }
@@ -353,6 +359,8 @@ pub fn bulk_misaligned(x: &[f32], out: &mut [f32], start: u32) {
     let s = start as usize;
     barrier_init_block(bar, 1);
     if thread_idx().x == 0 {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, 16);
         cp_async_bulk_global_to_shared(&mut tile.w[..4], &x[s..s + 4], bar);
     }
@@ -417,6 +425,8 @@ pub fn read_too_early(src: &TensorMap, out: &mut [f32]) {
     let t = thread_idx().x as usize;
     barrier_init_block(bar, 2);
     if t == 0 {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, 1024);
         cp_async_bulk_tensor_2d_global_to_shared(tile, src, 0, 0, bar);
         out[0] = tile.w[5];
@@ -469,6 +479,8 @@ pub fn im2col_and_multicast(a: &TensorMap, b: &TensorMap, out: &mut [f32]) {
     let tile = shared_array::<Words>();
     barrier_init_block(bar, 1);
     if thread_idx().x == 0 {
+        // The barrier's init becomes visible to the copy engine (the async proxy).
+        fence_proxy_async_shared_cta();
         let _ = barrier_arrive_expect_tx(bar, 2048);
         cp_async_bulk_tensor_4d_global_to_shared_im2col(tile, a, 0, 1, 1, 0, 1, 1, bar);
         cp_async_bulk_tensor_2d_global_to_shared_multicast(tile, b, 0, 0, bar, 1);
