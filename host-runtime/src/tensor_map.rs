@@ -628,26 +628,38 @@ fn encode_for(stream: &Stream, desc: &SimTensorMap, ptr: u64) -> Result<TensorMa
     Ok(TensorMap::from_bytes(bytes))
 }
 
-/// What a kernel's `&TensorMap` parameter accepts.
-pub trait KernelTensorMap {
+/// What a kernel's `&TensorMap` parameter accepts: a [`HostTensorMap`].
+///
+/// # Safety
+/// The copy engine reads whatever memory the descriptor names: an implementation must return a
+/// descriptor (for `stream`'s device) of memory that stays allocated while the launch may use
+/// it and that no other work writes meanwhile, as [`KernelSlice::launch_arg`] promises.
+pub unsafe trait KernelTensorMap {
     /// The descriptor for a launch on `stream`, the buffer's use recorded as a read.
     fn launch_arg(&self, stream: &Stream) -> Result<TensorMap>;
 }
 
-/// What a kernel's `&mut TensorMap` parameter accepts.
-pub trait KernelTensorMapMut {
+/// What a kernel's `&mut TensorMap` parameter accepts: a [`HostTensorMapMut`].
+///
+/// # Safety
+/// As for [`KernelTensorMap`], for memory the kernel may also write, which nothing else reads
+/// or writes meanwhile.
+pub unsafe trait KernelTensorMapMut {
     /// The descriptor for a launch on `stream`, the buffer's use recorded as a write.
     fn launch_arg_mut(&mut self, stream: &Stream) -> Result<TensorMap>;
 }
 
-impl<T: DeviceType> KernelTensorMap for HostTensorMap<'_, T> {
+// SAFETY: the descriptor is checked against the borrowed buffer's extent, and `launch_arg`
+// records the use on the stream, as for the buffer itself.
+unsafe impl<T: DeviceType> KernelTensorMap for HostTensorMap<'_, T> {
     fn launch_arg(&self, stream: &Stream) -> Result<TensorMap> {
         let arg = self.buf.launch_arg(stream)?;
         encode_for(stream, &self.desc, arg.ptr)
     }
 }
 
-impl<T: DeviceType> KernelTensorMapMut for HostTensorMapMut<'_, T> {
+// SAFETY: as above, the buffer borrowed mutably and its use recorded as a write.
+unsafe impl<T: DeviceType> KernelTensorMapMut for HostTensorMapMut<'_, T> {
     fn launch_arg_mut(&mut self, stream: &Stream) -> Result<TensorMap> {
         let arg = self.buf.launch_arg_mut(stream)?;
         encode_for(stream, &self.desc, arg.ptr)

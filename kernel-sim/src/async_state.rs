@@ -76,6 +76,15 @@ struct Bar {
     tx: i64,
 }
 
+/// A bulk store (`tma`) whose source is still being read.
+pub(crate) struct PendingStore {
+    pub t: u32,
+    pub src: u32,
+    pub len: u32,
+    /// The thread's bulk group, once committed.
+    pub group: Option<u32>,
+}
+
 pub(crate) struct Copy {
     t: u32,
     dst: u32,
@@ -109,7 +118,7 @@ pub(crate) struct AsyncState {
     /// a race until that thread's `cp_async_bulk_wait_group_read` covers the store.
     pub store_src: Vec<u32>,
     /// Bulk stores whose sources are still being read.
-    pub stores: Vec<crate::tma::PendingStore>,
+    pub stores: Vec<PendingStore>,
     /// Per thread: bulk groups committed so far.
     pub bulk_committed: Vec<u32>,
 }
@@ -261,13 +270,19 @@ pub(crate) fn run(
             touch(m, t, addr, "barrier_complete_tx")?;
             complete_tx(m, addr, a[1] as u32 as i64)?;
         }
+        // The copy engine's operations (`kernel-sim/src/tma.rs`; the interpreter sends them there).
         AsyncOp::TensorLoad { .. }
         | AsyncOp::TensorStore { .. }
         | AsyncOp::BulkLoad
         | AsyncOp::BulkStore
         | AsyncOp::BulkCommit
         | AsyncOp::BulkWait { .. }
-        | AsyncOp::TensorPrefetch => crate::tma::run(m, t, op, a)?,
+        | AsyncOp::TensorPrefetch => {
+            return Err(mem_err(
+                SimErrorKind::MalformedIr,
+                format!("internal: {op:?} reached the barrier and cp.async state"),
+            ))
+        }
         AsyncOp::Copy { bytes, zfill } => copy(m, t, a, bytes, zfill)?,
         AsyncOp::Commit => {
             let s = m.asyncs();

@@ -539,7 +539,13 @@ impl SimEnv for Env<'_, '_> {
         }
     }
     fn async_op(&mut self, op: kernel_ir::async_ops::AsyncOp, args: &[u64], out: &mut [u64]) {
-        if let Err(f) = async_state::run(self.m, self.t, op, args, out) {
+        // The copy engine's operations have their own file, on the same state.
+        let r = if super::tma::handles(op) {
+            super::tma::run(self.m, self.t, op, args)
+        } else {
+            async_state::run(self.m, self.t, op, args, out)
+        };
+        if let Err(f) = r {
             self.fault.get_or_insert(MemErr {
                 kind: f.kind,
                 message: f.message,

@@ -22,16 +22,10 @@ use kernel_ir::async_ops::{AsyncOp, BulkReduce};
 use kernel_ir::ir::{Space, Ty};
 use kernel_ir::tensor_map::SimTensorMap;
 
-use super::async_state::{complete_tx, fail, push_copy, race_fail, touch, Fail, How, Mem};
+use super::async_state::{
+    complete_tx, fail, push_copy, race_fail, touch, Fail, How, Mem, PendingStore,
+};
 use super::error::SimErrorKind;
-
-/// A bulk store whose source is still being read.
-pub(crate) struct PendingStore {
-    t: u32,
-    src: u32,
-    len: u32,
-    group: Option<u32>,
-}
 
 fn elem_ty(bytes: u8) -> Ty {
     match bytes {
@@ -206,6 +200,20 @@ fn hold_source(m: &mut impl Mem, t: u32, src: u32, len: u32) {
         len,
         group: None,
     });
+}
+
+/// Whether `op` is one of the copy engine's (run here rather than by `async_state::run`).
+pub(crate) fn handles(op: AsyncOp) -> bool {
+    matches!(
+        op,
+        AsyncOp::TensorLoad { .. }
+            | AsyncOp::TensorStore { .. }
+            | AsyncOp::BulkLoad
+            | AsyncOp::BulkStore
+            | AsyncOp::BulkCommit
+            | AsyncOp::BulkWait { .. }
+            | AsyncOp::TensorPrefetch
+    )
 }
 
 pub(crate) fn run(m: &mut impl Mem, t: u32, op: AsyncOp, a: &[u64]) -> Result<(), Fail> {
