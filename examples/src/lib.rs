@@ -25,6 +25,7 @@ pub mod simple_atomics;
 pub mod simple_graphs;
 pub mod simple_printf;
 pub mod simple_vote;
+pub mod tma;
 pub mod transpose;
 pub mod util;
 pub mod vector_add;

@@ -122,6 +122,10 @@ pub(crate) trait DeviceOps: Send + Sync + 'static {
     fn stream_priority_range(&self) -> Result<(i32, i32)>;
     /// `cuCtxResetPersistingL2Cache`: every persisting L2 line back to normal.
     fn reset_persisting_l2(&self) -> Result<()>;
+    /// The 128 bytes a kernel's tensor map parameter receives for the validated description `m`
+    /// (`cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` on CUDA; the simulator's own
+    /// encoding of `m` on the simulator).
+    fn encode_tensor_map(&self, m: &kernel_ir::tensor_map::SimTensorMap) -> Result<[u8; 128]>;
 
     /// A new stream; `id` is its process-unique id.
     fn new_stream(&self, opts: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>>;

@@ -97,6 +97,9 @@ pub enum Error {
     /// An argument the runtime cannot act on (size overflow, missing symbol, bad option...).
     #[error("invalid argument: {0}")]
     InvalidValue(String),
+    /// A tensor map description that breaks an encoding rule (checked before the driver).
+    #[error("tensor map: {0}")]
+    TensorMap(#[from] crate::tensor_map::TensorMapError),
 }
 
 /// The host layer's result type.

@@ -50,6 +50,8 @@ mod printf_fifo;
 pub mod properties;
 mod sim;
 pub mod stream;
+pub mod tensor_map;
+mod tensor_map_error;
 mod uses;
 
 pub use access_policy::{AccessPolicyError, AccessPolicyWindow, AccessProperty};
@@ -73,6 +75,11 @@ pub use pitched::PitchedBuffer;
 pub use pool::MemPool;
 pub use properties::DeviceProperties;
 pub use stream::{Stream, StreamOptions};
+pub use tensor_map::{
+    HostTensorMap, HostTensorMapMut, KernelTensorMap, KernelTensorMapMut, TensorDataType,
+    TensorMapDesc, TensorMapError, TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill,
+    TensorMapSwizzle,
+};
 
 /// The names most programs need.
 pub mod prelude {
@@ -80,6 +87,10 @@ pub mod prelude {
     pub use crate::{
         CaptureMode, Device, DeviceBuffer, Error, Event, EventFlags, Graph, GraphExec, GraphNode,
         LaunchConfig, Result, Stream,
+    };
+    pub use crate::{
+        HostTensorMap, HostTensorMapMut, TensorDataType, TensorMapDesc, TensorMapInterleave,
+        TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle,
     };
     pub use kernel_std::api::Dim3;
 }

@@ -791,6 +791,34 @@ pub enum Custom {
         nctarank: &'static IntrinsicDef,
         writes: bool,
     },
+    /// A bulk tensor (TMA) instruction (sm_90): the entry on one operand per argument, in
+    /// order, each as [`BulkArg`] says.
+    Bulk(&'static IntrinsicDef, &'static [BulkArg]),
+    /// A non-tensor bulk copy between a shared and a global slice of the same length (entry
+    /// arguments: destination address, source address, bytes, then the barrier's address for a
+    /// load): `to_shared` says which way. The lengths must match and the bytes be a multiple of
+    /// 16 (a compile error where both are constants, a panic at the call otherwise), both
+    /// addresses 16-byte aligned (checked at run time unless the element type guarantees it).
+    BulkCopy {
+        def: &'static IntrinsicDef,
+        to_shared: bool,
+    },
+}
+
+/// One argument of a [`Custom::Bulk`] call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BulkArg {
+    /// A reference into shared memory (`writes`: `&mut`, the destination of a load): its
+    /// address, which must be a multiple of 128 (checked at run time unless the type is that
+    /// aligned).
+    Tile { writes: bool },
+    /// A `&TensorMap` kernel parameter (`writes`: `&mut TensorMap`, what a store or reduction
+    /// needs): its address.
+    TensorMap { writes: bool },
+    /// A `&Barrier` in shared memory: its address.
+    Barrier,
+    /// A scalar of the entry's argument type.
+    Scalar,
 }
 
 /// Which `memcpy_async` a [`Custom::AsyncCopy`] call is.

@@ -38,4 +38,64 @@ pub enum AsyncOp {
     /// the barrier was not expecting (CUDA raises the pending count first); with it, one of the
     /// expected arrivals.
     CopyArrive { noinc: bool },
+    /// `cp.async.bulk.tensor.Nd.shared::cluster.global...mbarrier::complete_tx::bytes` (TMA,
+    /// sm_90): `a0` the shared destination, `a1` the tensor map (a grid-constant parameter's
+    /// address), then `dims` coordinates (`i32`, innermost first); `im2col`: then `dims - 2`
+    /// offsets (`u16`) inside the filter's box; then the barrier the box's bytes complete on;
+    /// `multicast`: then the `u16` mask of the cluster's blocks that receive the box.
+    TensorLoad {
+        dims: u8,
+        im2col: bool,
+        multicast: bool,
+    },
+    /// `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group` (`reduce`: `cp.reduce.async.bulk
+    /// .tensor` with that operation): `a0` the tensor map, then `dims` coordinates, then the
+    /// shared source. Joins the thread's next bulk group.
+    TensorStore {
+        dims: u8,
+        reduce: Option<BulkReduce>,
+    },
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`: `a0` the shared
+    /// destination, `a1` the global source, `a2` bytes, `a3` the barrier.
+    BulkLoad,
+    /// `cp.async.bulk.global.shared::cta.bulk_group`: `a0` the global destination, `a1` the
+    /// shared source, `a2` bytes.
+    BulkStore,
+    /// `cp.async.bulk.commit_group`: the thread's bulk stores since the last one become a group.
+    BulkCommit,
+    /// `cp.async.bulk.wait_group n` (`read`: `.read`, only until the sources have been read):
+    /// all but the newest `n` of the thread's bulk groups complete.
+    BulkWait { n: u32, read: bool },
+    /// `prefetch.tensormap`: `a0` the tensor map (checked to be one).
+    TensorPrefetch,
+}
+
+/// The operation of a bulk reduction (`cp.reduce.async.bulk.tensor`): the global element becomes
+/// `op(global, shared)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BulkReduce {
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+}
+
+impl BulkReduce {
+    /// The PTX spelling (`.add`...).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            BulkReduce::Add => "add",
+            BulkReduce::Min => "min",
+            BulkReduce::Max => "max",
+            BulkReduce::Inc => "inc",
+            BulkReduce::Dec => "dec",
+            BulkReduce::And => "and",
+            BulkReduce::Or => "or",
+            BulkReduce::Xor => "xor",
+        }
+    }
 }

@@ -518,6 +518,14 @@ pub enum ParamKind {
         ptr_align: u32,
     },
     Struct,
+    /// `&TensorMap` / `&mut TensorMap` (CUDA's `const __grid_constant__ CUtensorMap`): the
+    /// parameter's bytes stay in `.param` space, where the TMA unit reads them, and its one piece
+    /// (offset 0, U64) is the parameter's generic address (`cvta.param`), not a value loaded from
+    /// it. The simulator binds that piece to a handle of the parameter's bytes
+    /// (`tensor_map::grid_constant_handle`).
+    GridConstant {
+        writable: bool,
+    },
 }
 
 /// One kernel, every device function inlined.

@@ -14,6 +14,7 @@ pub mod parse;
 pub mod print;
 pub mod printf;
 pub mod props;
+pub mod tensor_map;
 pub mod ty;
 pub mod visit;
 

@@ -247,6 +247,8 @@ impl<'a> Parser<'a> {
         let kind = match kind {
             "scalar" => ParamKind::Scalar,
             "struct" => ParamKind::Struct,
+            "grid_constant" => ParamKind::GridConstant { writable: false },
+            "grid_constant_mut" => ParamKind::GridConstant { writable: true },
             k => {
                 let (which, elem) = k
                     .split_once(" elem=")

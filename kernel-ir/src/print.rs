@@ -347,6 +347,12 @@ impl fmt::Display for Kernel {
                     }
                 ),
                 ParamKind::Struct => "struct".to_string(),
+                ParamKind::GridConstant { writable } => if writable {
+                    "grid_constant_mut"
+                } else {
+                    "grid_constant"
+                }
+                .to_string(),
             };
             let pieces: Vec<String> = p
                 .pieces

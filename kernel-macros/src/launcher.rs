@@ -15,8 +15,32 @@ use crate::lower::err_spanned;
 use crate::paths;
 
 enum ParamClass {
-    Slice { elem: Box<Type>, mutable: bool },
+    Slice {
+        elem: Box<Type>,
+        mutable: bool,
+    },
+    /// `&TensorMap` / `&mut TensorMap`: a grid-constant descriptor the host encodes per launch.
+    TensorMap {
+        mutable: bool,
+    },
     Value,
+}
+
+/// Whether `ty` names kernel-std's `TensorMap` (by its last path segment: the kernel's own
+/// type check then rejects any other struct of that name at the call that uses it).
+fn is_tensor_map(ty: &Type) -> bool {
+    match ty {
+        Type::Paren(p) => is_tensor_map(&p.elem),
+        Type::Group(g) => is_tensor_map(&g.elem),
+        Type::Path(p) => {
+            p.qself.is_none()
+                && p.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "TensorMap" && s.arguments.is_none())
+        }
+        _ => false,
+    }
 }
 
 fn classify(ty: &Type) -> syn::Result<ParamClass> {
@@ -26,6 +50,9 @@ fn classify(ty: &Type) -> syn::Result<ParamClass> {
         Type::Reference(r) => match &*r.elem {
             Type::Slice(s) => Ok(ParamClass::Slice {
                 elem: s.elem.clone(),
+                mutable: r.mutability.is_some(),
+            }),
+            t if is_tensor_map(t) => Ok(ParamClass::TensorMap {
                 mutable: r.mutability.is_some(),
             }),
             _ => err_spanned(
@@ -164,6 +191,20 @@ pub(crate) fn launch_fn(f: &ItemFn) -> syn::Result<TokenStream> {
                 prep.push(
                     quote!(let mut #var = #rt::KernelSliceMut::launch_arg_mut(#name, #stream)?;),
                 );
+            }
+            ParamClass::TensorMap { mutable: false } => {
+                inputs.push(quote!(#name: &impl #rt::KernelTensorMap));
+                inputs_g.push(quote!(#name: &'__fc_g impl #rt::KernelTensorMap));
+                let p = quote!(let mut #var = #rt::KernelTensorMap::launch_arg(#name, #stream)?;);
+                prep.push(p.clone());
+                prep_g.push(p);
+            }
+            ParamClass::TensorMap { mutable: true } => {
+                inputs.push(quote!(#name: &mut impl #rt::KernelTensorMapMut));
+                inputs_g.push(quote!(#name: &'__fc_g mut impl #rt::KernelTensorMapMut));
+                let p = quote!(let mut #var = #rt::KernelTensorMapMut::launch_arg_mut(#name, #stream)?;);
+                prep.push(p.clone());
+                prep_g.push(p);
             }
             ParamClass::Value => {
                 inputs.push(quote!(#name: #ty));

@@ -62,6 +62,8 @@ pub(crate) trait Mem {
     ) -> Result<(), Fail>;
     /// Every access so far happens before every later one (the detectors' epoch moves on).
     fn order_all(&mut self);
+    /// The bytes of the launch's grid-constant parameter that `handle` names.
+    fn grid_constant(&self, handle: u64) -> Option<&[u8]>;
 }
 
 /// Most arrivals a barrier may expect (`mbarrier.init`'s count, 2^20 - 1).
@@ -74,7 +76,16 @@ struct Bar {
     tx: i64,
 }
 
-struct Copy {
+/// A bulk store (`tma`) whose source is still being read.
+pub(crate) struct PendingStore {
+    pub t: u32,
+    pub src: u32,
+    pub len: u32,
+    /// The thread's bulk group, once committed.
+    pub group: Option<u32>,
+}
+
+pub(crate) struct Copy {
     t: u32,
     dst: u32,
     data: Vec<u8>,
@@ -103,6 +114,13 @@ pub(crate) struct AsyncState {
     pub parked_pc: Vec<usize>,
     /// Changes that may let a parked thread go on.
     pub progress: u64,
+    /// Per shared byte: 1 + the thread whose bulk store still reads it (0: none); writing it is
+    /// a race until that thread's `cp_async_bulk_wait_group_read` covers the store.
+    pub store_src: Vec<u32>,
+    /// Bulk stores whose sources are still being read.
+    pub stores: Vec<PendingStore>,
+    /// Per thread: bulk groups committed so far.
+    pub bulk_committed: Vec<u32>,
 }
 
 impl AsyncState {
@@ -120,6 +138,24 @@ impl AsyncState {
         self.parked_pc.clear();
         self.parked_pc.resize(threads, 0);
         self.block = None;
+        self.store_src.clear();
+        self.store_src.resize(shared_bytes, 0);
+        self.stores.clear();
+        self.bulk_committed.clear();
+        self.bulk_committed.resize(threads, 0);
+    }
+
+    /// Whether a bulk store still reads `[off, off + len)`: the thread whose store it is.
+    #[inline]
+    pub fn store_reading(&self, off: usize, len: usize) -> Option<u32> {
+        if self.stores.is_empty() {
+            return None;
+        }
+        self.store_src
+            .get(off..off + len)?
+            .iter()
+            .find(|&&p| p != 0)
+            .map(|p| p - 1)
     }
 
     /// Whether a copy to `[off, off + len)` has not landed: the thread whose copy it is.
@@ -232,17 +268,20 @@ pub(crate) fn run(
         AsyncOp::BarCompleteTx => {
             let addr = a[0] as u32;
             touch(m, t, addr, "barrier_complete_tx")?;
-            let done = match m.asyncs().bar(addr) {
-                Some(b) => {
-                    b.tx -= a[1] as u32 as i64;
-                    b.pending == 0 && b.tx == 0
-                }
-                None => false,
-            };
-            m.asyncs().progress += 1;
-            if done {
-                complete(m, addr)?;
-            }
+            complete_tx(m, addr, a[1] as u32 as i64)?;
+        }
+        // The copy engine's operations (`kernel-sim/src/tma.rs`; the interpreter sends them there).
+        AsyncOp::TensorLoad { .. }
+        | AsyncOp::TensorStore { .. }
+        | AsyncOp::BulkLoad
+        | AsyncOp::BulkStore
+        | AsyncOp::BulkCommit
+        | AsyncOp::BulkWait { .. }
+        | AsyncOp::TensorPrefetch => {
+            return Err(mem_err(
+                SimErrorKind::MalformedIr,
+                format!("internal: {op:?} reached the barrier and cp.async state"),
+            ))
         }
         AsyncOp::Copy { bytes, zfill } => copy(m, t, a, bytes, zfill)?,
         AsyncOp::Commit => {
@@ -281,8 +320,61 @@ pub(crate) fn run(
     Ok(())
 }
 
+/// `bytes` of the barrier's transactions have completed (the phase may complete with them).
+pub(crate) fn complete_tx(m: &mut impl Mem, addr: u32, bytes: i64) -> Result<(), Fail> {
+    let done = match m.asyncs().bar(addr) {
+        Some(b) => {
+            b.tx -= bytes;
+            b.pending == 0 && b.tx == 0
+        }
+        None => false,
+    };
+    m.asyncs().progress += 1;
+    if done {
+        complete(m, addr)?;
+    }
+    Ok(())
+}
+
+/// A copy by `t` of `data` to shared offset `dst` that lands when the current phase of the
+/// barrier at `bar` completes; its bytes are in flight until then. `what` names it in a race.
+pub(crate) fn push_copy(
+    m: &mut impl Mem,
+    t: u32,
+    dst: u32,
+    data: Vec<u8>,
+    bar: u32,
+    what: &str,
+) -> Result<(), Fail> {
+    let (d, n) = (dst as usize, data.len());
+    if let Some(other) = m.asyncs().in_flight(d, n) {
+        return Err(race(
+            format!("`{what}` to shared bytes {d}..{} races with an earlier copy there by {} that has not landed", d + n, if other == t { "this thread" } else { "thread {OTHER}" }),
+            (other != t).then_some(other),
+        ));
+    }
+    let s = m.asyncs();
+    s.pending[d..d + n].fill(t + 1);
+    s.copies.push(Copy {
+        t,
+        dst,
+        data,
+        group: None,
+        bar: Some(bar),
+    });
+    Ok(())
+}
+
+pub(crate) fn race_fail(message: String, other: Option<u32>) -> Fail {
+    race(message, other)
+}
+
+pub(crate) fn fail(kind: SimErrorKind, message: String) -> Fail {
+    mem_err(kind, message)
+}
+
 /// The barrier's bytes, accessed atomically by `t`, and a check that they hold a barrier.
-fn touch(m: &mut impl Mem, t: u32, addr: u32, what: &str) -> Result<(), Fail> {
+pub(crate) fn touch(m: &mut impl Mem, t: u32, addr: u32, what: &str) -> Result<(), Fail> {
     m.read(
         t,
         Space::Shared,
@@ -430,6 +522,7 @@ fn land(m: &mut impl Mem, which: impl Fn(&Copy) -> bool) -> Result<(), Fail> {
         let d = c.dst as usize;
         m.asyncs().pending[d..d + c.data.len()].fill(0);
     }
+    // The data lands as 4-byte writes of the issuing thread (bulk copies are 16-byte units).
     for c in go {
         for (k, w) in c.data.chunks(4).enumerate() {
             let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64;

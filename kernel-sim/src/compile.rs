@@ -182,6 +182,9 @@ pub(crate) struct Program {
     pub dyn_offset: u32,
     /// The first intrinsic call the target lacks (`min_sm` above it): its op and entry.
     pub too_new: Option<(usize, &'static IntrinsicDef)>,
+    /// The bytes of each grid-constant parameter (`ParamKind::GridConstant`), by parameter
+    /// index, what the handle in its piece names (`kernel_ir::tensor_map`); empty for others.
+    pub grid_constants: Vec<Vec<u8>>,
 }
 
 /// One print site, lowered: the C format and where its promoted arguments live.
@@ -245,6 +248,7 @@ pub(crate) fn lower(k: &Kernel, dyn_shared_bytes: u32, sm: u32) -> Result<Progra
             shared_static_bytes: off,
             dyn_offset,
             too_new: None,
+            grid_constants: Vec::new(),
         },
         consts: HashMap::new(),
         array_base: Vec::new(),

@@ -263,6 +263,20 @@ impl Machine<'_> {
                 (other != t).then_some(self.tid_base + other),
             ));
         }
+        if !matches!(how, Access::Read) {
+            if let Some(owner) = own
+                .filter(|&o| o < self.window.max(1))
+                .and_then(|o| self.asyncs.store_reading(o, bytes))
+            {
+                let f = super::tma::write_under_store(
+                    off - self.rank as usize * self.window.max(1),
+                    bytes,
+                    owner,
+                    t,
+                );
+                return Err(MemErr::race(f.message, f.other.map(|o| self.tid_base + o)));
+            }
+        }
         let r = match how {
             Access::Read => self.shadow.read(off, bytes, st),
             Access::Write => self.shadow.write(off, bytes, st).map(|()| None),
@@ -529,7 +543,13 @@ impl SimEnv for Env<'_, '_> {
         }
     }
     fn async_op(&mut self, op: kernel_ir::async_ops::AsyncOp, args: &[u64], out: &mut [u64]) {
-        if let Err(f) = async_state::run(self.m, self.t, op, args, out) {
+        // The copy engine's operations have their own file, on the same state.
+        let r = if super::tma::handles(op) {
+            super::tma::run(self.m, self.t, op, args)
+        } else {
+            async_state::run(self.m, self.t, op, args, out)
+        };
+        if let Err(f) = r {
             self.fault.get_or_insert(MemErr {
                 kind: f.kind,
                 message: f.message,
@@ -956,5 +976,9 @@ impl async_state::Mem for Machine<'_> {
     }
     fn order_all(&mut self) {
         self.shadow.block_barrier(self.rank as usize);
+    }
+    fn grid_constant(&self, handle: u64) -> Option<&[u8]> {
+        let i = kernel_ir::tensor_map::grid_constant_index(handle)?;
+        self.prog.grid_constants.get(i).map(|b| b.as_slice())
     }
 }

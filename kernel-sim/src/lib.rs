@@ -26,6 +26,7 @@ mod ops;
 mod print;
 mod sched;
 mod target;
+mod tma;
 mod warn;
 
 pub use error::{SimError, SimErrorKind};

@@ -944,6 +944,18 @@ fn bind_params(kernel: &Kernel, params: &[&[u8]], prog: &mut Program) -> Result<
                 ));
             }
         }
+        if let ParamKind::GridConstant { .. } = p.kind {
+            // The piece is the parameter's address: a handle of its bytes.
+            let i = prog.grid_constants.len();
+            prog.grid_constants.push(bytes.to_vec());
+            for &(_, v) in &p.pieces {
+                if let Some(slot) = prog.template.get_mut(v.0 as usize) {
+                    *slot = kernel_ir::tensor_map::grid_constant_handle(i);
+                }
+            }
+            continue;
+        }
+        prog.grid_constants.push(Vec::new());
         for &(off, v) in &p.pieces {
             let ty = kernel.vars.get(v.0 as usize).copied().ok_or_else(|| {
                 format!(

@@ -59,7 +59,7 @@ pub use crate::groups::*;
 pub use crate::intrinsics::{
     async_copy::*, atomics::*, barrier_async::*, cluster::*, cvta::*, grid::*, half::*,
     half_div::*, heap::*, integer::*, math::*, memory::*, misc::*, pair_atomics::*, pipeline::*,
-    registers::*, shared::*, sync::*, warp::*,
+    registers::*, shared::*, sync::*, tma::*, warp::*,
 };
 pub use crate::types::*;
 

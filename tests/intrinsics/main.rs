@@ -16,5 +16,6 @@ mod half_vector;
 mod heap;
 mod integer;
 mod memory_misc;
+mod tma;
 mod vector_access;
 mod wmma;

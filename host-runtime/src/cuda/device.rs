@@ -148,6 +148,53 @@ impl DeviceOps for CudaDevice {
         result::ctx_reset_persisting_l2_cache()
     }
 
+    fn encode_tensor_map(&self, m: &kernel_ir::tensor_map::SimTensorMap) -> Result<[u8; 128]> {
+        let r = m.rank as usize;
+        let dims = &m.dims[..r];
+        let strides = &m.strides[1..r];
+        let estr: Vec<u32> = m.elem_strides[..r].iter().map(|&v| v as u32).collect();
+        let code =
+            |bytes: u8, table: &[u8]| table.iter().position(|&b| b == bytes).unwrap_or(0) as u32;
+        let modes = [
+            code(m.interleave, &[0, 16, 32]),
+            code(m.swizzle, &[0, 32, 64, 128]),
+            m.l2_promotion as u32,
+            m.oob_nan as u32,
+        ];
+        match m.im2col {
+            None => {
+                let boxes: Vec<u32> = m.box_dim[..r].iter().map(|&v| v as u32).collect();
+                result::tensor_map_encode_tiled(
+                    m.data_type as u32,
+                    r as u32,
+                    m.global_address,
+                    dims,
+                    strides,
+                    &boxes,
+                    &estr,
+                    modes,
+                )
+            }
+            Some(c) => {
+                let lower: Vec<i32> = c.lower[..r - 2].iter().map(|&v| v as i32).collect();
+                let upper: Vec<i32> = c.upper[..r - 2].iter().map(|&v| v as i32).collect();
+                result::tensor_map_encode_im2col(
+                    m.data_type as u32,
+                    r as u32,
+                    m.global_address,
+                    dims,
+                    strides,
+                    &lower,
+                    &upper,
+                    c.channels_per_pixel as u32,
+                    c.pixels_per_column as u32,
+                    &estr,
+                    modes,
+                )
+            }
+        }
+    }
+
     fn new_stream(&self, opts: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>> {
         let flags = if opts.non_blocking {
             CUstream_flags::CU_STREAM_NON_BLOCKING

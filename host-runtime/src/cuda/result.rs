@@ -1212,6 +1212,159 @@ pub(crate) unsafe fn occupancy_max_potential_cluster_size(
     Ok(u32::try_from(n).unwrap_or(0))
 }
 
+/// The driver's encoding of a tiled tensor map (`cuTensorMapEncodeTiled`), from a description
+/// `tensor_map` already validated; `strides` are the `rank - 1` byte strides above the first.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tensor_map_encode_tiled(
+    data_type: u32,
+    rank: u32,
+    address: u64,
+    dims: &[u64],
+    strides: &[u64],
+    box_dim: &[u32],
+    elem_strides: &[u32],
+    modes: [u32; 4],
+) -> Result<[u8; 128]> {
+    init()?;
+    let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
+    let (interleave, swizzle, l2, oob) = tensor_map_modes(modes)?;
+    // SAFETY: the arrays hold `rank` (strides `rank - 1`) values, as the call reads; the
+    // address is only recorded in the map, not dereferenced.
+    unsafe {
+        cu!(cuTensorMapEncodeTiled(
+            map.as_mut_ptr(),
+            tensor_data_type(data_type)?,
+            rank,
+            address as *mut c_void,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            box_dim.as_ptr(),
+            elem_strides.as_ptr(),
+            interleave,
+            swizzle,
+            l2,
+            oob,
+        ))?;
+        Ok(tensor_map_bytes(&map.assume_init()))
+    }
+}
+
+/// The driver's encoding of an im2col tensor map (`cuTensorMapEncodeIm2col`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tensor_map_encode_im2col(
+    data_type: u32,
+    rank: u32,
+    address: u64,
+    dims: &[u64],
+    strides: &[u64],
+    lower: &[i32],
+    upper: &[i32],
+    channels_per_pixel: u32,
+    pixels_per_column: u32,
+    elem_strides: &[u32],
+    modes: [u32; 4],
+) -> Result<[u8; 128]> {
+    init()?;
+    let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
+    let (interleave, swizzle, l2, oob) = tensor_map_modes(modes)?;
+    // SAFETY: as for `tensor_map_encode_tiled`; the corners hold `rank - 2` values.
+    unsafe {
+        cu!(cuTensorMapEncodeIm2col(
+            map.as_mut_ptr(),
+            tensor_data_type(data_type)?,
+            rank,
+            address as *mut c_void,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            lower.as_ptr(),
+            upper.as_ptr(),
+            channels_per_pixel,
+            pixels_per_column,
+            elem_strides.as_ptr(),
+            interleave,
+            swizzle,
+            l2,
+            oob,
+        ))?;
+        Ok(tensor_map_bytes(&map.assume_init()))
+    }
+}
+
+fn tensor_map_bytes(map: &sys::CUtensorMap) -> [u8; 128] {
+    let mut out = [0u8; 128];
+    for (o, w) in out.chunks_exact_mut(8).zip(map.opaque.iter()) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+fn tensor_data_type(v: u32) -> Result<sys::CUtensorMapDataType> {
+    use sys::CUtensorMapDataType as D;
+    Ok(match v {
+        0 => D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        1 => D::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+        2 => D::CU_TENSOR_MAP_DATA_TYPE_UINT32,
+        3 => D::CU_TENSOR_MAP_DATA_TYPE_INT32,
+        4 => D::CU_TENSOR_MAP_DATA_TYPE_UINT64,
+        5 => D::CU_TENSOR_MAP_DATA_TYPE_INT64,
+        6 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        7 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        8 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+        9 => D::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        10 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+        11 => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+        12 => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ,
+        _ => return Err(Error::InvalidValue(format!("tensor map data type {v}"))),
+    })
+}
+
+/// Interleave, swizzle, L2 promotion and out-of-bounds fill, from their `CUtensorMap*` values.
+fn tensor_map_modes(
+    [i, s, l, o]: [u32; 4],
+) -> Result<(
+    sys::CUtensorMapInterleave,
+    sys::CUtensorMapSwizzle,
+    sys::CUtensorMapL2promotion,
+    sys::CUtensorMapFloatOOBfill,
+)> {
+    use sys::CUtensorMapFloatOOBfill as O;
+    use sys::CUtensorMapInterleave as I;
+    use sys::CUtensorMapL2promotion as L;
+    use sys::CUtensorMapSwizzle as S;
+    let bad = || {
+        Error::InvalidValue(format!(
+            "tensor map modes interleave={i} swizzle={s} l2={l} oob={o}"
+        ))
+    };
+    Ok((
+        match i {
+            0 => I::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            1 => I::CU_TENSOR_MAP_INTERLEAVE_16B,
+            2 => I::CU_TENSOR_MAP_INTERLEAVE_32B,
+            _ => return Err(bad()),
+        },
+        match s {
+            0 => S::CU_TENSOR_MAP_SWIZZLE_NONE,
+            1 => S::CU_TENSOR_MAP_SWIZZLE_32B,
+            2 => S::CU_TENSOR_MAP_SWIZZLE_64B,
+            3 => S::CU_TENSOR_MAP_SWIZZLE_128B,
+            _ => return Err(bad()),
+        },
+        match l {
+            0 => L::CU_TENSOR_MAP_L2_PROMOTION_NONE,
+            1 => L::CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+            2 => L::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            3 => L::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            _ => return Err(bad()),
+        },
+        match o {
+            0 => O::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            1 => O::CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+            _ => return Err(bad()),
+        },
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -228,6 +228,10 @@ impl DeviceOps for SimDevice {
         Ok(())
     }
 
+    fn encode_tensor_map(&self, m: &kernel_ir::tensor_map::SimTensorMap) -> Result<[u8; 128]> {
+        Ok(m.encode())
+    }
+
     fn new_stream(&self, _: StreamOptions, id: u64) -> Result<Box<dyn StreamOps>> {
         Ok(Box::new(SimStream::new(self.0.clone(), id)))
     }

@@ -21,7 +21,7 @@ use super::{Lower, R};
 
 impl Lower {
     /// A reference argument's memory space and address.
-    fn mem_ref(&mut self, a: &Expr) -> R<Option<(Space, Operand)>> {
+    pub(super) fn mem_ref(&mut self, a: &Expr) -> R<Option<(Space, Operand)>> {
         Ok(match self.expr(a)? {
             Val::Ref(Loc::Mem { space, addr, .. }) => Some((space, addr)),
             _ => None,

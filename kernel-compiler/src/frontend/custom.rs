@@ -86,6 +86,8 @@ impl Lower {
             }
             Custom::ConstIndex(entries) => self.const_index_call(e, name, entries, args),
             Custom::AsyncCopy(form, entries) => self.async_copy(e, name, form, entries, args),
+            Custom::Bulk(def, kinds) => self.bulk_call(e, name, def, kinds, args),
+            Custom::BulkCopy { def, to_shared } => self.bulk_copy(e, name, def, to_shared, args),
             Custom::MapSharedRank {
                 mapa,
                 nctarank,

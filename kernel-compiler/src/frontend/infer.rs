@@ -14,6 +14,7 @@ use super::types::{SDef, Ty};
 use super::FErr;
 
 mod async_copy;
+pub mod bulk;
 mod calls;
 mod intrinsics;
 pub mod wmma;

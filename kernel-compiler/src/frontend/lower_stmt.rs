@@ -94,6 +94,26 @@ impl Lower {
                     val,
                 )
             }
+            Ty::Ref(inner, m) if super::infer::bulk::is_tensor_map(inner) => {
+                // CUDA's `const __grid_constant__ CUtensorMap`: the bytes stay in `.param`
+                // space; the one piece is their address (see `ParamKind::GridConstant`).
+                let (size, align) = layout(inner).map_err(|m| self.err(sp, m))?;
+                let addr = self.named_var(ir::Ty::U64, &format!("{name}.addr"));
+                (
+                    ir::Param {
+                        name: name.to_string(),
+                        size,
+                        align,
+                        kind: ir::ParamKind::GridConstant { writable: *m },
+                        pieces: vec![(0, addr)],
+                    },
+                    Val::Ref(Loc::Mem {
+                        space: ir::Space::Global,
+                        addr: Operand::Var(addr),
+                        readonly: !*m,
+                    }),
+                )
+            }
             _ => {
                 return Err(self.err(
                     sp,

@@ -30,6 +30,7 @@ mod access;
 mod assume;
 mod async_copy;
 mod builtins;
+mod bulk;
 pub mod consts;
 mod custom;
 mod emit;

@@ -221,6 +221,13 @@ impl Lower {
     /// Reads the value of type `t` stored at `loc`. Registers are copied so that the value does
     /// not change if the variable is assigned later.
     pub fn read(&mut self, loc: &Loc, t: &Ty, span: Span) -> R<Val> {
+        if matches!(loc, Loc::Mem { .. }) && super::infer::bulk::is_tensor_map(t) {
+            // Its bytes live in parameter space, which no load of ours reads.
+            return Err(self.err(
+                span,
+                "a `TensorMap` is opaque: pass the `&TensorMap` parameter itself to the TMA functions (`cp_async_bulk_tensor_*`, `prefetch_tensormap`)",
+            ));
+        }
         Ok(match loc {
             Loc::Unit => match t {
                 Ty::Never => Val::Never,

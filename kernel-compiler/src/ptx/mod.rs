@@ -175,6 +175,26 @@ impl Emitter<'_> {
         for (i, p) in self.k.params.iter().enumerate() {
             let name = param_name(i, &p.name);
             let scalar = p.kind == ParamKind::Scalar && p.pieces.len() == 1 && p.pieces[0].0 == 0;
+            if let ParamKind::GridConstant { .. } = p.kind {
+                // The descriptor stays in parameter space: its generic address, as nvcc takes
+                // it for a `__grid_constant__` parameter (`cvta.param`, PTX 7.7).
+                decls.push(format!(
+                    "\t.param .align {} .b8 {name}[{}]",
+                    p.align.max(64),
+                    p.size.max(1)
+                ));
+                let ok = matches!(p.pieces.as_slice(), [(0, v)] if matches!(self.k.vars.get(v.0 as usize), Some(Ty::U64)));
+                if !ok {
+                    return self.err(format!(
+                        "grid-constant parameter `{}` must have one u64 piece, its address",
+                        p.name
+                    ));
+                }
+                let d = self.reg(p.pieces[0].1)?;
+                self.line(format_args!("mov.b64 {d}, {name}"));
+                self.line(format_args!("cvta.param.u64 {d}, {d}"));
+                continue;
+            }
             if scalar {
                 let ty = self.ty(p.pieces[0].1)?;
                 decls.push(format!("\t.param .{} {name}", mem_suffix(ty)));

@@ -69,6 +69,8 @@ pub mod shared;
 #[doc(hidden)]
 pub mod sync;
 #[doc(hidden)]
+pub mod tma;
+#[doc(hidden)]
 pub mod warp;
 pub mod wmma;
 mod wmma_entries;
@@ -108,6 +110,7 @@ static TABLES: &[&Table] = &[
     &wmma::TABLE,
     &barrier_async::TABLE,
     &async_copy::TABLE,
+    &tma::TABLE,
     &APPROX,
 ];
 

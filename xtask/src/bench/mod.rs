@@ -17,6 +17,7 @@ mod math;
 mod peers;
 mod report;
 mod timing;
+mod tma;
 mod twins;
 mod workloads;
 mod workloads_cluster;

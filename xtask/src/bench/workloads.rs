@@ -42,6 +42,10 @@ pub static ALL: &[Workload] = &[
         run: super::async_matmul::bench,
     },
     Workload {
+        name: "tma",
+        run: super::tma::bench,
+    },
+    Workload {
         name: "cublas",
         run: super::cublas::sgemm,
     },

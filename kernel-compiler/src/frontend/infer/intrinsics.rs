@@ -101,7 +101,7 @@ impl<'a> Infer<'a> {
         })
     }
 
-    fn want_args(&self, name: &str, args: &[Expr], n: usize, sp: ast::Span) -> R<()> {
+    pub(super) fn want_args(&self, name: &str, args: &[Expr], n: usize, sp: ast::Span) -> R<()> {
         if args.len() == n {
             Ok(())
         } else {
@@ -142,7 +142,7 @@ impl<'a> Infer<'a> {
     }
 
     /// The type a reference argument points to; `mutable`: it must be `&mut`.
-    fn pointee(&self, name: &str, t: &Ty, mutable: bool, sp: ast::Span) -> R<Ty> {
+    pub(super) fn pointee(&self, name: &str, t: &Ty, mutable: bool, sp: ast::Span) -> R<Ty> {
         match self.shallow(t) {
             Ty::Ref(p, m) if m || !mutable => Ok(*p),
             _ if mutable => Err(self.err(
@@ -290,6 +290,10 @@ impl<'a> Infer<'a> {
                 })
             }
             Custom::AsyncCopy(form, _) => self.async_copy_call(name, form, arg_tys, args, sp),
+            Custom::Bulk(def, kinds) => self.bulk_call(name, def, kinds, arg_tys, args, sp),
+            Custom::BulkCopy { to_shared, .. } => {
+                self.bulk_copy_call(name, to_shared, arg_tys, args, sp)
+            }
             Custom::MapSharedRank { writes, .. } => {
                 self.want_args(name, args, 2, sp)?;
                 self.unify(&arg_tys[1], &Ty::Int(IntTy::U32), args[1].span)?;

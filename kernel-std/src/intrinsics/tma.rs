@@ -1,0 +1,495 @@
+//! Hopper's tensor memory accelerator (TMA) and bulk asynchronous copies (sm_90; guide "Using
+//! the Tensor Memory Accelerator (TMA)", PTX `cp.async.bulk`, `cp.async.bulk.tensor`): one thread
+//! hands the copy engine a whole box of a tensor (described by a [`TensorMap`] the host encoded)
+//! or a contiguous run of bytes, and the engine moves it between global and shared memory on its
+//! own.
+//!
+//! Loads land in shared memory and complete on a [`Barrier`]: the thread that issues them tells
+//! the barrier how many bytes to expect (`barrier_arrive_expect_tx(bar, bytes)`), and a thread
+//! that waits for the phase sees the box. Until then the destination must not be accessed (the
+//! simulator reports such an access as a race with the copy). Stores and reductions read shared
+//! memory and join the issuing thread's bulk group: `cp_async_bulk_commit_group()` closes it,
+//! `cp_async_bulk_wait_group_read(n)` waits until the sources of all but the `n` newest groups
+//! have been read (their shared memory may be reused), `cp_async_bulk_wait_group(n)` until the
+//! writes are done. Shared memory written by the threads' ordinary stores must be made visible to
+//! the copy engine with `fence_proxy_async_shared_cta()` (and a block barrier) before a store
+//! reads it.
+//!
+//! A tensor map is a kernel parameter `tmap: &TensorMap` (what may be read: loads) or `tmap: &mut
+//! TensorMap` (stores and reductions too), CUDA's `const __grid_constant__ CUtensorMap`: its 128
+//! bytes stay in parameter space and the instructions get its address. The shared side of a
+//! tensor copy must be 128-byte aligned (a `#[repr(C, align(128))]` tile type; otherwise checked
+//! at run time, a `KernelPanic` at the call). Coordinates are element indices of the box's first
+//! element, innermost dimension first; a box that reaches outside the tensor is filled with zeros
+//! (or NaN, as the map says) on a load and clipped on a store.
+//!
+//! Every function needs sm_90: compiled for an older target (the simulator's default is sm_80:
+//! `Device::simulator_with_arch(90)`) a call is a compile error naming it.
+
+// CUDA's TMA functions take one argument per coordinate (and offset): up to 11.
+#![allow(clippy::too_many_arguments)]
+
+use kernel_ir::ast::BulkArg;
+use kernel_ir::async_ops::{AsyncOp, BulkReduce};
+use kernel_ir::ir::Ty;
+use kernel_macros::DeviceCopy;
+
+use super::barrier_async::Barrier;
+use super::{Class, Custom, DeviceType, IntrinsicDef, SimEnv};
+
+/// CUDA's `CUtensorMap`: the 128-byte descriptor of a tensor in global memory and of the box one
+/// copy moves, encoded on the host (`HostTensorMap`). A kernel takes it as a parameter,
+/// `tmap: &TensorMap` or `tmap: &mut TensorMap`, and only passes it to the functions of this
+/// module: its bytes are opaque and stay in parameter space (reading them is a compile error).
+#[repr(C, align(64))]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct TensorMap {
+    opaque: [u64; 16],
+}
+
+impl TensorMap {
+    /// The descriptor with these bytes, as the host encoded them (`cuTensorMapEncodeTiled`, or
+    /// the simulator's encoding).
+    #[doc(hidden)]
+    pub fn from_bytes(bytes: [u8; 128]) -> TensorMap {
+        let mut opaque = [0u64; 16];
+        for (w, b) in opaque.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        }
+        TensorMap { opaque }
+    }
+}
+
+impl core::fmt::Debug for TensorMap {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("TensorMap { .. }")
+    }
+}
+
+macro_rules! entry {
+    ($name:expr, [$($a:ident),*], $ptx:expr, $op:expr) => {
+        IntrinsicDef {
+            name: $name,
+            args: &[$(Ty::$a),*],
+            rets: &[],
+            min_sm: 90,
+            ptx: $ptx,
+            class: Class::Memory,
+            sim: Some(|e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]| e.async_op($op, a, o)),
+            sim_warp: None,
+            reg: None,
+        }
+    };
+}
+
+/// Tile loads, 1-5 D: `[dst, tmap, c0.., bar]`.
+static LOAD: [IntrinsicDef; 5] = [
+    entry!("cp_async_bulk_tensor.1d.load", [U32, U64, I32, U32],
+        "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}}}], [{a3}]",
+        AsyncOp::TensorLoad { dims: 1, im2col: false, multicast: false }),
+    entry!("cp_async_bulk_tensor.2d.load", [U32, U64, I32, I32, U32],
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorLoad { dims: 2, im2col: false, multicast: false }),
+    entry!("cp_async_bulk_tensor.3d.load", [U32, U64, I32, I32, I32, U32],
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorLoad { dims: 3, im2col: false, multicast: false }),
+    entry!("cp_async_bulk_tensor.4d.load", [U32, U64, I32, I32, I32, I32, U32],
+        "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorLoad { dims: 4, im2col: false, multicast: false }),
+    entry!("cp_async_bulk_tensor.5d.load", [U32, U64, I32, I32, I32, I32, I32, U32],
+        "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a7}]",
+        AsyncOp::TensorLoad { dims: 5, im2col: false, multicast: false }),
+];
+/// Multicast tile loads, 1-5 D: `[dst, tmap, c0.., bar, cta_mask]`.
+static LOAD_MC: [IntrinsicDef; 5] = [
+    entry!("cp_async_bulk_tensor.1d.load.multicast", [U32, U64, I32, U32, U16],
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a4}; cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}}}], [{a3}], %fcm{uid}",
+        AsyncOp::TensorLoad { dims: 1, im2col: false, multicast: true }),
+    entry!("cp_async_bulk_tensor.2d.load.multicast", [U32, U64, I32, I32, U32, U16],
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a5}; cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}}}], [{a4}], %fcm{uid}",
+        AsyncOp::TensorLoad { dims: 2, im2col: false, multicast: true }),
+    entry!("cp_async_bulk_tensor.3d.load.multicast", [U32, U64, I32, I32, I32, U32, U16],
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a6}; cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a5}], %fcm{uid}",
+        AsyncOp::TensorLoad { dims: 3, im2col: false, multicast: true }),
+    entry!("cp_async_bulk_tensor.4d.load.multicast", [U32, U64, I32, I32, I32, I32, U32, U16],
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a7}; cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a6}], %fcm{uid}",
+        AsyncOp::TensorLoad { dims: 4, im2col: false, multicast: true }),
+    entry!("cp_async_bulk_tensor.5d.load.multicast", [U32, U64, I32, I32, I32, I32, I32, U32, U16],
+        ".reg .b16 %fcm{uid}; cvt.u16.u32 %fcm{uid}, {a8}; cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a7}], %fcm{uid}",
+        AsyncOp::TensorLoad { dims: 5, im2col: false, multicast: true }),
+];
+/// im2col loads, 3-5 D: `[dst, tmap, c0.., off0.., bar]`.
+static LOAD_IM2COL: [IntrinsicDef; 3] = [
+    entry!("cp_async_bulk_tensor.3d.load.im2col", [U32, U64, I32, I32, I32, U16, U32],
+        ".reg .b16 %fco{uid}_0; cvt.u16.u32 %fco{uid}_0, {a5}; cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}}}], [{a6}], {{%fco{uid}_0}}",
+        AsyncOp::TensorLoad { dims: 3, im2col: true, multicast: false }),
+    entry!("cp_async_bulk_tensor.4d.load.im2col", [U32, U64, I32, I32, I32, I32, U16, U16, U32],
+        ".reg .b16 %fco{uid}_0; cvt.u16.u32 %fco{uid}_0, {a6}; .reg .b16 %fco{uid}_1; cvt.u16.u32 %fco{uid}_1, {a7}; cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}}}], [{a8}], {{%fco{uid}_0, %fco{uid}_1}}",
+        AsyncOp::TensorLoad { dims: 4, im2col: true, multicast: false }),
+    entry!("cp_async_bulk_tensor.5d.load.im2col", [U32, U64, I32, I32, I32, I32, I32, U16, U16, U16, U32],
+        ".reg .b16 %fco{uid}_0; cvt.u16.u32 %fco{uid}_0, {a7}; .reg .b16 %fco{uid}_1; cvt.u16.u32 %fco{uid}_1, {a8}; .reg .b16 %fco{uid}_2; cvt.u16.u32 %fco{uid}_2, {a9}; cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{a0}], [{a1}, {{{a2}, {a3}, {a4}, {a5}, {a6}}}], [{a10}], {{%fco{uid}_0, %fco{uid}_1, %fco{uid}_2}}",
+        AsyncOp::TensorLoad { dims: 5, im2col: true, multicast: false }),
+];
+/// Tile stores, 1-5 D: `[tmap, c0.., src]`.
+static STORE: [IntrinsicDef; 5] = [
+    entry!("cp_async_bulk_tensor.1d.store", [U64, I32, U32],
+        "cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: None }),
+    entry!("cp_async_bulk_tensor.2d.store", [U64, I32, I32, U32],
+        "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: None }),
+    entry!("cp_async_bulk_tensor.3d.store", [U64, I32, I32, I32, U32],
+        "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: None }),
+    entry!("cp_async_bulk_tensor.4d.store", [U64, I32, I32, I32, I32, U32],
+        "cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: None }),
+    entry!("cp_async_bulk_tensor.5d.store", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: None }),
+];
+/// Reductions `add`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_ADD: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.add", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Add) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.add", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Add) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.add", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Add) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.add", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Add) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.add", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.add.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Add) }),
+];
+/// Reductions `min`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_MIN: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.min", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.min.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Min) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.min", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Min) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.min", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.min.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Min) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.min", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.min.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Min) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.min", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.min.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Min) }),
+];
+/// Reductions `max`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_MAX: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.max", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Max) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.max", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Max) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.max", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.max.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Max) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.max", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.max.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Max) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.max", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.max.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Max) }),
+];
+static BULK_LOAD: IntrinsicDef = entry!("cp_async_bulk.load", [U32, U64, U32, U32],
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{a0}], [{a1}], {a2}, [{a3}]",
+    AsyncOp::BulkLoad);
+static BULK_STORE: IntrinsicDef = entry!(
+    "cp_async_bulk.store",
+    [U64, U32, U32],
+    "cp.async.bulk.global.shared::cta.bulk_group [{a0}], [{a1}], {a2}",
+    AsyncOp::BulkStore
+);
+static PREFETCH: IntrinsicDef = entry!(
+    "prefetch.tensormap",
+    [U64],
+    "prefetch.tensormap [{a0}]",
+    AsyncOp::TensorPrefetch
+);
+
+/// One `cp.async.bulk.wait_group[.read] N` entry per immediate.
+macro_rules! bulk_wait {
+    ($read:literal, $suffix:literal, $($n:literal),*) => {
+        [$(entry!(concat!("cp_async_bulk.wait_group", $suffix, ".", $n), [],
+            concat!("cp.async.bulk.wait_group", $suffix, " ", $n),
+            AsyncOp::BulkWait { n: $n, read: $read })),*]
+    };
+}
+static WAIT: [IntrinsicDef; 8] = bulk_wait!(false, "", 0, 1, 2, 3, 4, 5, 6, 7);
+static WAIT_READ: [IntrinsicDef; 8] = bulk_wait!(true, ".read", 0, 1, 2, 3, 4, 5, 6, 7);
+
+fn sim_commit(e: &mut dyn SimEnv, a: &[u64], o: &mut [u64]) {
+    e.async_op(AsyncOp::BulkCommit, a, o)
+}
+/// The simulator has one memory that every proxy sees: ordering the generic proxy's writes
+/// before the async proxy's reads needs nothing more than the block barrier that follows.
+fn sim_fence(_: &mut dyn SimEnv, _: &[u64], _: &mut [u64]) {}
+
+use BulkArg::{Barrier as Bar, Scalar as S, TensorMap as Map, Tile};
+const LOAD_TO: BulkArg = Tile { writes: true };
+const STORE_FROM: BulkArg = Tile { writes: false };
+const READ_MAP: BulkArg = Map { writes: false };
+const WRITE_MAP: BulkArg = Map { writes: true };
+
+intrinsics! {
+    table TABLE;
+
+    /// `cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    /// (`cuda::device::experimental::cp_async_bulk_tensor_1d_global_to_shared`): loads the box
+    /// at coordinates (c0) of `tmap` into `dst`, completing its bytes on `bar`'s current phase.
+    pub fn cp_async_bulk_tensor_1d_global_to_shared<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD[0], &[LOAD_TO, READ_MAP, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD[0]),
+    );
+    /// `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    /// (`cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared`): loads the box
+    /// at coordinates (c0, c1) of `tmap` into `dst`, completing its bytes on `bar`'s current phase.
+    pub fn cp_async_bulk_tensor_2d_global_to_shared<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD[1], &[LOAD_TO, READ_MAP, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD[1]),
+    );
+    /// `cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    /// (`cuda::device::experimental::cp_async_bulk_tensor_3d_global_to_shared`): loads the box
+    /// at coordinates (c0, c1, c2) of `tmap` into `dst`, completing its bytes on `bar`'s current phase.
+    pub fn cp_async_bulk_tensor_3d_global_to_shared<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD[2], &[LOAD_TO, READ_MAP, S, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD[2]),
+    );
+    /// `cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    /// (`cuda::device::experimental::cp_async_bulk_tensor_4d_global_to_shared`): loads the box
+    /// at coordinates (c0, c1, c2, c3) of `tmap` into `dst`, completing its bytes on `bar`'s current phase.
+    pub fn cp_async_bulk_tensor_4d_global_to_shared<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD[3], &[LOAD_TO, READ_MAP, S, S, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD[3]),
+    );
+    /// `cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes`
+    /// (`cuda::device::experimental::cp_async_bulk_tensor_5d_global_to_shared`): loads the box
+    /// at coordinates (c0, c1, c2, c3, c4) of `tmap` into `dst`, completing its bytes on `bar`'s current phase.
+    pub fn cp_async_bulk_tensor_5d_global_to_shared<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD[4], &[LOAD_TO, READ_MAP, S, S, S, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD[4]),
+    );
+    /// The multicast form of `cp_async_bulk_tensor_1d_global_to_shared` (`.multicast::cluster`):
+    /// the box lands at `dst`'s offset in the shared memory of every block of the cluster whose
+    /// rank is set in `cta_mask`, and completes on the barrier at `bar`'s offset in each.
+    pub fn cp_async_bulk_tensor_1d_global_to_shared_multicast<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, bar: &Barrier, cta_mask: u16) = custom(
+        Custom::Bulk(&LOAD_MC[0], &[LOAD_TO, READ_MAP, S, Bar, S]),
+        entries = ::core::slice::from_ref(&LOAD_MC[0]),
+    );
+    /// The multicast form of `cp_async_bulk_tensor_2d_global_to_shared` (`.multicast::cluster`):
+    /// the box lands at `dst`'s offset in the shared memory of every block of the cluster whose
+    /// rank is set in `cta_mask`, and completes on the barrier at `bar`'s offset in each.
+    pub fn cp_async_bulk_tensor_2d_global_to_shared_multicast<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, bar: &Barrier, cta_mask: u16) = custom(
+        Custom::Bulk(&LOAD_MC[1], &[LOAD_TO, READ_MAP, S, S, Bar, S]),
+        entries = ::core::slice::from_ref(&LOAD_MC[1]),
+    );
+    /// The multicast form of `cp_async_bulk_tensor_3d_global_to_shared` (`.multicast::cluster`):
+    /// the box lands at `dst`'s offset in the shared memory of every block of the cluster whose
+    /// rank is set in `cta_mask`, and completes on the barrier at `bar`'s offset in each.
+    pub fn cp_async_bulk_tensor_3d_global_to_shared_multicast<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, bar: &Barrier, cta_mask: u16) = custom(
+        Custom::Bulk(&LOAD_MC[2], &[LOAD_TO, READ_MAP, S, S, S, Bar, S]),
+        entries = ::core::slice::from_ref(&LOAD_MC[2]),
+    );
+    /// The multicast form of `cp_async_bulk_tensor_4d_global_to_shared` (`.multicast::cluster`):
+    /// the box lands at `dst`'s offset in the shared memory of every block of the cluster whose
+    /// rank is set in `cta_mask`, and completes on the barrier at `bar`'s offset in each.
+    pub fn cp_async_bulk_tensor_4d_global_to_shared_multicast<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, bar: &Barrier, cta_mask: u16) = custom(
+        Custom::Bulk(&LOAD_MC[3], &[LOAD_TO, READ_MAP, S, S, S, S, Bar, S]),
+        entries = ::core::slice::from_ref(&LOAD_MC[3]),
+    );
+    /// The multicast form of `cp_async_bulk_tensor_5d_global_to_shared` (`.multicast::cluster`):
+    /// the box lands at `dst`'s offset in the shared memory of every block of the cluster whose
+    /// rank is set in `cta_mask`, and completes on the barrier at `bar`'s offset in each.
+    pub fn cp_async_bulk_tensor_5d_global_to_shared_multicast<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, bar: &Barrier, cta_mask: u16) = custom(
+        Custom::Bulk(&LOAD_MC[4], &[LOAD_TO, READ_MAP, S, S, S, S, S, Bar, S]),
+        entries = ::core::slice::from_ref(&LOAD_MC[4]),
+    );
+    /// `cp.async.bulk.tensor.3d...im2col`: loads the im2col box of an im2col `tmap` (pixel at
+    /// coordinates (c0 channel, then spatial, then image), filter offsets (o0)) into `dst`, completing on `bar`.
+    pub fn cp_async_bulk_tensor_3d_global_to_shared_im2col<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, o0: u16, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD_IM2COL[0], &[LOAD_TO, READ_MAP, S, S, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD_IM2COL[0]),
+    );
+    /// `cp.async.bulk.tensor.4d...im2col`: loads the im2col box of an im2col `tmap` (pixel at
+    /// coordinates (c0 channel, then spatial, then image), filter offsets (o0, o1)) into `dst`, completing on `bar`.
+    pub fn cp_async_bulk_tensor_4d_global_to_shared_im2col<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, o0: u16, o1: u16, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD_IM2COL[1], &[LOAD_TO, READ_MAP, S, S, S, S, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD_IM2COL[1]),
+    );
+    /// `cp.async.bulk.tensor.5d...im2col`: loads the im2col box of an im2col `tmap` (pixel at
+    /// coordinates (c0 channel, then spatial, then image), filter offsets (o0, o1, o2)) into `dst`, completing on `bar`.
+    pub fn cp_async_bulk_tensor_5d_global_to_shared_im2col<T: DeviceType>(dst: &mut T, tmap: &TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, o0: u16, o1: u16, o2: u16, bar: &Barrier) = custom(
+        Custom::Bulk(&LOAD_IM2COL[2], &[LOAD_TO, READ_MAP, S, S, S, S, S, S, S, S, Bar]),
+        entries = ::core::slice::from_ref(&LOAD_IM2COL[2]),
+    );
+    /// `cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group`
+    /// (`cp_async_bulk_tensor_1d_shared_to_global`): stores `src` as the box at (c0) of `tmap`
+    /// (elements outside the tensor are not written); joins the thread's bulk group.
+    pub fn cp_async_bulk_tensor_1d_shared_to_global<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&STORE[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&STORE[0]),
+    );
+    /// `cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group`
+    /// (`cp_async_bulk_tensor_2d_shared_to_global`): stores `src` as the box at (c0, c1) of `tmap`
+    /// (elements outside the tensor are not written); joins the thread's bulk group.
+    pub fn cp_async_bulk_tensor_2d_shared_to_global<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&STORE[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&STORE[1]),
+    );
+    /// `cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group`
+    /// (`cp_async_bulk_tensor_3d_shared_to_global`): stores `src` as the box at (c0, c1, c2) of `tmap`
+    /// (elements outside the tensor are not written); joins the thread's bulk group.
+    pub fn cp_async_bulk_tensor_3d_shared_to_global<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&STORE[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&STORE[2]),
+    );
+    /// `cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group`
+    /// (`cp_async_bulk_tensor_4d_shared_to_global`): stores `src` as the box at (c0, c1, c2, c3) of `tmap`
+    /// (elements outside the tensor are not written); joins the thread's bulk group.
+    pub fn cp_async_bulk_tensor_4d_shared_to_global<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&STORE[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&STORE[3]),
+    );
+    /// `cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group`
+    /// (`cp_async_bulk_tensor_5d_shared_to_global`): stores `src` as the box at (c0, c1, c2, c3, c4) of `tmap`
+    /// (elements outside the tensor are not written); joins the thread's bulk group.
+    pub fn cp_async_bulk_tensor_5d_shared_to_global<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&STORE[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&STORE[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group`: each element of
+    /// the box at (c0) of `tmap` becomes the add of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_add<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_ADD[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_ADD[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group`: each element of
+    /// the box at (c0, c1) of `tmap` becomes the add of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_add<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_ADD[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_ADD[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2) of `tmap` becomes the add of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_add<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_ADD[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_ADD[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2, c3) of `tmap` becomes the add of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_add<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_ADD[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_ADD[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.add.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2, c3, c4) of `tmap` becomes the add of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_add<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_ADD[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_ADD[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.min.tile.bulk_group`: each element of
+    /// the box at (c0) of `tmap` becomes the min of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_min<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MIN[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MIN[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group`: each element of
+    /// the box at (c0, c1) of `tmap` becomes the min of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_min<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MIN[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MIN[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.min.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2) of `tmap` becomes the min of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_min<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MIN[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MIN[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.min.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2, c3) of `tmap` becomes the min of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_min<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MIN[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MIN[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.min.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2, c3, c4) of `tmap` becomes the min of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_min<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MIN[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MIN[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.max.tile.bulk_group`: each element of
+    /// the box at (c0) of `tmap` becomes the max of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_max<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MAX[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MAX[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group`: each element of
+    /// the box at (c0, c1) of `tmap` becomes the max of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_max<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MAX[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MAX[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.max.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2) of `tmap` becomes the max of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_max<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MAX[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MAX[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.max.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2, c3) of `tmap` becomes the max of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_max<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MAX[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MAX[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.max.tile.bulk_group`: each element of
+    /// the box at (c0, c1, c2, c3, c4) of `tmap` becomes the max of itself and `src`'s; joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_max<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_MAX[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_MAX[4]),
+    );
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
+    /// (`cp_async_bulk_global_to_shared`): copies `src` into `dst` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned), completing the bytes on `bar`.
+    pub fn cp_async_bulk_global_to_shared<T: DeviceType>(dst: &mut [T], src: &[T], bar: &Barrier) = custom(
+        Custom::BulkCopy { def: &BULK_LOAD, to_shared: true },
+        entries = ::core::slice::from_ref(&BULK_LOAD),
+    );
+    /// `cp.async.bulk.global.shared::cta.bulk_group` (`cp_async_bulk_shared_to_global`): copies
+    /// `src` into `dst` (same rules); joins the thread's bulk group.
+    pub fn cp_async_bulk_shared_to_global<T: DeviceType>(dst: &mut [T], src: &[T]) = custom(
+        Custom::BulkCopy { def: &BULK_STORE, to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_STORE),
+    );
+    /// `cp.async.bulk.commit_group`: the thread's bulk stores and reductions since the last
+    /// commit become one group.
+    pub fn cp_async_bulk_commit_group() = memory(90, "cp.async.bulk.commit_group", sim_commit);
+    /// `cp.async.bulk.wait_group n` (`cp_async_bulk_wait_group<n>`): waits until at most the `n`
+    /// newest bulk groups of the thread are pending (their writes to global memory done); `n` a
+    /// constant 0..=7.
+    pub fn cp_async_bulk_wait_group(n: u32) = custom(Custom::ConstIndex(&WAIT), entries = &WAIT);
+    /// `cp.async.bulk.wait_group.read n` (`cp_async_bulk_wait_group_read<n>`): as
+    /// `cp_async_bulk_wait_group`, but only until the groups' sources have been read: their
+    /// shared memory may be written again.
+    pub fn cp_async_bulk_wait_group_read(n: u32) =
+        custom(Custom::ConstIndex(&WAIT_READ), entries = &WAIT_READ);
+    /// `fence.proxy.async.shared::cta` (`fence_proxy_async_shared_cta`): the thread's earlier
+    /// shared-memory writes become visible to the copy engine (the async proxy) before its later
+    /// bulk stores read them.
+    pub fn fence_proxy_async_shared_cta() = memory(90, "fence.proxy.async.shared::cta", sim_fence);
+    /// `prefetch.tensormap`: brings `tmap`'s descriptor into the cache ahead of its first use.
+    pub fn prefetch_tensormap(tmap: &TensorMap) = custom(
+        Custom::Bulk(&PREFETCH, &[READ_MAP]),
+        entries = ::core::slice::from_ref(&PREFETCH),
+    );
+}
