@@ -27,6 +27,8 @@ pub(crate) mod f32_cr;
 mod f32_erfcx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_erfinv;
+#[cfg(test)]
+mod f32_exact_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
