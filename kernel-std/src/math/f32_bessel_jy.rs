@@ -165,7 +165,7 @@ pub fn j1(x: f32) -> f32 {
         1.0 / a
     };
     // Odd: the sign of `x` applied by flipping (`j1(-0)` is `-0`).
-    if ((x.to_bits() >> 31) == 1) {
+    if (x.to_bits() >> 31) == 1 {
         -v
     } else {
         v

@@ -158,7 +158,7 @@ pub fn j1(x: f64) -> f64 {
         1.0 / a
     };
     // Odd: the sign of `x` applied by flipping (`j1(-0)` is `-0`).
-    if ((x.to_bits() >> 63) == 1) {
+    if (x.to_bits() >> 63) == 1 {
         -v
     } else {
         v
