@@ -302,7 +302,8 @@ fn f32_math_functions_use_no_f64_instruction() {
         .chain(math_common::inverse::f32_kernels())
         .chain(math_common::normal::f32_kernels())
         .chain(math_common::ints::f32_kernels())
-        .chain(math_common::bessel_i::f32_kernels());
+        .chain(math_common::bessel_i::f32_kernels())
+        .chain(math_common::bessel_jy::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {

@@ -169,7 +169,7 @@ fn bessel_jy_special_values() {
         assert_eq!(y1v, f64::NEG_INFINITY);
     }
     assert_eq!(m32::j0(f32::INFINITY), 0.0);
-    assert_eq!(m32::j1(f32::NEG_INFINITY).to_bits(), 0x8000_0000);
+    assert_eq!(m32::j1(f32::NEG_INFINITY).to_bits(), 0);
     assert_eq!(m32::y0(f32::INFINITY), 0.0);
     assert!(m32::y0(-1.0).is_nan() && m32::y1(-0.5).is_nan() && m32::yn(3, -2.0).is_nan());
     assert!(m32::j0(f32::NAN).is_nan() && m32::jn(4, f32::NAN).is_nan());

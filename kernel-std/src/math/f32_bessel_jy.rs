@@ -164,8 +164,9 @@ pub fn j1(x: f32) -> f32 {
     } else {
         1.0 / a
     };
-    // Odd: the sign of `x` applied by flipping (`j1(-0)` is `-0`).
-    if (x.to_bits() >> 31) == 1 {
+    // Odd: the sign of `x` applied by flipping (`j1(-0)` is `-0`); `+0` at both infinities
+    // (MPFR's value: the limit carries no sign).
+    if (x.to_bits() >> 31) == 1 && a < f32::INFINITY {
         -v
     } else {
         v
@@ -313,7 +314,7 @@ pub fn jn(n: i32, x: f32) -> f32 {
         ans / (2.0 * sum - cur)
     };
     let odd = (m & 1) == 1;
-    let flip = odd && ((n < 0) != ((x.to_bits() >> 31) == 1));
+    let flip = odd && ((n < 0) != ((x.to_bits() >> 31) == 1)) && a < f32::INFINITY;
     if flip {
         -v
     } else {
