@@ -9,7 +9,11 @@
 
 #![allow(clippy::excessive_precision)]
 // Device code: plain comparisons and min/max lower to one instruction each (no `clamp`).
-#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::manual_clamp)]
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_clamp,
+    clippy::manual_range_contains
+)]
 
 use kernel_macros::device;
 

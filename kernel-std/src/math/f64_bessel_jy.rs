@@ -8,6 +8,8 @@
 
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+// Device code: min/max lower to one instruction each (the kernel DSL has no `clamp`).
+#![allow(clippy::manual_clamp)]
 
 use kernel_macros::device;
 
