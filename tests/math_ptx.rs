@@ -302,7 +302,8 @@ fn f32_math_functions_use_no_f64_instruction() {
         .chain(math_common::inverse::f32_kernels())
         .chain(math_common::normal::f32_kernels())
         .chain(math_common::ints::f32_kernels())
-        .chain(math_common::bessel_i::f32_kernels());
+        .chain(math_common::bessel_i::f32_kernels())
+        .chain(math_common::bessel_jy::f32_kernels());
     let mut bad = Vec::new();
     for def in kernels {
         for sm in [80, 90] {
@@ -361,8 +362,8 @@ fn branch_free_f32_functions_have_no_branch() {
         k::erfc_f32::ast(),
         k::rcbrt_f32::ast(),
         k::frexp_m_f32::ast(),
-        k::ilogb_f32::ast(),
-        k::logb_f32::ast(),
+        // `ilogb`/`logb` branch once to their slow path (zeros, subnormals, infinities, NaN),
+        // as nvcc's `ilogbf`/`logbf` do: `ilogb_and_logb_branch_once` below.
         math_common::normal::erfcx_f32::ast(),
         math_common::normal::normcdf_f32::ast(),
         math_common::bessel_i::cyl_bessel_i0_f32::ast(),
@@ -393,6 +394,21 @@ fn branch_free_f32_functions_have_no_branch() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// `ilogb`/`logb`: the exponent field on the common path, one branch (one more than the kernel
+/// shape around `trunc`) to the slow path.
+#[test]
+fn ilogb_and_logb_branch_once() {
+    use math_common::kernels as k;
+    let branches = |def| {
+        let c = compile(def, &[], &CompileOptions::default()).unwrap();
+        c.ptx.lines().filter(|l| l.contains("bra ")).count()
+    };
+    let base = branches(k::trunc_f32::ast());
+    for def in [k::ilogb_f32::ast(), k::logb_f32::ast()] {
+        assert_eq!(branches(def), base + 1, "{}", def.name);
+    }
 }
 
 #[kernel]

@@ -98,6 +98,12 @@ UN(m_modf, modf_sum(v))
 UN(m_erfinv, erfinvf(v))
 UN(m_erfcinv, erfcinvf(v))
 UN(m_normcdfinv, normcdfinvf(v))
+UN(m_j0, j0f(v))
+UN(m_j1, j1f(v))
+UN(m_y0, y0f(v))
+UN(m_y1, y1f(v))
+UN(m_jn, jnf(5, v))
+UN(m_yn, ynf(5, v))
 
 // All-pairs n-body, one body per thread, positions (x, y, z, mass) tiled through shared memory.
 #define NB_TILE 256

@@ -178,6 +178,7 @@ pub fn math_methods(f: &[f32], y: &mut [f32]) {
     acc += modf(a).0 + fast_sincos(a).1;
     acc += erfinv(a) + erfcinv(b) + normcdfinv(c);
     acc += erfcx(a) + normcdf(b) + cyl_bessel_i0(c) + cyl_bessel_i1(a);
+    acc += j0(a) + j1(b) + jn(3, c) + y0(b) + y1(b) + yn(2, b);
     acc += scalbln(a, 3i64) + rint(b) + nearbyint(c);
     acc += (lrint(a) + llrint(b) + lround(c) + llround(a)) as f32;
     y[0] = acc;

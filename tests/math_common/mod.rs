@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod bessel_i;
+pub mod bessel_jy;
 pub mod ints;
 pub mod inverse;
 pub mod kernels;
@@ -914,6 +915,7 @@ pub fn measure_f32(dev: &Device, n: usize) -> Vec<Row> {
     rows.extend(normal::measure_f32(dev, n));
     rows.extend(ints::measure_f32(dev, n));
     rows.extend(bessel_i::measure_f32(dev, n));
+    rows.extend(bessel_jy::measure_f32(dev, n));
     rows
 }
 
@@ -972,6 +974,7 @@ pub fn measure_f64(dev: &Device, n: usize) -> Vec<Row> {
     rows.extend(normal::measure_f64(dev, n));
     rows.extend(ints::measure_f64(dev, n));
     rows.extend(bessel_i::measure_f64(dev, n));
+    rows.extend(bessel_jy::measure_f64(dev, n));
     rows
 }
 

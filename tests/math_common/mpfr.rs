@@ -179,6 +179,15 @@ pub fn bin(name: &'static str, a: f64, b: f64) -> f64 {
     with(a, b, |_, r, x, y| unsafe { f(r, x, y, RNDN) })
 }
 
+/// The correctly rounded `f(n, x)` for `mpfr_jn` or `mpfr_yn` (shape `(rop, long, op, rnd)`).
+pub fn order_n(name: &'static str, n: i32, x: f64) -> f64 {
+    type OrderFn = unsafe extern "C" fn(*mut Mpfr, c_long, *const Mpfr, c_int) -> c_int;
+    // SAFETY: callers name `mpfr_jn` or `mpfr_yn`, of shape `OrderFn`.
+    let f = unsafe { std::mem::transmute::<usize, OrderFn>(function(name)) };
+    // SAFETY: `f` has the shape `OrderFn`.
+    with(x, 0.0, |_, r, x, _| unsafe { f(r, n as c_long, x, RNDN) })
+}
+
 /// The correctly rounded `ln |Gamma(x)|`.
 pub fn lgamma(x: f64) -> f64 {
     with(x, 0.0, |l, r, x, _| {

@@ -211,6 +211,12 @@ pub const MATH_METHODS: &[&str] = &[
     "llround",
     "cyl_bessel_i0",
     "cyl_bessel_i1",
+    "j0",
+    "j1",
+    "jn",
+    "y0",
+    "y1",
+    "yn",
 ];
 
 /// Associated functions without a receiver: `f16::from_f32(x)`, `bf16::from_f64(x)`,

@@ -283,6 +283,18 @@ intrinsics! {
     pub fn cyl_bessel_i0<T: Float>(x: T) -> T = math(f32 = f32_all::cyl_bessel_i0, f64 = f64_all::cyl_bessel_i0);
     /// `cyl_bessel_i1(x)`: the modified Bessel function of the first kind of order 1.
     pub fn cyl_bessel_i1<T: Float>(x: T) -> T = math(f32 = f32_all::cyl_bessel_i1, f64 = f64_all::cyl_bessel_i1);
+    /// `j0(x)`: the Bessel function of the first kind of order 0 (CUDA's `j0f`, `j0`).
+    pub fn j0<T: Float>(x: T) -> T = math(f32 = f32_all::j0, f64 = f64_all::j0);
+    /// `j1(x)`: the Bessel function of the first kind of order 1.
+    pub fn j1<T: Float>(x: T) -> T = math(f32 = f32_all::j1, f64 = f64_all::j1);
+    /// `jn(n, x)`: the Bessel function of the first kind of order `n` (C's argument order).
+    pub fn jn<T: Float>(n: i32, x: T) -> T = math(f32 = f32_all::jn, f64 = f64_all::jn);
+    /// `y0(x)`: the Bessel function of the second kind of order 0 (NaN for `x < 0`).
+    pub fn y0<T: Float>(x: T) -> T = math(f32 = f32_all::y0, f64 = f64_all::y0);
+    /// `y1(x)`: the Bessel function of the second kind of order 1.
+    pub fn y1<T: Float>(x: T) -> T = math(f32 = f32_all::y1, f64 = f64_all::y1);
+    /// `yn(n, x)`: the Bessel function of the second kind of order `n`.
+    pub fn yn<T: Float>(n: i32, x: T) -> T = math(f32 = f32_all::yn, f64 = f64_all::yn);
     /// `lgamma(x)`: `ln |Gamma(x)|`.
     pub fn lgamma<T: Float>(x: T) -> T = math(f32 = f32_all::lgamma, f64 = f64_all::lgamma);
     /// `tgamma(x)`: `Gamma(x)`.

@@ -1,17 +1,16 @@
 //! f32 `rhypot`, `norm3d`, `rnorm3d`, `norm4d`, `rnorm4d` and `rcbrt`, in f32 arithmetic.
 //!
-//! The norms scale every argument by the power of two that brings the largest to `[1, 2)`
-//! (exact; the scale built from the exponent field, clamped so it stays a normal number), so the
-//! sum of squares (a chain of fmas) neither overflows nor underflows; then the hardware's
-//! reciprocal square root (MUFU.RSQ) plus one Newton step computed with fmas, and one multiply
-//! by the scale (or its reciprocal), which rounds subnormal and overflowing results once. C's
-//! rule for `hypot` holds for all of them: an infinite argument gives `+inf` (`+0` for the
-//! reciprocals) even when another is NaN. No branch.
+//! The norms scale every argument by a power of two that brings the largest near 1 (exact;
+//! the scale built from the exponent field), so the sum of squares (a chain of fmas) neither
+//! overflows nor underflows. `norm3d`/`norm4d` take the square root from MUFU.RSQ plus one
+//! correction step and multiply by the scale's reciprocal; the reciprocal norms (`rhypot`,
+//! `rnorm3d`, `rnorm4d`) take MUFU.RSQ itself (within CUDA's 2 ulp, as CUDA's own) and multiply
+//! by the scale, which rounds subnormal results once. C's rule for `hypot` holds for all of
+//! them: an infinite argument gives `+inf` (`+0` for the reciprocals) even when another is NaN.
+//! No branch.
 //!
-//! `rcbrt` (`x^(-1/3)`) splits `|x| = m 2^(3k)`, `m` in `[1, 8)`, by integer arithmetic on the
-//! exponent field, takes the hardware estimate `2^(-log2(m)/3)` (MUFU.LG2, MUFU.EX2) and one
-//! Newton step whose residual `y^3 m - 1` is formed to about 2^-45 (`y^2` and `y^3` as
-//! double-f32), so the result is rounded essentially once.
+//! `rcbrt` (`x^(-1/3)`) takes the hardware estimate `2^(-log2|x|/3)` (MUFU.LG2, MUFU.EX2) and
+//! one Newton step (two MUFU and five f32 operations, as CUDA's `rcbrtf`).
 
 #![allow(clippy::excessive_precision)]
 // Device code: plain comparisons and min/max lower to one instruction each (no `clamp`).
@@ -19,7 +18,7 @@
 
 use kernel_macros::device;
 
-use super::approx::{ex2_ftz, lg2_ftz, rsqrt_approx, select, select_u32};
+use super::approx::{ex2_ftz, lg2_ftz, rsqrt_approx, rsqrt_ftz, select};
 
 /// The power of two `2^(127 - E)` for the exponent field `E` of `v` (so `v` times it lies in
 /// `[1, 2)`), clamped to `[2^-126, 2^126]`, as its bits.
@@ -27,18 +26,6 @@ use super::approx::{ex2_ftz, lg2_ftz, rsqrt_approx, select, select_u32};
 fn scale_bits(v: f32) -> u32 {
     let eb = 0x7f00_0000u32.wrapping_sub(v.to_bits() & 0x7f80_0000) as i32;
     eb.max(0x0080_0000).min(0x7e80_0000) as u32
-}
-
-/// `1/sqrt(s)` for `s` in `[2^-46, 64]` or 0 (never subnormal): MUFU.RSQ and one Newton step
-/// `y + y (1 - s y^2) / 2`, the residual with `y^2 = th + tl` exact (so it carries only the
-/// rounding of a value near 0); `+inf` for 0.
-#[device]
-fn rsqrt_refined(s: f32) -> f32 {
-    let y = rsqrt_approx(s);
-    let th = y * y;
-    let tl = y.mul_add(y, -th);
-    let e = (-s).mul_add(th, 1.0) - s * tl;
-    select(s == 0.0, f32::INFINITY, (0.5 * y).mul_add(e, y))
 }
 
 /// `sqrt(s)` for `s` in `[2^-46, 64]`: `s/sqrt(s)` from MUFU.RSQ, corrected once by the exact
@@ -58,18 +45,29 @@ fn norm_special(r: f32, sum: f32, v: f32, at_inf: f32) -> f32 {
     select(v == f32::INFINITY, at_inf, r)
 }
 
-/// `1 / sqrt(x^2 + y^2)`: CUDA's `rhypotf`.
+/// `2^(126 - (E & !3))` for the exponent field `E` of `v` (finite or NaN, not negative):
+/// `v` times it lies in `[1/2, 8)` (`[2^-23, 1)` for subnormal `v`), and it is normal for
+/// every `E` (so no clamp), as the reciprocal norms want it.
+#[device]
+fn rscale(vb: u32) -> f32 {
+    f32::from_bits(0x7e80_0000 - (vb & 0xfe00_0000))
+}
+
+/// `1 / sqrt(x^2 + y^2)`: CUDA's `rhypotf`. The larger and smaller magnitude as integers (so a
+/// NaN, whose bits are above infinity's, is the larger and propagates), both scaled by
+/// [`rscale`], MUFU.RSQ of `fma(p, p, q q)` (in `[1/4, 128]`, or 0: `+inf`) scaled back, once
+/// rounded; an infinite smaller magnitude (both infinite, or infinity with a NaN) gives `+0`.
 #[device]
 pub fn rhypot(x: f32, y: f32) -> f32 {
-    let a = x.abs();
-    let b = y.abs();
-    let v = a.max(b);
-    let sc = f32::from_bits(scale_bits(v));
-    let p = a * sc;
-    let q = b * sc;
-    let s = p.mul_add(p, q * q);
-    let r = rsqrt_refined(s) * sc;
-    norm_special(r, a + b, v, 0.0)
+    let ab = x.to_bits() & 0x7fff_ffff;
+    let bb = y.to_bits() & 0x7fff_ffff;
+    let vb = ab.max(bb);
+    let wb = ab.min(bb);
+    let sc = rscale(vb);
+    let p = f32::from_bits(vb) * sc;
+    let q = f32::from_bits(wb) * sc;
+    let r = rsqrt_ftz(p.mul_add(p, q * q)) * sc;
+    select(wb == 0x7f80_0000, 0.0, r)
 }
 
 /// `sqrt(a^2 + b^2 + c^2)`: CUDA's `norm3df`.
@@ -86,15 +84,23 @@ pub fn norm3d(a: f32, b: f32, c: f32) -> f32 {
     norm_special(g, a + b + c, v, f32::INFINITY)
 }
 
-/// `1 / sqrt(a^2 + b^2 + c^2)`: CUDA's `rnorm3df`.
+/// `1 / sqrt(a^2 + b^2 + c^2)`: CUDA's `rnorm3df`. As `rhypot`: every magnitude scaled by
+/// [`rscale`] of the largest (`max` skips a NaN), MUFU.RSQ of the fma chain scaled back; a NaN
+/// (the sum of the magnitudes is NaN) gives NaN, an infinity (the largest is infinite) `+0`.
 #[device]
 pub fn rnorm3d(a: f32, b: f32, c: f32) -> f32 {
     let (a, b, c) = (a.abs(), b.abs(), c.abs());
-    let v = a.max(b).max(c);
-    let sc = f32::from_bits(scale_bits(v));
-    let (p, q, r) = (a * sc, b * sc, c * sc);
+    // The three magnitudes reordered (largest `v`, then `m`, then `n`: the same three unless
+    // one is NaN, which the sum reports) so that the largest square is added last, where the
+    // fma chain's rounding errors weigh least.
+    let ab = a.max(b);
+    let v = ab.max(c);
+    let m = ab.min(c);
+    let n = a.min(b);
+    let sc = rscale(v.to_bits());
+    let (p, q, r) = (v * sc, m * sc, n * sc);
     let s = p.mul_add(p, q.mul_add(q, r * r));
-    let g = rsqrt_refined(s) * sc;
+    let g = rsqrt_ftz(s) * sc;
     norm_special(g, a + b + c, v, 0.0)
 }
 
@@ -112,44 +118,35 @@ pub fn norm4d(a: f32, b: f32, c: f32, d: f32) -> f32 {
     norm_special(g, (a + b) + (c + d), v, f32::INFINITY)
 }
 
-/// `1 / sqrt(a^2 + b^2 + c^2 + d^2)`: CUDA's `rnorm4df`.
+/// `1 / sqrt(a^2 + b^2 + c^2 + d^2)`: CUDA's `rnorm4df`, as [`rnorm3d`].
 #[device]
 pub fn rnorm4d(a: f32, b: f32, c: f32, d: f32) -> f32 {
     let (a, b, c, d) = (a.abs(), b.abs(), c.abs(), d.abs());
     let v = a.max(b).max(c.max(d));
-    let sc = f32::from_bits(scale_bits(v));
+    let sc = rscale(v.to_bits());
     let (p, q, r, t) = (a * sc, b * sc, c * sc, d * sc);
     let s = p.mul_add(p, q.mul_add(q, r.mul_add(r, t * t)));
-    let g = rsqrt_refined(s) * sc;
+    let g = rsqrt_ftz(s) * sc;
     norm_special(g, (a + b) + (c + d), v, 0.0)
 }
 
 /// `x^(-1/3)`: CUDA's `rcbrtf`. `±0` gives `±inf`, `±inf` gives `±0`, NaN stays NaN.
+///
+/// `y = 2^(-log2|x| / 3)` from MUFU.LG2 and MUFU.EX2 (a subnormal `|x|` scaled by 2^24 before
+/// the logarithm and the 24 taken off after it, so `y` comes out at its own scale, at most
+/// `2^50`), then one Newton step `y + (y/3) (1 - y^2 (|x| y))`, which leaves the estimate's
+/// error squared: about 0.7 ulp in all. Zeros and infinities are the `x` with `x + x == x`:
+/// their result is `x + x` with the exponent field flipped (`±0 <-> ±inf`); NaN stays NaN
+/// through the units.
 #[device]
 pub fn rcbrt(x: f32) -> f32 {
     let a = x.abs();
-    // Subnormals: scale by 2^24 (the result by 2^8).
     let sub = a < 1.17549435e-38;
-    let v = select(sub, a * 16777216.0, a);
-    // Unbiased exponent e = 3k + j, j in {0, 1, 2} (the offset keeps the division positive).
-    let e = (v.to_bits() >> 23) as i32 - 127;
-    let k = (e + 300) / 3 - 100;
-    let j = e - 3 * k;
-    let m = f32::from_bits((v.to_bits() & 0x007f_ffff) | (((j + 127) as u32) << 23));
-    let y = ex2_ftz(lg2_ftz(m) * -0.3333333432674408);
-    // y - y (y^3 m - 1) / 3, the residual to about 2^-45: y^2 = wh + wl, y^3 = zh + zl exactly
-    // up to the last product's rounding, and zh m - 1 by one fma (near 0, exact enough).
-    let wh = y * y;
-    let wl = y.mul_add(y, -wh);
-    let zh = wh * y;
-    let zl = wh.mul_add(y, -zh) + wl * y;
-    let res = zh.mul_add(m, -1.0) + zl * m;
-    let y = (y * -0.3333333432674408).mul_add(res, y);
-    // 2^(-k) (times 2^8 for subnormal x): -k in [-43, 50], a normal power of two.
-    let k = select_u32(sub, (k - 8) as u32, k as u32) as i32;
-    let r = y * f32::from_bits(((127 - k) as u32) << 23);
-    let r = select(a == 0.0, f32::INFINITY, r);
-    let r = select(a == f32::INFINITY, 0.0, r);
+    let l = lg2_ftz(select(sub, a * 16777216.0, a)) - select(sub, 24.0, 0.0);
+    let y = ex2_ftz(l * -0.3333333432674408);
+    let h = (y * y).mul_add(-(a * y), 1.0);
+    let r = h.mul_add(y * 0.3333333432674408, y);
     let r = f32::from_bits(r.to_bits() | (x.to_bits() & 0x8000_0000));
-    select(x.is_nan(), x, r)
+    let d = x + x;
+    select(d == x, f32::from_bits(d.to_bits() ^ 0x7f80_0000), r)
 }

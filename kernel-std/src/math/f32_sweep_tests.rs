@@ -382,3 +382,81 @@ fn inverse_error_functions_f32_within_cuda_bounds() {
         );
     }
 }
+
+#[test]
+fn rcbrt_f32_within_cuda_bound() {
+    let xs = inputs(
+        &[(-10.0, 10.0), (-1e4, 1e4), (0.5, 8.0), (0.0, 1e-38)],
+        1 << 18,
+    );
+    let w = worst(m::rcbrt, |x| 1.0 / unsafe { cbrt(x) }, &xs, |_| false);
+    check("rcbrt", 1, w);
+    assert_eq!(m::rcbrt(0.0), f32::INFINITY);
+    assert_eq!(m::rcbrt(-0.0), f32::NEG_INFINITY);
+    assert_eq!(m::rcbrt(f32::INFINITY).to_bits(), 0);
+    assert_eq!(m::rcbrt(f32::NEG_INFINITY).to_bits(), 0x8000_0000);
+    assert!(m::rcbrt(f32::NAN).is_nan());
+}
+
+/// The reciprocal norms on MUFU.RSQ alone (CUDA's 2 ulp), with the unit moved by an ulp either
+/// way, on pairs over many magnitudes (scaled arguments) and the special values.
+#[test]
+fn reciprocal_norms_f32_within_cuda_bound() {
+    let xs = inputs(&[(-10.0, 10.0), (-1e-3, 1e-3)], 1 << 15);
+    let scales = [1.0f32, 1e-20, 1e20, 1e-38, 3e38, 1e-44];
+    let mut worst = (0u64, 0.0f32, 0.0f32);
+    for k in [-1, 0, 1] {
+        SHIFT.with(|s| s.set([0, 0, k, 0]));
+        for (i, &x) in xs.iter().enumerate() {
+            let y = xs[(i * 7919) % xs.len()];
+            let sc = scales[i % scales.len()];
+            let (x, y) = (x * sc, y * sc);
+            let z = 0.5 * x;
+            let t = 0.25 * y;
+            let want = |s: f64| {
+                if s.is_nan() {
+                    f64::NAN
+                } else {
+                    1.0 / s.sqrt()
+                }
+            };
+            let (xd, yd, zd, td) = (x as f64, y as f64, z as f64, t as f64);
+            let inf = x.is_infinite() || y.is_infinite();
+            let r2 = if inf { 0.0 } else { want(xd * xd + yd * yd) };
+            let r3 = if inf {
+                0.0
+            } else {
+                want(xd * xd + yd * yd + zd * zd)
+            };
+            let r4 = if inf {
+                0.0
+            } else {
+                want(xd * xd + yd * yd + zd * zd + td * td)
+            };
+            for (got, r) in [
+                (m::rhypot(x, y), r2),
+                (m::rnorm3d(x, y, z), r3),
+                (m::rnorm4d(x, y, z, t), r4),
+            ] {
+                let d = dist(got, r as f32);
+                if d > worst.0 {
+                    worst = (d, x, y);
+                }
+            }
+        }
+    }
+    SHIFT.with(|s| s.set([0; 4]));
+    println!(
+        "reciprocal norms: max {} ulp at ({:e}, {:e})",
+        worst.0, worst.1, worst.2
+    );
+    assert!(worst.0 <= 2, "{worst:?}");
+    assert_eq!(m::rhypot(f32::INFINITY, f32::NAN), 0.0);
+    assert_eq!(m::rhypot(f32::NAN, f32::NEG_INFINITY), 0.0);
+    assert!(m::rhypot(f32::NAN, 1.0).is_nan());
+    assert_eq!(m::rhypot(0.0, -0.0), f32::INFINITY);
+    assert_eq!(m::rnorm3d(0.0, f32::NAN, f32::INFINITY), 0.0);
+    assert!(m::rnorm3d(0.0, f32::NAN, 1.0).is_nan());
+    assert_eq!(m::rnorm4d(0.0, 0.0, -0.0, 0.0), f32::INFINITY);
+    assert_eq!(m::rnorm4d(1.0, f32::NAN, 2.0, f32::NEG_INFINITY), 0.0);
+}

@@ -1,12 +1,13 @@
 //! f64 modified Bessel functions of the first kind, `cyl_bessel_i0` and `cyl_bessel_i1`.
 //!
-//! `|x| < 16`: the power series `I0 = S0(z)`, `I1 = (x/2) S1(z)` with `z = (x/2)^2`,
+//! `|x| < 12`: the power series `I0 = S0(z)`, `I1 = (x/2) S1(z)` with `z = (x/2)^2`,
 //! `S0 = sum z^k / k!^2`, `S1 = sum z^k / (k! (k+1)!)` (positive terms: no cancellation, degree
 //! 32). `z` is formed as an exact double-double `zh + zl` and the low part applied through the
-//! derivative (`S0' = S1`, `S1' = (S0 - S1) / z`), because near 16 the functions magnify `z`'s
-//! relative rounding about eightfold. Beyond: `e^x / sqrt(x) P(1/x)` with `P` a polynomial in
-//! `1/x` (least squares on Chebyshev nodes in mpmath, degree 12 on `[0, 1/16]`, relative error
-//! 2^-57), `e^x` split in two halves above 700 so that results up to `I0`'s overflow near 713.98
+//! derivative (`S0' = S1`, `S1' = (S0 - S1) / z`), because near the switch the functions magnify
+//! `z`'s relative rounding about sixfold. (The switch was at 16, where the series' error made
+//! `I1` reach CUDA's 6 ulp.) Beyond: `e^x / sqrt(x) P(1/x)` with `P` a polynomial in `1/x`
+//! (least squares on Chebyshev nodes in mpmath, degree 17 on `[0, 1/12]`, relative error
+//! 2^-57.8), `e^x` split in two halves above 700 so that results up to `I0`'s overflow near 713.98
 //! stay finite. `I0` is even, `I1` odd; both are infinite at `±inf`.
 
 #![allow(
@@ -57,22 +58,26 @@ fn series0(z: f64) -> f64 {
     p.mul_add(z, 1.0)
 }
 
-/// `sqrt(x) e^-x I0(x)` for `t = 1/x` in `[0, 0.0625]`: degree 12 (relative error 2^-57.5).
+/// `sqrt(x) e^-x I0(x)` for `t = 1/x` in `[0, 1/12]`: degree 17 (relative error 2^-57.9).
 #[device]
 fn large0(t: f64) -> f64 {
-    let p = 478235.8960220491f64;
-    let p = p.mul_add(t, -138593.02220387422);
-    let p = p.mul_add(t, 19083.255057695536);
-    let p = p.mul_add(t, -1445.7934539809849);
-    let p = p.mul_add(t, 85.1932697966454);
-    let p = p.mul_add(t, -0.12107725766232386);
-    let p = p.mul_add(t, 0.7467659216732935);
-    let p = p.mul_add(t, 0.22753702439609208);
-    let p = p.mul_add(t, 0.09061110999573102);
-    let p = p.mul_add(t, 0.04474216897605172);
-    let p = p.mul_add(t, 0.029219405433616445);
-    let p = p.mul_add(t, 0.028050629090578674);
-    let p = p.mul_add(t, 0.04986778505017911);
+    let p = 164348444211.71198f64;
+    let p = p.mul_add(t, -108520870910.19533);
+    let p = p.mul_add(t, 32208091168.752403);
+    let p = p.mul_add(t, -5706284968.012594);
+    let p = p.mul_add(t, 675560999.1925102);
+    let p = p.mul_add(t, -56601042.56048745);
+    let p = p.mul_add(t, 3464143.223140837);
+    let p = p.mul_add(t, -157331.24294312845);
+    let p = p.mul_add(t, 5347.6795837398995);
+    let p = p.mul_add(t, -132.3133703717709);
+    let p = p.mul_add(t, 3.190373011022163);
+    let p = p.mul_add(t, 0.19497979118420464);
+    let p = p.mul_add(t, 0.09091347904468278);
+    let p = p.mul_add(t, 0.0447403108699593);
+    let p = p.mul_add(t, 0.029219412385815536);
+    let p = p.mul_add(t, 0.0280506290768514);
+    let p = p.mul_add(t, 0.04986778505018984);
     0.3989422804014327 + t.mul_add(p, -2.49232720227773e-17)
 }
 
@@ -114,26 +119,30 @@ fn series1(z: f64) -> f64 {
     p.mul_add(z, 1.0)
 }
 
-/// `sqrt(x) e^-x I1(x)` for `t = 1/x` in `[0, 0.0625]`: degree 12 (relative error 2^-57.0).
+/// `sqrt(x) e^-x I1(x)` for `t = 1/x` in `[0, 1/12]`: degree 17 (relative error 2^-57.8).
 #[device]
 fn large1(t: f64) -> f64 {
-    let p = -505324.3623292184f64;
-    let p = p.mul_add(t, 146298.41814804872);
-    let p = p.mul_add(t, -20157.03987060629);
-    let p = p.mul_add(t, 1524.4105821896933);
-    let p = p.mul_add(t, -90.5624231678491);
-    let p = p.mul_add(t, -0.05926888273342138);
-    let p = p.mul_add(t, -0.8560395420693766);
-    let p = p.mul_add(t, -0.2690150575708015);
-    let p = p.mul_add(t, -0.11074556497815416);
-    let p = p.mul_add(t, -0.05752565623133342);
-    let p = p.mul_add(t, -0.04090716756214757);
-    let p = p.mul_add(t, -0.04675104848438751);
-    let p = p.mul_add(t, -0.14960335515053727);
+    let p = -171609175650.0724f64;
+    let p = p.mul_add(t, 113521964574.05305);
+    let p = p.mul_add(t, -33751396940.574497);
+    let p = p.mul_add(t, 5989743809.744142);
+    let p = p.mul_add(t, -710260500.2921178);
+    let p = p.mul_add(t, 59599815.296872795);
+    let p = p.mul_add(t, -3653031.387312556);
+    let p = p.mul_add(t, 166136.98262513676);
+    let p = p.mul_add(t, -5654.9486570535255);
+    let p = p.mul_add(t, 139.8870622914849);
+    let p = p.mul_add(t, -3.445859399180421);
+    let p = p.mul_add(t, -0.2344756985026327);
+    let p = p.mul_add(t, -0.11106661295142206);
+    let p = p.mul_add(t, -0.05752368200027645);
+    let p = p.mul_add(t, -0.040907174952540884);
+    let p = p.mul_add(t, -0.046751048469790335);
+    let p = p.mul_add(t, -0.1496033551505487);
     0.3989422804014327 + t.mul_add(p, -2.49232720227773e-17)
 }
 
-/// `e^a p / sqrt(a)` for `a >= 16`, finite up to the overflow of the result.
+/// `e^a p / sqrt(a)` for `a >= 12`, finite up to the overflow of the result.
 #[device]
 fn scaled(a: f64, p: f64) -> f64 {
     let r = p / a.sqrt();
@@ -161,7 +170,7 @@ fn series(a: f64) -> (f64, f64) {
 #[device]
 pub fn cyl_bessel_i0(x: f64) -> f64 {
     let a = x.abs();
-    if a < 16.0 {
+    if a < 12.0 {
         return series(a).0;
     }
     if !(a < f64::INFINITY) {
@@ -174,7 +183,7 @@ pub fn cyl_bessel_i0(x: f64) -> f64 {
 #[device]
 pub fn cyl_bessel_i1(x: f64) -> f64 {
     let a = x.abs();
-    if a < 16.0 {
+    if a < 12.0 {
         return (0.5 * x) * series(a).1;
     }
     if !(a < f64::INFINITY) {

@@ -19,14 +19,20 @@
 //! function (`rsqrt(x)`) and float `%` all reach one there.
 
 pub mod approx;
+#[cfg(test)]
+mod bessel_jy_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_bessel_i;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f32_bessel_jy;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 pub(crate) mod f32_cr;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_erfcx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_erfinv;
+#[cfg(test)]
+mod f32_exact_tests;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f32_exp_log;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -49,6 +55,8 @@ mod f32_toint;
 mod f32_trig;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_bessel_i;
+#[allow(dead_code)] // the host twins only serve rustc's type check
+mod f64_bessel_jy;
 #[allow(dead_code)] // the host twins only serve rustc's type check
 mod f64_erfcx;
 #[allow(dead_code)] // the host twins only serve rustc's type check
@@ -79,6 +87,7 @@ mod f64_trig;
 /// Every f32 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f32_all {
     pub use super::f32_bessel_i::*;
+    pub use super::f32_bessel_jy::*;
     pub use super::f32_erfcx::*;
     pub use super::f32_erfinv::*;
     pub use super::f32_exp_log::*;
@@ -95,6 +104,7 @@ pub(crate) mod f32_all {
 /// Every f64 device function under one path, for the specs of `intrinsics::math`.
 pub(crate) mod f64_all {
     pub use super::f64_bessel_i::*;
+    pub use super::f64_bessel_jy::*;
     pub use super::f64_erfcx::*;
     pub use super::f64_erfinv::*;
     pub use super::f64_exp_log::*;

@@ -104,6 +104,12 @@ un_kernels! {
     k_erfinv, |v| erfinv(v);
     k_erfcinv, |v| erfcinv(v);
     k_normcdfinv, |v| normcdfinv(v);
+    k_j0, |v| j0(v);
+    k_j1, |v| j1(v);
+    k_y0, |v| y0(v);
+    k_y1, |v| y1(v);
+    k_jn, |v| jn(5, v);
+    k_yn, |v| yn(5, v);
 }
 bin_kernels! {
     k_atan2, |v, w| v.atan2(w);
@@ -275,6 +281,12 @@ fn functions() -> Vec<Fun> {
         un!("erfinv", "m_erfinv", k_erfinv, -0.99, 0.99),
         un!("erfcinv", "m_erfcinv", k_erfcinv, 0.01, 1.99),
         un!("normcdfinv", "m_normcdfinv", k_normcdfinv, 0.01, 0.99),
+        un!("j0", "m_j0", k_j0, -20.0, 20.0),
+        un!("j1", "m_j1", k_j1, -20.0, 20.0),
+        un!("y0", "m_y0", k_y0, 0.1, 20.0),
+        un!("y1", "m_y1", k_y1, 0.1, 20.0),
+        un!("jn(5, x)", "m_jn", k_jn, -20.0, 20.0),
+        un!("yn(5, x)", "m_yn", k_yn, 0.5, 20.0),
     ]
 }
 
@@ -859,6 +871,12 @@ mod tests {
             k_erfinv::ast(),
             k_erfcinv::ast(),
             k_normcdfinv::ast(),
+            k_j0::ast(),
+            k_j1::ast(),
+            k_y0::ast(),
+            k_y1::ast(),
+            k_jn::ast(),
+            k_yn::ast(),
             nbody::ast(),
             softmax_rows::ast(),
             layernorm_rows::ast(),
