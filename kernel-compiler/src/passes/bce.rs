@@ -174,9 +174,11 @@ impl State {
         self.defs[at] = Some(def);
     }
 
-    /// Adds `facts[from..]` to `in_facts` (after pushing facts directly), and raises the range
-    /// of a variable a new fact bounds from below: `a < b` makes `b` at least `a`'s smallest
-    /// value plus one (`t >= offset` then keeps `t - offset` from wrapping).
+    /// Adds `facts[from..]` to `in_facts` (after pushing facts directly), and narrows the range
+    /// of a variable each new fact bounds: `a < b` makes `a` at most `b`'s largest value less
+    /// one (a `while k < 400` loop's counter is then below 400 in the body, so `k / 20` is
+    /// below 20). Facts come from unsigned compares and checks, so `a` is unsigned and a
+    /// missing range starts at 0.
     fn count_facts(&mut self, from: usize) {
         for n in from..self.facts.len() {
             let (a, b) = self.facts[n];
@@ -202,6 +204,23 @@ impl State {
                     if lo.max(old_lo) <= hi {
                         self.ranges[i] = Some((lo.max(old_lo), hi));
                     }
+                }
+            }
+            let Operand::Var(x) = a else { continue };
+            let b_max = match b {
+                Operand::Const(c) => ranges::of_const(c).map(|r| r.1),
+                Operand::Var(y) => self
+                    .ranges
+                    .get(y.0 as usize)
+                    .copied()
+                    .flatten()
+                    .map(|r| r.1),
+            };
+            if let Some(hi) = b_max.and_then(|m| m.checked_sub(1)) {
+                let i = self.room(x);
+                let (lo, old_hi) = self.ranges[i].unwrap_or((0, hi));
+                if lo <= hi.min(old_hi) {
+                    self.ranges[i] = Some((lo, hi.min(old_hi)));
                 }
             }
         }
@@ -841,5 +860,41 @@ mod tests {
             }
             ",
         );
+    }
+
+    /// A `while k < 400` loop's counter is below 400 after the test: `k / 20` is below 20 and
+    /// its check goes, while `k % 7 + k` keeps its check against 405.
+    #[test]
+    fn a_loop_test_bounds_its_counter() {
+        let mut k = kernel();
+        let p = param(&mut k, "p", Ty::U64);
+        let (kv, go, q, r) = (
+            k.new_var(Ty::U64),
+            k.new_var(Ty::Bool),
+            k.new_var(Ty::U64),
+            k.new_var(Ty::U64),
+        );
+        let id = k.new_loop();
+        let body = vec![
+            bin(go, BinOp::Lt, kv, u64c(400)),
+            if_(go, vec![], vec![Inst::Break(id)]),
+            bin(q, BinOp::Div, kv, u64c(20)),
+            check(q, u64c(20)),
+            bin(r, BinOp::Add, kv, u64c(6)),
+            check(r, u64c(405)),
+            store(p, q),
+            bin(kv, BinOp::Add, kv, u64c(256)),
+        ];
+        k.body.0 = vec![
+            mov(kv, u64c(3)),
+            Inst::Loop {
+                id,
+                body: Block(body),
+            },
+        ];
+        assert!(bce(&mut k, &on()));
+        let got = text(&k);
+        assert!(!got.contains("bounds_check.u64 v3"), "{got}");
+        assert!(got.contains("bounds_check.u64 v4, 405u64"), "{got}");
     }
 }

@@ -252,7 +252,8 @@ impl Shape {
         let mut written = FxHashSet::default();
         for inst in body {
             let mut visit = |i: &Inst| {
-                size += 1;
+                // Markers are no code: a body's size must not depend on them.
+                size += !matches!(i, Inst::Loc(_)) as usize;
                 fits &= match i {
                     Inst::Break(_) | Inst::Continue(_) | Inst::Return => false,
                     Inst::For { .. } | Inst::Loop { .. } => false,
@@ -630,6 +631,25 @@ mod tests {
             "the original loop follows"
         );
         same_on(&k, &opt, vars);
+    }
+
+    /// Source markers are no code: a body under the size limit unrolls however many markers it
+    /// carries (the simulator's IR keeps them, the GPU's has none, and both must get the same).
+    #[test]
+    fn markers_do_not_count_toward_the_size_limit() {
+        let (k, _) = grid_stride(|_, _, _| {
+            (0..2 * MAX_BODY as u32)
+                .map(|line| {
+                    Inst::Loc(kernel_ir::ir::SourceLoc {
+                        file: "k.rs",
+                        line,
+                        col: 1,
+                    })
+                })
+                .collect()
+        });
+        let mut opt = k.clone();
+        assert!(stride_unroll(&mut opt), "{}", text(&opt));
     }
 
     #[test]
