@@ -109,14 +109,21 @@ fn surviving_markers_name_the_kernels_lines() {
 /// byte for byte, for every example kernel on both architectures we validate, checks on and off.
 #[test]
 fn compiling_without_markers_gives_the_same_ptx() {
-    for e in ferrocuda_examples::registry::KERNELS {
+    use ferrocuda::kernel_compiler::specialize::Specialization;
+    use ferrocuda_examples::registry::{CORPUS_KERNELS, KERNELS};
+    // The corpus's kernels as their launches compile them: specialized on the block shape.
+    for e in KERNELS.iter().chain(CORPUS_KERNELS) {
         let (def, generics) = ((e.def)(), (e.generics)());
+        let specialization = e
+            .launch_block
+            .map_or(Specialization::GENERAL, |b| Specialization::for_launch(def, b));
         for sm in [80, 90] {
             for bounds_checks in [true, false] {
                 let opts = |source_markers| CompileOptions {
                     sm,
                     bounds_checks,
                     source_markers,
+                    specialization,
                     ..CompileOptions::default()
                 };
                 let with = compile(def, &generics, &opts(true)).unwrap();
