@@ -114,9 +114,9 @@ fn compiling_without_markers_gives_the_same_ptx() {
     // The corpus's kernels as their launches compile them: specialized on the block shape.
     for e in KERNELS.iter().chain(CORPUS_KERNELS) {
         let (def, generics) = ((e.def)(), (e.generics)());
-        let specialization = e
-            .launch_block
-            .map_or(Specialization::GENERAL, |b| Specialization::for_launch(def, b));
+        let specialization = e.launch_block.map_or(Specialization::GENERAL, |b| {
+            Specialization::for_launch(def, b)
+        });
         for sm in [80, 90] {
             for bounds_checks in [true, false] {
                 let opts = |source_markers| CompileOptions {

@@ -18,7 +18,7 @@ use super::util::{can_panic, pure_def};
 use super::varset::VarSet;
 use kernel_ir::ir::{Block, Inst, Kernel, LoopId, Operand, SourceLoc, Space, Var};
 use kernel_ir::props::Props;
-use kernel_ir::visit::{for_each_def, for_each_use, is_compound, walk};
+use kernel_ir::visit::{for_each_def, for_each_use, is_compound, walk, walk_inst};
 
 /// Returns whether anything was hoisted.
 pub fn speculate(k: &mut Kernel) -> bool {
@@ -315,6 +315,13 @@ fn block(k: &mut Kernel, b: &mut Block, live_out: &VarSet, cx: &Cx) -> bool {
         if let Inst::If { cond, then, els } = &mut *inst {
             if els.0.is_empty() && !then.0.iter().any(has_jump) && !can_panic(then) {
                 let cond = *cond;
+                // A straight-line `if` that keeps its branch keeps its arithmetic too: hoisted,
+                // the addresses of a long body (a 17-tap filter's) are all live across the
+                // branch, and ptxas, which does not sink them back, spends registers (occupancy)
+                // on them. (A body holding a loop still gives up its loop-invariant set-up.)
+                if keeps_branch(then) && !then.0.iter().any(has_loop) {
+                    continue;
+                }
                 let hoisted = hoist(then, cond, live_after);
                 let mut seq = Vec::new();
                 if !hoisted.is_empty() {
@@ -369,6 +376,21 @@ const MAX_REFLATTENED: usize = 64;
 /// issues; a long body (a filter's 25 taps under `if x < w && y < h`) runs faster behind one
 /// branch, which ptxas schedules across as well once the body is straight-line code.
 const MAX_DISSOLVED_ACCESSES: usize = 8;
+
+/// Whether [`dissolve`] would leave `then` behind its branch whatever it holds besides pure
+/// code (more accesses than [`MAX_DISSOLVED_ACCESSES`], or a flattening that would compound).
+fn keeps_branch(then: &Block) -> bool {
+    accesses(then) > MAX_DISSOLVED_ACCESSES || !flattening_stays_linear(then)
+}
+
+/// Whether `inst` is or holds a loop.
+fn has_loop(inst: &Inst) -> bool {
+    let mut found = false;
+    walk_inst(inst, &mut |i| {
+        found |= matches!(i, Inst::For { .. } | Inst::Loop { .. })
+    });
+    found
+}
 
 /// The loads and stores in `b`, nested ones included.
 fn accesses(b: &Block) -> usize {
