@@ -240,6 +240,8 @@ pub(crate) trait DeviceOps: Send + Sync + 'static {
 
     /// An empty graph.
     fn new_graph(&self) -> Result<Box<dyn GraphOps>>;
+    /// Returns to the system the graph memory that no exec holds (`cuDeviceGraphMemTrim`).
+    fn graph_mem_trim(&self) -> Result<()>;
 }
 
 /// One node's work, as the safe layer hands it to a backend's graph (already validated).
@@ -266,6 +268,16 @@ pub(crate) enum NodeOp<'n> {
     EventWait(&'n dyn EventOps),
     /// Copied into the graph (later changes to the child do not reach it).
     Child(&'n dyn GraphOps),
+    /// Graph memory: an allocation of `bytes` (nonzero) that the graph owns, live from this
+    /// node to its free node on every run; `addr` gets its address, fixed for the graph's life.
+    MemAlloc {
+        bytes: usize,
+        addr: &'n mut u64,
+    },
+    /// Frees the allocation of the graph's alloc node at `addr`.
+    MemFree {
+        addr: u64,
+    },
 }
 
 /// A backend's graph. Nodes are numbered in the order they were added; dependencies name earlier

@@ -117,3 +117,27 @@ fn driver_dot_dump_names_kernel_nodes() {
     let dot = g.to_dot().unwrap();
     assert!(dot.contains("digraph") && dot.contains("empty"), "{dot}");
 }
+
+#[test]
+#[ignore]
+fn memory_nodes_run() {
+    if let Some(d) = gpu() {
+        b::memory::memory_nodes_run(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn uninit_memory_nodes_run() {
+    if let Some(d) = gpu() {
+        b::memory::uninit_memory_nodes_run(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn memory_node_misuse_is_refused() {
+    if let Some(d) = gpu() {
+        b::memory::memory_node_misuse_is_refused(&d);
+    }
+}

@@ -66,6 +66,21 @@ fn graph_launches_are_ordered_with_other_work() {
 }
 
 #[test]
+fn memory_nodes_run() {
+    b::memory::memory_nodes_run(&dev());
+}
+
+#[test]
+fn uninit_memory_nodes_run() {
+    b::memory::uninit_memory_nodes_run(&dev());
+}
+
+#[test]
+fn memory_node_misuse_is_refused() {
+    b::memory::memory_node_misuse_is_refused(&dev());
+}
+
+#[test]
 fn thousand_node_graph_replays() {
     b::thousand_node_graph_replays(&dev());
 }

@@ -406,6 +406,11 @@ impl DeviceOps for CudaDevice {
         Ok(Box::new(super::graph::CudaGraph::create(&self.0)?))
     }
 
+    fn graph_mem_trim(&self) -> Result<()> {
+        self.0.ctx.bind()?;
+        result::device_graph_mem_trim(self.0.cu)
+    }
+
     fn load(&self, compiled: &Arc<Compiled>) -> Result<Arc<dyn LoadedKernel>> {
         let module = load_compiled(&self.0, compiled)?;
         // The PTX entry is the kernel name made a valid PTX identifier.

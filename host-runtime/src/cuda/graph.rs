@@ -268,6 +268,13 @@ impl GraphOps for CudaGraph {
                     }
                     result::graph_add_child_node(g, &d, c.graph.raw)?
                 }
+                NodeOp::MemAlloc { bytes, addr } => {
+                    let ordinal = result::to_c_int(self.graph.core.ordinal, "device ordinal")?;
+                    let (n, dptr) = result::graph_add_mem_alloc_node(g, &d, ordinal, bytes)?;
+                    *addr = dptr;
+                    n
+                }
+                NodeOp::MemFree { addr } => result::graph_add_mem_free_node(g, &d, addr)?,
             }
         };
         self.nodes.push(node);

@@ -902,6 +902,71 @@ pub(crate) unsafe fn graph_add_empty_node(g: CUgraph, deps: &[CUgraphNode]) -> R
     Ok(n)
 }
 
+/// `cuGraphAddMemAllocNode`: a node allocating `bytes` of device memory on device `ordinal`
+/// (no peer access); returns the node and the allocation's address, fixed for the graph's life.
+///
+/// # Safety
+/// `g` and `deps` live.
+pub(crate) unsafe fn graph_add_mem_alloc_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    ordinal: i32,
+    bytes: usize,
+) -> Result<(CUgraphNode, CUdeviceptr)> {
+    // SAFETY: all-zero is a valid (default) value of the pool properties.
+    let mut pool: sys::CUmemPoolProps = unsafe { std::mem::zeroed() };
+    pool.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+    pool.handleTypes = sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE;
+    pool.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    pool.location.id = ordinal;
+    let mut p = sys::CUDA_MEM_ALLOC_NODE_PARAMS {
+        poolProps: pool,
+        accessDescs: std::ptr::null(),
+        accessDescCount: 0,
+        bytesize: bytes,
+        dptr: 0,
+    };
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddMemAllocNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            &mut p
+        ))?
+    };
+    Ok((n, p.dptr))
+}
+
+/// `cuGraphAddMemFreeNode`.
+///
+/// # Safety
+/// `g` and `deps` live; `dptr` the address of an alloc node of `g`.
+pub(crate) unsafe fn graph_add_mem_free_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    dptr: CUdeviceptr,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddMemFreeNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            dptr
+        ))?
+    };
+    Ok(n)
+}
+
+/// `cuDeviceGraphMemTrim`: returns the memory graphs freed and no exec holds to the system.
+pub(crate) fn device_graph_mem_trim(dev: sys::CUdevice) -> Result<()> {
+    // SAFETY: a device handle.
+    unsafe { cu!(cuDeviceGraphMemTrim(dev)) }
+}
+
 /// `cuGraphAddMemcpyNode`.
 ///
 /// # Safety

@@ -47,6 +47,35 @@ pub enum GraphError {
     /// A child graph of another device.
     #[error("the child graph belongs to another device")]
     ChildOfOtherDevice,
+    /// A node uses graph memory without depending on its alloc node (directly or not).
+    #[error("node {node} uses the memory of alloc node {alloc} without depending on it")]
+    UseBeforeAlloc {
+        /// The node being added (or updated).
+        node: usize,
+        /// The alloc node.
+        alloc: usize,
+    },
+    /// A free node does not depend on a node that uses the allocation it frees.
+    #[error("free node {free} does not depend on node {node}, which uses the allocation")]
+    FreeBeforeUse {
+        /// The node using the allocation.
+        node: usize,
+        /// The free node being added.
+        free: usize,
+    },
+    /// Graph memory of another graph.
+    #[error("graph memory of another graph")]
+    AllocOfAnotherGraph,
+    /// A graph allocation has no free node: a run would leave it allocated, and the graph could
+    /// not be launched again.
+    #[error("the allocation of alloc node {alloc} is never freed in the graph")]
+    AllocNotFreed {
+        /// The alloc node.
+        alloc: usize,
+    },
+    /// Graphs with memory nodes cannot be child graphs (a driver rule).
+    #[error("a graph with memory nodes cannot be a child graph")]
+    MemoryNodesInChild,
     /// The executable graph refused the update; it is unchanged.
     #[error("the exec update was refused: {0}")]
     UpdateRefused(UpdateFailure),

@@ -17,6 +17,8 @@ pub struct GraphExec<'a> {
     pub(crate) kinds: Vec<NodeKind>,
     pub(crate) uses: NodeUses,
     pub(crate) keep: Keep,
+    /// The graph memory of its graph: what per-node updates may use only where the node did.
+    pub(crate) allocs: Vec<super::memory::AllocInfo>,
     pub(crate) _borrow: PhantomData<&'a ()>,
 }
 
@@ -38,6 +40,7 @@ impl<'a> GraphExec<'a> {
             kinds: g.kinds.clone(),
             uses: g.uses.clone(),
             keep: g.keep.clone(),
+            allocs: g.allocs.clone(),
             _borrow: PhantomData,
         }
     }
@@ -66,6 +69,11 @@ impl<'a> GraphExec<'a> {
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         if graph.device != self.device {
             return Err(Error::WrongDevice);
+        }
+        // The driver keeps an exec's allocations: nodes of another graph would use addresses
+        // this exec never maps.
+        if graph.has_memory_nodes() || !self.allocs.is_empty() {
+            return Err(GraphError::UpdateRefused(super::UpdateFailure::NotSupported).into());
         }
         if let Some(why) = self.ops.update(&*graph.ops)? {
             return Err(GraphError::UpdateRefused(why).into());

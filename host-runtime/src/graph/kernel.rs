@@ -120,6 +120,23 @@ pub fn set_kernel_node_params(
         }
         _ => return Err(GraphError::NotThisKernel { node: node.index }.into()),
     }
+    // Graph memory only where the node used that allocation already (then it is ordered
+    // between the allocation's alloc and free nodes).
+    for a in &exec.allocs {
+        let used = |l: &[crate::uses::RecordedUse]| l.iter().any(|u| u.uses.same(&a.uses));
+        let before = exec
+            .uses
+            .per_node
+            .iter()
+            .any(|(n, l)| *n == Some(node.index) && used(l));
+        if used(&uses) && !before {
+            return Err(GraphError::UseBeforeAlloc {
+                node: node.index,
+                alloc: a.node,
+            }
+            .into());
+        }
+    }
     let slot = exec.keep.homes[0].ops().panic_slot();
     // SAFETY: as for `add_kernel_node`; the memory is borrowed for the exec's lifetime.
     unsafe { exec.ops.set_kernel_params(node.index, &cfg, args, slot)? };

@@ -3,7 +3,7 @@
 //!
 //! A [`Graph`] is built explicitly (kernel nodes through the typed `kernel::node(&mut graph, cfg,
 //! deps, args..)` every `#[kernel]` generates, memcpy, memset, host, event and child-graph nodes,
-//! each after the nodes it names) or captured from a stream ([`crate::Stream::capture`]).
+//! each after the nodes it names; graph memory through alloc and free nodes, see `memory`) or captured from a stream ([`crate::Stream::capture`]).
 //! [`Graph::instantiate`] makes a [`GraphExec`], launched on any stream of the device, updated as a
 //! whole from a graph of the same shape or per kernel node (`kernel::set_node_params`).
 //!
@@ -46,6 +46,7 @@ mod capture;
 mod error;
 mod exec;
 mod kernel;
+mod memory;
 pub(crate) mod uses;
 
 pub use crate::options::CaptureMode;
@@ -53,6 +54,7 @@ pub use args::{GraphArg, GraphArgMut, GraphDst, GraphMut, GraphSrc};
 pub use error::{GraphError, UpdateFailure};
 pub use exec::GraphExec;
 pub use kernel::{add_kernel_node, exec_node_stream, graph_node_stream, set_kernel_node_params};
+pub use memory::{graph_mem_trim, GraphAlloc};
 use uses::NodeUses;
 
 /// A node of a [`Graph`]: its number and the graph it belongs to. Only a node of the same graph
@@ -86,6 +88,9 @@ pub(crate) enum NodeKind {
     EventRecord,
     EventWait,
     Child,
+    /// Graph memory's alloc and free nodes.
+    MemAlloc,
+    MemFree,
     /// A node a capture made.
     Captured,
 }
@@ -188,6 +193,8 @@ pub struct Graph<'a> {
     pub(crate) deps: Vec<Vec<usize>>,
     pub(crate) uses: NodeUses,
     pub(crate) keep: Keep,
+    /// The graph's memory nodes (see `memory`).
+    pub(crate) allocs: Vec<memory::AllocInfo>,
     pub(crate) _borrow: PhantomData<&'a ()>,
 }
 
@@ -228,6 +235,7 @@ impl<'a> Graph<'a> {
             kinds,
             deps,
             uses: NodeUses::default(),
+            allocs: Vec::new(),
             _borrow: PhantomData,
         })
     }
@@ -268,6 +276,7 @@ impl<'a> Graph<'a> {
         uses: Vec<RecordedUse>,
     ) -> Result<GraphNode> {
         let deps = self.check_deps(deps)?;
+        self.check_alloc_uses(&deps, &uses)?;
         self.check_ordered(&deps, &uses)?;
         // SAFETY: the caller's contract.
         let index = unsafe { self.ops.add(op, &deps)? };
@@ -539,6 +548,9 @@ impl<'a> Graph<'a> {
         if child.device != self.device {
             return Err(GraphError::ChildOfOtherDevice.into());
         }
+        if child.has_memory_nodes() {
+            return Err(GraphError::MemoryNodesInChild.into());
+        }
         let uses: Vec<RecordedUse> = child
             .uses
             .per_node
@@ -578,11 +590,15 @@ impl<'a> Graph<'a> {
 
     /// An executable graph, launchable on any stream of the device.
     pub fn instantiate(&self) -> Result<GraphExec<'a>> {
+        self.check_allocs_freed()?;
         let ops = self.ops.instantiate()?;
         Ok(GraphExec::new(self, ops))
     }
 
     fn check_buffer<T: DeviceType>(&self, b: &DeviceBuffer<T>) -> Result<()> {
+        if b.graph_home() != 0 && b.graph_home() != self.home.id() {
+            return Err(GraphError::AllocOfAnotherGraph.into());
+        }
         crate::memory::check_use(b.device(), b.generation(), &self.home)
     }
 }

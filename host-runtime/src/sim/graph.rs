@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::kernel::SimKernel;
-use super::nodes::{Order, SimNode, SimOp};
+use super::nodes::{GraphMem, Order, SimNode, SimOp};
 use super::Shared;
 use crate::backend::{EventOps, ExecOps, GraphOps, NodeOp, StreamOps};
 use crate::graph::UpdateFailure;
@@ -70,6 +70,24 @@ impl GraphOps for SimGraph {
                     .downcast_ref::<SimGraph>()
                     .ok_or(Error::Unsupported("a child graph of another backend"))?;
                 SimOp::Child(Arc::new(Order::new(g.nodes.clone())))
+            }
+            NodeOp::MemAlloc { bytes, addr } => {
+                let mem = GraphMem {
+                    device: self.device.clone(),
+                    addr: self.device.alloc(bytes),
+                    bytes,
+                };
+                *addr = mem.addr;
+                SimOp::MemAlloc(Arc::new(mem))
+            }
+            NodeOp::MemFree { addr } => {
+                let mem = self.nodes.iter().find_map(|n| match &n.op {
+                    SimOp::MemAlloc(m) if m.addr == addr => Some(m.clone()),
+                    _ => None,
+                });
+                SimOp::MemFree(mem.ok_or_else(|| {
+                    Error::InvalidValue(format!("{addr:#x} is no allocation of this graph"))
+                })?)
             }
         };
         self.nodes.push(SimNode {

@@ -44,6 +44,25 @@ pub(crate) enum SimOp {
     EventRecord(*const dyn EventOps),
     EventWait,
     Child(Arc<Order>),
+    /// Graph memory's alloc node and its free node (the same allocation).
+    MemAlloc(Arc<GraphMem>),
+    MemFree(Arc<GraphMem>),
+}
+
+/// An allocation of graph memory. The simulator maps it when the alloc node is added and unmaps
+/// it when the last graph or exec holding it goes: its address stays the graph's, as on a GPU,
+/// and the safe layer's checks (every use after the alloc node and before the free node) keep
+/// nodes from using it outside its life within a run.
+pub(crate) struct GraphMem {
+    pub(crate) device: Arc<Shared>,
+    pub(crate) addr: u64,
+    pub(crate) bytes: usize,
+}
+
+impl Drop for GraphMem {
+    fn drop(&mut self) {
+        self.device.free(self.addr);
+    }
 }
 
 impl SimOp {
@@ -72,6 +91,8 @@ impl SimOp {
             SimOp::EventRecord(_) => "event record".into(),
             SimOp::EventWait => "event wait".into(),
             SimOp::Child(o) => format!("child graph ({} nodes)", o.nodes.len()),
+            SimOp::MemAlloc(m) => format!("mem alloc {} B at {:#x}", m.bytes, m.addr),
+            SimOp::MemFree(m) => format!("mem free {:#x}", m.addr),
         }
     }
 
@@ -89,6 +110,9 @@ impl SimOp {
                 .then_some(UpdateFailure::ParametersChanged),
             (Fill { elem: a, .. }, Fill { elem: b, .. }) => {
                 (a != b).then_some(UpdateFailure::ParametersChanged)
+            }
+            (MemAlloc(a), MemAlloc(b)) | (MemFree(a), MemFree(b)) => {
+                (a.bytes != b.bytes).then_some(UpdateFailure::ParametersChanged)
             }
             (Child(a), Child(b)) => {
                 (a.nodes.len() != b.nodes.len()).then_some(UpdateFailure::TopologyChanged)
@@ -161,7 +185,7 @@ fn topological(nodes: &[SimNode]) -> Vec<usize> {
 
 fn run_node(device: &Shared, stream: &dyn StreamOps, op: &SimOp) -> Result<()> {
     match op {
-        SimOp::Empty | SimOp::EventWait => Ok(()),
+        SimOp::Empty | SimOp::EventWait | SimOp::MemAlloc(_) | SimOp::MemFree(_) => Ok(()),
         SimOp::Kernel {
             kernel,
             cfg,
