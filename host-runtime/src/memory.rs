@@ -305,6 +305,12 @@ impl<T: DeviceType> DeviceBuffer<T> {
 
     /// Stream-ordered allocation from the device's default memory pool (`cuMemAllocAsync`),
     /// zeroed on `stream`, and freed in stream order when dropped.
+    ///
+    /// Inside a capture ([`Stream::capture`]) the allocation is not captured as a graph memory
+    /// node (the buffer may outlive the closure, and a graph whose allocation is freed outside
+    /// it could not be launched twice): the buffer gets ordinary memory, made before the capture
+    /// goes on, that the graph keeps alive while it or an exec uses it; the zeroing is captured
+    /// (each run starts from zero). A graph's own temporaries are [`crate::graph::Graph::mem_alloc`].
     pub fn alloc_async(stream: &Stream, len: usize) -> Result<Self> {
         let bytes = byte_len::<T>(len)?;
         let addr = stream.device().ops().alloc_on_stream(stream.ops(), bytes)?;

@@ -141,3 +141,11 @@ fn memory_node_misuse_is_refused() {
         b::memory::memory_node_misuse_is_refused(&d);
     }
 }
+
+#[test]
+#[ignore]
+fn stream_ordered_alloc_in_capture() {
+    if let Some(d) = gpu() {
+        b::memory::stream_ordered_alloc_in_capture(&d);
+    }
+}

@@ -81,6 +81,11 @@ fn memory_node_misuse_is_refused() {
 }
 
 #[test]
+fn stream_ordered_alloc_in_capture() {
+    b::memory::stream_ordered_alloc_in_capture(&dev());
+}
+
+#[test]
 fn thousand_node_graph_replays() {
     b::thousand_node_graph_replays(&dev());
 }

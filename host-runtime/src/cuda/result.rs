@@ -1205,6 +1205,17 @@ pub(crate) unsafe fn stream_begin_capture(
     unsafe { cu!(cuStreamBeginCapture_v2(s, mode)) }
 }
 
+/// `cuStreamIsCapturing`: whether work queued on `s` now is captured (also for a stream that
+/// joined another's capture through an event).
+///
+/// # Safety
+/// `s` live.
+pub(crate) unsafe fn stream_is_capturing(s: CUstream) -> Result<bool> {
+    let mut st = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    unsafe { cu!(cuStreamIsCapturing(s, &mut st))? };
+    Ok(st != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+}
+
 /// `cuStreamEndCapture`: the graph, or the error that invalidated the capture.
 ///
 /// # Safety

@@ -76,6 +76,10 @@ pub enum GraphError {
     /// Graphs with memory nodes cannot be child graphs (a driver rule).
     #[error("a graph with memory nodes cannot be a child graph")]
     MemoryNodesInChild,
+    /// `MemPool::alloc` on a capturing stream: captured, the allocation would be graph memory
+    /// the graph never frees. Allocate before the capture, or use `Graph::mem_alloc`.
+    #[error("a memory pool allocation inside a stream capture")]
+    PoolAllocInCapture,
     /// The executable graph refused the update; it is unchanged.
     #[error("the exec update was refused: {0}")]
     UpdateRefused(UpdateFailure),

@@ -2,7 +2,7 @@
 //! copy nodes between the two; and every misuse refused before the driver.
 
 use ferrocuda::prelude::*;
-use host_runtime::graph::{graph_mem_trim, GraphMut};
+use host_runtime::graph::{graph_mem_trim, CaptureMode, GraphMut};
 use host_runtime::{GraphError, UpdateFailure};
 
 use super::{cfg, saxpy, scale, xs, N};
@@ -157,4 +157,35 @@ pub fn memory_node_misuse_is_refused(dev: &Device) {
             UpdateFailure::NotSupported
         )))
     ));
+}
+
+/// A stream-ordered allocation inside a capture: the buffer's memory outlives the closure with
+/// the graph, its captured zeroing runs each time, and the graph launches many times.
+pub fn stream_ordered_alloc_in_capture(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let x = dev.upload(&xs()).unwrap();
+    let mut y = dev.upload(&vec![7.0f32; N]).unwrap();
+    // Warm up the kernels so the capture does not load modules.
+    let mut warm = dev.alloc_zeroed::<f32>(N).unwrap();
+    saxpy::launch(&s, cfg(), 0.0, &x, &mut warm).unwrap();
+    scale::launch(&s, cfg(), 1.0, &mut warm).unwrap();
+    s.synchronize().unwrap();
+    {
+        let g = s
+            .capture(CaptureMode::Global, |s| {
+                let mut tmp = DeviceBuffer::<f32>::alloc_async(s, N)?;
+                saxpy::launch(s, cfg(), 2.0, &x, &mut tmp)?;
+                scale::launch(s, cfg(), 0.25, &mut tmp)?;
+                y.copy_from_async(&tmp, s)
+            })
+            .unwrap();
+        let exec = g.instantiate().unwrap();
+        drop(g);
+        for _ in 0..3 {
+            exec.launch(&s).unwrap();
+        }
+        s.synchronize().unwrap();
+    }
+    let want: Vec<f32> = xs().iter().map(|&v| 0.5 * v).collect();
+    assert_eq!(y.to_vec().unwrap(), want);
 }
