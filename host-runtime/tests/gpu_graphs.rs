@@ -149,3 +149,19 @@ fn stream_ordered_alloc_in_capture() {
         b::memory::stream_ordered_alloc_in_capture(&d);
     }
 }
+
+#[test]
+#[ignore]
+fn cooperative_kernel_node_runs() {
+    if let Some(d) = gpu() {
+        b::cooperative::cooperative_kernel_node_runs(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn cooperative_node_checks() {
+    if let Some(d) = gpu() {
+        b::cooperative::cooperative_node_checks(&d);
+    }
+}

@@ -86,6 +86,16 @@ fn stream_ordered_alloc_in_capture() {
 }
 
 #[test]
+fn cooperative_kernel_node_runs() {
+    b::cooperative::cooperative_kernel_node_runs(&dev());
+}
+
+#[test]
+fn cooperative_node_checks() {
+    b::cooperative::cooperative_node_checks(&dev());
+}
+
+#[test]
 fn thousand_node_graph_replays() {
     b::thousand_node_graph_replays(&dev());
 }

@@ -48,9 +48,50 @@ impl Drop for RawGraph {
     }
 }
 
+/// The grid-barrier words of a cooperative kernel node calling `grid_sync()` (the launch path
+/// uses its stream's): zeroed device memory of the graph, freed with its last holder. The safe
+/// layer keeps two runs of the node from sharing them at once (one exec at a time, no child
+/// copies).
+struct GridWords {
+    core: Arc<Core>,
+    addr: u64,
+    generation: u64,
+}
+
+impl Drop for GridWords {
+    fn drop(&mut self) {
+        if self.core.enter(self.generation).is_ok() {
+            // SAFETY: our allocation; every exec holding it is gone.
+            unsafe {
+                let _ = result::mem_free(self.addr);
+            }
+        }
+    }
+}
+
+/// Bytes of a node's grid-barrier words (arrivals, generation), as a stream's.
+const GRID_WORDS: usize = 8;
+
+impl GridWords {
+    fn new(core: &Arc<Core>) -> Result<Self> {
+        let addr = result::mem_alloc(GRID_WORDS)?;
+        let w = GridWords {
+            core: core.clone(),
+            addr,
+            generation: core.ctx.generation(),
+        };
+        // SAFETY: our fresh allocation, zeroed on the runtime's work stream, waited for.
+        unsafe { result::memset_async(addr, 1, 0, GRID_WORDS, core.work())? };
+        core.wait_work()?;
+        Ok(w)
+    }
+}
+
 pub(crate) struct CudaGraph {
     graph: Arc<RawGraph>,
     nodes: Vec<CUgraphNode>,
+    /// Each node's grid-barrier words (0: none).
+    words: Vec<u64>,
     /// Each node's function, for kernel nodes (kept loaded while the graph lives).
     funcs: Vec<Option<Arc<CudaFunction>>>,
     /// Host nodes and what child graphs keep.
@@ -74,6 +115,7 @@ impl CudaGraph {
         // SAFETY: a live graph just returned by the driver.
         g.nodes = unsafe { result::graph_get_nodes(raw)? };
         g.funcs = vec![None; g.nodes.len()];
+        g.words = vec![0; g.nodes.len()];
         Ok(g)
     }
 
@@ -85,6 +127,7 @@ impl CudaGraph {
                 generation: core.ctx.generation(),
             }),
             nodes: Vec::new(),
+            words: Vec::new(),
             funcs: Vec::new(),
             keep: Vec::new(),
         }
@@ -100,7 +143,8 @@ impl CudaGraph {
 }
 
 /// The driver's description of a kernel node: `f` with `cfg`, the caller's arguments and, for
-/// modules that report panics, `slot` last; `with` gets it while the argument array lives.
+/// modules that report panics, `slot` last (then `words`, for a kernel calling `grid_sync()`);
+/// `with` gets it while the argument array lives.
 ///
 /// # Safety
 /// `args` as for a launch of `f`.
@@ -109,25 +153,31 @@ unsafe fn with_kernel_params<R>(
     cfg: &LaunchConfig,
     args: &mut [*mut c_void],
     slot: u64,
+    words: u64,
     with: impl FnOnce(&sys::CUDA_KERNEL_NODE_PARAMS) -> Result<R>,
 ) -> Result<R> {
     if cfg.shared_mem_bytes > f.dyn_shared_limit.load(Ordering::Relaxed) {
         f.raise_dynamic_shared(cfg.shared_mem_bytes)?;
     }
-    let mut slot = slot;
-    let slot_ptr = &mut slot as *mut u64 as *mut c_void;
+    let (mut slot, mut words) = (slot, words);
+    let hidden = [
+        &mut slot as *mut u64 as *mut c_void,
+        &mut words as *mut u64 as *mut c_void,
+    ];
+    let hidden = &hidden[..if f.limits.grid_sync.is_some() { 2 } else { 1 }];
     let n = args.len();
+    let total = n + hidden.len();
     let mut inline = [std::ptr::null_mut(); INLINE_ARGS];
     let mut heap = Vec::new();
     let all: &mut [*mut c_void] = if f.module.panic_id.is_none() {
         args
-    } else if n < INLINE_ARGS {
+    } else if total <= INLINE_ARGS {
         inline[..n].copy_from_slice(args);
-        inline[n] = slot_ptr;
-        &mut inline[..=n]
+        inline[n..total].copy_from_slice(hidden);
+        &mut inline[..total]
     } else {
         heap.extend_from_slice(args);
-        heap.push(slot_ptr);
+        heap.extend_from_slice(hidden);
         &mut heap
     };
     // SAFETY: zero is a valid bit pattern for this C struct (null handles and pointers).
@@ -204,6 +254,7 @@ impl GraphOps for CudaGraph {
         // SAFETY (every arm): live handles of the current context; the caller keeps the memory,
         // events and host nodes alive while the graph may run.
         let mut func = None;
+        let mut words = 0;
         let node = unsafe {
             match op {
                 NodeOp::Empty => result::graph_add_empty_node(g, &d)?,
@@ -220,7 +271,15 @@ impl GraphOps for CudaGraph {
                     if cfg.attrs.non_portable_cluster {
                         f.allow_cluster_size(cfg)?;
                     }
-                    let n = with_kernel_params(&f, cfg, args, slot, |p| {
+                    if cfg.attrs.cooperative {
+                        f.check_co_resident_grid(cfg)?;
+                    }
+                    if f.limits.grid_sync.is_some() && f.module.panic_id.is_some() {
+                        let w = Arc::new(GridWords::new(&self.graph.core)?);
+                        words = w.addr;
+                        self.keep.push(w);
+                    }
+                    let n = with_kernel_params(&f, cfg, args, slot, words, |p| {
                         result::graph_add_kernel_node(g, &d, p)
                     })?;
                     // The node's cluster shape, access policy window and priority.
@@ -279,6 +338,7 @@ impl GraphOps for CudaGraph {
         };
         self.nodes.push(node);
         self.funcs.push(func);
+        self.words.push(words);
         Ok(self.nodes.len() - 1)
     }
 
@@ -320,6 +380,7 @@ impl GraphOps for CudaGraph {
             graph: self.graph.clone(),
             raw,
             nodes: self.nodes.clone(),
+            words: self.words.clone(),
             funcs: self.funcs.clone(),
             keep: self.keep.clone(),
         }))
@@ -338,6 +399,7 @@ pub(crate) struct CudaExec {
     graph: Arc<RawGraph>,
     raw: CUgraphExec,
     nodes: Vec<CUgraphNode>,
+    words: Vec<u64>,
     funcs: Vec<Option<Arc<CudaFunction>>>,
     keep: Vec<Arc<dyn Any + Send + Sync>>,
 }
@@ -392,7 +454,14 @@ impl ExecOps for CudaExec {
     fn launch(&self, stream: &dyn StreamOps) -> Result<()> {
         self.check(stream)?;
         // SAFETY: live handles of the current context.
-        unsafe { result::graph_launch(self.raw, stream.raw()) }
+        unsafe {
+            // Captured (also on a stream that joined a capture), the launch would copy the
+            // nodes' grid barriers into another graph.
+            if self.words.iter().any(|&w| w != 0) && result::stream_is_capturing(stream.raw())? {
+                return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+            }
+            result::graph_launch(self.raw, stream.raw())
+        }
     }
 
     fn upload(&self, stream: &dyn StreamOps) -> Result<()> {
@@ -418,6 +487,7 @@ impl ExecOps for CudaExec {
                         *mine = new.clone();
                     }
                 }
+                self.words.clone_from(&g.words);
                 Ok(None)
             }
         }
@@ -435,9 +505,10 @@ impl ExecOps for CudaExec {
             return Err(crate::graph::GraphError::NotThisKernel { node }.into());
         };
         let n = self.nodes[node];
+        let words = self.words[node];
         // SAFETY: the caller's contract; `n` is a kernel node of the graph the exec came from.
         unsafe {
-            with_kernel_params(f, cfg, args, slot, |p| {
+            with_kernel_params(f, cfg, args, slot, words, |p| {
                 result::graph_exec_kernel_node_set_params(self.raw, n, p)
             })
         }

@@ -73,6 +73,14 @@ pub enum GraphError {
         /// The alloc node.
         alloc: usize,
     },
+    /// A graph with cooperative kernel nodes as a child graph: the copies would share the
+    /// nodes' grid barriers.
+    #[error("a graph with cooperative kernel nodes cannot be a child graph")]
+    CooperativeInChild,
+    /// A second exec of a graph with cooperative kernel nodes while one lives: two runs of a
+    /// node at once would share its grid barrier.
+    #[error("a graph with cooperative kernel nodes has one live exec at a time")]
+    CooperativeExecAlive,
     /// Graphs with memory nodes cannot be child graphs (a driver rule).
     #[error("a graph with memory nodes cannot be a child graph")]
     MemoryNodesInChild,

@@ -57,9 +57,6 @@ pub fn add_kernel_node(
         .into());
     }
     e.kernel.validate(&cfg)?;
-    if cfg.attrs.cooperative {
-        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
-    }
     refuse_attrs(&cfg)?;
     let kind = NodeKind::Kernel {
         function: function_id(&e.kernel),
@@ -104,9 +101,6 @@ pub fn set_kernel_node_params(
         .into());
     }
     e.kernel.validate(&cfg)?;
-    if cfg.attrs.cooperative {
-        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
-    }
     refuse_attrs(&cfg)?;
     let function = function_id(&e.kernel);
     match exec.kinds[node.index] {
@@ -146,8 +140,9 @@ pub fn set_kernel_node_params(
 
 /// A kernel node carries a cluster shape, an access policy window and a priority
 /// (`cuGraphKernelNodeSetAttribute`); programmatic dependent launch would be an edge property
-/// (programmatic edges), not yet built: refused rather than dropped. (Cooperative launches are
-/// refused with their own error before this.)
+/// (programmatic edges), not yet built: refused rather than dropped. A cooperative node
+/// (`CU_LAUNCH_ATTRIBUTE_COOPERATIVE`) is checked for co-residency by the backend when added;
+/// see `Graph::instantiate` for what keeps two runs of it from sharing grid-barrier words.
 fn refuse_attrs(cfg: &LaunchConfig) -> Result<()> {
     if cfg.attrs.programmatic_serialization {
         return Err(crate::Error::Unsupported(

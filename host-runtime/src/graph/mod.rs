@@ -195,6 +195,8 @@ pub struct Graph<'a> {
     pub(crate) keep: Keep,
     /// The graph's memory nodes (see `memory`).
     pub(crate) allocs: Vec<memory::AllocInfo>,
+    /// Held by each live exec of a graph with cooperative kernel nodes (see `instantiate`).
+    pub(crate) coop_execs: Arc<()>,
     pub(crate) _borrow: PhantomData<&'a ()>,
 }
 
@@ -236,6 +238,7 @@ impl<'a> Graph<'a> {
             deps,
             uses: NodeUses::default(),
             allocs: Vec::new(),
+            coop_execs: Arc::new(()),
             _borrow: PhantomData,
         })
     }
@@ -551,6 +554,9 @@ impl<'a> Graph<'a> {
         if child.has_memory_nodes() {
             return Err(GraphError::MemoryNodesInChild.into());
         }
+        if child.has_cooperative_nodes() {
+            return Err(GraphError::CooperativeInChild.into());
+        }
         let uses: Vec<RecordedUse> = child
             .uses
             .per_node
@@ -589,10 +595,25 @@ impl<'a> Graph<'a> {
     }
 
     /// An executable graph, launchable on any stream of the device.
+    ///
+    /// A graph with cooperative kernel nodes (`LaunchConfig::cooperative`, for `grid_sync()`)
+    /// has one live exec at a time ([`GraphError::CooperativeExecAlive`] otherwise): a node's
+    /// grid barrier lives in the graph, and the launches of one exec never overlap, while two
+    /// execs' could.
     pub fn instantiate(&self) -> Result<GraphExec<'a>> {
         self.check_allocs_freed()?;
+        if self.has_cooperative_nodes() && Arc::strong_count(&self.coop_execs) > 1 {
+            return Err(GraphError::CooperativeExecAlive.into());
+        }
         let ops = self.ops.instantiate()?;
         Ok(GraphExec::new(self, ops))
+    }
+
+    /// Whether a kernel node of the graph is cooperative.
+    pub(crate) fn has_cooperative_nodes(&self) -> bool {
+        self.kinds
+            .iter()
+            .any(|k| matches!(k, NodeKind::Kernel { attrs, .. } if attrs.cooperative))
     }
 
     fn check_buffer<T: DeviceType>(&self, b: &DeviceBuffer<T>) -> Result<()> {

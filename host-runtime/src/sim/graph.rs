@@ -139,7 +139,17 @@ pub(crate) struct SimExec {
 impl ExecOps for SimExec {
     fn launch(&self, stream: &dyn StreamOps) -> Result<()> {
         // A launch inside a capture becomes a child node of the captured graph.
-        let child = || Ok(SimOp::Child(self.graph.clone()));
+        let child = || {
+            let coop = self
+                .graph
+                .nodes
+                .iter()
+                .any(|n| matches!(&n.op, SimOp::Kernel { cfg, .. } if cfg.attrs.cooperative));
+            if coop {
+                return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+            }
+            Ok(SimOp::Child(self.graph.clone()))
+        };
         if self.device.captures.file(stream.id(), child)? {
             return Ok(());
         }
