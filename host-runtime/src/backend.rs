@@ -278,6 +278,19 @@ pub(crate) enum NodeOp<'n> {
     MemFree {
         addr: u64,
     },
+    /// A conditional node on `handle` (of this graph, [`GraphOps::conditional_handle`]);
+    /// `bodies` gets its body graphs, empty, to be filled and handed back through
+    /// [`GraphOps::set_bodies`].
+    Conditional {
+        handle: u64,
+        kind: crate::graph::Conditional,
+        bodies: &'n mut Vec<Box<dyn GraphOps>>,
+    },
+    /// Sets `handle`'s value to the `u32` at device address `flag`.
+    SetConditional {
+        handle: u64,
+        flag: u64,
+    },
 }
 
 /// A backend's graph. Nodes are numbered in the order they were added; dependencies name earlier
@@ -293,6 +306,12 @@ pub(crate) trait GraphOps: Send + Sync {
     /// Adds the edges `from[i] -> to[i]` (no cycle: checked above).
     fn add_edges(&mut self, from: &[usize], to: &[usize]) -> Result<()>;
     fn node_count(&self) -> usize;
+    /// A conditional handle of this graph starting every launch at `default`.
+    fn conditional_handle(&mut self, default: u32) -> Result<u64>;
+    /// The filled body graphs of conditional node `node`, as [`NodeOp::Conditional`] gave them.
+    fn set_bodies(&mut self, node: usize, bodies: Vec<Box<dyn GraphOps>>) -> Result<()>;
+    /// Removes the last node added (no node depends on it).
+    fn remove_last(&mut self) -> Result<()>;
     /// Graphviz text of the graph.
     fn to_dot(&self) -> Result<String>;
     fn instantiate(&self) -> Result<Box<dyn ExecOps>>;

@@ -165,3 +165,27 @@ fn cooperative_node_checks() {
         b::cooperative::cooperative_node_checks(&d);
     }
 }
+
+#[test]
+#[ignore]
+fn while_node_loops_on_the_device() {
+    if let Some(d) = gpu() {
+        b::conditional::while_node_loops_on_the_device(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn if_and_switch_nodes_pick_bodies() {
+    if let Some(d) = gpu() {
+        b::conditional::if_and_switch_nodes_pick_bodies(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn conditional_misuse_is_refused() {
+    if let Some(d) = gpu() {
+        b::conditional::conditional_misuse_is_refused(&d);
+    }
+}

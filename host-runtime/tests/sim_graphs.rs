@@ -96,6 +96,21 @@ fn cooperative_node_checks() {
 }
 
 #[test]
+fn while_node_loops_on_the_device() {
+    b::conditional::while_node_loops_on_the_device(&dev());
+}
+
+#[test]
+fn if_and_switch_nodes_pick_bodies() {
+    b::conditional::if_and_switch_nodes_pick_bodies(&dev());
+}
+
+#[test]
+fn conditional_misuse_is_refused() {
+    b::conditional::conditional_misuse_is_refused(&dev());
+}
+
+#[test]
 fn thousand_node_graph_replays() {
     b::thousand_node_graph_replays(&dev());
 }

@@ -31,6 +31,8 @@ pub(crate) struct RawGraph {
     core: Arc<Core>,
     raw: CUgraph,
     generation: u64,
+    /// False for a conditional node's body, which the node owns.
+    owned: bool,
 }
 
 // SAFETY: graph handles are usable from any thread (the safe layer serializes mutation).
@@ -39,7 +41,7 @@ unsafe impl Sync for RawGraph {}
 
 impl Drop for RawGraph {
     fn drop(&mut self) {
-        if self.core.enter(self.generation).is_ok() {
+        if self.owned && self.core.enter(self.generation).is_ok() {
             // SAFETY: our own handle; execs made from it are independent of it.
             unsafe {
                 let _ = result::graph_destroy(self.raw);
@@ -120,11 +122,16 @@ impl CudaGraph {
     }
 
     fn adopt(core: &Arc<Core>, raw: CUgraph) -> Self {
+        Self::adopt_as(core, raw, true)
+    }
+
+    fn adopt_as(core: &Arc<Core>, raw: CUgraph, owned: bool) -> Self {
         CudaGraph {
             graph: Arc::new(RawGraph {
                 core: core.clone(),
                 raw,
                 generation: core.ctx.generation(),
+                owned,
             }),
             nodes: Vec::new(),
             words: Vec::new(),
@@ -334,6 +341,34 @@ impl GraphOps for CudaGraph {
                     n
                 }
                 NodeOp::MemFree { addr } => result::graph_add_mem_free_node(g, &d, addr)?,
+                NodeOp::Conditional {
+                    handle,
+                    kind,
+                    bodies,
+                } => {
+                    use crate::graph::Conditional as C;
+                    use sys::CUgraphConditionalNodeType as T;
+                    let (t, size) = match kind {
+                        C::If => (T::CU_GRAPH_COND_TYPE_IF, 1),
+                        C::IfElse => (T::CU_GRAPH_COND_TYPE_IF, 2),
+                        C::While => (T::CU_GRAPH_COND_TYPE_WHILE, 1),
+                        C::Switch(n) => (T::CU_GRAPH_COND_TYPE_SWITCH, n),
+                    };
+                    let (n, raws) =
+                        result::graph_add_conditional_node(g, &d, ctx, handle, t, size)?;
+                    let core = &self.graph.core;
+                    bodies.extend(raws.into_iter().map(|r| {
+                        Box::new(CudaGraph::adopt_as(core, r, false)) as Box<dyn GraphOps>
+                    }));
+                    n
+                }
+                NodeOp::SetConditional { handle, flag } => {
+                    let setter = super::conditional::Setter::load(&self.graph.core)?;
+                    let n = setter
+                        .with_params(handle, flag, |p| result::graph_add_kernel_node(g, &d, p))?;
+                    self.keep.push(setter);
+                    n
+                }
             }
         };
         self.nodes.push(node);
@@ -351,6 +386,44 @@ impl GraphOps for CudaGraph {
 
     fn node_count(&self) -> usize {
         self.nodes.len()
+    }
+
+    fn conditional_handle(&mut self, default: u32) -> Result<u64> {
+        self.enter()?;
+        // SAFETY: a live graph of the current context.
+        unsafe {
+            result::graph_conditional_handle_create(
+                self.graph.raw,
+                self.graph.core.ctx.raw(),
+                default,
+            )
+        }
+    }
+
+    fn set_bodies(&mut self, _: usize, bodies: Vec<Box<dyn GraphOps>>) -> Result<()> {
+        for b in bodies {
+            let b = b
+                .as_any()
+                .downcast_ref::<CudaGraph>()
+                .ok_or(Error::Unsupported("a body graph of another backend"))?;
+            // The node owns the body's driver graph; its functions and host objects live on here.
+            self.keep.extend(b.keep.iter().cloned());
+            for f in b.funcs.iter().flatten() {
+                self.keep.push(f.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn remove_last(&mut self) -> Result<()> {
+        self.enter()?;
+        if let Some(n) = self.nodes.pop() {
+            self.funcs.pop();
+            self.words.pop();
+            // SAFETY: the newest node of this live graph: none depends on it.
+            unsafe { result::graph_destroy_node(n)? };
+        }
+        Ok(())
     }
 
     /// The driver's verbose dump, through a file (the only way the driver writes it).

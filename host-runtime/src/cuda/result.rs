@@ -967,6 +967,76 @@ pub(crate) fn device_graph_mem_trim(dev: sys::CUdevice) -> Result<()> {
     unsafe { cu!(cuDeviceGraphMemTrim(dev)) }
 }
 
+/// `cuGraphConditionalHandleCreate` with `CU_GRAPH_COND_ASSIGN_DEFAULT`: every launch starts
+/// the condition at `default`.
+///
+/// # Safety
+/// `g` and `ctx` live.
+pub(crate) unsafe fn graph_conditional_handle_create(
+    g: CUgraph,
+    ctx: CUcontext,
+    default: u32,
+) -> Result<sys::CUgraphConditionalHandle> {
+    let mut h = 0;
+    unsafe {
+        cu!(cuGraphConditionalHandleCreate(
+            &mut h,
+            g,
+            ctx,
+            default,
+            sys::CU_GRAPH_COND_ASSIGN_DEFAULT
+        ))?
+    };
+    Ok(h)
+}
+
+/// `cuGraphAddNode_v2` of a conditional node (`CU_GRAPH_NODE_TYPE_CONDITIONAL`) of `size` bodies;
+/// returns the node and the body graphs the driver made (owned by the node).
+///
+/// # Safety
+/// `g`, `deps` and `ctx` live; `handle` a conditional handle of `g`.
+pub(crate) unsafe fn graph_add_conditional_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    ctx: CUcontext,
+    handle: sys::CUgraphConditionalHandle,
+    kind: sys::CUgraphConditionalNodeType,
+    size: u32,
+) -> Result<(CUgraphNode, Vec<CUgraph>)> {
+    let mut bodies = vec![std::ptr::null_mut(); size as usize];
+    // SAFETY: all-zero is a valid value of the parameter union (null handles, zero sizes).
+    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.__bindgen_anon_1.conditional = sys::CUDA_CONDITIONAL_NODE_PARAMS {
+        handle,
+        type_: kind,
+        size,
+        phGraph_out: bodies.as_mut_ptr(),
+        ctx,
+    };
+    let mut n = std::ptr::null_mut();
+    // No edge data: plain dependencies (the `_v2` entry point is the one CUDA 13 keeps).
+    unsafe {
+        cu!(cuGraphAddNode_v2(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            std::ptr::null(),
+            deps.len(),
+            &mut p
+        ))?
+    };
+    Ok((n, bodies))
+}
+
+/// `cuGraphDestroyNode`.
+///
+/// # Safety
+/// `n` a live node no other node depends on.
+pub(crate) unsafe fn graph_destroy_node(n: CUgraphNode) -> Result<()> {
+    unsafe { cu!(cuGraphDestroyNode(n)) }
+}
+
 /// `cuGraphAddMemcpyNode`.
 ///
 /// # Safety

@@ -81,6 +81,18 @@ pub enum GraphError {
     /// node at once would share its grid barrier.
     #[error("a graph with cooperative kernel nodes has one live exec at a time")]
     CooperativeExecAlive,
+    /// A conditional handle of another graph (a body uses its outer graph's handles).
+    #[error("the conditional handle belongs to another graph")]
+    HandleOfAnotherGraph,
+    /// Something a conditional node's body graph may not hold or do.
+    #[error("a conditional body graph cannot hold {what}")]
+    NotInConditionalBody {
+        /// What was refused.
+        what: &'static str,
+    },
+    /// A graph with conditional nodes, or a body graph, as a child graph.
+    #[error("a graph with conditional nodes (or a conditional body) cannot be a child graph")]
+    ConditionalInChild,
     /// Graphs with memory nodes cannot be child graphs (a driver rule).
     #[error("a graph with memory nodes cannot be a child graph")]
     MemoryNodesInChild,

@@ -85,7 +85,11 @@ impl<'a> GraphExec<'a> {
         // The driver keeps an exec's allocations: nodes of another graph would use addresses
         // this exec never maps.
         // A cooperative node's grid barrier is its graph's, which may have an exec of its own.
-        if graph.has_memory_nodes() || !self.allocs.is_empty() || graph.has_cooperative_nodes() {
+        if graph.has_memory_nodes()
+            || !self.allocs.is_empty()
+            || graph.has_cooperative_nodes()
+            || graph.has_conditional_nodes()
+        {
             return Err(GraphError::UpdateRefused(super::UpdateFailure::NotSupported).into());
         }
         if let Some(why) = self.ops.update(&*graph.ops)? {

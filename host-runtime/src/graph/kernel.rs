@@ -58,6 +58,9 @@ pub fn add_kernel_node(
     }
     e.kernel.validate(&cfg)?;
     refuse_attrs(&cfg)?;
+    if cfg.attrs.cooperative {
+        graph.refuse_in_body("a cooperative kernel node")?;
+    }
     let kind = NodeKind::Kernel {
         function: function_id(&e.kernel),
         attrs: cfg.attrs,

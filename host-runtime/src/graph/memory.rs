@@ -180,6 +180,7 @@ impl<'a> Graph<'a> {
         deps: &[GraphNode],
         len: usize,
     ) -> Result<GraphAlloc<T>> {
+        self.refuse_in_body("a memory node")?;
         let bytes = byte_len::<T>(len)?;
         if bytes == 0 {
             return Err(Error::InvalidValue("a graph allocation of 0 bytes".into()));

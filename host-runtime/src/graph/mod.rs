@@ -43,6 +43,7 @@ use crate::{Device, DeviceBuffer, Error, Event, PinnedBuffer, Result, Stream};
 
 mod args;
 mod capture;
+mod conditional;
 mod error;
 mod exec;
 mod kernel;
@@ -51,6 +52,7 @@ pub(crate) mod uses;
 
 pub use crate::options::CaptureMode;
 pub use args::{GraphArg, GraphArgMut, GraphDst, GraphMut, GraphSrc};
+pub use conditional::{Conditional, ConditionalHandle};
 pub use error::{GraphError, UpdateFailure};
 pub use exec::GraphExec;
 pub use kernel::{add_kernel_node, exec_node_stream, graph_node_stream, set_kernel_node_params};
@@ -91,6 +93,9 @@ pub(crate) enum NodeKind {
     /// Graph memory's alloc and free nodes.
     MemAlloc,
     MemFree,
+    /// A conditional node, and a node setting a condition.
+    Conditional,
+    SetConditional,
     /// A node a capture made.
     Captured,
 }
@@ -197,6 +202,10 @@ pub struct Graph<'a> {
     pub(crate) allocs: Vec<memory::AllocInfo>,
     /// Held by each live exec of a graph with cooperative kernel nodes (see `instantiate`).
     pub(crate) coop_execs: Arc<()>,
+    /// Whether this is a conditional node's body (see `conditional`), and the id of the
+    /// outermost graph (its own for one that is no body), whose handles it may use.
+    pub(crate) body: bool,
+    pub(crate) root: u64,
     pub(crate) _borrow: PhantomData<&'a ()>,
 }
 
@@ -225,9 +234,12 @@ impl<'a> Graph<'a> {
     ) -> Result<Graph<'a>> {
         let home = Stream::new(device)?;
         home.start_recording();
+        let id = NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed);
         Ok(Graph {
             device: device.clone(),
-            id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
+            id,
+            body: false,
+            root: id,
             ops,
             keep: Keep {
                 homes: vec![home.clone()],
@@ -401,6 +413,7 @@ impl<'a> Graph<'a> {
         mut dst: impl GraphDst<'a, T>,
         src: &'a PinnedBuffer<T>,
     ) -> Result<GraphNode> {
+        self.refuse_in_body("a copy from host memory")?;
         let dst = dst.dst();
         self.check_buffer(dst)?;
         same_len(dst.len(), src.len())?;
@@ -423,6 +436,7 @@ impl<'a> Graph<'a> {
         dst: &'a mut PinnedBuffer<T>,
         src: impl GraphSrc<'a, T>,
     ) -> Result<GraphNode> {
+        self.refuse_in_body("a copy to host memory")?;
         let src = src.src();
         self.check_buffer(src)?;
         same_len(dst.len(), src.len())?;
@@ -504,6 +518,7 @@ impl<'a> Graph<'a> {
         deps: &[GraphNode],
         f: F,
     ) -> Result<GraphNode> {
+        self.refuse_in_body("a host node")?;
         let f: Box<dyn Fn() + Send + Sync + 'a> = Box::new(f);
         // SAFETY: only the lifetime changes; the graph and its execs (which run the closure)
         // cannot outlive 'a.
@@ -519,6 +534,7 @@ impl<'a> Graph<'a> {
 
     /// A node recording `event` (like [`Event::record`] at that point of the graph).
     pub fn event_record(&mut self, deps: &[GraphNode], event: &'a Event) -> Result<GraphNode> {
+        self.refuse_in_body("an event record node")?;
         event.check_device(&self.device)?;
         // SAFETY: the event is borrowed for 'a.
         unsafe {
@@ -533,6 +549,7 @@ impl<'a> Graph<'a> {
 
     /// A node waiting for `event`'s last record before its dependents run.
     pub fn event_wait(&mut self, deps: &[GraphNode], event: &'a Event) -> Result<GraphNode> {
+        self.refuse_in_body("an event wait node")?;
         event.check_device(&self.device)?;
         // SAFETY: the event is borrowed for 'a.
         unsafe {
@@ -557,6 +574,10 @@ impl<'a> Graph<'a> {
         if child.has_cooperative_nodes() {
             return Err(GraphError::CooperativeInChild.into());
         }
+        if child.has_conditional_nodes() || child.body {
+            return Err(GraphError::ConditionalInChild.into());
+        }
+        self.refuse_in_body("a child graph node")?;
         let uses: Vec<RecordedUse> = child
             .uses
             .per_node
@@ -601,6 +622,7 @@ impl<'a> Graph<'a> {
     /// grid barrier lives in the graph, and the launches of one exec never overlap, while two
     /// execs' could.
     pub fn instantiate(&self) -> Result<GraphExec<'a>> {
+        self.refuse_in_body("instantiation (instantiate the outer graph)")?;
         self.check_allocs_freed()?;
         if self.has_cooperative_nodes() && Arc::strong_count(&self.coop_execs) > 1 {
             return Err(GraphError::CooperativeExecAlive.into());

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+pub mod conditional;
 pub mod cooperative;
 pub mod memory;
 
