@@ -144,10 +144,7 @@ pub fn conditional_misuse_is_refused(dev: &Device) {
     let r = g.conditional(&[], &c, Conditional::If, |b| {
         let body = &mut b[0];
         refused(body.host(&[], || {}));
-        refused(
-            body.conditional(&[], &c, Conditional::If, |_| Ok(()))
-                .map(|n| n),
-        );
+        refused(body.conditional(&[], &c, Conditional::If, |_| Ok(())));
         assert!(matches!(
             body.conditional_handle(0),
             Err(Error::Graph(GraphError::NotInConditionalBody { .. }))
