@@ -348,12 +348,19 @@ impl GraphOps for CudaGraph {
                 } => {
                     use crate::graph::Conditional as C;
                     use sys::CUgraphConditionalNodeType as T;
-                    let (t, size) = match kind {
-                        C::If => (T::CU_GRAPH_COND_TYPE_IF, 1),
-                        C::IfElse => (T::CU_GRAPH_COND_TYPE_IF, 2),
-                        C::While => (T::CU_GRAPH_COND_TYPE_WHILE, 1),
-                        C::Switch(n) => (T::CU_GRAPH_COND_TYPE_SWITCH, n),
+                    let (t, size, needs) = match kind {
+                        C::If => (T::CU_GRAPH_COND_TYPE_IF, 1, 12030),
+                        C::IfElse => (T::CU_GRAPH_COND_TYPE_IF, 2, 12080),
+                        C::While => (T::CU_GRAPH_COND_TYPE_WHILE, 1, 12030),
+                        C::Switch(n) => (T::CU_GRAPH_COND_TYPE_SWITCH, n, 12080),
                     };
+                    if self.graph.core.driver_version < needs {
+                        return Err(Error::Unsupported(if needs == 12030 {
+                            "conditional graph nodes (a CUDA 12.3+ driver)"
+                        } else {
+                            "if/else and switch graph nodes (a CUDA 12.8+ driver)"
+                        }));
+                    }
                     let (n, raws) =
                         result::graph_add_conditional_node(g, &d, ctx, handle, t, size)?;
                     let core = &self.graph.core;
@@ -390,6 +397,11 @@ impl GraphOps for CudaGraph {
 
     fn conditional_handle(&mut self, default: u32) -> Result<u64> {
         self.enter()?;
+        if self.graph.core.driver_version < 12030 {
+            return Err(Error::Unsupported(
+                "conditional graph nodes (a CUDA 12.3+ driver)",
+            ));
+        }
         // SAFETY: a live graph of the current context.
         unsafe {
             result::graph_conditional_handle_create(
