@@ -589,6 +589,9 @@ impl ExecOps for CudaExec {
         let Some(Some(f)) = self.funcs.get(node) else {
             return Err(crate::graph::GraphError::NotThisKernel { node }.into());
         };
+        if cfg.attrs.cooperative {
+            f.check_co_resident_grid(cfg)?;
+        }
         let n = self.nodes[node];
         let words = self.words[node];
         // SAFETY: the caller's contract; `n` is a kernel node of the graph the exec came from.

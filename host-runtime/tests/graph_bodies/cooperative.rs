@@ -59,8 +59,20 @@ pub fn cooperative_kernel_node_runs(dev: &Device) {
         let mut oh = host_runtime::graph::GraphMut::new(&mut out);
         let p = g.fill(&[], &mut ph, 0xdead_beef_u32).unwrap();
         let o = g.fill(&[], &mut oh, 0xdead_beef_u32).unwrap();
-        grid_sum::node(&mut g, coop(blocks), &[p, o], &x, &mut ph, &mut oh).unwrap();
-        let exec = g.instantiate().unwrap();
+        let k = grid_sum::node(&mut g, coop(blocks), &[p, o], &x, &mut ph, &mut oh).unwrap();
+        let mut exec = g.instantiate().unwrap();
+        // New parameters get the occupancy check too.
+        let r = grid_sum::set_node_params(&mut exec, k, coop(100_000), &x, &mut ph, &mut oh);
+        assert!(
+            matches!(
+                r,
+                Err(Error::InvalidLaunch(
+                    LaunchError::CooperativeGridTooLarge { .. }
+                ))
+            ),
+            "{r:?}"
+        );
+        grid_sum::set_node_params(&mut exec, k, coop(blocks), &x, &mut ph, &mut oh).unwrap();
         // One live exec at a time.
         assert!(matches!(
             g.instantiate(),
