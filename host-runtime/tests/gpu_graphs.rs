@@ -117,3 +117,75 @@ fn driver_dot_dump_names_kernel_nodes() {
     let dot = g.to_dot().unwrap();
     assert!(dot.contains("digraph") && dot.contains("empty"), "{dot}");
 }
+
+#[test]
+#[ignore]
+fn memory_nodes_run() {
+    if let Some(d) = gpu() {
+        b::memory::memory_nodes_run(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn uninit_memory_nodes_run() {
+    if let Some(d) = gpu() {
+        b::memory::uninit_memory_nodes_run(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn memory_node_misuse_is_refused() {
+    if let Some(d) = gpu() {
+        b::memory::memory_node_misuse_is_refused(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn stream_ordered_alloc_in_capture() {
+    if let Some(d) = gpu() {
+        b::memory::stream_ordered_alloc_in_capture(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn cooperative_kernel_node_runs() {
+    if let Some(d) = gpu() {
+        b::cooperative::cooperative_kernel_node_runs(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn cooperative_node_checks() {
+    if let Some(d) = gpu() {
+        b::cooperative::cooperative_node_checks(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn while_node_loops_on_the_device() {
+    if let Some(d) = gpu() {
+        b::conditional::while_node_loops_on_the_device(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn if_and_switch_nodes_pick_bodies() {
+    if let Some(d) = gpu() {
+        b::conditional::if_and_switch_nodes_pick_bodies(&d);
+    }
+}
+
+#[test]
+#[ignore]
+fn conditional_misuse_is_refused() {
+    if let Some(d) = gpu() {
+        b::conditional::conditional_misuse_is_refused(&d);
+    }
+}

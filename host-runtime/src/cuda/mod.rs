@@ -5,6 +5,7 @@
 //! backend traits (`crate::backend`) for devices, streams, events and loaded kernels. The safe
 //! public types above never call the driver themselves.
 
+mod conditional;
 mod context;
 mod core;
 mod device;

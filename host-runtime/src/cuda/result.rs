@@ -902,6 +902,141 @@ pub(crate) unsafe fn graph_add_empty_node(g: CUgraph, deps: &[CUgraphNode]) -> R
     Ok(n)
 }
 
+/// `cuGraphAddMemAllocNode`: a node allocating `bytes` of device memory on device `ordinal`
+/// (no peer access); returns the node and the allocation's address, fixed for the graph's life.
+///
+/// # Safety
+/// `g` and `deps` live.
+pub(crate) unsafe fn graph_add_mem_alloc_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    ordinal: i32,
+    bytes: usize,
+) -> Result<(CUgraphNode, CUdeviceptr)> {
+    // SAFETY: all-zero is a valid (default) value of the pool properties.
+    let mut pool: sys::CUmemPoolProps = unsafe { std::mem::zeroed() };
+    pool.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+    pool.handleTypes = sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE;
+    pool.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    pool.location.id = ordinal;
+    let mut p = sys::CUDA_MEM_ALLOC_NODE_PARAMS {
+        poolProps: pool,
+        accessDescs: std::ptr::null(),
+        accessDescCount: 0,
+        bytesize: bytes,
+        dptr: 0,
+    };
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddMemAllocNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            &mut p
+        ))?
+    };
+    Ok((n, p.dptr))
+}
+
+/// `cuGraphAddMemFreeNode`.
+///
+/// # Safety
+/// `g` and `deps` live; `dptr` the address of an alloc node of `g`.
+pub(crate) unsafe fn graph_add_mem_free_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    dptr: CUdeviceptr,
+) -> Result<CUgraphNode> {
+    let mut n = std::ptr::null_mut();
+    unsafe {
+        cu!(cuGraphAddMemFreeNode(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            deps.len(),
+            dptr
+        ))?
+    };
+    Ok(n)
+}
+
+/// `cuDeviceGraphMemTrim`: returns the memory graphs freed and no exec holds to the system.
+pub(crate) fn device_graph_mem_trim(dev: sys::CUdevice) -> Result<()> {
+    // SAFETY: a device handle.
+    unsafe { cu!(cuDeviceGraphMemTrim(dev)) }
+}
+
+/// `cuGraphConditionalHandleCreate` with `CU_GRAPH_COND_ASSIGN_DEFAULT`: every launch starts
+/// the condition at `default`.
+///
+/// # Safety
+/// `g` and `ctx` live.
+pub(crate) unsafe fn graph_conditional_handle_create(
+    g: CUgraph,
+    ctx: CUcontext,
+    default: u32,
+) -> Result<sys::CUgraphConditionalHandle> {
+    let mut h = 0;
+    unsafe {
+        cu!(cuGraphConditionalHandleCreate(
+            &mut h,
+            g,
+            ctx,
+            default,
+            sys::CU_GRAPH_COND_ASSIGN_DEFAULT
+        ))?
+    };
+    Ok(h)
+}
+
+/// `cuGraphAddNode_v2` of a conditional node (`CU_GRAPH_NODE_TYPE_CONDITIONAL`) of `size` bodies;
+/// returns the node and the body graphs the driver made (owned by the node).
+///
+/// # Safety
+/// `g`, `deps` and `ctx` live; `handle` a conditional handle of `g`.
+pub(crate) unsafe fn graph_add_conditional_node(
+    g: CUgraph,
+    deps: &[CUgraphNode],
+    ctx: CUcontext,
+    handle: sys::CUgraphConditionalHandle,
+    kind: sys::CUgraphConditionalNodeType,
+    size: u32,
+) -> Result<(CUgraphNode, Vec<CUgraph>)> {
+    let mut bodies = vec![std::ptr::null_mut(); size as usize];
+    // SAFETY: all-zero is a valid value of the parameter union (null handles, zero sizes).
+    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.__bindgen_anon_1.conditional = sys::CUDA_CONDITIONAL_NODE_PARAMS {
+        handle,
+        type_: kind,
+        size,
+        phGraph_out: bodies.as_mut_ptr(),
+        ctx,
+    };
+    let mut n = std::ptr::null_mut();
+    // No edge data: plain dependencies (the `_v2` entry point is the one CUDA 13 keeps).
+    unsafe {
+        cu!(cuGraphAddNode_v2(
+            &mut n,
+            g,
+            dep_ptr(deps),
+            std::ptr::null(),
+            deps.len(),
+            &mut p
+        ))?
+    };
+    Ok((n, bodies))
+}
+
+/// `cuGraphDestroyNode`.
+///
+/// # Safety
+/// `n` a live node no other node depends on.
+pub(crate) unsafe fn graph_destroy_node(n: CUgraphNode) -> Result<()> {
+    unsafe { cu!(cuGraphDestroyNode(n)) }
+}
+
 /// `cuGraphAddMemcpyNode`.
 ///
 /// # Safety
@@ -1138,6 +1273,17 @@ pub(crate) unsafe fn stream_begin_capture(
     mode: sys::CUstreamCaptureMode,
 ) -> Result<()> {
     unsafe { cu!(cuStreamBeginCapture_v2(s, mode)) }
+}
+
+/// `cuStreamIsCapturing`: whether work queued on `s` now is captured (also for a stream that
+/// joined another's capture through an event).
+///
+/// # Safety
+/// `s` live.
+pub(crate) unsafe fn stream_is_capturing(s: CUstream) -> Result<bool> {
+    let mut st = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    unsafe { cu!(cuStreamIsCapturing(s, &mut st))? };
+    Ok(st != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }
 
 /// `cuStreamEndCapture`: the graph, or the error that invalidated the capture.
