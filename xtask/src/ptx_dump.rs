@@ -116,6 +116,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         s => return Err(format!("unknown stage `{s}` (ast|ir|opt|ptx)")),
     }
     let compiled = compile(def, &generics, &opts).map_err(|e| e.to_string())?;
+    if specialization.dyn_shared.is_some() && !compiled.kernel.uses_dyn_shared {
+        eprintln!(
+            "// the kernel uses no dynamic shared memory: its launches get `{}`",
+            specialization.without_dynamic_shared()
+        );
+    }
     if stage == "ptx" {
         println!("{}", compiled.ptx);
     }
