@@ -131,8 +131,10 @@ fn data_type_of(ty: Ty) -> (u8, u8) {
         Ty::I32 => (3, 4),
         Ty::U64 => (4, 8),
         Ty::I64 => (5, 8),
+        Ty::F16 => (6, 2),
         Ty::F32 => (7, 4),
         Ty::F64 => (8, 8),
+        Ty::BF16 => (9, 2),
         // The entries take no other type (`kernel_std::intrinsics::tma`).
         _ => (0, 1),
     }

@@ -970,6 +970,65 @@ fn bulk_reductions_on_the_simulator() {
     bulk_reduce_run(&sim90());
 }
 
+/// 512 bytes of `f16` and of `bf16` in shared memory, aligned for the copy engine.
+#[repr(C, align(128))]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct HalfWords {
+    pub h: [f16; 256],
+    pub b: [bf16; 256],
+}
+
+/// The half-precision bulk reductions: `add` (`.noftz`), `min` and `max` of `f16` and `bf16`,
+/// each on its own run of 16 elements, with the tiles `t / 4 - 8`.
+#[kernel]
+pub fn bulk_half_reductions(h: &mut [f16], b: &mut [bf16]) {
+    let tile = shared_array::<HalfWords>();
+    let t = thread_idx().x as usize;
+    let v = t as f32 * 0.25 - 8.0;
+    tile.h[t] = f16::from_f32(v);
+    tile.b[t] = bf16::from_f32(v);
+    fence_proxy_async_shared_cta();
+    sync_threads();
+    if t == 0 {
+        cp_reduce_async_bulk_add_f16(&mut h[..16], &tile.h[..16]);
+        cp_reduce_async_bulk_min_f16(&mut h[16..32], &tile.h[16..32]);
+        cp_reduce_async_bulk_max_f16(&mut h[32..48], &tile.h[32..48]);
+        cp_reduce_async_bulk_add_bf16(&mut b[..16], &tile.b[..16]);
+        cp_reduce_async_bulk_min_bf16(&mut b[16..32], &tile.b[16..32]);
+        cp_reduce_async_bulk_max_bf16(&mut b[32..48], &tile.b[32..48]);
+        cp_async_bulk_commit_group();
+        cp_async_bulk_wait_group_read(0);
+    }
+}
+
+fn bulk_half_run(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let init: Vec<f32> = (0..64).map(|i| 5.0 - (i % 9) as f32 * 1.5).collect();
+    let h0: Vec<f16> = init.iter().map(|&x| f16::from_f32(x)).collect();
+    let b0: Vec<bf16> = init.iter().map(|&x| bf16::from_f32(x)).collect();
+    let (mut dh, mut db) = (dev.upload(&h0).unwrap(), dev.upload(&b0).unwrap());
+    bulk_half_reductions::launch(&s, LaunchConfig::for_elements(256, 256), &mut dh, &mut db)
+        .unwrap();
+    s.synchronize().unwrap();
+    let (h, b) = (dh.to_vec().unwrap(), db.to_vec().unwrap());
+    for i in 0..64 {
+        let (old, v) = (init[i], i as f32 * 0.25 - 8.0);
+        let want = match i / 16 {
+            0 => old + v,
+            1 => old.min(v),
+            2 => old.max(v),
+            _ => old,
+        };
+        assert_eq!(h[i], f16::from_f32(want), "h[{i}]");
+        assert_eq!(b[i], bf16::from_f32(want), "b[{i}]");
+    }
+}
+
+#[test]
+fn half_precision_bulk_reductions_on_the_simulator() {
+    bulk_half_run(&sim90());
+}
+
 /// A reduction of 10 `u32` (40 bytes) the compiler can see.
 #[kernel]
 pub fn bulk_reduce_forty_bytes(u: &mut [u32]) {
@@ -1013,6 +1072,18 @@ fn bulk_and_integer_tensor_reductions_assemble_for_sm90() {
         assert!(ptx.contains(&want), "{want}\n{ptx}");
     }
     assembles90(inc_on_floats::ast());
+    let ptx = assembles90(bulk_half_reductions::ast());
+    for form in [
+        "add.noftz.f16",
+        "min.f16",
+        "max.f16",
+        "add.noftz.bf16",
+        "min.bf16",
+        "max.bf16",
+    ] {
+        let want = format!("cp.reduce.async.bulk.global.shared::cta.bulk_group.{form} [");
+        assert!(ptx.contains(&want), "{want}\n{ptx}");
+    }
 }
 
 #[test]
@@ -1027,6 +1098,7 @@ fn tma_on_the_gpu() {
     misaligned_run(&dev);
     reduce_bits_run(&dev);
     bulk_reduce_run(&dev);
+    bulk_half_run(&dev);
 }
 
 /// Dynamic shared memory above 48 KiB (where TMA tiles usually live): the launcher opts the

@@ -29,6 +29,7 @@
 // CUDA's TMA functions take one argument per coordinate (and offset): up to 11.
 #![allow(clippy::too_many_arguments)]
 
+use half::{bf16, f16};
 use kernel_ir::ast::BulkArg;
 use kernel_ir::async_ops::{AsyncOp, BulkReduce};
 use kernel_ir::ir::Ty;
@@ -293,197 +294,246 @@ static REDUCE_XOR: [IntrinsicDef; 5] = [
         AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Xor) }),
 ];
 /// Non-tensor bulk reductions, one per operation and element type PTX defines: `[dst, src, bytes]`.
-static BULK_REDUCE: [IntrinsicDef; 21] = [
-    entry!(
-        "cp_reduce_async_bulk.add.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Add,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.add.i32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Add,
-            ty: Ty::I32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.add.u64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Add,
-            ty: Ty::U64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.add.f32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Add,
-            ty: Ty::F32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.add.f64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Add,
-            ty: Ty::F64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.min.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Min,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.min.i32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Min,
-            ty: Ty::I32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.min.u64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Min,
-            ty: Ty::U64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.min.i64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Min,
-            ty: Ty::I64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.max.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Max,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.max.i32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Max,
-            ty: Ty::I32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.max.u64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Max,
-            ty: Ty::U64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.max.i64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Max,
-            ty: Ty::I64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.inc.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Inc,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.dec.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Dec,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.and.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::And,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.and.u64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::And,
-            ty: Ty::U64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.or.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Or,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.or.u64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Or,
-            ty: Ty::U64
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.xor.u32",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b32 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Xor,
-            ty: Ty::U32
-        }
-    ),
-    entry!(
-        "cp_reduce_async_bulk.xor.u64",
-        [U64, U32, U32],
-        "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [{a0}], [{a1}], {a2}",
-        AsyncOp::BulkReduce {
-            op: BulkReduce::Xor,
-            ty: Ty::U64
-        }
-    ),
-];
+static BULK_REDUCE: [IntrinsicDef; 27] =
+    [
+        entry!(
+            "cp_reduce_async_bulk.add.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.i32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::I32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.f32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::F32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.f64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::F64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.i32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::I32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.i64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::I64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.i32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::I32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.i64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::I64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.inc.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Inc,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.dec.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Dec,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.and.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::And,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.and.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::And,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.or.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Or,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.or.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Or,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.xor.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Xor,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.xor.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Xor,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.f16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::F16
+            }
+        ),
+        entry!("cp_reduce_async_bulk.add.bf16", [U64, U32, U32],
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [{a0}], [{a1}], {a2}",
+        AsyncOp::BulkReduce { op: BulkReduce::Add, ty: Ty::BF16 }),
+        entry!(
+            "cp_reduce_async_bulk.min.f16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::F16
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.bf16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::BF16
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.f16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.f16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::F16
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.bf16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.bf16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::BF16
+            }
+        ),
+    ];
 static BULK_LOAD: IntrinsicDef = entry!("cp_async_bulk.load", [U32, U64, U32, U32],
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{a0}], [{a1}], {a2}, [{a3}]",
     AsyncOp::BulkLoad);
@@ -1036,6 +1086,48 @@ intrinsics! {
     pub fn cp_reduce_async_bulk_xor_u64(dst: &mut [u64], src: &[u64]) = custom(
         Custom::BulkCopy { def: &BULK_REDUCE[20], to_shared: false },
         entries = ::core::slice::from_ref(&BULK_REDUCE[20]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16`: each element `old` of
+    /// `dst` becomes `old + src` (without flushing subnormals, `.noftz`) of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_f16(dst: &mut [f16], src: &[f16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[21], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[21]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16`: each element `old` of
+    /// `dst` becomes `old + src` (without flushing subnormals, `.noftz`) of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_bf16(dst: &mut [bf16], src: &[bf16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[22], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[22]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f16`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_f16(dst: &mut [f16], src: &[f16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[23], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[23]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_bf16(dst: &mut [bf16], src: &[bf16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[24], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[24]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.f16`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_f16(dst: &mut [f16], src: &[f16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[25], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[25]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.bf16`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_bf16(dst: &mut [bf16], src: &[bf16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[26], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[26]),
     );
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
     /// (`cp_async_bulk_global_to_shared`): copies `src` into `dst` (slices of the same length, a
