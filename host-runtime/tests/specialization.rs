@@ -1,8 +1,9 @@
 //! Launch-time specialization through the kernel cache, on the simulator (which runs the same
 //! specialized IR the PTX is emitted from): a kernel without `block_dim` is compiled per launch
 //! block shape as if it had that attribute, up to `MAX_VARIANTS` shapes, then shares a general
-//! variant; `#[kernel(specialize = false)]` and `block_dim` kernels keep one variant. A kernel
-//! that uses `dynamic_shared` is also compiled per dynamic shared memory size (a constant length).
+//! variant; `#[kernel(specialize = false)]` and `block_dim` kernels keep one variant per block
+//! shape. A kernel that uses `dynamic_shared` is also compiled per dynamic shared memory size (a
+//! constant length), a `block_dim` one too; an opted-out one is not.
 //!
 //! Each test has its own kernels: a kernel's cache is a process-wide `static`.
 
@@ -470,4 +471,84 @@ fn the_size_is_no_key_for_a_kernel_without_dynamic_shared_memory() {
     }
     assert_eq!(dy.to_vec().unwrap(), [6u32; 100]);
     assert_eq!(add_two::KERNEL.cache.variants(), [spec(32, 1)]);
+}
+
+/// `two_stages` with its block shape declared: specialized on the size alone.
+#[kernel(block_dim(64))]
+pub fn two_stages_fixed(out: &mut [u32], inp: &[u32]) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx().x as usize;
+    let i = block_idx().x as usize * 64 + t;
+    if i < inp.len() {
+        smem[t] = inp[i];
+        smem[64 + t] = inp[i] * 2;
+    }
+    sync_threads();
+    if i < out.len() {
+        out[i] = smem[63 - t] + smem[127 - t];
+    }
+}
+
+/// `two_stages` opted out: one variant, the size read at run time.
+#[kernel(specialize = false)]
+pub fn two_stages_general(out: &mut [u32], inp: &[u32]) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx().x as usize;
+    let i = block_idx().x as usize * 64 + t;
+    if i < inp.len() {
+        smem[t] = inp[i];
+        smem[64 + t] = inp[i] * 2;
+    }
+    sync_threads();
+    if i < out.len() {
+        out[i] = smem[63 - t] + smem[127 - t];
+    }
+}
+
+#[test]
+fn fixed_shape_kernels_specialize_on_the_size_and_opted_out_ones_not() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let inp: Vec<u32> = (0..128).collect();
+    let din = dev.upload(&inp).unwrap();
+    let want: Vec<u32> = (0..128u32)
+        .map(|i| 3 * ((i / 64) * 64 + 63 - i % 64))
+        .collect();
+    for bytes in [512, 1024, 512] {
+        let cfg = LaunchConfig {
+            grid: Dim3::new(2, 1, 1),
+            ..stage_cfg(bytes)
+        };
+        let mut dout = dev.alloc_zeroed::<u32>(128).unwrap();
+        two_stages_fixed::launch(&s, cfg, &mut dout, &din).unwrap();
+        assert_eq!(dout.to_vec().unwrap(), want, "fixed, {bytes} bytes");
+        let mut dout = dev.alloc_zeroed::<u32>(128).unwrap();
+        two_stages_general::launch(&s, cfg, &mut dout, &din).unwrap();
+        assert_eq!(dout.to_vec().unwrap(), want, "general, {bytes} bytes");
+    }
+    let size = |bytes| Specialization {
+        block: None,
+        dyn_shared: Some(bytes),
+    };
+    assert_eq!(
+        two_stages_fixed::KERNEL.cache.variants(),
+        [size(512), size(1024)]
+    );
+    assert_eq!(
+        two_stages_general::KERNEL.cache.variants(),
+        [Specialization::GENERAL]
+    );
+    // Too small for the second stage: the opted-out kernel's run-time length says so too.
+    let cfg = LaunchConfig {
+        grid: Dim3::new(2, 1, 1),
+        ..stage_cfg(256)
+    };
+    let mut dout = dev.alloc_zeroed::<u32>(128).unwrap();
+    for e in [
+        two_stages_fixed::launch(&s, cfg, &mut dout, &din).and_then(|_| s.synchronize()),
+        two_stages_general::launch(&s, cfg, &mut dout, &din).and_then(|_| s.synchronize()),
+    ] {
+        let msg = e.unwrap_err().to_string();
+        assert!(msg.contains("the len is 64 but the index is"), "{msg}");
+    }
 }
