@@ -18,6 +18,13 @@
 //! is reached through the mutex on every launch (the fast path cannot tell a shape with its own
 //! variant from one without).
 //!
+//! The launch's dynamic shared memory size is part of the key too, for a kernel that uses
+//! `dynamic_shared` (its length is then a constant, so a pipeline's stage tiles are proven in
+//! bounds): the same bound counts a (block shape, size) pair as one variant. Whether an
+//! instantiation uses dynamic shared memory is known once its first variant is compiled; the
+//! size is dropped from the key of one that does not, so launches of it with any size share
+//! their block shape's variant.
+//!
 //! `FERROCUDA_LOG_COMPILE=1` prints one line per compile to stderr: the kernel, its
 //! specialization key, the target and the time it took.
 
@@ -86,6 +93,11 @@ pub(crate) struct Entry {
     /// Whether every launch shape runs this entry: the kernel is never specialized (it has
     /// `block_dim` or `specialize = false`).
     any_block: bool,
+    /// Whether launches with any dynamic shared memory size run this entry: the kernel does not
+    /// use dynamic shared memory, or is never specialized on its size (`specialize = false`).
+    any_dyn_shared: bool,
+    /// Whether the instantiation uses dynamic shared memory (the same for all its variants).
+    uses_dyn_shared: bool,
     /// Keeps the device open while the cache can hand out its loaded kernel, so a later
     /// `Device::new` of the same ordinal finds it rather than opening a second state.
     _device: Device,
@@ -97,11 +109,20 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
-    /// Whether a launch of `key` with `block` runs this entry, as far as the entry alone can tell
-    /// (the fast path): a general variant of a kernel that specializes never answers yes.
+    /// Whether a launch of `key` with `block` and `dyn_shared` bytes of dynamic shared memory
+    /// runs this entry, as far as the entry alone can tell (the fast path): a general variant of
+    /// a kernel that specializes never answers yes.
     #[inline]
-    fn serves(&self, uid: u64, generation: u64, key: &InstanceKey<'_>, block: [u32; 3]) -> bool {
+    fn serves(
+        &self,
+        uid: u64,
+        generation: u64,
+        key: &InstanceKey<'_>,
+        block: [u32; 3],
+        dyn_shared: u32,
+    ) -> bool {
         (self.any_block || self.key.spec.block == Some(block))
+            && (self.any_dyn_shared || self.key.spec.dyn_shared == Some(dyn_shared))
             && self.key.same_instance(uid, generation, key)
     }
 }
@@ -127,9 +148,9 @@ impl KernelCache {
         }
     }
 
-    /// The loaded variant for a launch of `key` on `device` with block shape `block` (`None`:
-    /// the general variant, for tools and occupancy queries): compiled for its backend's target
-    /// and loaded by it on a miss.
+    /// The loaded variant for a launch of `key` on `device` with block shape `block` and
+    /// `dyn_shared` bytes of dynamic shared memory (`None`: the variant general in that fact, for
+    /// tools and occupancy queries): compiled for its backend's target and loaded by it on a miss.
     #[inline]
     pub(crate) fn get(
         &self,
@@ -138,17 +159,20 @@ impl KernelCache {
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
         block: Option<[u32; 3]>,
+        dyn_shared: Option<u32>,
     ) -> Result<&'static Entry> {
         let uid = device.uid();
         let generation = device.ops().generation();
         let last = self.last.load(Ordering::Acquire);
         // SAFETY: published entries are leaked, so a non-null pointer is valid forever.
-        if let (Some(e), Some(b)) = (unsafe { last.as_ref() }, block) {
-            if e.serves(uid, generation, key, b) {
+        if let (Some(e), Some(b), Some(d)) = (unsafe { last.as_ref() }, block, dyn_shared) {
+            if e.serves(uid, generation, key, b, d) {
                 return Ok(e);
             }
         }
-        self.slow(uid, generation, device, def, key, generics, block)
+        self.slow(
+            uid, generation, device, def, key, generics, block, dyn_shared,
+        )
     }
 
     #[cold]
@@ -162,6 +186,7 @@ impl KernelCache {
         key: &InstanceKey<'_>,
         generics: GenericsFn<'_>,
         block: Option<[u32; 3]>,
+        dyn_shared: Option<u32>,
     ) -> Result<&'static Entry> {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let def = def();
@@ -170,7 +195,14 @@ impl KernelCache {
             Some(b) => Specialization::for_launch(def, b),
             None => Specialization::GENERAL,
         };
+        if let Some(bytes) = dyn_shared {
+            spec = spec.with_dynamic_shared(def, bytes);
+        }
         let ours = |e: &&&'static Entry| e.key.same_instance(uid, generation, key);
+        // An instantiation compiled before tells whether it uses dynamic shared memory at all.
+        if entries.iter().filter(ours).any(|e| !e.uses_dyn_shared) {
+            spec = spec.without_dynamic_shared();
+        }
         if !spec.is_general()
             && !entries.iter().filter(ours).any(|e| e.key.spec == spec)
             && entries
@@ -197,6 +229,11 @@ impl KernelCache {
         };
         let started = Instant::now();
         let compiled = Arc::new(kernel_compiler::compile(def, &generics(), &opts)?);
+        let uses_dyn_shared = compiled.kernel.uses_dyn_shared;
+        if !uses_dyn_shared {
+            // Its first compile: the size changed nothing, and is no part of the key.
+            spec = spec.without_dynamic_shared();
+        }
         if log_compiles() {
             eprintln!(
                 "ferrocuda: compiled {} [{spec}] for sm_{sm} in {:.1} ms",
@@ -208,6 +245,8 @@ impl KernelCache {
         let entry: &'static Entry = Box::leak(Box::new(Entry {
             key: EntryKey::new(uid, generation, key, spec),
             any_block,
+            any_dyn_shared: !uses_dyn_shared || !Specialization::applies_to_dynamic_shared(def),
+            uses_dyn_shared,
             _device: device.clone(),
             kernel,
             param_count: compiled.kernel.params.len(),

@@ -46,14 +46,7 @@ pub fn launch_kernel(
     cfg: LaunchConfig,
     args: &mut [*mut c_void],
 ) -> Result<()> {
-    let b = cfg.block;
-    let entry = entry(
-        stream.device(),
-        kernel,
-        key,
-        generics,
-        Some([b.x, b.y, b.z]),
-    )?;
+    let entry = launch_entry(stream.device(), kernel, key, generics, &cfg)?;
     if args.len() != entry.param_count {
         return Err(LaunchError::ArgCount {
             expected: entry.param_count,
@@ -66,8 +59,30 @@ pub fn launch_kernel(
     unsafe { entry.kernel.launch(stream.ops(), &cfg, args) }
 }
 
+/// The cache entry a launch of an instantiation with `cfg` runs on `device`: the variant for its
+/// block shape and dynamic shared memory size (launch-time specialization), compiled and loaded
+/// on a miss.
+#[inline]
+pub(crate) fn launch_entry(
+    device: &Device,
+    kernel: &'static KernelHandle,
+    key: &InstanceKey<'_>,
+    generics: GenericsFn<'_>,
+    cfg: &LaunchConfig,
+) -> Result<&'static Entry> {
+    let b = cfg.block;
+    kernel.cache.get(
+        device,
+        kernel.def,
+        key,
+        generics,
+        Some([b.x, b.y, b.z]),
+        Some(cfg.shared_mem_bytes),
+    )
+}
+
 /// The cache entry of an instantiation on `device` for a launch with `block` (`None`: the general
-/// variant), compiled and loaded on a miss.
+/// variant) and any dynamic shared memory size, compiled and loaded on a miss.
 #[inline]
 pub(crate) fn entry(
     device: &Device,
@@ -76,7 +91,9 @@ pub(crate) fn entry(
     generics: GenericsFn<'_>,
     block: Option<[u32; 3]>,
 ) -> Result<&'static Entry> {
-    kernel.cache.get(device, kernel.def, key, generics, block)
+    kernel
+        .cache
+        .get(device, kernel.def, key, generics, block, None)
 }
 
 /// The loaded function of one instantiation of a kernel on `device` (compiling it if needed): the

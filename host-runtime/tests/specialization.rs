@@ -1,7 +1,9 @@
 //! Launch-time specialization through the kernel cache, on the simulator (which runs the same
 //! specialized IR the PTX is emitted from): a kernel without `block_dim` is compiled per launch
 //! block shape as if it had that attribute, up to `MAX_VARIANTS` shapes, then shares a general
-//! variant; `#[kernel(specialize = false)]` and `block_dim` kernels keep one variant.
+//! variant; `#[kernel(specialize = false)]` and `block_dim` kernels keep one variant per block
+//! shape. A kernel that uses `dynamic_shared` is also compiled per dynamic shared memory size (a
+//! constant length), a `block_dim` one too; an opted-out one is not.
 //!
 //! Each test has its own kernels: a kernel's cache is a process-wide `static`.
 
@@ -85,6 +87,7 @@ fn block(x: u32, y: u32) -> Dim3 {
 fn spec(x: u32, y: u32) -> Specialization {
     Specialization {
         block: Some([x, y, 1]),
+        dyn_shared: None,
     }
 }
 
@@ -274,6 +277,10 @@ fn compile_log_names_the_specialization_key() {
             add_one::launch(&s, LaunchConfig::for_elements(100, x), &mut dy).unwrap();
         }
         assert_eq!(dy.to_vec().unwrap(), [3u32; 100]);
+        let din = dev.upload(&[1u32; 128]).unwrap();
+        let mut dout = dev.alloc_zeroed::<u32>(64).unwrap();
+        stage_sums::launch(&s, stage_cfg(512), &mut dout, &din, 2).unwrap();
+        assert_eq!(dout.to_vec().unwrap(), [3u32; 64]);
         return;
     }
     let exe = std::env::current_exe().expect("the test binary's path");
@@ -294,10 +301,254 @@ fn compile_log_names_the_specialization_key() {
         .lines()
         .filter(|l| l.starts_with("ferrocuda: compiled"))
         .collect();
-    assert_eq!(lines.len(), 2, "one line per compile:\n{log}");
+    assert_eq!(lines.len(), 3, "one line per compile:\n{log}");
     assert!(
         lines[0].contains("specialization::add_one [block=32x1x1] for sm_"),
         "{log}"
     );
     assert!(lines[1].contains("[block=64x1x1]"), "{log}");
+    assert!(
+        lines[2].contains("stage_sums [block=64x1x1 dyn_shared=512]"),
+        "{log}"
+    );
+}
+
+/// `stages` tiles of 64 words staged in dynamic shared memory, each thread then sums its
+/// column of them reversed: right only if every stage fits the launch's size.
+#[kernel]
+pub fn stage_sums(out: &mut [u32], inp: &[u32], stages: u32) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx().x as usize;
+    for s in 0..stages as usize {
+        smem[s * 64 + t] = inp[s * 64 + t];
+    }
+    sync_threads();
+    let mut acc = 0u32;
+    for s in 0..stages as usize {
+        acc += smem[s * 64 + 63 - t] * (s as u32 + 1);
+    }
+    out[t] = acc;
+}
+
+fn stage_cfg(bytes: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid: Dim3::new(1, 1, 1),
+        block: block(64, 1),
+        shared_mem_bytes: bytes,
+        attrs: Default::default(),
+    }
+}
+
+fn stage_spec(bytes: u32) -> Specialization {
+    Specialization {
+        dyn_shared: Some(bytes),
+        ..spec(64, 1)
+    }
+}
+
+/// Each dynamic shared memory size gets its own variant (the slice's length a constant), and a
+/// launch reading past its own size panics with that size's length, whichever variant ran first.
+#[test]
+fn each_dynamic_shared_size_gets_its_own_variant() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let inp: Vec<u32> = (0..4 * 64).map(|i| i * 3 + 1).collect();
+    let din = dev.upload(&inp).unwrap();
+    let want = |stages: usize| -> Vec<u32> {
+        (0..64)
+            .map(|t| {
+                (0..stages)
+                    .map(|s| inp[s * 64 + 63 - t] * (s as u32 + 1))
+                    .sum()
+            })
+            .collect()
+    };
+    for (stages, bytes) in [(2u32, 512u32), (4, 1024), (2, 512), (4, 1024)] {
+        let mut dout = dev.alloc_zeroed::<u32>(64).unwrap();
+        stage_sums::launch(&s, stage_cfg(bytes), &mut dout, &din, stages).unwrap();
+        assert_eq!(
+            dout.to_vec().unwrap(),
+            want(stages as usize),
+            "{stages} stages"
+        );
+    }
+    assert_eq!(
+        stage_sums::KERNEL.cache.variants(),
+        [stage_spec(512), stage_spec(1024)],
+        "one variant per size, a repeated size reuses its own"
+    );
+    // Four stages in the smaller size: index 128 of 128 words.
+    let mut dout = dev.alloc_zeroed::<u32>(64).unwrap();
+    let e = stage_sums::launch(&s, stage_cfg(512), &mut dout, &din, 4)
+        .and_then(|_| s.synchronize())
+        .unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("the len is 128 but the index is 128"), "{msg}");
+    assert_eq!(stage_sums::KERNEL.cache.variants().len(), 2);
+}
+
+/// Two stages of a block's 64 words in dynamic shared memory, summed reversed.
+#[kernel]
+pub fn two_stages(out: &mut [u32], inp: &[u32]) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx().x as usize;
+    let i = block_idx().x as usize * 64 + t;
+    if i < inp.len() {
+        smem[t] = inp[i];
+        smem[64 + t] = inp[i] * 2;
+    }
+    sync_threads();
+    if i < out.len() {
+        out[i] = smem[63 - t] + smem[127 - t];
+    }
+}
+
+/// The variant compiled for a size has that constant length: with the block shape known too, the
+/// stage indices are proven (none of the kernel's checks is left), as for a `shared_array` tile.
+#[test]
+fn a_dynamic_shared_variant_proves_its_tile_indices() {
+    use kernel_compiler::{compile, CompileOptions};
+    let opts = |specialization| CompileOptions {
+        sm: 90,
+        source_markers: false,
+        specialization,
+        ..CompileOptions::default()
+    };
+    let ir_of = |spec| {
+        let c = compile(two_stages::ast(), &[], &opts(spec)).unwrap();
+        c.kernel.to_string()
+    };
+    let launch = Specialization::for_launch(two_stages::ast(), [64, 1, 1])
+        .with_dynamic_shared(two_stages::ast(), 512);
+    assert_eq!(launch, stage_spec(512));
+    let ours = ir_of(launch);
+    let general = ir_of(spec(64, 1));
+    assert_eq!(checks_of(&ours), 0, "{ours}");
+    assert!(checks_of(&general) > 0, "{general}");
+
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let inp: Vec<u32> = (0..256).collect();
+    let din = dev.upload(&inp).unwrap();
+    let mut dout = dev.alloc_zeroed::<u32>(256).unwrap();
+    let cfg = LaunchConfig {
+        grid: Dim3::new(4, 1, 1),
+        ..stage_cfg(512)
+    };
+    two_stages::launch(&s, cfg, &mut dout, &din).unwrap();
+    let want: Vec<u32> = (0..256u32)
+        .map(|i| 3 * ((i / 64) * 64 + 63 - i % 64))
+        .collect();
+    assert_eq!(dout.to_vec().unwrap(), want);
+    assert_eq!(two_stages::KERNEL.cache.variants(), [stage_spec(512)]);
+}
+
+fn checks_of(text: &str) -> usize {
+    text.matches("bounds_check").count()
+}
+
+/// A kernel without dynamic shared memory keeps one variant per block shape whatever size its
+/// launches ask for.
+#[kernel]
+pub fn add_two(y: &mut [u32]) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as usize;
+    if i < y.len() {
+        y[i] += 2;
+    }
+}
+
+#[test]
+fn the_size_is_no_key_for_a_kernel_without_dynamic_shared_memory() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let mut dy = dev.upload(&[0u32; 100]).unwrap();
+    for bytes in [0, 256, 4096] {
+        let cfg = LaunchConfig {
+            shared_mem_bytes: bytes,
+            ..LaunchConfig::for_elements(100, 32)
+        };
+        add_two::launch(&s, cfg, &mut dy).unwrap();
+    }
+    assert_eq!(dy.to_vec().unwrap(), [6u32; 100]);
+    assert_eq!(add_two::KERNEL.cache.variants(), [spec(32, 1)]);
+}
+
+/// `two_stages` with its block shape declared: specialized on the size alone.
+#[kernel(block_dim(64))]
+pub fn two_stages_fixed(out: &mut [u32], inp: &[u32]) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx().x as usize;
+    let i = block_idx().x as usize * 64 + t;
+    if i < inp.len() {
+        smem[t] = inp[i];
+        smem[64 + t] = inp[i] * 2;
+    }
+    sync_threads();
+    if i < out.len() {
+        out[i] = smem[63 - t] + smem[127 - t];
+    }
+}
+
+/// `two_stages` opted out: one variant, the size read at run time.
+#[kernel(specialize = false)]
+pub fn two_stages_general(out: &mut [u32], inp: &[u32]) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx().x as usize;
+    let i = block_idx().x as usize * 64 + t;
+    if i < inp.len() {
+        smem[t] = inp[i];
+        smem[64 + t] = inp[i] * 2;
+    }
+    sync_threads();
+    if i < out.len() {
+        out[i] = smem[63 - t] + smem[127 - t];
+    }
+}
+
+#[test]
+fn fixed_shape_kernels_specialize_on_the_size_and_opted_out_ones_not() {
+    let dev = Device::simulator();
+    let s = dev.new_stream().unwrap();
+    let inp: Vec<u32> = (0..128).collect();
+    let din = dev.upload(&inp).unwrap();
+    let want: Vec<u32> = (0..128u32)
+        .map(|i| 3 * ((i / 64) * 64 + 63 - i % 64))
+        .collect();
+    for bytes in [512, 1024, 512] {
+        let cfg = LaunchConfig {
+            grid: Dim3::new(2, 1, 1),
+            ..stage_cfg(bytes)
+        };
+        let mut dout = dev.alloc_zeroed::<u32>(128).unwrap();
+        two_stages_fixed::launch(&s, cfg, &mut dout, &din).unwrap();
+        assert_eq!(dout.to_vec().unwrap(), want, "fixed, {bytes} bytes");
+        let mut dout = dev.alloc_zeroed::<u32>(128).unwrap();
+        two_stages_general::launch(&s, cfg, &mut dout, &din).unwrap();
+        assert_eq!(dout.to_vec().unwrap(), want, "general, {bytes} bytes");
+    }
+    let size = |bytes| Specialization {
+        block: None,
+        dyn_shared: Some(bytes),
+    };
+    assert_eq!(
+        two_stages_fixed::KERNEL.cache.variants(),
+        [size(512), size(1024)]
+    );
+    assert_eq!(
+        two_stages_general::KERNEL.cache.variants(),
+        [Specialization::GENERAL]
+    );
+    // Too small for the second stage: the opted-out kernel's run-time length says so too.
+    let cfg = LaunchConfig {
+        grid: Dim3::new(2, 1, 1),
+        ..stage_cfg(256)
+    };
+    let mut dout = dev.alloc_zeroed::<u32>(128).unwrap();
+    for e in [
+        two_stages_fixed::launch(&s, cfg, &mut dout, &din).and_then(|_| s.synchronize()),
+        two_stages_general::launch(&s, cfg, &mut dout, &din).and_then(|_| s.synchronize()),
+    ] {
+        let msg = e.unwrap_err().to_string();
+        assert!(msg.contains("the len is 64 but the index is"), "{msg}");
+    }
 }

@@ -341,9 +341,8 @@ fn dynamic_shared_fn() -> Callable {
     Callable::Intrinsic(&kernel_std::api::dynamic_shared::SPEC)
 }
 
-#[test]
-fn shared_and_dynamic_shared_memory() {
-    let def = kernel(
+fn smem_kernel() -> &'static FnDef {
+    kernel(
         "smem",
         vec![param("out", tslice(ti(I64), true))],
         blk(
@@ -378,14 +377,65 @@ fn shared_and_dynamic_shared_memory() {
             ],
             None,
         ),
-    );
-    let k = lower(def);
+    )
+}
+
+#[test]
+fn shared_and_dynamic_shared_memory() {
+    let k = lower(smem_kernel());
     assert_eq!(k.shared.len(), 1);
     assert_eq!((k.shared[0].bytes, k.shared[0].align), (64, 8));
     assert!(k.uses_dyn_shared);
     let o = interp::run(&k, &[interp::i64s(&[0; 3])], 24);
     assert!(o.panic.is_none(), "{:?}", o.panic);
     assert_eq!(interp::as_i64(&o.bufs[0]), vec![5, 6, -9]);
+}
+
+/// Specialized on the launch's dynamic shared memory size (`Specialization::dyn_shared`), the
+/// slice's length is a constant: no `dyn_shared_bytes` division, a constant index needs no check.
+/// The variant checks the size it runs with: another one is a panic at the `dynamic_shared` call,
+/// not a check against the wrong length.
+#[test]
+fn dynamic_shared_length_is_the_specialized_size() {
+    use kernel_compiler::{frontend::lower_kernel_with, CompileOptions, Specialization};
+    let opts = |bytes| CompileOptions {
+        specialization: Specialization {
+            block: None,
+            dyn_shared: Some(bytes),
+        },
+        ..CompileOptions::default()
+    };
+    let k = lower_kernel_with(smem_kernel(), &[], &opts(24)).unwrap();
+    common::assemble(&k);
+    let text = k.to_string();
+    assert!(!text.contains("div.u32"), "{text}");
+    // `d[2]` (stored, then loaded) of a constant length 6 needs no check; the general variant
+    // checks both against the run-time length.
+    let checks = |t: &str| t.matches("bounds_check").count();
+    let general = lower(smem_kernel()).to_string();
+    assert_eq!(checks(&text) + 2, checks(&general), "{text}\n{general}");
+    let o = interp::run(&k, &[interp::i64s(&[0; 3])], 24);
+    assert!(o.panic.is_none(), "{:?}", o.panic);
+    assert_eq!(interp::as_i64(&o.bufs[0]), vec![5, 6, -9]);
+    // A launch with another size than the variant's.
+    for other in [16, 28] {
+        let o = interp::run(&k, &[interp::i64s(&[0; 3])], other);
+        let (site, _, _) = o.panic.expect("a launch of another size panics");
+        let ir::PanicKind::Explicit(m) = &k.panic_sites[site.0 as usize].kind else {
+            panic!("{:?}", k.panic_sites[site.0 as usize]);
+        };
+        assert!(
+            m.contains("compiled for launches with 24 bytes of dynamic shared memory"),
+            "{m}"
+        );
+    }
+    // Eight bytes: a length of 2, so `d[2]` is out of bounds (the general variant's own check
+    // against the run-time length says the same).
+    let k = lower_kernel_with(smem_kernel(), &[], &opts(8)).unwrap();
+    let o = interp::run(&k, &[interp::i64s(&[0; 3])], 8);
+    let (site, a, b) = o.panic.expect("index 2 of 2 panics");
+    assert_eq!(k.panic_sites[site.0 as usize].kind, ir::PanicKind::Bounds);
+    assert_eq!((a, b), (2, 2));
 }
 
 #[test]

@@ -61,6 +61,10 @@ pub enum AsyncOp {
     /// `cp.async.bulk.global.shared::cta.bulk_group`: `a0` the global destination, `a1` the
     /// shared source, `a2` bytes.
     BulkStore,
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type`: as [`AsyncOp::BulkStore`],
+    /// but each global element (of type `ty`) becomes `op(global, shared)`. Joins the thread's
+    /// next bulk group.
+    BulkReduce { op: BulkReduce, ty: crate::ty::Ty },
     /// `cp.async.bulk.commit_group`: the thread's bulk stores since the last one become a group.
     BulkCommit,
     /// `cp.async.bulk.wait_group n` (`read`: `.read`, only until the sources have been read):
@@ -70,7 +74,7 @@ pub enum AsyncOp {
     TensorPrefetch,
 }
 
-/// The operation of a bulk reduction (`cp.reduce.async.bulk.tensor`): the global element becomes
+/// The operation of a bulk reduction (`cp.reduce.async.bulk{.tensor}`): the global element becomes
 /// `op(global, shared)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BulkReduce {

@@ -275,6 +275,7 @@ pub(crate) fn run(
         | AsyncOp::TensorStore { .. }
         | AsyncOp::BulkLoad
         | AsyncOp::BulkStore
+        | AsyncOp::BulkReduce { .. }
         | AsyncOp::BulkCommit
         | AsyncOp::BulkWait { .. }
         | AsyncOp::TensorPrefetch => {

@@ -121,10 +121,57 @@ fn nan_bits(map: &SimTensorMap) -> u64 {
 }
 
 fn reduce(map: &SimTensorMap, op: BulkReduce, old: u64, v: u64) -> u64 {
-    let dt = map.data_type;
+    reduce_as(map.data_type, map.elem_bytes, op, old, v)
+}
+
+/// The `CUtensorMapDataType` code of a non-tensor bulk reduction's element type, and its size.
+fn data_type_of(ty: Ty) -> (u8, u8) {
+    match ty {
+        Ty::U32 => (2, 4),
+        Ty::I32 => (3, 4),
+        Ty::U64 => (4, 8),
+        Ty::I64 => (5, 8),
+        Ty::F16 => (6, 2),
+        Ty::F32 => (7, 4),
+        Ty::F64 => (8, 8),
+        Ty::BF16 => (9, 2),
+        // The entries take no other type (`kernel_std::intrinsics::tma`).
+        _ => (0, 1),
+    }
+}
+
+/// Whether PTX defines `op` on elements of data type `dt` (a `CUtensorMapDataType` code): `.inc`
+/// and `.dec` on `u32` only, the bitwise operations on 32- and 64-bit integers only. `add`, `min`
+/// and `max` are checked by the entries' types (non-tensor) or left to the map (tensor).
+fn reduce_defined(op: BulkReduce, dt: u8) -> bool {
+    match op {
+        BulkReduce::Inc | BulkReduce::Dec => dt == 2,
+        BulkReduce::And | BulkReduce::Or | BulkReduce::Xor => matches!(dt, 2..=5),
+        BulkReduce::Add | BulkReduce::Min | BulkReduce::Max => true,
+    }
+}
+
+/// The name of a `CUtensorMapDataType` code, for errors.
+fn data_type_name(dt: u8) -> &'static str {
+    match dt {
+        0 => "u8",
+        1 => "u16",
+        2 => "u32",
+        3 => "i32",
+        4 => "u64",
+        5 => "i64",
+        6 => "f16",
+        7 => "f32",
+        8 => "f64",
+        9 => "bf16",
+        _ => "tf32 / ftz f32",
+    }
+}
+
+/// `op(old, v)` on elements of data type `dt` (a `CUtensorMapDataType` code) of `eb` bytes.
+fn reduce_as(dt: u8, eb: u8, op: BulkReduce, old: u64, v: u64) -> u64 {
     let float = matches!(dt, 6..=12);
     let signed = matches!(dt, 3 | 5);
-    let eb = map.elem_bytes;
     let mask = if eb == 8 {
         u64::MAX
     } else {
@@ -210,6 +257,7 @@ pub(crate) fn handles(op: AsyncOp) -> bool {
             | AsyncOp::TensorStore { .. }
             | AsyncOp::BulkLoad
             | AsyncOp::BulkStore
+            | AsyncOp::BulkReduce { .. }
             | AsyncOp::BulkCommit
             | AsyncOp::BulkWait { .. }
             | AsyncOp::TensorPrefetch
@@ -289,6 +337,21 @@ pub(crate) fn run(m: &mut impl Mem, t: u32, op: AsyncOp, a: &[u64]) -> Result<()
                 Some(r) => format!("cp_reduce_async_bulk_tensor_{d}d_{}", r.ptx()),
             };
             let map = map_of(m, a[0], &what)?;
+            if let Some(r) = op.filter(|&r| !reduce_defined(r, map.data_type)) {
+                return Err(fail(
+                    SimErrorKind::InvalidParams,
+                    format!(
+                        "`{what}` on a tensor map of `{}` elements: PTX defines `.{}` on {} only",
+                        data_type_name(map.data_type),
+                        r.ptx(),
+                        if matches!(r, BulkReduce::Inc | BulkReduce::Dec) {
+                            "u32"
+                        } else {
+                            "32- and 64-bit integers"
+                        }
+                    ),
+                ));
+            }
             if map.rank != dims || map.im2col.is_some() || map.interleave != 0 {
                 return Err(fail(
                     SimErrorKind::InvalidParams,
@@ -342,6 +405,21 @@ pub(crate) fn run(m: &mut impl Mem, t: u32, op: AsyncOp, a: &[u64]) -> Result<()
             for k in 0..bytes as u64 / 8 {
                 let v = m.read(t, Space::Shared, src + 8 * k, Ty::U64, How::Read)?;
                 m.write(t, Space::Global, dst + 8 * k, 8, v, How::Write)?;
+            }
+            hold_source(m, t, src as u32, bytes);
+        }
+        AsyncOp::BulkReduce { op, ty } => {
+            let (dt, eb) = data_type_of(ty);
+            let what = format!("cp_reduce_async_bulk_{}_{}", op.ptx(), data_type_name(dt));
+            let (dst, src, bytes) = (a[0], a[1], a[2] as u32);
+            bulk_checks(m, src, dst, bytes, &what)?;
+            let ety = elem_ty(eb);
+            for k in 0..(bytes / eb as u32) as u64 {
+                let off = k * eb as u64;
+                let v = m.read(t, Space::Shared, src + off, ety, How::Read)?;
+                let old = m.read(t, Space::Global, dst + off, ety, How::Read)?;
+                let r = reduce_as(dt, eb, op, old, v);
+                m.write(t, Space::Global, dst + off, eb as usize, r, How::Write)?;
             }
             hold_source(m, t, src as u32, bytes);
         }

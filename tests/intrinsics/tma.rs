@@ -1,6 +1,6 @@
 //! The tensor memory accelerator and bulk copies (sm_90): box layouts with each swizzle, 3-D
-//! boxes, out-of-bounds fill, tensor reductions, non-tensor bulk copies with their size and
-//! alignment rules, the races the simulator reports, and every tensor map validation error. The
+//! boxes, out-of-bounds fill, tensor reductions (every operation), non-tensor bulk copies and
+//! reductions with their size and alignment rules, the races the simulator reports, and every tensor map validation error. The
 //! same bodies on the simulator (as sm_90) and, `--ignored`, on an sm_90 GPU; PTX assembled for
 //! sm_90.
 
@@ -752,6 +752,340 @@ fn tensor_map_misuse_is_a_specific_error() {
     );
 }
 
+/// 1 KiB of `u32` in shared memory, aligned for the copy engine.
+#[repr(C, align(128))]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct UWords {
+    pub w: [u32; 256],
+}
+
+/// 1 KiB of `i64` in shared memory, aligned for the copy engine.
+#[repr(C, align(128))]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct LWords {
+    pub w: [i64; 128],
+}
+
+/// The integer tensor reductions with the tile `3t + 1`, each on its own box: `inc` at (x, y),
+/// then `dec`, `and`, `or` and `xor` each 8 rows further down.
+#[kernel]
+pub fn reduce_bits_box(dst: &mut TensorMap, x: i32, y: i32) {
+    let tile = shared_array::<UWords>();
+    let t = thread_idx().x as usize;
+    tile.w[t] = 3 * t as u32 + 1;
+    fence_proxy_async_shared_cta();
+    sync_threads();
+    if t == 0 {
+        cp_reduce_async_bulk_tensor_2d_inc(dst, x, y, tile);
+        cp_reduce_async_bulk_tensor_2d_dec(dst, x, y + 8, tile);
+        cp_reduce_async_bulk_tensor_2d_and(dst, x, y + 16, tile);
+        cp_reduce_async_bulk_tensor_2d_or(dst, x, y + 24, tile);
+        cp_reduce_async_bulk_tensor_2d_xor(dst, x, y + 32, tile);
+        cp_async_bulk_commit_group();
+        cp_async_bulk_wait_group_read(0);
+    }
+}
+
+/// PTX's integer reductions (`.inc` and `.dec` wrap at the operand): `old` becomes `op(old, v)`.
+fn int_reduce(op: &str, old: u32, v: u32) -> u32 {
+    match op {
+        "add" => old.wrapping_add(v),
+        "min" => old.min(v),
+        "max" => old.max(v),
+        "inc" if old >= v => 0,
+        "inc" => old + 1,
+        "dec" if old == 0 || old > v => v,
+        "dec" => old - 1,
+        "and" => old & v,
+        "or" => old | v,
+        "xor" => old ^ v,
+        _ => unreachable!("{op}"),
+    }
+}
+
+fn reduce_bits_run(dev: &Device) {
+    let (w, h) = (40u32, 48u32);
+    let init: Vec<u32> = (0..w * h).map(|i| (i * 37) % 1000).collect();
+    let s = dev.new_stream().unwrap();
+    let mut buf = dev.upload(&init).unwrap();
+    {
+        let mut map = TensorMapDesc::tiled(&[w as u64, h as u64], &[32, 8])
+            .encode_mut(&mut buf)
+            .unwrap();
+        reduce_bits_box::launch(&s, LaunchConfig::for_elements(256, 256), &mut map, 16, 4).unwrap();
+    }
+    s.synchronize().unwrap();
+    let got = buf.to_vec().unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            let i = (y * w + x) as usize;
+            let (bx, by) = (x as i32 - 16, y as i32 - 4);
+            let op = ["inc", "dec", "and", "or", "xor"].get((by / 8) as usize);
+            let want = match op {
+                Some(op) if (0..32).contains(&bx) && (0..40).contains(&by) => {
+                    int_reduce(op, init[i], 3 * ((by % 8) * 32 + bx) as u32 + 1)
+                }
+                _ => init[i],
+            };
+            assert_eq!(got[i], want, "({x}, {y}): from {}", init[i]);
+        }
+    }
+}
+
+#[test]
+fn integer_tensor_reductions_on_the_simulator() {
+    reduce_bits_run(&sim90());
+}
+
+/// `.inc` on an `f32` map: PTX defines it on `u32` only.
+#[kernel]
+pub fn inc_on_floats(dst: &mut TensorMap) {
+    let tile = shared_array::<Words>();
+    tile.w[thread_idx().x as usize] = 1.0;
+    fence_proxy_async_shared_cta();
+    sync_threads();
+    if thread_idx().x == 0 {
+        cp_reduce_async_bulk_tensor_2d_inc(dst, 0, 0, tile);
+        cp_async_bulk_commit_group();
+        cp_async_bulk_wait_group(0);
+    }
+}
+
+#[test]
+fn a_tensor_reduction_of_a_type_ptx_lacks_is_a_simulator_error() {
+    let dev = sim90();
+    let s = dev.new_stream().unwrap();
+    let mut buf = dev.alloc_zeroed::<f32>(32 * 8).unwrap();
+    let mut map = TensorMapDesc::tiled(&[32, 8], &[32, 8])
+        .encode_mut(&mut buf)
+        .unwrap();
+    let e = inc_on_floats::launch(&s, LaunchConfig::for_elements(256, 256), &mut map)
+        .and_then(|_| s.synchronize())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`cp_reduce_async_bulk_tensor_2d_inc`") && e.contains("`f32`"),
+        "{e}"
+    );
+    assert!(e.contains("`.inc` on u32 only"), "{e}");
+}
+
+/// The non-tensor bulk reductions (`cp.reduce.async.bulk`) from `u[start..]` on: the `j`th run of
+/// `n` words of `u` through the `j`th `u32` operation (add, min, max, inc, dec, and, or, xor) with
+/// the same words of the tile `3t + 1`; `n` of `f` `+=` the tile's halves, and `n / 2` of `l`
+/// `max`ed with a tile of signed values.
+#[kernel]
+pub fn bulk_reductions(u: &mut [u32], f: &mut [f32], l: &mut [i64], n: u32, start: u32) {
+    let ut = shared_array::<UWords>();
+    let ft = shared_array::<Words>();
+    let lt = shared_array::<LWords>();
+    let t = thread_idx().x as usize;
+    let (n, s) = (n as usize, start as usize);
+    ut.w[t] = 3 * t as u32 + 1;
+    ft.w[t] = t as f32 * 0.5;
+    if t < 128 {
+        lt.w[t] = t as i64 * 1000 - 64_000;
+    }
+    fence_proxy_async_shared_cta();
+    sync_threads();
+    if t == 0 {
+        cp_reduce_async_bulk_add_u32(&mut u[s..s + n], &ut.w[..n]);
+        cp_reduce_async_bulk_min_u32(&mut u[s + n..s + 2 * n], &ut.w[n..2 * n]);
+        cp_reduce_async_bulk_max_u32(&mut u[s + 2 * n..s + 3 * n], &ut.w[2 * n..3 * n]);
+        cp_reduce_async_bulk_inc_u32(&mut u[s + 3 * n..s + 4 * n], &ut.w[3 * n..4 * n]);
+        cp_reduce_async_bulk_dec_u32(&mut u[s + 4 * n..s + 5 * n], &ut.w[4 * n..5 * n]);
+        cp_reduce_async_bulk_and_u32(&mut u[s + 5 * n..s + 6 * n], &ut.w[5 * n..6 * n]);
+        cp_reduce_async_bulk_or_u32(&mut u[s + 6 * n..s + 7 * n], &ut.w[6 * n..7 * n]);
+        cp_reduce_async_bulk_xor_u32(&mut u[s + 7 * n..s + 8 * n], &ut.w[7 * n..8 * n]);
+        cp_reduce_async_bulk_add_f32(&mut f[s..s + n], &ft.w[..n]);
+        cp_reduce_async_bulk_max_i64(&mut l[..n / 2], &lt.w[..n / 2]);
+        cp_async_bulk_commit_group();
+        cp_async_bulk_wait_group_read(0);
+    }
+}
+
+fn bulk_reduce_run(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let n = 16usize;
+    let ops = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
+    let u0: Vec<u32> = (0..256).map(|i| (i * 37) % 1000).collect();
+    let f0: Vec<f32> = (0..256).map(|i| i as f32 - 100.0).collect();
+    let l0: Vec<i64> = (0..128).map(|i| (i % 5) * 7000 - 10_000).collect();
+    let (mut du, mut df, mut dl) = (
+        dev.upload(&u0).unwrap(),
+        dev.upload(&f0).unwrap(),
+        dev.upload(&l0).unwrap(),
+    );
+    let cfg = LaunchConfig::for_elements(256, 256);
+    bulk_reductions::launch(&s, cfg, &mut du, &mut df, &mut dl, n as u32, 8).unwrap();
+    s.synchronize().unwrap();
+    let (u, f, l) = (
+        du.to_vec().unwrap(),
+        df.to_vec().unwrap(),
+        dl.to_vec().unwrap(),
+    );
+    for i in 0..256usize {
+        let k = i.wrapping_sub(8);
+        let wu = match ops.get(k / n) {
+            Some(op) if i >= 8 => int_reduce(op, u0[i], 3 * k as u32 + 1),
+            _ => u0[i],
+        };
+        let wf = if (8..8 + n).contains(&i) {
+            f0[i] + k as f32 * 0.5
+        } else {
+            f0[i]
+        };
+        assert_eq!(u[i], wu, "u[{i}] from {}", u0[i]);
+        assert_eq!(f[i], wf, "f[{i}]");
+    }
+    for i in 0..128 {
+        let want = if i < n / 2 {
+            l0[i].max(i as i64 * 1000 - 64_000)
+        } else {
+            l0[i]
+        };
+        assert_eq!(l[i], want, "l[{i}]");
+    }
+    // 10 words (40 bytes) and a start off the 16-byte grid: panics at the call.
+    for (n, start, msg) in [(10, 8, "multiple of 16 bytes"), (8, 1, "16-byte aligned")] {
+        let r = bulk_reductions::launch(&s, cfg, &mut du, &mut df, &mut dl, n, start)
+            .and_then(|_| s.synchronize());
+        match r {
+            Err(Error::KernelPanic(p)) => {
+                assert!(p.message.contains(msg), "{}", p.message);
+                assert!(
+                    p.message.contains("cp_reduce_async_bulk_add_u32"),
+                    "{}",
+                    p.message
+                );
+                assert!(p.file.ends_with("tma.rs"), "{}", p.file);
+            }
+            other => panic!("expected a kernel panic, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn bulk_reductions_on_the_simulator() {
+    bulk_reduce_run(&sim90());
+}
+
+/// 512 bytes of `f16` and of `bf16` in shared memory, aligned for the copy engine.
+#[repr(C, align(128))]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct HalfWords {
+    pub h: [f16; 256],
+    pub b: [bf16; 256],
+}
+
+/// The half-precision bulk reductions: `add` (`.noftz`), `min` and `max` of `f16` and `bf16`,
+/// each on its own run of 16 elements, with the tiles `t / 4 - 8`.
+#[kernel]
+pub fn bulk_half_reductions(h: &mut [f16], b: &mut [bf16]) {
+    let tile = shared_array::<HalfWords>();
+    let t = thread_idx().x as usize;
+    let v = t as f32 * 0.25 - 8.0;
+    tile.h[t] = f16::from_f32(v);
+    tile.b[t] = bf16::from_f32(v);
+    fence_proxy_async_shared_cta();
+    sync_threads();
+    if t == 0 {
+        cp_reduce_async_bulk_add_f16(&mut h[..16], &tile.h[..16]);
+        cp_reduce_async_bulk_min_f16(&mut h[16..32], &tile.h[16..32]);
+        cp_reduce_async_bulk_max_f16(&mut h[32..48], &tile.h[32..48]);
+        cp_reduce_async_bulk_add_bf16(&mut b[..16], &tile.b[..16]);
+        cp_reduce_async_bulk_min_bf16(&mut b[16..32], &tile.b[16..32]);
+        cp_reduce_async_bulk_max_bf16(&mut b[32..48], &tile.b[32..48]);
+        cp_async_bulk_commit_group();
+        cp_async_bulk_wait_group_read(0);
+    }
+}
+
+fn bulk_half_run(dev: &Device) {
+    let s = dev.new_stream().unwrap();
+    let init: Vec<f32> = (0..64).map(|i| 5.0 - (i % 9) as f32 * 1.5).collect();
+    let h0: Vec<f16> = init.iter().map(|&x| f16::from_f32(x)).collect();
+    let b0: Vec<bf16> = init.iter().map(|&x| bf16::from_f32(x)).collect();
+    let (mut dh, mut db) = (dev.upload(&h0).unwrap(), dev.upload(&b0).unwrap());
+    bulk_half_reductions::launch(&s, LaunchConfig::for_elements(256, 256), &mut dh, &mut db)
+        .unwrap();
+    s.synchronize().unwrap();
+    let (h, b) = (dh.to_vec().unwrap(), db.to_vec().unwrap());
+    for i in 0..64 {
+        let (old, v) = (init[i], i as f32 * 0.25 - 8.0);
+        let want = match i / 16 {
+            0 => old + v,
+            1 => old.min(v),
+            2 => old.max(v),
+            _ => old,
+        };
+        assert_eq!(h[i], f16::from_f32(want), "h[{i}]");
+        assert_eq!(b[i], bf16::from_f32(want), "b[{i}]");
+    }
+}
+
+#[test]
+fn half_precision_bulk_reductions_on_the_simulator() {
+    bulk_half_run(&sim90());
+}
+
+/// A reduction of 10 `u32` (40 bytes) the compiler can see.
+#[kernel]
+pub fn bulk_reduce_forty_bytes(u: &mut [u32]) {
+    let tile = shared_array::<[u32; 10]>();
+    cp_reduce_async_bulk_or_u32(&mut u[..10], tile);
+}
+
+#[test]
+fn bulk_reduction_sizes_the_compiler_sees_are_compile_errors() {
+    let opts = CompileOptions {
+        sm: 90,
+        ..CompileOptions::default()
+    };
+    let e = compile(bulk_reduce_forty_bytes::ast(), &[], &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("multiple of 16 bytes") && e.contains("40 bytes"),
+        "{e}"
+    );
+    let e = compile(bulk_reductions::ast(), &[], &CompileOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("sm_90"), "{e}");
+}
+
+#[test]
+fn bulk_and_integer_tensor_reductions_assemble_for_sm90() {
+    let ptx = assembles90(reduce_bits_box::ast());
+    for op in ["inc", "dec", "and", "or", "xor"] {
+        let want =
+            format!("cp.reduce.async.bulk.tensor.2d.global.shared::cta.{op}.tile.bulk_group");
+        assert!(ptx.contains(&want), "{want}\n{ptx}");
+    }
+    let ptx = assembles90(bulk_reductions::ast());
+    for form in [
+        "add.u32", "min.u32", "max.u32", "inc.u32", "dec.u32", "and.b32", "or.b32", "xor.b32",
+        "add.f32", "max.s64",
+    ] {
+        let want = format!("cp.reduce.async.bulk.global.shared::cta.bulk_group.{form} [");
+        assert!(ptx.contains(&want), "{want}\n{ptx}");
+    }
+    assembles90(inc_on_floats::ast());
+    let ptx = assembles90(bulk_half_reductions::ast());
+    for form in [
+        "add.noftz.f16",
+        "min.f16",
+        "max.f16",
+        "add.noftz.bf16",
+        "min.bf16",
+        "max.bf16",
+    ] {
+        let want = format!("cp.reduce.async.bulk.global.shared::cta.bulk_group.{form} [");
+        assert!(ptx.contains(&want), "{want}\n{ptx}");
+    }
+}
+
 #[test]
 #[ignore = "needs an sm_90 GPU"]
 fn tma_on_the_gpu() {
@@ -762,6 +1096,9 @@ fn tma_on_the_gpu() {
     reduce_run(&dev);
     bulk_run(&dev);
     misaligned_run(&dev);
+    reduce_bits_run(&dev);
+    bulk_reduce_run(&dev);
+    bulk_half_run(&dev);
 }
 
 /// Dynamic shared memory above 48 KiB (where TMA tiles usually live): the launcher opts the

@@ -7,7 +7,9 @@
 //! profile decides: on in a debug build of xtask, off in a release build).
 //! `--block X[,Y[,Z]]` compiles the variant a launch with that block shape gets (launch-time
 //! specialization: as if the kernel had `#[kernel(block_dim(X, Y, Z))]`, unless it has its own
-//! or opts out); without it, the general variant. The specialization key is printed first.
+//! or opts out); without it, the general variant. `--dyn-shared BYTES` compiles the variant a
+//! launch with that much dynamic shared memory gets (`dynamic_shared`'s length a constant). The
+//! specialization key is printed first.
 
 use ferrocuda::kernel_compiler::{compile, passes, CompileOptions, Specialization};
 use ferrocuda_examples::registry;
@@ -41,6 +43,9 @@ pub struct Args {
     /// Compile the variant a launch with this block shape gets (X, X,Y or X,Y,Z).
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_block)]
     pub block: Option<[u32; 3]>,
+    /// Compile the variant a launch with this many bytes of dynamic shared memory gets.
+    #[arg(long, value_name = "BYTES")]
+    pub dyn_shared: Option<u32>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -69,6 +74,10 @@ pub fn run(args: &Args) -> Result<(), String> {
     let specialization = match block {
         Some(b) => Specialization::for_launch(def, b),
         None => Specialization::GENERAL,
+    };
+    let specialization = match args.dyn_shared {
+        Some(bytes) => specialization.with_dynamic_shared(def, bytes),
+        None => specialization,
     };
     eprintln!("// specialization: {specialization}");
     let opts = CompileOptions {
@@ -107,6 +116,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         s => return Err(format!("unknown stage `{s}` (ast|ir|opt|ptx)")),
     }
     let compiled = compile(def, &generics, &opts).map_err(|e| e.to_string())?;
+    if specialization.dyn_shared.is_some() && !compiled.kernel.uses_dyn_shared {
+        eprintln!(
+            "// the kernel uses no dynamic shared memory: its launches get `{}`",
+            specialization.without_dynamic_shared()
+        );
+    }
     if stage == "ptx" {
         println!("{}", compiled.ptx);
     }

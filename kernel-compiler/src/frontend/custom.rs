@@ -45,14 +45,32 @@ impl Lower {
                 self.emit(Inst::DynSharedAddr { dst: ptr });
                 let bytes = self.var(ir::Ty::U32);
                 self.emit(Inst::DynSharedBytes { dst: bytes });
-                let n = self.var(ir::Ty::U32);
-                self.emit(Inst::Binary {
-                    dst: n,
-                    op: BinOp::Div,
-                    a: Operand::Var(bytes),
-                    b: c_u32(size),
-                });
-                let len = self.cast(Operand::Var(n), ir::Ty::U64);
+                let len = match self.dyn_shared_bytes {
+                    // Specialized on the launch's size (`crate::specialize`): a constant length,
+                    // so indices into the slice are proven as a `shared_array`'s are. The variant
+                    // checks here that it runs with that size.
+                    Some(fixed) => {
+                        let other = self.bin(BinOp::Ne, Operand::Var(bytes), c_u32(fixed));
+                        let site = self.site(
+                            PanicKind::Explicit(format!(
+                                "this variant of the kernel was compiled for launches with {fixed} bytes of dynamic shared memory (launch-time specialization) and was launched with another size"
+                            )),
+                            sp,
+                        );
+                        self.panic_if(other, site);
+                        c_u64(u64::from(fixed / size))
+                    }
+                    None => {
+                        let n = self.var(ir::Ty::U32);
+                        self.emit(Inst::Binary {
+                            dst: n,
+                            op: BinOp::Div,
+                            a: Operand::Var(bytes),
+                            b: c_u32(size),
+                        });
+                        self.cast(Operand::Var(n), ir::Ty::U64)
+                    }
+                };
                 Ok(Val::Slice(SliceVal {
                     ptr: Operand::Var(ptr),
                     len,

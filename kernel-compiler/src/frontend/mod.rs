@@ -96,8 +96,9 @@ pub fn lower_kernel(
 }
 
 /// [`lower_kernel`] as `opts` ask: overflow checks forced on or off (`Some`) instead of following
-/// the source (see `overflow`), and the launch's block shape applied as `#[kernel(block_dim)]`
-/// when `opts.specialization` carries one (see `crate::specialize`).
+/// the source (see `overflow`), the launch's block shape applied as `#[kernel(block_dim)]` and
+/// its dynamic shared memory size as `dynamic_shared`'s length when `opts.specialization`
+/// carries them (see `crate::specialize`).
 pub fn lower_kernel_with(
     def: &'static FnDef,
     generics: &[GenericValue],
@@ -120,6 +121,12 @@ fn lower_kernel_inner(
     opts: &CompileOptions,
 ) -> R<ir::Kernel> {
     let overflow_checks = opts.overflow_checks;
+    // The launch's dynamic shared memory size, when the compile is specialized on it (`custom`'s
+    // `dynamic_shared` then has a constant length).
+    let dyn_shared_bytes = match &def.kind {
+        ast::FnKind::Kernel(a) => opts.specialization.dyn_shared.filter(|_| a.specialize),
+        ast::FnKind::Device => None,
+    };
     let overflow_override = match &def.kind {
         ast::FnKind::Kernel(a) => overflow_checks.or(a.overflow_checks),
         ast::FnKind::Device => overflow_checks,
@@ -215,6 +222,7 @@ fn lower_kernel_inner(
         shared_sites: HashMap::default(),
         overflow_override,
         sm: opts.sm,
+        dyn_shared_bytes,
     };
     lw.lower_kernel_body(def, env)?;
     let body = lw.blocks.pop().unwrap_or_default();
@@ -237,6 +245,9 @@ pub(crate) struct Lower {
     overflow_override: Option<bool>,
     /// The target (`CompileOptions::sm`), for the few calls with a better form on newer ones.
     sm: u32,
+    /// The dynamic shared memory bytes every launch of this variant has (launch-time
+    /// specialization, `crate::specialize`), or `None`: a run-time size.
+    dyn_shared_bytes: Option<u32>,
 }
 
 impl Lower {

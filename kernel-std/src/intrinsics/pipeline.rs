@@ -74,16 +74,32 @@ pub fn producer_commit(pipe: &mut Pipeline) {
 /// pipeline: every thread's part of it).
 #[device]
 pub fn consumer_wait(pipe: &mut Pipeline) {
-    // The stages after the oldest may stay in flight; `wait_group` takes an immediate.
-    match pipe.head - pipe.tail {
-        0 | 1 => cp_async_wait_group(0),
-        2 => cp_async_wait_group(1),
-        3 => cp_async_wait_group(2),
-        4 => cp_async_wait_group(3),
-        5 => cp_async_wait_group(4),
-        6 => cp_async_wait_group(5),
-        7 => cp_async_wait_group(6),
-        _ => cp_async_wait_group(7),
+    // The stages after the oldest may stay in flight; `wait_group` takes an immediate, so the
+    // count picks one of eight waits: through three compares (a balanced tree), not a chain of up
+    // to seven, which an eight-stage pipeline would walk to its end on every stage.
+    let n = pipe.head - pipe.tail;
+    if n <= 4 {
+        if n <= 2 {
+            if n <= 1 {
+                cp_async_wait_group(0);
+            } else {
+                cp_async_wait_group(1);
+            }
+        } else if n == 3 {
+            cp_async_wait_group(2);
+        } else {
+            cp_async_wait_group(3);
+        }
+    } else if n <= 6 {
+        if n == 5 {
+            cp_async_wait_group(4);
+        } else {
+            cp_async_wait_group(5);
+        }
+    } else if n == 7 {
+        cp_async_wait_group(6);
+    } else {
+        cp_async_wait_group(7);
     }
     if pipe.block != 0 {
         sync_threads();

@@ -29,6 +29,7 @@
 // CUDA's TMA functions take one argument per coordinate (and offset): up to 11.
 #![allow(clippy::too_many_arguments)]
 
+use half::{bf16, f16};
 use kernel_ir::ast::BulkArg;
 use kernel_ir::async_ops::{AsyncOp, BulkReduce};
 use kernel_ir::ir::Ty;
@@ -202,6 +203,337 @@ static REDUCE_MAX: [IntrinsicDef; 5] = [
         "cp.reduce.async.bulk.tensor.5d.global.shared::cta.max.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
         AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Max) }),
 ];
+/// Reductions `inc`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_INC: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.inc", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.inc.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Inc) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.inc", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.inc.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Inc) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.inc", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.inc.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Inc) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.inc", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.inc.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Inc) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.inc", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.inc.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Inc) }),
+];
+/// Reductions `dec`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_DEC: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.dec", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.dec.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Dec) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.dec", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.dec.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Dec) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.dec", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.dec.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Dec) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.dec", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.dec.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Dec) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.dec", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.dec.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Dec) }),
+];
+/// Reductions `and`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_AND: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.and", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.and.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::And) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.and", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.and.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::And) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.and", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.and.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::And) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.and", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.and.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::And) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.and", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.and.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::And) }),
+];
+/// Reductions `or`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_OR: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.or", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.or.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Or) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.or", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.or.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Or) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.or", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.or.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Or) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.or", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.or.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Or) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.or", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.or.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Or) }),
+];
+/// Reductions `xor`, 1-5 D: `[tmap, c0.., src]`.
+static REDUCE_XOR: [IntrinsicDef; 5] = [
+    entry!("cp_reduce_async_bulk_tensor.1d.xor", [U64, I32, U32],
+        "cp.reduce.async.bulk.tensor.1d.global.shared::cta.xor.tile.bulk_group [{a0}, {{{a1}}}], [{a2}]",
+        AsyncOp::TensorStore { dims: 1, reduce: Some(BulkReduce::Xor) }),
+    entry!("cp_reduce_async_bulk_tensor.2d.xor", [U64, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group [{a0}, {{{a1}, {a2}}}], [{a3}]",
+        AsyncOp::TensorStore { dims: 2, reduce: Some(BulkReduce::Xor) }),
+    entry!("cp_reduce_async_bulk_tensor.3d.xor", [U64, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}}}], [{a4}]",
+        AsyncOp::TensorStore { dims: 3, reduce: Some(BulkReduce::Xor) }),
+    entry!("cp_reduce_async_bulk_tensor.4d.xor", [U64, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.4d.global.shared::cta.xor.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}}}], [{a5}]",
+        AsyncOp::TensorStore { dims: 4, reduce: Some(BulkReduce::Xor) }),
+    entry!("cp_reduce_async_bulk_tensor.5d.xor", [U64, I32, I32, I32, I32, I32, U32],
+        "cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.tile.bulk_group [{a0}, {{{a1}, {a2}, {a3}, {a4}, {a5}}}], [{a6}]",
+        AsyncOp::TensorStore { dims: 5, reduce: Some(BulkReduce::Xor) }),
+];
+/// Non-tensor bulk reductions, one per operation and element type PTX defines: `[dst, src, bytes]`.
+static BULK_REDUCE: [IntrinsicDef; 27] =
+    [
+        entry!(
+            "cp_reduce_async_bulk.add.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.i32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::I32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.f32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::F32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.f64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::F64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.i32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::I32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.i64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::I64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.i32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::I32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.i64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::I64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.inc.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Inc,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.dec.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Dec,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.and.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::And,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.and.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::And,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.or.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Or,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.or.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Or,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.xor.u32",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b32 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Xor,
+                ty: Ty::U32
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.xor.u64",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Xor,
+                ty: Ty::U64
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.add.f16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Add,
+                ty: Ty::F16
+            }
+        ),
+        entry!("cp_reduce_async_bulk.add.bf16", [U64, U32, U32],
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16 [{a0}], [{a1}], {a2}",
+        AsyncOp::BulkReduce { op: BulkReduce::Add, ty: Ty::BF16 }),
+        entry!(
+            "cp_reduce_async_bulk.min.f16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::F16
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.min.bf16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Min,
+                ty: Ty::BF16
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.f16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.f16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::F16
+            }
+        ),
+        entry!(
+            "cp_reduce_async_bulk.max.bf16",
+            [U64, U32, U32],
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.max.bf16 [{a0}], [{a1}], {a2}",
+            AsyncOp::BulkReduce {
+                op: BulkReduce::Max,
+                ty: Ty::BF16
+            }
+        ),
+    ];
 static BULK_LOAD: IntrinsicDef = entry!("cp_async_bulk.load", [U32, U64, U32, U32],
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{a0}], [{a1}], {a2}, [{a3}]",
     AsyncOp::BulkLoad);
@@ -457,6 +789,345 @@ intrinsics! {
     pub fn cp_reduce_async_bulk_tensor_5d_max<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
         Custom::Bulk(&REDUCE_MAX[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
         entries = ::core::slice::from_ref(&REDUCE_MAX[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.inc.tile.bulk_group`: each element
+    /// `old` of the box at (c0) of `tmap` becomes `old >= src ? 0 : old + 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_inc<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_INC[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_INC[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.inc.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1) of `tmap` becomes `old >= src ? 0 : old + 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_inc<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_INC[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_INC[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.inc.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2) of `tmap` becomes `old >= src ? 0 : old + 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_inc<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_INC[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_INC[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.inc.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3) of `tmap` becomes `old >= src ? 0 : old + 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_inc<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_INC[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_INC[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.inc.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3, c4) of `tmap` becomes `old >= src ? 0 : old + 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_inc<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_INC[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_INC[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.dec.tile.bulk_group`: each element
+    /// `old` of the box at (c0) of `tmap` becomes `old == 0 || old > src ? src : old - 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_dec<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_DEC[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_DEC[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.dec.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1) of `tmap` becomes `old == 0 || old > src ? src : old - 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_dec<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_DEC[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_DEC[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.dec.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2) of `tmap` becomes `old == 0 || old > src ? src : old - 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_dec<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_DEC[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_DEC[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.dec.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3) of `tmap` becomes `old == 0 || old > src ? src : old - 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_dec<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_DEC[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_DEC[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.dec.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3, c4) of `tmap` becomes `old == 0 || old > src ? src : old - 1` (`u32` maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_dec<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_DEC[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_DEC[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.and.tile.bulk_group`: each element
+    /// `old` of the box at (c0) of `tmap` becomes `old & src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_and<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_AND[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_AND[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.and.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1) of `tmap` becomes `old & src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_and<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_AND[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_AND[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.and.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2) of `tmap` becomes `old & src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_and<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_AND[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_AND[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.and.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3) of `tmap` becomes `old & src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_and<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_AND[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_AND[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.and.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3, c4) of `tmap` becomes `old & src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_and<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_AND[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_AND[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.or.tile.bulk_group`: each element
+    /// `old` of the box at (c0) of `tmap` becomes `old | src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_or<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_OR[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_OR[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.or.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1) of `tmap` becomes `old | src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_or<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_OR[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_OR[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.or.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2) of `tmap` becomes `old | src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_or<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_OR[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_OR[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.or.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3) of `tmap` becomes `old | src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_or<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_OR[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_OR[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.or.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3, c4) of `tmap` becomes `old | src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_or<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_OR[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_OR[4]),
+    );
+    /// `cp.reduce.async.bulk.tensor.1d.global.shared::cta.xor.tile.bulk_group`: each element
+    /// `old` of the box at (c0) of `tmap` becomes `old ^ src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_1d_xor<T: DeviceType>(tmap: &mut TensorMap, c0: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_XOR[0], &[WRITE_MAP, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_XOR[0]),
+    );
+    /// `cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1) of `tmap` becomes `old ^ src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_2d_xor<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_XOR[1], &[WRITE_MAP, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_XOR[1]),
+    );
+    /// `cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2) of `tmap` becomes `old ^ src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_3d_xor<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_XOR[2], &[WRITE_MAP, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_XOR[2]),
+    );
+    /// `cp.reduce.async.bulk.tensor.4d.global.shared::cta.xor.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3) of `tmap` becomes `old ^ src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_4d_xor<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_XOR[3], &[WRITE_MAP, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_XOR[3]),
+    );
+    /// `cp.reduce.async.bulk.tensor.5d.global.shared::cta.xor.tile.bulk_group`: each element
+    /// `old` of the box at (c0, c1, c2, c3, c4) of `tmap` becomes `old ^ src` (32- and 64-bit integer maps only); joins the bulk group.
+    pub fn cp_reduce_async_bulk_tensor_5d_xor<T: DeviceType>(tmap: &mut TensorMap, c0: i32, c1: i32, c2: i32, c3: i32, c4: i32, src: &T) = custom(
+        Custom::Bulk(&REDUCE_XOR[4], &[WRITE_MAP, S, S, S, S, S, STORE_FROM]),
+        entries = ::core::slice::from_ref(&REDUCE_XOR[4]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32`: each element `old` of
+    /// `dst` becomes `old + src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[0], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[0]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s32`: each element `old` of
+    /// `dst` becomes `old + src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_i32(dst: &mut [i32], src: &[i32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[1], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[1]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64`: each element `old` of
+    /// `dst` becomes `old + src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_u64(dst: &mut [u64], src: &[u64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[2], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[2]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32`: each element `old` of
+    /// `dst` becomes `old + src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_f32(dst: &mut [f32], src: &[f32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[3], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[3]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64`: each element `old` of
+    /// `dst` becomes `old + src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_f64(dst: &mut [f64], src: &[f64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[4], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[4]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[5], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[5]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_i32(dst: &mut [i32], src: &[i32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[6], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[6]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u64`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_u64(dst: &mut [u64], src: &[u64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[7], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[7]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s64`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_i64(dst: &mut [i64], src: &[i64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[8], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[8]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u32`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[9], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[9]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_i32(dst: &mut [i32], src: &[i32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[10], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[10]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_u64(dst: &mut [u64], src: &[u64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[11], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[11]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s64`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_i64(dst: &mut [i64], src: &[i64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[12], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[12]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u32`: each element `old` of
+    /// `dst` becomes `old >= src ? 0 : old + 1` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_inc_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[13], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[13]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.dec.u32`: each element `old` of
+    /// `dst` becomes `old == 0 || old > src ? src : old - 1` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_dec_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[14], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[14]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b32`: each element `old` of
+    /// `dst` becomes `old & src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_and_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[15], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[15]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.and.b64`: each element `old` of
+    /// `dst` becomes `old & src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_and_u64(dst: &mut [u64], src: &[u64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[16], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[16]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b32`: each element `old` of
+    /// `dst` becomes `old | src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_or_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[17], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[17]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.or.b64`: each element `old` of
+    /// `dst` becomes `old | src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_or_u64(dst: &mut [u64], src: &[u64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[18], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[18]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b32`: each element `old` of
+    /// `dst` becomes `old ^ src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_xor_u32(dst: &mut [u32], src: &[u32]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[19], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[19]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64`: each element `old` of
+    /// `dst` becomes `old ^ src` of the same element of `src` (slices of the same length, a
+    /// multiple of 16 bytes, both 16-byte aligned); joins the thread's bulk group.
+    pub fn cp_reduce_async_bulk_xor_u64(dst: &mut [u64], src: &[u64]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[20], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[20]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16`: each element `old` of
+    /// `dst` becomes `old + src` (without flushing subnormals, `.noftz`) of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_f16(dst: &mut [f16], src: &[f16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[21], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[21]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16`: each element `old` of
+    /// `dst` becomes `old + src` (without flushing subnormals, `.noftz`) of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_add_bf16(dst: &mut [bf16], src: &[bf16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[22], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[22]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.f16`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_f16(dst: &mut [f16], src: &[f16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[23], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[23]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.min.bf16`: each element `old` of
+    /// `dst` becomes `min(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_min_bf16(dst: &mut [bf16], src: &[bf16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[24], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[24]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.f16`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_f16(dst: &mut [f16], src: &[f16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[25], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[25]),
+    );
+    /// `cp.reduce.async.bulk.global.shared::cta.bulk_group.max.bf16`: each element `old` of
+    /// `dst` becomes `max(old, src)` of the same element of `src` (the bulk copies' rules); joins
+    /// the thread's bulk group.
+    pub fn cp_reduce_async_bulk_max_bf16(dst: &mut [bf16], src: &[bf16]) = custom(
+        Custom::BulkCopy { def: &BULK_REDUCE[26], to_shared: false },
+        entries = ::core::slice::from_ref(&BULK_REDUCE[26]),
     );
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
     /// (`cp_async_bulk_global_to_shared`): copies `src` into `dst` (slices of the same length, a
