@@ -240,8 +240,6 @@ pub(crate) trait DeviceOps: Send + Sync + 'static {
 
     /// An empty graph.
     fn new_graph(&self) -> Result<Box<dyn GraphOps>>;
-    /// Returns to the system the graph memory that no exec holds (`cuDeviceGraphMemTrim`).
-    fn graph_mem_trim(&self) -> Result<()>;
 }
 
 /// One node's work, as the safe layer hands it to a backend's graph (already validated).
@@ -268,29 +266,6 @@ pub(crate) enum NodeOp<'n> {
     EventWait(&'n dyn EventOps),
     /// Copied into the graph (later changes to the child do not reach it).
     Child(&'n dyn GraphOps),
-    /// Graph memory: an allocation of `bytes` (nonzero) that the graph owns, live from this
-    /// node to its free node on every run; `addr` gets its address, fixed for the graph's life.
-    MemAlloc {
-        bytes: usize,
-        addr: &'n mut u64,
-    },
-    /// Frees the allocation of the graph's alloc node at `addr`.
-    MemFree {
-        addr: u64,
-    },
-    /// A conditional node on `handle` (of this graph, [`GraphOps::conditional_handle`]);
-    /// `bodies` gets its body graphs, empty, to be filled and handed back through
-    /// [`GraphOps::set_bodies`].
-    Conditional {
-        handle: u64,
-        kind: crate::graph::Conditional,
-        bodies: &'n mut Vec<Box<dyn GraphOps>>,
-    },
-    /// Sets `handle`'s value to the `u32` at device address `flag`.
-    SetConditional {
-        handle: u64,
-        flag: u64,
-    },
 }
 
 /// A backend's graph. Nodes are numbered in the order they were added; dependencies name earlier
@@ -306,12 +281,6 @@ pub(crate) trait GraphOps: Send + Sync {
     /// Adds the edges `from[i] -> to[i]` (no cycle: checked above).
     fn add_edges(&mut self, from: &[usize], to: &[usize]) -> Result<()>;
     fn node_count(&self) -> usize;
-    /// A conditional handle of this graph starting every launch at `default`.
-    fn conditional_handle(&mut self, default: u32) -> Result<u64>;
-    /// The filled body graphs of conditional node `node`, as [`NodeOp::Conditional`] gave them.
-    fn set_bodies(&mut self, node: usize, bodies: Vec<Box<dyn GraphOps>>) -> Result<()>;
-    /// Removes the last node added (no node depends on it).
-    fn remove_last(&mut self) -> Result<()>;
     /// Graphviz text of the graph.
     fn to_dot(&self) -> Result<String>;
     fn instantiate(&self) -> Result<Box<dyn ExecOps>>;

@@ -158,12 +158,9 @@ pub enum LaunchError {
     /// could overlap the kernel before it, which may be using the stream's grid barrier.
     #[error("a cooperative launch cannot also be a programmatic dependent launch")]
     CooperativeProgrammatic,
-    /// A cooperative launch captured into a graph (or an exec with cooperative kernel nodes
-    /// launched into a capture): the stream's (or the nodes') grid barrier would be shared by
-    /// every copy of the graph. Add a cooperative kernel node to an explicit graph instead.
-    #[error(
-        "cooperative launches (`grid_sync()`) cannot be captured (add a cooperative kernel node)"
-    )]
+    /// A cooperative launch in a graph (captured or a kernel node): not supported, since the
+    /// stream's grid barrier would be shared by every replay of the graph.
+    #[error("cooperative launches (`grid_sync()`) in graphs are not supported")]
     CooperativeInGraph,
     /// The launch's L2 access policy window (`LaunchConfig::access_policy`) is not one the
     /// device takes.

@@ -223,9 +223,6 @@ pub struct DeviceBuffer<T: DeviceType> {
     generation: u64,
     /// From a memory pool: freed with `cuMemFreeAsync` in stream order.
     pooled: bool,
-    /// 0 for memory the buffer owns; for graph memory (inside a [`crate::graph::GraphAlloc`]),
-    /// the id of its graph's own stream: the graph frees it, never the buffer.
-    graph_home: u64,
     /// Streams with queued work on the buffer.
     uses: Uses,
     _t: PhantomData<T>,
@@ -237,10 +234,8 @@ unsafe impl<T: DeviceType> Sync for DeviceBuffer<T> {}
 
 impl<T: DeviceType> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
-        if self.graph_home == 0 {
-            self.uses
-                .free_when_unused(&self.device, self.addr, self.generation, self.pooled);
-        }
+        self.uses
+            .free_when_unused(&self.device, self.addr, self.generation, self.pooled);
     }
 }
 
@@ -290,7 +285,6 @@ impl<T: DeviceType> DeviceBuffer<T> {
             len,
             generation: device.generation(),
             pooled,
-            graph_home: 0,
             uses: Uses::new(bytes as u64),
             _t: PhantomData,
         })
@@ -305,12 +299,6 @@ impl<T: DeviceType> DeviceBuffer<T> {
 
     /// Stream-ordered allocation from the device's default memory pool (`cuMemAllocAsync`),
     /// zeroed on `stream`, and freed in stream order when dropped.
-    ///
-    /// Inside a capture ([`Stream::capture`]) the allocation is not captured as a graph memory
-    /// node (the buffer may outlive the closure, and a graph whose allocation is freed outside
-    /// it could not be launched twice): the buffer gets ordinary memory, made before the capture
-    /// goes on, that the graph keeps alive while it or an exec uses it; the zeroing is captured
-    /// (each run starts from zero). A graph's own temporaries are [`crate::graph::Graph::mem_alloc`].
     pub fn alloc_async(stream: &Stream, len: usize) -> Result<Self> {
         let bytes = byte_len::<T>(len)?;
         let addr = stream.device().ops().alloc_on_stream(stream.ops(), bytes)?;
@@ -326,7 +314,6 @@ impl<T: DeviceType> DeviceBuffer<T> {
             len,
             generation: stream.device().generation(),
             pooled: true,
-            graph_home: 0,
             uses: Uses::new(bytes as u64),
             _t: PhantomData,
         };
@@ -335,27 +322,6 @@ impl<T: DeviceType> DeviceBuffer<T> {
             b.device.ops().zero_on_stream(stream.ops(), addr, bytes)?;
         }
         Ok(b)
-    }
-
-    /// A view of graph memory at `addr` (`len` elements) of the graph whose own stream is
-    /// `home`; never freed by the buffer.
-    pub(crate) fn graph_memory(device: &Device, home: u64, addr: u64, len: usize) -> Result<Self> {
-        let bytes = byte_len::<T>(len)?;
-        Ok(DeviceBuffer {
-            device: device.clone(),
-            addr,
-            len,
-            generation: device.generation(),
-            pooled: false,
-            graph_home: home,
-            uses: Uses::new(bytes as u64),
-            _t: PhantomData,
-        })
-    }
-
-    /// See the field.
-    pub(crate) fn graph_home(&self) -> u64 {
-        self.graph_home
     }
 
     fn region(&self) -> Region<'_> {

@@ -110,8 +110,7 @@ impl MemPool {
     }
 
     /// Allocates `len` zeroed elements in stream order on `stream`; freed in stream order when
-    /// dropped. Refused on a capturing stream ([`crate::graph::GraphError::PoolAllocInCapture`]:
-    /// the capture would make a graph allocation the graph never frees).
+    /// dropped.
     pub fn alloc<T: DeviceType>(&self, stream: &Stream, len: usize) -> Result<DeviceBuffer<T>> {
         self.enter()?;
         check_use(&self.device, self.generation, stream)?;
@@ -119,10 +118,6 @@ impl MemPool {
         let mut addr = 0u64;
         if bytes != 0 {
             self.enter()?;
-            // SAFETY: a live stream of the pool's device.
-            if unsafe { result::stream_is_capturing(stream.raw())? } {
-                return Err(crate::graph::GraphError::PoolAllocInCapture.into());
-            }
             // SAFETY: our live pool and a live stream of its device.
             addr = unsafe { result::mem_alloc_from_pool_async(bytes, self.raw, stream.raw())? };
         }

@@ -66,51 +66,6 @@ fn graph_launches_are_ordered_with_other_work() {
 }
 
 #[test]
-fn memory_nodes_run() {
-    b::memory::memory_nodes_run(&dev());
-}
-
-#[test]
-fn uninit_memory_nodes_run() {
-    b::memory::uninit_memory_nodes_run(&dev());
-}
-
-#[test]
-fn memory_node_misuse_is_refused() {
-    b::memory::memory_node_misuse_is_refused(&dev());
-}
-
-#[test]
-fn stream_ordered_alloc_in_capture() {
-    b::memory::stream_ordered_alloc_in_capture(&dev());
-}
-
-#[test]
-fn cooperative_kernel_node_runs() {
-    b::cooperative::cooperative_kernel_node_runs(&dev());
-}
-
-#[test]
-fn cooperative_node_checks() {
-    b::cooperative::cooperative_node_checks(&dev());
-}
-
-#[test]
-fn while_node_loops_on_the_device() {
-    b::conditional::while_node_loops_on_the_device(&dev());
-}
-
-#[test]
-fn if_and_switch_nodes_pick_bodies() {
-    b::conditional::if_and_switch_nodes_pick_bodies(&dev());
-}
-
-#[test]
-fn conditional_misuse_is_refused() {
-    b::conditional::conditional_misuse_is_refused(&dev());
-}
-
-#[test]
 fn thousand_node_graph_replays() {
     b::thousand_node_graph_replays(&dev());
 }

@@ -301,21 +301,8 @@ impl DeviceOps for CudaDevice {
         if bytes == 0 {
             return Ok(0);
         }
-        // SAFETY: a live stream of this context (and the runtime's own work stream).
-        unsafe {
-            if result::stream_is_capturing(stream.raw())? {
-                // Captured, `cuMemAllocAsync` would make an alloc node whose memory the graph
-                // never frees (the buffer may outlive the capture, and its free is not captured),
-                // so no launch after the first could run. The buffer gets ordinary pooled memory
-                // instead, ready before the capture goes on; the graph keeps it alive (see
-                // `DeviceBuffer::alloc_async`).
-                let p = result::mem_alloc_async(bytes, self.0.work())?;
-                self.0.wait_work()?;
-                Ok(p)
-            } else {
-                result::mem_alloc_async(bytes, stream.raw())
-            }
-        }
+        // SAFETY: a live stream of this context.
+        unsafe { result::mem_alloc_async(bytes, stream.raw()) }
     }
 
     fn zero_on_stream(&self, stream: &dyn StreamOps, addr: u64, bytes: usize) -> Result<()> {
@@ -417,11 +404,6 @@ impl DeviceOps for CudaDevice {
 
     fn new_graph(&self) -> Result<Box<dyn GraphOps>> {
         Ok(Box::new(super::graph::CudaGraph::create(&self.0)?))
-    }
-
-    fn graph_mem_trim(&self) -> Result<()> {
-        self.0.ctx.bind()?;
-        result::device_graph_mem_trim(self.0.cu)
     }
 
     fn load(&self, compiled: &Arc<Compiled>) -> Result<Arc<dyn LoadedKernel>> {

@@ -31,8 +31,6 @@ pub(crate) struct RawGraph {
     core: Arc<Core>,
     raw: CUgraph,
     generation: u64,
-    /// False for a conditional node's body, which the node owns.
-    owned: bool,
 }
 
 // SAFETY: graph handles are usable from any thread (the safe layer serializes mutation).
@@ -41,7 +39,7 @@ unsafe impl Sync for RawGraph {}
 
 impl Drop for RawGraph {
     fn drop(&mut self) {
-        if self.owned && self.core.enter(self.generation).is_ok() {
+        if self.core.enter(self.generation).is_ok() {
             // SAFETY: our own handle; execs made from it are independent of it.
             unsafe {
                 let _ = result::graph_destroy(self.raw);
@@ -50,50 +48,9 @@ impl Drop for RawGraph {
     }
 }
 
-/// The grid-barrier words of a cooperative kernel node calling `grid_sync()` (the launch path
-/// uses its stream's): zeroed device memory of the graph, freed with its last holder. The safe
-/// layer keeps two runs of the node from sharing them at once (one exec at a time, no child
-/// copies).
-struct GridWords {
-    core: Arc<Core>,
-    addr: u64,
-    generation: u64,
-}
-
-impl Drop for GridWords {
-    fn drop(&mut self) {
-        if self.core.enter(self.generation).is_ok() {
-            // SAFETY: our allocation; every exec holding it is gone.
-            unsafe {
-                let _ = result::mem_free(self.addr);
-            }
-        }
-    }
-}
-
-/// Bytes of a node's grid-barrier words (arrivals, generation), as a stream's.
-const GRID_WORDS: usize = 8;
-
-impl GridWords {
-    fn new(core: &Arc<Core>) -> Result<Self> {
-        let addr = result::mem_alloc(GRID_WORDS)?;
-        let w = GridWords {
-            core: core.clone(),
-            addr,
-            generation: core.ctx.generation(),
-        };
-        // SAFETY: our fresh allocation, zeroed on the runtime's work stream, waited for.
-        unsafe { result::memset_async(addr, 1, 0, GRID_WORDS, core.work())? };
-        core.wait_work()?;
-        Ok(w)
-    }
-}
-
 pub(crate) struct CudaGraph {
     graph: Arc<RawGraph>,
     nodes: Vec<CUgraphNode>,
-    /// Each node's grid-barrier words (0: none).
-    words: Vec<u64>,
     /// Each node's function, for kernel nodes (kept loaded while the graph lives).
     funcs: Vec<Option<Arc<CudaFunction>>>,
     /// Host nodes and what child graphs keep.
@@ -117,24 +74,17 @@ impl CudaGraph {
         // SAFETY: a live graph just returned by the driver.
         g.nodes = unsafe { result::graph_get_nodes(raw)? };
         g.funcs = vec![None; g.nodes.len()];
-        g.words = vec![0; g.nodes.len()];
         Ok(g)
     }
 
     fn adopt(core: &Arc<Core>, raw: CUgraph) -> Self {
-        Self::adopt_as(core, raw, true)
-    }
-
-    fn adopt_as(core: &Arc<Core>, raw: CUgraph, owned: bool) -> Self {
         CudaGraph {
             graph: Arc::new(RawGraph {
                 core: core.clone(),
                 raw,
                 generation: core.ctx.generation(),
-                owned,
             }),
             nodes: Vec::new(),
-            words: Vec::new(),
             funcs: Vec::new(),
             keep: Vec::new(),
         }
@@ -150,8 +100,7 @@ impl CudaGraph {
 }
 
 /// The driver's description of a kernel node: `f` with `cfg`, the caller's arguments and, for
-/// modules that report panics, `slot` last (then `words`, for a kernel calling `grid_sync()`);
-/// `with` gets it while the argument array lives.
+/// modules that report panics, `slot` last; `with` gets it while the argument array lives.
 ///
 /// # Safety
 /// `args` as for a launch of `f`.
@@ -160,31 +109,25 @@ unsafe fn with_kernel_params<R>(
     cfg: &LaunchConfig,
     args: &mut [*mut c_void],
     slot: u64,
-    words: u64,
     with: impl FnOnce(&sys::CUDA_KERNEL_NODE_PARAMS) -> Result<R>,
 ) -> Result<R> {
     if cfg.shared_mem_bytes > f.dyn_shared_limit.load(Ordering::Relaxed) {
         f.raise_dynamic_shared(cfg.shared_mem_bytes)?;
     }
-    let (mut slot, mut words) = (slot, words);
-    let hidden = [
-        &mut slot as *mut u64 as *mut c_void,
-        &mut words as *mut u64 as *mut c_void,
-    ];
-    let hidden = &hidden[..if f.limits.grid_sync.is_some() { 2 } else { 1 }];
+    let mut slot = slot;
+    let slot_ptr = &mut slot as *mut u64 as *mut c_void;
     let n = args.len();
-    let total = n + hidden.len();
     let mut inline = [std::ptr::null_mut(); INLINE_ARGS];
     let mut heap = Vec::new();
     let all: &mut [*mut c_void] = if f.module.panic_id.is_none() {
         args
-    } else if total <= INLINE_ARGS {
+    } else if n < INLINE_ARGS {
         inline[..n].copy_from_slice(args);
-        inline[n..total].copy_from_slice(hidden);
-        &mut inline[..total]
+        inline[n] = slot_ptr;
+        &mut inline[..=n]
     } else {
         heap.extend_from_slice(args);
-        heap.extend_from_slice(hidden);
+        heap.push(slot_ptr);
         &mut heap
     };
     // SAFETY: zero is a valid bit pattern for this C struct (null handles and pointers).
@@ -261,7 +204,6 @@ impl GraphOps for CudaGraph {
         // SAFETY (every arm): live handles of the current context; the caller keeps the memory,
         // events and host nodes alive while the graph may run.
         let mut func = None;
-        let mut words = 0;
         let node = unsafe {
             match op {
                 NodeOp::Empty => result::graph_add_empty_node(g, &d)?,
@@ -278,15 +220,7 @@ impl GraphOps for CudaGraph {
                     if cfg.attrs.non_portable_cluster {
                         f.allow_cluster_size(cfg)?;
                     }
-                    if cfg.attrs.cooperative {
-                        f.check_co_resident_grid(cfg)?;
-                    }
-                    if f.limits.grid_sync.is_some() && f.module.panic_id.is_some() {
-                        let w = Arc::new(GridWords::new(&self.graph.core)?);
-                        words = w.addr;
-                        self.keep.push(w);
-                    }
-                    let n = with_kernel_params(&f, cfg, args, slot, words, |p| {
+                    let n = with_kernel_params(&f, cfg, args, slot, |p| {
                         result::graph_add_kernel_node(g, &d, p)
                     })?;
                     // The node's cluster shape, access policy window and priority.
@@ -334,53 +268,10 @@ impl GraphOps for CudaGraph {
                     }
                     result::graph_add_child_node(g, &d, c.graph.raw)?
                 }
-                NodeOp::MemAlloc { bytes, addr } => {
-                    let ordinal = result::to_c_int(self.graph.core.ordinal, "device ordinal")?;
-                    let (n, dptr) = result::graph_add_mem_alloc_node(g, &d, ordinal, bytes)?;
-                    *addr = dptr;
-                    n
-                }
-                NodeOp::MemFree { addr } => result::graph_add_mem_free_node(g, &d, addr)?,
-                NodeOp::Conditional {
-                    handle,
-                    kind,
-                    bodies,
-                } => {
-                    use crate::graph::Conditional as C;
-                    use sys::CUgraphConditionalNodeType as T;
-                    let (t, size, needs) = match kind {
-                        C::If => (T::CU_GRAPH_COND_TYPE_IF, 1, 12030),
-                        C::IfElse => (T::CU_GRAPH_COND_TYPE_IF, 2, 12080),
-                        C::While => (T::CU_GRAPH_COND_TYPE_WHILE, 1, 12030),
-                        C::Switch(n) => (T::CU_GRAPH_COND_TYPE_SWITCH, n, 12080),
-                    };
-                    if self.graph.core.driver_version < needs {
-                        return Err(Error::Unsupported(if needs == 12030 {
-                            "conditional graph nodes (a CUDA 12.3+ driver)"
-                        } else {
-                            "if/else and switch graph nodes (a CUDA 12.8+ driver)"
-                        }));
-                    }
-                    let (n, raws) =
-                        result::graph_add_conditional_node(g, &d, ctx, handle, t, size)?;
-                    let core = &self.graph.core;
-                    bodies.extend(raws.into_iter().map(|r| {
-                        Box::new(CudaGraph::adopt_as(core, r, false)) as Box<dyn GraphOps>
-                    }));
-                    n
-                }
-                NodeOp::SetConditional { handle, flag } => {
-                    let setter = super::conditional::Setter::load(&self.graph.core)?;
-                    let n = setter
-                        .with_params(handle, flag, |p| result::graph_add_kernel_node(g, &d, p))?;
-                    self.keep.push(setter);
-                    n
-                }
             }
         };
         self.nodes.push(node);
         self.funcs.push(func);
-        self.words.push(words);
         Ok(self.nodes.len() - 1)
     }
 
@@ -393,49 +284,6 @@ impl GraphOps for CudaGraph {
 
     fn node_count(&self) -> usize {
         self.nodes.len()
-    }
-
-    fn conditional_handle(&mut self, default: u32) -> Result<u64> {
-        self.enter()?;
-        if self.graph.core.driver_version < 12030 {
-            return Err(Error::Unsupported(
-                "conditional graph nodes (a CUDA 12.3+ driver)",
-            ));
-        }
-        // SAFETY: a live graph of the current context.
-        unsafe {
-            result::graph_conditional_handle_create(
-                self.graph.raw,
-                self.graph.core.ctx.raw(),
-                default,
-            )
-        }
-    }
-
-    fn set_bodies(&mut self, _: usize, bodies: Vec<Box<dyn GraphOps>>) -> Result<()> {
-        for b in bodies {
-            let b = b
-                .as_any()
-                .downcast_ref::<CudaGraph>()
-                .ok_or(Error::Unsupported("a body graph of another backend"))?;
-            // The node owns the body's driver graph; its functions and host objects live on here.
-            self.keep.extend(b.keep.iter().cloned());
-            for f in b.funcs.iter().flatten() {
-                self.keep.push(f.clone());
-            }
-        }
-        Ok(())
-    }
-
-    fn remove_last(&mut self) -> Result<()> {
-        self.enter()?;
-        if let Some(n) = self.nodes.pop() {
-            self.funcs.pop();
-            self.words.pop();
-            // SAFETY: the newest node of this live graph: none depends on it.
-            unsafe { result::graph_destroy_node(n)? };
-        }
-        Ok(())
     }
 
     /// The driver's verbose dump, through a file (the only way the driver writes it).
@@ -465,7 +313,6 @@ impl GraphOps for CudaGraph {
             graph: self.graph.clone(),
             raw,
             nodes: self.nodes.clone(),
-            words: self.words.clone(),
             funcs: self.funcs.clone(),
             keep: self.keep.clone(),
         }))
@@ -484,7 +331,6 @@ pub(crate) struct CudaExec {
     graph: Arc<RawGraph>,
     raw: CUgraphExec,
     nodes: Vec<CUgraphNode>,
-    words: Vec<u64>,
     funcs: Vec<Option<Arc<CudaFunction>>>,
     keep: Vec<Arc<dyn Any + Send + Sync>>,
 }
@@ -539,14 +385,7 @@ impl ExecOps for CudaExec {
     fn launch(&self, stream: &dyn StreamOps) -> Result<()> {
         self.check(stream)?;
         // SAFETY: live handles of the current context.
-        unsafe {
-            // Captured (also on a stream that joined a capture), the launch would copy the
-            // nodes' grid barriers into another graph.
-            if self.words.iter().any(|&w| w != 0) && result::stream_is_capturing(stream.raw())? {
-                return Err(crate::launch::LaunchError::CooperativeInGraph.into());
-            }
-            result::graph_launch(self.raw, stream.raw())
-        }
+        unsafe { result::graph_launch(self.raw, stream.raw()) }
     }
 
     fn upload(&self, stream: &dyn StreamOps) -> Result<()> {
@@ -572,7 +411,6 @@ impl ExecOps for CudaExec {
                         *mine = new.clone();
                     }
                 }
-                self.words.clone_from(&g.words);
                 Ok(None)
             }
         }
@@ -589,14 +427,10 @@ impl ExecOps for CudaExec {
         let Some(Some(f)) = self.funcs.get(node) else {
             return Err(crate::graph::GraphError::NotThisKernel { node }.into());
         };
-        if cfg.attrs.cooperative {
-            f.check_co_resident_grid(cfg)?;
-        }
         let n = self.nodes[node];
-        let words = self.words[node];
         // SAFETY: the caller's contract; `n` is a kernel node of the graph the exec came from.
         unsafe {
-            with_kernel_params(f, cfg, args, slot, words, |p| {
+            with_kernel_params(f, cfg, args, slot, |p| {
                 result::graph_exec_kernel_node_set_params(self.raw, n, p)
             })
         }

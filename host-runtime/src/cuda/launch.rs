@@ -118,19 +118,11 @@ impl CudaFunction {
         let Some(words) = stream.grid_words() else {
             return Err(LaunchError::CooperativeInGraph.into());
         };
-        self.check_co_resident_grid(cfg)?;
-        Ok(words)
-    }
-
-    /// Whether the device holds `cfg`'s whole grid at once (the occupancy calculator's blocks
-    /// per multiprocessor times the multiprocessors): a cooperative launch's or kernel node's
-    /// check.
-    #[cold]
-    pub(super) fn check_co_resident_grid(&self, cfg: &LaunchConfig) -> Result<()> {
         let threads = u32::try_from(cfg.block.volume()).unwrap_or(u32::MAX);
         let per_sm = self.max_active_blocks_per_sm(threads, cfg.shared_mem_bytes)?;
         let sms = self.module.core.props.multiprocessor_count;
-        Ok(check_co_resident(cfg, per_sm, sms)?)
+        check_co_resident(cfg, per_sm, sms)?;
+        Ok(words)
     }
 
     /// Opts the function in to everything the device allows beyond 48 KiB, once.

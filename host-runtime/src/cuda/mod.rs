@@ -5,7 +5,6 @@
 //! backend traits (`crate::backend`) for devices, streams, events and loaded kernels. The safe
 //! public types above never call the driver themselves.
 
-mod conditional;
 mod context;
 mod core;
 mod device;

@@ -47,59 +47,6 @@ pub enum GraphError {
     /// A child graph of another device.
     #[error("the child graph belongs to another device")]
     ChildOfOtherDevice,
-    /// A node uses graph memory without depending on its alloc node (directly or not).
-    #[error("node {node} uses the memory of alloc node {alloc} without depending on it")]
-    UseBeforeAlloc {
-        /// The node being added (or updated).
-        node: usize,
-        /// The alloc node.
-        alloc: usize,
-    },
-    /// A free node does not depend on a node that uses the allocation it frees.
-    #[error("free node {free} does not depend on node {node}, which uses the allocation")]
-    FreeBeforeUse {
-        /// The node using the allocation.
-        node: usize,
-        /// The free node being added.
-        free: usize,
-    },
-    /// Graph memory of another graph.
-    #[error("graph memory of another graph")]
-    AllocOfAnotherGraph,
-    /// A graph allocation has no free node: a run would leave it allocated, and the graph could
-    /// not be launched again.
-    #[error("the allocation of alloc node {alloc} is never freed in the graph")]
-    AllocNotFreed {
-        /// The alloc node.
-        alloc: usize,
-    },
-    /// A graph with cooperative kernel nodes as a child graph: the copies would share the
-    /// nodes' grid barriers.
-    #[error("a graph with cooperative kernel nodes cannot be a child graph")]
-    CooperativeInChild,
-    /// A second exec of a graph with cooperative kernel nodes while one lives: two runs of a
-    /// node at once would share its grid barrier.
-    #[error("a graph with cooperative kernel nodes has one live exec at a time")]
-    CooperativeExecAlive,
-    /// A conditional handle of another graph (a body uses its outer graph's handles).
-    #[error("the conditional handle belongs to another graph")]
-    HandleOfAnotherGraph,
-    /// Something a conditional node's body graph may not hold or do.
-    #[error("a conditional body graph cannot hold {what}")]
-    NotInConditionalBody {
-        /// What was refused.
-        what: &'static str,
-    },
-    /// A graph with conditional nodes, or a body graph, as a child graph.
-    #[error("a graph with conditional nodes (or a conditional body) cannot be a child graph")]
-    ConditionalInChild,
-    /// Graphs with memory nodes cannot be child graphs (a driver rule).
-    #[error("a graph with memory nodes cannot be a child graph")]
-    MemoryNodesInChild,
-    /// `MemPool::alloc` on a capturing stream: captured, the allocation would be graph memory
-    /// the graph never frees. Allocate before the capture, or use `Graph::mem_alloc`.
-    #[error("a memory pool allocation inside a stream capture")]
-    PoolAllocInCapture,
     /// The executable graph refused the update; it is unchanged.
     #[error("the exec update was refused: {0}")]
     UpdateRefused(UpdateFailure),

@@ -17,10 +17,6 @@ pub struct GraphExec<'a> {
     pub(crate) kinds: Vec<NodeKind>,
     pub(crate) uses: NodeUses,
     pub(crate) keep: Keep,
-    /// The graph memory of its graph: what per-node updates may use only where the node did.
-    pub(crate) allocs: Vec<super::memory::AllocInfo>,
-    /// The graph's token, for a graph with cooperative nodes (see `Graph::instantiate`).
-    pub(crate) coop: Option<std::sync::Arc<()>>,
     pub(crate) _borrow: PhantomData<&'a ()>,
 }
 
@@ -42,8 +38,6 @@ impl<'a> GraphExec<'a> {
             kinds: g.kinds.clone(),
             uses: g.uses.clone(),
             keep: g.keep.clone(),
-            allocs: g.allocs.clone(),
-            coop: g.has_cooperative_nodes().then(|| g.coop_execs.clone()),
             _borrow: PhantomData,
         }
     }
@@ -53,15 +47,6 @@ impl<'a> GraphExec<'a> {
     /// A kernel panic inside is reported by `stream`'s next synchronize, like a launch's.
     pub fn launch(&self, stream: &Stream) -> Result<()> {
         self.check_stream(stream)?;
-        // Captured, the launch would copy the graph (and its nodes' grid barriers) into another.
-        if self.coop.is_some()
-            && stream
-                .inner
-                .capturing
-                .load(std::sync::atomic::Ordering::Relaxed)
-        {
-            return Err(crate::launch::LaunchError::CooperativeInGraph.into());
-        }
         self.uses.track_on(stream)?;
         stream.note_graph_homes(&self.keep.homes);
         self.ops.launch(stream.ops())
@@ -81,16 +66,6 @@ impl<'a> GraphExec<'a> {
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         if graph.device != self.device {
             return Err(Error::WrongDevice);
-        }
-        // The driver keeps an exec's allocations: nodes of another graph would use addresses
-        // this exec never maps.
-        // A cooperative node's grid barrier is its graph's, which may have an exec of its own.
-        if graph.has_memory_nodes()
-            || !self.allocs.is_empty()
-            || graph.has_cooperative_nodes()
-            || graph.has_conditional_nodes()
-        {
-            return Err(GraphError::UpdateRefused(super::UpdateFailure::NotSupported).into());
         }
         if let Some(why) = self.ops.update(&*graph.ops)? {
             return Err(GraphError::UpdateRefused(why).into());

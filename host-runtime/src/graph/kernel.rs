@@ -57,10 +57,10 @@ pub fn add_kernel_node(
         .into());
     }
     e.kernel.validate(&cfg)?;
-    refuse_attrs(&cfg)?;
     if cfg.attrs.cooperative {
-        graph.refuse_in_body("a cooperative kernel node")?;
+        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
     }
+    refuse_attrs(&cfg)?;
     let kind = NodeKind::Kernel {
         function: function_id(&e.kernel),
         attrs: cfg.attrs,
@@ -104,6 +104,9 @@ pub fn set_kernel_node_params(
         .into());
     }
     e.kernel.validate(&cfg)?;
+    if cfg.attrs.cooperative {
+        return Err(crate::launch::LaunchError::CooperativeInGraph.into());
+    }
     refuse_attrs(&cfg)?;
     let function = function_id(&e.kernel);
     match exec.kinds[node.index] {
@@ -117,23 +120,6 @@ pub fn set_kernel_node_params(
         }
         _ => return Err(GraphError::NotThisKernel { node: node.index }.into()),
     }
-    // Graph memory only where the node used that allocation already (then it is ordered
-    // between the allocation's alloc and free nodes).
-    for a in &exec.allocs {
-        let used = |l: &[crate::uses::RecordedUse]| l.iter().any(|u| u.uses.same(&a.uses));
-        let before = exec
-            .uses
-            .per_node
-            .iter()
-            .any(|(n, l)| *n == Some(node.index) && used(l));
-        if used(&uses) && !before {
-            return Err(GraphError::UseBeforeAlloc {
-                node: node.index,
-                alloc: a.node,
-            }
-            .into());
-        }
-    }
     let slot = exec.keep.homes[0].ops().panic_slot();
     // SAFETY: as for `add_kernel_node`; the memory is borrowed for the exec's lifetime.
     unsafe { exec.ops.set_kernel_params(node.index, &cfg, args, slot)? };
@@ -143,9 +129,8 @@ pub fn set_kernel_node_params(
 
 /// A kernel node carries a cluster shape, an access policy window and a priority
 /// (`cuGraphKernelNodeSetAttribute`); programmatic dependent launch would be an edge property
-/// (programmatic edges), not yet built: refused rather than dropped. A cooperative node
-/// (`CU_LAUNCH_ATTRIBUTE_COOPERATIVE`) is checked for co-residency by the backend when added;
-/// see `Graph::instantiate` for what keeps two runs of it from sharing grid-barrier words.
+/// (programmatic edges), not yet built: refused rather than dropped. (Cooperative launches are
+/// refused with their own error before this.)
 fn refuse_attrs(cfg: &LaunchConfig) -> Result<()> {
     if cfg.attrs.programmatic_serialization {
         return Err(crate::Error::Unsupported(

@@ -3,7 +3,7 @@
 //!
 //! A [`Graph`] is built explicitly (kernel nodes through the typed `kernel::node(&mut graph, cfg,
 //! deps, args..)` every `#[kernel]` generates, memcpy, memset, host, event and child-graph nodes,
-//! each after the nodes it names; graph memory through alloc and free nodes, see `memory`) or captured from a stream ([`crate::Stream::capture`]).
+//! each after the nodes it names) or captured from a stream ([`crate::Stream::capture`]).
 //! [`Graph::instantiate`] makes a [`GraphExec`], launched on any stream of the device, updated as a
 //! whole from a graph of the same shape or per kernel node (`kernel::set_node_params`).
 //!
@@ -43,20 +43,16 @@ use crate::{Device, DeviceBuffer, Error, Event, PinnedBuffer, Result, Stream};
 
 mod args;
 mod capture;
-mod conditional;
 mod error;
 mod exec;
 mod kernel;
-mod memory;
 pub(crate) mod uses;
 
 pub use crate::options::CaptureMode;
 pub use args::{GraphArg, GraphArgMut, GraphDst, GraphMut, GraphSrc};
-pub use conditional::{Conditional, ConditionalHandle};
 pub use error::{GraphError, UpdateFailure};
 pub use exec::GraphExec;
 pub use kernel::{add_kernel_node, exec_node_stream, graph_node_stream, set_kernel_node_params};
-pub use memory::{graph_mem_trim, GraphAlloc};
 use uses::NodeUses;
 
 /// A node of a [`Graph`]: its number and the graph it belongs to. Only a node of the same graph
@@ -90,12 +86,6 @@ pub(crate) enum NodeKind {
     EventRecord,
     EventWait,
     Child,
-    /// Graph memory's alloc and free nodes.
-    MemAlloc,
-    MemFree,
-    /// A conditional node, and a node setting a condition.
-    Conditional,
-    SetConditional,
     /// A node a capture made.
     Captured,
 }
@@ -198,14 +188,6 @@ pub struct Graph<'a> {
     pub(crate) deps: Vec<Vec<usize>>,
     pub(crate) uses: NodeUses,
     pub(crate) keep: Keep,
-    /// The graph's memory nodes (see `memory`).
-    pub(crate) allocs: Vec<memory::AllocInfo>,
-    /// Held by each live exec of a graph with cooperative kernel nodes (see `instantiate`).
-    pub(crate) coop_execs: Arc<()>,
-    /// Whether this is a conditional node's body (see `conditional`), and the id of the
-    /// outermost graph (its own for one that is no body), whose handles it may use.
-    pub(crate) body: bool,
-    pub(crate) root: u64,
     pub(crate) _borrow: PhantomData<&'a ()>,
 }
 
@@ -234,12 +216,9 @@ impl<'a> Graph<'a> {
     ) -> Result<Graph<'a>> {
         let home = Stream::new(device)?;
         home.start_recording();
-        let id = NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed);
         Ok(Graph {
             device: device.clone(),
-            id,
-            body: false,
-            root: id,
+            id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
             ops,
             keep: Keep {
                 homes: vec![home.clone()],
@@ -249,8 +228,6 @@ impl<'a> Graph<'a> {
             kinds,
             deps,
             uses: NodeUses::default(),
-            allocs: Vec::new(),
-            coop_execs: Arc::new(()),
             _borrow: PhantomData,
         })
     }
@@ -291,7 +268,6 @@ impl<'a> Graph<'a> {
         uses: Vec<RecordedUse>,
     ) -> Result<GraphNode> {
         let deps = self.check_deps(deps)?;
-        self.check_alloc_uses(&deps, &uses)?;
         self.check_ordered(&deps, &uses)?;
         // SAFETY: the caller's contract.
         let index = unsafe { self.ops.add(op, &deps)? };
@@ -413,7 +389,6 @@ impl<'a> Graph<'a> {
         mut dst: impl GraphDst<'a, T>,
         src: &'a PinnedBuffer<T>,
     ) -> Result<GraphNode> {
-        self.refuse_in_body("a copy from host memory")?;
         let dst = dst.dst();
         self.check_buffer(dst)?;
         same_len(dst.len(), src.len())?;
@@ -436,7 +411,6 @@ impl<'a> Graph<'a> {
         dst: &'a mut PinnedBuffer<T>,
         src: impl GraphSrc<'a, T>,
     ) -> Result<GraphNode> {
-        self.refuse_in_body("a copy to host memory")?;
         let src = src.src();
         self.check_buffer(src)?;
         same_len(dst.len(), src.len())?;
@@ -518,7 +492,6 @@ impl<'a> Graph<'a> {
         deps: &[GraphNode],
         f: F,
     ) -> Result<GraphNode> {
-        self.refuse_in_body("a host node")?;
         let f: Box<dyn Fn() + Send + Sync + 'a> = Box::new(f);
         // SAFETY: only the lifetime changes; the graph and its execs (which run the closure)
         // cannot outlive 'a.
@@ -534,7 +507,6 @@ impl<'a> Graph<'a> {
 
     /// A node recording `event` (like [`Event::record`] at that point of the graph).
     pub fn event_record(&mut self, deps: &[GraphNode], event: &'a Event) -> Result<GraphNode> {
-        self.refuse_in_body("an event record node")?;
         event.check_device(&self.device)?;
         // SAFETY: the event is borrowed for 'a.
         unsafe {
@@ -549,7 +521,6 @@ impl<'a> Graph<'a> {
 
     /// A node waiting for `event`'s last record before its dependents run.
     pub fn event_wait(&mut self, deps: &[GraphNode], event: &'a Event) -> Result<GraphNode> {
-        self.refuse_in_body("an event wait node")?;
         event.check_device(&self.device)?;
         // SAFETY: the event is borrowed for 'a.
         unsafe {
@@ -568,16 +539,6 @@ impl<'a> Graph<'a> {
         if child.device != self.device {
             return Err(GraphError::ChildOfOtherDevice.into());
         }
-        if child.has_memory_nodes() {
-            return Err(GraphError::MemoryNodesInChild.into());
-        }
-        if child.has_cooperative_nodes() {
-            return Err(GraphError::CooperativeInChild.into());
-        }
-        if child.has_conditional_nodes() || child.body {
-            return Err(GraphError::ConditionalInChild.into());
-        }
-        self.refuse_in_body("a child graph node")?;
         let uses: Vec<RecordedUse> = child
             .uses
             .per_node
@@ -616,32 +577,12 @@ impl<'a> Graph<'a> {
     }
 
     /// An executable graph, launchable on any stream of the device.
-    ///
-    /// A graph with cooperative kernel nodes (`LaunchConfig::cooperative`, for `grid_sync()`)
-    /// has one live exec at a time ([`GraphError::CooperativeExecAlive`] otherwise): a node's
-    /// grid barrier lives in the graph, and the launches of one exec never overlap, while two
-    /// execs' could.
     pub fn instantiate(&self) -> Result<GraphExec<'a>> {
-        self.refuse_in_body("instantiation (instantiate the outer graph)")?;
-        self.check_allocs_freed()?;
-        if self.has_cooperative_nodes() && Arc::strong_count(&self.coop_execs) > 1 {
-            return Err(GraphError::CooperativeExecAlive.into());
-        }
         let ops = self.ops.instantiate()?;
         Ok(GraphExec::new(self, ops))
     }
 
-    /// Whether a kernel node of the graph is cooperative.
-    pub(crate) fn has_cooperative_nodes(&self) -> bool {
-        self.kinds
-            .iter()
-            .any(|k| matches!(k, NodeKind::Kernel { attrs, .. } if attrs.cooperative))
-    }
-
     fn check_buffer<T: DeviceType>(&self, b: &DeviceBuffer<T>) -> Result<()> {
-        if b.graph_home() != 0 && b.graph_home() != self.home.id() {
-            return Err(GraphError::AllocOfAnotherGraph.into());
-        }
         crate::memory::check_use(b.device(), b.generation(), &self.home)
     }
 }

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::kernel::SimKernel;
-use super::nodes::{GraphMem, Order, SimNode, SimOp};
+use super::nodes::{Order, SimNode, SimOp};
 use super::Shared;
 use crate::backend::{EventOps, ExecOps, GraphOps, NodeOp, StreamOps};
 use crate::graph::UpdateFailure;
@@ -20,8 +20,6 @@ use crate::{Error, Result};
 pub(crate) struct SimGraph {
     pub(crate) device: Arc<Shared>,
     pub(crate) nodes: Vec<SimNode>,
-    /// The conditional handles: each a `u32` word of device memory and its launch default.
-    pub(crate) handles: Vec<(Arc<GraphMem>, u32)>,
 }
 
 impl SimGraph {
@@ -29,7 +27,6 @@ impl SimGraph {
         SimGraph {
             device,
             nodes: Vec::new(),
-            handles: Vec::new(),
         }
     }
 }
@@ -74,44 +71,6 @@ impl GraphOps for SimGraph {
                     .ok_or(Error::Unsupported("a child graph of another backend"))?;
                 SimOp::Child(Arc::new(Order::new(g.nodes.clone())))
             }
-            NodeOp::MemAlloc { bytes, addr } => {
-                let mem = GraphMem {
-                    device: self.device.clone(),
-                    addr: self.device.alloc(bytes),
-                    bytes,
-                };
-                *addr = mem.addr;
-                SimOp::MemAlloc(Arc::new(mem))
-            }
-            NodeOp::Conditional {
-                handle,
-                kind,
-                bodies,
-            } => {
-                let n = match kind {
-                    crate::graph::Conditional::If | crate::graph::Conditional::While => 1,
-                    crate::graph::Conditional::IfElse => 2,
-                    crate::graph::Conditional::Switch(n) => n as usize,
-                };
-                for _ in 0..n {
-                    bodies.push(Box::new(SimGraph::new(self.device.clone())));
-                }
-                SimOp::Conditional {
-                    word: handle,
-                    kind,
-                    bodies: Vec::new(),
-                }
-            }
-            NodeOp::SetConditional { handle, flag } => SimOp::SetConditional { word: handle, flag },
-            NodeOp::MemFree { addr } => {
-                let mem = self.nodes.iter().find_map(|n| match &n.op {
-                    SimOp::MemAlloc(m) if m.addr == addr => Some(m.clone()),
-                    _ => None,
-                });
-                SimOp::MemFree(mem.ok_or_else(|| {
-                    Error::InvalidValue(format!("{addr:#x} is no allocation of this graph"))
-                })?)
-            }
         };
         self.nodes.push(SimNode {
             op,
@@ -129,37 +88,6 @@ impl GraphOps for SimGraph {
 
     fn node_count(&self) -> usize {
         self.nodes.len()
-    }
-
-    fn conditional_handle(&mut self, default: u32) -> Result<u64> {
-        let mem = GraphMem {
-            device: self.device.clone(),
-            addr: self.device.alloc(4),
-            bytes: 4,
-        };
-        let addr = mem.addr;
-        self.handles.push((Arc::new(mem), default));
-        Ok(addr)
-    }
-
-    fn set_bodies(&mut self, node: usize, new: Vec<Box<dyn GraphOps>>) -> Result<()> {
-        let mut orders = Vec::new();
-        for b in new {
-            let b = b
-                .as_any()
-                .downcast_ref::<SimGraph>()
-                .ok_or(Error::Unsupported("a body graph of another backend"))?;
-            orders.push(Arc::new(Order::new(b.nodes.clone())));
-        }
-        if let SimOp::Conditional { bodies, .. } = &mut self.nodes[node].op {
-            *bodies = orders;
-        }
-        Ok(())
-    }
-
-    fn remove_last(&mut self) -> Result<()> {
-        self.nodes.pop();
-        Ok(())
     }
 
     fn to_dot(&self) -> Result<String> {
@@ -180,7 +108,6 @@ impl GraphOps for SimGraph {
         Ok(Box::new(SimExec {
             device: self.device.clone(),
             graph: Arc::new(Order::new(self.nodes.clone())),
-            handles: self.handles.clone(),
         }))
     }
 }
@@ -189,34 +116,14 @@ impl GraphOps for SimGraph {
 pub(crate) struct SimExec {
     device: Arc<Shared>,
     graph: Arc<Order>,
-    handles: Vec<(Arc<GraphMem>, u32)>,
 }
 
 impl ExecOps for SimExec {
     fn launch(&self, stream: &dyn StreamOps) -> Result<()> {
         // A launch inside a capture becomes a child node of the captured graph.
-        let child = || {
-            let coop = self
-                .graph
-                .nodes
-                .iter()
-                .any(|n| matches!(&n.op, SimOp::Kernel { cfg, .. } if cfg.attrs.cooperative));
-            if coop {
-                return Err(crate::launch::LaunchError::CooperativeInGraph.into());
-            }
-            if !self.handles.is_empty() {
-                return Err(Error::Unsupported(
-                    "capturing the launch of a graph with conditional nodes",
-                ));
-            }
-            Ok(SimOp::Child(self.graph.clone()))
-        };
+        let child = || Ok(SimOp::Child(self.graph.clone()));
         if self.device.captures.file(stream.id(), child)? {
             return Ok(());
-        }
-        // Every launch starts each condition at its default (`CU_GRAPH_COND_ASSIGN_DEFAULT`).
-        for (word, default) in &self.handles {
-            self.device.write(word.addr, &default.to_le_bytes())?;
         }
         self.graph.run(&self.device, stream)
     }

@@ -74,7 +74,7 @@ impl SimKernel {
     /// As for [`param_bytes`].
     pub(super) unsafe fn node_op(&self, cfg: &LaunchConfig, args: &[*mut c_void]) -> Result<SimOp> {
         if cfg.attrs.cooperative {
-            self.check_co_resident(cfg)?;
+            return Err(LaunchError::CooperativeInGraph.into());
         }
         // SAFETY: the caller's contract.
         let params = unsafe { param_bytes(&self.compiled.kernel, args)? };
@@ -99,14 +99,7 @@ impl LoadedKernel for SimKernel {
             self.check_co_resident(cfg)?;
         }
         // SAFETY: the caller's contract.
-        let node = || {
-            // A captured cooperative launch would share the stream's grid barrier between
-            // replays (as on CUDA, where the capture has none to give it).
-            if cfg.attrs.cooperative {
-                return Err(LaunchError::CooperativeInGraph.into());
-            }
-            unsafe { self.node_op(cfg, args) }
-        };
+        let node = || unsafe { self.node_op(cfg, args) };
         if self.device.captures.file(stream.id(), node)? {
             return Ok(());
         }

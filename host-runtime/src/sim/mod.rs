@@ -445,11 +445,6 @@ impl DeviceOps for SimDevice {
     fn new_graph(&self) -> Result<Box<dyn GraphOps>> {
         Ok(Box::new(graph::SimGraph::new(self.0.clone())))
     }
-
-    /// Graph memory is freed with the last graph or exec holding it: nothing kept to trim.
-    fn graph_mem_trim(&self) -> Result<()> {
-        Ok(())
-    }
 }
 
 impl Shared {

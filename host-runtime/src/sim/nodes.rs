@@ -44,40 +44,6 @@ pub(crate) enum SimOp {
     EventRecord(*const dyn EventOps),
     EventWait,
     Child(Arc<Order>),
-    /// Graph memory's alloc node and its free node (the same allocation).
-    MemAlloc(Arc<GraphMem>),
-    MemFree(Arc<GraphMem>),
-    /// A conditional node: its handle's word (a `u32` in device memory) picks the body.
-    Conditional {
-        word: u64,
-        kind: crate::graph::Conditional,
-        bodies: Vec<Arc<Order>>,
-    },
-    /// Copies the `u32` at `flag` into the handle's word.
-    SetConditional {
-        word: u64,
-        flag: u64,
-    },
-}
-
-/// How many times a while node may run its body in one run of the graph before the simulator
-/// reports it (a body that never clears the condition hangs a GPU).
-pub(crate) const MAX_WHILE_ITERATIONS: u64 = 1 << 20;
-
-/// An allocation of graph memory. The simulator maps it when the alloc node is added and unmaps
-/// it when the last graph or exec holding it goes: its address stays the graph's, as on a GPU,
-/// and the safe layer's checks (every use after the alloc node and before the free node) keep
-/// nodes from using it outside its life within a run.
-pub(crate) struct GraphMem {
-    pub(crate) device: Arc<Shared>,
-    pub(crate) addr: u64,
-    pub(crate) bytes: usize,
-}
-
-impl Drop for GraphMem {
-    fn drop(&mut self) {
-        self.device.free(self.addr);
-    }
 }
 
 impl SimOp {
@@ -106,10 +72,6 @@ impl SimOp {
             SimOp::EventRecord(_) => "event record".into(),
             SimOp::EventWait => "event wait".into(),
             SimOp::Child(o) => format!("child graph ({} nodes)", o.nodes.len()),
-            SimOp::MemAlloc(m) => format!("mem alloc {} B at {:#x}", m.bytes, m.addr),
-            SimOp::MemFree(m) => format!("mem free {:#x}", m.addr),
-            SimOp::Conditional { kind, word, .. } => format!("conditional {kind:?} on {word:#x}"),
-            SimOp::SetConditional { word, .. } => format!("set conditional {word:#x}"),
         }
     }
 
@@ -128,13 +90,6 @@ impl SimOp {
             (Fill { elem: a, .. }, Fill { elem: b, .. }) => {
                 (a != b).then_some(UpdateFailure::ParametersChanged)
             }
-            (MemAlloc(a), MemAlloc(b)) | (MemFree(a), MemFree(b)) => {
-                (a.bytes != b.bytes).then_some(UpdateFailure::ParametersChanged)
-            }
-            (Conditional { kind: a, .. }, Conditional { kind: b, .. }) => {
-                (a != b).then_some(UpdateFailure::ParametersChanged)
-            }
-            (SetConditional { .. }, SetConditional { .. }) => None,
             (Child(a), Child(b)) => {
                 (a.nodes.len() != b.nodes.len()).then_some(UpdateFailure::TopologyChanged)
             }
@@ -206,7 +161,7 @@ fn topological(nodes: &[SimNode]) -> Vec<usize> {
 
 fn run_node(device: &Shared, stream: &dyn StreamOps, op: &SimOp) -> Result<()> {
     match op {
-        SimOp::Empty | SimOp::EventWait | SimOp::MemAlloc(_) | SimOp::MemFree(_) => Ok(()),
+        SimOp::Empty | SimOp::EventWait => Ok(()),
         SimOp::Kernel {
             kernel,
             cfg,
@@ -237,44 +192,6 @@ fn run_node(device: &Shared, stream: &dyn StreamOps, op: &SimOp) -> Result<()> {
         // SAFETY: the event is borrowed by the graph.
         SimOp::EventRecord(e) => unsafe { (**e).record(stream) },
         SimOp::Child(o) => o.run(device, stream),
-        SimOp::SetConditional { word, flag } => {
-            let mut v = [0u8; 4];
-            device.read(*flag, &mut v)?;
-            device.write(*word, &v)
-        }
-        SimOp::Conditional { word, kind, bodies } => {
-            use crate::graph::Conditional as C;
-            let value = |d: &Shared| -> Result<u32> {
-                let mut v = [0u8; 4];
-                d.read(*word, &mut v)?;
-                Ok(u32::from_le_bytes(v))
-            };
-            match kind {
-                C::If | C::IfElse => match (value(device)?, bodies.get(1)) {
-                    (0, Some(els)) => els.run(device, stream),
-                    (0, None) => Ok(()),
-                    _ => bodies[0].run(device, stream),
-                },
-                C::Switch(_) => match bodies.get(value(device)? as usize) {
-                    Some(b) => b.run(device, stream),
-                    None => Ok(()),
-                },
-                C::While => {
-                    let mut n = 0u64;
-                    while value(device)? != 0 {
-                        if n == MAX_WHILE_ITERATIONS {
-                            return Err(crate::Error::InvalidValue(format!(
-                                "a while node ran its body {n} times without its condition \
-                                 becoming 0"
-                            )));
-                        }
-                        bodies[0].run(device, stream)?;
-                        n += 1;
-                    }
-                    Ok(())
-                }
-            }
-        }
     }
 }
 

@@ -104,7 +104,6 @@ impl StreamOps for SimStream {
             Some(nodes) => Ok(Box::new(SimGraph {
                 device: self.device.clone(),
                 nodes,
-                handles: Vec::new(),
             })),
             None => Err(Error::InvalidValue("the stream is not capturing".into())),
         }

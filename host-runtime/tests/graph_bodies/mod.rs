@@ -6,10 +6,6 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-pub mod conditional;
-pub mod cooperative;
-pub mod memory;
-
 use ferrocuda::prelude::*;
 use host_runtime::graph::GraphMut;
 use host_runtime::{GraphError, LaunchError, PinnedBuffer, PinnedFlags, UpdateFailure};
